@@ -1,0 +1,104 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrUnknownKind is wrapped by Decode errors for a kind podsem does not
+// model.
+var ErrUnknownKind = errors.New("unknown kind")
+
+// Object is any of the Kubernetes objects podsem models: *Pod, *Node,
+// *Namespace, *PodDisruptionBudget, *PriorityClass, *Eviction, *Service,
+// *Deployment, *ReplicaSet, *StatefulSet, *ReplicationController,
+// *DaemonSet or *Job.
+type Object any
+
+// Decode reads a JSON document holding one object or a list and returns the
+// typed objects, as `kubectl get -o json` prints them. A `kind: List`
+// document may mix kinds; a typed list (PodList, NodeList...) gives its
+// items the list's element kind when they carry none. Any apiVersion of a
+// known kind is accepted (policy/v1beta1 PodDisruptionBudget decodes as the
+// v1 type; the fields podsem reads are the same). Unknown fields are
+// ignored; an unknown kind is an error naming it.
+func Decode(data []byte) ([]Object, error) {
+	var head struct {
+		Kind  string            `json:"kind"`
+		Items []json.RawMessage `json:"items"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, fmt.Errorf("decode: %w", err)
+	}
+	if head.Kind == "List" || strings.HasSuffix(head.Kind, "List") {
+		elem := strings.TrimSuffix(head.Kind, "List")
+		out := make([]Object, 0, len(head.Items))
+		for i, raw := range head.Items {
+			if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+				continue
+			}
+			o, err := decodeOne(raw, elem)
+			if err != nil {
+				return nil, fmt.Errorf("decode: items[%d]: %w", i, err)
+			}
+			out = append(out, o)
+		}
+		return out, nil
+	}
+	o, err := decodeOne(data, "")
+	if err != nil {
+		return nil, fmt.Errorf("decode: %w", err)
+	}
+	return []Object{o}, nil
+}
+
+func decodeOne(raw []byte, defaultKind string) (Object, error) {
+	var tm TypeMeta
+	if err := json.Unmarshal(raw, &tm); err != nil {
+		return nil, err
+	}
+	kind := tm.Kind
+	if kind == "" {
+		kind = defaultKind
+	}
+	var o Object
+	switch kind {
+	case "Pod":
+		o = &Pod{}
+	case "Node":
+		o = &Node{}
+	case "Namespace":
+		o = &Namespace{}
+	case "PodDisruptionBudget":
+		o = &PodDisruptionBudget{}
+	case "PriorityClass":
+		o = &PriorityClass{}
+	case "Eviction":
+		o = &Eviction{}
+	case "Service":
+		o = &Service{}
+	case "Deployment":
+		o = &Deployment{}
+	case "ReplicaSet":
+		o = &ReplicaSet{}
+	case "StatefulSet":
+		o = &StatefulSet{}
+	case "ReplicationController":
+		o = &ReplicationController{}
+	case "DaemonSet":
+		o = &DaemonSet{}
+	case "Job":
+		o = &Job{}
+	case "":
+		return nil, fmt.Errorf("object has no kind and none can be inferred")
+	default:
+		return nil, fmt.Errorf("%w %q (apiVersion %q)", ErrUnknownKind, kind, tm.APIVersion)
+	}
+	if err := json.Unmarshal(raw, o); err != nil {
+		return nil, fmt.Errorf("%s: %w", kind, err)
+	}
+	return o, nil
+}

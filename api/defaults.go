@@ -1,0 +1,375 @@
+package api
+
+import "strings"
+
+// API server v1 defaults for pods (pkg/apis/core/v1 defaulting in
+// Kubernetes v1.36.3, default feature gates: PodLevelResources on).
+const (
+	DefaultTerminationGracePeriodSeconds int64 = 30
+	DefaultSchedulerName                       = "default-scheduler"
+	DefaultTerminationMessagePath              = "/dev/termination-log"
+	DefaultTerminationMessagePolicy            = "File"
+	// DefaultVolumeMode is the file mode (0644) of secret, configMap,
+	// downwardAPI and projected volume files when none is given.
+	DefaultVolumeMode int32 = 0o644
+	// Probe timing defaults.
+	DefaultProbeTimeoutSeconds    int32 = 1
+	DefaultProbePeriodSeconds     int32 = 10
+	DefaultProbeSuccessThreshold  int32 = 1
+	DefaultProbeFailureThreshold  int32 = 3
+)
+
+// DefaultPod applies the API server's v1 defaulting to pod in place, as
+// happens when a pod is created or updated through the API: restartPolicy
+// Always, dnsPolicy ClusterFirst, schedulerName default-scheduler,
+// terminationGracePeriodSeconds 30, an empty pod securityContext,
+// enableServiceLinks true, container imagePullPolicy (Always for a :latest
+// or untagged image, else IfNotPresent), terminationMessagePath/Policy, port
+// protocol TCP (and hostPort = containerPort under hostNetwork), probe
+// timing and httpGet path/scheme, volume modes and an emptyDir for a volume
+// with no source, fieldRef apiVersion v1, quantities rounded up to milli
+// units, container requests copied from limits, and pod-level resource
+// defaults (requests from limits or the container aggregate, hugepage
+// limits, limits from container limits).
+//
+// Nothing in podsem calls it implicitly: most inputs (and most conformance
+// vectors) are deliberately not defaulted, so callers opt in.
+func DefaultPod(pod *Pod) {
+	s := &pod.Spec
+	if s.DNSPolicy == "" {
+		s.DNSPolicy = DNSClusterFirst
+	}
+	if s.RestartPolicy == "" {
+		s.RestartPolicy = RestartPolicyAlways
+	}
+	if s.SecurityContext == nil {
+		s.SecurityContext = &PodSecurityContext{}
+	}
+	if s.TerminationGracePeriodSeconds == nil {
+		g := DefaultTerminationGracePeriodSeconds
+		s.TerminationGracePeriodSeconds = &g
+	}
+	if s.SchedulerName == "" {
+		s.SchedulerName = DefaultSchedulerName
+	}
+	for i := range s.Volumes {
+		defaultVolume(&s.Volumes[i])
+	}
+	for i := range s.InitContainers {
+		defaultContainer(&s.InitContainers[i], s.HostNetwork)
+	}
+	for i := range s.Containers {
+		defaultContainer(&s.Containers[i], s.HostNetwork)
+	}
+	for i := range s.EphemeralContainers {
+		defaultContainer(&s.EphemeralContainers[i].Container, false)
+	}
+	roundUpToMilli(s.Overhead)
+	if s.Resources != nil {
+		roundUpToMilli(s.Resources.Limits)
+		roundUpToMilli(s.Resources.Requests)
+	}
+	// Requests default to limits per container, before the pod-level
+	// defaults that aggregate them.
+	for i := range s.Containers {
+		copyLimitsToRequests(&s.Containers[i].Resources)
+	}
+	for i := range s.InitContainers {
+		copyLimitsToRequests(&s.InitContainers[i].Resources)
+	}
+	defaultHugePagePodLimits(pod)
+	defaultPodRequests(pod)
+	defaultPodLimits(pod)
+	if s.EnableServiceLinks == nil {
+		t := true
+		s.EnableServiceLinks = &t
+	}
+}
+
+func copyLimitsToRequests(r *ResourceRequirements) {
+	if r.Limits == nil {
+		return
+	}
+	if r.Requests == nil {
+		r.Requests = make(ResourceList, len(r.Limits))
+	}
+	for k, v := range r.Limits {
+		if _, ok := r.Requests[k]; !ok {
+			r.Requests[k] = v
+		}
+	}
+}
+
+func roundUpToMilli(l ResourceList) {
+	for k, v := range l {
+		m := NewMilliQuantity(v.MilliValue(), v.Format())
+		if m.Cmp(v) != 0 {
+			l[k] = m
+		}
+	}
+}
+
+// ImagePullPolicyFor is the pull policy the API server defaults for image:
+// Always when the tag is "latest" or no tag and no digest are given,
+// IfNotPresent otherwise.
+func ImagePullPolicyFor(image string) PullPolicy {
+	if imageTag(image) == "latest" {
+		return PullAlways
+	}
+	return PullIfNotPresent
+}
+
+// imageTag extracts the tag of an image reference; an untagged reference
+// without a digest has the implied tag "latest", one with a digest has none.
+func imageTag(image string) string {
+	name := image
+	if i := strings.IndexByte(name, '@'); i >= 0 {
+		name = name[:i]
+		if j := strings.LastIndexByte(name, ':'); j >= 0 && !strings.Contains(name[j:], "/") {
+			return name[j+1:]
+		}
+		return ""
+	}
+	if j := strings.LastIndexByte(name, ':'); j >= 0 && !strings.Contains(name[j:], "/") {
+		return name[j+1:]
+	}
+	return "latest"
+}
+
+func defaultContainer(c *Container, hostNetwork bool) {
+	if c.ImagePullPolicy == "" {
+		c.ImagePullPolicy = ImagePullPolicyFor(c.Image)
+	}
+	if c.TerminationMessagePath == "" {
+		c.TerminationMessagePath = DefaultTerminationMessagePath
+	}
+	if c.TerminationMessagePolicy == "" {
+		c.TerminationMessagePolicy = DefaultTerminationMessagePolicy
+	}
+	for j := range c.Ports {
+		p := &c.Ports[j]
+		if p.Protocol == "" {
+			p.Protocol = ProtocolTCP
+		}
+		if hostNetwork && p.HostPort == 0 {
+			p.HostPort = p.ContainerPort
+		}
+	}
+	for _, pr := range []*Probe{c.LivenessProbe, c.ReadinessProbe, c.StartupProbe} {
+		if pr != nil {
+			defaultProbe(pr)
+		}
+	}
+	if c.Lifecycle != nil {
+		for _, h := range []*LifecycleHandler{c.Lifecycle.PostStart, c.Lifecycle.PreStop} {
+			if h != nil && h.HTTPGet != nil {
+				defaultHTTPGet(h.HTTPGet)
+			}
+		}
+	}
+	for j := range c.Env {
+		if vf := c.Env[j].ValueFrom; vf != nil && vf.FieldRef != nil && vf.FieldRef.APIVersion == "" {
+			vf.FieldRef.APIVersion = "v1"
+		}
+	}
+	roundUpToMilli(c.Resources.Limits)
+	roundUpToMilli(c.Resources.Requests)
+}
+
+func defaultProbe(p *Probe) {
+	if p.TimeoutSeconds == 0 {
+		p.TimeoutSeconds = DefaultProbeTimeoutSeconds
+	}
+	if p.PeriodSeconds == 0 {
+		p.PeriodSeconds = DefaultProbePeriodSeconds
+	}
+	if p.SuccessThreshold == 0 {
+		p.SuccessThreshold = DefaultProbeSuccessThreshold
+	}
+	if p.FailureThreshold == 0 {
+		p.FailureThreshold = DefaultProbeFailureThreshold
+	}
+	if p.HTTPGet != nil {
+		defaultHTTPGet(p.HTTPGet)
+	}
+	if p.GRPC != nil && p.GRPC.Service == nil {
+		empty := ""
+		p.GRPC.Service = &empty
+	}
+}
+
+func defaultHTTPGet(h *HTTPGetAction) {
+	if h.Path == "" {
+		h.Path = "/"
+	}
+	if h.Scheme == "" {
+		h.Scheme = URISchemeHTTP
+	}
+}
+
+func defaultMode(m **int32) {
+	if *m == nil {
+		v := DefaultVolumeMode
+		*m = &v
+	}
+}
+
+func defaultVolume(v *Volume) {
+	vs := &v.VolumeSource
+	if *vs == (VolumeSource{}) {
+		vs.EmptyDir = &EmptyDirVolumeSource{}
+	}
+	if vs.Secret != nil {
+		defaultMode(&vs.Secret.DefaultMode)
+	}
+	if vs.ConfigMap != nil {
+		defaultMode(&vs.ConfigMap.DefaultMode)
+	}
+	if vs.DownwardAPI != nil {
+		defaultMode(&vs.DownwardAPI.DefaultMode)
+		defaultFieldRefs(vs.DownwardAPI.Items)
+	}
+	if vs.Projected != nil {
+		defaultMode(&vs.Projected.DefaultMode)
+		for i := range vs.Projected.Sources {
+			src := &vs.Projected.Sources[i]
+			if src.DownwardAPI != nil {
+				defaultFieldRefs(src.DownwardAPI.Items)
+			}
+			if src.ServiceAccountToken != nil && src.ServiceAccountToken.ExpirationSeconds == nil {
+				h := int64(3600)
+				src.ServiceAccountToken.ExpirationSeconds = &h
+			}
+		}
+	}
+	if vs.HostPath != nil && vs.HostPath.Type == nil {
+		t := ""
+		vs.HostPath.Type = &t
+	}
+	if vs.Image != nil && vs.Image.PullPolicy == "" {
+		vs.Image.PullPolicy = ImagePullPolicyFor(vs.Image.Reference)
+	}
+}
+
+func defaultFieldRefs(items []DownwardAPIVolumeFile) {
+	for i := range items {
+		if f := items[i].FieldRef; f != nil && f.APIVersion == "" {
+			f.APIVersion = "v1"
+		}
+	}
+}
+
+// IsSupportedPodLevelResource reports whether name may be set in a pod's
+// spec.resources: cpu, memory and hugepages-* (component-helpers resource).
+func IsSupportedPodLevelResource(name ResourceName) bool {
+	return name == ResourceCPU || name == ResourceMemory || name.IsHugePages()
+}
+
+// isOvercommitAllowed: huge pages may not be overcommitted (requests must
+// equal limits); every other resource may.
+func isOvercommitAllowed(name ResourceName) bool { return !name.IsHugePages() }
+
+func hasSupported(l ResourceList) bool {
+	for k := range l {
+		if IsSupportedPodLevelResource(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// defaultHugePagePodLimits: with pod-level resources partly given, a hugepage
+// limit set on containers but not on the pod (and not requested at pod
+// level) becomes the pod's limit, aggregated over the containers.
+func defaultHugePagePodLimits(pod *Pod) {
+	r := pod.Spec.Resources
+	if r == nil || (len(r.Limits) == 0 && len(r.Requests) == 0) {
+		return
+	}
+	lims := r.Limits
+	if lims == nil {
+		lims = ResourceList{}
+	}
+	for k, v := range AggregateContainerLimits(pod, PodResourcesOptions{}) {
+		if !k.IsHugePages() {
+			continue
+		}
+		if _, ok := r.Requests[k]; ok {
+			continue
+		}
+		if _, ok := lims[k]; !ok {
+			lims[k] = v
+		}
+	}
+	if len(lims) > 0 {
+		r.Limits = lims
+	}
+}
+
+// defaultPodRequests: with pod-level limits given, a pod-level request
+// missing for a resource the containers request becomes the containers'
+// aggregate request (overcommittable resources only); one still missing
+// becomes the pod-level limit.
+func defaultPodRequests(pod *Pod) {
+	r := pod.Spec.Resources
+	if r == nil || len(r.Limits) == 0 {
+		return
+	}
+	reqs := r.Requests
+	if reqs == nil {
+		reqs = ResourceList{}
+	}
+	for k, v := range AggregateContainerRequests(pod, PodResourcesOptions{}) {
+		if _, ok := reqs[k]; !ok && IsSupportedPodLevelResource(k) && isOvercommitAllowed(k) {
+			reqs[k] = v
+		}
+	}
+	for k, v := range r.Limits {
+		if _, ok := reqs[k]; !ok && IsSupportedPodLevelResource(k) {
+			reqs[k] = v
+		}
+	}
+	if len(reqs) > 0 {
+		r.Requests = reqs
+	}
+}
+
+// defaultPodLimits: with pod-level requests but no pod-level limits, a
+// resource every container limits gets the containers' aggregate limit at
+// pod level.
+func defaultPodLimits(pod *Pod) {
+	r := pod.Spec.Resources
+	if r == nil || hasSupported(r.Limits) || !hasSupported(r.Requests) {
+		return
+	}
+	lims := r.Limits
+	if lims == nil {
+		lims = ResourceList{}
+	}
+	for k, v := range AggregateContainerLimits(pod, PodResourcesOptions{}) {
+		if _, ok := lims[k]; ok || !IsSupportedPodLevelResource(k) || !isOvercommitAllowed(k) {
+			continue
+		}
+		if !allContainersLimit(pod, k) {
+			continue
+		}
+		lims[k] = v
+	}
+	if len(lims) > 0 {
+		r.Limits = lims
+	}
+}
+
+func allContainersLimit(pod *Pod, name ResourceName) bool {
+	for i := range pod.Spec.InitContainers {
+		if _, ok := pod.Spec.InitContainers[i].Resources.Limits[name]; !ok {
+			return false
+		}
+	}
+	for i := range pod.Spec.Containers {
+		if _, ok := pod.Spec.Containers[i].Resources.Limits[name]; !ok {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,16 @@
+// Package api is podsem's data model: the Kubernetes objects the pod rules
+// read — Pod, Node, Namespace, PriorityClass, PodDisruptionBudget, Eviction,
+// and the workload objects (Deployment, ReplicaSet, StatefulSet,
+// ReplicationController, DaemonSet, Job, Service) — with the Kubernetes
+// API's JSON field names, so that `kubectl get -o json` output decodes
+// straight into it and encodes back with empty fields left out.
+//
+// Besides the types, api holds only what every other package needs to read
+// them: resource quantities (ParseQuantity, exact arithmetic and canonical
+// formatting as apimachinery's resource.Quantity), label and node selectors
+// (compiled once, matched without allocation), label key/value validation,
+// the API server's v1 pod defaulting (DefaultPod, applied only on request),
+// the aggregate container resource formula the defaulting relies on, and
+// field errors (FieldError, FieldErrors) that every package's validation
+// returns. It imports nothing from k8s.io.
+package api

@@ -1,0 +1,224 @@
+package api
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// ErrorType classifies a validation error the way the API server's
+// field.ErrorType does; the string values are upstream's.
+type ErrorType string
+
+// The validation error types.
+const (
+	ErrorTypeNotFound     ErrorType = "FieldValueNotFound"
+	ErrorTypeRequired     ErrorType = "FieldValueRequired"
+	ErrorTypeDuplicate    ErrorType = "FieldValueDuplicate"
+	ErrorTypeInvalid      ErrorType = "FieldValueInvalid"
+	ErrorTypeNotSupported ErrorType = "FieldValueNotSupported"
+	ErrorTypeForbidden    ErrorType = "FieldValueForbidden"
+	ErrorTypeTooLong      ErrorType = "FieldValueTooLong"
+	ErrorTypeTooMany      ErrorType = "FieldValueTooMany"
+	ErrorTypeInternal     ErrorType = "InternalError"
+	ErrorTypeTypeInvalid  ErrorType = "FieldValueTypeInvalid"
+)
+
+// Phrase is the human wording of the type used in messages
+// ("Invalid value", "Required value", ...).
+func (t ErrorType) Phrase() string {
+	switch t {
+	case ErrorTypeNotFound:
+		return "Not found"
+	case ErrorTypeRequired:
+		return "Required value"
+	case ErrorTypeDuplicate:
+		return "Duplicate value"
+	case ErrorTypeInvalid:
+		return "Invalid value"
+	case ErrorTypeNotSupported:
+		return "Unsupported value"
+	case ErrorTypeForbidden:
+		return "Forbidden"
+	case ErrorTypeTooLong:
+		return "Too long"
+	case ErrorTypeTooMany:
+		return "Too many"
+	case ErrorTypeInternal:
+		return "Internal error"
+	case ErrorTypeTypeInvalid:
+		return "Invalid value"
+	}
+	return string(t)
+}
+
+// FieldError is one validation failure: its type, the field path
+// ("spec.containers[0].image"), the offending value and a detail.
+type FieldError struct {
+	Type     ErrorType
+	Field    string
+	BadValue any
+	Detail   string
+}
+
+// Error renders the error as the API server does:
+// "field: Invalid value: value: detail".
+func (e *FieldError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Field)
+	b.WriteString(": ")
+	b.WriteString(e.Type.Phrase())
+	switch e.Type {
+	case ErrorTypeRequired, ErrorTypeForbidden, ErrorTypeTooLong, ErrorTypeInternal:
+	default:
+		if e.BadValue != nil {
+			b.WriteString(": ")
+			b.WriteString(renderValue(e.BadValue))
+		}
+	}
+	if e.Detail != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Detail)
+	}
+	return b.String()
+}
+
+func renderValue(v any) string {
+	rv := reflect.ValueOf(v)
+	for rv.Kind() == reflect.Pointer {
+		if rv.IsNil() {
+			return "null"
+		}
+		rv = rv.Elem()
+	}
+	switch rv.Kind() {
+	case reflect.String:
+		return strconv.Quote(rv.String())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return strconv.FormatInt(rv.Int(), 10)
+	case reflect.Bool:
+		return strconv.FormatBool(rv.Bool())
+	}
+	if s, ok := v.(fmt.Stringer); ok {
+		return s.String()
+	}
+	return fmt.Sprintf("%#v", rv.Interface())
+}
+
+// FieldErrors is a list of validation failures; nil means valid.
+type FieldErrors []*FieldError
+
+// Error joins the messages; it satisfies error so a non-empty list can be
+// returned as one.
+func (l FieldErrors) Error() string {
+	msgs := make([]string, len(l))
+	for i, e := range l {
+		msgs[i] = e.Error()
+	}
+	if len(msgs) == 1 {
+		return msgs[0]
+	}
+	return "[" + strings.Join(msgs, ", ") + "]"
+}
+
+// Err returns l as an error, or nil when l is empty.
+func (l FieldErrors) Err() error {
+	if len(l) == 0 {
+		return nil
+	}
+	return l
+}
+
+// Path is a field path under construction, such as
+// spec.containers[0].resources.limits[cpu]. The zero Path is the root.
+type Path struct {
+	s string
+}
+
+// NewPath starts a path at the named field (and optional children).
+func NewPath(name string, more ...string) Path {
+	p := Path{s: name}
+	for _, m := range more {
+		p = p.Child(m)
+	}
+	return p
+}
+
+// Child returns the path of a field under p.
+func (p Path) Child(name string, more ...string) Path {
+	s := name
+	if p.s != "" {
+		s = p.s + "." + name
+	}
+	out := Path{s: s}
+	for _, m := range more {
+		out = out.Child(m)
+	}
+	return out
+}
+
+// Index returns the path of element i of the list at p.
+func (p Path) Index(i int) Path { return Path{s: p.s + "[" + strconv.Itoa(i) + "]"} }
+
+// Key returns the path of key k of the map at p.
+func (p Path) Key(k string) Path { return Path{s: p.s + "[" + k + "]"} }
+
+// String renders the path.
+func (p Path) String() string { return p.s }
+
+// Invalid reports a value that fails a rule.
+func Invalid(p Path, value any, detail string) *FieldError {
+	return &FieldError{Type: ErrorTypeInvalid, Field: p.s, BadValue: value, Detail: detail}
+}
+
+// Required reports a missing value.
+func Required(p Path, detail string) *FieldError {
+	return &FieldError{Type: ErrorTypeRequired, Field: p.s, Detail: detail}
+}
+
+// Forbidden reports a value that may not be set here.
+func Forbidden(p Path, detail string) *FieldError {
+	return &FieldError{Type: ErrorTypeForbidden, Field: p.s, Detail: detail}
+}
+
+// Duplicate reports a value that must be unique and is not.
+func Duplicate(p Path, value any) *FieldError {
+	return &FieldError{Type: ErrorTypeDuplicate, Field: p.s, BadValue: value}
+}
+
+// NotSupported reports a value outside an enumeration; the detail lists the
+// supported values.
+func NotSupported(p Path, value any, supported []string) *FieldError {
+	d := ""
+	if len(supported) > 0 {
+		q := make([]string, len(supported))
+		for i, s := range supported {
+			q[i] = strconv.Quote(s)
+		}
+		d = "supported values: " + strings.Join(q, ", ")
+	}
+	return &FieldError{Type: ErrorTypeNotSupported, Field: p.s, BadValue: value, Detail: d}
+}
+
+// TooLong reports a value longer than maxLen.
+func TooLong(p Path, value any, maxLen int) *FieldError {
+	return &FieldError{Type: ErrorTypeTooLong, Field: p.s, BadValue: value,
+		Detail: fmt.Sprintf("may not be more than %d bytes", maxLen)}
+}
+
+// TooMany reports a list longer than maxItems.
+func TooMany(p Path, actual, maxItems int) *FieldError {
+	return &FieldError{Type: ErrorTypeTooMany, Field: p.s, BadValue: actual,
+		Detail: fmt.Sprintf("must have at most %d items", maxItems)}
+}
+
+// NotFound reports a reference to something that does not exist.
+func NotFound(p Path, value any) *FieldError {
+	return &FieldError{Type: ErrorTypeNotFound, Field: p.s, BadValue: value}
+}
+
+// InternalError reports a failure of the validator itself.
+func InternalError(p Path, err error) *FieldError {
+	return &FieldError{Type: ErrorTypeInternal, Field: p.s, Detail: err.Error()}
+}

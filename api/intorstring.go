@@ -1,0 +1,88 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// IntOrString holds either an integer or a string, as the API's
+// intstr.IntOrString does: ports that may be named, and PodDisruptionBudget
+// minAvailable/maxUnavailable that may be percentages ("50%").
+type IntOrString struct {
+	IsString bool
+	IntVal   int32
+	StrVal   string
+}
+
+// FromInt returns an integer IntOrString.
+func FromInt(i int32) IntOrString { return IntOrString{IntVal: i} }
+
+// FromString returns a string IntOrString.
+func FromString(s string) IntOrString { return IntOrString{IsString: true, StrVal: s} }
+
+// String renders the value as it is written in a manifest.
+func (v IntOrString) String() string {
+	if v.IsString {
+		return v.StrVal
+	}
+	return strconv.Itoa(int(v.IntVal))
+}
+
+// MarshalJSON writes a JSON number or string.
+func (v IntOrString) MarshalJSON() ([]byte, error) {
+	if v.IsString {
+		return json.Marshal(v.StrVal)
+	}
+	return json.Marshal(v.IntVal)
+}
+
+// UnmarshalJSON reads a JSON number (which must be an integer within int32)
+// or string.
+func (v *IntOrString) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		v.IsString, v.IntVal = true, 0
+		return json.Unmarshal(b, &v.StrVal)
+	}
+	var n int64
+	if err := json.Unmarshal(b, &n); err != nil {
+		return fmt.Errorf("int-or-string: want an integer or a string, got %s", b)
+	}
+	if n < math.MinInt32 || n > math.MaxInt32 {
+		return fmt.Errorf("int-or-string: %d is out of int32 range", n)
+	}
+	*v = IntOrString{IntVal: int32(n)}
+	return nil
+}
+
+// ScaledValueFromIntOrPercent resolves v against total as the API's
+// intstr.GetScaledValueFromIntOrPercent does: an integer is returned as is;
+// a percentage "N%" is N% of total, rounded up when roundUp is set and down
+// otherwise. Any other string is an error naming the value.
+func ScaledValueFromIntOrPercent(v *IntOrString, total int, roundUp bool) (int, error) {
+	if v == nil {
+		return 0, fmt.Errorf("int-or-percent: nil value")
+	}
+	if !v.IsString {
+		return int(v.IntVal), nil
+	}
+	s, ok := strings.CutSuffix(v.StrVal, "%")
+	if !ok {
+		return 0, fmt.Errorf("invalid value for IntOrString: invalid type: string is not a percentage: %q", v.StrVal)
+	}
+	pct, err := strconv.Atoi(s)
+	if err != nil {
+		return 0, fmt.Errorf("invalid value for IntOrString: invalid value %q: %w", v.StrVal, err)
+	}
+	prod := int64(pct) * int64(total)
+	if roundUp {
+		q := prod / 100
+		if prod%100 > 0 {
+			q++
+		}
+		return int(q), nil
+	}
+	return int(prod / 100), nil
+}

@@ -1,0 +1,109 @@
+package api
+
+// Node is a Kubernetes core/v1 Node: a machine pods run on.
+type Node struct {
+	TypeMeta   `json:",inline"`
+	ObjectMeta `json:"metadata,omitzero"`
+	Spec       NodeSpec   `json:"spec,omitzero"`
+	Status     NodeStatus `json:"status,omitzero"`
+}
+
+// NodeSpec holds a node's taints and whether it is cordoned.
+type NodeSpec struct {
+	PodCIDR       string   `json:"podCIDR,omitempty"`
+	PodCIDRs      []string `json:"podCIDRs,omitempty"`
+	ProviderID    string   `json:"providerID,omitempty"`
+	Unschedulable bool     `json:"unschedulable,omitempty"`
+	Taints        []Taint  `json:"taints,omitempty"`
+}
+
+// NodeStatus is what the kubelet reports about a node.
+type NodeStatus struct {
+	Capacity        ResourceList        `json:"capacity,omitempty"`
+	Allocatable     ResourceList        `json:"allocatable,omitempty"`
+	Phase           string              `json:"phase,omitempty"`
+	Conditions      []NodeCondition     `json:"conditions,omitempty"`
+	Addresses       []NodeAddress       `json:"addresses,omitempty"`
+	DaemonEndpoints NodeDaemonEndpoints `json:"daemonEndpoints,omitzero"`
+	NodeInfo        NodeSystemInfo      `json:"nodeInfo,omitzero"`
+}
+
+// NodeConditionType names a node condition (Ready, MemoryPressure...).
+type NodeConditionType string
+
+// The node conditions the pod rules read.
+const (
+	NodeReady              NodeConditionType = "Ready"
+	NodeMemoryPressure     NodeConditionType = "MemoryPressure"
+	NodeDiskPressure       NodeConditionType = "DiskPressure"
+	NodePIDPressure        NodeConditionType = "PIDPressure"
+	NodeNetworkUnavailable NodeConditionType = "NetworkUnavailable"
+)
+
+// NodeCondition is one entry of a node's status.conditions.
+type NodeCondition struct {
+	Type               NodeConditionType `json:"type"`
+	Status             ConditionStatus   `json:"status"`
+	LastHeartbeatTime  Time              `json:"lastHeartbeatTime,omitzero"`
+	LastTransitionTime Time              `json:"lastTransitionTime,omitzero"`
+	Reason             string            `json:"reason,omitempty"`
+	Message            string            `json:"message,omitempty"`
+}
+
+// NodeAddressType is the kind of a node address.
+type NodeAddressType string
+
+// The node address kinds.
+const (
+	NodeHostName    NodeAddressType = "Hostname"
+	NodeInternalIP  NodeAddressType = "InternalIP"
+	NodeExternalIP  NodeAddressType = "ExternalIP"
+	NodeInternalDNS NodeAddressType = "InternalDNS"
+	NodeExternalDNS NodeAddressType = "ExternalDNS"
+)
+
+// NodeAddress is one address of a node.
+type NodeAddress struct {
+	Type    NodeAddressType `json:"type"`
+	Address string          `json:"address"`
+}
+
+// NodeDaemonEndpoints lists the ports daemons on the node listen on.
+type NodeDaemonEndpoints struct {
+	KubeletEndpoint DaemonEndpoint `json:"kubeletEndpoint,omitzero"`
+}
+
+// DaemonEndpoint is one daemon port. (The API spells its field "Port".)
+type DaemonEndpoint struct {
+	Port int32 `json:"Port"`
+}
+
+// NodeSystemInfo describes the node's software.
+type NodeSystemInfo struct {
+	MachineID               string `json:"machineID,omitempty"`
+	SystemUUID              string `json:"systemUUID,omitempty"`
+	BootID                  string `json:"bootID,omitempty"`
+	KernelVersion           string `json:"kernelVersion,omitempty"`
+	OSImage                 string `json:"osImage,omitempty"`
+	ContainerRuntimeVersion string `json:"containerRuntimeVersion,omitempty"`
+	KubeletVersion          string `json:"kubeletVersion,omitempty"`
+	KubeProxyVersion        string `json:"kubeProxyVersion,omitempty"`
+	OperatingSystem         string `json:"operatingSystem,omitempty"`
+	Architecture            string `json:"architecture,omitempty"`
+}
+
+// FindCondition returns the node's condition of type t, or nil.
+func (n *Node) FindCondition(t NodeConditionType) *NodeCondition {
+	for i := range n.Status.Conditions {
+		if n.Status.Conditions[i].Type == t {
+			return &n.Status.Conditions[i]
+		}
+	}
+	return nil
+}
+
+// Namespace is a core/v1 Namespace; its labels feed namespaceSelector.
+type Namespace struct {
+	TypeMeta   `json:",inline"`
+	ObjectMeta `json:"metadata,omitzero"`
+}
