@@ -4,30 +4,30 @@ package api
 // serves app containers, init containers (where RestartPolicy Always makes a
 // sidecar) and, embedded, ephemeral containers.
 type Container struct {
-	Name                     string                 `json:"name"`
-	Image                    string                 `json:"image,omitempty"`
-	Command                  []string               `json:"command,omitempty"`
-	Args                     []string               `json:"args,omitempty"`
-	WorkingDir               string                 `json:"workingDir,omitempty"`
-	Ports                    []ContainerPort        `json:"ports,omitempty"`
-	EnvFrom                  []EnvFromSource        `json:"envFrom,omitempty"`
-	Env                      []EnvVar               `json:"env,omitempty"`
-	Resources                ResourceRequirements   `json:"resources,omitzero"`
+	Name                     string                  `json:"name"`
+	Image                    string                  `json:"image,omitempty"`
+	Command                  []string                `json:"command,omitempty"`
+	Args                     []string                `json:"args,omitempty"`
+	WorkingDir               string                  `json:"workingDir,omitempty"`
+	Ports                    []ContainerPort         `json:"ports,omitempty"`
+	EnvFrom                  []EnvFromSource         `json:"envFrom,omitempty"`
+	Env                      []EnvVar                `json:"env,omitempty"`
+	Resources                ResourceRequirements    `json:"resources,omitzero"`
 	ResizePolicy             []ContainerResizePolicy `json:"resizePolicy,omitempty"`
-	RestartPolicy            *RestartPolicy         `json:"restartPolicy,omitempty"`
-	RestartPolicyRules       []ContainerRestartRule `json:"restartPolicyRules,omitempty"`
-	VolumeMounts             []VolumeMount          `json:"volumeMounts,omitempty"`
-	LivenessProbe            *Probe                 `json:"livenessProbe,omitempty"`
-	ReadinessProbe           *Probe                 `json:"readinessProbe,omitempty"`
-	StartupProbe             *Probe                 `json:"startupProbe,omitempty"`
-	Lifecycle                *Lifecycle             `json:"lifecycle,omitempty"`
-	TerminationMessagePath   string                 `json:"terminationMessagePath,omitempty"`
-	TerminationMessagePolicy string                 `json:"terminationMessagePolicy,omitempty"`
-	ImagePullPolicy          PullPolicy             `json:"imagePullPolicy,omitempty"`
-	SecurityContext          *SecurityContext       `json:"securityContext,omitempty"`
-	Stdin                    bool                   `json:"stdin,omitempty"`
-	StdinOnce                bool                   `json:"stdinOnce,omitempty"`
-	TTY                      bool                   `json:"tty,omitempty"`
+	RestartPolicy            *RestartPolicy          `json:"restartPolicy,omitempty"`
+	RestartPolicyRules       []ContainerRestartRule  `json:"restartPolicyRules,omitempty"`
+	VolumeMounts             []VolumeMount           `json:"volumeMounts,omitempty"`
+	LivenessProbe            *Probe                  `json:"livenessProbe,omitempty"`
+	ReadinessProbe           *Probe                  `json:"readinessProbe,omitempty"`
+	StartupProbe             *Probe                  `json:"startupProbe,omitempty"`
+	Lifecycle                *Lifecycle              `json:"lifecycle,omitempty"`
+	TerminationMessagePath   string                  `json:"terminationMessagePath,omitempty"`
+	TerminationMessagePolicy string                  `json:"terminationMessagePolicy,omitempty"`
+	ImagePullPolicy          PullPolicy              `json:"imagePullPolicy,omitempty"`
+	SecurityContext          *SecurityContext        `json:"securityContext,omitempty"`
+	Stdin                    bool                    `json:"stdin,omitempty"`
+	StdinOnce                bool                    `json:"stdinOnce,omitempty"`
+	TTY                      bool                    `json:"tty,omitempty"`
 }
 
 // EphemeralContainer is a debugging container added to a running pod through
@@ -73,8 +73,8 @@ type ContainerPort struct {
 // (Restart or RestartAllContainers). Rules are evaluated in order; the
 // first match wins, else the container's restartPolicy decides.
 type ContainerRestartRule struct {
-	Action    ContainerRestartRuleAction          `json:"action"`
-	ExitCodes *ContainerRestartRuleOnExitCodes    `json:"exitCodes,omitempty"`
+	Action    ContainerRestartRuleAction       `json:"action"`
+	ExitCodes *ContainerRestartRuleOnExitCodes `json:"exitCodes,omitempty"`
 }
 
 // ContainerRestartRuleAction is what a matching restart rule does.
@@ -82,7 +82,7 @@ type ContainerRestartRuleAction string
 
 // The restart rule actions.
 const (
-	RestartRuleActionRestart             ContainerRestartRuleAction = "Restart"
+	RestartRuleActionRestart              ContainerRestartRuleAction = "Restart"
 	RestartRuleActionRestartAllContainers ContainerRestartRuleAction = "RestartAllContainers"
 )
 
@@ -161,9 +161,9 @@ type FileKeySelector struct {
 
 // EnvFromSource imports every key of a ConfigMap or Secret as variables.
 type EnvFromSource struct {
-	Prefix       string                `json:"prefix,omitempty"`
-	ConfigMapRef *ConfigMapEnvSource   `json:"configMapRef,omitempty"`
-	SecretRef    *SecretEnvSource      `json:"secretRef,omitempty"`
+	Prefix       string              `json:"prefix,omitempty"`
+	ConfigMapRef *ConfigMapEnvSource `json:"configMapRef,omitempty"`
+	SecretRef    *SecretEnvSource    `json:"secretRef,omitempty"`
 }
 
 // ConfigMapEnvSource names a ConfigMap for envFrom.
@@ -180,12 +180,12 @@ type SecretEnvSource struct {
 
 // VolumeMount mounts a pod volume into a container.
 type VolumeMount struct {
-	Name             string `json:"name"`
-	ReadOnly         bool   `json:"readOnly,omitempty"`
-	MountPath        string `json:"mountPath"`
-	SubPath          string `json:"subPath,omitempty"`
+	Name             string  `json:"name"`
+	ReadOnly         bool    `json:"readOnly,omitempty"`
+	MountPath        string  `json:"mountPath"`
+	SubPath          string  `json:"subPath,omitempty"`
 	MountPropagation *string `json:"mountPropagation,omitempty"`
-	SubPathExpr      string `json:"subPathExpr,omitempty"`
+	SubPathExpr      string  `json:"subPathExpr,omitempty"`
 }
 
 // ResourceRequirements are a container's (or, at pod level, the pod's)

@@ -13,10 +13,10 @@ const (
 	// downwardAPI and projected volume files when none is given.
 	DefaultVolumeMode int32 = 0o644
 	// Probe timing defaults.
-	DefaultProbeTimeoutSeconds    int32 = 1
-	DefaultProbePeriodSeconds     int32 = 10
-	DefaultProbeSuccessThreshold  int32 = 1
-	DefaultProbeFailureThreshold  int32 = 3
+	DefaultProbeTimeoutSeconds   int32 = 1
+	DefaultProbePeriodSeconds    int32 = 10
+	DefaultProbeSuccessThreshold int32 = 1
+	DefaultProbeFailureThreshold int32 = 3
 )
 
 // DefaultPod applies the API server's v1 defaulting to pod in place, as

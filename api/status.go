@@ -52,26 +52,26 @@ const (
 
 // PodStatus is the observed state of a pod (core/v1 PodStatus).
 type PodStatus struct {
-	ObservedGeneration                   int64                                 `json:"observedGeneration,omitempty"`
-	Phase                                PodPhase                              `json:"phase,omitempty"`
-	Conditions                           []PodCondition                        `json:"conditions,omitempty"`
-	Message                              string                                `json:"message,omitempty"`
-	Reason                               string                                `json:"reason,omitempty"`
-	NominatedNodeName                    string                                `json:"nominatedNodeName,omitempty"`
-	HostIP                               string                                `json:"hostIP,omitempty"`
-	HostIPs                              []HostIP                              `json:"hostIPs,omitempty"`
-	PodIP                                string                                `json:"podIP,omitempty"`
-	PodIPs                               []PodIP                               `json:"podIPs,omitempty"`
-	StartTime                            *Time                                 `json:"startTime,omitempty"`
-	InitContainerStatuses                []ContainerStatus                     `json:"initContainerStatuses,omitempty"`
-	ContainerStatuses                    []ContainerStatus                     `json:"containerStatuses,omitempty"`
-	QOSClass                             PodQOSClass                           `json:"qosClass,omitempty"`
-	EphemeralContainerStatuses           []ContainerStatus                     `json:"ephemeralContainerStatuses,omitempty"`
-	Resize                               string                                `json:"resize,omitempty"`
-	ResourceClaimStatuses                []PodResourceClaimStatus              `json:"resourceClaimStatuses,omitempty"`
+	ObservedGeneration                   int64                                `json:"observedGeneration,omitempty"`
+	Phase                                PodPhase                             `json:"phase,omitempty"`
+	Conditions                           []PodCondition                       `json:"conditions,omitempty"`
+	Message                              string                               `json:"message,omitempty"`
+	Reason                               string                               `json:"reason,omitempty"`
+	NominatedNodeName                    string                               `json:"nominatedNodeName,omitempty"`
+	HostIP                               string                               `json:"hostIP,omitempty"`
+	HostIPs                              []HostIP                             `json:"hostIPs,omitempty"`
+	PodIP                                string                               `json:"podIP,omitempty"`
+	PodIPs                               []PodIP                              `json:"podIPs,omitempty"`
+	StartTime                            *Time                                `json:"startTime,omitempty"`
+	InitContainerStatuses                []ContainerStatus                    `json:"initContainerStatuses,omitempty"`
+	ContainerStatuses                    []ContainerStatus                    `json:"containerStatuses,omitempty"`
+	QOSClass                             PodQOSClass                          `json:"qosClass,omitempty"`
+	EphemeralContainerStatuses           []ContainerStatus                    `json:"ephemeralContainerStatuses,omitempty"`
+	Resize                               string                               `json:"resize,omitempty"`
+	ResourceClaimStatuses                []PodResourceClaimStatus             `json:"resourceClaimStatuses,omitempty"`
 	NodeAllocatableResourceClaimStatuses []NodeAllocatableResourceClaimStatus `json:"nodeAllocatableResourceClaimStatuses,omitempty"`
-	Resources                            *ResourceRequirements                 `json:"resources,omitempty"`
-	AllocatedResources                   ResourceList                          `json:"allocatedResources,omitempty"`
+	Resources                            *ResourceRequirements                `json:"resources,omitempty"`
+	AllocatedResources                   ResourceList                         `json:"allocatedResources,omitempty"`
 }
 
 // PodCondition is one entry of status.conditions.

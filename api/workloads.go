@@ -10,8 +10,8 @@ type PodTemplateSpec struct {
 type Deployment struct {
 	TypeMeta   `json:",inline"`
 	ObjectMeta `json:"metadata,omitzero"`
-	Spec       DeploymentSpec     `json:"spec,omitzero"`
-	Status     WorkloadStatus     `json:"status,omitzero"`
+	Spec       DeploymentSpec `json:"spec,omitzero"`
+	Status     WorkloadStatus `json:"status,omitzero"`
 }
 
 // DeploymentSpec holds a Deployment's replicas, selector and template.
@@ -131,7 +131,18 @@ type Service struct {
 	Spec       ServiceSpec `json:"spec,omitzero"`
 }
 
-// ServiceSpec holds a Service's pod selector.
+// ServiceSpec holds a Service's pod selector and ports.
 type ServiceSpec struct {
 	Selector map[string]string `json:"selector,omitempty"`
+	Ports    []ServicePort     `json:"ports,omitempty"`
+	Type     string            `json:"type,omitempty"`
+}
+
+// ServicePort is one port a Service exposes and where it sends traffic.
+type ServicePort struct {
+	Name       string      `json:"name,omitempty"`
+	Protocol   Protocol    `json:"protocol,omitempty"`
+	Port       int32       `json:"port"`
+	TargetPort IntOrString `json:"targetPort,omitzero"`
+	NodePort   int32       `json:"nodePort,omitempty"`
 }

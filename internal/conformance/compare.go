@@ -3,6 +3,7 @@ package conformance
 import (
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"sort"
 	"strings"
 	"time"
@@ -111,14 +112,16 @@ func SameJSON(a, b any, path string) string {
 				return ""
 			}
 		}
-	case float64:
+	case json.Number:
 		switch bv := b.(type) {
-		case float64:
-			if av == bv {
+		case json.Number:
+			ra, ok1 := new(big.Rat).SetString(av.String())
+			rb, ok2 := new(big.Rat).SetString(bv.String())
+			if av == bv || ok1 && ok2 && ra.Cmp(rb) == 0 {
 				return ""
 			}
 		case string:
-			if EqualQuantities(fmt.Sprint(av), bv) {
+			if EqualQuantities(av.String(), bv) {
 				return ""
 			}
 		}
@@ -146,8 +149,9 @@ func isEmpty(v any) bool {
 		return true
 	case string:
 		return x == ""
-	case float64:
-		return x == 0
+	case json.Number:
+		r, ok := new(big.Rat).SetString(x.String())
+		return ok && r.Sign() == 0
 	case bool:
 		return !x
 	case map[string]any:

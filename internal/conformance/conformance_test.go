@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -99,8 +100,8 @@ func TestRoundTrip(t *testing.T) {
 	kinds := map[string]int{}
 	for _, fam := range loadFamilies(t) {
 		for _, c := range fam.Cases {
-			var tree any
-			if err := json.Unmarshal(c.Input, &tree); err != nil {
+			tree, err := decodeNumbers(c.Input)
+			if err != nil {
 				t.Fatalf("%s/%s: %v", fam.Family, c.Name, err)
 			}
 			walkObjects(tree, func(obj map[string]any) {
@@ -117,8 +118,8 @@ func TestRoundTrip(t *testing.T) {
 					t.Errorf("%s/%s: encode %s: %v", fam.Family, c.Name, kind, err)
 					return
 				}
-				var back any
-				if err := json.Unmarshal(enc, &back); err != nil {
+				back, err := decodeNumbers(enc)
+				if err != nil {
 					t.Errorf("%s/%s: re-read %s: %v", fam.Family, c.Name, kind, err)
 					return
 				}
@@ -143,6 +144,16 @@ func TestRoundTrip(t *testing.T) {
 	}
 	sort.Strings(ks)
 	t.Logf("round-tripped objects: %s", strings.Join(ks, " "))
+}
+
+// decodeNumbers reads JSON keeping numbers as json.Number, so that int64
+// values survive exactly.
+func decodeNumbers(b []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	err := dec.Decode(&v)
+	return v, err
 }
 
 // walkObjects calls f for every JSON object carrying a kind and metadata.

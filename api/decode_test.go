@@ -1,0 +1,147 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestDecodeMixedList(t *testing.T) {
+	b, err := os.ReadFile("testdata/mixed-list.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs, err := Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(objs) != 4 {
+		t.Fatalf("got %d objects, want 4", len(objs))
+	}
+	pod, ok := objs[0].(*Pod)
+	if !ok {
+		t.Fatalf("item 0 is %T", objs[0])
+	}
+	c := pod.Spec.Containers[0]
+	if got := c.Resources.Requests.Cpu(); got.Cmp(MustParseQuantity("500m")) != 0 {
+		t.Errorf("cpu request written as a JSON number: got %v, want 500m", got)
+	}
+	if got := c.Resources.Requests.Memory(); got.Cmp(MustParseQuantity("4")) != 0 {
+		t.Errorf("memory request 4: got %v", got)
+	}
+	if q, ok := c.Resources.Limits[ResourceMemory]; !ok || !q.IsZero() {
+		t.Errorf("an explicit null limit decodes as a present zero, as the API server reads it; got %v, %v", q, ok)
+	}
+	if ref := pod.ControllerRef(); ref == nil || ref.Kind != "StatefulSet" {
+		t.Errorf("controller ref = %+v", ref)
+	}
+	node := objs[1].(*Node)
+	if node.Spec.Taints[0].Effect != TaintEffectNoSchedule {
+		t.Errorf("taint = %+v", node.Spec.Taints[0])
+	}
+	pdb := objs[2].(*PodDisruptionBudget)
+	if pdb.Spec.MinAvailable == nil || pdb.Spec.MinAvailable.String() != "50%" {
+		t.Errorf("v1beta1 PDB minAvailable = %+v", pdb.Spec.MinAvailable)
+	}
+	pc := objs[3].(*PriorityClass)
+	if pc.Value != 1000000 || pc.PreemptionPolicy == nil || *pc.PreemptionPolicy != PreemptNever {
+		t.Errorf("priority class = %+v", pc)
+	}
+}
+
+func TestDecodeTypedListInfersKind(t *testing.T) {
+	doc := `{"kind":"PodList","items":[{"metadata":{"name":"a"}},null,{"metadata":{"name":"b"}}]}`
+	objs, err := Decode([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(objs) != 2 || objs[1].(*Pod).Name != "b" {
+		t.Fatalf("got %#v", objs)
+	}
+}
+
+func TestDecodeErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name, doc string
+		is        error
+	}{
+		{"unknown kind", `{"kind":"Gadget","metadata":{}}`, ErrUnknownKind},
+		{"no kind", `{"metadata":{"name":"x"}}`, nil},
+		{"list item without kind", `{"kind":"List","items":[{"metadata":{}}]}`, nil},
+		{"bad quantity", `{"kind":"Pod","spec":{"containers":[{"name":"a","resources":{"limits":{"cpu":"1x"}}}]}}`, nil},
+		{"not json", `{`, nil},
+	} {
+		_, err := Decode([]byte(tc.doc))
+		if err == nil {
+			t.Errorf("%s: no error", tc.name)
+			continue
+		}
+		if tc.is != nil && !errors.Is(err, tc.is) {
+			t.Errorf("%s: %v does not wrap %v", tc.name, err, tc.is)
+		}
+	}
+}
+
+func TestEncodeLeavesEmptyFieldsOut(t *testing.T) {
+	p := Pod{TypeMeta: TypeMeta{Kind: "Pod", APIVersion: "v1"}}
+	p.Name = "x"
+	p.Spec.Containers = []Container{{Name: "c", Image: "busybox"}}
+	b, err := json.Marshal(&p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"kind":"Pod","apiVersion":"v1","metadata":{"name":"x"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}`
+	if string(b) != want {
+		t.Errorf("got  %s\nwant %s", b, want)
+	}
+}
+
+func TestRoundTripTestdata(t *testing.T) {
+	b, err := os.ReadFile("testdata/mixed-list.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs, err := Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range objs {
+		enc, err := json.Marshal(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := Decode(enc)
+		if err != nil {
+			t.Fatalf("%s: %v", enc, err)
+		}
+		if d := cmp.Diff(o, again[0], cmp.Comparer(func(a, b Quantity) bool { return a.Cmp(b) == 0 })); d != "" {
+			t.Errorf("round trip differs:\n%s", d)
+		}
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	if b, err := os.ReadFile("testdata/mixed-list.json"); err == nil {
+		f.Add(b)
+	}
+	f.Add([]byte(`{"kind":"Pod","spec":{"containers":[{"name":"a","resources":{"requests":{"cpu":0.5}}}]}}`))
+	f.Add([]byte(`{"kind":"PodDisruptionBudget","spec":{"maxUnavailable":1}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		objs, err := Decode(data)
+		if err != nil {
+			return
+		}
+		for _, o := range objs {
+			enc, err := json.Marshal(o)
+			if err != nil {
+				t.Fatalf("encode of a decoded object failed: %v", err)
+			}
+			if _, err := Decode(enc); err != nil {
+				t.Fatalf("re-decode of %s failed: %v", enc, err)
+			}
+		}
+	})
+}

@@ -1,0 +1,100 @@
+package api
+
+import (
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+func TestPodRequestsSidecars(t *testing.T) {
+	q := MustParseQuantity
+	always := RestartPolicyAlways
+	cpu := func(v string) ResourceRequirements {
+		return ResourceRequirements{Requests: ResourceList{ResourceCPU: q(v)}, Limits: ResourceList{ResourceCPU: q(v)}}
+	}
+	// sidecar 1 (200m), init 1 (1), sidecar 2 (300m), init 2 (400m), app 500m.
+	// Init phase peaks: 200m+1 = 1.2, 200m+300m+400m = 900m; running: 500+200+300 = 1.
+	pod := &Pod{Spec: PodSpec{
+		InitContainers: []Container{
+			{Name: "s1", RestartPolicy: &always, Resources: cpu("200m")},
+			{Name: "i1", Resources: cpu("1")},
+			{Name: "s2", RestartPolicy: &always, Resources: cpu("300m")},
+			{Name: "i2", Resources: cpu("400m")},
+		},
+		Containers: []Container{{Name: "app", Resources: cpu("500m")}},
+		Overhead:   ResourceList{ResourceCPU: q("10m"), ResourceMemory: q("64Mi")},
+	}}
+	req := PodRequests(pod, PodResourcesOptions{})
+	if got := req.Cpu(); got.Cmp(q("1210m")) != 0 {
+		t.Errorf("requests cpu = %s, want 1210m", got.String())
+	}
+	if got := req.Memory(); got.Cmp(q("64Mi")) != 0 {
+		t.Errorf("overhead memory is added to requests: %s", got.String())
+	}
+	lim := PodLimits(pod, PodResourcesOptions{})
+	if got := lim.Cpu(); got.Cmp(q("1210m")) != 0 {
+		t.Errorf("limits cpu = %s", got.String())
+	}
+	if _, ok := lim[ResourceMemory]; ok {
+		t.Errorf("overhead is added to limits only where a non-zero limit exists")
+	}
+}
+
+func TestPodLevelResourcesReplaceOnlyWhatTheyName(t *testing.T) {
+	q := MustParseQuantity
+	pod := &Pod{Spec: PodSpec{
+		Resources: &ResourceRequirements{Requests: ResourceList{ResourceCPU: q("3"), "example.com/gpu": q("9")}},
+		Containers: []Container{{Name: "a", Resources: ResourceRequirements{Requests: ResourceList{
+			ResourceCPU: q("1"), ResourceMemory: q("1Gi"), "example.com/gpu": q("1"),
+		}}}},
+	}}
+	req := PodRequests(pod, PodResourcesOptions{})
+	if got := req.Cpu(); got.Cmp(q("3")) != 0 {
+		t.Errorf("cpu = %s, want the pod-level 3", got.String())
+	}
+	if got := req.Memory(); got.Cmp(q("1Gi")) != 0 {
+		t.Errorf("memory = %s, want the container's 1Gi", got.String())
+	}
+	if got := req["example.com/gpu"]; got.Cmp(q("1")) != 0 {
+		t.Errorf("extended resources are not pod-level resources: %s", got.String())
+	}
+}
+
+// Effective requests are at least every single container's request, and
+// adding a container never lowers them.
+func TestPodRequestsProperties(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		always := RestartPolicyAlways
+		gen := rapid.Custom(func(t *rapid.T) Container {
+			c := Container{Name: "c", Resources: ResourceRequirements{Requests: ResourceList{
+				ResourceCPU: NewMilliQuantity(rapid.Int64Range(0, 4000).Draw(t, "cpu"), DecimalSI),
+			}}}
+			if rapid.Bool().Draw(t, "sidecar") {
+				c.RestartPolicy = &always
+			}
+			return c
+		})
+		inits := rapid.SliceOfN(gen, 0, 5).Draw(t, "inits")
+		apps := rapid.SliceOfN(gen, 1, 5).Draw(t, "apps")
+		for i := range apps {
+			apps[i].RestartPolicy = nil
+		}
+		pod := &Pod{Spec: PodSpec{InitContainers: inits, Containers: apps}}
+		total := PodRequests(pod, PodResourcesOptions{}).Cpu()
+		for _, c := range append(append([]Container{}, inits...), apps...) {
+			if c.Resources.Requests.Cpu().Cmp(total) > 0 {
+				t.Fatalf("container %v exceeds the pod total %v", c.Resources.Requests.Cpu(), total)
+			}
+		}
+		extra := gen.Draw(t, "extra")
+		extra.RestartPolicy = nil
+		bigger := &Pod{Spec: PodSpec{InitContainers: inits, Containers: append(append([]Container{}, apps...), extra)}}
+		if PodRequests(bigger, PodResourcesOptions{}).Cpu().Cmp(total) < 0 {
+			t.Fatalf("adding an app container lowered the requests")
+		}
+		withInit := &Pod{Spec: PodSpec{InitContainers: append(append([]Container{}, inits...), extra), Containers: apps}}
+		if PodRequests(withInit, PodResourcesOptions{}).Cpu().Cmp(total) < 0 {
+			t.Fatalf("adding an init container lowered the requests")
+		}
+	})
+}
