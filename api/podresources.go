@@ -5,15 +5,20 @@ package api
 // kubelet's admission and QoS code, the API server's defaulting). The zero
 // value is the plain spec computation including overhead.
 type PodResourcesOptions struct {
-	// UseStatusResources takes in-place resize state into account: each
-	// container counts the larger of its spec, allocated and actuated
-	// resources (only the allocated/actuated ones when the resize is
-	// infeasible). The scheduler sets it; InPlacePodVerticalScaling is on by
-	// default in v1.36.3.
+	// UseStatusResources takes in-place resize state into account: a
+	// regular container or sidecar whose status reports resources counts,
+	// per resource, the larger of its spec, status.resources and
+	// status.allocatedResources requests (limits: spec and status.resources);
+	// the spec is left out when the PodResizePending condition says
+	// Infeasible. Regular init containers always count their spec. The
+	// scheduler sets it; InPlacePodVerticalScaling is on by default in
+	// v1.36.3.
 	UseStatusResources bool
-	// InPlacePodLevelResourcesVerticalScalingEnabled lets status.resources
-	// and status.allocatedResources at pod level stand for the container
-	// aggregate and for pod-level values.
+	// InPlacePodLevelResourcesVerticalScalingEnabled, together with
+	// UseStatusResources, applies the same rule to pod-level
+	// spec.resources when status.resources is reported: each resource the
+	// pod-level spec names counts the larger of its spec, status.resources
+	// and (requests only) status.allocatedResources value.
 	InPlacePodLevelResourcesVerticalScalingEnabled bool
 	// ExcludeOverhead leaves spec.overhead out.
 	ExcludeOverhead bool
@@ -27,7 +32,8 @@ type PodResourcesOptions struct {
 	SkipContainerLevelResources bool
 	// UseDRANodeAllocatableResourceClaimStatus adds the node-allocatable
 	// resources that DRA claims report in
-	// status.nodeAllocatableResourceClaimStatuses.
+	// status.nodeAllocatableResourceClaimStatuses to the container aggregate
+	// of requests (not limits).
 	UseDRANodeAllocatableResourceClaimStatus bool
 }
 
@@ -71,16 +77,8 @@ func PodRequests(pod *Pod, opts PodResourcesOptions) ResourceList {
 	}
 	if !opts.SkipPodLevelResources && IsPodLevelRequestsSet(pod) {
 		eff := pod.Spec.Resources.Requests
-		if opts.InPlacePodLevelResourcesVerticalScalingEnabled && opts.UseStatusResources &&
-			(pod.Status.Resources != nil || pod.Status.AllocatedResources != nil) {
-			var st, alloc ResourceList
-			if pod.Status.Resources != nil {
-				st = pod.Status.Resources.Requests.Clone()
-			}
-			alloc = pod.Status.AllocatedResources.Clone()
-			subtractFloorZero(st, pod.Spec.Overhead)
-			subtractFloorZero(alloc, pod.Spec.Overhead)
-			eff = effectivePodLevel(pod, eff, st, alloc)
+		if opts.InPlacePodLevelResourcesVerticalScalingEnabled && opts.UseStatusResources && pod.Status.Resources != nil {
+			eff = podLevelWithStatus(pod, eff, pod.Status.Resources.Requests, pod.Status.AllocatedResources)
 		}
 		applyPodLevel(reqs, eff)
 	}
@@ -99,9 +97,7 @@ func PodLimits(pod *Pod, opts PodResourcesOptions) ResourceList {
 	if !opts.SkipPodLevelResources && IsPodLevelResourcesSet(pod) {
 		eff := pod.Spec.Resources.Limits
 		if opts.InPlacePodLevelResourcesVerticalScalingEnabled && opts.UseStatusResources && pod.Status.Resources != nil {
-			st := pod.Status.Resources.Limits.Clone()
-			subtractFloorZero(st, pod.Spec.Overhead)
-			eff = effectivePodLevel(pod, eff, st)
+			eff = podLevelWithStatus(pod, eff, pod.Status.Resources.Limits)
 		}
 		applyPodLevel(lims, eff)
 	}
@@ -115,58 +111,34 @@ func PodLimits(pod *Pod, opts PodResourcesOptions) ResourceList {
 	return lims
 }
 
+// podLevelWithStatus is the in-place resize rule at pod level: each
+// resource the pod-level spec names counts the largest of its spec value
+// and the values the status reports (absent counts as zero); the spec value
+// is left out when the pending resize is infeasible. Resources the status
+// reports but the spec does not name are not added.
+func podLevelWithStatus(pod *Pod, spec ResourceList, statuses ...ResourceList) ResourceList {
+	infeasible := IsPodResizeInfeasible(pod)
+	out := make(ResourceList, len(spec))
+	for name, q := range spec {
+		if infeasible {
+			q = Quantity{}
+		}
+		for _, st := range statuses {
+			if v, ok := st[name]; ok && v.Cmp(q) > 0 {
+				q = v
+			}
+		}
+		out[name] = q
+	}
+	return out
+}
+
 func applyPodLevel(result, eff ResourceList) {
 	for name, q := range eff {
 		if IsSupportedPodLevelResource(name) {
 			result[name] = q
 		}
 	}
-}
-
-func effectivePodLevel(pod *Pod, spec ResourceList, statuses ...ResourceList) ResourceList {
-	if IsPodResizeInfeasible(pod) {
-		spec = nil
-	}
-	return maxOf(spec, statuses...)
-}
-
-type containerResourcesFn func(c *Container, cs *ContainerStatus, infeasible bool) ResourceList
-
-func specRequests(c *Container, _ *ContainerStatus, _ bool) ResourceList { return c.Resources.Requests }
-
-func specLimits(c *Container, _ *ContainerStatus, _ bool) ResourceList { return c.Resources.Limits }
-
-func allocatedRequests(c *Container, cs *ContainerStatus, infeasible bool) ResourceList {
-	if cs != nil && cs.AllocatedResources != nil {
-		return cs.AllocatedResources
-	}
-	if infeasible {
-		return nil
-	}
-	return c.Resources.Requests
-}
-
-func actuatedRequests(c *Container, cs *ContainerStatus, infeasible bool) ResourceList {
-	if cs != nil && cs.Resources != nil && cs.Resources.Requests != nil {
-		return cs.Resources.Requests
-	}
-	if cs != nil && cs.AllocatedResources != nil {
-		return cs.AllocatedResources
-	}
-	if infeasible {
-		return nil
-	}
-	return c.Resources.Requests
-}
-
-func actuatedLimits(c *Container, cs *ContainerStatus, infeasible bool) ResourceList {
-	if cs != nil && cs.Resources != nil && cs.Resources.Limits != nil {
-		return cs.Resources.Limits
-	}
-	if infeasible {
-		return nil
-	}
-	return c.Resources.Limits
 }
 
 func findContainerStatus(pod *Pod, name string) *ContainerStatus {
@@ -183,31 +155,65 @@ func findContainerStatus(pod *Pod, name string) *ContainerStatus {
 	return nil
 }
 
+// containerResourcesFn picks one container's requests or limits; cs is the
+// container's status when in-place resize state is to be considered and the
+// status reports resources, else nil.
+type containerResourcesFn func(c *Container, cs *ContainerStatus, infeasible bool) ResourceList
+
+// requestsOf: with resize state, a container counts the larger of its spec,
+// actuated (status.resources) and allocated requests; the spec is left out
+// when the pending resize is infeasible.
+func requestsOf(c *Container, cs *ContainerStatus, infeasible bool) ResourceList {
+	if cs == nil {
+		return c.Resources.Requests
+	}
+	if infeasible {
+		return maxOf(cs.Resources.Requests, cs.AllocatedResources)
+	}
+	return maxOf(c.Resources.Requests, cs.Resources.Requests, cs.AllocatedResources)
+}
+
+// limitsOf: with resize state, the larger of spec and actuated limits, or
+// the actuated limits alone when the resize is infeasible.
+func limitsOf(c *Container, cs *ContainerStatus, infeasible bool) ResourceList {
+	if cs == nil {
+		return c.Resources.Limits
+	}
+	if infeasible {
+		return cs.Resources.Limits.Clone()
+	}
+	return maxOf(c.Resources.Limits, cs.Resources.Limits)
+}
+
 // aggregateContainers applies the sidecar-aware formula (KEP-753): regular
 // containers and sidecars add up; every regular init container, together
-// with the sidecars started before it, is a floor.
-func aggregateContainers(pod *Pod, opts PodResourcesOptions, fn containerResourcesFn) ResourceList {
+// with the sidecars started before it, is a floor. In-place resize state is
+// consulted for regular containers and sidecars only (a regular init
+// container has finished before any resize can happen).
+func aggregateContainers(pod *Pod, opts PodResourcesOptions, fn containerResourcesFn, nonMissing ResourceList) ResourceList {
 	infeasible := opts.UseStatusResources && IsPodResizeInfeasible(pod)
-	get := func(c *Container) ResourceList {
+	get := func(c *Container, statusApplies bool) ResourceList {
 		var cs *ContainerStatus
-		if opts.UseStatusResources {
-			cs = findContainerStatus(pod, c.Name)
+		if opts.UseStatusResources && statusApplies {
+			if s := findContainerStatus(pod, c.Name); s != nil && s.Resources != nil {
+				cs = s
+			}
 		}
 		r := fn(c, cs, infeasible)
-		if len(opts.NonMissingContainerRequests) > 0 {
-			r = withNonMissing(r, opts.NonMissingContainerRequests)
+		if len(nonMissing) > 0 {
+			r = withNonMissing(r, nonMissing)
 		}
 		return r
 	}
 	result := ResourceList{}
 	for i := range pod.Spec.Containers {
-		addResources(result, get(&pod.Spec.Containers[i]))
+		addResources(result, get(&pod.Spec.Containers[i], true))
 	}
 	sidecars := ResourceList{}
 	initFloor := ResourceList{}
 	for i := range pod.Spec.InitContainers {
 		c := &pod.Spec.InitContainers[i]
-		r := get(c)
+		r := get(c, c.IsSidecar())
 		if c.IsSidecar() {
 			addResources(result, r)
 			addResources(sidecars, r)
@@ -227,86 +233,23 @@ func aggregateContainers(pod *Pod, opts PodResourcesOptions, fn containerResourc
 // AggregateContainerRequests is the requests of the pod's containers alone
 // (no pod-level resources, no overhead), by the sidecar-aware formula of
 // KEP-753, as component-helpers' resource.AggregateContainerRequests
-// computes it.
+// computes it, plus the node-allocatable resources of DRA claims when
+// opts.UseDRANodeAllocatableResourceClaimStatus is set.
 func AggregateContainerRequests(pod *Pod, opts PodResourcesOptions) ResourceList {
-	reqs := ResourceList{}
-	if !opts.UseStatusResources {
-		addResources(reqs, aggregateContainers(pod, opts, specRequests))
-		addDRAResources(reqs, pod, opts)
-		return reqs
-	}
-	infeasible := IsPodResizeInfeasible(pod)
-	spec := aggregateContainers(pod, opts, specRequests)
-	addDRAResources(spec, pod, opts)
-	var alloc, act ResourceList
-	if opts.InPlacePodLevelResourcesVerticalScalingEnabled && pod.Status.AllocatedResources != nil &&
-		pod.Status.Resources != nil && pod.Status.Resources.Requests != nil {
-		alloc = pod.Status.AllocatedResources
-		act = pod.Status.Resources.Requests
-	} else {
-		alloc = aggregateContainers(pod, opts, allocatedRequests)
-		addDRAResources(alloc, pod, opts)
-		act = aggregateContainers(pod, opts, actuatedRequests)
-	}
-	if infeasible {
-		addResources(reqs, maxOf(act, alloc))
-	} else {
-		addResources(reqs, maxOf(spec, act, alloc))
+	reqs := aggregateContainers(pod, opts, requestsOf, opts.NonMissingContainerRequests)
+	if opts.UseDRANodeAllocatableResourceClaimStatus {
+		for _, st := range pod.Status.NodeAllocatableResourceClaimStatuses {
+			addResources(reqs, st.Resources)
+		}
 	}
 	return reqs
 }
 
 // AggregateContainerLimits is the limits of the pod's containers alone, by
-// the same formula as AggregateContainerRequests.
+// the same formula as AggregateContainerRequests (DRA claims and
+// NonMissingContainerRequests do not apply to limits).
 func AggregateContainerLimits(pod *Pod, opts PodResourcesOptions) ResourceList {
-	opts.NonMissingContainerRequests = nil
-	lims := ResourceList{}
-	if !opts.UseStatusResources {
-		addResources(lims, aggregateContainers(pod, opts, specLimits))
-		addDRALimits(lims, pod, opts)
-		return lims
-	}
-	infeasible := IsPodResizeInfeasible(pod)
-	spec := aggregateContainers(pod, opts, specLimits)
-	addDRALimits(spec, pod, opts)
-	var act ResourceList
-	if opts.InPlacePodLevelResourcesVerticalScalingEnabled && pod.Status.Resources != nil && pod.Status.Resources.Limits != nil {
-		act = pod.Status.Resources.Limits
-	} else {
-		act = aggregateContainers(pod, opts, actuatedLimits)
-	}
-	if infeasible {
-		addResources(lims, act)
-	} else {
-		addResources(lims, maxOf(spec, act))
-	}
-	return lims
-}
-
-func draResources(pod *Pod, opts PodResourcesOptions) ResourceList {
-	if !opts.UseDRANodeAllocatableResourceClaimStatus {
-		return nil
-	}
-	out := ResourceList{}
-	for _, st := range pod.Status.NodeAllocatableResourceClaimStatuses {
-		addResources(out, st.Resources)
-	}
-	return out
-}
-
-func addDRAResources(l ResourceList, pod *Pod, opts PodResourcesOptions) {
-	addResources(l, draResources(pod, opts))
-}
-
-// addDRALimits adds DRA allocations to limits only where the containers
-// declare a limit (the kubelet leaves undeclared limits unbounded), except
-// for huge pages, which are never overcommitted.
-func addDRALimits(l ResourceList, pod *Pod, opts PodResourcesOptions) {
-	for name, q := range draResources(pod, opts) {
-		if v, ok := l[name]; ok || name.IsHugePages() {
-			l[name] = v.Add(q)
-		}
-	}
+	return aggregateContainers(pod, opts, limitsOf, nil)
 }
 
 func withNonMissing(r, nonMissing ResourceList) ResourceList {
@@ -328,18 +271,6 @@ func addResources(l, add ResourceList) {
 			l[k] = cur.Add(v)
 		} else {
 			l[k] = v
-		}
-	}
-}
-
-func subtractFloorZero(l, sub ResourceList) {
-	for k, v := range sub {
-		if cur, ok := l[k]; ok {
-			d := cur.Sub(v)
-			if d.Sign() < 0 {
-				d = Quantity{}
-			}
-			l[k] = d
 		}
 	}
 }
