@@ -1,0 +1,241 @@
+package downward
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/podsem/podsem/api"
+)
+
+// The resources a resourceFieldRef may name besides
+// requests.hugepages-<size> and limits.hugepages-<size>.
+const (
+	LimitsCPU                = "limits.cpu"
+	LimitsMemory             = "limits.memory"
+	LimitsEphemeralStorage   = "limits.ephemeral-storage"
+	RequestsCPU              = "requests.cpu"
+	RequestsMemory           = "requests.memory"
+	RequestsEphemeralStorage = "requests.ephemeral-storage"
+)
+
+// defaultedLimits are the limits the kubelet fills in from the node's
+// allocatable when a container leaves them unset or zero; huge pages are
+// never overcommitted, so they are not among them.
+var defaultedLimits = [...]api.ResourceName{api.ResourceCPU, api.ResourceMemory, api.ResourceEphemeralStorage}
+
+// ContainerResource returns the value the downward API gives for one
+// resource of a container as written (pkg/api/v1/resource
+// ExtractContainerResourceValue): the container's request or limit
+// divided by divisor and rounded up to a whole number, as a decimal
+// string. An unset resource counts as 0. cpu is divided in millicores
+// (250m with divisor 1 gives "1", with divisor 1m "250"); memory,
+// ephemeral-storage and huge pages in whole units, each side rounded up
+// to a whole byte first. The division is done in float64 exactly as
+// upstream does, so values beyond 2^53 round as upstream's do. A zero
+// divisor means 1. resource is one of limits.cpu, limits.memory,
+// limits.ephemeral-storage, requests.cpu, requests.memory,
+// requests.ephemeral-storage, limits.hugepages-<size> or
+// requests.hugepages-<size>; anything else is an error wrapping
+// ErrUnsupportedResource.
+func ContainerResource(c *api.Container, resource string, divisor api.Quantity) (string, error) {
+	if c == nil {
+		return "", errors.New("downward: nil container")
+	}
+	return extractResource(c.Resources.Limits, c.Resources.Requests, resource, divisor)
+}
+
+// ResourceFieldRef returns the string the kubelet puts in an environment
+// variable whose valueFrom is ref, for the named container of pod (the
+// container being started, which may be an init or ephemeral container).
+//
+// The container the value is read from is ref.ContainerName, or the
+// starting container itself when that is empty; a named one is searched
+// among the pod's containers, then its init containers.
+//
+// allocatable is the node's status.allocatable. When it is non-nil, the
+// kubelet's defaulting (Kubelet.defaultPodLimitsForDownwardAPI) comes
+// first: every regular container, and the starting container, that has
+// no limit or a zero limit for cpu, memory or ephemeral-storage gets the
+// node's allocatable amount as its limit, and when the pod sets a
+// non-zero pod-level limit (spec.resources.limits) for cpu or memory
+// that the node also reports, the pod-level limit is used instead. A
+// named init container is read as written. A resource the node does not
+// report stays unset (0). With a nil allocatable nothing is defaulted and
+// the answer is the API helper's (ExtractResourceValueByContainerName) on
+// the pod as written.
+//
+// The value is then computed as ContainerResource does, with ref.Divisor
+// (nil or zero means 1).
+func ResourceFieldRef(pod *api.Pod, container string, ref api.ResourceFieldSelector, allocatable api.ResourceList) (string, error) {
+	if pod == nil {
+		return "", errors.New("downward: nil pod")
+	}
+	divisor := divisorOf(ref)
+	if allocatable != nil {
+		allocatable = podLevelAllocatable(pod, allocatable)
+	}
+	if ref.ContainerName == "" {
+		c := findContainer(pod, container, true)
+		if c == nil {
+			return "", fmt.Errorf("%w: container %q (the container whose environment is built) is not in pod %q", ErrContainerNotFound, container, pod.Name)
+		}
+		return extractResource(mergeLimits(c.Resources.Limits, allocatable), c.Resources.Requests, ref.Resource, divisor)
+	}
+	for i := range pod.Spec.Containers {
+		if c := &pod.Spec.Containers[i]; c.Name == ref.ContainerName {
+			return extractResource(mergeLimits(c.Resources.Limits, allocatable), c.Resources.Requests, ref.Resource, divisor)
+		}
+	}
+	for i := range pod.Spec.InitContainers {
+		if c := &pod.Spec.InitContainers[i]; c.Name == ref.ContainerName {
+			return extractResource(c.Resources.Limits, c.Resources.Requests, ref.Resource, divisor)
+		}
+	}
+	return "", fmt.Errorf("%w: resourceFieldRef.containerName %q is not a container or init container of pod %q", ErrContainerNotFound, ref.ContainerName, pod.Name)
+}
+
+// volumeResource resolves a downwardAPI volume file's resourceFieldRef
+// as the volume plugin does (ExtractResourceValueByContainerNameAndNode
+// Allocatable): the named container or init container, its unset or
+// zero cpu, memory and ephemeral-storage limits filled from the node's
+// allocatable alone (pod-level limits play no part here).
+func volumeResource(pod *api.Pod, ref api.ResourceFieldSelector, allocatable api.ResourceList) (string, error) {
+	c := findContainer(pod, ref.ContainerName, false)
+	if c == nil {
+		return "", fmt.Errorf("%w: resourceFieldRef.containerName %q is not a container or init container of pod %q", ErrContainerNotFound, ref.ContainerName, pod.Name)
+	}
+	return extractResource(mergeLimits(c.Resources.Limits, allocatable), c.Resources.Requests, ref.Resource, divisorOf(ref))
+}
+
+func divisorOf(ref api.ResourceFieldSelector) api.Quantity {
+	if ref.Divisor == nil || ref.Divisor.IsZero() {
+		return api.NewQuantity(1, api.DecimalSI)
+	}
+	return *ref.Divisor
+}
+
+// findContainer finds a container by name among the regular containers,
+// then the init containers, then (when ephemeral) the ephemeral ones.
+func findContainer(pod *api.Pod, name string, ephemeral bool) *api.Container {
+	for i := range pod.Spec.Containers {
+		if pod.Spec.Containers[i].Name == name {
+			return &pod.Spec.Containers[i]
+		}
+	}
+	for i := range pod.Spec.InitContainers {
+		if pod.Spec.InitContainers[i].Name == name {
+			return &pod.Spec.InitContainers[i]
+		}
+	}
+	if ephemeral {
+		for i := range pod.Spec.EphemeralContainers {
+			if pod.Spec.EphemeralContainers[i].Name == name {
+				return &pod.Spec.EphemeralContainers[i].Container
+			}
+		}
+	}
+	return nil
+}
+
+// podLevelAllocatable returns allocatable with the pod's non-zero
+// pod-level cpu and memory limits in place of the node's amounts, for the
+// resources the node reports; allocatable itself is not modified.
+func podLevelAllocatable(pod *api.Pod, allocatable api.ResourceList) api.ResourceList {
+	if !api.IsPodLevelLimitsSet(pod) {
+		return allocatable
+	}
+	var out api.ResourceList
+	for _, name := range defaultedLimits {
+		if !api.IsSupportedPodLevelResource(name) {
+			continue
+		}
+		v, ok := pod.Spec.Resources.Limits[name]
+		if !ok || v.IsZero() {
+			continue
+		}
+		if _, ok := allocatable[name]; !ok {
+			continue
+		}
+		if out == nil {
+			out = allocatable.Clone()
+		}
+		out[name] = v
+	}
+	if out == nil {
+		return allocatable
+	}
+	return out
+}
+
+// mergeLimits returns limits with unset or zero cpu, memory and
+// ephemeral-storage limits taken from allocatable where it has them
+// (resource.MergeContainerResourceLimits). limits is not modified.
+func mergeLimits(limits, allocatable api.ResourceList) api.ResourceList {
+	if len(allocatable) == 0 {
+		return limits
+	}
+	out := limits
+	copied := false
+	for _, name := range defaultedLimits {
+		if q, ok := limits[name]; ok && !q.IsZero() {
+			continue
+		}
+		a, ok := allocatable[name]
+		if !ok {
+			continue
+		}
+		if !copied {
+			out = make(api.ResourceList, len(limits)+len(defaultedLimits))
+			for k, v := range limits {
+				out[k] = v
+			}
+			copied = true
+		}
+		out[name] = a
+	}
+	return out
+}
+
+func extractResource(limits, requests api.ResourceList, resource string, divisor api.Quantity) (string, error) {
+	switch resource {
+	case LimitsCPU:
+		return cpuString(limits[api.ResourceCPU], divisor), nil
+	case LimitsMemory:
+		return unitString(limits[api.ResourceMemory], divisor), nil
+	case LimitsEphemeralStorage:
+		return unitString(limits[api.ResourceEphemeralStorage], divisor), nil
+	case RequestsCPU:
+		return cpuString(requests[api.ResourceCPU], divisor), nil
+	case RequestsMemory:
+		return unitString(requests[api.ResourceMemory], divisor), nil
+	case RequestsEphemeralStorage:
+		return unitString(requests[api.ResourceEphemeralStorage], divisor), nil
+	}
+	if name, ok := strings.CutPrefix(resource, "requests."); ok && api.ResourceName(name).IsHugePages() {
+		return unitString(requests[api.ResourceName(name)], divisor), nil
+	}
+	if name, ok := strings.CutPrefix(resource, "limits."); ok && api.ResourceName(name).IsHugePages() {
+		return unitString(limits[api.ResourceName(name)], divisor), nil
+	}
+	return "", fmt.Errorf("%w: %q", ErrUnsupportedResource, resource)
+}
+
+// cpuString is ceil(cpu / divisor) computed in millicores, in float64
+// as upstream's convertResourceCPUToString computes it.
+func cpuString(cpu, divisor api.Quantity) string {
+	return ceilDiv(cpu.MilliValue(), divisor.MilliValue())
+}
+
+// unitString is ceil(q / divisor) in whole units, in float64 as
+// upstream's memory, ephemeral-storage and huge-page conversions compute
+// it.
+func unitString(q, divisor api.Quantity) string {
+	return ceilDiv(q.Value(), divisor.Value())
+}
+
+func ceilDiv(a, b int64) string {
+	return strconv.FormatInt(int64(math.Ceil(float64(a)/float64(b))), 10)
+}
