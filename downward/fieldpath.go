@@ -34,9 +34,9 @@ const (
 // ("app"), as pkg/fieldpath's SplitMaybeSubscriptedPath does. A path is
 // subscripted when it ends in "']" and holds "['" after a non-empty
 // prefix; the key is everything between the first "['" and the final
-// "']", so metadata.annotations['a[b]c'] has the key a[b]c and
-// metadata.labels[''] the empty key. Anything else comes back unchanged
-// with ok false.
+// "']", so metadata.annotations['a[b]c'] has the key a[b]c, and a key
+// may be empty (rejected later, as not a qualified name). Anything else
+// comes back unchanged with ok false.
 func SplitSubscript(fieldPath string) (path, key string, ok bool) {
 	if !strings.HasSuffix(fieldPath, "']") {
 		return fieldPath, "", false
