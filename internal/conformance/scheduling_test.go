@@ -2,7 +2,10 @@ package conformance
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"sort"
+	"strings"
 
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/scheduling"
@@ -10,6 +13,8 @@ import (
 
 func init() {
 	register("resources.pod-requests", runPodRequests)
+	register("scheduling.priority-admission", runPriorityAdmission)
+	register("scheduling.queue-order", runQueueOrder)
 }
 
 // runPodRequests: scheduling.PodRequests and PodLimits on one pod, after
@@ -58,6 +63,196 @@ func runPodRequests(input, want json.RawMessage) error {
 	}
 	if !EqualResourceLists(w.Limits, lims) {
 		return Mismatch("limits", w.Limits, lims)
+	}
+	return nil
+}
+
+// runPriorityAdmission: scheduling.ResolvePriority on pod create,
+// scheduling.AdmitPriorityClass on PriorityClass create.
+func runPriorityAdmission(input, want json.RawMessage) error {
+	var in struct {
+		Op              string              `json:"op"`
+		PriorityClasses []api.PriorityClass `json:"priorityClasses"`
+		Pod             *api.Pod            `json:"pod"`
+		PriorityClass   *api.PriorityClass  `json:"priorityClass"`
+	}
+	if err := json.Unmarshal(input, &in); err != nil {
+		return fmt.Errorf("decoding input: %w", err)
+	}
+	var w struct {
+		Error             bool    `json:"error"`
+		Reason            string  `json:"reason"`
+		Stage             string  `json:"stage"`
+		PriorityClassName string  `json:"priorityClassName"`
+		Priority          *int32  `json:"priority"`
+		PreemptionPolicy  *string `json:"preemptionPolicy"`
+		FieldErrors       []struct {
+			Field string `json:"field"`
+			Type  string `json:"type"`
+		} `json:"fieldErrors"`
+	}
+	if err := json.Unmarshal(want, &w); err != nil {
+		return fmt.Errorf("decoding want: %w", err)
+	}
+	switch in.Op {
+	case "pod-create":
+		res, err := scheduling.ResolvePriority(in.Pod, in.PriorityClasses)
+		if w.Error {
+			var ae *scheduling.AdmissionError
+			if !errors.As(err, &ae) {
+				return Mismatch("error", want, res)
+			}
+			if ae.Reason != w.Reason {
+				return Mismatch("reason", w.Reason, ae.Reason)
+			}
+			return nil
+		}
+		if err != nil {
+			return Mismatch("result", want, err.Error())
+		}
+		pod := *in.Pod
+		res.Apply(&pod)
+		var pp *string
+		if pod.Spec.PreemptionPolicy != nil {
+			s := string(*pod.Spec.PreemptionPolicy)
+			pp = &s
+		}
+		got := map[string]any{"priorityClassName": pod.Spec.PriorityClassName, "priority": *pod.Spec.Priority, "preemptionPolicy": pp}
+		if pod.Spec.PriorityClassName != w.PriorityClassName || w.Priority == nil || *w.Priority != *pod.Spec.Priority ||
+			(pp == nil) != (w.PreemptionPolicy == nil) || (pp != nil && *pp != *w.PreemptionPolicy) {
+			return Mismatch("admitted pod", want, got)
+		}
+		return nil
+	case "priorityclass-create":
+		pc := *in.PriorityClass
+		err := scheduling.AdmitPriorityClass(&pc, in.PriorityClasses)
+		if !w.Error {
+			if err != nil {
+				return Mismatch("result", want, err.Error())
+			}
+			if w.PreemptionPolicy != nil && (pc.PreemptionPolicy == nil || string(*pc.PreemptionPolicy) != *w.PreemptionPolicy) {
+				return Mismatch("preemptionPolicy", *w.PreemptionPolicy, pc.PreemptionPolicy)
+			}
+			return nil
+		}
+		var ae *scheduling.AdmissionError
+		if !errors.As(err, &ae) {
+			return Mismatch("error", want, fmt.Sprint(err))
+		}
+		stage := "admission"
+		if errors.Is(err, scheduling.ErrInvalid) {
+			stage = "validation"
+		}
+		if stage != w.Stage || ae.Reason != w.Reason {
+			return Mismatch("stage/reason", w.Stage+"/"+w.Reason, stage+"/"+ae.Reason)
+		}
+		var wantFE, gotFE []string
+		for _, fe := range w.FieldErrors {
+			wantFE = append(wantFE, fe.Field+" "+fe.Type)
+		}
+		for _, fe := range ae.FieldErrors {
+			gotFE = append(gotFE, fe.Field+" "+string(fe.Type))
+		}
+		if !sameSet(wantFE, gotFE) {
+			return Mismatch("fieldErrors", wantFE, gotFE)
+		}
+		return nil
+	}
+	return fmt.Errorf("unknown op %q", in.Op)
+}
+
+func sameSet(a, b []string) bool {
+	set := func(l []string) string {
+		m := map[string]bool{}
+		for _, s := range l {
+			m[s] = true
+		}
+		var out []string
+		for s := range m {
+			out = append(out, s)
+		}
+		sort.Strings(out)
+		return strings.Join(out, "|")
+	}
+	return set(a) == set(b)
+}
+
+// runQueueOrder: scheduling.SortQueue; pods the queue cannot tell apart
+// (want.ties) may come out in any order among themselves.
+func runQueueOrder(input, want json.RawMessage) error {
+	var in struct {
+		Pods []struct {
+			Pod       api.Pod  `json:"pod"`
+			Timestamp api.Time `json:"timestamp"`
+		} `json:"pods"`
+	}
+	if err := json.Unmarshal(input, &in); err != nil {
+		return fmt.Errorf("decoding input: %w", err)
+	}
+	var w struct {
+		Order []string   `json:"order"`
+		Ties  [][]string `json:"ties"`
+	}
+	if err := json.Unmarshal(want, &w); err != nil {
+		return fmt.Errorf("decoding want: %w", err)
+	}
+	q := make([]scheduling.QueuedPod, len(in.Pods))
+	for i := range in.Pods {
+		q[i] = scheduling.QueuedPod{Pod: &in.Pods[i].Pod, Timestamp: in.Pods[i].Timestamp.Time}
+	}
+	scheduling.SortQueue(q)
+	got := make([]string, len(q))
+	for i, p := range q {
+		got[i] = p.Pod.Key()
+	}
+	// Pods are interchangeable with their tie group: compare group ids.
+	group := map[string]string{}
+	for _, t := range w.Ties {
+		sorted := append([]string{}, t...)
+		sort.Strings(sorted)
+		for _, k := range t {
+			group[k] = strings.Join(sorted, ",")
+		}
+	}
+	id := func(k string) string {
+		if g, ok := group[k]; ok {
+			return g
+		}
+		return k
+	}
+	if len(got) != len(w.Order) {
+		return Mismatch("order", w.Order, got)
+	}
+	for i := range got {
+		if id(got[i]) != id(w.Order[i]) {
+			return Mismatch("order", w.Order, got)
+		}
+	}
+	// The ties we report are the groups QueueCompare cannot separate.
+	var gotTies []string
+	for i := 0; i < len(q); {
+		j := i + 1
+		for j < len(q) && scheduling.QueueCompare(q[i], q[j]) == 0 {
+			j++
+		}
+		if j-i > 1 {
+			var g []string
+			for _, p := range q[i:j] {
+				g = append(g, p.Pod.Key())
+			}
+			sort.Strings(g)
+			gotTies = append(gotTies, strings.Join(g, ","))
+		}
+		i = j
+	}
+	var wantTies []string
+	for _, t := range w.Ties {
+		g := append([]string{}, t...)
+		sort.Strings(g)
+		wantTies = append(wantTies, strings.Join(g, ","))
+	}
+	if !sameSet(wantTies, gotTies) {
+		return Mismatch("ties", wantTies, gotTies)
 	}
 	return nil
 }
