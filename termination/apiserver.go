@@ -1,0 +1,319 @@
+package termination
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/podsem/podsem/api"
+)
+
+// StrategyGrace is the answer of the pod registry strategy's
+// CheckGracefulDelete (pkg/registry/core/pod): whether the pod supports a
+// graceful delete for these options and the grace period it writes back into
+// them.
+type StrategyGrace struct {
+	// Graceful is false only when the request carried no DeleteOptions at
+	// all.
+	Graceful bool
+	// GracePeriodSeconds is the value written into the options' grace
+	// period; meaningful only when Graceful.
+	GracePeriodSeconds int64
+	// Source is the input that decided GracePeriodSeconds.
+	Source GraceSource
+}
+
+// CheckGracefulDelete computes the grace period the pod strategy assigns to a
+// DELETE, as upstream's podStrategy.CheckGracefulDelete does: the options'
+// gracePeriodSeconds if set, else spec.terminationGracePeriodSeconds (0 when
+// absent); 0 for a pod that was never scheduled or is already Succeeded or
+// Failed; a negative result becomes 1. A nil opts means "no options", for
+// which the strategy declines (Graceful false). The options are not
+// modified.
+func CheckGracefulDelete(pod *api.Pod, opts *api.DeleteOptions) StrategyGrace {
+	if pod == nil || opts == nil {
+		return StrategyGrace{Source: SourceUnset}
+	}
+	var period int64
+	src := SourceUnset
+	switch {
+	case opts.GracePeriodSeconds != nil:
+		period, src = *opts.GracePeriodSeconds, SourceDeleteOptions
+	case pod.Spec.TerminationGracePeriodSeconds != nil:
+		period, src = *pod.Spec.TerminationGracePeriodSeconds, SourcePodSpec
+	}
+	if pod.Spec.NodeName == "" {
+		period, src = 0, SourceUnscheduled
+	}
+	if pod.Status.Phase.IsTerminal() {
+		period, src = 0, SourceTerminalPhase
+	}
+	if period < 0 {
+		period, src = 1, SourceNegativeNormalized
+	}
+	return StrategyGrace{Graceful: true, GracePeriodSeconds: period, Source: src}
+}
+
+// DeleteOutcome says what a DELETE of a pod does to the stored object.
+type DeleteOutcome string
+
+// The outcomes of a pod DELETE.
+const (
+	// OutcomeGraceful: the pod is marked for deletion (deletionTimestamp
+	// and deletionGracePeriodSeconds set) and stays until the kubelet (or
+	// another actor) deletes it with grace 0.
+	OutcomeGraceful DeleteOutcome = "Graceful"
+	// OutcomeShortened: a deletion already in progress was given a shorter
+	// grace period; its deletionTimestamp moved earlier.
+	OutcomeShortened DeleteOutcome = "Shortened"
+	// OutcomeImmediate: the object is removed from storage now. Either the
+	// resulting grace period is 0 (force deletion, an unscheduled or a
+	// terminal pod) or a deletion already in progress carried grace 0 or
+	// none.
+	OutcomeImmediate DeleteOutcome = "Immediate"
+	// OutcomePending: a deletion is already in progress and the request
+	// asked for the same or a longer grace period (or none): nothing
+	// changes.
+	OutcomePending DeleteOutcome = "Pending"
+	// OutcomeRejected: the request failed validation or its preconditions.
+	OutcomeRejected DeleteOutcome = "Rejected"
+)
+
+// APIServerDecision is what the API server does with one DELETE of a pod:
+// the result of the generic registry's BeforeDelete
+// (k8s.io/apiserver/pkg/registry/rest) run with the pod strategy, and the
+// resulting deletion bookkeeping.
+type APIServerDecision struct {
+	Outcome DeleteOutcome
+	// Graceful and GracefulPending are BeforeDelete's two booleans: graceful
+	// means the object is updated with new deletion fields (and, when the
+	// resulting grace period is 0, removed right after); pending means a
+	// graceful deletion is already under way and nothing changes; both false
+	// means the object is removed at once.
+	Graceful        bool
+	GracefulPending bool
+	// Immediate reports whether the object leaves storage during this
+	// request.
+	Immediate bool
+	// GracePeriodSeconds is the options' gracePeriodSeconds after the call
+	// (nil when unset), which is what the registry acts on.
+	GracePeriodSeconds *int64
+	// DeletionTimestamp and DeletionGracePeriodSeconds are the pod's
+	// metadata after the call (nil when unset).
+	DeletionTimestamp          *time.Time
+	DeletionGracePeriodSeconds *int64
+	// Generation is metadata.generation after the call: the first graceful
+	// deletion bumps a non-zero generation by one.
+	Generation int64
+	// Source is the input that decided the grace period.
+	Source GraceSource
+	// Reason explains the decision in a sentence.
+	Reason string
+}
+
+// APIServerGrace answers what the API server does with a DELETE of pod
+// issued at now with options opts, as BeforeDelete and the pod strategy in
+// Kubernetes v1.36.3 do:
+//
+//   - DeleteOptions are validated, then preconditions (UID,
+//     resourceVersion) are checked; a mismatch is a 409 Conflict, returned
+//     as an error wrapping ErrPreconditionFailed.
+//   - A negative gracePeriodSeconds in the options, or a negative
+//     deletionGracePeriodSeconds already stored, is treated as 1.
+//   - A first deletion takes its grace period from CheckGracefulDelete and
+//     sets deletionTimestamp = now + grace and deletionGracePeriodSeconds =
+//     grace, bumping a non-zero generation; grace 0 removes the object at
+//     once.
+//   - A repeated deletion may only shorten: a shorter grace moves the
+//     deletionTimestamp back by the difference (never before now; when it
+//     would, the timestamp becomes now and the period 1, or 0 for a force
+//     delete); an equal, longer or absent grace leaves everything as it is
+//     ("pending"). A stored deletion with period 0 or none is removed at
+//     once.
+//
+// A nil opts is a DELETE without a body, which the API server handles as
+// empty options. The pod is not modified.
+func APIServerGrace(pod *api.Pod, opts *api.DeleteOptions, now time.Time) (APIServerDecision, error) {
+	if pod == nil {
+		return APIServerDecision{Outcome: OutcomeRejected}, fmt.Errorf("%w: pod is nil", ErrInvalidInput)
+	}
+	var o api.DeleteOptions
+	if opts != nil {
+		o = *opts
+	}
+	d := APIServerDecision{
+		GracePeriodSeconds:         copyInt64(o.GracePeriodSeconds),
+		DeletionGracePeriodSeconds: copyInt64(pod.DeletionGracePeriodSeconds),
+		Generation:                 pod.Generation,
+	}
+	if pod.DeletionTimestamp != nil {
+		t := pod.DeletionTimestamp.Time
+		d.DeletionTimestamp = &t
+	}
+	if err := ValidateDeleteOptions(&o); err != nil {
+		d.Outcome, d.Reason = OutcomeRejected, err.Error()
+		return d, err
+	}
+	if err := checkPreconditions(pod, &o); err != nil {
+		d.Outcome, d.Reason = OutcomeRejected, err.Error()
+		return d, err
+	}
+	normalizedOptions := false
+	if o.GracePeriodSeconds != nil && *o.GracePeriodSeconds < 0 {
+		d.GracePeriodSeconds = ptr(int64(1))
+		normalizedOptions = true
+	}
+	if d.DeletionGracePeriodSeconds != nil && *d.DeletionGracePeriodSeconds < 0 {
+		d.DeletionGracePeriodSeconds = ptr(int64(1))
+	}
+
+	if d.DeletionTimestamp != nil {
+		return repeatDelete(d, normalizedOptions, now), nil
+	}
+
+	sg := CheckGracefulDelete(pod, &api.DeleteOptions{GracePeriodSeconds: d.GracePeriodSeconds})
+	grace := sg.GracePeriodSeconds
+	d.Source = sg.Source
+	if normalizedOptions && sg.Source == SourceDeleteOptions {
+		d.Source = SourceNegativeNormalized
+	}
+	d.GracePeriodSeconds = ptr(grace)
+	ts := now.Add(time.Duration(grace) * time.Second)
+	d.DeletionTimestamp = &ts
+	d.DeletionGracePeriodSeconds = ptr(grace)
+	if d.Generation > 0 {
+		d.Generation++
+	}
+	d.Graceful = true
+	if grace == 0 {
+		d.Outcome, d.Immediate = OutcomeImmediate, true
+		d.Reason = fmt.Sprintf("grace period 0 (%s): the pod is removed from storage at once; processes on the node may still be running", describeSource(sg.Source))
+	} else {
+		d.Outcome = OutcomeGraceful
+		d.Reason = fmt.Sprintf("graceful deletion with %ds from %s: deletionTimestamp set to %s", grace, describeSource(d.Source), ts.UTC().Format(time.RFC3339))
+	}
+	return d, nil
+}
+
+// repeatDelete handles a DELETE of a pod whose deletion is already in
+// progress: the grace period may only shrink.
+func repeatDelete(d APIServerDecision, normalizedOptions bool, now time.Time) APIServerDecision {
+	d.Source = SourceDeletionGracePeriod
+	if d.DeletionGracePeriodSeconds == nil || *d.DeletionGracePeriodSeconds == 0 {
+		d.Outcome, d.Immediate = OutcomeImmediate, true
+		d.Reason = "a deletion with grace 0 (or none recorded) is already in progress: the pod is removed from storage at once"
+		return d
+	}
+	current := *d.DeletionGracePeriodSeconds
+	if d.GracePeriodSeconds == nil {
+		d.GracePeriodSeconds = ptr(current)
+		d.Outcome, d.GracefulPending = OutcomePending, true
+		d.Reason = fmt.Sprintf("a deletion is already in progress with %ds and the request names no grace period: nothing changes", current)
+		return d
+	}
+	period := *d.GracePeriodSeconds
+	if period >= current {
+		d.Outcome, d.GracefulPending = OutcomePending, true
+		d.Reason = fmt.Sprintf("a deletion is already in progress with %ds; %ds would not shorten it, and a grace period never lengthens: nothing changes", current, period)
+		return d
+	}
+	d.Source = SourceDeleteOptions
+	if normalizedOptions {
+		d.Source = SourceNegativeNormalized
+	}
+	ts := d.DeletionTimestamp.Add(-time.Duration(current) * time.Second).Add(time.Duration(period) * time.Second)
+	clamped := false
+	if ts.Before(now) {
+		ts = now
+		clamped = true
+		if period != 0 {
+			period = 1
+		}
+	}
+	d.DeletionTimestamp = &ts
+	d.DeletionGracePeriodSeconds = ptr(period)
+	d.Graceful = true
+	if period == 0 {
+		d.Outcome, d.Immediate = OutcomeImmediate, true
+		d.Reason = fmt.Sprintf("the deletion in progress (%ds) is shortened to 0: the pod is removed from storage at once", current)
+		return d
+	}
+	d.Outcome = OutcomeShortened
+	if clamped {
+		d.Reason = fmt.Sprintf("the deletion in progress (%ds) is shortened; the new deadline would already have passed, so deletionTimestamp becomes now with period 1", current)
+	} else {
+		d.Reason = fmt.Sprintf("the deletion in progress (%ds) is shortened to %ds: deletionTimestamp moves to %s", current, period, ts.UTC().Format(time.RFC3339))
+	}
+	return d
+}
+
+// ValidateDeleteOptions checks DeleteOptions as the API server's
+// metav1 validation does before any delete: orphanDependents and
+// propagationPolicy are mutually exclusive, propagationPolicy must be
+// Orphan, Background or Foreground, and dryRun may only hold "All". The
+// error wraps ErrInvalidDeleteOptions.
+func ValidateDeleteOptions(o *api.DeleteOptions) error {
+	if o == nil {
+		return nil
+	}
+	var problems []string
+	if o.OrphanDependents != nil && o.PropagationPolicy != nil {
+		problems = append(problems, "propagationPolicy: Invalid value: orphanDependents and propagationPolicy cannot both be set")
+	}
+	if p := o.PropagationPolicy; p != nil {
+		switch *p {
+		case "Orphan", "Background", "Foreground":
+		default:
+			problems = append(problems, fmt.Sprintf("propagationPolicy: Unsupported value: %q: supported values: \"Foreground\", \"Background\", \"Orphan\"", *p))
+		}
+	}
+	for i, v := range o.DryRun {
+		if v != "All" {
+			problems = append(problems, fmt.Sprintf("dryRun[%d]: Unsupported value: %q: supported values: \"All\"", i, v))
+		}
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("%w: %s", ErrInvalidDeleteOptions, strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+func checkPreconditions(pod *api.Pod, o *api.DeleteOptions) error {
+	p := o.Preconditions
+	if p == nil {
+		return nil
+	}
+	if p.UID != nil && *p.UID != pod.UID {
+		return fmt.Errorf("%w: the UID in the precondition (%s) does not match the UID of pod %s (%s)", ErrPreconditionFailed, *p.UID, pod.Key(), pod.UID)
+	}
+	if p.ResourceVersion != nil && *p.ResourceVersion != pod.ResourceVersion {
+		return fmt.Errorf("%w: the resourceVersion in the precondition (%s) does not match that of pod %s (%s)", ErrPreconditionFailed, *p.ResourceVersion, pod.Key(), pod.ResourceVersion)
+	}
+	return nil
+}
+
+func describeSource(s GraceSource) string {
+	switch s {
+	case SourceDeleteOptions:
+		return "the request's gracePeriodSeconds"
+	case SourcePodSpec:
+		return "spec.terminationGracePeriodSeconds"
+	case SourceUnset:
+		return "no grace period set anywhere"
+	case SourceUnscheduled:
+		return "the pod was never scheduled"
+	case SourceTerminalPhase:
+		return "the pod has already terminated"
+	case SourceNegativeNormalized:
+		return "a negative value raised to 1"
+	}
+	return string(s)
+}
+
+func copyInt64(p *int64) *int64 {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
