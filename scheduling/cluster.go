@@ -1,0 +1,398 @@
+package scheduling
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/podsem/podsem/api"
+)
+
+// ErrInvalidObject is wrapped by the errors the Cluster's update methods
+// return for objects they cannot index (no name, duplicate key, unknown
+// key); test for it with errors.Is.
+var ErrInvalidObject = errors.New("scheduling: invalid object")
+
+// Config is the scheduler configuration a Cluster evaluates pods with. The
+// zero value is kube-scheduler v1.36.3's default profile.
+type Config struct {
+	// Spread holds the PodTopologySpread arguments (default constraints and
+	// defaulting type).
+	Spread SpreadArgs
+	// Plugins names the filter/score plugins to run, a subset of
+	// DefaultPlugins(); they always run in the default profile's order. nil
+	// means all of them.
+	Plugins []string
+	// HardPodAffinityWeight is InterPodAffinityArgs.hardPodAffinityWeight:
+	// the score weight given to existing pods' required affinity terms that
+	// the incoming pod matches. nil means the default, 1; 0 disables it.
+	HardPodAffinityWeight *int32
+	// IgnorePreferredTermsOfExistingPods is the InterPodAffinityArgs field
+	// of that name: when the incoming pod has no preferred terms, existing
+	// pods' terms are not scored either.
+	IgnorePreferredTermsOfExistingPods bool
+	// IgnoredResources and IgnoredResourceGroups are NodeResourcesFitArgs'
+	// extended resources (full names, or the part before "/") that
+	// NodeResourcesFit does not check.
+	IgnoredResources      []string
+	IgnoredResourceGroups []string
+}
+
+func (cfg *Config) hardPodAffinityWeight() int64 {
+	if cfg.HardPodAffinityWeight == nil {
+		return 1
+	}
+	return int64(*cfg.HardPodAffinityWeight)
+}
+
+// Cluster is an indexed snapshot of nodes and pods, the equivalent of
+// kube-scheduler's cache snapshot, which the filters and scores query.
+//
+// Build it once with NewCluster and keep it current with AddPod,
+// RemovePod, UpdatePod, AddNode, RemoveNode, UpdateNode and SetNamespace.
+// Queries (Filter, Score, Explain, NewCycle and every read accessor) never
+// modify the snapshot, so any number of goroutines may query it at once;
+// updates must not run concurrently with queries or with each other (guard
+// the Cluster with a sync.RWMutex if both happen).
+//
+// Pod placement follows the scheduler's cache:
+//   - a pod with spec.nodeName counts on that node (resources, pod slot,
+//     host ports, affinity), terminating ones included;
+//   - a pod bound to a node not (yet) in the snapshot is kept aside and
+//     counted as soon as that node is added;
+//   - a pod without spec.nodeName but with status.nominatedNodeName is a
+//     nominated pod: it is not counted on the node, but a cycle for a pod
+//     of lower or equal priority sees it there (the framework's
+//     addNominatedPods);
+//   - pods in phase Succeeded or Failed are not counted at all (the
+//     scheduler's informer never delivers them).
+//
+// What the snapshot indexes for the filters: per node the summed requests
+// (api.PodRequests with the scheduler's options), the pod count, the used
+// host ports and the number of pods with (anti-)affinity terms; cluster-wide
+// the pods of each namespace and the pods with required anti-affinity
+// terms, so that inter-pod affinity counts matching pods per topology
+// domain once per cycle instead of scanning all pods for every node.
+type Cluster struct {
+	cfg Config
+
+	nodes  []*NodeInfo
+	byName map[string]*NodeInfo
+
+	// pods holds every pod given to the snapshot, by key.
+	pods map[string]*PodInfo
+	// orphans holds pods bound to node names absent from the snapshot.
+	orphans map[string]map[string]*PodInfo
+	// nominated holds pending pods by nominated node name.
+	nominated map[string]map[string]*PodInfo
+
+	// namespaces holds the labels of the Namespace objects known.
+	namespaces map[string]map[string]string
+	// byNamespace lists the pods bound to snapshot nodes, per namespace.
+	byNamespace map[string][]*PodInfo
+	// antiAffinityPods lists the pods bound to snapshot nodes that have
+	// required anti-affinity terms.
+	antiAffinityPods []*PodInfo
+}
+
+// NewCluster builds a snapshot of the nodes and pods with the given
+// configuration. Nodes keep the order given (their Index); pods are placed
+// as described on Cluster. It fails on a node or pod without a name or on a
+// duplicate node name or pod key.
+func NewCluster(nodes []*api.Node, pods []*api.Pod, cfg Config) (*Cluster, error) {
+	c := &Cluster{
+		cfg:         cfg,
+		byName:      make(map[string]*NodeInfo, len(nodes)),
+		pods:        make(map[string]*PodInfo, len(pods)),
+		orphans:     map[string]map[string]*PodInfo{},
+		nominated:   map[string]map[string]*PodInfo{},
+		namespaces:  map[string]map[string]string{},
+		byNamespace: map[string][]*PodInfo{},
+	}
+	for _, p := range cfg.Plugins {
+		if !knownPlugin(p) {
+			return nil, fmt.Errorf("%w: Config.Plugins: unknown plugin %q", ErrInvalidObject, p)
+		}
+	}
+	for i, n := range nodes {
+		if err := c.AddNode(n); err != nil {
+			return nil, fmt.Errorf("nodes[%d]: %w", i, err)
+		}
+	}
+	for i, p := range pods {
+		if err := c.AddPod(p); err != nil {
+			return nil, fmt.Errorf("pods[%d]: %w", i, err)
+		}
+	}
+	return c, nil
+}
+
+func knownPlugin(name string) bool {
+	for _, p := range defaultPlugins {
+		if p == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Config returns the configuration the snapshot was built with.
+func (c *Cluster) Config() Config { return c.cfg }
+
+// NumNodes returns the number of nodes.
+func (c *Cluster) NumNodes() int { return len(c.nodes) }
+
+// NodeAt returns the node at index i (0 <= i < NumNodes()).
+func (c *Cluster) NodeAt(i int) *NodeInfo { return c.nodes[i] }
+
+// NodeByName returns the node with that name, or nil.
+func (c *Cluster) NodeByName(name string) *NodeInfo { return c.byName[name] }
+
+// Nodes returns the nodes in index order. The slice must not be modified.
+func (c *Cluster) Nodes() []*NodeInfo { return c.nodes }
+
+// Pod returns the indexed pod with that namespace and name, or nil.
+func (c *Cluster) Pod(namespace, name string) *PodInfo { return c.pods[namespace+"/"+name] }
+
+// PodsInNamespace returns the pods bound to snapshot nodes in a namespace
+// (phase Succeeded/Failed excluded). The slice must not be modified.
+func (c *Cluster) PodsInNamespace(ns string) []*PodInfo { return c.byNamespace[ns] }
+
+// NamespaceLabels returns the labels of the Namespace object, and whether
+// one is known.
+func (c *Cluster) NamespaceLabels(ns string) (map[string]string, bool) {
+	l, ok := c.namespaces[ns]
+	return l, ok
+}
+
+// NominatedPods returns the pending pods nominated to the node, sorted by
+// key.
+func (c *Cluster) NominatedPods(nodeName string) []*PodInfo {
+	m := c.nominated[nodeName]
+	out := make([]*PodInfo, 0, len(m))
+	for _, p := range m {
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].key < out[j].key })
+	return out
+}
+
+// SetNamespace records a Namespace object's labels, used by
+// namespaceSelector in inter-pod affinity terms. A namespace with no object
+// has no labels.
+func (c *Cluster) SetNamespace(ns *api.Namespace) error {
+	if ns == nil || ns.Name == "" {
+		return fmt.Errorf("%w: namespace without metadata.name", ErrInvalidObject)
+	}
+	labels := make(map[string]string, len(ns.Labels))
+	for k, v := range ns.Labels {
+		labels[k] = v
+	}
+	c.namespaces[ns.Name] = labels
+	return nil
+}
+
+// RemoveNamespace forgets a Namespace object.
+func (c *Cluster) RemoveNamespace(name string) { delete(c.namespaces, name) }
+
+// AddNode adds a node at the end of the index order. Pods already given
+// that are bound to it start counting there.
+func (c *Cluster) AddNode(n *api.Node) error {
+	if n == nil || n.Name == "" {
+		return fmt.Errorf("%w: node without metadata.name", ErrInvalidObject)
+	}
+	if _, dup := c.byName[n.Name]; dup {
+		return fmt.Errorf("%w: duplicate node %q", ErrInvalidObject, n.Name)
+	}
+	ni := &NodeInfo{node: n, index: len(c.nodes), allocatable: newResource(n.Status.Allocatable)}
+	c.nodes = append(c.nodes, ni)
+	c.byName[n.Name] = ni
+	if waiting := c.orphans[n.Name]; len(waiting) > 0 {
+		delete(c.orphans, n.Name)
+		for _, key := range sortedKeys(waiting) {
+			c.attach(waiting[key], ni)
+		}
+	}
+	return nil
+}
+
+// RemoveNode removes a node; the indices of later nodes shift down by one.
+// Its pods stay known and count again if a node of that name is added.
+func (c *Cluster) RemoveNode(name string) error {
+	ni, ok := c.byName[name]
+	if !ok {
+		return fmt.Errorf("%w: no node %q", ErrInvalidObject, name)
+	}
+	for len(ni.pods) > 0 {
+		p := ni.pods[len(ni.pods)-1]
+		c.detach(p)
+		c.addOrphan(p, name)
+	}
+	copy(c.nodes[ni.index:], c.nodes[ni.index+1:])
+	c.nodes[len(c.nodes)-1] = nil
+	c.nodes = c.nodes[:len(c.nodes)-1]
+	for i := ni.index; i < len(c.nodes); i++ {
+		c.nodes[i].index = i
+	}
+	delete(c.byName, name)
+	return nil
+}
+
+// UpdateNode replaces the node object of the same name, keeping its index
+// and its pods.
+func (c *Cluster) UpdateNode(n *api.Node) error {
+	if n == nil || n.Name == "" {
+		return fmt.Errorf("%w: node without metadata.name", ErrInvalidObject)
+	}
+	ni, ok := c.byName[n.Name]
+	if !ok {
+		return fmt.Errorf("%w: no node %q", ErrInvalidObject, n.Name)
+	}
+	ni.node = n
+	ni.allocatable = newResource(n.Status.Allocatable)
+	return nil
+}
+
+// AddPod adds a pod, placed as described on Cluster. The pod must not be
+// modified while in the snapshot (replace it with UpdatePod).
+func (c *Cluster) AddPod(p *api.Pod) error {
+	if p == nil || p.Name == "" {
+		return fmt.Errorf("%w: pod without metadata.name", ErrInvalidObject)
+	}
+	key := p.Namespace + "/" + p.Name
+	if _, dup := c.pods[key]; dup {
+		return fmt.Errorf("%w: duplicate pod %q", ErrInvalidObject, key)
+	}
+	pi := newPodInfo(p)
+	c.pods[key] = pi
+	c.place(pi)
+	return nil
+}
+
+// RemovePod removes the pod with that namespace and name.
+func (c *Cluster) RemovePod(namespace, name string) error {
+	key := namespace + "/" + name
+	pi, ok := c.pods[key]
+	if !ok {
+		return fmt.Errorf("%w: no pod %q", ErrInvalidObject, key)
+	}
+	c.unplace(pi)
+	delete(c.pods, key)
+	return nil
+}
+
+// UpdatePod replaces the pod with the same namespace and name (for example
+// once it is bound, nominated, resized or terminating).
+func (c *Cluster) UpdatePod(p *api.Pod) error {
+	if p == nil || p.Name == "" {
+		return fmt.Errorf("%w: pod without metadata.name", ErrInvalidObject)
+	}
+	if err := c.RemovePod(p.Namespace, p.Name); err != nil {
+		return err
+	}
+	return c.AddPod(p)
+}
+
+// counted reports whether the scheduler's cache holds the pod at all.
+func counted(p *api.Pod) bool {
+	return p.Status.Phase != api.PodSucceeded && p.Status.Phase != api.PodFailed
+}
+
+func (c *Cluster) place(pi *PodInfo) {
+	p := pi.Pod
+	if !counted(p) {
+		return
+	}
+	if p.Spec.NodeName != "" {
+		if ni, ok := c.byName[p.Spec.NodeName]; ok {
+			c.attach(pi, ni)
+		} else {
+			c.addOrphan(pi, p.Spec.NodeName)
+		}
+		return
+	}
+	if nn := p.Status.NominatedNodeName; nn != "" {
+		m := c.nominated[nn]
+		if m == nil {
+			m = map[string]*PodInfo{}
+			c.nominated[nn] = m
+		}
+		m[pi.key] = pi
+		pi.nominee = true
+	}
+}
+
+func (c *Cluster) unplace(pi *PodInfo) {
+	switch {
+	case pi.node != nil:
+		c.detach(pi)
+	case pi.nominee:
+		nn := pi.Pod.Status.NominatedNodeName
+		delete(c.nominated[nn], pi.key)
+		if len(c.nominated[nn]) == 0 {
+			delete(c.nominated, nn)
+		}
+		pi.nominee = false
+	case pi.Pod.Spec.NodeName != "":
+		nn := pi.Pod.Spec.NodeName
+		delete(c.orphans[nn], pi.key)
+		if len(c.orphans[nn]) == 0 {
+			delete(c.orphans, nn)
+		}
+	}
+}
+
+func (c *Cluster) addOrphan(pi *PodInfo, nodeName string) {
+	m := c.orphans[nodeName]
+	if m == nil {
+		m = map[string]*PodInfo{}
+		c.orphans[nodeName] = m
+	}
+	m[pi.key] = pi
+}
+
+// attach counts a pod on a snapshot node and in the cluster-wide indexes.
+func (c *Cluster) attach(pi *PodInfo, ni *NodeInfo) {
+	ni.addPod(pi)
+	ns := pi.Pod.Namespace
+	pi.nsSlot = len(c.byNamespace[ns])
+	c.byNamespace[ns] = append(c.byNamespace[ns], pi)
+	if len(pi.requiredAntiAffinity) > 0 {
+		pi.antiSlot = len(c.antiAffinityPods)
+		c.antiAffinityPods = append(c.antiAffinityPods, pi)
+	}
+}
+
+// detach undoes attach.
+func (c *Cluster) detach(pi *PodInfo) {
+	pi.node.removePod(pi)
+	ns := pi.Pod.Namespace
+	list := c.byNamespace[ns]
+	last := len(list) - 1
+	list[pi.nsSlot] = list[last]
+	list[pi.nsSlot].nsSlot = pi.nsSlot
+	list[last] = nil
+	if last == 0 {
+		delete(c.byNamespace, ns)
+	} else {
+		c.byNamespace[ns] = list[:last]
+	}
+	if pi.antiSlot >= 0 {
+		l := c.antiAffinityPods
+		last := len(l) - 1
+		l[pi.antiSlot] = l[last]
+		l[pi.antiSlot].antiSlot = pi.antiSlot
+		l[last] = nil
+		c.antiAffinityPods = l[:last]
+		pi.antiSlot = -1
+	}
+}
+
+func sortedKeys(m map[string]*PodInfo) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

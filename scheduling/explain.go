@@ -1,0 +1,187 @@
+package scheduling
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/podsem/podsem/api"
+)
+
+// Explanation answers "why is my pod Pending?" for one pod over the
+// snapshot: for every node, every filter plugin that rejects it (not only
+// the first, which is where kube-scheduler stops) with upstream's reasons
+// and numbers; the score breakdown of the nodes that pass; and the event
+// message kube-scheduler would record ("0/3 nodes are available: ...").
+type Explanation struct {
+	// Pod is the pod's namespace/name.
+	Pod string
+	// PreFilter holds the PreFilter status of each plugin, in plugin order.
+	PreFilter []Status
+	// Nodes has one entry per node, in index order.
+	Nodes []NodeExplanation
+	// Scores are the feasible nodes' scores, best first (ties by name).
+	Scores []NodeScore
+	// PreScore holds the PreScore status of each score plugin.
+	PreScore []Status
+	// Message is kube-scheduler's FitError message when no node fits, ""
+	// otherwise.
+	Message string
+}
+
+// NodeExplanation is one node's verdict.
+type NodeExplanation struct {
+	Node string
+	// Status is what Filter reports: Success or the first rejection.
+	Status Status
+	// Rejections lists every plugin that rejects the node, in plugin
+	// order (each plugin run on its own).
+	Rejections []Status
+}
+
+// Fits reports whether the node passes every filter.
+func (e NodeExplanation) Fits() bool { return e.Status.Code == Success }
+
+// Feasible returns the names of the nodes that pass every filter.
+func (e *Explanation) Feasible() []string {
+	var out []string
+	for _, n := range e.Nodes {
+		if n.Fits() {
+			out = append(out, n.Node)
+		}
+	}
+	return out
+}
+
+// Explain evaluates pod on every node and explains the outcome (see
+// Explanation).
+func (c *Cluster) Explain(pod *api.Pod) *Explanation {
+	return c.NewCycle(pod).Explain()
+}
+
+// Explain evaluates the cycle's pod on every node (see Explanation).
+func (cy *Cycle) Explain() *Explanation {
+	cy.runPreFilter()
+	e := &Explanation{Pod: cy.pod.key, PreFilter: append([]Status(nil), cy.preFilter...)}
+	results := make([]NodeResult, len(cy.c.nodes))
+	e.Nodes = make([]NodeExplanation, len(cy.c.nodes))
+	for i, n := range cy.c.nodes {
+		ne := NodeExplanation{Node: n.node.Name, Status: cy.filterNode(n)}
+		if cy.rejectAll != nil {
+			for _, st := range cy.preFilter {
+				if st.Code.Rejects() {
+					ne.Rejections = append(ne.Rejections, st)
+				}
+			}
+		} else {
+			var nom []*PodInfo
+			if len(cy.c.nominated[n.node.Name]) > 0 {
+				nom = cy.nominatedFor(n)
+			}
+			for _, p := range cy.active {
+				if st := cy.evaluate([]cyclePlugin{p}, NodeView{Info: n}, nom); !st.IsSuccess() {
+					ne.Rejections = append(ne.Rejections, st)
+				}
+			}
+		}
+		e.Nodes[i] = ne
+		results[i] = NodeResult{Node: n.node.Name, Index: i, Status: ne.Status}
+	}
+	e.Scores = cy.Score(results)
+	e.PreScore = cy.PreScore()
+	sort.SliceStable(e.Scores, func(i, j int) bool {
+		if e.Scores[i].Total != e.Scores[j].Total {
+			return e.Scores[i].Total > e.Scores[j].Total
+		}
+		return e.Scores[i].Node < e.Scores[j].Node
+	})
+	if len(e.Scores) == 0 {
+		e.Message = fitErrorMessage(len(cy.c.nodes), results, cy.rejectAll)
+	}
+	return e
+}
+
+// fitErrorMessage builds kube-scheduler's FitError text: the number of
+// nodes, then each reason with the number of nodes it was given for,
+// sorted as strings.
+func fitErrorMessage(numNodes int, results []NodeResult, preFilter *Status) string {
+	msg := fmt.Sprintf("0/%d nodes are available", numNodes)
+	if preFilter != nil {
+		reasons := preFilter.Reasons
+		if len(reasons) == 0 && preFilter.Err != nil {
+			reasons = []string{preFilter.Err.Error()}
+		}
+		return msg + ": " + strings.Join(reasons, ", ") + "."
+	}
+	counts := map[string]int{}
+	for _, r := range results {
+		for _, reason := range r.Status.Reasons {
+			counts[reason]++
+		}
+		if r.Status.Code == Error && r.Status.Err != nil {
+			counts[r.Status.Err.Error()]++
+		}
+	}
+	parts := make([]string, 0, len(counts))
+	for reason, n := range counts {
+		parts = append(parts, fmt.Sprintf("%d %s", n, reason))
+	}
+	sort.Strings(parts)
+	if len(parts) == 0 {
+		return msg + "."
+	}
+	return msg + ": " + strings.Join(parts, ", ") + "."
+}
+
+// String renders the explanation as a table: one line per node with its
+// verdict and every rejecting plugin's reasons and numbers, then the
+// scores of the feasible nodes.
+func (e *Explanation) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "pod %s\n", e.Pod)
+	width := len("NODE")
+	for _, n := range e.Nodes {
+		width = max(width, len(n.Node))
+	}
+	fmt.Fprintf(&b, "%-*s  %-5s  %s\n", width, "NODE", "FITS", "WHY NOT")
+	for _, n := range e.Nodes {
+		fits := "yes"
+		if !n.Fits() {
+			fits = "no"
+		}
+		why := make([]string, 0, len(n.Rejections))
+		for _, st := range n.Rejections {
+			why = append(why, describeRejection(st))
+		}
+		fmt.Fprintf(&b, "%-*s  %-5s  %s\n", width, n.Node, fits, strings.Join(why, "; "))
+	}
+	if len(e.Scores) > 0 {
+		b.WriteString("scores (best first):\n")
+		for _, s := range e.Scores {
+			b.WriteString("  ")
+			b.WriteString(s.String())
+			b.WriteByte('\n')
+		}
+	}
+	if e.Message != "" {
+		b.WriteString(e.Message)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// describeRejection renders one plugin's rejection with its numbers.
+func describeRejection(st Status) string {
+	var parts []string
+	if len(st.Insufficient) > 0 {
+		for _, r := range st.Insufficient {
+			parts = append(parts, fmt.Sprintf("%s (requested %d, used %d, allocatable %d)", r.Reason, r.Requested, r.Used, r.Capacity))
+		}
+	} else {
+		parts = append(parts, st.Reasons...)
+	}
+	if st.Err != nil {
+		parts = append(parts, st.Err.Error())
+	}
+	return fmt.Sprintf("%s [%s]: %s", st.Plugin, st.Code, strings.Join(parts, ", "))
+}

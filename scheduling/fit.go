@@ -1,0 +1,104 @@
+package scheduling
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/podsem/podsem/api"
+)
+
+// fitPlugin is NodeResourcesFit's filter: the node must have room for one
+// more pod (allocatable "pods") and, for every resource the pod requests
+// (cpu, memory, ephemeral-storage, scalar resources), allocatable minus
+// what the node's pods already request must cover the request. A node
+// whose whole allocatable amount is below a request is
+// UnschedulableAndUnresolvable (preemption cannot help); otherwise the
+// rejection is Unschedulable.
+type fitPlugin struct {
+	basePlugin
+	req Resource
+	// scalars lists the requested scalar resources that are checked, in
+	// name order.
+	scalars []api.ResourceName
+}
+
+func newFitPlugin(c *Cluster, p *PodInfo) *fitPlugin {
+	pl := &fitPlugin{req: p.requests}
+	for name, v := range p.requests.Scalar {
+		if v == 0 || c.ignoredResource(name) {
+			continue
+		}
+		pl.scalars = append(pl.scalars, name)
+	}
+	sort.Slice(pl.scalars, func(i, j int) bool { return pl.scalars[i] < pl.scalars[j] })
+	return pl
+}
+
+// ignoredResource reports whether NodeResourcesFitArgs tell the filter to
+// skip an extended resource.
+func (c *Cluster) ignoredResource(name api.ResourceName) bool {
+	if !name.IsExtended() {
+		return false
+	}
+	for _, r := range c.cfg.IgnoredResources {
+		if string(name) == r {
+			return true
+		}
+	}
+	if len(c.cfg.IgnoredResourceGroups) > 0 {
+		group, _, _ := strings.Cut(string(name), "/")
+		for _, g := range c.cfg.IgnoredResourceGroups {
+			if group == g {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (pl *fitPlugin) name() string        { return PluginNodeResourcesFit }
+func (pl *fitPlugin) clone() cyclePlugin { return pl }
+
+func (pl *fitPlugin) filter(v *NodeView) Status {
+	n := v.Info
+	alloc := &n.allocatable
+	var ins []InsufficientResource
+	if pods := int64(v.numPods()); pods+1 > alloc.AllowedPodNumber {
+		ins = append(ins, InsufficientResource{Resource: string(api.ResourcePods), Reason: ReasonTooManyPods,
+			Requested: 1, Used: pods, Capacity: alloc.AllowedPodNumber})
+	}
+	r := &pl.req
+	if r.MilliCPU != 0 || r.Memory != 0 || r.EphemeralStorage != 0 || len(pl.scalars) != 0 {
+		cpu, mem, eph := v.requested()
+		ins = checkFit(ins, "cpu", "Insufficient cpu", r.MilliCPU, cpu, alloc.MilliCPU)
+		ins = checkFit(ins, "memory", "Insufficient memory", r.Memory, mem, alloc.Memory)
+		ins = checkFit(ins, "ephemeral-storage", "Insufficient ephemeral-storage", r.EphemeralStorage, eph, alloc.EphemeralStorage)
+		for _, name := range pl.scalars {
+			ins = checkFit(ins, string(name), "", r.Scalar[name], v.requestedScalar(name), alloc.Scalar[name])
+		}
+	}
+	if len(ins) == 0 {
+		return Status{}
+	}
+	st := Status{Code: Unschedulable, Insufficient: ins, Reasons: make([]string, len(ins))}
+	for i := range ins {
+		st.Reasons[i] = ins[i].Reason
+		if ins[i].Unresolvable {
+			st.Code = UnschedulableAndUnresolvable
+		}
+	}
+	return st
+}
+
+// checkFit appends an InsufficientResource when a positive request exceeds
+// what is left of the allocatable amount.
+func checkFit(ins []InsufficientResource, name, reason string, req, used, alloc int64) []InsufficientResource {
+	if req <= 0 || req <= alloc-used {
+		return ins
+	}
+	if reason == "" {
+		reason = ReasonInsufficientResourcePrefix + name
+	}
+	return append(ins, InsufficientResource{Resource: name, Reason: reason, Requested: req, Used: used,
+		Capacity: alloc, Unresolvable: req > alloc})
+}

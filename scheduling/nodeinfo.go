@@ -1,0 +1,462 @@
+package scheduling
+
+import (
+	"strings"
+
+	"github.com/podsem/podsem/api"
+)
+
+// Resource is an amount of each resource in kube-scheduler's units
+// (framework.Resource): milli-cpu, bytes of memory and ephemeral storage, a
+// pod count, and whole units of every scalar resource (extended resources,
+// huge pages, prefixed native resources, attachable volumes). Other
+// resource names are not accounted by the scheduler and are dropped.
+type Resource struct {
+	MilliCPU         int64
+	Memory           int64
+	EphemeralStorage int64
+	// AllowedPodNumber is the "pods" amount: the node's pod capacity in
+	// allocatable.
+	AllowedPodNumber int64
+	// Scalar holds the scalar resources; nil when there are none.
+	Scalar map[api.ResourceName]int64
+}
+
+// isScalarResource reports whether the scheduler accounts name as a scalar
+// resource (pkg/scheduler/util IsScalarResourceName): extended resources,
+// huge pages, native resources with a domain prefix, and attachable volume
+// counts.
+func isScalarResource(name api.ResourceName) bool {
+	if name.IsExtended() || name.IsHugePages() || strings.HasPrefix(string(name), "attachable-volumes-") {
+		return true
+	}
+	return strings.Contains(string(name), "/") && name.IsNative()
+}
+
+// addList adds a resource list the way framework.Resource.Add does.
+func (r *Resource) addList(l api.ResourceList, sign int64) {
+	for name, q := range l {
+		switch name {
+		case api.ResourceCPU:
+			r.MilliCPU += sign * q.MilliValue()
+		case api.ResourceMemory:
+			r.Memory += sign * q.Value()
+		case api.ResourceEphemeralStorage:
+			r.EphemeralStorage += sign * q.Value()
+		case api.ResourcePods:
+			r.AllowedPodNumber += sign * q.Value()
+		default:
+			if isScalarResource(name) {
+				r.addScalar(name, sign*q.Value())
+			}
+		}
+	}
+}
+
+func (r *Resource) addScalar(name api.ResourceName, v int64) {
+	if r.Scalar == nil {
+		if v == 0 {
+			return
+		}
+		r.Scalar = map[api.ResourceName]int64{}
+	}
+	n := r.Scalar[name] + v
+	if n == 0 {
+		delete(r.Scalar, name)
+		return
+	}
+	r.Scalar[name] = n
+}
+
+// add adds o to r (sign +1) or subtracts it (sign -1).
+func (r *Resource) add(o *Resource, sign int64) {
+	r.MilliCPU += sign * o.MilliCPU
+	r.Memory += sign * o.Memory
+	r.EphemeralStorage += sign * o.EphemeralStorage
+	r.AllowedPodNumber += sign * o.AllowedPodNumber
+	for k, v := range o.Scalar {
+		r.addScalar(k, sign*v)
+	}
+}
+
+// newResource converts a resource list (framework.NewResource).
+func newResource(l api.ResourceList) Resource {
+	var r Resource
+	r.addList(l, 1)
+	return r
+}
+
+// Clone returns a deep copy of r.
+func (r Resource) Clone() Resource {
+	out := r
+	if r.Scalar != nil {
+		out.Scalar = make(map[api.ResourceName]int64, len(r.Scalar))
+		for k, v := range r.Scalar {
+			out.Scalar[k] = v
+		}
+	}
+	return out
+}
+
+// Equal reports whether r and o hold the same amounts (an absent scalar
+// equals zero).
+func (r Resource) Equal(o Resource) bool {
+	if r.MilliCPU != o.MilliCPU || r.Memory != o.Memory || r.EphemeralStorage != o.EphemeralStorage ||
+		r.AllowedPodNumber != o.AllowedPodNumber {
+		return false
+	}
+	for k, v := range r.Scalar {
+		if o.Scalar[k] != v {
+			return false
+		}
+	}
+	for k, v := range o.Scalar {
+		if r.Scalar[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// schedulerPodRequests is what the scheduler's cache accounts for a pod
+// already on a node (framework NodeInfo.AddPod): component-helpers'
+// PodRequests with in-place resize state (InPlacePodVerticalScaling is on
+// in v1.36.3) and pod-level resources (PodLevelResources is on).
+func schedulerPodRequests(pod *api.Pod) Resource {
+	return newResource(api.PodRequests(pod, api.PodResourcesOptions{UseStatusResources: true}))
+}
+
+// incomingPodRequests is what NodeResourcesFit's PreFilter computes for the
+// pod being scheduled: the plain spec computation with pod-level resources
+// and overhead (computePodResourceRequest).
+func incomingPodRequests(pod *api.Pod) Resource {
+	return newResource(api.PodRequests(pod, api.PodResourcesOptions{}))
+}
+
+// hostPort is one host port a pod's container binds: the host IP
+// ("0.0.0.0" when unset), the protocol ("TCP" when unset) and the port.
+type hostPort struct {
+	ip       string
+	protocol string
+	port     int32
+}
+
+// protoPort is a host port without its IP.
+type protoPort struct {
+	protocol string
+	port     int32
+}
+
+// podHostPorts lists the host ports of the pod's containers, defaulted as
+// the scheduler's HostPortInfo does (only ports with hostPort > 0).
+func podHostPorts(pod *api.Pod) []hostPort {
+	var out []hostPort
+	for i := range pod.Spec.Containers {
+		for _, p := range pod.Spec.Containers[i].Ports {
+			if p.HostPort <= 0 {
+				continue
+			}
+			hp := hostPort{ip: p.HostIP, protocol: string(p.Protocol), port: p.HostPort}
+			if hp.ip == "" {
+				hp.ip = "0.0.0.0"
+			}
+			if hp.protocol == "" {
+				hp.protocol = "TCP"
+			}
+			out = append(out, hp)
+		}
+	}
+	return out
+}
+
+// portUsage counts the host ports in use on a node (framework
+// HostPortInfo, with counts so that pods can be removed).
+type portUsage struct {
+	exact map[hostPort]int  // by IP, protocol and port
+	any   map[protoPort]int // by protocol and port, over all IPs
+}
+
+func (u *portUsage) add(ports []hostPort, sign int) {
+	for _, p := range ports {
+		if u.exact == nil {
+			u.exact = map[hostPort]int{}
+			u.any = map[protoPort]int{}
+		}
+		pp := protoPort{p.protocol, p.port}
+		if n := u.exact[p] + sign; n == 0 {
+			delete(u.exact, p)
+		} else {
+			u.exact[p] = n
+		}
+		if n := u.any[pp] + sign; n == 0 {
+			delete(u.any, pp)
+		} else {
+			u.any[pp] = n
+		}
+	}
+}
+
+// conflictCount counts the uses that conflict with p (HostPortInfo.
+// CheckConflict): for 0.0.0.0 any IP on the same protocol and port; for a
+// specific IP that IP or 0.0.0.0.
+func (u *portUsage) conflictCount(p hostPort) int {
+	if len(u.exact) == 0 {
+		return 0
+	}
+	if p.ip == "0.0.0.0" {
+		return u.any[protoPort{p.protocol, p.port}]
+	}
+	n := u.exact[p]
+	wild := p
+	wild.ip = "0.0.0.0"
+	return n + u.exact[wild]
+}
+
+// conflictsWith reports whether two host ports conflict.
+func (p hostPort) conflictsWith(q hostPort) bool {
+	if p.protocol != q.protocol || p.port != q.port {
+		return false
+	}
+	return p.ip == q.ip || p.ip == "0.0.0.0" || q.ip == "0.0.0.0"
+}
+
+// PodInfo is a pod as the snapshot indexes it: the pod, its key, the
+// resources the scheduler accounts for it, its host ports and its compiled
+// inter-pod affinity terms (framework.PodInfo). A PodInfo is immutable once
+// built, except for its placement, which the Cluster maintains.
+type PodInfo struct {
+	// Pod is the API object; it must not be modified while in the snapshot.
+	Pod *api.Pod
+
+	key      string
+	requests Resource
+	ports    []hostPort
+
+	requiredAffinity      []affinityTerm
+	requiredAntiAffinity  []affinityTerm
+	preferredAffinity     []weightedAffinityTerm
+	preferredAntiAffinity []weightedAffinityTerm
+	// termErr is the first error compiling the pod's affinity terms.
+	termErr error
+
+	node     *NodeInfo // the node the pod is bound to, nil if none in the snapshot
+	nodeSlot int       // position in node.pods
+	nsSlot   int       // position in the namespace index
+	antiSlot int       // position in Cluster.antiAffinityPods, -1 when absent
+	nominee  bool      // pending pod nominated to a node
+}
+
+// Key returns "namespace/name".
+func (p *PodInfo) Key() string { return p.key }
+
+// Namespace returns the pod's namespace.
+func (p *PodInfo) Namespace() string { return p.Pod.Namespace }
+
+// Labels returns the pod's labels.
+func (p *PodInfo) Labels() map[string]string { return p.Pod.Labels }
+
+// Requests returns the resources the scheduler accounts for the pod (do not
+// modify the Scalar map).
+func (p *PodInfo) Requests() Resource { return p.requests }
+
+// IsTerminating reports whether the pod has a deletionTimestamp.
+func (p *PodInfo) IsTerminating() bool { return p.Pod.DeletionTimestamp != nil }
+
+// Node returns the node the pod is bound to in the snapshot, or nil.
+func (p *PodInfo) Node() *NodeInfo { return p.node }
+
+// Priority returns spec.priority, 0 when unset.
+func (p *PodInfo) Priority() int32 {
+	if p.Pod.Spec.Priority != nil {
+		return *p.Pod.Spec.Priority
+	}
+	return 0
+}
+
+// hasAffinityTerms reports whether the pod has any inter-pod (anti-)affinity
+// term (framework NodeInfo.PodsWithAffinity membership).
+func (p *PodInfo) hasAffinityTerms() bool {
+	return len(p.requiredAffinity)+len(p.requiredAntiAffinity)+len(p.preferredAffinity)+len(p.preferredAntiAffinity) > 0
+}
+
+// newPodInfo indexes a pod already placed (or nominated); incoming pods
+// use newIncomingPodInfo.
+func newPodInfo(pod *api.Pod) *PodInfo {
+	pi := &PodInfo{Pod: pod, key: pod.Namespace + "/" + pod.Name, antiSlot: -1}
+	pi.requests = schedulerPodRequests(pod)
+	pi.ports = podHostPorts(pod)
+	pi.compileAffinity()
+	return pi
+}
+
+// newIncomingPodInfo indexes the pod being scheduled.
+func newIncomingPodInfo(pod *api.Pod) *PodInfo {
+	pi := &PodInfo{Pod: pod, key: pod.Namespace + "/" + pod.Name, antiSlot: -1}
+	pi.requests = incomingPodRequests(pod)
+	pi.ports = podHostPorts(pod)
+	pi.compileAffinity()
+	return pi
+}
+
+// NodeInfo is one node of the snapshot with what the filters need about it
+// (framework.NodeInfo): its allocatable resources, the sum of its pods'
+// requests, its pods, its used host ports. Read it through its methods; it
+// changes only through the Cluster's update methods.
+type NodeInfo struct {
+	node  *api.Node
+	index int
+
+	allocatable Resource
+	requested   Resource
+	pods        []*PodInfo
+	ports       portUsage
+
+	// withAffinity counts pods with any inter-pod affinity term;
+	// withRequiredAntiAffinity those with a required anti-affinity term.
+	withAffinity             int
+	withRequiredAntiAffinity int
+}
+
+// Node returns the API object.
+func (n *NodeInfo) Node() *api.Node { return n.node }
+
+// Name returns the node's name.
+func (n *NodeInfo) Name() string { return n.node.Name }
+
+// Index returns the node's position in the snapshot (0..NumNodes-1).
+func (n *NodeInfo) Index() int { return n.index }
+
+// Labels returns the node's labels.
+func (n *NodeInfo) Labels() map[string]string { return n.node.Labels }
+
+// Taints returns the node's taints.
+func (n *NodeInfo) Taints() []api.Taint { return n.node.Spec.Taints }
+
+// Pods returns the pods bound to the node, terminating ones included, in
+// no particular order. The slice must not be modified.
+func (n *NodeInfo) Pods() []*PodInfo { return n.pods }
+
+// NumPods returns the number of pods bound to the node.
+func (n *NodeInfo) NumPods() int { return len(n.pods) }
+
+// Allocatable returns the node's status.allocatable in scheduler units (do
+// not modify the Scalar map).
+func (n *NodeInfo) Allocatable() Resource { return n.allocatable }
+
+// Requested returns the sum of the requests of the node's pods, as the
+// scheduler accounts them (do not modify the Scalar map).
+func (n *NodeInfo) Requested() Resource { return n.requested }
+
+// HostPortInUse reports whether a pod on the node binds the host port
+// (ip "" means 0.0.0.0, protocol "" means TCP) or one conflicting with it.
+func (n *NodeInfo) HostPortInUse(ip, protocol string, port int32) bool {
+	if ip == "" {
+		ip = "0.0.0.0"
+	}
+	if protocol == "" {
+		protocol = "TCP"
+	}
+	return n.ports.conflictCount(hostPort{ip, protocol, port}) > 0
+}
+
+func (n *NodeInfo) addPod(p *PodInfo) {
+	p.node = n
+	p.nodeSlot = len(n.pods)
+	n.pods = append(n.pods, p)
+	n.requested.add(&p.requests, 1)
+	n.ports.add(p.ports, 1)
+	if p.hasAffinityTerms() {
+		n.withAffinity++
+	}
+	if len(p.requiredAntiAffinity) > 0 {
+		n.withRequiredAntiAffinity++
+	}
+}
+
+func (n *NodeInfo) removePod(p *PodInfo) {
+	last := len(n.pods) - 1
+	moved := n.pods[last]
+	n.pods[p.nodeSlot] = moved
+	moved.nodeSlot = p.nodeSlot
+	n.pods[last] = nil
+	n.pods = n.pods[:last]
+	n.requested.add(&p.requests, -1)
+	n.ports.add(p.ports, -1)
+	if p.hasAffinityTerms() {
+		n.withAffinity--
+	}
+	if len(p.requiredAntiAffinity) > 0 {
+		n.withRequiredAntiAffinity--
+	}
+	p.node = nil
+}
+
+// NodeView is a node as a what-if sees it: the snapshot's node with some of
+// its pods taken away (preemption victims) and some pods added (pods
+// nominated to it), without copying anything. The zero Removed/Added view
+// is the node as it stands.
+type NodeView struct {
+	Info *NodeInfo
+	// Removed are pods of Info treated as gone; Added are pods treated as
+	// bound to Info.
+	Removed []*PodInfo
+	Added   []*PodInfo
+}
+
+// numPods is the pod count under the what-if.
+func (v *NodeView) numPods() int { return len(v.Info.pods) - len(v.Removed) + len(v.Added) }
+
+// requested returns the requested amounts under the what-if for the
+// fixed-name resources.
+func (v *NodeView) requested() (cpu, mem, eph int64) {
+	r := &v.Info.requested
+	cpu, mem, eph = r.MilliCPU, r.Memory, r.EphemeralStorage
+	for _, p := range v.Removed {
+		cpu -= p.requests.MilliCPU
+		mem -= p.requests.Memory
+		eph -= p.requests.EphemeralStorage
+	}
+	for _, p := range v.Added {
+		cpu += p.requests.MilliCPU
+		mem += p.requests.Memory
+		eph += p.requests.EphemeralStorage
+	}
+	return cpu, mem, eph
+}
+
+// requestedScalar returns the requested amount of a scalar resource under
+// the what-if.
+func (v *NodeView) requestedScalar(name api.ResourceName) int64 {
+	n := v.Info.requested.Scalar[name]
+	for _, p := range v.Removed {
+		n -= p.requests.Scalar[name]
+	}
+	for _, p := range v.Added {
+		n += p.requests.Scalar[name]
+	}
+	return n
+}
+
+// portConflict reports whether p conflicts with a host port in use under
+// the what-if.
+func (v *NodeView) portConflict(p hostPort) bool {
+	n := v.Info.ports.conflictCount(p)
+	for _, q := range v.Removed {
+		for _, qp := range q.ports {
+			if p.conflictsWith(qp) {
+				n--
+			}
+		}
+	}
+	if n > 0 {
+		return true
+	}
+	for _, q := range v.Added {
+		for _, qp := range q.ports {
+			if p.conflictsWith(qp) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,88 @@
+package scheduling
+
+import (
+	"fmt"
+
+	"github.com/podsem/podsem/api"
+)
+
+// Score scores the feasible nodes of results (the output of Filter for the
+// same pod and snapshot) with the score plugins of the configuration, as
+// kube-scheduler's RunPreScorePlugins / RunScorePlugins do: each plugin's
+// raw scores are normalized to 0..100 and multiplied by the plugin's
+// weight in the default profile (TaintToleration 3, NodeAffinity 2,
+// PodTopologySpread 2, InterPodAffinity 2); a plugin whose PreScore says
+// Skip contributes 0. The result lists the feasible nodes in the order of
+// results.
+func (c *Cluster) Score(pod *api.Pod, results []NodeResult) []NodeScore {
+	return c.NewCycle(pod).Score(results)
+}
+
+// Score scores the feasible nodes of results (see Cluster.Score). Results
+// that name no node of the snapshot are ignored.
+func (cy *Cycle) Score(results []NodeResult) []NodeScore {
+	var feasible []*NodeInfo
+	for _, r := range results {
+		if !r.Fits() || r.Index < 0 || r.Index >= len(cy.c.nodes) || cy.c.nodes[r.Index].node.Name != r.Node {
+			continue
+		}
+		feasible = append(feasible, cy.c.nodes[r.Index])
+	}
+	cy.preScore = nil
+	if len(feasible) == 0 {
+		return nil
+	}
+	var scorers []cyclePlugin
+	for _, p := range cy.plugins {
+		if defaultScoreWeight(p.name()) > 0 {
+			scorers = append(scorers, p)
+		}
+	}
+	out := make([]NodeScore, len(feasible))
+	slab := make([]PluginScore, len(feasible)*len(scorers))
+	for i, n := range feasible {
+		out[i] = NodeScore{Node: n.node.Name, Index: n.index, Plugins: slab[i*len(scorers) : (i+1)*len(scorers) : (i+1)*len(scorers)]}
+	}
+	raw := make([]int64, len(feasible))
+	for j, p := range scorers {
+		w := defaultScoreWeight(p.name())
+		st := p.preScore(feasible)
+		st.Plugin = p.name()
+		cy.preScore = append(cy.preScore, st)
+		for i := range raw {
+			raw[i] = 0
+		}
+		if st.Code == Success {
+			for i, n := range feasible {
+				raw[i] = p.score(n)
+			}
+			p.normalizeScore(raw)
+		}
+		for i := range out {
+			out[i].Plugins[j] = PluginScore{Plugin: p.name(), Score: raw[i], Weight: w}
+			out[i].Total += w * raw[i]
+		}
+	}
+	return out
+}
+
+// PreScore returns the PreScore status of each score plugin from the last
+// call of Score (nil before, or when no node was feasible).
+func (cy *Cycle) PreScore() []Status { return append([]Status(nil), cy.preScore...) }
+
+// String renders a node score with its breakdown.
+func (s NodeScore) String() string {
+	out := fmt.Sprintf("%s: %d", s.Node, s.Total)
+	for i, p := range s.Plugins {
+		if i == 0 {
+			out += " ("
+		} else {
+			out += ", "
+		}
+		out += fmt.Sprintf("%s %d×%d", p.Plugin, p.Score, p.Weight)
+		if i == len(s.Plugins)-1 {
+			out += ")"
+		}
+	}
+	return out
+}

@@ -1,0 +1,93 @@
+package scheduling
+
+import "github.com/podsem/podsem/api"
+
+// toleratesTaint reports whether any toleration tolerates the taint
+// (core/v1 helper TolerationsTolerateTaint).
+func toleratesTaint(tols []api.Toleration, t *api.Taint) bool {
+	for i := range tols {
+		if tols[i].ToleratesTaint(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// FindUntoleratedTaint returns the first of the node's NoSchedule or
+// NoExecute taints that none of the tolerations tolerates, as the
+// TaintToleration filter looks for it (v1helper
+// FindMatchingUntoleratedTaint); ok is false when every such taint is
+// tolerated. PreferNoSchedule taints never keep a pod off a node.
+func FindUntoleratedTaint(taints []api.Taint, tols []api.Toleration) (taint api.Taint, ok bool) {
+	for i := range taints {
+		t := &taints[i]
+		if t.Effect != api.TaintEffectNoSchedule && t.Effect != api.TaintEffectNoExecute {
+			continue
+		}
+		if !toleratesTaint(tols, t) {
+			return *t, true
+		}
+	}
+	return api.Taint{}, false
+}
+
+// taintPlugin is TaintToleration: the pod must tolerate every NoSchedule
+// and NoExecute taint of the node (UnschedulableAndUnresolvable otherwise,
+// "node(s) had untolerated taint(s)"); nodes score lower for each
+// PreferNoSchedule taint the pod does not tolerate.
+type taintPlugin struct {
+	basePlugin
+	tols []api.Toleration
+	// preferTols are the tolerations that can tolerate PreferNoSchedule
+	// taints (effect empty or PreferNoSchedule).
+	preferTols []api.Toleration
+}
+
+func newTaintPlugin(p *PodInfo) *taintPlugin {
+	return &taintPlugin{tols: p.Pod.Spec.Tolerations}
+}
+
+func (pl *taintPlugin) name() string        { return PluginTaintToleration }
+func (pl *taintPlugin) clone() cyclePlugin { return pl }
+
+func (pl *taintPlugin) filter(v *NodeView) Status {
+	taints := v.Info.node.Spec.Taints
+	if len(taints) == 0 {
+		return Status{}
+	}
+	if _, bad := FindUntoleratedTaint(taints, pl.tols); bad {
+		return Status{Code: UnschedulableAndUnresolvable, Reasons: reasonsTaints}
+	}
+	return Status{}
+}
+
+// preScore keeps the tolerations that matter for PreferNoSchedule taints
+// (tainttoleration PreScore); it always succeeds.
+func (pl *taintPlugin) preScore(feasible []*NodeInfo) Status {
+	pl.preferTols = pl.preferTols[:0]
+	for _, t := range pl.tols {
+		if t.Effect == "" || t.Effect == api.TaintEffectPreferNoSchedule {
+			pl.preferTols = append(pl.preferTols, t)
+		}
+	}
+	return Status{}
+}
+
+// score counts the node's PreferNoSchedule taints the pod does not
+// tolerate.
+func (pl *taintPlugin) score(n *NodeInfo) int64 {
+	var count int64
+	for i := range n.node.Spec.Taints {
+		t := &n.node.Spec.Taints[i]
+		if t.Effect == api.TaintEffectPreferNoSchedule && !toleratesTaint(pl.preferTols, t) {
+			count++
+		}
+	}
+	return count
+}
+
+// normalizeScore maps the counts to 0..100, fewer untolerated taints
+// scoring higher (DefaultNormalizeScore with reverse).
+func (pl *taintPlugin) normalizeScore(scores []int64) {
+	defaultNormalizeScore(MaxNodeScore, true, scores)
+}
