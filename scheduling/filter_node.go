@@ -6,12 +6,12 @@ import "github.com/podsem/podsem/api"
 // framework defaults: PreFilter Success, PreScore Skip, no state to update.
 type basePlugin struct{}
 
-func (basePlugin) preFilter() Status                  { return Status{} }
+func (basePlugin) preFilter() Status                    { return Status{} }
 func (basePlugin) preScore(feasible []*NodeInfo) Status { return Status{Code: Skip} }
-func (basePlugin) score(n *NodeInfo) int64             { return 0 }
-func (basePlugin) normalizeScore(scores []int64)       {}
-func (basePlugin) addPod(p *PodInfo, n *NodeInfo)      {}
-func (basePlugin) removePod(p *PodInfo, n *NodeInfo)   {}
+func (basePlugin) score(n *NodeInfo) int64              { return 0 }
+func (basePlugin) normalizeScore(scores []int64)        {}
+func (basePlugin) addPod(p *PodInfo, n *NodeInfo)       {}
+func (basePlugin) removePod(p *PodInfo, n *NodeInfo)    {}
 
 // Reason lists shared by every rejection of a kind; never modified.
 var (
@@ -38,7 +38,7 @@ func newNodeUnschedulablePlugin(p *PodInfo) *nodeUnschedulablePlugin {
 	return &nodeUnschedulablePlugin{tolerates: toleratesTaint(p.Pod.Spec.Tolerations, &t)}
 }
 
-func (pl *nodeUnschedulablePlugin) name() string        { return PluginNodeUnschedulable }
+func (pl *nodeUnschedulablePlugin) name() string       { return PluginNodeUnschedulable }
 func (pl *nodeUnschedulablePlugin) clone() cyclePlugin { return pl }
 
 func (pl *nodeUnschedulablePlugin) filter(v *NodeView) Status {
@@ -59,7 +59,7 @@ func newNodeNamePlugin(p *PodInfo) *nodeNamePlugin {
 	return &nodeNamePlugin{nodeName: p.Pod.Spec.NodeName}
 }
 
-func (pl *nodeNamePlugin) name() string        { return PluginNodeName }
+func (pl *nodeNamePlugin) name() string       { return PluginNodeName }
 func (pl *nodeNamePlugin) clone() cyclePlugin { return pl }
 
 func (pl *nodeNamePlugin) filter(v *NodeView) Status {

@@ -56,7 +56,7 @@ func (c *Cluster) ignoredResource(name api.ResourceName) bool {
 	return false
 }
 
-func (pl *fitPlugin) name() string        { return PluginNodeResourcesFit }
+func (pl *fitPlugin) name() string       { return PluginNodeResourcesFit }
 func (pl *fitPlugin) clone() cyclePlugin { return pl }
 
 func (pl *fitPlugin) filter(v *NodeView) Status {

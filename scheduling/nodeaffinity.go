@@ -72,7 +72,7 @@ func newNodeAffinityPlugin(p *PodInfo) *nodeAffinityPlugin {
 	return &nodeAffinityPlugin{pod: p.Pod, required: req}
 }
 
-func (pl *nodeAffinityPlugin) name() string        { return PluginNodeAffinity }
+func (pl *nodeAffinityPlugin) name() string       { return PluginNodeAffinity }
 func (pl *nodeAffinityPlugin) clone() cyclePlugin { return pl }
 
 func requiredNodeSelector(pod *api.Pod) *api.NodeSelector {

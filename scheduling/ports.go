@@ -11,7 +11,7 @@ type nodePortsPlugin struct {
 
 func newNodePortsPlugin(p *PodInfo) *nodePortsPlugin { return &nodePortsPlugin{ports: p.ports} }
 
-func (pl *nodePortsPlugin) name() string        { return PluginNodePorts }
+func (pl *nodePortsPlugin) name() string       { return PluginNodePorts }
 func (pl *nodePortsPlugin) clone() cyclePlugin { return pl }
 
 // preFilter skips pods without host ports, as upstream's PreFilter does.

@@ -47,7 +47,7 @@ func newTaintPlugin(p *PodInfo) *taintPlugin {
 	return &taintPlugin{tols: p.Pod.Spec.Tolerations}
 }
 
-func (pl *taintPlugin) name() string        { return PluginTaintToleration }
+func (pl *taintPlugin) name() string       { return PluginTaintToleration }
 func (pl *taintPlugin) clone() cyclePlugin { return pl }
 
 func (pl *taintPlugin) filter(v *NodeView) Status {
