@@ -110,9 +110,11 @@ func volumeResource(pod *api.Pod, ref api.ResourceFieldSelector, allocatable api
 	return extractResource(mergeLimits(c.Resources.Limits, allocatable), c.Resources.Requests, ref.Resource, divisorOf(ref))
 }
 
+// divisorOf is ref's divisor; nil (and zero, see extractResource)
+// means 1.
 func divisorOf(ref api.ResourceFieldSelector) api.Quantity {
-	if ref.Divisor == nil || ref.Divisor.IsZero() {
-		return api.NewQuantity(1, api.DecimalSI)
+	if ref.Divisor == nil {
+		return api.Quantity{}
 	}
 	return *ref.Divisor
 }
@@ -200,6 +202,9 @@ func mergeLimits(limits, allocatable api.ResourceList) api.ResourceList {
 }
 
 func extractResource(limits, requests api.ResourceList, resource string, divisor api.Quantity) (string, error) {
+	if divisor.IsZero() {
+		divisor = api.NewQuantity(1, api.DecimalSI)
+	}
 	switch resource {
 	case LimitsCPU:
 		return cpuString(limits[api.ResourceCPU], divisor), nil
