@@ -67,21 +67,18 @@ func (cy *Cycle) Explain() *Explanation {
 	e.Nodes = make([]NodeExplanation, len(cy.c.nodes))
 	for i, n := range cy.c.nodes {
 		ne := NodeExplanation{Node: n.node.Name, Status: cy.filterNode(n)}
-		if cy.rejectAll != nil {
-			for _, st := range cy.preFilter {
-				if st.Code.Rejects() {
-					ne.Rejections = append(ne.Rejections, st)
-				}
+		for _, st := range cy.preFilter {
+			if st.Code.Rejects() {
+				ne.Rejections = append(ne.Rejections, st)
 			}
-		} else {
-			var nom []*PodInfo
-			if len(cy.c.nominated[n.node.Name]) > 0 {
-				nom = cy.nominatedFor(n)
-			}
-			for _, p := range cy.active {
-				if st := cy.evaluate([]cyclePlugin{p}, NodeView{Info: n}, nom); !st.IsSuccess() {
-					ne.Rejections = append(ne.Rejections, st)
-				}
+		}
+		var nom []*PodInfo
+		if len(cy.c.nominated[n.node.Name]) > 0 {
+			nom = cy.nominatedFor(n)
+		}
+		for _, p := range cy.active {
+			if st := cy.evaluate([]cyclePlugin{p}, NodeView{Info: n}, nom); !st.IsSuccess() {
+				ne.Rejections = append(ne.Rejections, st)
 			}
 		}
 		e.Nodes[i] = ne
