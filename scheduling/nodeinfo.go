@@ -147,12 +147,14 @@ type protoPort struct {
 	port     int32
 }
 
-// podHostPorts lists the host ports of the pod's containers, defaulted as
-// the scheduler's HostPortInfo does (only ports with hostPort > 0).
+// podHostPorts lists the host ports of the pod's containers and sidecars
+// (init containers with restartPolicy Always, which run for the pod's whole
+// life), defaulted as the scheduler's HostPortInfo does; only ports with
+// hostPort > 0 count (pkg/scheduler/util GetHostPorts).
 func podHostPorts(pod *api.Pod) []hostPort {
 	var out []hostPort
-	for i := range pod.Spec.Containers {
-		for _, p := range pod.Spec.Containers[i].Ports {
+	add := func(c *api.Container) {
+		for _, p := range c.Ports {
 			if p.HostPort <= 0 {
 				continue
 			}
@@ -165,6 +167,14 @@ func podHostPorts(pod *api.Pod) []hostPort {
 			}
 			out = append(out, hp)
 		}
+	}
+	for i := range pod.Spec.InitContainers {
+		if pod.Spec.InitContainers[i].IsSidecar() {
+			add(&pod.Spec.InitContainers[i])
+		}
+	}
+	for i := range pod.Spec.Containers {
+		add(&pod.Spec.Containers[i])
 	}
 	return out
 }
