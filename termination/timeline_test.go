@@ -1,0 +1,224 @@
+package termination
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/podsem/podsem/api"
+)
+
+type evKey struct {
+	offset    time.Duration
+	kind      EventKind
+	container string
+}
+
+func keys(tl Timeline) []evKey {
+	var out []evKey
+	for _, e := range tl.Events {
+		out = append(out, evKey{e.Offset, e.Kind, e.Container})
+	}
+	return out
+}
+
+func sec(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+func checkEvents(t *testing.T, tl Timeline, want []evKey) {
+	t.Helper()
+	got := keys(tl)
+	if len(got) != len(want) {
+		t.Fatalf("events:\n%s\nwant %v", tl, want)
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("event %d = %v, want %v; timeline:\n%s", i, got[i], want[i], tl)
+		}
+	}
+}
+
+func TestTimelineDefaultDelete(t *testing.T) {
+	p := withPreStopSleep(runningPod(i64(30)), "app", 5)
+	tl, err := BuildTimeline(p, DeleteRequest{ExitAfterSignal: map[string]time.Duration{"app": 2 * time.Second}}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkEvents(t, tl, []evKey{
+		{0, EventDeleteRequested, ""},
+		{0, EventMarkedTerminating, ""},
+		{0, EventRemovedFromEndpoints, ""},
+		{0, EventTerminationStarted, ""},
+		{0, EventPreStopStarted, "app"},
+		{sec(5), EventPreStopFinished, "app"},
+		{sec(5), EventStopSignal, "app"},
+		{sec(7), EventContainerExited, "app"},
+		{sec(7), EventStatusReported, ""},
+		{sec(7), EventObjectRemoved, ""},
+	})
+	if tl.ForceDeleted || tl.Grace.GracePeriodSeconds != 30 || !tl.Deadline.Equal(t0.Add(30*time.Second)) {
+		t.Errorf("timeline %+v", tl)
+	}
+}
+
+func TestTimelineSlowPreStopGetsExtension(t *testing.T) {
+	p := withPreStopSleep(runningPod(i64(30)), "app", 45)
+	tl, err := BuildTimeline(p, DeleteRequest{}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkEvents(t, tl, []evKey{
+		{0, EventDeleteRequested, ""},
+		{0, EventMarkedTerminating, ""},
+		{0, EventRemovedFromEndpoints, ""},
+		{0, EventTerminationStarted, ""},
+		{0, EventPreStopStarted, "app"},
+		{sec(30), EventPreStopTimedOut, "app"},
+		{sec(30), EventGraceExtended, "app"},
+		{sec(30), EventStopSignal, "app"},
+		{sec(32), EventKilled, "app"},
+		{sec(32), EventStatusReported, ""},
+		{sec(32), EventObjectRemoved, ""},
+	})
+}
+
+func TestTimelineStopSignal(t *testing.T) {
+	p := runningPod(i64(10))
+	tl, _ := BuildTimeline(p, DeleteRequest{ImageStopSignal: map[string]string{"app": "SIGQUIT"}}, t0)
+	if e := find(tl, EventStopSignal); e == nil || e.Detail[:7] != "SIGQUIT" {
+		t.Errorf("image STOPSIGNAL not used: %+v", e)
+	}
+	p.Spec.Containers[0].Lifecycle = &api.Lifecycle{StopSignal: ptr("SIGUSR1")}
+	tl, _ = BuildTimeline(p, DeleteRequest{ImageStopSignal: map[string]string{"app": "SIGQUIT"}}, t0)
+	if e := find(tl, EventStopSignal); e == nil || e.Detail[:7] != "SIGUSR1" {
+		t.Errorf("lifecycle.stopSignal not preferred: %+v", e)
+	}
+}
+
+func TestTimelineForceDeletion(t *testing.T) {
+	p := withPreStopSleep(runningPod(i64(30)), "app", 10)
+	tl, err := BuildTimeline(p, DeleteRequest{Options: &api.DeleteOptions{GracePeriodSeconds: i64(0)}}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tl.ForceDeleted || tl.Warning != ForceDeleteWarning || tl.Grace.GracePeriodSeconds != 1 {
+		t.Errorf("force: %+v", tl)
+	}
+	checkEvents(t, tl, []evKey{
+		{0, EventDeleteRequested, ""},
+		{0, EventObjectRemoved, ""},
+		{0, EventRemovedFromEndpoints, ""},
+		{0, EventTerminationStarted, ""},
+		{0, EventPreStopStarted, "app"},
+		{sec(1), EventPreStopTimedOut, "app"},
+		{sec(1), EventGraceExtended, "app"},
+		{sec(1), EventStopSignal, "app"},
+		{sec(3), EventKilled, "app"},
+	})
+}
+
+func TestTimelineNothingRunning(t *testing.T) {
+	p := runningPod(i64(30))
+	p.Spec.NodeName = ""
+	tl, err := BuildTimeline(p, DeleteRequest{}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkEvents(t, tl, []evKey{{0, EventDeleteRequested, ""}, {0, EventObjectRemoved, ""}})
+	if tl.ForceDeleted {
+		t.Error("an unscheduled pod is not a risky force deletion")
+	}
+}
+
+func TestTimelinePendingRepeat(t *testing.T) {
+	p := terminating(runningPod(i64(30)), t0.Add(20*time.Second), 30)
+	tl, err := BuildTimeline(p, DeleteRequest{Options: &api.DeleteOptions{GracePeriodSeconds: i64(60)}}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkEvents(t, tl, []evKey{{0, EventDeleteRequested, ""}, {0, EventNoChange, ""}})
+}
+
+func TestTimelineKubeletRestartRestartsGrace(t *testing.T) {
+	p := withPreStopSleep(runningPod(i64(30)), "app", 45)
+	r := 10 * time.Second
+	tl, err := BuildTimeline(p, DeleteRequest{KubeletRestart: &r}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkEvents(t, tl, []evKey{
+		{0, EventDeleteRequested, ""},
+		{0, EventMarkedTerminating, ""},
+		{0, EventRemovedFromEndpoints, ""},
+		{0, EventTerminationStarted, ""},
+		{0, EventPreStopStarted, "app"},
+		{sec(10), EventKubeletRestarted, ""},
+		{sec(10), EventPreStopStarted, "app"},
+		{sec(40), EventPreStopTimedOut, "app"},
+		{sec(40), EventGraceExtended, "app"},
+		{sec(40), EventStopSignal, "app"},
+		{sec(42), EventKilled, "app"},
+		{sec(42), EventStatusReported, ""},
+		{sec(42), EventObjectRemoved, ""},
+	})
+	if !tl.Deadline.Equal(t0.Add(40 * time.Second)) {
+		t.Errorf("deadline %s", tl.Deadline)
+	}
+}
+
+func TestTimelineSignalledProcessKeepsExitAcrossRestart(t *testing.T) {
+	p := runningPod(i64(30))
+	r := 5 * time.Second
+	tl, err := BuildTimeline(p, DeleteRequest{KubeletRestart: &r, ExitAfterSignal: map[string]time.Duration{"app": 8 * time.Second}}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := find(tl, EventContainerExited)
+	if e == nil || e.Offset != 8*time.Second {
+		t.Errorf("exit: %+v\n%s", e, tl)
+	}
+}
+
+func TestTimelineSidecarsStopLast(t *testing.T) {
+	p := runningPod(i64(30))
+	always := api.RestartPolicyAlways
+	p.Spec.InitContainers = []api.Container{{Name: "proxy", RestartPolicy: &always}, {Name: "init-done"}}
+	tl, err := BuildTimeline(p, DeleteRequest{ExitAfterSignal: map[string]time.Duration{"app": 4 * time.Second, "proxy": time.Second}}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var proxySignal, appExit *Event
+	for i := range tl.Events {
+		e := &tl.Events[i]
+		if e.Container == "init-done" {
+			t.Errorf("completed init container has events: %+v", e)
+		}
+		if e.Kind == EventStopSignal && e.Container == "proxy" {
+			proxySignal = e
+		}
+		if e.Kind == EventContainerExited && e.Container == "app" {
+			appExit = e
+		}
+	}
+	if proxySignal == nil || appExit == nil || proxySignal.Offset != appExit.Offset {
+		t.Errorf("sidecar should get its signal when the app exits:\n%s", tl)
+	}
+}
+
+func TestTimelineErrors(t *testing.T) {
+	if _, err := BuildTimeline(nil, DeleteRequest{}, t0); !errors.Is(err, ErrInvalidInput) {
+		t.Errorf("nil pod: %v", err)
+	}
+	p := runningPod(i64(30))
+	if _, err := BuildTimeline(p, DeleteRequest{Options: &api.DeleteOptions{Preconditions: &api.Preconditions{UID: ptr("x")}}}, t0); !errors.Is(err, ErrPreconditionFailed) {
+		t.Errorf("precondition: %v", err)
+	}
+}
+
+func find(tl Timeline, k EventKind) *Event {
+	for i := range tl.Events {
+		if tl.Events[i].Kind == k {
+			return &tl.Events[i]
+		}
+	}
+	return nil
+}
