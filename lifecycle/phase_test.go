@@ -106,7 +106,7 @@ func TestPhase(t *testing.T) {
 			regularSt: []api.ContainerStatus{fxStatus("app", fxExited(1))}, want: api.PodFailed},
 		{name: "RestartingAllContainers counts as restartable", policy: api.RestartPolicyNever, regular: []api.Container{{Name: "app"}},
 			regularSt: []api.ContainerStatus{{Name: "app", State: api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: 1, Reason: RestartingAllContainers}}}},
-			want: api.PodRunning},
+			want:      api.PodRunning},
 		{name: "status with no state is unknown", regular: []api.Container{{Name: "app"}}, regularSt: []api.ContainerStatus{{Name: "app"}}, want: api.PodPending},
 	}
 	for _, tc := range tests {
