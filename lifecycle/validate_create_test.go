@@ -1,0 +1,382 @@
+package lifecycle_test
+
+import (
+	"fmt"
+	"sort"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/lifecycle"
+)
+
+// vPtr returns a pointer to v.
+func vPtr[T any](v T) *T { return &v }
+
+// vPairs renders errors as sorted, distinct "field Type" strings, the
+// form the conformance vectors compare.
+func vPairs(errs api.FieldErrors) []string {
+	seen := map[string]bool{}
+	out := []string{}
+	for _, e := range errs {
+		s := e.Field + " " + string(e.Type)
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// vBasePod is a valid, v1-defaulted pod: one app container with a port,
+// resources and a readiness probe, one init container, and a spread
+// constraint.
+func vBasePod() *api.Pod {
+	probe := &api.Probe{
+		ProbeHandler:     api.ProbeHandler{HTTPGet: &api.HTTPGetAction{Path: "/healthz", Port: api.FromInt(8080), Scheme: api.URISchemeHTTP}},
+		TimeoutSeconds:   1,
+		PeriodSeconds:    10,
+		SuccessThreshold: 1,
+		FailureThreshold: 3,
+	}
+	return &api.Pod{
+		TypeMeta:   api.TypeMeta{Kind: "Pod", APIVersion: "v1"},
+		ObjectMeta: api.ObjectMeta{Name: "web", Namespace: "default", Labels: map[string]string{"app": "web"}},
+		Spec: api.PodSpec{
+			InitContainers: []api.Container{{
+				Name: "init", Image: "busybox", ImagePullPolicy: api.PullAlways,
+				TerminationMessagePath: "/dev/termination-log", TerminationMessagePolicy: "File",
+			}},
+			Containers: []api.Container{{
+				Name: "app", Image: "nginx:1.27", ImagePullPolicy: api.PullIfNotPresent,
+				Ports: []api.ContainerPort{{Name: "http", ContainerPort: 8080, Protocol: api.ProtocolTCP}},
+				Resources: api.ResourceRequirements{
+					Requests: api.ResourceList{"cpu": api.MustParseQuantity("100m"), "memory": api.MustParseQuantity("64Mi")},
+					Limits:   api.ResourceList{"memory": api.MustParseQuantity("128Mi")},
+				},
+				ReadinessProbe:         probe,
+				TerminationMessagePath: "/dev/termination-log", TerminationMessagePolicy: "File",
+			}},
+			RestartPolicy:                 api.RestartPolicyAlways,
+			TerminationGracePeriodSeconds: vPtr(int64(30)),
+			DNSPolicy:                     api.DNSClusterFirst,
+			SchedulerName:                 "default-scheduler",
+			EnableServiceLinks:            vPtr(true),
+			TopologySpreadConstraints: []api.TopologySpreadConstraint{{
+				MaxSkew: 1, TopologyKey: api.LabelTopologyZone, WhenUnsatisfiable: api.DoNotSchedule,
+				LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+			}},
+		},
+	}
+}
+
+func TestValidateCreateBaseIsValid(t *testing.T) {
+	if errs := lifecycle.ValidateCreate(vBasePod()); len(errs) != 0 {
+		t.Fatalf("base pod rejected: %v", errs)
+	}
+}
+
+func TestValidateCreateNil(t *testing.T) {
+	if errs := lifecycle.ValidateCreate(nil); len(errs) == 0 {
+		t.Fatal("nil pod accepted")
+	}
+}
+
+func TestValidateCreateRules(t *testing.T) {
+	sidecar := func(p *api.Pod) *api.Container {
+		p.Spec.InitContainers = append(p.Spec.InitContainers, api.Container{
+			Name: "proxy", Image: "envoy", ImagePullPolicy: api.PullAlways, RestartPolicy: vPtr(api.RestartPolicyAlways),
+			TerminationMessagePath: "/dev/termination-log", TerminationMessagePolicy: "File",
+		})
+		return &p.Spec.InitContainers[len(p.Spec.InitContainers)-1]
+	}
+	ephemeral := func(p *api.Pod) *api.EphemeralContainer {
+		p.Spec.EphemeralContainers = append(p.Spec.EphemeralContainers, api.EphemeralContainer{Container: api.Container{
+			Name: "debugger", Image: "busybox", ImagePullPolicy: api.PullIfNotPresent,
+			TerminationMessagePath: "/dev/termination-log", TerminationMessagePolicy: "File",
+		}})
+		return &p.Spec.EphemeralContainers[len(p.Spec.EphemeralContainers)-1]
+	}
+	exec := &api.LifecycleHandler{Exec: &api.ExecAction{Command: []string{"true"}}}
+	liveness := func() *api.Probe {
+		return &api.Probe{ProbeHandler: api.ProbeHandler{TCPSocket: &api.TCPSocketAction{Port: api.FromInt(80)}}, TimeoutSeconds: 1, PeriodSeconds: 10, SuccessThreshold: 1, FailureThreshold: 3}
+	}
+	tsc := func(p *api.Pod) *api.TopologySpreadConstraint { return &p.Spec.TopologySpreadConstraints[0] }
+	tests := []struct {
+		name   string
+		mutate func(p *api.Pod)
+		want   []string
+	}{
+		// Names.
+		{"duplicate app container", func(p *api.Pod) { p.Spec.Containers = append(p.Spec.Containers, p.Spec.Containers[0]) },
+			[]string{"spec.containers[1].name FieldValueDuplicate"}},
+		{"init named like app container", func(p *api.Pod) { p.Spec.InitContainers[0].Name = "app" },
+			[]string{"spec.initContainers[0].name FieldValueDuplicate"}},
+		{"ephemeral named like init container", func(p *api.Pod) { ephemeral(p).Name = "init" },
+			[]string{"spec.ephemeralContainers FieldValueForbidden", "spec.ephemeralContainers[0].name FieldValueDuplicate"}},
+		{"container name not a DNS label", func(p *api.Pod) { p.Spec.Containers[0].Name = "App_1" },
+			[]string{"spec.containers[0].name FieldValueInvalid"}},
+		{"no image", func(p *api.Pod) { p.Spec.Containers[0].Image = "" },
+			[]string{"spec.containers[0].image FieldValueRequired"}},
+		{"image with whitespace", func(p *api.Pod) { p.Spec.Containers[0].Image = " nginx" },
+			[]string{"spec.containers[0].image FieldValueInvalid"}},
+		{"no containers", func(p *api.Pod) { p.Spec.Containers = nil },
+			[]string{"spec.containers FieldValueRequired"}},
+
+		// Init containers and sidecars.
+		{"lifecycle on init container", func(p *api.Pod) { p.Spec.InitContainers[0].Lifecycle = &api.Lifecycle{PostStart: exec} },
+			[]string{"spec.initContainers[0].lifecycle FieldValueForbidden"}},
+		{"probes on init container", func(p *api.Pod) {
+			c := &p.Spec.InitContainers[0]
+			c.LivenessProbe, c.ReadinessProbe, c.StartupProbe = liveness(), liveness(), liveness()
+		}, []string{
+			"spec.initContainers[0].livenessProbe FieldValueForbidden",
+			"spec.initContainers[0].readinessProbe FieldValueForbidden",
+			"spec.initContainers[0].startupProbe FieldValueForbidden",
+		}},
+		{"probes and lifecycle on sidecar", func(p *api.Pod) {
+			c := sidecar(p)
+			c.LivenessProbe, c.StartupProbe = liveness(), liveness()
+			c.Lifecycle = &api.Lifecycle{PreStop: &api.LifecycleHandler{Sleep: &api.SleepAction{Seconds: 5}}}
+		}, nil},
+		{"sidecar liveness successThreshold", func(p *api.Pod) {
+			c := sidecar(p)
+			c.LivenessProbe = liveness()
+			c.LivenessProbe.SuccessThreshold = 2
+		}, []string{"spec.initContainers[1].livenessProbe.successThreshold FieldValueInvalid"}},
+		{"preStop sleep longer than grace", func(p *api.Pod) {
+			p.Spec.Containers[0].Lifecycle = &api.Lifecycle{PreStop: &api.LifecycleHandler{Sleep: &api.SleepAction{Seconds: 31}}}
+		}, []string{"spec.containers[0].lifecycle.preStop.sleep FieldValueInvalid"}},
+		{"hook with two handlers", func(p *api.Pod) {
+			p.Spec.Containers[0].Lifecycle = &api.Lifecycle{PostStart: &api.LifecycleHandler{Exec: exec.Exec, Sleep: &api.SleepAction{Seconds: 1}}}
+		}, []string{"spec.containers[0].lifecycle.postStart.sleep FieldValueForbidden"}},
+		{"probe without handler", func(p *api.Pod) { p.Spec.Containers[0].ReadinessProbe.HTTPGet = nil },
+			[]string{"spec.containers[0].readinessProbe FieldValueRequired"}},
+		{"readiness probe with grace", func(p *api.Pod) { p.Spec.Containers[0].ReadinessProbe.TerminationGracePeriodSeconds = vPtr(int64(5)) },
+			[]string{"spec.containers[0].readinessProbe.terminationGracePeriodSeconds FieldValueInvalid"}},
+		{"negative probe period", func(p *api.Pod) { p.Spec.Containers[0].ReadinessProbe.PeriodSeconds = -1 },
+			[]string{"spec.containers[0].readinessProbe.periodSeconds FieldValueInvalid"}},
+		{"init restartPolicy Never", func(p *api.Pod) { p.Spec.InitContainers[0].RestartPolicy = vPtr(api.RestartPolicyNever) }, nil},
+		{"init restartPolicy unknown", func(p *api.Pod) { p.Spec.InitContainers[0].RestartPolicy = vPtr(api.RestartPolicy("Sometimes")) },
+			[]string{"spec.initContainers[0].restartPolicy FieldValueNotSupported"}},
+		{"app container restartPolicy", func(p *api.Pod) { p.Spec.Containers[0].RestartPolicy = vPtr(api.RestartPolicyAlways) }, nil},
+		{"restart rules without policy", func(p *api.Pod) {
+			p.Spec.Containers[0].RestartPolicyRules = []api.ContainerRestartRule{{Action: api.RestartRuleActionRestart, ExitCodes: &api.ContainerRestartRuleOnExitCodes{Operator: "In", Values: []int32{42}}}}
+		}, []string{"spec.containers[0].restartPolicy FieldValueRequired"}},
+		{"restart rule with bad operator", func(p *api.Pod) {
+			p.Spec.Containers[0].RestartPolicy = vPtr(api.RestartPolicyNever)
+			p.Spec.Containers[0].RestartPolicyRules = []api.ContainerRestartRule{{Action: api.RestartRuleActionRestart, ExitCodes: &api.ContainerRestartRuleOnExitCodes{Operator: "Gt"}}}
+		}, []string{"spec.containers[0].restartPolicyRules[0].exitCodes.operator FieldValueNotSupported"}},
+
+		// Ephemeral containers.
+		{"ephemeral container on create", func(p *api.Pod) { ephemeral(p).TargetContainerName = "app" },
+			[]string{"spec.ephemeralContainers FieldValueForbidden"}},
+		{"ephemeral container with forbidden fields", func(p *api.Pod) {
+			ec := ephemeral(p)
+			ec.Ports = []api.ContainerPort{{ContainerPort: 9999, Protocol: api.ProtocolTCP}}
+			ec.ReadinessProbe = liveness()
+			ec.Lifecycle = &api.Lifecycle{PostStart: exec}
+			ec.Resources.Requests = api.ResourceList{"cpu": api.MustParseQuantity("10m")}
+			ec.TargetContainerName = "nosuch"
+		}, []string{
+			"spec.ephemeralContainers FieldValueForbidden",
+			"spec.ephemeralContainers[0].lifecycle FieldValueForbidden",
+			"spec.ephemeralContainers[0].ports FieldValueForbidden",
+			"spec.ephemeralContainers[0].readinessProbe FieldValueForbidden",
+			"spec.ephemeralContainers[0].resources FieldValueForbidden",
+			"spec.ephemeralContainers[0].targetContainerName FieldValueNotFound",
+		}},
+
+		// Host namespaces and user namespaces.
+		{"hostUsers false alone", func(p *api.Pod) { p.Spec.HostUsers = vPtr(false) }, nil},
+		{"hostUsers false with host namespaces", func(p *api.Pod) {
+			p.Spec.HostUsers = vPtr(false)
+			p.Spec.HostNetwork, p.Spec.HostPID, p.Spec.HostIPC = true, true, true
+			p.Spec.Containers[0].Ports[0].HostPort = 8080
+		}, []string{"spec.HostIPC FieldValueForbidden", "spec.HostPID FieldValueForbidden", "spec.hostNetwork FieldValueForbidden"}},
+		{"hostUsers false with hostPath volume", func(p *api.Pod) {
+			p.Spec.HostUsers = vPtr(false)
+			p.Spec.Volumes = []api.Volume{{Name: "host", VolumeSource: api.VolumeSource{HostPath: &api.HostPathVolumeSource{Path: "/var/log", Type: vPtr("")}}}}
+		}, nil},
+		{"hostNetwork port mismatch", func(p *api.Pod) { p.Spec.HostNetwork = true },
+			[]string{"spec.containers[0].ports[0].hostPort FieldValueInvalid"}},
+
+		// OS.
+		{"os empty", func(p *api.Pod) { p.Spec.OS = &api.PodOS{} }, []string{"spec.os.name FieldValueRequired"}},
+		{"os unknown", func(p *api.Pod) { p.Spec.OS = &api.PodOS{Name: "Linux"} }, []string{"spec.os FieldValueNotSupported"}},
+		{"linux with windows options", func(p *api.Pod) {
+			p.Spec.OS = &api.PodOS{Name: api.Linux}
+			p.Spec.SecurityContext = &api.PodSecurityContext{WindowsOptions: &api.WindowsSecurityContextOptions{RunAsUserName: vPtr("ContainerUser")}}
+		}, []string{"spec.securityContext.windowsOptions FieldValueForbidden"}},
+		{"windows with hostNetwork", func(p *api.Pod) {
+			p.Spec.OS = &api.PodOS{Name: api.Windows}
+			p.Spec.HostNetwork = true
+			p.Spec.Containers[0].Ports[0].HostPort = 8080
+		}, nil},
+		{"windows with linux settings", func(p *api.Pod) {
+			p.Spec.OS = &api.PodOS{Name: api.Windows}
+			p.Spec.HostUsers = vPtr(false)
+			p.Spec.HostIPC = true
+			p.Spec.SecurityContext = &api.PodSecurityContext{SELinuxOptions: &api.SELinuxOptions{Level: "s0:c1,c2"}}
+			p.Spec.Containers[0].SecurityContext = &api.SecurityContext{Privileged: vPtr(false), RunAsUser: vPtr(int64(1000))}
+		}, []string{
+			"spec.HostIPC FieldValueForbidden",
+			"spec.containers[0].securityContext.privileged FieldValueForbidden",
+			"spec.containers[0].securityContext.runAsUser FieldValueForbidden",
+			"spec.hostIPC FieldValueForbidden",
+			"spec.hostUsers FieldValueForbidden",
+			"spec.securityContext.seLinuxOptions FieldValueForbidden",
+		}},
+
+		// Readiness gates.
+		{"readiness gate ok", func(p *api.Pod) {
+			p.Spec.ReadinessGates = []api.PodReadinessGate{{ConditionType: "example.com/feature-1"}}
+		}, nil},
+		{"readiness gate empty and bad", func(p *api.Pod) {
+			p.Spec.ReadinessGates = []api.PodReadinessGate{{ConditionType: ""}, {ConditionType: "bad gate!"}}
+		}, []string{"spec.readinessGates[0].conditionType FieldValueInvalid", "spec.readinessGates[1].conditionType FieldValueInvalid"}},
+
+		// Grace period, deadline and restart policy.
+		{"negative grace accepted", func(p *api.Pod) { p.Spec.TerminationGracePeriodSeconds = vPtr(int64(-1)) }, nil},
+		{"grace required", func(p *api.Pod) { p.Spec.TerminationGracePeriodSeconds = nil },
+			[]string{"spec.terminationGracePeriodSeconds FieldValueRequired"}},
+		{"deadline zero", func(p *api.Pod) { p.Spec.ActiveDeadlineSeconds = vPtr(int64(0)) },
+			[]string{"spec.activeDeadlineSeconds FieldValueInvalid"}},
+		{"deadline too large", func(p *api.Pod) { p.Spec.ActiveDeadlineSeconds = vPtr(int64(1) << 31) },
+			[]string{"spec.activeDeadlineSeconds FieldValueInvalid"}},
+		{"deadline one", func(p *api.Pod) { p.Spec.ActiveDeadlineSeconds = vPtr(int64(1)) }, nil},
+		{"restart policy unknown", func(p *api.Pod) { p.Spec.RestartPolicy = "Sometimes" },
+			[]string{"spec.restartPolicy FieldValueNotSupported"}},
+		{"restart policy missing", func(p *api.Pod) { p.Spec.RestartPolicy = "" },
+			[]string{"spec.restartPolicy FieldValueRequired"}},
+
+		// Topology spread.
+		{"maxSkew zero", func(p *api.Pod) { tsc(p).MaxSkew = 0 },
+			[]string{"spec.topologySpreadConstraints[0].maxSkew FieldValueInvalid"}},
+		{"topologyKey empty", func(p *api.Pod) { tsc(p).TopologyKey = "" },
+			[]string{"spec.topologySpreadConstraints[0].topologyKey FieldValueRequired"}},
+		{"whenUnsatisfiable unknown", func(p *api.Pod) { tsc(p).WhenUnsatisfiable = "Sometimes" },
+			[]string{"spec.topologySpreadConstraints[0].whenUnsatisfiable FieldValueNotSupported"}},
+		{"minDomains zero", func(p *api.Pod) { tsc(p).MinDomains = vPtr(int32(0)) },
+			[]string{"spec.topologySpreadConstraints[0].minDomains FieldValueInvalid"}},
+		{"minDomains with ScheduleAnyway", func(p *api.Pod) {
+			tsc(p).MinDomains = vPtr(int32(2))
+			tsc(p).WhenUnsatisfiable = api.ScheduleAnyway
+		}, []string{"spec.topologySpreadConstraints[0].minDomains FieldValueInvalid"}},
+		{"node inclusion policies", func(p *api.Pod) {
+			tsc(p).NodeAffinityPolicy = vPtr(api.NodeInclusionPolicy("Always"))
+			tsc(p).NodeTaintsPolicy = vPtr(api.NodeInclusionPolicyHonor)
+		}, []string{"spec.topologySpreadConstraints[0].nodeAffinityPolicy FieldValueNotSupported"}},
+		{"matchLabelKeys without selector", func(p *api.Pod) {
+			tsc(p).LabelSelector = nil
+			tsc(p).MatchLabelKeys = []string{"pod-template-hash"}
+		}, []string{"spec.topologySpreadConstraints[0].matchLabelKeys FieldValueForbidden"}},
+		{"matchLabelKeys also in selector", func(p *api.Pod) { tsc(p).MatchLabelKeys = []string{"tier", "app"} },
+			[]string{"spec.topologySpreadConstraints[0][1] FieldValueInvalid"}},
+		{"matchLabelKeys missing from the pod", func(p *api.Pod) { tsc(p).MatchLabelKeys = []string{"pod-template-hash"} }, nil},
+		{"duplicate constraints", func(p *api.Pod) {
+			c := *tsc(p)
+			p.Spec.TopologySpreadConstraints = append(p.Spec.TopologySpreadConstraints, c, c)
+		}, []string{
+			"spec.topologySpreadConstraints[0].{topologyKey, whenUnsatisfiable} FieldValueDuplicate",
+			"spec.topologySpreadConstraints[1].{topologyKey, whenUnsatisfiable} FieldValueDuplicate",
+		}},
+
+		// Tolerations.
+		{"toleration bad key", func(p *api.Pod) {
+			p.Spec.Tolerations = []api.Toleration{{Key: "bad key!", Operator: api.TolerationOpExists}}
+		},
+			[]string{"spec.tolerations[0].key FieldValueInvalid"}},
+		{"toleration empty key with Equal", func(p *api.Pod) { p.Spec.Tolerations = []api.Toleration{{Operator: api.TolerationOpEqual, Value: "v"}} },
+			[]string{"spec.tolerations[0].operator FieldValueInvalid"}},
+		{"toleration empty key with Exists", func(p *api.Pod) { p.Spec.Tolerations = []api.Toleration{{Operator: api.TolerationOpExists}} }, nil},
+		{"toleration Exists with value", func(p *api.Pod) {
+			p.Spec.Tolerations = []api.Toleration{{Key: "k", Operator: api.TolerationOpExists, Value: "v"}}
+		}, []string{"spec.tolerations[0].operator FieldValueInvalid"}},
+		{"toleration Lt operator", func(p *api.Pod) { p.Spec.Tolerations = []api.Toleration{{Key: "k", Operator: "Lt", Value: "5"}} },
+			[]string{"spec.tolerations[0].operator FieldValueNotSupported"}},
+		{"toleration bad effect", func(p *api.Pod) {
+			p.Spec.Tolerations = []api.Toleration{{Key: "k", Operator: api.TolerationOpEqual, Value: "v", Effect: "NoRun"}}
+		}, []string{"spec.tolerations[0].effect FieldValueNotSupported"}},
+		{"tolerationSeconds with NoSchedule", func(p *api.Pod) {
+			p.Spec.Tolerations = []api.Toleration{{Key: "k", Operator: api.TolerationOpExists, Effect: api.TaintEffectNoSchedule, TolerationSeconds: vPtr(int64(60))}}
+		}, []string{"spec.tolerations[0].effect FieldValueInvalid"}},
+		{"tolerationSeconds with NoExecute", func(p *api.Pod) {
+			p.Spec.Tolerations = []api.Toleration{{Key: "k", Operator: api.TolerationOpExists, Effect: api.TaintEffectNoExecute, TolerationSeconds: vPtr(int64(60))}}
+		}, nil},
+
+		// Resources and ports.
+		{"request above limit", func(p *api.Pod) {
+			p.Spec.Containers[0].Resources.Requests["memory"] = api.MustParseQuantity("256Mi")
+		}, []string{"spec.containers[0].resources.requests FieldValueInvalid"}},
+		{"negative request", func(p *api.Pod) {
+			p.Spec.Containers[0].Resources.Requests["cpu"] = api.MustParseQuantity("-1")
+		}, []string{"spec.containers[0].resources.requests[cpu] FieldValueInvalid"}},
+		{"unknown resource", func(p *api.Pod) {
+			p.Spec.Containers[0].Resources.Requests["gpu"] = api.MustParseQuantity("1")
+		}, []string{"spec.containers[0].resources.requests[gpu] FieldValueInvalid"}},
+		{"extended resource request without limit", func(p *api.Pod) {
+			p.Spec.Containers[0].Resources.Requests["example.com/gpu"] = api.MustParseQuantity("1")
+		}, []string{"spec.containers[0].resources.limits FieldValueRequired"}},
+		{"port without protocol and bad name", func(p *api.Pod) {
+			p.Spec.Containers[0].Ports = []api.ContainerPort{{Name: "Http", ContainerPort: 70000}}
+		}, []string{
+			"spec.containers[0].ports[0].containerPort FieldValueInvalid",
+			"spec.containers[0].ports[0].name FieldValueInvalid",
+			"spec.containers[0].ports[0].protocol FieldValueRequired",
+		}},
+		{"host port claimed twice", func(p *api.Pod) {
+			p.Spec.Containers[0].Ports = []api.ContainerPort{
+				{ContainerPort: 80, HostPort: 80, Protocol: api.ProtocolTCP},
+				{ContainerPort: 81, HostPort: 80, Protocol: api.ProtocolTCP},
+			}
+		}, []string{"spec.containers[0].ports[1].hostPort FieldValueDuplicate"}},
+		{"mount of unknown volume", func(p *api.Pod) {
+			p.Spec.Containers[0].VolumeMounts = []api.VolumeMount{{Name: "scratch", MountPath: "/scratch"}}
+		}, []string{"spec.containers[0].volumeMounts[0].name FieldValueNotFound"}},
+
+		// Metadata.
+		{"bad name", func(p *api.Pod) { p.Name = "Web_1" }, []string{"metadata.name FieldValueInvalid"}},
+		{"no name but generateName", func(p *api.Pod) { p.Name, p.GenerateName = "", "web-" }, nil},
+		{"no name", func(p *api.Pod) { p.Name = "" }, []string{"metadata.name FieldValueRequired"}},
+		{"no namespace", func(p *api.Pod) { p.Namespace = "" }, []string{"metadata.namespace FieldValueRequired"}},
+		{"bad label", func(p *api.Pod) { p.Labels["bad key!"] = "x" }, []string{"metadata.labels FieldValueInvalid"}},
+		{"bad annotation", func(p *api.Pod) { p.Annotations = map[string]string{"-bad/": "x"} }, []string{"metadata.annotations FieldValueInvalid"}},
+		{"bad deletion cost", func(p *api.Pod) { p.Annotations = map[string]string{"controller.kubernetes.io/pod-deletion-cost": "x"} },
+			[]string{"metadata.annotations[controller.kubernetes.io/pod-deletion-cost] FieldValueInvalid"}},
+		{"unqualified finalizer", func(p *api.Pod) { p.Finalizers = []string{"cleanup"} }, []string{"metadata.finalizers[0] FieldValueInvalid"}},
+		{"nodeName with scheduling gates", func(p *api.Pod) {
+			p.Spec.NodeName = "node-1"
+			p.Spec.SchedulingGates = []api.PodSchedulingGate{{Name: "example.com/gate"}}
+		}, []string{"spec.nodeName FieldValueForbidden"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := vBasePod()
+			tt.mutate(p)
+			got := vPairs(lifecycle.ValidateCreate(p))
+			want := tt.want
+			if want == nil {
+				want = []string{}
+			}
+			if d := cmp.Diff(want, got); d != "" {
+				t.Errorf("errors (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestValidateCreateDoesNotModifyPod(t *testing.T) {
+	p := vBasePod()
+	p.Spec.TopologySpreadConstraints[0].MatchLabelKeys = []string{"app"}
+	p.Status.Phase = api.PodRunning
+	before := fmt.Sprintf("%+v", *p.Spec.TopologySpreadConstraints[0].LabelSelector)
+	lifecycle.ValidateCreate(p)
+	if after := fmt.Sprintf("%+v", *p.Spec.TopologySpreadConstraints[0].LabelSelector); after != before {
+		t.Errorf("labelSelector changed: %s -> %s", before, after)
+	}
+	if p.Status.Phase != api.PodRunning {
+		t.Errorf("status changed")
+	}
+}
