@@ -1,0 +1,341 @@
+package scheduling
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/podsem/podsem/api"
+)
+
+// ftNode builds a node with allocatable cpu (milli), pods and labels.
+func ftNode(name string, milliCPU, pods int64, labels map[string]string) *api.Node {
+	n := &api.Node{}
+	n.Name = name
+	n.Labels = map[string]string{api.LabelHostname: name}
+	for k, v := range labels {
+		n.Labels[k] = v
+	}
+	n.Status.Allocatable = api.ResourceList{
+		api.ResourceCPU:  api.NewMilliQuantity(milliCPU, api.DecimalSI),
+		api.ResourcePods: api.NewQuantity(pods, api.DecimalSI),
+	}
+	return n
+}
+
+// ftPod builds a pod requesting milli-cpu, bound to node (or pending).
+func ftPod(ns, name, node string, milliCPU int64, labels map[string]string) *api.Pod {
+	p := &api.Pod{}
+	p.Namespace, p.Name, p.UID = ns, name, ns+"-"+name
+	p.Labels = labels
+	p.Spec.NodeName = node
+	c := api.Container{Name: "c"}
+	if milliCPU > 0 {
+		c.Resources.Requests = api.ResourceList{api.ResourceCPU: api.NewMilliQuantity(milliCPU, api.DecimalSI)}
+	}
+	p.Spec.Containers = []api.Container{c}
+	return p
+}
+
+func ftCluster(t *testing.T, nodes []*api.Node, pods []*api.Pod, cfg Config) *Cluster {
+	t.Helper()
+	c, err := NewCluster(nodes, pods, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func ftStatus(code Code, plugin string, reasons ...string) Status {
+	return Status{Code: code, Plugin: plugin, Reasons: reasons}
+}
+
+func TestFilterPlugins(t *testing.T) {
+	zoneA := map[string]string{api.LabelTopologyZone: "a"}
+	zoneB := map[string]string{api.LabelTopologyZone: "b"}
+	withTaint := func(n *api.Node, effect api.TaintEffect) *api.Node {
+		n.Spec.Taints = append(n.Spec.Taints, api.Taint{Key: "k", Value: "v", Effect: effect})
+		return n
+	}
+	withPort := func(p *api.Pod, ip, proto string, port int32) *api.Pod {
+		p.Spec.Containers[0].Ports = append(p.Spec.Containers[0].Ports,
+			api.ContainerPort{ContainerPort: port, HostPort: port, HostIP: ip, Protocol: api.Protocol(proto)})
+		return p
+	}
+	antiAffinity := func(p *api.Pod, key string, match map[string]string) *api.Pod {
+		p.Spec.Affinity = &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{{
+			LabelSelector: &api.LabelSelector{MatchLabels: match}, TopologyKey: key}}}}
+		return p
+	}
+	affinity := func(p *api.Pod, key string, match map[string]string) *api.Pod {
+		p.Spec.Affinity = &api.Affinity{PodAffinity: &api.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{{
+			LabelSelector: &api.LabelSelector{MatchLabels: match}, TopologyKey: key}}}}
+		return p
+	}
+	web := map[string]string{"app": "web"}
+
+	tests := []struct {
+		name  string
+		nodes []*api.Node
+		pods  []*api.Pod
+		pod   *api.Pod
+		want  []Status // per node
+	}{{
+		name:  "cpu short but preemption could help: Unschedulable",
+		nodes: []*api.Node{ftNode("n1", 2000, 10, nil)},
+		pods:  []*api.Pod{ftPod("d", "a", "n1", 1500, nil)},
+		pod:   ftPod("d", "in", "", 1000, nil),
+		want: []Status{{Code: Unschedulable, Plugin: PluginNodeResourcesFit, Reasons: []string{"Insufficient cpu"},
+			Insufficient: []InsufficientResource{{Resource: "cpu", Reason: "Insufficient cpu", Requested: 1000, Used: 1500, Capacity: 2000}}}},
+	}, {
+		name:  "request above the whole allocatable: UnschedulableAndUnresolvable",
+		nodes: []*api.Node{ftNode("n1", 500, 10, nil)},
+		pod:   ftPod("d", "in", "", 1000, nil),
+		want: []Status{{Code: UnschedulableAndUnresolvable, Plugin: PluginNodeResourcesFit, Reasons: []string{"Insufficient cpu"},
+			Insufficient: []InsufficientResource{{Resource: "cpu", Reason: "Insufficient cpu", Requested: 1000, Capacity: 500, Unresolvable: true}}}},
+	}, {
+		name:  "pod count full; a pod without requests is still counted",
+		nodes: []*api.Node{ftNode("n1", 500, 1, nil)},
+		pods:  []*api.Pod{ftPod("d", "a", "n1", 0, nil)},
+		pod:   ftPod("d", "in", "", 0, nil),
+		want: []Status{{Code: Unschedulable, Plugin: PluginNodeResourcesFit, Reasons: []string{"Too many pods"},
+			Insufficient: []InsufficientResource{{Resource: "pods", Reason: "Too many pods", Requested: 1, Used: 1, Capacity: 1}}}},
+	}, {
+		name:  "zero request fits an overcommitted node",
+		nodes: []*api.Node{ftNode("n1", 500, 10, nil)},
+		pods:  []*api.Pod{ftPod("d", "a", "n1", 900, nil)},
+		pod:   ftPod("d", "in", "", 0, nil),
+		want:  []Status{{}},
+	}, {
+		name:  "succeeded pods do not count",
+		nodes: []*api.Node{ftNode("n1", 1000, 10, nil)},
+		pods: []*api.Pod{func() *api.Pod {
+			p := ftPod("d", "done", "n1", 1000, nil)
+			p.Status.Phase = api.PodSucceeded
+			return p
+		}()},
+		pod:  ftPod("d", "in", "", 1000, nil),
+		want: []Status{{}},
+	}, {
+		name:  "NoSchedule and NoExecute reject, PreferNoSchedule does not",
+		nodes: []*api.Node{withTaint(ftNode("n1", 1000, 10, nil), api.TaintEffectNoSchedule), withTaint(ftNode("n2", 1000, 10, nil), api.TaintEffectNoExecute), withTaint(ftNode("n3", 1000, 10, nil), api.TaintEffectPreferNoSchedule)},
+		pod:   ftPod("d", "in", "", 0, nil),
+		want:  []Status{ftStatus(UnschedulableAndUnresolvable, PluginTaintToleration, ReasonTaints), ftStatus(UnschedulableAndUnresolvable, PluginTaintToleration, ReasonTaints), {}},
+	}, {
+		name: "cordoned node",
+		nodes: []*api.Node{func() *api.Node {
+			n := ftNode("n1", 1000, 10, nil)
+			n.Spec.Unschedulable = true
+			return n
+		}()},
+		pod:  ftPod("d", "in", "", 0, nil),
+		want: []Status{ftStatus(UnschedulableAndUnresolvable, PluginNodeUnschedulable, ReasonNodeUnschedulable)},
+	}, {
+		name:  "nodeName",
+		nodes: []*api.Node{ftNode("n1", 1000, 10, nil), ftNode("n2", 1000, 10, nil)},
+		pod:   ftPod("d", "in", "n2", 0, nil),
+		want:  []Status{ftStatus(UnschedulableAndUnresolvable, PluginNodeName, ReasonNodeName), {}},
+	}, {
+		name:  "host port on 0.0.0.0 conflicts with any IP, not another protocol",
+		nodes: []*api.Node{ftNode("n1", 1000, 10, nil), ftNode("n2", 1000, 10, nil)},
+		pods:  []*api.Pod{withPort(ftPod("d", "a", "n1", 0, nil), "10.0.0.1", "TCP", 80), withPort(ftPod("d", "b", "n2", 0, nil), "", "UDP", 80)},
+		pod:   withPort(ftPod("d", "in", "", 0, nil), "", "", 80),
+		want:  []Status{ftStatus(Unschedulable, PluginNodePorts, ReasonNodePorts), {}},
+	}, {
+		name:  "anti-affinity keeps the pod out of the zone of a matching pod",
+		nodes: []*api.Node{ftNode("n1", 1000, 10, zoneA), ftNode("n2", 1000, 10, zoneA), ftNode("n3", 1000, 10, zoneB)},
+		pods:  []*api.Pod{ftPod("d", "a", "n1", 0, web)},
+		pod:   antiAffinity(ftPod("d", "in", "", 0, web), api.LabelTopologyZone, web),
+		want:  []Status{ftStatus(Unschedulable, PluginInterPodAffinity, ReasonPodAntiAffinity), ftStatus(Unschedulable, PluginInterPodAffinity, ReasonPodAntiAffinity), {}},
+	}, {
+		name:  "an existing pod's anti-affinity keeps the pod out",
+		nodes: []*api.Node{ftNode("n1", 1000, 10, zoneA), ftNode("n2", 1000, 10, zoneB)},
+		pods:  []*api.Pod{antiAffinity(ftPod("d", "a", "n1", 0, nil), api.LabelTopologyZone, web)},
+		pod:   ftPod("d", "in", "", 0, web),
+		want:  []Status{ftStatus(Unschedulable, PluginInterPodAffinity, ReasonExistingPodsAntiAffinity), {}},
+	}, {
+		name:  "affinity needs a matching pod in the domain",
+		nodes: []*api.Node{ftNode("n1", 1000, 10, zoneA), ftNode("n2", 1000, 10, zoneB), ftNode("n3", 1000, 10, nil)},
+		pods:  []*api.Pod{ftPod("d", "a", "n1", 0, web)},
+		pod:   affinity(ftPod("d", "in", "", 0, nil), api.LabelTopologyZone, web),
+		want: []Status{{}, ftStatus(UnschedulableAndUnresolvable, PluginInterPodAffinity, ReasonPodAffinity),
+			ftStatus(UnschedulableAndUnresolvable, PluginInterPodAffinity, ReasonPodAffinity)},
+	}, {
+		name:  "self-affine first pod goes anywhere with the topology key",
+		nodes: []*api.Node{ftNode("n1", 1000, 10, zoneA), ftNode("n2", 1000, 10, nil)},
+		pod:   affinity(ftPod("d", "in", "", 0, web), api.LabelTopologyZone, web),
+		want:  []Status{{}, ftStatus(UnschedulableAndUnresolvable, PluginInterPodAffinity, ReasonPodAffinity)},
+	}, {
+		name:  "affinity terms select only the pod's namespace by default",
+		nodes: []*api.Node{ftNode("n1", 1000, 10, zoneA), ftNode("n2", 1000, 10, zoneB)},
+		pods:  []*api.Pod{ftPod("other", "a", "n1", 0, web), ftPod("d", "x", "n2", 0, nil)},
+		pod:   affinity(ftPod("d", "in", "", 0, nil), api.LabelTopologyZone, web),
+		want: []Status{ftStatus(UnschedulableAndUnresolvable, PluginInterPodAffinity, ReasonPodAffinity),
+			ftStatus(UnschedulableAndUnresolvable, PluginInterPodAffinity, ReasonPodAffinity)},
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := ftCluster(t, tc.nodes, tc.pods, Config{})
+			res := c.Filter(tc.pod)
+			var got []Status
+			for _, r := range res {
+				got = append(got, r.Status)
+			}
+			if d := cmp.Diff(tc.want, got); d != "" {
+				t.Errorf("Filter (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestNodeAffinityFilter(t *testing.T) {
+	nodes := []*api.Node{
+		ftNode("n1", 1000, 10, map[string]string{"gen": "3", "disk": "ssd"}),
+		ftNode("n2", 1000, 10, map[string]string{"gen": "5"}),
+		ftNode("n3", 1000, 10, map[string]string{"gen": "x"}),
+	}
+	c := ftCluster(t, nodes, nil, Config{Plugins: []string{PluginNodeAffinity}})
+	fits := func(p *api.Pod) []bool {
+		var out []bool
+		for _, r := range c.Filter(p) {
+			out = append(out, r.Fits())
+		}
+		return out
+	}
+	required := func(terms ...api.NodeSelectorTerm) *api.Pod {
+		p := ftPod("d", "in", "", 0, nil)
+		p.Spec.Affinity = &api.Affinity{NodeAffinity: &api.NodeAffinity{
+			RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{NodeSelectorTerms: terms}}}
+		return p
+	}
+	expr := func(key string, op api.NodeSelectorOperator, vals ...string) api.NodeSelectorTerm {
+		return api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{{Key: key, Operator: op, Values: vals}}}
+	}
+	sel := ftPod("d", "in", "", 0, nil)
+	sel.Spec.NodeSelector = map[string]string{"disk": "ssd"}
+	for _, tc := range []struct {
+		name string
+		pod  *api.Pod
+		want []bool
+	}{
+		{"nodeSelector", sel, []bool{true, false, false}},
+		{"Gt parses the label as an integer", required(expr("gen", api.NodeSelectorOpGt, "4")), []bool{false, true, false}},
+		{"Lt", required(expr("gen", api.NodeSelectorOpLt, "4")), []bool{true, false, false}},
+		{"terms are ORed", required(expr("gen", api.NodeSelectorOpIn, "5"), expr("disk", api.NodeSelectorOpExists)), []bool{true, true, false}},
+		{"DoesNotExist", required(expr("disk", api.NodeSelectorOpDoesNotExist)), []bool{false, true, true}},
+		{"matchFields metadata.name", required(api.NodeSelectorTerm{MatchFields: []api.NodeSelectorRequirement{{Key: "metadata.name", Operator: api.NodeSelectorOpIn, Values: []string{"n3"}}}}), []bool{false, false, true}},
+		{"empty term matches nothing", required(api.NodeSelectorTerm{}), []bool{false, false, false}},
+	} {
+		if got := fits(tc.pod); !cmp.Equal(got, tc.want) {
+			t.Errorf("%s: fits = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	conflict := required(api.NodeSelectorTerm{MatchFields: []api.NodeSelectorRequirement{
+		{Key: "metadata.name", Operator: api.NodeSelectorOpIn, Values: []string{"n1"}},
+		{Key: "metadata.name", Operator: api.NodeSelectorOpIn, Values: []string{"n2"}},
+	}})
+	res := c.Filter(conflict)
+	if want := ftStatus(UnschedulableAndUnresolvable, PluginNodeAffinity, ReasonNodeAffinityConflict); !cmp.Equal(res[0].Status, want) {
+		t.Errorf("conflicting matchFields: %v, want %v", res[0].Status, want)
+	}
+}
+
+func TestWhatIfRemovesVictims(t *testing.T) {
+	zoneA := map[string]string{api.LabelTopologyZone: "a"}
+	web := map[string]string{"app": "web"}
+	victim := ftPod("d", "victim", "n1", 1500, web)
+	other := ftPod("d", "other", "n1", 200, nil)
+	in := ftPod("d", "in", "", 1000, nil)
+	in.Spec.Affinity = &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{{
+		LabelSelector: &api.LabelSelector{MatchLabels: web}, TopologyKey: api.LabelTopologyZone}}}}
+	c := ftCluster(t, []*api.Node{ftNode("n1", 2000, 10, zoneA)}, []*api.Pod{victim, other}, Config{})
+	cy := c.NewCycle(in)
+	if st := cy.FilterNode(c.NodeAt(0)).Status; st.Code != Unschedulable {
+		t.Fatalf("before: %v, want Unschedulable", st)
+	}
+	w := cy.WhatIf(c.NodeAt(0))
+	w.RemovePod(w.Pod("d", "victim"))
+	if st := w.Filter(); st.Code != Success {
+		t.Fatalf("victim removed: %v, want Success", st)
+	}
+	w.AddPod(w.Pod("d", "victim"))
+	if st := w.Filter(); st.Code != Unschedulable {
+		t.Fatalf("victim reprieved: %v, want Unschedulable", st)
+	}
+	// The snapshot itself is untouched.
+	if got := c.NodeAt(0).Requested().MilliCPU; got != 1700 {
+		t.Fatalf("snapshot requested cpu = %d, want 1700", got)
+	}
+}
+
+func TestNominatedPodsAreAccounted(t *testing.T) {
+	nominated := ftPod("d", "nominated", "", 1500, nil)
+	nominated.Status.NominatedNodeName = "n1"
+	prio := int32(10)
+	nominated.Spec.Priority = &prio
+	c := ftCluster(t, []*api.Node{ftNode("n1", 2000, 10, nil)}, []*api.Pod{nominated}, Config{})
+	low := ftPod("d", "low", "", 1000, nil)
+	if st := c.Filter(low)[0].Status; st.Code != Unschedulable || st.Reasons[0] != "Insufficient cpu" {
+		t.Errorf("lower-priority pod: %v, want Insufficient cpu", st)
+	}
+	high := ftPod("d", "high", "", 1000, nil)
+	p := int32(20)
+	high.Spec.Priority = &p
+	if st := c.Filter(high)[0].Status; st.Code != Success {
+		t.Errorf("higher-priority pod: %v, want Success", st)
+	}
+	if st := c.Filter(nominated)[0].Status; st.Code != Success {
+		t.Errorf("the nominated pod itself: %v, want Success", st)
+	}
+}
+
+func TestScores(t *testing.T) {
+	tainted := ftNode("n1", 1000, 10, map[string]string{"disk": "ssd"})
+	tainted.Spec.Taints = []api.Taint{{Key: "k", Effect: api.TaintEffectPreferNoSchedule}}
+	plain := ftNode("n2", 1000, 10, nil)
+	c := ftCluster(t, []*api.Node{tainted, plain}, nil, Config{})
+	pod := ftPod("d", "in", "", 0, nil)
+	pod.Spec.Affinity = &api.Affinity{NodeAffinity: &api.NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.PreferredSchedulingTerm{{
+		Weight: 7, Preference: api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{{Key: "disk", Operator: api.NodeSelectorOpIn, Values: []string{"ssd"}}}}}}}}
+	scores := c.Score(pod, c.Filter(pod))
+	want := []NodeScore{
+		{Node: "n1", Index: 0, Total: 0*3 + 100*2, Plugins: []PluginScore{{PluginTaintToleration, 0, 3}, {PluginNodeAffinity, 100, 2}, {PluginInterPodAffinity, 0, 2}}},
+		{Node: "n2", Index: 1, Total: 100*3 + 0*2, Plugins: []PluginScore{{PluginTaintToleration, 100, 3}, {PluginNodeAffinity, 0, 2}, {PluginInterPodAffinity, 0, 2}}},
+	}
+	if d := cmp.Diff(want, scores); d != "" {
+		t.Errorf("Score (-want +got):\n%s", d)
+	}
+}
+
+func TestInvalidSelectorIsAnError(t *testing.T) {
+	c := ftCluster(t, []*api.Node{ftNode("n1", 1000, 10, nil)}, nil, Config{})
+	pod := ftPod("d", "in", "", 0, nil)
+	pod.Spec.Affinity = &api.Affinity{PodAffinity: &api.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{{
+		LabelSelector: &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "a", Operator: "Bogus"}}}, TopologyKey: "zone"}}}}
+	st := c.Filter(pod)[0].Status
+	if st.Code != Error || st.Err == nil || st.Plugin != PluginInterPodAffinity {
+		t.Fatalf("status = %v, want an InterPodAffinity Error", st)
+	}
+}
+
+func TestClusterUpdateErrors(t *testing.T) {
+	c := ftCluster(t, []*api.Node{ftNode("n1", 1000, 10, nil)}, nil, Config{})
+	for name, err := range map[string]error{
+		"duplicate node": c.AddNode(ftNode("n1", 1, 1, nil)),
+		"unnamed node":   c.AddNode(&api.Node{}),
+		"unknown node":   c.RemoveNode("nope"),
+		"update unknown": c.UpdateNode(ftNode("nope", 1, 1, nil)),
+		"unnamed pod":    c.AddPod(&api.Pod{}),
+		"remove unknown": c.RemovePod("d", "nope"),
+		"nil pod":        c.AddPod(nil),
+		"nil namespace":  c.SetNamespace(nil),
+		"update no pod":  c.UpdatePod(ftPod("d", "nope", "", 0, nil)),
+		"unknown plugin": func() error {
+			_, err := NewCluster(nil, nil, Config{Plugins: []string{"Bogus"}})
+			return err
+		}(),
+	} {
+		if err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
