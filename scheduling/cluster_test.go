@@ -105,8 +105,8 @@ func genSnapNode(t *rapid.T, name string) *api.Node {
 		n.Labels[api.LabelTopologyZone] = rapid.SampledFrom([]string{"za", "zb"}).Draw(t, "zone")
 	}
 	n.Status.Allocatable = api.ResourceList{
-		api.ResourceCPU:  api.NewMilliQuantity(int64(rapid.IntRange(0, 4000).Draw(t, "cpu")), api.DecimalSI),
-		api.ResourcePods: api.NewQuantity(int64(rapid.IntRange(0, 5).Draw(t, "maxpods")), api.DecimalSI),
+		api.ResourceCPU:   api.NewMilliQuantity(int64(rapid.IntRange(0, 4000).Draw(t, "cpu")), api.DecimalSI),
+		api.ResourcePods:  api.NewQuantity(int64(rapid.IntRange(0, 5).Draw(t, "maxpods")), api.DecimalSI),
 		"example.com/gpu": api.NewQuantity(int64(rapid.IntRange(0, 2).Draw(t, "gpus")), api.DecimalSI),
 	}
 	if rapid.Bool().Draw(t, "tainted") {
