@@ -33,7 +33,8 @@ const (
 // kube-controller-manager's v1.36.3 default.
 type GCConfig struct {
 	// TerminatedPodThreshold is the number of terminated pods kept; 0 means
-	// DefaultTerminatedPodGCThreshold.
+	// DefaultTerminatedPodGCThreshold and a negative value disables
+	// terminated-pod collection.
 	TerminatedPodThreshold int
 	// DisableTerminatedPodGC turns terminated-pod collection off (what
 	// --terminated-pod-gc-threshold=0 does upstream).
