@@ -1,0 +1,235 @@
+package scheduling
+
+// WIRING REQUESTED FROM THE SNAPSHOT (cluster.go / framework.go), for the
+// PodTopologySpread plugin (spread*.go). Nothing else in those files needs
+// to change; everything below is defined in spread*.go:
+//
+//  1. framework.go, (*Cluster).plugins: replace the commented-out line with
+//     add(PluginPodTopologySpread, func() cyclePlugin { return newSpreadPlugin(c, pod) })
+//  2. cluster.go, type Cluster: add the field   spread *spreadCache
+//     and in NewCluster's literal:               spread: newSpreadCache(),
+//  3. cluster.go, keep it current (each one line):
+//     AddNode, after appending ni to c.nodes:    c.spread.nodeAdded(ni)
+//     RemoveNode, after delete(c.byName, name):  c.spread.nodeRemoved(ni.index)
+//     UpdateNode, after ni.node = n:             c.spread.nodeUpdated(ni)
+//     attach, after ni.addPod(pi):               c.spread.podAttached(pi)
+//     detach, first statement:                   c.spread.podDetached(pi)
+//
+// Once the field exists, spread_plugin.go's spreadCacheOf returns it and
+// spread_workloads.go adds (*Cluster).SetSpreadWorkloads (Services, RCs,
+// ReplicaSets, StatefulSets for the default constraints' selectors).
+
+import (
+	"sync"
+
+	"github.com/podsem/podsem/api"
+)
+
+// spreadCache is what PodTopologySpread keeps between scheduling cycles on
+// one snapshot, so that a decision costs a pass over the nodes instead of a
+// pass over every pod and every node label:
+//
+//   - per topology key, the domain of every node (an interned value id, or
+//     -1 when the node lacks the key), built the first time a constraint
+//     names the key;
+//   - per (namespace, selector), the number of non-terminating pods of that
+//     namespace matching the selector on every node, built the first time a
+//     constraint uses the selector ("cold") and reused afterwards ("warm").
+//
+// Both are kept current by the snapshot's update methods (podAttached,
+// podDetached, nodeAdded, nodeRemoved, nodeUpdated): adding or removing one
+// pod costs one selector match per cached selector of its namespace, never
+// a rebuild. Lookups and insertions are guarded by mu so that concurrent
+// cycles may warm the cache; the arrays themselves only change through the
+// update methods, which never run concurrently with cycles.
+//
+// The snapshot (cluster.go) is expected to hold one spreadCache and call
+// the update methods; see spreadCacheOf.
+type spreadCache struct {
+	mu   sync.Mutex
+	keys map[string]*topoKeyIndex
+	// sels holds the cached selector counts by namespace, then by the
+	// selector's string form.
+	sels   map[string]map[string]*selectorCounts
+	nsels  int
+	order  []*selectorCounts // insertion order, for eviction
+	nNodes int               // nodes the arrays cover
+	// workloads are the objects default constraints take selectors from.
+	workloads SpreadWorkloads
+}
+
+// maxCachedSelectors bounds the selector cache; the oldest entry goes
+// first.
+const maxCachedSelectors = 256
+
+// topoKeyIndex maps every node to its domain for one topology key.
+type topoKeyIndex struct {
+	key string
+	// ids[i] is the domain id of node i's value, -1 when node i lacks the
+	// key. Id 0 is always the empty value "".
+	ids     []int32
+	values  []string
+	byValue map[string]int32
+}
+
+// selectorCounts counts, per node, the non-terminating pods of one
+// namespace that one selector matches (the plugin's countPodsMatchSelector
+// for every node at once).
+type selectorCounts struct {
+	ns, str string
+	sel     api.Selector
+	perNode []int32
+}
+
+func newSpreadCache() *spreadCache {
+	return &spreadCache{keys: map[string]*topoKeyIndex{}, sels: map[string]map[string]*selectorCounts{}}
+}
+
+// keyIndex returns the domain index of key, building it on first use.
+func (sc *spreadCache) keyIndex(c *Cluster, key string) *topoKeyIndex {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	sc.syncNodes(c)
+	if t, ok := sc.keys[key]; ok {
+		return t
+	}
+	t := &topoKeyIndex{key: key, ids: make([]int32, len(c.nodes)), values: []string{""}, byValue: map[string]int32{"": 0}}
+	for i, n := range c.nodes {
+		t.ids[i] = t.idOf(n.node.Labels)
+	}
+	sc.keys[key] = t
+	return t
+}
+
+// domains returns the number of domain ids of the key so far.
+func (sc *spreadCache) domains(t *topoKeyIndex) int {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	return len(t.values)
+}
+
+// idOf interns the node's value for the key.
+func (t *topoKeyIndex) idOf(labels map[string]string) int32 {
+	v, ok := labels[t.key]
+	if !ok {
+		return -1
+	}
+	if id, ok := t.byValue[v]; ok {
+		return id
+	}
+	id := int32(len(t.values))
+	t.values = append(t.values, v)
+	t.byValue[v] = id
+	return id
+}
+
+// selectorCounts returns the per-node counts of pods of ns matching sel,
+// building them on first use; cold reports whether they were built now.
+func (sc *spreadCache) selectorCounts(c *Cluster, ns string, sel api.Selector) (counts []int32, cold bool) {
+	str := sel.String()
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	sc.syncNodes(c)
+	if e, ok := sc.sels[ns][str]; ok {
+		return e.perNode, false
+	}
+	e := &selectorCounts{ns: ns, str: str, sel: sel, perNode: make([]int32, len(c.nodes))}
+	for _, p := range c.PodsInNamespace(ns) {
+		if p.node != nil && p.Pod.DeletionTimestamp == nil && sel.Matches(api.Set(p.Pod.Labels)) {
+			e.perNode[p.node.index]++
+		}
+	}
+	if sc.nsels >= maxCachedSelectors {
+		old := sc.order[0]
+		sc.order = sc.order[1:]
+		delete(sc.sels[old.ns], old.str)
+		if len(sc.sels[old.ns]) == 0 {
+			delete(sc.sels, old.ns)
+		}
+		sc.nsels--
+	}
+	m := sc.sels[ns]
+	if m == nil {
+		m = map[string]*selectorCounts{}
+		sc.sels[ns] = m
+	}
+	m[str] = e
+	sc.order = append(sc.order, e)
+	sc.nsels++
+	return e.perNode, true
+}
+
+// syncNodes drops everything when the snapshot's node count no longer
+// matches the arrays: a cache not kept current by the update methods
+// (spreadCacheOf returning a fresh cache per cycle) never reaches here
+// stale, and a kept one always matches.
+func (sc *spreadCache) syncNodes(c *Cluster) {
+	if sc.nNodes == len(c.nodes) {
+		return
+	}
+	sc.keys = map[string]*topoKeyIndex{}
+	sc.sels = map[string]map[string]*selectorCounts{}
+	sc.order = nil
+	sc.nsels = 0
+	sc.nNodes = len(c.nodes)
+}
+
+// podAttached counts a pod just bound to a snapshot node.
+func (sc *spreadCache) podAttached(p *PodInfo) { sc.podDelta(p, 1) }
+
+// podDetached uncounts a pod about to leave its node (p.Node() still set).
+func (sc *spreadCache) podDetached(p *PodInfo) { sc.podDelta(p, -1) }
+
+func (sc *spreadCache) podDelta(p *PodInfo, d int32) {
+	if p.node == nil || p.Pod.DeletionTimestamp != nil {
+		return
+	}
+	for _, e := range sc.sels[p.Pod.Namespace] {
+		if e.sel.Matches(api.Set(p.Pod.Labels)) {
+			e.perNode[p.node.index] += d
+		}
+	}
+}
+
+// nodeAdded extends the arrays for a node appended to the snapshot (before
+// any of its pods are attached).
+func (sc *spreadCache) nodeAdded(n *NodeInfo) {
+	if sc.nNodes != n.index {
+		sc.nNodes = -1 // out of step: rebuilt on next use
+		return
+	}
+	for _, t := range sc.keys {
+		t.ids = append(t.ids, t.idOf(n.node.Labels))
+	}
+	for _, e := range sc.order {
+		e.perNode = append(e.perNode, 0)
+	}
+	sc.nNodes++
+}
+
+// nodeRemoved drops the node at index (after its pods were detached);
+// later nodes shift down by one.
+func (sc *spreadCache) nodeRemoved(index int) {
+	if index >= sc.nNodes || sc.nNodes < 0 {
+		sc.nNodes = -1
+		return
+	}
+	for _, t := range sc.keys {
+		t.ids = append(t.ids[:index], t.ids[index+1:]...)
+	}
+	for _, e := range sc.order {
+		e.perNode = append(e.perNode[:index], e.perNode[index+1:]...)
+	}
+	sc.nNodes--
+}
+
+// nodeUpdated re-reads the node's labels (its pods are unchanged).
+func (sc *spreadCache) nodeUpdated(n *NodeInfo) {
+	if n.index >= sc.nNodes || sc.nNodes < 0 {
+		sc.nNodes = -1
+		return
+	}
+	for _, t := range sc.keys {
+		t.ids[n.index] = t.idOf(n.node.Labels)
+	}
+}

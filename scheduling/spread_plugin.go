@@ -1,0 +1,428 @@
+package scheduling
+
+import (
+	"math"
+
+	"github.com/podsem/podsem/api"
+)
+
+// spreadPlugin is PodTopologySpread for one scheduling cycle
+// (pkg/scheduler/framework/plugins/podtopologyspread):
+//
+// Filter (DoNotSchedule constraints). A node is an eligible domain member
+// for a constraint when it carries every DoNotSchedule topology key of the
+// pod and passes the constraint's node inclusion policies
+// (nodeAffinityPolicy Honor: the pod's nodeSelector and required node
+// affinity; nodeTaintsPolicy Honor: no untolerated NoSchedule/NoExecute
+// taint). Each domain counts the non-terminating pods of the pod's
+// namespace matching the constraint's selector on its eligible nodes (an
+// empty selector counts none). The pod fits a node when, for every
+// constraint in order, the node has the key (else
+// UnschedulableAndUnresolvable, "missing required label") and
+// count(node's domain) + (1 if the pod matches its own selector) -
+// global minimum <= maxSkew (else Unschedulable); the global minimum is 0
+// while fewer than minDomains domains are eligible.
+//
+// Score (ScheduleAnyway constraints). Over the nodes that passed the
+// filters, a node lacking a soft topology key is ignored (scores 0) unless
+// the constraints are the System defaults; every other node scores the sum
+// over constraints of count(domain)*log(domains+2) + maxSkew-1, rounded,
+// where counts come from all nodes passing the inclusion policies (the
+// hostname key counts the node's own pods, with the number of scored nodes
+// as its domain count); scores are then normalized to
+// 100*(max+min-score)/max, all 100 when max is 0.
+type spreadPlugin struct {
+	c     *Cluster
+	pod   *PodInfo
+	cache *spreadCache
+
+	affinity *RequiredNodeAffinity // nil when the pod has no required node affinity or selector
+
+	hard   []spreadConstraint
+	hs     []hardSpread
+	hardOK bool // preFilter ran and succeeded with constraints
+
+	soft     []spreadConstraint
+	ss       []softSpread
+	feasible []*NodeInfo // the nodes preScore was given
+	ignored  []bool      // per node index, under preScore
+}
+
+// hardSpread is the PreFilter state of one DoNotSchedule constraint.
+type hardSpread struct {
+	ids     []int32 // node index -> domain id (-1: key missing)
+	counts  []int32 // domain id -> matching pods on eligible nodes
+	present []bool  // domain id -> some node is eligible in it
+	domains int     // number of present domains
+	paths   criticalPaths
+}
+
+// criticalPaths tracks the two smallest domain counts of a constraint the
+// way the plugin does (its minimum is exact after PreFilter; what-if
+// updates keep upstream's approximation).
+type criticalPaths [2]struct {
+	domain int32
+	num    int
+}
+
+func newCriticalPaths() criticalPaths {
+	return criticalPaths{{domain: -1, num: math.MaxInt32}, {domain: -1, num: math.MaxInt32}}
+}
+
+func (p *criticalPaths) update(d int32, num int) {
+	switch d {
+	case p[0].domain:
+		p[0].num = num
+	case p[1].domain:
+		p[1].num = num
+	default:
+		if num < p[0].num {
+			p[1] = p[0]
+			p[0].domain, p[0].num = d, num
+		} else if num < p[1].num {
+			p[1].domain, p[1].num = d, num
+		}
+		return
+	}
+	if p[0].num > p[1].num {
+		p[0], p[1] = p[1], p[0]
+	}
+}
+
+// softSpread is the PreScore state of one ScheduleAnyway constraint.
+type softSpread struct {
+	ids      []int32
+	perNode  []int32 // matching pods per node (nil: counts nothing)
+	counts   []int64 // domain id -> matching pods (non-hostname keys)
+	marked   []bool  // domain id -> some scored node is in it
+	weight   float64
+	hostname bool
+}
+
+// newSpreadPlugin instantiates PodTopologySpread for one cycle; the work
+// happens in preFilter and preScore.
+func newSpreadPlugin(c *Cluster, p *PodInfo) cyclePlugin {
+	return &spreadPlugin{c: c, pod: p}
+}
+
+func (pl *spreadPlugin) name() string { return PluginPodTopologySpread }
+
+func (pl *spreadPlugin) spreadCache() *spreadCache {
+	if pl.cache == nil {
+		pl.cache = spreadCacheOf(pl.c)
+	}
+	return pl.cache
+}
+
+func (pl *spreadPlugin) requiredAffinity() *RequiredNodeAffinity {
+	if pl.affinity == nil {
+		pod := pl.pod.Pod
+		if len(pod.Spec.NodeSelector) == 0 && requiredNodeSelector(pod) == nil {
+			return nil
+		}
+		pl.affinity, _ = NewRequiredNodeAffinity(pod)
+	}
+	return pl.affinity
+}
+
+// included reports whether node n counts for constraint c under its node
+// inclusion policies.
+func (pl *spreadPlugin) included(c *spreadConstraint, n *NodeInfo) bool {
+	if c.honorAffinity {
+		if ra := pl.requiredAffinity(); ra != nil && !ra.Match(n.node) {
+			return false
+		}
+	}
+	if c.honorTaints && len(n.node.Spec.Taints) > 0 {
+		if _, bad := FindUntoleratedTaint(n.node.Spec.Taints, pl.pod.Pod.Spec.Tolerations); bad {
+			return false
+		}
+	}
+	return true
+}
+
+func (pl *spreadPlugin) preFilter() Status {
+	pod := pl.pod.Pod
+	hard, err := spreadConstraintsFor(pod, pl.c.cfg.Spread, pl.spreadCache().workloads, api.DoNotSchedule)
+	if err != nil {
+		return Status{Code: Error, Err: err}
+	}
+	if len(hard) == 0 {
+		return Status{Code: Skip}
+	}
+	pl.hard = hard
+	sc := pl.spreadCache()
+	pl.hs = make([]hardSpread, len(hard))
+	per := make([][]int32, len(hard))
+	for i := range hard {
+		t := sc.keyIndex(pl.c, hard[i].key)
+		nd := sc.domains(t)
+		h := &pl.hs[i]
+		h.ids = t.ids
+		h.counts = make([]int32, nd)
+		h.present = make([]bool, nd)
+		if !hard[i].countsNothing {
+			per[i], _ = sc.selectorCounts(pl.c, pod.Namespace, hard[i].selector)
+		}
+	}
+	nodes := pl.c.nodes
+nodeLoop:
+	for n := range nodes {
+		for i := range pl.hs {
+			if pl.hs[i].ids[n] < 0 {
+				continue nodeLoop
+			}
+		}
+		for i := range hard {
+			if !pl.included(&hard[i], nodes[n]) {
+				continue
+			}
+			h := &pl.hs[i]
+			d := h.ids[n]
+			if !h.present[d] {
+				h.present[d] = true
+				h.domains++
+			}
+			if per[i] != nil {
+				h.counts[d] += per[i][n]
+			}
+		}
+	}
+	for i := range pl.hs {
+		h := &pl.hs[i]
+		h.paths = newCriticalPaths()
+		for d, ok := range h.present {
+			if ok {
+				h.paths.update(int32(d), int(h.counts[d]))
+			}
+		}
+	}
+	pl.hardOK = true
+	return Status{}
+}
+
+func (pl *spreadPlugin) filter(v *NodeView) Status {
+	if !pl.hardOK {
+		return Status{}
+	}
+	n := v.Info.index
+	for i := range pl.hard {
+		c := &pl.hard[i]
+		h := &pl.hs[i]
+		d := h.ids[n]
+		if d < 0 {
+			return Status{Code: UnschedulableAndUnresolvable, Reasons: []string{ReasonSpreadMissingLabel}}
+		}
+		minNum := h.paths[0].num
+		if h.domains < int(c.minDomains) {
+			minNum = 0
+		}
+		self := 0
+		if c.selfMatch {
+			self = 1
+		}
+		if int(h.counts[d])+self-minNum > int(c.maxSkew) {
+			return Status{Code: Unschedulable, Reasons: []string{ReasonSpreadConstraintsNotMatch}}
+		}
+	}
+	return Status{}
+}
+
+func (pl *spreadPlugin) clone() cyclePlugin {
+	cp := *pl
+	cp.hs = make([]hardSpread, len(pl.hs))
+	for i, h := range pl.hs {
+		h.counts = append([]int32(nil), h.counts...)
+		h.present = append([]bool(nil), h.present...)
+		cp.hs[i] = h
+	}
+	return &cp
+}
+
+func (pl *spreadPlugin) addPod(p *PodInfo, n *NodeInfo)    { pl.updateWithPod(p, n, 1) }
+func (pl *spreadPlugin) removePod(p *PodInfo, n *NodeInfo) { pl.updateWithPod(p, n, -1) }
+
+// updateWithPod is the plugin's AddPod/RemovePod: a pod of the incoming
+// pod's namespace, matching a constraint's selector, on an eligible node,
+// moves that domain's count (terminating or not; upstream does not ask).
+func (pl *spreadPlugin) updateWithPod(p *PodInfo, n *NodeInfo, delta int32) {
+	if !pl.hardOK || n == nil || p.Pod.Namespace != pl.pod.Pod.Namespace {
+		return
+	}
+	for i := range pl.hs {
+		if pl.hs[i].ids[n.index] < 0 {
+			return
+		}
+	}
+	for i := range pl.hard {
+		c := &pl.hard[i]
+		if !c.selector.Matches(api.Set(p.Pod.Labels)) || !pl.included(c, n) {
+			continue
+		}
+		h := &pl.hs[i]
+		d := h.ids[n.index]
+		h.counts[d] += delta
+		if !h.present[d] {
+			h.present[d] = true
+			h.domains++
+		}
+		h.paths.update(d, int(h.counts[d]))
+	}
+}
+
+func (pl *spreadPlugin) preScore(feasible []*NodeInfo) Status {
+	pod := pl.pod.Pod
+	if len(pl.c.nodes) == 0 {
+		return Status{Code: Skip}
+	}
+	args := pl.c.cfg.Spread
+	soft, err := spreadConstraintsFor(pod, args, pl.spreadCache().workloads, api.ScheduleAnyway)
+	if err != nil {
+		return Status{Code: Error, Err: err}
+	}
+	if len(soft) == 0 {
+		return Status{Code: Skip}
+	}
+	pl.soft = soft
+	pl.feasible = feasible
+	requireAll := len(pod.Spec.TopologySpreadConstraints) > 0 || !spreadSystemDefaulted(args)
+	sc := pl.spreadCache()
+	pl.ss = make([]softSpread, len(soft))
+	for i := range soft {
+		t := sc.keyIndex(pl.c, soft[i].key)
+		s := &pl.ss[i]
+		s.ids = t.ids
+		s.hostname = soft[i].key == api.LabelHostname
+		if !soft[i].countsNothing {
+			s.perNode, _ = sc.selectorCounts(pl.c, pod.Namespace, soft[i].selector)
+		}
+		if !s.hostname {
+			nd := sc.domains(t)
+			s.counts = make([]int64, nd)
+			s.marked = make([]bool, nd)
+		}
+	}
+	hasAll := func(n int) bool {
+		for i := range pl.ss {
+			if pl.ss[i].ids[n] < 0 {
+				return false
+			}
+		}
+		return true
+	}
+	pl.ignored = make([]bool, len(pl.c.nodes))
+	sizes := make([]int, len(soft))
+	scored := 0
+	for _, n := range feasible {
+		if requireAll && !hasAll(n.index) {
+			pl.ignored[n.index] = true
+			continue
+		}
+		scored++
+		for i := range pl.ss {
+			s := &pl.ss[i]
+			if s.hostname {
+				continue
+			}
+			d := s.ids[n.index]
+			if d < 0 {
+				d = 0 // a missing label reads as the value ""
+			}
+			if !s.marked[d] {
+				s.marked[d] = true
+				sizes[i]++
+			}
+		}
+	}
+	for i := range pl.ss {
+		s := &pl.ss[i]
+		sz := sizes[i]
+		if s.hostname {
+			sz = scored
+		}
+		s.weight = math.Log(float64(sz + 2))
+	}
+	for n, ni := range pl.c.nodes {
+		if requireAll && !hasAll(n) {
+			continue
+		}
+		for i := range pl.ss {
+			s := &pl.ss[i]
+			if s.hostname || s.perNode == nil || !pl.included(&soft[i], ni) {
+				continue
+			}
+			d := s.ids[n]
+			if d < 0 {
+				d = 0
+			}
+			if s.marked[d] {
+				s.counts[d] += int64(s.perNode[n])
+			}
+		}
+	}
+	return Status{}
+}
+
+func (pl *spreadPlugin) score(ni *NodeInfo) int64 {
+	n := ni.index
+	if pl.ignored[n] {
+		return 0
+	}
+	var total float64
+	for i := range pl.ss {
+		s := &pl.ss[i]
+		d := s.ids[n]
+		if d < 0 {
+			continue
+		}
+		var cnt int64
+		switch {
+		case s.perNode == nil:
+		case s.hostname:
+			cnt = int64(s.perNode[n])
+		default:
+			cnt = s.counts[d]
+		}
+		total += float64(cnt)*s.weight + float64(pl.soft[i].maxSkew-1)
+	}
+	return int64(math.Round(total))
+}
+
+// normalizeScore is the plugin's NormalizeScore over scores aligned with
+// preScore's feasible nodes: ignored nodes get 0, the others
+// 100*(max+min-s)/max over the non-ignored scores (100 each when max is 0).
+func (pl *spreadPlugin) normalizeScore(scores []int64) {
+	ignored := func(i int) bool { return i < len(pl.feasible) && pl.ignored[pl.feasible[i].index] }
+	minS, maxS := int64(math.MaxInt64), int64(0)
+	for i, s := range scores {
+		if ignored(i) {
+			continue
+		}
+		minS = min(minS, s)
+		maxS = max(maxS, s)
+	}
+	for i, s := range scores {
+		switch {
+		case ignored(i):
+			scores[i] = 0
+		case maxS == 0:
+			scores[i] = MaxNodeScore
+		default:
+			scores[i] = MaxNodeScore * (maxS + minS - s) / maxS
+		}
+	}
+}
+
+// spreadSystemDefaulted reports whether the arguments use System
+// defaulting.
+func spreadSystemDefaulted(a SpreadArgs) bool {
+	return a.DefaultingType == "" || a.DefaultingType == SpreadDefaultingSystem
+}
+
+// spreadCacheOf returns the snapshot's spread cache. Until the snapshot
+// holds one and keeps it current, every cycle gets a fresh cache, which is
+// always correct and costs a pass over the namespace's pods per selector
+// ("cold").
+func spreadCacheOf(c *Cluster) *spreadCache {
+	return newSpreadCache()
+}
