@@ -3,4 +3,61 @@
 // for each container (eviction overrides, probe-level grace, preStop time),
 // the termination timeline, force deletion and the at-most-one guarantee it
 // endangers, and which pods the pod garbage collector deletes.
+//
+// # How a pod stops
+//
+// A DELETE of a pod is first decided by the API server (APIServerGrace,
+// with the pod strategy's CheckGracefulDelete): the grace period comes from
+// the request's gracePeriodSeconds, else from the pod's
+// terminationGracePeriodSeconds (which API defaulting sets to 30 on
+// create); a pod that never reached a node or has already finished gets 0.
+// A graceful deletion stores deletionTimestamp (now + grace) and
+// deletionGracePeriodSeconds; a grace period of 0 removes the object at
+// once. Once a deletion is under way, later DELETEs can only shorten it.
+//
+// The kubelet then terminates the pod. Its pod worker settles on a pod-level
+// grace period (KubeletPodGrace): the API server's value, shortened by any
+// kubelet-internal override such as an eviction's (EvictionGraceOverride),
+// never lengthened, at least 1 s. Each container is then stopped
+// (ContainerGrace): its preStop hook runs for at most the grace period, the
+// time it took is subtracted, the stop signal is sent, and the runtime sends
+// SIGKILL when what is left — at least 2 s — runs out. BuildTimeline lays
+// the whole sequence out in time, including the kubelet restarting halfway,
+// which starts the termination over with the full grace period.
+//
+// # Force deletion and pod safety
+//
+// Deleting with grace 0 removes the object before anyone has confirmed that
+// the pod's processes stopped; a replacement with the same name may then
+// run beside them. Only the kubelet (after confirming termination), the pod
+// garbage collector (for pods whose node no longer exists or is out of
+// service) and a user who knowingly accepts the risk may do so
+// (MayForceDelete); kubectl shows ForceDeleteWarning
+// (KubectlDeleteOptions).
+//
+// # Pod garbage collection
+//
+// Collector is kube-controller-manager's pod garbage collector: per pass it
+// deletes terminated pods beyond the threshold, terminating pods on
+// out-of-service nodes, orphans whose node is confirmed gone after a 40 s
+// quarantine, and unscheduled terminating pods, marking running ones Failed
+// first. CollectGarbage is a single steady-state pass.
+//
+// # Sources and fidelity
+//
+// The rules are those of Kubernetes v1.36.3 (pkg/registry/core/pod,
+// k8s.io/apiserver/pkg/registry/rest, pkg/kubelet/pod_workers.go,
+// pkg/kubelet/kuberuntime, pkg/kubelet/eviction, pkg/controller/podgc and
+// kubectl delete), checked against the termination.* conformance vectors.
+// Where the source documents describe older releases the reference release
+// wins; notably hard evictions now pass a 1 s override (v1.23 passed 0) and
+// soft evictions cap evictionMaxPodGracePeriod by the pod's own grace
+// period. Two upstream details are kept on purpose: the kubelet counts
+// preStop and ordering time in whole seconds, so with sub-second durations
+// a sidecar can be killed up to one second after the deadline plus the 2 s
+// extension; and a deletionGracePeriodSeconds of 0 lets a later kill
+// override replace the pod worker's 1 s floor.
+//
+// Every function is pure: time comes in as an argument, nothing is read
+// from the environment, and inputs are never modified.
 package termination

@@ -43,7 +43,9 @@ type PodGrace struct {
 // when they are shorter; only when neither applied and nothing is recorded
 // does spec.terminationGracePeriodSeconds fill in. The result is at least
 // one second. A grace period therefore never lengthens across repeated
-// kills.
+// kills, with one upstream exception kept as is: a
+// deletionGracePeriodSeconds of 0 (a force deletion) counts as "nothing
+// recorded", so an override in the same kill replaces the 1 s floor.
 func KubeletPodGrace(pod *api.Pod, st PodWorkerState) PodGrace {
 	grace := st.RecordedGracePeriodSeconds
 	src := SourceRecorded
