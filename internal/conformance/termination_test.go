@@ -18,7 +18,7 @@ func init() {
 
 // --- termination.apiserver-grace ---
 
-type apiGraceInput struct {
+type termAPIGraceInput struct {
 	Pod           api.Pod `json:"pod"`
 	DeleteOptions *struct {
 		GracePeriodSeconds *int64  `json:"gracePeriodSeconds"`
@@ -27,7 +27,7 @@ type apiGraceInput struct {
 	Now time.Time `json:"now"`
 }
 
-type apiGraceWant struct {
+type termAPIGraceWant struct {
 	Check struct {
 		Result             bool   `json:"result"`
 		GracePeriodSeconds *int64 `json:"grace_period_seconds"`
@@ -44,11 +44,11 @@ type apiGraceWant struct {
 }
 
 func runAPIServerGrace(input, want json.RawMessage) error {
-	var in apiGraceInput
+	var in termAPIGraceInput
 	if err := json.Unmarshal(input, &in); err != nil {
 		return fmt.Errorf("decoding input: %w", err)
 	}
-	var w apiGraceWant
+	var w termAPIGraceWant
 	if err := json.Unmarshal(want, &w); err != nil {
 		return fmt.Errorf("decoding want: %w", err)
 	}
@@ -69,7 +69,7 @@ func runAPIServerGrace(input, want json.RawMessage) error {
 		g := sg.GracePeriodSeconds
 		gotCheckGrace = &g
 	}
-	if !sameInt64Ptr(w.Check.GracePeriodSeconds, gotCheckGrace) {
+	if !termSameInt64Ptr(w.Check.GracePeriodSeconds, gotCheckGrace) {
 		return Mismatch("check_graceful_delete.grace_period_seconds", w.Check.GracePeriodSeconds, gotCheckGrace)
 	}
 
@@ -83,14 +83,14 @@ func runAPIServerGrace(input, want json.RawMessage) error {
 	if d.GracefulPending != w.Before.GracefulPending {
 		return Mismatch("before_delete.graceful_pending", w.Before.GracefulPending, d.GracefulPending)
 	}
-	if !sameInt64Ptr(w.Before.OptionsGracePeriodSeconds, d.GracePeriodSeconds) {
+	if !termSameInt64Ptr(w.Before.OptionsGracePeriodSeconds, d.GracePeriodSeconds) {
 		return Mismatch("before_delete.options_grace_period_seconds", w.Before.OptionsGracePeriodSeconds, d.GracePeriodSeconds)
 	}
 	if (w.Before.DeletionTimestamp == nil) != (d.DeletionTimestamp == nil) ||
 		w.Before.DeletionTimestamp != nil && !w.Before.DeletionTimestamp.Equal(*d.DeletionTimestamp) {
 		return Mismatch("before_delete.deletion_timestamp", w.Before.DeletionTimestamp, d.DeletionTimestamp)
 	}
-	if !sameInt64Ptr(w.Before.DeletionGracePeriodSeconds, d.DeletionGracePeriodSeconds) {
+	if !termSameInt64Ptr(w.Before.DeletionGracePeriodSeconds, d.DeletionGracePeriodSeconds) {
 		return Mismatch("before_delete.deletion_grace_period_seconds", w.Before.DeletionGracePeriodSeconds, d.DeletionGracePeriodSeconds)
 	}
 	if d.Generation != w.Before.Generation {
@@ -99,7 +99,7 @@ func runAPIServerGrace(input, want json.RawMessage) error {
 	return nil
 }
 
-func sameInt64Ptr(a, b *int64) bool {
+func termSameInt64Ptr(a, b *int64) bool {
 	if a == nil || b == nil {
 		return a == nil && b == nil
 	}
@@ -108,7 +108,7 @@ func sameInt64Ptr(a, b *int64) bool {
 
 // --- termination.kubelet-grace ---
 
-type kubeletGraceInput struct {
+type termKubeletGraceInput struct {
 	Stage     string  `json:"stage"`
 	Pod       api.Pod `json:"pod"`
 	PodWorker *struct {
@@ -123,18 +123,18 @@ type kubeletGraceInput struct {
 	} `json:"kill_container"`
 }
 
-type kubeletGraceWant struct {
+type termKubeletGraceWant struct {
 	GracePeriod     *int64 `json:"grace_period"`
 	Changed         *bool  `json:"changed"`
 	BaseGracePeriod *int64 `json:"base_grace_period"`
 }
 
 func runKubeletGrace(input, want json.RawMessage) error {
-	var in kubeletGraceInput
+	var in termKubeletGraceInput
 	if err := json.Unmarshal(input, &in); err != nil {
 		return fmt.Errorf("decoding input: %w", err)
 	}
-	var w kubeletGraceWant
+	var w termKubeletGraceWant
 	if err := json.Unmarshal(want, &w); err != nil {
 		return fmt.Errorf("decoding want: %w", err)
 	}
@@ -181,7 +181,7 @@ func runKubeletGrace(input, want json.RawMessage) error {
 
 // --- termination.podgc ---
 
-type podGCInput struct {
+type termPodGCInput struct {
 	Nodes                  []api.Node `json:"nodes"`
 	APIOnlyNodes           []string   `json:"apiOnlyNodes"`
 	Pods                   []api.Pod  `json:"pods"`
@@ -189,7 +189,7 @@ type podGCInput struct {
 	SecondPassAfterSeconds int64      `json:"secondPassAfterSeconds"`
 }
 
-type podGCMarked struct {
+type termPodGCMarked struct {
 	Pod                string `json:"pod"`
 	Phase              string `json:"phase"`
 	ObservedGeneration int64  `json:"observedGeneration,omitempty"`
@@ -201,19 +201,19 @@ type podGCMarked struct {
 	} `json:"disruptionTarget,omitempty"`
 }
 
-type podGCPass struct {
-	MarkedFailed []podGCMarked `json:"markedFailed"`
+type termPodGCPass struct {
+	MarkedFailed []termPodGCMarked `json:"markedFailed"`
 	Deleted      []string      `json:"deleted"`
 }
 
 func runPodGC(input, want json.RawMessage) error {
-	var in podGCInput
+	var in termPodGCInput
 	if err := json.Unmarshal(input, &in); err != nil {
 		return fmt.Errorf("decoding input: %w", err)
 	}
 	var w struct {
-		Pass1 podGCPass `json:"pass1"`
-		Pass2 podGCPass `json:"pass2"`
+		Pass1 termPodGCPass `json:"pass1"`
+		Pass2 termPodGCPass `json:"pass2"`
 	}
 	if err := json.Unmarshal(want, &w); err != nil {
 		return fmt.Errorf("decoding want: %w", err)
@@ -238,20 +238,20 @@ func runPodGC(input, want json.RawMessage) error {
 	gc := termination.NewCollector(cfg)
 	lookup := func(name string) bool { return apiOnly[name] }
 	r1 := gc.Collect(pods, nodes, lookup, t0)
-	if err := comparePass("pass1", w.Pass1, r1); err != nil {
+	if err := termComparePass("pass1", w.Pass1, r1); err != nil {
 		return err
 	}
 	r2 := gc.Collect(r1.Remaining, nodes, lookup, t0.Add(time.Duration(in.SecondPassAfterSeconds)*time.Second))
-	return comparePass("pass2", w.Pass2, r2)
+	return termComparePass("pass2", w.Pass2, r2)
 }
 
-func comparePass(name string, w podGCPass, r termination.GCResult) error {
-	var got podGCPass
+func termComparePass(name string, w termPodGCPass, r termination.GCResult) error {
+	var got termPodGCPass
 	got.Deleted = []string{}
-	got.MarkedFailed = []podGCMarked{}
+	got.MarkedFailed = []termPodGCMarked{}
 	for _, a := range r.Actions {
 		if a.Patched != nil {
-			m := podGCMarked{Pod: a.Pod, Phase: string(a.Patched.Phase), ObservedGeneration: a.Patched.ObservedGeneration}
+			m := termPodGCMarked{Pod: a.Pod, Phase: string(a.Patched.Phase), ObservedGeneration: a.Patched.ObservedGeneration}
 			if c := api.FindCondition(a.Patched.Conditions, api.DisruptionTarget); c != nil {
 				m.DisruptionTarget = &struct {
 					Status             string `json:"status"`
@@ -270,7 +270,7 @@ func comparePass(name string, w podGCPass, r termination.GCResult) error {
 		w.Deleted = []string{}
 	}
 	if w.MarkedFailed == nil {
-		w.MarkedFailed = []podGCMarked{}
+		w.MarkedFailed = []termPodGCMarked{}
 	}
 	sort.Strings(w.Deleted)
 	sort.Slice(w.MarkedFailed, func(i, j int) bool { return w.MarkedFailed[i].Pod < w.MarkedFailed[j].Pod })
