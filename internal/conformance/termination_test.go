@@ -203,7 +203,7 @@ type termPodGCMarked struct {
 
 type termPodGCPass struct {
 	MarkedFailed []termPodGCMarked `json:"markedFailed"`
-	Deleted      []string      `json:"deleted"`
+	Deleted      []string          `json:"deleted"`
 }
 
 func runPodGC(input, want json.RawMessage) error {
