@@ -24,8 +24,7 @@ func vStoredPod() *api.Pod {
 }
 
 // vClone deep-copies a pod through its JSON form.
-func vClone(t testing.TB, p *api.Pod) *api.Pod {
-	t.Helper()
+func vClone(t interface{ Fatalf(string, ...any) }, p *api.Pod) *api.Pod {
 	b, err := json.Marshal(p)
 	if err != nil {
 		t.Fatalf("encode: %v", err)

@@ -1,0 +1,89 @@
+package lifecycle_test
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/lifecycle"
+)
+
+// exampleSeconds returns a pointer to a number of seconds.
+func exampleSeconds(v int64) *int64 { return &v }
+
+// A pod whose init container carries a readiness probe, which only
+// sidecars (restartPolicy: Always) may have, and which asks for its own
+// user namespace while sharing the host's network.
+func ExampleValidateCreate() {
+	pod := &api.Pod{
+		ObjectMeta: api.ObjectMeta{Name: "web", Namespace: "default"},
+		Spec: api.PodSpec{
+			InitContainers: []api.Container{{
+				Name: "setup", Image: "busybox", ImagePullPolicy: api.PullAlways, TerminationMessagePolicy: "File",
+				ReadinessProbe: &api.Probe{
+					ProbeHandler:  api.ProbeHandler{Exec: &api.ExecAction{Command: []string{"true"}}},
+					PeriodSeconds: 10, TimeoutSeconds: 1, SuccessThreshold: 1, FailureThreshold: 3,
+				},
+			}},
+			Containers: []api.Container{{
+				Name: "app", Image: "nginx:1.27", ImagePullPolicy: api.PullIfNotPresent, TerminationMessagePolicy: "File",
+			}},
+			RestartPolicy:                 api.RestartPolicyAlways,
+			DNSPolicy:                     api.DNSClusterFirst,
+			TerminationGracePeriodSeconds: exampleSeconds(30),
+			HostNetwork:                   true,
+			HostUsers:                     new(bool),
+		},
+	}
+	for _, err := range lifecycle.ValidateCreate(pod) {
+		fmt.Println(err)
+	}
+	// Output:
+	// spec.initContainers[0].readinessProbe: Forbidden: may not be set for init containers without restartPolicy=Always
+	// spec.hostNetwork: Forbidden: when `pod.Spec.HostUsers` is false
+}
+
+// A running pod may get a new image and a shorter deadline, but not a
+// longer one or a new name; its restart policy is frozen. A deadline error
+// ends the spec checks, as upstream's does.
+func ExampleValidateUpdate() {
+	old := &api.Pod{
+		ObjectMeta: api.ObjectMeta{
+			Name: "web", Namespace: "default", UID: "uid-web", ResourceVersion: "10",
+			CreationTimestamp: api.NewTime(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)),
+		},
+		Spec: api.PodSpec{
+			Containers: []api.Container{{
+				Name: "app", Image: "nginx:1.27", ImagePullPolicy: api.PullIfNotPresent, TerminationMessagePolicy: "File",
+			}},
+			RestartPolicy:                 api.RestartPolicyAlways,
+			DNSPolicy:                     api.DNSClusterFirst,
+			TerminationGracePeriodSeconds: exampleSeconds(30),
+			ActiveDeadlineSeconds:         exampleSeconds(600),
+			NodeName:                      "node-1",
+		},
+	}
+	newPod := *old
+	newPod.Spec.Containers = []api.Container{old.Spec.Containers[0]}
+	newPod.Spec.Containers[0].Image = "nginx:1.28"
+	newPod.Spec.ActiveDeadlineSeconds = exampleSeconds(300)
+	fmt.Println("image and shorter deadline:", lifecycle.ValidateUpdate(&newPod, old).Err())
+
+	newPod.Spec.ActiveDeadlineSeconds = exampleSeconds(900)
+	newPod.Name = "web-2"
+	for _, err := range lifecycle.ValidateUpdate(&newPod, old) {
+		fmt.Println(err)
+	}
+
+	newPod.Name = old.Name
+	newPod.Spec.ActiveDeadlineSeconds = old.Spec.ActiveDeadlineSeconds
+	newPod.Spec.RestartPolicy = api.RestartPolicyNever
+	for _, err := range lifecycle.ValidateUpdate(&newPod, old) {
+		fmt.Println(err.Field, err.Type)
+	}
+	// Output:
+	// image and shorter deadline: <nil>
+	// metadata.name: Invalid value: "web-2": field is immutable
+	// spec.activeDeadlineSeconds: Invalid value: 900: must be less than or equal to previous value
+	// spec FieldValueForbidden
+}
