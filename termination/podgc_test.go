@@ -176,3 +176,25 @@ func BenchmarkCollect(b *testing.B) {
 		c.Collect(pods, nodes, nil, t0)
 	}
 }
+
+func TestCollectorReplacesDisruptionTargetOfOrphans(t *testing.T) {
+	p := gcPod("default", "victim", "node-gone", api.PodRunning, t0)
+	p.Generation = 3
+	old := t0.Add(-time.Hour)
+	p.Status.Conditions = []api.PodCondition{
+		{Type: api.PodReady, Status: api.ConditionTrue},
+		{Type: api.DisruptionTarget, Status: api.ConditionTrue, Reason: "PreemptionByScheduler", LastTransitionTime: api.NewTime(old)},
+	}
+	r := CollectGarbage([]*api.Pod{p}, nil, GCConfig{Quarantine: time.Second}, t0)
+	if len(r.Actions) != 1 {
+		t.Fatalf("actions %+v", r.Actions)
+	}
+	st := r.Actions[0].Patched
+	c := api.FindCondition(st.Conditions, api.DisruptionTarget)
+	if len(st.Conditions) != 2 || c.Reason != ReasonDeletionByPodGC || !c.LastTransitionTime.Equal(old) || c.ObservedGeneration != 3 {
+		t.Errorf("conditions %+v", st.Conditions)
+	}
+	if len(p.Status.Conditions) != 2 || p.Status.Conditions[1].Reason != "PreemptionByScheduler" || p.Status.Phase != api.PodRunning {
+		t.Errorf("input pod modified: %+v", p.Status)
+	}
+}

@@ -2,6 +2,7 @@ package termination
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -221,4 +222,35 @@ func find(tl Timeline, k EventKind) *Event {
 		}
 	}
 	return nil
+}
+
+func TestTimelineSkipsStoppedContainersAndRenders(t *testing.T) {
+	p := runningPod(i64(30))
+	p.Spec.Containers = append(p.Spec.Containers, api.Container{Name: "done"})
+	p.Status.ContainerStatuses = []api.ContainerStatus{
+		{Name: "app", State: api.ContainerState{Running: &api.ContainerStateRunning{}}},
+		{Name: "done", State: api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: 0}}},
+	}
+	tl, err := BuildTimeline(p, DeleteRequest{ExitAfterSignal: map[string]time.Duration{"app": 1500 * time.Millisecond}}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range tl.Events {
+		if e.Container == "done" {
+			t.Errorf("stopped container has events: %+v", e)
+		}
+	}
+	s := tl.String()
+	for _, want := range []string{"  +0.0s  StopSignal           [app] SIGTERM; SIGKILL after 30s\n", "  +1.5s  ObjectRemoved "} {
+		if !strings.Contains(s, want) {
+			t.Errorf("rendering lacks %q:\n%s", want, s)
+		}
+	}
+	// Every container already stopped: reported and removed at once.
+	p.Status.ContainerStatuses[0].State = api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: 1}}
+	tl, _ = BuildTimeline(p, DeleteRequest{}, t0)
+	checkEvents(t, tl, []evKey{
+		{0, EventDeleteRequested, ""}, {0, EventMarkedTerminating, ""}, {0, EventRemovedFromEndpoints, ""},
+		{0, EventStatusReported, ""}, {0, EventObjectRemoved, ""},
+	})
 }
