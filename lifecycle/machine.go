@@ -1,0 +1,272 @@
+package lifecycle
+
+import (
+	"strconv"
+	"time"
+)
+
+// EventKind says what happened to a pod, as a node agent observes it.
+type EventKind uint8
+
+// The events a Machine accepts.
+const (
+	// EventScheduled: the pod was bound to Event.Node and the node's
+	// kubelet admitted it (status.startTime is set then).
+	EventScheduled EventKind = iota + 1
+	// EventSandboxReady: the sandbox requested by ActionCreateSandbox is
+	// up, with pod IP Event.IP.
+	EventSandboxReady
+	// EventSandboxDied: the pod's sandbox went away (node reboot, runtime
+	// restart); its containers died with it.
+	EventSandboxDied
+	// EventImagePulled: the image of Event.Container, requested by
+	// ActionPullImage, is now on the node.
+	EventImagePulled
+	// EventContainerStarted: the runtime started Event.Container, as
+	// requested by ActionStartContainer.
+	EventContainerStarted
+	// EventContainerExited: the running Event.Container exited with
+	// Event.ExitCode (Event.Reason, when set, is the runtime's terminated
+	// reason, e.g. OOMKilled).
+	EventContainerExited
+	// EventProbeResult: the probe worker of kind Event.Probe for
+	// Event.Container settled on a result (Event.Success), after its
+	// thresholds (see package probe).
+	EventProbeResult
+	// EventDeletionRequested: the pod was deleted through the API with
+	// grace period Event.GraceSeconds (negative: none given, the pod's
+	// terminationGracePeriodSeconds applies).
+	EventDeletionRequested
+	// EventNodeLost: the node stopped reporting; the node lifecycle
+	// controller marks the pod not Ready, and nothing more is heard from
+	// the kubelet.
+	EventNodeLost
+	// EventTick: time passed; due back-offs, deadlines and grace periods
+	// are acted on.
+	EventTick
+)
+
+var eventNames = [...]string{"", "Scheduled", "SandboxReady", "SandboxDied", "ImagePulled", "ContainerStarted",
+	"ContainerExited", "ProbeResult", "DeletionRequested", "NodeLost", "Tick"}
+
+// String names the event kind.
+func (k EventKind) String() string {
+	if int(k) < len(eventNames) && k != 0 {
+		return eventNames[k]
+	}
+	return "EventKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// ProbeKind is the kind of a container probe.
+type ProbeKind uint8
+
+// The probe kinds.
+const (
+	// Liveness: a failure makes the kubelet kill (and per restart policy
+	// restart) the container.
+	Liveness ProbeKind = iota + 1
+	// Readiness: decides the container's ready flag, hence the pod's
+	// ContainersReady and Ready conditions.
+	Readiness
+	// Startup: until it succeeds the container is not started (liveness
+	// and readiness wait; a sidecar holds back the next init container);
+	// a failure kills the container like liveness.
+	Startup
+)
+
+// String returns "liveness", "readiness" or "startup".
+func (k ProbeKind) String() string {
+	switch k {
+	case Liveness:
+		return "liveness"
+	case Readiness:
+		return "readiness"
+	case Startup:
+		return "startup"
+	}
+	return "ProbeKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Event is one input of Machine.Step. Build it with the constructors
+// (Scheduled, SandboxReady, ...); only the fields of its kind are read.
+type Event struct {
+	Kind EventKind
+	// Node is the node name (EventScheduled).
+	Node string
+	// IP is the pod IP (EventSandboxReady).
+	IP string
+	// Container names the container (image, start, exit, probe events).
+	Container string
+	// ExitCode and Reason describe an exit (EventContainerExited).
+	ExitCode int32
+	Reason   string
+	// Probe and Success describe a probe result (EventProbeResult).
+	Probe   ProbeKind
+	Success bool
+	// GraceSeconds is the deletion grace period (EventDeletionRequested).
+	GraceSeconds int64
+}
+
+// String renders the event, e.g. "ContainerExited(app, 1)".
+func (e Event) String() string {
+	s := e.Kind.String()
+	switch e.Kind {
+	case EventScheduled:
+		return s + "(" + e.Node + ")"
+	case EventSandboxReady:
+		return s + "(" + e.IP + ")"
+	case EventImagePulled, EventContainerStarted:
+		return s + "(" + e.Container + ")"
+	case EventContainerExited:
+		s += "(" + e.Container + ", " + strconv.Itoa(int(e.ExitCode))
+		if e.Reason != "" {
+			s += ", " + e.Reason
+		}
+		return s + ")"
+	case EventProbeResult:
+		return s + "(" + e.Container + ", " + e.Probe.String() + ", " + strconv.FormatBool(e.Success) + ")"
+	case EventDeletionRequested:
+		return s + "(" + strconv.FormatInt(e.GraceSeconds, 10) + ")"
+	}
+	return s
+}
+
+// Scheduled is the event of the pod being bound to node and admitted by
+// its kubelet.
+func Scheduled(node string) Event { return Event{Kind: EventScheduled, Node: node} }
+
+// SandboxReady is the event of the pod's sandbox coming up with pod IP ip.
+func SandboxReady(ip string) Event { return Event{Kind: EventSandboxReady, IP: ip} }
+
+// SandboxDied is the event of the pod's sandbox going away.
+func SandboxDied() Event { return Event{Kind: EventSandboxDied} }
+
+// ImagePulled is the event of the container's image having been pulled.
+func ImagePulled(container string) Event { return Event{Kind: EventImagePulled, Container: container} }
+
+// ContainerStarted is the event of the runtime having started container.
+func ContainerStarted(container string) Event {
+	return Event{Kind: EventContainerStarted, Container: container}
+}
+
+// ContainerExited is the event of container exiting with exitCode; reason
+// is the runtime's terminated reason ("" lets the kubelet's default apply:
+// Completed for 0, Error otherwise).
+func ContainerExited(container string, exitCode int32, reason string) Event {
+	return Event{Kind: EventContainerExited, Container: container, ExitCode: exitCode, Reason: reason}
+}
+
+// ProbeResult is the event of a probe of container settling on success or
+// failure.
+func ProbeResult(container string, kind ProbeKind, success bool) Event {
+	return Event{Kind: EventProbeResult, Container: container, Probe: kind, Success: success}
+}
+
+// DeletionRequested is the event of the pod being deleted with the given
+// grace period in seconds, as the API server set
+// metadata.deletionGracePeriodSeconds; a negative value means none was
+// given and the pod's terminationGracePeriodSeconds (30 s by default)
+// applies. A later request may only shorten the grace period.
+func DeletionRequested(graceSeconds int64) Event {
+	return Event{Kind: EventDeletionRequested, GraceSeconds: graceSeconds}
+}
+
+// NodeUnreachable is the EventNodeLost event: the node stopped reporting.
+func NodeUnreachable() Event { return Event{Kind: EventNodeLost} }
+
+// Tick is the event of time passing.
+func Tick() Event { return Event{Kind: EventTick} }
+
+// ActionKind says what the caller is asked to do.
+type ActionKind uint8
+
+// The actions a Machine asks for.
+const (
+	// ActionCreateSandbox: create the pod sandbox; report EventSandboxReady.
+	ActionCreateSandbox ActionKind = iota + 1
+	// ActionPullImage: pull Action.Image for Action.Container; report
+	// EventImagePulled.
+	ActionPullImage
+	// ActionStartContainer: create and start Action.Container; report
+	// EventContainerStarted, later EventContainerExited.
+	ActionStartContainer
+	// ActionRunPreStop: run Action.Container's preStop hook (before the
+	// ActionKillContainer that follows in the same step).
+	ActionRunPreStop
+	// ActionKillContainer: stop Action.Container, giving it
+	// Action.GraceSeconds before SIGKILL; report EventContainerExited.
+	ActionKillContainer
+	// ActionRetryAt: step the machine again (with Tick) at Action.At; for
+	// a crash-loop back-off Action.Container and Action.Delay are set.
+	ActionRetryAt
+	// ActionReportStatus: the status Step returned differs from the one
+	// last reported; write it to the API server.
+	ActionReportStatus
+	// ActionRemovePod: the pod was deleted and is terminal with nothing
+	// running: remove the API object (the kubelet deletes it with grace 0).
+	ActionRemovePod
+)
+
+var actionNames = [...]string{"", "CreateSandbox", "PullImage", "StartContainer", "RunPreStop", "KillContainer",
+	"RetryAt", "ReportStatus", "RemovePod"}
+
+// String names the action kind.
+func (k ActionKind) String() string {
+	if int(k) < len(actionNames) && k != 0 {
+		return actionNames[k]
+	}
+	return "ActionKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Action is one thing the caller should do after a Step. Only the fields
+// of its kind are set.
+type Action struct {
+	Kind ActionKind
+	// Container names the container acted on.
+	Container string
+	// Image is the image to pull (ActionPullImage).
+	Image string
+	// GraceSeconds is the termination grace period (ActionKillContainer).
+	GraceSeconds int64
+	// At is when to step again (ActionRetryAt).
+	At time.Time
+	// Delay is the crash-loop back-off behind an ActionRetryAt for a
+	// container: At is the container's exit plus Delay.
+	Delay time.Duration
+	// Reason says why, in upstream's words where it has some
+	// ("CrashLoopBackOff", "DeadlineExceeded", "liveness probe failed").
+	Reason string
+}
+
+// String renders the action, e.g. "KillContainer(app, 30s)".
+func (a Action) String() string {
+	s := a.Kind.String()
+	switch a.Kind {
+	case ActionPullImage:
+		return s + "(" + a.Container + ", " + a.Image + ")"
+	case ActionStartContainer, ActionRunPreStop:
+		return s + "(" + a.Container + ")"
+	case ActionKillContainer:
+		return s + "(" + a.Container + ", " + strconv.FormatInt(a.GraceSeconds, 10) + "s)"
+	case ActionRetryAt:
+		s += "(" + a.At.UTC().Format(time.RFC3339)
+		if a.Container != "" {
+			s += ", " + a.Container + " back-off " + a.Delay.String()
+		} else if a.Reason != "" {
+			s += ", " + a.Reason
+		}
+		return s + ")"
+	}
+	return s
+}
+
+// MachineConfig is the node-level configuration a Machine runs with. The
+// zero value is the Kubernetes v1.36.3 kubelet's default.
+type MachineConfig struct {
+	// Backoff is the crash-loop back-off policy (zero: 10 s doubling to
+	// 300 s).
+	Backoff Backoff
+	// ImagesPresent lists images already on the node; containers using
+	// them (unless imagePullPolicy is Always) start without a pull.
+	ImagesPresent []string
+}

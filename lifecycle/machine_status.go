@@ -1,0 +1,196 @@
+package lifecycle
+
+import (
+	"reflect"
+	"time"
+
+	"github.com/podsem/podsem/api"
+)
+
+// containerLostMessage is the message the kubelet's status manager gives a
+// container with no terminated state when the pod ends
+// (pkg/kubelet/status TerminatePod).
+const containerLostMessage = "The container could not be located when the pod was terminated"
+
+// buildStatus regenerates the pod status as the kubelet's
+// generateAPIPodStatus and status manager would, and reports whether it
+// differs from the previous one.
+func (m *Machine) buildStatus(now time.Time) bool {
+	prev := m.pod.Status
+	st := api.PodStatus{QOSClass: prev.QOSClass, StartTime: prev.StartTime, PodIP: prev.PodIP, PodIPs: prev.PodIPs}
+	switch {
+	case !m.scheduled:
+		st.Phase = m.phase
+	case m.nodeLost:
+		// The node controller only marks the pod not Ready; the rest is
+		// what the kubelet last reported.
+		st = prev
+		st.Conditions = append([]api.PodCondition(nil), prev.Conditions...)
+		if c := api.FindCondition(st.Conditions, api.PodReady); c != nil && c.Status != api.ConditionFalse {
+			c.Status = api.ConditionFalse
+			c.LastTransitionTime = api.NewTime(now)
+		}
+	default:
+		m.kubeletStatus(&st, &prev, now)
+	}
+	m.pod.Status = st
+	return !reflect.DeepEqual(prev, st)
+}
+
+func (m *Machine) kubeletStatus(st, prev *api.PodStatus, now time.Time) {
+	hasInit := len(m.init) > 0
+	st.InitContainerStatuses = m.apiStatuses(m.init, hasInit, now)
+	st.ContainerStatuses = m.apiStatuses(m.regular, hasInit, now)
+	if len(m.ephemeral) > 0 {
+		st.EphemeralContainerStatuses = m.apiStatuses(m.ephemeral, hasInit, now)
+	}
+	if m.finalized {
+		markLostContainers(&m.pod.Spec, st)
+	}
+
+	pod := m.pod
+	pod.Status = *st
+	ph := Phase(&pod, PhaseOptions{PodIsTerminal: m.terminating, PodHasInitialized: m.hasInitialized()})
+	if m.finalized && !ph.IsTerminal() && !IsStaticPod(&m.pod) {
+		ph = api.PodFailed // a stopped pod always ends terminal
+	}
+	if m.reason == DeadlineExceeded {
+		ph = api.PodFailed
+	}
+	if ValidPhaseTransition(m.phase, ph) == nil {
+		m.phase = ph
+	}
+	st.Phase, st.Reason, st.Message = m.phase, m.reason, m.message
+
+	// Readiness gates are looked up in the conditions others set, which
+	// the previous status carries.
+	pod.Status = *st
+	pod.Status.Conditions = prev.Conditions
+	k := Conditions(&pod, ConditionsInput{Phase: st.Phase, Previous: prev, Sandboxes: m.sandboxes}, now)
+	st.Conditions = append(k.List(), api.PodCondition{Type: api.PodScheduled, Status: api.ConditionTrue,
+		LastTransitionTime: api.NewTime(m.scheduledAt)})
+}
+
+// hasInitialized: some regular container started in the current sandbox.
+func (m *Machine) hasInitialized() bool {
+	for i := range m.regular {
+		if c := &m.regular[i]; c.starts > 0 && c.sandbox == m.sandboxGen {
+			return true
+		}
+	}
+	return false
+}
+
+// apiStatuses renders the container statuses the kubelet reports: running
+// with its start, terminated with its exit, waiting in CrashLoopBackOff
+// while the back-off holds a restart, or waiting for a first run
+// (PodInitializing in a pod with init containers, else
+// ContainerCreating). A container purged with an old sandbox keeps showing
+// its last termination until it runs again.
+func (m *Machine) apiStatuses(list []mcontainer, hasInit bool, now time.Time) []api.ContainerStatus {
+	out := make([]api.ContainerStatus, len(list))
+	for i := range list {
+		c := &list[i]
+		cs := &out[i]
+		cs.Name, cs.Image = c.spec.Name, c.spec.Image
+		cs.RestartCount = int32(max(c.starts-1, 0))
+		started := false
+		switch {
+		case c.state == runRunning:
+			cs.State.Running = &api.ContainerStateRunning{StartedAt: api.NewTime(c.started)}
+			cs.LastTerminationState.Terminated = c.previous
+			started = c.startupOK
+			switch c.kind {
+			case RegularContainer, SidecarContainer:
+				cs.Ready = started && (c.spec.ReadinessProbe == nil || c.readyOK)
+			}
+		case c.last != nil:
+			if c.state == runExited && !m.terminating && now.Before(c.retryAt) {
+				cs.State.Waiting = &api.ContainerStateWaiting{Reason: CrashLoopBackOff,
+					Message: "back-off " + c.retryAt.Sub(c.last.FinishedAt.Time).String() + " restarting failed container=" +
+						c.spec.Name + " pod=" + m.pod.Name + "_" + m.pod.Namespace + "(" + m.pod.UID + ")"}
+				cs.LastTerminationState.Terminated = c.last
+			} else {
+				cs.State.Terminated = c.last
+				cs.LastTerminationState.Terminated = c.previous
+			}
+			cs.Ready = c.kind == InitContainer && c.last.ExitCode == 0
+		default:
+			reason := ContainerCreating
+			if hasInit {
+				reason = PodInitializing
+			}
+			if c.waitReason != "" {
+				reason = c.waitReason
+			}
+			cs.State.Waiting = &api.ContainerStateWaiting{Reason: reason}
+		}
+		cs.Started = &started
+	}
+	return out
+}
+
+// markLostContainers gives a terminated state to the containers of a
+// stopped pod that have none, as the kubelet's status manager does when a
+// pod ends (TerminatePod): every regular container once the pod has
+// initialized, and every init container up to the last one that ever
+// started. They are reported as exit code 137, ContainerStatusUnknown, so
+// the pod is never taken for successful by mistake.
+func markLostContainers(spec *api.PodSpec, st *api.PodStatus) {
+	lost := func(cs *api.ContainerStatus) {
+		if cs.State.Terminated != nil {
+			return
+		}
+		cs.State = api.ContainerState{Terminated: &api.ContainerStateTerminated{
+			ExitCode: ContainerStatusUnknownExitCode, Reason: ContainerStatusUnknown, Message: containerLostMessage}}
+	}
+	if terminationInitialized(spec, st) {
+		for i := range st.ContainerStatuses {
+			lost(&st.ContainerStatuses[i])
+		}
+	}
+	inits := st.InitContainerStatuses
+	n := 0
+	for i := len(inits) - 1; i >= 0; i-- {
+		if inits[i].State.Waiting == nil || inits[i].LastTerminationState.Terminated != nil {
+			n = i + 1
+			break
+		}
+	}
+	if n == 0 && len(inits) > 0 {
+		n = 1
+	}
+	for i := 0; i < n; i++ {
+		lost(&inits[i])
+	}
+}
+
+// terminationInitialized is the status manager's test of whether a pod
+// being terminated had initialized: it has no init containers, or some
+// regular container left the waiting state or has a previous termination,
+// or its last init container completed (or, for a sidecar, started).
+func terminationInitialized(spec *api.PodSpec, st *api.PodStatus) bool {
+	if len(spec.InitContainers) == 0 {
+		return true
+	}
+	for i := range st.ContainerStatuses {
+		cs := &st.ContainerStatuses[i]
+		if cs.LastTerminationState.Terminated != nil || cs.State.Waiting == nil {
+			return true
+		}
+	}
+	l := len(st.InitContainerStatuses)
+	if l == 0 || l > len(spec.InitContainers) {
+		return false
+	}
+	cs := &st.InitContainerStatuses[l-1]
+	if spec.InitContainers[l-1].IsSidecar() {
+		return cs.Started != nil && *cs.Started
+	}
+	for _, t := range []*api.ContainerStateTerminated{cs.LastTerminationState.Terminated, cs.State.Terminated} {
+		if t != nil && t.ExitCode == 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,666 @@
+package lifecycle
+
+import (
+	"strings"
+	"time"
+
+	"github.com/podsem/podsem/api"
+)
+
+// defaultTerminationGraceSeconds is the API default of
+// spec.terminationGracePeriodSeconds.
+const defaultTerminationGraceSeconds = 30
+
+// runState is where one container is in the runtime, as the Machine
+// tracks it.
+type runState uint8
+
+const (
+	runNone     runState = iota // no container in the current sandbox
+	runPulling                  // ActionPullImage sent, waiting for the image
+	runStarting                 // ActionStartContainer sent, waiting for the start
+	runRunning                  // running
+	runExited                   // exited, still known to the runtime
+)
+
+// mcontainer is the Machine's record of one container of the pod.
+type mcontainer struct {
+	spec  *api.Container
+	kind  ContainerKind
+	index int
+
+	state    runState
+	prior    runState // state to return to when a pull or start is abandoned
+	starts   int      // times started over the pod's life
+	sandbox  int      // sandbox generation of the latest start
+	started  time.Time
+	last     *api.ContainerStateTerminated // latest termination
+	previous *api.ContainerStateTerminated // termination before the current run
+
+	startupOK, readyOK bool
+	killing            bool
+	killGrace          int64
+	preStopRun         bool
+	cancelled          bool // a start was abandoned when the pod began terminating
+	pulled             bool // image pulled for the next start (imagePullPolicy Always)
+	waitReason         string
+
+	backoff        BackoffEntry
+	hasBackoff     bool
+	backoffCleared bool      // the back-off let the pending restart through
+	retryAt        time.Time // crash-loop back-off end while waiting
+	retrySent      bool
+}
+
+// Machine is the pod lifecycle as one node's kubelet drives it, as a pure
+// state machine in the style of go.etcd.io/raft: the caller feeds it events
+// with the current time through Step and gets back the pod status the
+// kubelet would report and the actions to perform (create the sandbox,
+// pull, start, kill, retry later). The Machine performs nothing itself and
+// never reads the clock.
+//
+// It composes the package's rules: Sequence for init and sidecar ordering,
+// ShouldRestart for restarts, Backoff for the crash-loop back-off,
+// PastActiveDeadline for activeDeadlineSeconds, Phase and
+// ValidPhaseTransition for the phase (which never goes back and never
+// leaves Succeeded or Failed), and Conditions for the kubelet-owned
+// conditions. Events that do not fit the current state (a start nobody
+// asked for, an exit of a container that is not running, a probe result
+// for a probe the container does not have) are ignored.
+//
+// A Machine is not safe for concurrent use.
+type Machine struct {
+	pod    api.Pod // spec and metadata; Status is the last status built
+	cfg    MachineConfig
+	images map[string]bool
+
+	init, regular, ephemeral []mcontainer
+
+	scheduled, nodeLost      bool
+	scheduledAt              time.Time
+	sandboxes                []Sandbox // newest first
+	sandboxGen               int       // sandboxes created so far
+	creating                 bool      // ActionCreateSandbox sent
+	deadlineSent, removeSent bool
+
+	terminating bool // the kubelet is stopping the pod (deletion, deadline, or nothing left to run)
+	deleted     bool
+	finalized   bool // every container stopped; the pod is terminal
+	removed     bool
+	killBy      time.Time // when the grace period of the stop runs out
+	killGrace   int64
+	forceSent   bool
+	// graceRetrySent: the ActionRetryAt for killBy was issued.
+	graceRetrySent bool
+
+	phase           api.PodPhase
+	reason, message string
+	reported        bool
+}
+
+// NewMachine returns a Machine for pod, which is read as created: its spec
+// and metadata (a status already present is ignored; the Machine reports
+// from phase Pending). The pod's spec must not be modified afterwards.
+func NewMachine(pod *api.Pod, cfg MachineConfig) *Machine {
+	m := &Machine{cfg: cfg, images: map[string]bool{}, phase: api.PodPending}
+	m.pod.TypeMeta, m.pod.ObjectMeta, m.pod.Spec = pod.TypeMeta, pod.ObjectMeta, pod.Spec
+	m.pod.DeletionTimestamp, m.pod.DeletionGracePeriodSeconds = nil, nil
+	for _, img := range cfg.ImagesPresent {
+		m.images[img] = true
+	}
+	spec := &m.pod.Spec
+	m.init = make([]mcontainer, len(spec.InitContainers))
+	for i := range spec.InitContainers {
+		m.init[i] = mcontainer{spec: &spec.InitContainers[i], kind: initKind(&spec.InitContainers[i]), index: i}
+	}
+	m.regular = make([]mcontainer, len(spec.Containers))
+	for i := range spec.Containers {
+		m.regular[i] = mcontainer{spec: &spec.Containers[i], kind: RegularContainer, index: i}
+	}
+	m.ephemeral = make([]mcontainer, len(spec.EphemeralContainers))
+	for i := range spec.EphemeralContainers {
+		m.ephemeral[i] = mcontainer{spec: &spec.EphemeralContainers[i].Container, kind: EphemeralContainer, index: i}
+	}
+	m.pod.Status = api.PodStatus{Phase: api.PodPending, QOSClass: QOSClass(pod)}
+	return m
+}
+
+// Pod returns the pod as the Machine sees it now: the spec with
+// spec.nodeName set once scheduled, metadata with the deletion fields once
+// deleted, and the status of the latest Step. The result shares slices with
+// the Machine and must not be modified; it is what DisplayStatus takes.
+func (m *Machine) Pod() *api.Pod {
+	p := m.pod
+	return &p
+}
+
+// Terminal reports whether the pod reached Succeeded or Failed.
+func (m *Machine) Terminal() bool { return m.phase.IsTerminal() }
+
+// Removed reports whether the pod object is gone (ActionRemovePod was
+// issued, or an unscheduled pod was deleted).
+func (m *Machine) Removed() bool { return m.removed }
+
+func (m *Machine) find(name string) *mcontainer {
+	for _, list := range [3][]mcontainer{m.regular, m.init, m.ephemeral} {
+		for i := range list {
+			if list[i].spec.Name == name {
+				return &list[i]
+			}
+		}
+	}
+	return nil
+}
+
+// podGrace is spec.terminationGracePeriodSeconds, 30 when unset, 0 when
+// negative.
+func (m *Machine) podGrace() int64 {
+	g := int64(defaultTerminationGraceSeconds)
+	if p := m.pod.Spec.TerminationGracePeriodSeconds; p != nil {
+		g = max(*p, 0)
+	}
+	return g
+}
+
+// Step feeds one event to the machine at time now and returns the pod
+// status the kubelet reports afterwards and the actions to perform, in
+// order. now should not go backwards between calls.
+func (m *Machine) Step(ev Event, now time.Time) (api.PodStatus, []Action) {
+	var acts []Action
+	if m.removed {
+		return m.pod.Status, nil
+	}
+	m.apply(ev, now, &acts)
+	if m.removed {
+		return m.pod.Status, acts
+	}
+	if m.scheduled && !m.nodeLost {
+		m.drive(now, &acts)
+	}
+	changed := m.buildStatus(now)
+	if changed || !m.reported {
+		m.reported = true
+		acts = append(acts, Action{Kind: ActionReportStatus})
+	}
+	return m.pod.Status, acts
+}
+
+// apply records the event; it ignores events that do not fit.
+func (m *Machine) apply(ev Event, now time.Time, acts *[]Action) {
+	switch ev.Kind {
+	case EventScheduled:
+		if m.scheduled || m.deleted || ev.Node == "" {
+			return
+		}
+		m.scheduled, m.scheduledAt = true, now
+		m.pod.Spec.NodeName = ev.Node
+		m.pod.Status.StartTime = api.NewTimePtr(now)
+	case EventNodeLost:
+		if m.scheduled {
+			m.nodeLost = true
+		}
+	case EventDeletionRequested:
+		m.requestDeletion(ev.GraceSeconds, now, acts)
+	}
+	if !m.scheduled || m.nodeLost {
+		return
+	}
+	switch ev.Kind {
+	case EventSandboxReady:
+		if !m.creating {
+			return
+		}
+		m.creating = false
+		m.sandboxes = append([]Sandbox{{Ready: true, HasNetworkStatus: true, IP: ev.IP,
+			Network: networkMode(&m.pod.Spec), Attempt: uint32(m.sandboxGen)}}, m.sandboxes...)
+		if len(m.sandboxes) > 2 {
+			m.sandboxes = m.sandboxes[:2]
+		}
+		m.sandboxGen++
+		if ev.IP != "" {
+			m.pod.Status.PodIP = ev.IP
+			m.pod.Status.PodIPs = []api.PodIP{{IP: ev.IP}}
+		}
+	case EventSandboxDied:
+		if len(m.sandboxes) == 0 || !m.sandboxes[0].Ready {
+			return
+		}
+		m.sandboxes[0].Ready = false
+		m.eachContainer(func(c *mcontainer) {
+			switch c.state {
+			case runRunning:
+				m.exit(c, 137, Error, now)
+			case runPulling, runStarting:
+				c.state = c.prior
+			}
+		})
+	case EventImagePulled:
+		c := m.find(ev.Container)
+		if c == nil || c.state != runPulling {
+			return
+		}
+		m.images[c.spec.Image] = true
+		c.pulled = true
+		c.state = c.prior
+	case EventContainerStarted:
+		c := m.find(ev.Container)
+		if c == nil {
+			return
+		}
+		if c.state != runStarting {
+			if c.cancelled {
+				c.cancelled = false
+				*acts = append(*acts, Action{Kind: ActionKillContainer, Container: c.spec.Name, Reason: "the pod is terminating"})
+			}
+			return
+		}
+		c.state = runRunning
+		c.starts++
+		c.sandbox = m.sandboxGen
+		c.started = now
+		c.previous = c.last
+		c.startupOK = c.spec.StartupProbe == nil || c.kind == EphemeralContainer
+		c.readyOK = false
+		c.killing, c.preStopRun, c.backoffCleared, c.retrySent = false, false, false, false
+		c.waitReason = ""
+	case EventContainerExited:
+		c := m.find(ev.Container)
+		if c == nil || c.state != runRunning {
+			return
+		}
+		reason := ev.Reason
+		if reason == "" {
+			reason = TerminatedReason(ev.ExitCode, false)
+		}
+		m.exit(c, ev.ExitCode, reason, now)
+	case EventProbeResult:
+		m.probe(ev, now, acts)
+	}
+}
+
+func networkMode(spec *api.PodSpec) NamespaceMode {
+	if spec.HostNetwork {
+		return NamespaceNode
+	}
+	return NamespacePod
+}
+
+func (m *Machine) eachContainer(f func(c *mcontainer)) {
+	for _, list := range [3][]mcontainer{m.init, m.regular, m.ephemeral} {
+		for i := range list {
+			f(&list[i])
+		}
+	}
+}
+
+func (m *Machine) exit(c *mcontainer, code int32, reason string, now time.Time) {
+	c.state = runExited
+	c.last = &api.ContainerStateTerminated{ExitCode: code, Reason: reason,
+		StartedAt: api.NewTime(c.started), FinishedAt: api.NewTime(now)}
+	c.startupOK, c.readyOK, c.killing = false, false, false
+}
+
+// probe applies a probe result: startup gates the others; liveness and
+// startup failures kill the container (the kubelet's prober results
+// consumed by computePodActions).
+func (m *Machine) probe(ev Event, now time.Time, acts *[]Action) {
+	c := m.find(ev.Container)
+	if c == nil || c.state != runRunning || c.killing || c.kind == InitContainer || c.kind == EphemeralContainer {
+		return
+	}
+	var p *api.Probe
+	switch ev.Probe {
+	case Liveness:
+		p = c.spec.LivenessProbe
+	case Readiness:
+		p = c.spec.ReadinessProbe
+	case Startup:
+		p = c.spec.StartupProbe
+	}
+	if p == nil {
+		return
+	}
+	switch ev.Probe {
+	case Startup:
+		if c.startupOK {
+			return // the startup probe stops once it succeeded
+		}
+		if ev.Success {
+			c.startupOK = true
+		} else if !m.terminating {
+			m.kill(c, probeGrace(p, m.podGrace()), "startup probe failed", acts)
+		}
+	case Liveness:
+		if c.startupOK && !ev.Success && !m.terminating {
+			m.kill(c, probeGrace(p, m.podGrace()), "liveness probe failed", acts)
+		}
+	case Readiness:
+		if c.startupOK {
+			c.readyOK = ev.Success
+		}
+	}
+}
+
+// probeGrace is the grace period of a kill after a failed liveness or
+// startup probe: the probe's own terminationGracePeriodSeconds when set.
+func probeGrace(p *api.Probe, pod int64) int64 {
+	if p.TerminationGracePeriodSeconds != nil {
+		return max(*p.TerminationGracePeriodSeconds, 0)
+	}
+	return pod
+}
+
+// kill asks for a running container to be stopped, running its preStop
+// hook first (once per run).
+func (m *Machine) kill(c *mcontainer, grace int64, reason string, acts *[]Action) {
+	if c.kind != EphemeralContainer && !c.preStopRun && c.spec.Lifecycle != nil && c.spec.Lifecycle.PreStop != nil && grace > 0 {
+		c.preStopRun = true
+		*acts = append(*acts, Action{Kind: ActionRunPreStop, Container: c.spec.Name, Reason: reason})
+	}
+	c.killing, c.killGrace = true, grace
+	*acts = append(*acts, Action{Kind: ActionKillContainer, Container: c.spec.Name, GraceSeconds: grace, Reason: reason})
+}
+
+// requestDeletion records a DELETE of the pod.
+func (m *Machine) requestDeletion(grace int64, now time.Time, acts *[]Action) {
+	if grace < 0 {
+		grace = m.podGrace()
+	}
+	if m.deleted {
+		if grace >= *m.pod.DeletionGracePeriodSeconds {
+			return // a grace period only ever shortens
+		}
+	}
+	g := grace
+	m.pod.DeletionGracePeriodSeconds = &g
+	m.pod.DeletionTimestamp = api.NewTimePtr(now.Add(time.Duration(grace) * time.Second))
+	first := !m.deleted
+	m.deleted = true
+	if !m.scheduled || m.finalized {
+		// Unscheduled and terminal pods are removed at once.
+		m.removed = true
+		*acts = append(*acts, Action{Kind: ActionRemovePod, Reason: "deleted"})
+		return
+	}
+	if m.nodeLost {
+		return // nobody on the node hears of it
+	}
+	m.startTerminating(grace, now)
+	if !first {
+		// A shorter grace period re-issues the kills in progress.
+		m.eachContainer(func(c *mcontainer) {
+			if c.state == runRunning && c.killing && c.killGrace > grace {
+				c.killing = false
+			}
+		})
+	}
+}
+
+// startTerminating makes the kubelet stop the pod within grace seconds.
+func (m *Machine) startTerminating(grace int64, now time.Time) {
+	by := now.Add(time.Duration(grace) * time.Second)
+	if m.terminating && !by.Before(m.killBy) {
+		return
+	}
+	m.terminating = true
+	m.killBy, m.killGrace, m.forceSent, m.graceRetrySent = by, grace, false, false
+}
+
+// drive is the kubelet's sync: check the deadline, plan with Sequence,
+// start or stop containers.
+func (m *Machine) drive(now time.Time, acts *[]Action) {
+	if !m.terminating && !m.finalized {
+		if past, _ := PastActiveDeadline(&m.pod, now); past {
+			m.reason, m.message = DeadlineExceeded, DeadlineExceededMessage
+			m.phase = api.PodFailed
+			m.startTerminating(m.podGrace(), now)
+		} else if d, ok := ActiveDeadline(&m.pod); ok && !m.deadlineSent {
+			m.deadlineSent = true
+			*acts = append(*acts, Action{Kind: ActionRetryAt, At: d, Reason: DeadlineExceeded})
+		}
+	}
+	if !m.terminating {
+		m.runPlan(now, acts)
+	}
+	if m.terminating && !m.finalized {
+		m.stop(now, acts)
+	}
+	if m.finalized && m.deleted && !m.removeSent {
+		m.removeSent, m.removed = true, true
+		*acts = append(*acts, Action{Kind: ActionRemovePod, Reason: "terminated"})
+	}
+}
+
+// runtimePod is the pod with the runtime's view of the containers, which
+// is what Sequence plans from: containers purged with an old sandbox have
+// no status, starts in flight count as not started.
+func (m *Machine) runtimePod() *api.Pod {
+	p := m.pod
+	p.Status = api.PodStatus{Phase: m.phase}
+	p.DeletionTimestamp = nil
+	p.Status.InitContainerStatuses = runtimeStatuses(m.init)
+	p.Status.ContainerStatuses = runtimeStatuses(m.regular)
+	p.Status.EphemeralContainerStatuses = runtimeStatuses(m.ephemeral)
+	return &p
+}
+
+func runtimeStatuses(list []mcontainer) []api.ContainerStatus {
+	out := make([]api.ContainerStatus, 0, len(list))
+	for i := range list {
+		c := &list[i]
+		switch {
+		case c.state == runRunning:
+			started := c.startupOK
+			out = append(out, api.ContainerStatus{Name: c.spec.Name, Started: &started,
+				State: api.ContainerState{Running: &api.ContainerStateRunning{StartedAt: api.NewTime(c.started)}}})
+		case c.state == runExited || c.prior == runExited && (c.state == runPulling || c.state == runStarting):
+			out = append(out, api.ContainerStatus{Name: c.spec.Name, State: api.ContainerState{Terminated: c.last}})
+		}
+	}
+	return out
+}
+
+// runPlan applies the sequencer's plan.
+func (m *Machine) runPlan(now time.Time, acts *[]Action) {
+	plan := Sequence(m.runtimePod(), m.sandboxes)
+	if plan.Done {
+		m.startTerminating(m.podGrace(), now)
+		return
+	}
+	if plan.CreateSandbox {
+		if m.creating {
+			return
+		}
+		if m.sandboxGen > 0 {
+			// The kubelet purges the init containers of the old sandbox:
+			// every one of them runs again.
+			for i := range m.init {
+				c := &m.init[i]
+				c.state, c.prior = runNone, runNone
+				c.backoffCleared, c.retrySent, c.retryAt = false, false, time.Time{}
+			}
+		}
+		m.creating = true
+		*acts = append(*acts, Action{Kind: ActionCreateSandbox})
+		return
+	}
+	for _, s := range plan.Start {
+		var c *mcontainer
+		switch s.Kind {
+		case InitContainer, SidecarContainer:
+			c = &m.init[s.Index]
+		case RegularContainer:
+			c = &m.regular[s.Index]
+		case EphemeralContainer:
+			c = &m.ephemeral[s.Index]
+		}
+		m.tryStart(c, now, acts)
+	}
+}
+
+// tryStart moves a container towards running: the crash-loop back-off
+// first (for a container that exited in this sandbox), then the image
+// pull, then the start.
+func (m *Machine) tryStart(c *mcontainer, now time.Time, acts *[]Action) {
+	if c.state == runPulling || c.state == runStarting || c.state == runRunning {
+		return
+	}
+	if c.state == runExited && !c.backoffCleared {
+		var e *BackoffEntry
+		if c.hasBackoff {
+			e = &c.backoff
+		}
+		finished := c.last.FinishedAt.Time
+		if wait, until := m.cfg.Backoff.InBackOff(e, finished, now); wait {
+			c.retryAt = until
+			if !c.retrySent {
+				c.retrySent = true
+				*acts = append(*acts, Action{Kind: ActionRetryAt, Container: c.spec.Name, At: until,
+					Delay: until.Sub(finished), Reason: CrashLoopBackOff})
+			}
+			return
+		}
+		c.backoff, c.hasBackoff = m.cfg.Backoff.Advance(e, finished, now), true
+		c.backoffCleared = true
+		c.retryAt = time.Time{}
+	}
+	switch pullNeeded(c, m.images) {
+	case pullYes:
+		c.prior, c.state = c.state, runPulling
+		c.waitReason = ""
+		*acts = append(*acts, Action{Kind: ActionPullImage, Container: c.spec.Name, Image: c.spec.Image})
+		return
+	case pullForbidden:
+		c.waitReason = ErrImageNeverPull
+		return
+	}
+	c.prior, c.state = c.state, runStarting
+	c.pulled, c.waitReason = false, ""
+	*acts = append(*acts, Action{Kind: ActionStartContainer, Container: c.spec.Name})
+}
+
+type pullNeed uint8
+
+const (
+	pullNo pullNeed = iota
+	pullYes
+	pullForbidden
+)
+
+// pullNeeded applies imagePullPolicy (defaulted as the API server does:
+// Always for an untagged or :latest image, else IfNotPresent).
+func pullNeeded(c *mcontainer, images map[string]bool) pullNeed {
+	policy := c.spec.ImagePullPolicy
+	if policy == "" {
+		policy = api.PullIfNotPresent
+		if imageIsLatest(c.spec.Image) {
+			policy = api.PullAlways
+		}
+	}
+	switch {
+	case c.pulled:
+		return pullNo
+	case policy == api.PullAlways:
+		return pullYes
+	case images[c.spec.Image]:
+		return pullNo
+	case policy == api.PullNever:
+		return pullForbidden
+	}
+	return pullYes
+}
+
+// imageIsLatest: the image has no tag or the tag latest (digests count as
+// pinned).
+func imageIsLatest(image string) bool {
+	if strings.Contains(image, "@") {
+		return false
+	}
+	name := image
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		name = name[i+1:]
+	}
+	i := strings.LastIndexByte(name, ':')
+	return i < 0 || name[i+1:] == "latest"
+}
+
+// stop drives a terminating pod: abandon pending starts, kill the
+// containers (sidecars only once the other containers have stopped, in
+// reverse spec order as the kubelet does), force-kill at the end of the
+// grace period, and finalize once nothing runs.
+func (m *Machine) stop(now time.Time, acts *[]Action) {
+	grace := m.killGrace
+	if rem := m.killBy.Sub(now); rem < time.Duration(grace)*time.Second {
+		grace = max(int64((rem+time.Second-1)/time.Second), 0)
+	}
+	expired := !now.Before(m.killBy)
+	m.eachContainer(func(c *mcontainer) {
+		if c.state == runPulling || c.state == runStarting {
+			c.cancelled = c.state == runStarting
+			c.state = c.prior
+		}
+	})
+	mainRunning := false
+	for _, list := range [2][]mcontainer{m.regular, m.ephemeral} {
+		for i := range list {
+			if list[i].state == runRunning {
+				mainRunning = true
+			}
+		}
+	}
+	for i := range m.init {
+		if m.init[i].kind == InitContainer && m.init[i].state == runRunning {
+			mainRunning = true
+		}
+	}
+	killList := func(list []mcontainer, sidecars bool) {
+		for i := range list {
+			c := &list[i]
+			if c.state != runRunning || (c.kind == SidecarContainer) != sidecars {
+				continue
+			}
+			switch {
+			case !c.killing:
+				m.kill(c, grace, m.stopReason(), acts)
+			case expired && c.killGrace > 0 && !m.forceSent:
+				c.killGrace = 0
+				*acts = append(*acts, Action{Kind: ActionKillContainer, Container: c.spec.Name, Reason: "grace period expired"})
+			}
+		}
+	}
+	killList(m.regular, false)
+	killList(m.ephemeral, false)
+	killList(m.init, false)
+	if !mainRunning {
+		for i := len(m.init) - 1; i >= 0; i-- {
+			killList(m.init[i:i+1], true)
+		}
+	}
+	if expired {
+		m.forceSent = true
+	}
+	running := false
+	m.eachContainer(func(c *mcontainer) {
+		if c.state == runRunning {
+			running = true
+		}
+	})
+	if !running {
+		m.finalized = true
+		return
+	}
+	if !expired && !m.graceRetrySent {
+		m.graceRetrySent = true
+		*acts = append(*acts, Action{Kind: ActionRetryAt, At: m.killBy, Reason: "grace period"})
+	}
+}
+
+func (m *Machine) stopReason() string {
+	switch {
+	case m.reason == DeadlineExceeded:
+		return DeadlineExceeded
+	case m.deleted:
+		return "the pod was deleted"
+	}
+	return "no container will run again"
+}
