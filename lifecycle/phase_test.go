@@ -1,6 +1,7 @@
 package lifecycle
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -149,4 +150,41 @@ func TestExplainPhaseMentionsCounts(t *testing.T) {
 	if r.Phase != api.PodFailed || r.Counts.FailedInitFinal != 1 || !strings.Contains(r.Why, "init container") {
 		t.Errorf("ExplainPhase = %+v", r)
 	}
+}
+
+// FuzzStatusCalculators decodes arbitrary JSON as a pod and runs every
+// calculator of this file set on it: none may panic, and the phase must be
+// one of the four the kubelet computes.
+func FuzzStatusCalculators(f *testing.F) {
+	f.Add([]byte(`{"spec":{"containers":[{"name":"a"}]},"status":{"containerStatuses":[{"name":"a","state":{"running":{}}}]}}`))
+	f.Add([]byte(`{"spec":{"restartPolicy":"Never","initContainers":[{"name":"i","restartPolicy":"Always"}],"containers":[{"name":"a","restartPolicy":"Never","restartPolicyRules":[{"action":"Restart","exitCodes":{"operator":"NotIn","values":[0]}}]}]},"status":{"initContainerStatuses":[{"name":"i","state":{"terminated":{"exitCode":1}}}],"containerStatuses":[{"name":"a","lastState":{"terminated":{"exitCode":3}},"state":{"waiting":{"reason":"CrashLoopBackOff"}}}]}}`))
+	f.Add([]byte(`{"metadata":{"creationTimestamp":"2025-01-01T00:00:00Z","deletionTimestamp":"2025-01-01T00:01:00Z"},"spec":{"resources":{"limits":{"cpu":"1"}},"readinessGates":[{"conditionType":"x"}]},"status":{"reason":"NodeLost","conditions":[{"type":"Initialized","status":"True"}]}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var pod api.Pod
+		if json.Unmarshal(data, &pod) != nil {
+			return
+		}
+		for _, opts := range []PhaseOptions{{}, {PodIsTerminal: true, PodHasInitialized: true}} {
+			switch p := Phase(&pod, opts); p {
+			case api.PodPending, api.PodRunning, api.PodSucceeded, api.PodFailed:
+				k := Conditions(&pod, ConditionsInput{Phase: p, Sandboxes: fxSandboxes}, fxT0)
+				if k.Ready.Status == api.ConditionTrue && k.ContainersReady.Status != api.ConditionTrue {
+					t.Fatalf("Ready without ContainersReady")
+				}
+			default:
+				t.Fatalf("Phase = %q", p)
+			}
+		}
+		_ = ExplainPhase(&pod, PhaseOptions{})
+		_ = QOSClass(&pod)
+		_ = GetPodQOS(&pod)
+		_ = DisplayStatus(&pod, fxT0)
+		_ = SandboxChanged(&pod, nil)
+		for i := range pod.Spec.Containers {
+			c := &pod.Spec.Containers[i]
+			_ = ShouldRestart(&pod.Spec, RegularContainer, c, 1).String()
+			_ = BackoffKey(&pod, c)
+		}
+		_ = ValidPhaseTransition(pod.Status.Phase, api.PodRunning)
+	})
 }
