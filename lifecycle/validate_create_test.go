@@ -380,3 +380,21 @@ func TestValidateCreateDoesNotModifyPod(t *testing.T) {
 		t.Errorf("status changed")
 	}
 }
+
+func BenchmarkValidateCreate(b *testing.B) {
+	p := vBasePod()
+	b.ReportAllocs()
+	for b.Loop() {
+		lifecycle.ValidateCreate(p)
+	}
+}
+
+func BenchmarkValidateUpdate(b *testing.B) {
+	old := vStoredPod()
+	n := vClone(b, old)
+	n.Spec.Containers[0].Image = "nginx:1.28"
+	b.ReportAllocs()
+	for b.Loop() {
+		lifecycle.ValidateUpdate(n, old)
+	}
+}
