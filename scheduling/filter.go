@@ -34,11 +34,14 @@ func (cy *Cycle) filterNode(n *NodeInfo) Status {
 	if cy.rejectAll != nil {
 		return *cy.rejectAll
 	}
-	var nom []*PodInfo
-	if len(cy.c.nominated[n.node.Name]) > 0 {
-		nom = cy.nominatedFor(n)
+	if len(cy.c.nominated) > 0 && len(cy.c.nominated[n.node.Name]) > 0 {
+		if nom := cy.nominatedFor(n); len(nom) > 0 {
+			return cy.evaluate(cy.active, NodeView{Info: n}, nom)
+		}
 	}
-	return cy.evaluate(cy.active, NodeView{Info: n}, nom)
+	// The common case reuses one view so that no node costs an allocation.
+	cy.view = NodeView{Info: n}
+	return runFilters(cy.active, &cy.view)
 }
 
 // evaluate runs the filters on a node view, following the framework's

@@ -301,6 +301,8 @@ type Cycle struct {
 	rejectAll *Status
 	// preScore holds the PreScore statuses of the last Score call.
 	preScore []Status
+	// view is the node view Filter reuses from node to node.
+	view NodeView
 }
 
 // NewCycle starts a scheduling cycle for pod. The pod need not be in the
