@@ -24,6 +24,7 @@ func validateResourceRequirements(r *api.ResourceRequirements, p api.Path) api.F
 		errs = append(errs, validateResourceQuantity(name, q, fp)...)
 		if name.IsHugePages() {
 			limHuge = true
+			errs = append(errs, validateHugePageValue(name, q, fp)...)
 		}
 		if name == api.ResourceCPU || name == api.ResourceMemory {
 			limCPUMem = true
@@ -47,6 +48,7 @@ func validateResourceRequirements(r *api.ResourceRequirements, p api.Path) api.F
 		}
 		if name.IsHugePages() {
 			reqHuge = true
+			errs = append(errs, validateHugePageValue(name, q, fp)...)
 		}
 		if name == api.ResourceCPU || name == api.ResourceMemory {
 			reqCPUMem = true
@@ -55,18 +57,20 @@ func validateResourceRequirements(r *api.ResourceRequirements, p api.Path) api.F
 	if !limCPUMem && !reqCPUMem && (limHuge || reqHuge) {
 		errs = append(errs, api.Forbidden(p, "HugePages require cpu or memory"))
 	}
+	// Claims must name entries of spec.resourceClaims, which this data
+	// model does not carry: every named claim is reported as not found.
 	claims := map[string]bool{}
 	for i, c := range r.Claims {
 		ip := p.Child("claims").Index(i)
 		if c.Name == "" {
-			errs = append(errs, api.Required(ip.Child("name"), ""))
+			errs = append(errs, api.Required(ip, ""))
 			continue
 		}
-		key := c.Name + "/" + c.Request
-		if claims[key] {
+		if claims[c.Name] {
 			errs = append(errs, api.Duplicate(ip, c.Name))
 		}
-		claims[key] = true
+		claims[c.Name] = true
+		errs = append(errs, api.NotFound(ip, c.Name))
 	}
 	return errs
 }
@@ -108,6 +112,16 @@ func validateResourceQuantity(name api.ResourceName, q api.Quantity, p api.Path)
 		errs = append(errs, api.Invalid(p, q.String(), "must be an integer"))
 	}
 	return errs
+}
+
+// validateHugePageValue requires a huge page amount to be a whole number
+// of pages of the size the resource name gives (hugepages-2Mi: 2Mi pages).
+func validateHugePageValue(name api.ResourceName, q api.Quantity, p api.Path) api.FieldErrors {
+	size, err := api.ParseQuantity(strings.TrimPrefix(string(name), api.ResourceHugePagesPrefix))
+	if err != nil || size.Sign() <= 0 || size.Value() <= 0 || q.Value()%size.Value() != 0 {
+		return api.FieldErrors{api.Invalid(p, q.String(), q.String()+" is not positive integer multiple of "+string(name))}
+	}
+	return nil
 }
 
 // validatePodResources checks pod-level resources (PodLevelResources, on
