@@ -93,6 +93,10 @@ type Cluster struct {
 	// antiAffinityPods lists the pods bound to snapshot nodes that have
 	// required anti-affinity terms.
 	antiAffinityPods []*PodInfo
+
+	// spread is PodTopologySpread's cache (spread_index.go), kept current
+	// by the update methods.
+	spread *spreadCache
 }
 
 // NewCluster builds a snapshot of the nodes and pods with the given
@@ -108,6 +112,7 @@ func NewCluster(nodes []*api.Node, pods []*api.Pod, cfg Config) (*Cluster, error
 		nominated:   map[string]map[string]*PodInfo{},
 		namespaces:  map[string]map[string]string{},
 		byNamespace: map[string][]*PodInfo{},
+		spread:      newSpreadCache(),
 	}
 	for _, p := range cfg.Plugins {
 		if !knownPlugin(p) {
@@ -207,6 +212,7 @@ func (c *Cluster) AddNode(n *api.Node) error {
 	ni := &NodeInfo{node: n, index: len(c.nodes), allocatable: newResource(n.Status.Allocatable)}
 	c.nodes = append(c.nodes, ni)
 	c.byName[n.Name] = ni
+	c.spread.nodeAdded(ni)
 	if waiting := c.orphans[n.Name]; len(waiting) > 0 {
 		delete(c.orphans, n.Name)
 		for _, key := range sortedKeys(waiting) {
@@ -235,6 +241,7 @@ func (c *Cluster) RemoveNode(name string) error {
 		c.nodes[i].index = i
 	}
 	delete(c.byName, name)
+	c.spread.nodeRemoved(ni.index)
 	return nil
 }
 
@@ -250,6 +257,7 @@ func (c *Cluster) UpdateNode(n *api.Node) error {
 	}
 	ni.node = n
 	ni.allocatable = newResource(n.Status.Allocatable)
+	c.spread.nodeUpdated(ni)
 	return nil
 }
 
@@ -354,6 +362,7 @@ func (c *Cluster) addOrphan(pi *PodInfo, nodeName string) {
 // attach counts a pod on a snapshot node and in the cluster-wide indexes.
 func (c *Cluster) attach(pi *PodInfo, ni *NodeInfo) {
 	ni.addPod(pi)
+	c.spread.podAttached(pi)
 	ns := pi.Pod.Namespace
 	pi.nsSlot = len(c.byNamespace[ns])
 	c.byNamespace[ns] = append(c.byNamespace[ns], pi)
@@ -365,6 +374,7 @@ func (c *Cluster) attach(pi *PodInfo, ni *NodeInfo) {
 
 // detach undoes attach.
 func (c *Cluster) detach(pi *PodInfo) {
+	c.spread.podDetached(pi)
 	pi.node.removePod(pi)
 	ns := pi.Pod.Namespace
 	list := c.byNamespace[ns]

@@ -298,8 +298,8 @@ func TestScores(t *testing.T) {
 		Weight: 7, Preference: api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{{Key: "disk", Operator: api.NodeSelectorOpIn, Values: []string{"ssd"}}}}}}}}
 	scores := c.Score(pod, c.Filter(pod))
 	want := []NodeScore{
-		{Node: "n1", Index: 0, Total: 0*3 + 100*2, Plugins: []PluginScore{{PluginTaintToleration, 0, 3}, {PluginNodeAffinity, 100, 2}, {PluginInterPodAffinity, 0, 2}}},
-		{Node: "n2", Index: 1, Total: 100*3 + 0*2, Plugins: []PluginScore{{PluginTaintToleration, 100, 3}, {PluginNodeAffinity, 0, 2}, {PluginInterPodAffinity, 0, 2}}},
+		{Node: "n1", Index: 0, Total: 0*3 + 100*2, Plugins: []PluginScore{{PluginTaintToleration, 0, 3}, {PluginNodeAffinity, 100, 2}, {PluginPodTopologySpread, 0, 2}, {PluginInterPodAffinity, 0, 2}}},
+		{Node: "n2", Index: 1, Total: 100*3 + 0*2, Plugins: []PluginScore{{PluginTaintToleration, 100, 3}, {PluginNodeAffinity, 0, 2}, {PluginPodTopologySpread, 0, 2}, {PluginInterPodAffinity, 0, 2}}},
 	}
 	if d := cmp.Diff(want, scores); d != "" {
 		t.Errorf("Score (-want +got):\n%s", d)

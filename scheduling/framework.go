@@ -353,8 +353,7 @@ func (c *Cluster) plugins(pod *PodInfo) []cyclePlugin {
 	add(PluginNodeAffinity, func() cyclePlugin { return newNodeAffinityPlugin(pod) })
 	add(PluginNodePorts, func() cyclePlugin { return newNodePortsPlugin(pod) })
 	add(PluginNodeResourcesFit, func() cyclePlugin { return newFitPlugin(c, pod) })
-	// PodTopologySpread: add(PluginPodTopologySpread, func() cyclePlugin {
-	// return newSpreadPlugin(c, pod) }) once spread.go defines it.
+	add(PluginPodTopologySpread, func() cyclePlugin { return newSpreadPlugin(c, pod) })
 	add(PluginInterPodAffinity, func() cyclePlugin { return newInterPodAffinityPlugin(c, pod) })
 	return out
 }
