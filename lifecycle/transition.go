@@ -88,3 +88,26 @@ func phaseName(p api.PodPhase) string {
 	}
 	return string(p)
 }
+
+// ReportedPhase is the phase the kubelet writes to the pod status after
+// merging the phase it just computed (Phase) with the phases already
+// reported (pkg/kubelet generateAPIPodStatus): a computed phase that is not
+// terminal gives way to a terminal phase held by the kubelet's status cache
+// (cached) or, failing that, by the API server (apiPhase); and a terminal
+// phase the API server holds is never changed. So once Succeeded or Failed
+// has been reported, every later report repeats it.
+func ReportedPhase(computed, cached, apiPhase api.PodPhase) api.PodPhase {
+	p := computed
+	if !p.IsTerminal() {
+		switch {
+		case cached.IsTerminal():
+			p = cached
+		case apiPhase.IsTerminal():
+			p = apiPhase
+		}
+	}
+	if apiPhase.IsTerminal() {
+		p = apiPhase
+	}
+	return p
+}

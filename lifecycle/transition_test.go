@@ -105,3 +105,41 @@ func TestPhaseTransitionReflexive(t *testing.T) {
 		}
 	}
 }
+
+func TestReportedPhase(t *testing.T) {
+	tests := []struct {
+		computed, cached, apiPhase, want api.PodPhase
+	}{
+		{api.PodRunning, api.PodPending, api.PodPending, api.PodRunning},
+		{api.PodRunning, api.PodSucceeded, api.PodRunning, api.PodSucceeded},
+		{api.PodPending, api.PodRunning, api.PodFailed, api.PodFailed},
+		{api.PodFailed, api.PodRunning, api.PodRunning, api.PodFailed},
+		{api.PodFailed, api.PodRunning, api.PodSucceeded, api.PodSucceeded},
+		{api.PodSucceeded, api.PodFailed, "", api.PodSucceeded},
+	}
+	for _, tc := range tests {
+		if got := ReportedPhase(tc.computed, tc.cached, tc.apiPhase); got != tc.want {
+			t.Errorf("ReportedPhase(%s, %s, %s) = %s, want %s", tc.computed, tc.cached, tc.apiPhase, got, tc.want)
+		}
+	}
+}
+
+// TestReportedPhaseNeverLeavesTerminal: whatever the kubelet computes, the
+// reported phase obeys ValidPhaseTransition from a terminal API phase.
+func TestReportedPhaseNeverLeavesTerminal(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		known := []api.PodPhase{"", api.PodPending, api.PodRunning, api.PodSucceeded, api.PodFailed}
+		computed := rapid.SampledFrom(known[1:]).Draw(t, "computed")
+		cached := rapid.SampledFrom(known).Draw(t, "cached")
+		apiPhase := rapid.SampledFrom(known).Draw(t, "api")
+		got := ReportedPhase(computed, cached, apiPhase)
+		if apiPhase.IsTerminal() {
+			if err := ValidPhaseTransition(apiPhase, got); err != nil {
+				t.Fatalf("ReportedPhase(%s, %s, %s) = %s: %v", computed, cached, apiPhase, got, err)
+			}
+		}
+		if cached.IsTerminal() && !got.IsTerminal() {
+			t.Fatalf("ReportedPhase(%s, %s, %s) = %s left the cached terminal phase", computed, cached, apiPhase, got)
+		}
+	})
+}
