@@ -307,6 +307,12 @@ func (b Backoff) NextRestart(h RestartHistory, now time.Time) (BackoffDecision, 
 // of image or resources therefore starts a fresh back-off. The text is
 // podsem's own rendering; only equality of keys matters.
 func BackoffKey(pod *api.Pod, c *api.Container) string {
+	if pod == nil {
+		pod = &api.Pod{}
+	}
+	if c == nil {
+		c = &api.Container{}
+	}
 	var b strings.Builder
 	b.WriteString(pod.Name)
 	b.WriteByte('_')

@@ -76,6 +76,7 @@ type SandboxChange struct {
 // when a pod-network sandbox reports a network status with an empty IP. In
 // those cases the new attempt is the newest's plus one.
 func SandboxChanged(pod *api.Pod, sandboxes []Sandbox) SandboxChange {
+	hostNetwork := pod != nil && pod.Spec.HostNetwork
 	if len(sandboxes) == 0 {
 		return SandboxChange{NeedNew: true, Why: "no sandbox"}
 	}
@@ -88,7 +89,7 @@ func SandboxChanged(pod *api.Pod, sandboxes []Sandbox) SandboxChange {
 	s := &sandboxes[0]
 	next := s.Attempt + 1
 	want := NamespacePod
-	if pod.Spec.HostNetwork {
+	if hostNetwork {
 		want = NamespaceNode
 	}
 	switch {
@@ -98,7 +99,7 @@ func SandboxChanged(pod *api.Pod, sandboxes []Sandbox) SandboxChange {
 		return SandboxChange{NeedNew: true, Attempt: next, Why: "the newest sandbox is not ready"}
 	case s.Network != want:
 		return SandboxChange{NeedNew: true, Attempt: next, Why: "the sandbox's network namespace mode no longer matches hostNetwork"}
-	case !pod.Spec.HostNetwork && s.HasNetworkStatus && s.IP == "":
+	case !hostNetwork && s.HasNetworkStatus && s.IP == "":
 		return SandboxChange{NeedNew: true, Attempt: next, Why: "the sandbox has no IP address"}
 	}
 	return SandboxChange{Attempt: s.Attempt}
@@ -228,8 +229,12 @@ func nameList(names []string) string {
 //
 // Every condition carries observedGeneration = metadata.generation. A
 // condition whose status equals the previous one's keeps its
-// lastTransitionTime; otherwise it gets now.
+// lastTransitionTime; otherwise it gets now. A nil pod is read as an empty
+// one.
 func Conditions(pod *api.Pod, in ConditionsInput, now time.Time) KubeletConditions {
+	if pod == nil {
+		pod = &api.Pod{}
+	}
 	prev := in.Previous
 	if prev == nil {
 		prev = &pod.Status

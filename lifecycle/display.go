@@ -52,7 +52,12 @@ const NodeUnreachablePodReason = NodeLost
 //     Terminating unless its phase is Succeeded or Failed.
 //   - "(D ago)" uses the latest lastState.terminated.finishedAt among the
 //     counted containers; durations are rendered as kubectl's HumanDuration.
+//
+// A nil pod is read as an empty one.
 func DisplayStatus(pod *api.Pod, now time.Time) DisplayRow {
+	if pod == nil {
+		pod = &api.Pod{}
+	}
 	st := &pod.Status
 	restarts, sidecarRestarts := 0, 0
 	total := len(pod.Spec.Containers)

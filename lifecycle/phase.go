@@ -14,6 +14,9 @@ const ConfigSourceAnnotation = "kubernetes.io/config.source"
 // IsStaticPod reports whether the kubelet treats pod as a static pod: its
 // ConfigSourceAnnotation is present and is not "api".
 func IsStaticPod(pod *api.Pod) bool {
+	if pod == nil {
+		return false
+	}
 	src, ok := pod.Annotations[ConfigSourceAnnotation]
 	return ok && src != "api"
 }
@@ -86,14 +89,23 @@ type PhaseResult struct {
 //   - anything else is Pending.
 //
 // The result is the phase before the kubelet's merge with a terminal phase
-// reported earlier; see ValidPhaseTransition for that rule.
+// reported earlier; ReportedPhase does that merge, and ValidPhaseTransition
+// states the rule it upholds.
+//
+// A nil pod is read as an empty one.
 func Phase(pod *api.Pod, opts PhaseOptions) api.PodPhase {
+	if pod == nil {
+		pod = &api.Pod{}
+	}
 	var c PhaseCounts
 	return phase(pod, opts, &c)
 }
 
 // ExplainPhase is Phase with the container tally and the deciding rule.
 func ExplainPhase(pod *api.Pod, opts PhaseOptions) PhaseResult {
+	if pod == nil {
+		pod = &api.Pod{}
+	}
 	var r PhaseResult
 	r.Phase = phase(pod, opts, &r.Counts)
 	r.Why = explainPhase(r.Phase, &r.Counts, opts, pod)

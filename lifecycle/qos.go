@@ -55,8 +55,11 @@ func addQOS(sum *[2]api.Quantity, has *[2]bool, l api.ResourceList) (seen [2]boo
 // API server defaults requests from limits); else Burstable.
 //
 // The pod is read as given; apply api.DefaultPod first to see the class of
-// the pod as the API server stores it.
+// the pod as the API server stores it. A nil pod is BestEffort.
 func QOSClass(pod *api.Pod) api.PodQOSClass {
+	if pod == nil {
+		return api.PodQOSBestEffort
+	}
 	var s qosSums
 	guaranteed := true
 	if r := pod.Spec.Resources; r != nil {
@@ -109,7 +112,7 @@ func QOSClass(pod *api.Pod) api.PodQOSClass {
 // set — the class is fixed when the pod is created and survives in-place
 // resizes — else QOSClass(pod).
 func GetPodQOS(pod *api.Pod) api.PodQOSClass {
-	if pod.Status.QOSClass != "" {
+	if pod != nil && pod.Status.QOSClass != "" {
 		return pod.Status.QOSClass
 	}
 	return QOSClass(pod)

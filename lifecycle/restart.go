@@ -45,6 +45,9 @@ func (k ContainerKind) String() string {
 // containers first, then init containers (sidecars included), then
 // ephemeral containers. ok is false when no container has that name.
 func FindContainer(spec *api.PodSpec, name string) (c *api.Container, kind ContainerKind, ok bool) {
+	if spec == nil {
+		return nil, 0, false
+	}
 	for i := range spec.Containers {
 		if spec.Containers[i].Name == name {
 			return &spec.Containers[i], RegularContainer, true
@@ -151,7 +154,7 @@ func (d RestartDecision) String() string {
 // PodRestartPolicy is the pod's restart policy with the API default applied:
 // an empty spec.restartPolicy means Always.
 func PodRestartPolicy(spec *api.PodSpec) api.RestartPolicy {
-	if spec.RestartPolicy == "" {
+	if spec == nil || spec.RestartPolicy == "" {
 		return api.RestartPolicyAlways
 	}
 	return spec.RestartPolicy
@@ -214,7 +217,7 @@ func policyRestarts(p api.RestartPolicy, code int32) (restart, ok bool) {
 // It does not know the container's kind; ShouldRestart does.
 func ContainerShouldRestart(spec *api.PodSpec, c *api.Container, code int32) RestartDecision {
 	d := RestartDecision{Rule: -1}
-	if c.RestartPolicy != nil {
+	if c != nil && c.RestartPolicy != nil {
 		if i := matchRestartRule(c.RestartPolicyRules, code); i >= 0 {
 			d.Rule = i
 			switch c.RestartPolicyRules[i].Action {
@@ -283,7 +286,7 @@ func IsContainerRestartable(spec *api.PodSpec, kind ContainerKind, c *api.Contai
 	case SidecarContainer:
 		return true
 	}
-	if c.RestartPolicy != nil {
+	if c != nil && c.RestartPolicy != nil {
 		for i := range c.RestartPolicyRules {
 			if c.RestartPolicyRules[i].Action == api.RestartRuleActionRestart {
 				return true
@@ -291,5 +294,5 @@ func IsContainerRestartable(spec *api.PodSpec, kind ContainerKind, c *api.Contai
 		}
 		return *c.RestartPolicy != api.RestartPolicyNever
 	}
-	return spec.RestartPolicy != api.RestartPolicyNever
+	return PodRestartPolicy(spec) != api.RestartPolicyNever
 }
