@@ -175,6 +175,58 @@ func (s StateSummary) String() string {
 	return "Unknown"
 }
 
+// ContainerSummary describes one container status: its current state, its
+// previous termination, readiness and restarts.
+type ContainerSummary struct {
+	Name  string
+	State StateSummary
+	// Last is the previous run's end (lastState); Kind is StateUnknown when
+	// the container has not restarted.
+	Last         StateSummary
+	Ready        bool
+	Started      bool
+	RestartCount int32
+}
+
+// DescribeStatus summarises a container status as the kubelet reported it.
+// A nil status is an unknown container.
+func DescribeStatus(cs *api.ContainerStatus) ContainerSummary {
+	if cs == nil {
+		return ContainerSummary{}
+	}
+	return ContainerSummary{
+		Name:         cs.Name,
+		State:        Describe(&cs.State),
+		Last:         Describe(&cs.LastTerminationState),
+		Ready:        cs.Ready,
+		Started:      cs.Started != nil && *cs.Started,
+		RestartCount: cs.RestartCount,
+	}
+}
+
+// String renders the summary in one line, e.g. "app: Waiting
+// (CrashLoopBackOff), not ready, 3 restarts, last Terminated (Error, exit
+// code 1)".
+func (c ContainerSummary) String() string {
+	out := c.Name + ": " + c.State.String()
+	if c.Ready {
+		out += ", ready"
+	} else {
+		out += ", not ready"
+	}
+	switch c.RestartCount {
+	case 0:
+	case 1:
+		out += ", 1 restart"
+	default:
+		out += ", " + strconv.Itoa(int(c.RestartCount)) + " restarts"
+	}
+	if c.Last.Kind != StateUnknown {
+		out += ", last " + c.Last.String()
+	}
+	return out
+}
+
 // TerminatedReason is the reason the kubelet gives a container that exited
 // with code when the runtime supplied none: Completed for 0, Error
 // otherwise; OOMKilled when the runtime reported an out-of-memory kill.

@@ -238,3 +238,20 @@ func TestDescribe(t *testing.T) {
 		t.Error("found a status that does not exist")
 	}
 }
+
+func TestDescribeStatus(t *testing.T) {
+	s := fxCrashed("app", 1)
+	s.RestartCount = 3
+	want := "app: Waiting (CrashLoopBackOff), not ready, 3 restarts, last Terminated (Error, exit code 1)"
+	if got := DescribeStatus(&s).String(); got != want {
+		t.Errorf("DescribeStatus = %q, want %q", got, want)
+	}
+	r := fxStatus("web", fxRunning())
+	r.Ready, r.Started = true, fxPtr(true)
+	if got := DescribeStatus(&r); got.String() != "web: Running, ready" || !got.Started {
+		t.Errorf("DescribeStatus = %+v", got)
+	}
+	if got := DescribeStatus(nil); got.State.Kind != StateUnknown {
+		t.Errorf("DescribeStatus(nil) = %+v", got)
+	}
+}
