@@ -1,24 +1,5 @@
 package scheduling
 
-// WIRING REQUESTED FROM THE SNAPSHOT (cluster.go / framework.go), for the
-// PodTopologySpread plugin (spread*.go). Nothing else in those files needs
-// to change; everything below is defined in spread*.go:
-//
-//  1. framework.go, (*Cluster).plugins: replace the commented-out line with
-//     add(PluginPodTopologySpread, func() cyclePlugin { return newSpreadPlugin(c, pod) })
-//  2. cluster.go, type Cluster: add the field   spread *spreadCache
-//     and in NewCluster's literal:               spread: newSpreadCache(),
-//  3. cluster.go, keep it current (each one line):
-//     AddNode, after appending ni to c.nodes:    c.spread.nodeAdded(ni)
-//     RemoveNode, after delete(c.byName, name):  c.spread.nodeRemoved(ni.index)
-//     UpdateNode, after ni.node = n:             c.spread.nodeUpdated(ni)
-//     attach, after ni.addPod(pi):               c.spread.podAttached(pi)
-//     detach, first statement:                   c.spread.podDetached(pi)
-//
-// Once the field exists, spread_plugin.go's spreadCacheOf returns it and
-// spread_workloads.go adds (*Cluster).SetSpreadWorkloads (Services, RCs,
-// ReplicaSets, StatefulSets for the default constraints' selectors).
-
 import (
 	"sync"
 
@@ -43,8 +24,8 @@ import (
 // cycles may warm the cache; the arrays themselves only change through the
 // update methods, which never run concurrently with cycles.
 //
-// The snapshot (cluster.go) is expected to hold one spreadCache and call
-// the update methods; see spreadCacheOf.
+// The snapshot (cluster.go) holds one spreadCache and calls the update
+// methods; see spreadCacheOf.
 type spreadCache struct {
 	mu   sync.Mutex
 	keys map[string]*topoKeyIndex

@@ -36,7 +36,10 @@ type spreadPlugin struct {
 	pod   *PodInfo
 	cache *spreadCache
 
-	affinity *RequiredNodeAffinity // nil when the pod has no required node affinity or selector
+	affinity     *RequiredNodeAffinity // nil when the pod has no required node affinity or selector
+	affinityDone bool
+	// reasons are the rejection texts, allocated once per cycle.
+	reasonSkew, reasonMissing []string
 
 	hard   []spreadConstraint
 	hs     []hardSpread
@@ -115,23 +118,32 @@ func (pl *spreadPlugin) spreadCache() *spreadCache {
 }
 
 func (pl *spreadPlugin) requiredAffinity() *RequiredNodeAffinity {
-	if pl.affinity == nil {
+	if !pl.affinityDone {
+		pl.affinityDone = true
 		pod := pl.pod.Pod
-		if len(pod.Spec.NodeSelector) == 0 && requiredNodeSelector(pod) == nil {
-			return nil
+		if len(pod.Spec.NodeSelector) > 0 || requiredNodeSelector(pod) != nil {
+			pl.affinity, _ = NewRequiredNodeAffinity(pod)
 		}
-		pl.affinity, _ = NewRequiredNodeAffinity(pod)
 	}
 	return pl.affinity
+}
+
+// needsInclusion reports whether some constraint's node inclusion
+// policies can exclude a node (otherwise every node with the keys counts).
+func (pl *spreadPlugin) needsInclusion(cs []spreadConstraint) bool {
+	for i := range cs {
+		if cs[i].honorTaints || (cs[i].honorAffinity && pl.affinity != nil) {
+			return true
+		}
+	}
+	return false
 }
 
 // included reports whether node n counts for constraint c under its node
 // inclusion policies.
 func (pl *spreadPlugin) included(c *spreadConstraint, n *NodeInfo) bool {
-	if c.honorAffinity {
-		if ra := pl.requiredAffinity(); ra != nil && !ra.Match(n.node) {
-			return false
-		}
+	if c.honorAffinity && pl.affinity != nil && !pl.affinity.Match(n.node) {
+		return false
 	}
 	if c.honorTaints && len(n.node.Spec.Taints) > 0 {
 		if _, bad := FindUntoleratedTaint(n.node.Spec.Taints, pl.pod.Pod.Spec.Tolerations); bad {
@@ -151,6 +163,9 @@ func (pl *spreadPlugin) preFilter() Status {
 		return Status{Code: Skip}
 	}
 	pl.hard = hard
+	pl.requiredAffinity()
+	pl.reasonSkew = []string{ReasonSpreadConstraintsNotMatch}
+	pl.reasonMissing = []string{ReasonSpreadMissingLabel}
 	sc := pl.spreadCache()
 	pl.hs = make([]hardSpread, len(hard))
 	per := make([][]int32, len(hard))
@@ -166,6 +181,7 @@ func (pl *spreadPlugin) preFilter() Status {
 		}
 	}
 	nodes := pl.c.nodes
+	filtered := pl.needsInclusion(hard)
 nodeLoop:
 	for n := range nodes {
 		for i := range pl.hs {
@@ -173,8 +189,8 @@ nodeLoop:
 				continue nodeLoop
 			}
 		}
-		for i := range hard {
-			if !pl.included(&hard[i], nodes[n]) {
+		for i := range pl.hs {
+			if filtered && !pl.included(&hard[i], nodes[n]) {
 				continue
 			}
 			h := &pl.hs[i]
@@ -211,7 +227,7 @@ func (pl *spreadPlugin) filter(v *NodeView) Status {
 		h := &pl.hs[i]
 		d := h.ids[n]
 		if d < 0 {
-			return Status{Code: UnschedulableAndUnresolvable, Reasons: []string{ReasonSpreadMissingLabel}}
+			return Status{Code: UnschedulableAndUnresolvable, Reasons: pl.reasonMissing}
 		}
 		minNum := h.paths[0].num
 		if h.domains < int(c.minDomains) {
@@ -222,7 +238,7 @@ func (pl *spreadPlugin) filter(v *NodeView) Status {
 			self = 1
 		}
 		if int(h.counts[d])+self-minNum > int(c.maxSkew) {
-			return Status{Code: Unschedulable, Reasons: []string{ReasonSpreadConstraintsNotMatch}}
+			return Status{Code: Unschedulable, Reasons: pl.reasonSkew}
 		}
 	}
 	return Status{}
@@ -285,6 +301,7 @@ func (pl *spreadPlugin) preScore(feasible []*NodeInfo) Status {
 	}
 	pl.soft = soft
 	pl.feasible = feasible
+	pl.requiredAffinity()
 	requireAll := len(pod.Spec.TopologySpreadConstraints) > 0 || !spreadSystemDefaulted(args)
 	sc := pl.spreadCache()
 	pl.ss = make([]softSpread, len(soft))
@@ -342,13 +359,17 @@ func (pl *spreadPlugin) preScore(feasible []*NodeInfo) Status {
 		}
 		s.weight = math.Log(float64(sz + 2))
 	}
-	for n, ni := range pl.c.nodes {
-		if requireAll && !hasAll(n) {
+	filtered := pl.needsInclusion(soft)
+	for i := range pl.ss {
+		s := &pl.ss[i]
+		if s.hostname || s.perNode == nil {
 			continue
 		}
-		for i := range pl.ss {
-			s := &pl.ss[i]
-			if s.hostname || s.perNode == nil || !pl.included(&soft[i], ni) {
+		for n, ni := range pl.c.nodes {
+			if requireAll && !hasAll(n) {
+				continue
+			}
+			if filtered && !pl.included(&soft[i], ni) {
 				continue
 			}
 			d := s.ids[n]
@@ -392,10 +413,10 @@ func (pl *spreadPlugin) score(ni *NodeInfo) int64 {
 // preScore's feasible nodes: ignored nodes get 0, the others
 // 100*(max+min-s)/max over the non-ignored scores (100 each when max is 0).
 func (pl *spreadPlugin) normalizeScore(scores []int64) {
-	ignored := func(i int) bool { return i < len(pl.feasible) && pl.ignored[pl.feasible[i].index] }
+	feasible := pl.feasible[:len(scores)]
 	minS, maxS := int64(math.MaxInt64), int64(0)
 	for i, s := range scores {
-		if ignored(i) {
+		if pl.ignored[feasible[i].index] {
 			continue
 		}
 		minS = min(minS, s)
@@ -403,7 +424,7 @@ func (pl *spreadPlugin) normalizeScore(scores []int64) {
 	}
 	for i, s := range scores {
 		switch {
-		case ignored(i):
+		case pl.ignored[feasible[i].index]:
 			scores[i] = 0
 		case maxS == 0:
 			scores[i] = MaxNodeScore
@@ -419,10 +440,13 @@ func spreadSystemDefaulted(a SpreadArgs) bool {
 	return a.DefaultingType == "" || a.DefaultingType == SpreadDefaultingSystem
 }
 
-// spreadCacheOf returns the snapshot's spread cache. Until the snapshot
-// holds one and keeps it current, every cycle gets a fresh cache, which is
-// always correct and costs a pass over the namespace's pods per selector
-// ("cold").
+// spreadCacheOf returns the snapshot's spread cache, which its update
+// methods keep current. A Cluster not made by NewCluster has none; its
+// cycles get a fresh cache each, which is always correct and costs a pass
+// over the namespace's pods per selector.
 func spreadCacheOf(c *Cluster) *spreadCache {
-	return newSpreadCache()
+	if c.spread == nil {
+		return newSpreadCache()
+	}
+	return c.spread
 }

@@ -15,6 +15,7 @@ func init() {
 	register("resources.pod-requests", runPodRequests)
 	register("scheduling.priority-admission", runPriorityAdmission)
 	register("scheduling.queue-order", runQueueOrder)
+	register("scheduling.topology-spread", runTopologySpread)
 }
 
 // runPodRequests: scheduling.PodRequests and PodLimits on one pod, after
@@ -255,4 +256,119 @@ func runQueueOrder(input, want json.RawMessage) error {
 		return Mismatch("ties", wantTies, gotTies)
 	}
 	return nil
+}
+
+// runTopologySpread: one cycle of a snapshot running PodTopologySpread
+// alone: Filter on every node, then Score on the nodes that passed.
+func runTopologySpread(input, want json.RawMessage) error {
+	var in struct {
+		Pod   api.Pod    `json:"pod"`
+		Nodes []api.Node `json:"nodes"`
+		Pods  []api.Pod  `json:"pods"`
+		Args  struct {
+			DefaultingType     string                         `json:"defaultingType"`
+			DefaultConstraints []api.TopologySpreadConstraint `json:"defaultConstraints"`
+		} `json:"args"`
+		Services               []*api.Service               `json:"services"`
+		ReplicaSets            []*api.ReplicaSet            `json:"replicaSets"`
+		StatefulSets           []*api.StatefulSet           `json:"statefulSets"`
+		ReplicationControllers []*api.ReplicationController `json:"replicationControllers"`
+	}
+	if err := json.Unmarshal(input, &in); err != nil {
+		return fmt.Errorf("decoding input: %w", err)
+	}
+	type nodeFilter struct {
+		Node   string `json:"node"`
+		Fits   bool   `json:"fits"`
+		Code   string `json:"code"`
+		Reason string `json:"reason,omitempty"`
+	}
+	type nodeScore struct {
+		Node  string `json:"node"`
+		Score int64  `json:"score"`
+	}
+	var w struct {
+		PreFilter string       `json:"preFilter"`
+		Filter    []nodeFilter `json:"filter"`
+		PreScore  string       `json:"preScore"`
+		Scores    []nodeScore  `json:"scores"`
+		Error     bool         `json:"error"`
+	}
+	if err := json.Unmarshal(want, &w); err != nil {
+		return fmt.Errorf("decoding want: %w", err)
+	}
+	nodes := make([]*api.Node, len(in.Nodes))
+	for i := range in.Nodes {
+		nodes[i] = &in.Nodes[i]
+	}
+	pods := make([]*api.Pod, len(in.Pods))
+	for i := range in.Pods {
+		pods[i] = &in.Pods[i]
+	}
+	cfg := scheduling.Config{
+		Plugins: []string{scheduling.PluginPodTopologySpread},
+		Spread:  scheduling.SpreadArgs{DefaultingType: in.Args.DefaultingType, DefaultConstraints: in.Args.DefaultConstraints},
+	}
+	c, err := scheduling.NewCluster(nodes, pods, cfg)
+	if err != nil {
+		return fmt.Errorf("building the snapshot: %w", err)
+	}
+	c.SetSpreadWorkloads(scheduling.SpreadWorkloads{
+		Services: in.Services, ReplicaSets: in.ReplicaSets,
+		StatefulSets: in.StatefulSets, ReplicationControllers: in.ReplicationControllers,
+	})
+	cy := c.NewCycle(&in.Pod)
+	pre := cy.PreFilter()[0]
+	if w.Error {
+		if pre.Code == scheduling.Error {
+			return nil
+		}
+		return Mismatch("error", true, pre.String())
+	}
+	if pre.Code.String() != w.PreFilter {
+		return Mismatch("preFilter", w.PreFilter, pre.String())
+	}
+	results := cy.Filter()
+	got := make([]nodeFilter, len(results))
+	for i, r := range results {
+		got[i] = nodeFilter{Node: r.Node, Fits: r.Fits(), Code: r.Status.Code.String()}
+		if !r.Fits() {
+			got[i].Reason = strings.Join(r.Status.Reasons, ", ")
+		}
+		if r.Status.Code == scheduling.Skip {
+			got[i].Code = "Success"
+		}
+	}
+	if d := SameJSON(toJSONTree(w.Filter), toJSONTree(got), "filter"); d != "" {
+		return Mismatch("filter", w.Filter, got)
+	}
+	scores := cy.Score(results)
+	preScore := "NotRun"
+	if ps := cy.PreScore(); len(ps) > 0 {
+		if ps[0].Code == scheduling.Error {
+			return Mismatch("preScore", w.PreScore, ps[0].String())
+		}
+		preScore = ps[0].Code.String()
+	}
+	if preScore != w.PreScore {
+		return Mismatch("preScore", w.PreScore, preScore)
+	}
+	if preScore != "Success" {
+		return nil
+	}
+	gotScores := make([]nodeScore, len(scores))
+	for i, s := range scores {
+		gotScores[i] = nodeScore{Node: s.Node, Score: s.Plugins[0].Score}
+	}
+	if d := SameJSON(toJSONTree(w.Scores), toJSONTree(gotScores), "scores"); d != "" {
+		return Mismatch("scores", w.Scores, gotScores)
+	}
+	return nil
+}
+
+func toJSONTree(v any) any {
+	b, _ := json.Marshal(v)
+	var out any
+	_ = json.Unmarshal(b, &out)
+	return out
 }

@@ -1,0 +1,161 @@
+package scheduling
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/podsem/podsem/api"
+)
+
+// spreadBenchCluster generates a cluster of n nodes spread over three zones
+// (topology.kubernetes.io/zone zone-0..2, kubernetes.io/hostname = name)
+// carrying podsPerNode pods each, in five namespaces and fifty apps.
+func spreadBenchCluster(n, podsPerNode int) ([]*api.Node, []*api.Pod) {
+	nodes := make([]*api.Node, n)
+	for i := range nodes {
+		name := fmt.Sprintf("node-%05d", i)
+		nodes[i] = &api.Node{
+			ObjectMeta: api.ObjectMeta{Name: name, Labels: map[string]string{
+				api.LabelHostname:     name,
+				api.LabelTopologyZone: fmt.Sprintf("zone-%d", i%3),
+			}},
+			Status: api.NodeStatus{Allocatable: api.ResourceList{
+				api.ResourcePods:   api.MustParseQuantity("110"),
+				api.ResourceCPU:    api.MustParseQuantity("32"),
+				api.ResourceMemory: api.MustParseQuantity("128Gi"),
+			}},
+		}
+	}
+	pods := make([]*api.Pod, 0, n*podsPerNode)
+	for i := 0; i < n*podsPerNode; i++ {
+		// A simple mixing of i so that apps and namespaces are not aligned
+		// with nodes or zones.
+		h := uint32(i)*2654435761 + 12345
+		pods = append(pods, &api.Pod{
+			ObjectMeta: api.ObjectMeta{
+				Name:      fmt.Sprintf("pod-%06d", i),
+				Namespace: fmt.Sprintf("ns-%d", h%5),
+				Labels:    map[string]string{"app": fmt.Sprintf("app-%d", (h>>8)%50), "tier": "web"},
+			},
+			Spec: api.PodSpec{NodeName: nodes[(h>>16)%uint32(n)].Name, Containers: []api.Container{{Name: "c", Image: "pause"}}},
+		})
+	}
+	return nodes, pods
+}
+
+// spreadBenchPod has two DoNotSchedule constraints (zone maxSkew 1000,
+// hostname maxSkew 100, loose enough that most nodes stay feasible and get
+// scored) and one ScheduleAnyway constraint (zone).
+func spreadBenchPod(app string, extra ...api.LabelSelectorRequirement) *api.Pod {
+	sel := &api.LabelSelector{MatchLabels: map[string]string{"app": app}, MatchExpressions: extra}
+	return &api.Pod{
+		ObjectMeta: api.ObjectMeta{Name: "incoming", Namespace: "ns-0", Labels: map[string]string{"app": app, "tier": "web"}},
+		Spec: api.PodSpec{
+			Containers: []api.Container{{Name: "c", Image: "pause"}},
+			TopologySpreadConstraints: []api.TopologySpreadConstraint{
+				{MaxSkew: 1000, TopologyKey: api.LabelTopologyZone, WhenUnsatisfiable: api.DoNotSchedule, LabelSelector: sel},
+				{MaxSkew: 100, TopologyKey: api.LabelHostname, WhenUnsatisfiable: api.DoNotSchedule, LabelSelector: sel},
+				{MaxSkew: 1, TopologyKey: api.LabelTopologyZone, WhenUnsatisfiable: api.ScheduleAnyway, LabelSelector: sel},
+			},
+		},
+	}
+}
+
+// spreadDecision is one full PodTopologySpread decision: PreFilter, Filter
+// on every node, PreScore/Score/NormalizeScore on the feasible ones.
+func spreadDecision(c *Cluster, pod *api.Pod) int {
+	cy := c.NewCycle(pod)
+	res := cy.Filter()
+	return len(cy.Score(res))
+}
+
+// BenchmarkSpreadDecision times one PodTopologySpread decision on a
+// generated cluster (10 pods per node) of 500 and 5,000 nodes, and on the
+// cluster in the JSON file named by PODSEM_BENCH_CLUSTER
+// ({"nodes": [...], "pods": [...], "pod": {...}}) when set. "cold" uses a
+// selector the snapshot has never seen in every iteration; "warm" repeats
+// the same pod, so per-selector counts cached by the snapshot are reused.
+func BenchmarkSpreadDecision(b *testing.B) {
+	for _, n := range []int{500, 5000} {
+		nodes, pods := spreadBenchCluster(n, 10)
+		c, err := NewCluster(nodes, pods, Config{Plugins: []string{PluginPodTopologySpread}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) { benchSpread(b, c, spreadBenchPod("app-7")) })
+	}
+	if path := os.Getenv("PODSEM_BENCH_CLUSTER"); path != "" {
+		c, pod, err := loadSpreadBenchCluster(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run("file", func(b *testing.B) { benchSpread(b, c, pod) })
+	}
+}
+
+func benchSpread(b *testing.B, c *Cluster, pod *api.Pod) {
+	b.Run("cold", func(b *testing.B) {
+		// A fresh selector each iteration: an extra requirement on a label
+		// no pod carries, with a new value every time.
+		variants := make([]*api.Pod, 512)
+		for i := range variants {
+			p := *pod
+			p.Spec.TopologySpreadConstraints = withNonce(pod.Spec.TopologySpreadConstraints, i)
+			variants[i] = &p
+		}
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			spreadDecision(c, variants[i%len(variants)])
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(c.NumNodes()), "ns/node")
+	})
+	b.Run("warm", func(b *testing.B) {
+		spreadDecision(c, pod)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			spreadDecision(c, pod)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(c.NumNodes()), "ns/node")
+	})
+}
+
+// withNonce copies the constraints, adding "bench-nonce NotIn [i]" to each
+// selector, which every pod without the label still matches.
+func withNonce(cs []api.TopologySpreadConstraint, i int) []api.TopologySpreadConstraint {
+	out := make([]api.TopologySpreadConstraint, len(cs))
+	for j, c := range cs {
+		sel := api.LabelSelector{}
+		if c.LabelSelector != nil {
+			sel = *c.LabelSelector
+		}
+		sel.MatchExpressions = append(append([]api.LabelSelectorRequirement(nil), sel.MatchExpressions...),
+			api.LabelSelectorRequirement{Key: "bench-nonce", Operator: api.LabelSelectorOpNotIn, Values: []string{fmt.Sprint(i)}})
+		c.LabelSelector = &sel
+		out[j] = c
+	}
+	return out
+}
+
+func loadSpreadBenchCluster(path string) (*Cluster, *api.Pod, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	var in struct {
+		Nodes []*api.Node `json:"nodes"`
+		Pods  []*api.Pod  `json:"pods"`
+		Pod   *api.Pod    `json:"pod"`
+	}
+	if err := json.Unmarshal(data, &in); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if in.Pod == nil {
+		return nil, nil, fmt.Errorf("%s: no \"pod\"", path)
+	}
+	c, err := NewCluster(in.Nodes, in.Pods, Config{Plugins: []string{PluginPodTopologySpread}})
+	return c, in.Pod, err
+}

@@ -1,0 +1,482 @@
+package scheduling
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/podsem/podsem/api"
+	"pgregory.net/rapid"
+)
+
+// spreadRun drives the PodTopologySpread plugin alone through one cycle the
+// way the framework does: PreFilter, Filter on every node, then PreScore,
+// Score and NormalizeScore over the nodes that passed.
+type spreadRun struct {
+	preFilter Status
+	filter    []Status // per node index
+	preScore  Status   // Code Skip also when no node passed ("not run")
+	scores    map[string]int64
+}
+
+func runSpreadPlugin(c *Cluster, pod *api.Pod) spreadRun {
+	pl := newSpreadPlugin(c, newIncomingPodInfo(pod))
+	var r spreadRun
+	r.preFilter = pl.preFilter()
+	var feasible []*NodeInfo
+	for _, n := range c.nodes {
+		st := Status{}
+		if r.preFilter.Code == Success {
+			st = pl.filter(&NodeView{Info: n})
+		} else if r.preFilter.Code != Skip {
+			st = r.preFilter
+		}
+		r.filter = append(r.filter, st)
+		if st.Code == Success {
+			feasible = append(feasible, n)
+		}
+	}
+	r.preScore = Status{Code: Skip}
+	if len(feasible) == 0 {
+		return r
+	}
+	r.preScore = pl.preScore(feasible)
+	if r.preScore.Code != Success {
+		return r
+	}
+	raw := make([]int64, len(feasible))
+	for i, n := range feasible {
+		raw[i] = pl.score(n)
+	}
+	pl.normalizeScore(raw)
+	r.scores = map[string]int64{}
+	for i, n := range feasible {
+		r.scores[n.Name()] = raw[i]
+	}
+	return r
+}
+
+func spreadNode(name string, labels ...string) *api.Node {
+	l := map[string]string{}
+	for i := 0; i+1 < len(labels); i += 2 {
+		l[labels[i]] = labels[i+1]
+	}
+	return &api.Node{ObjectMeta: api.ObjectMeta{Name: name, Labels: l}}
+}
+
+func spreadPodOn(name, node string, labels ...string) *api.Pod {
+	l := map[string]string{}
+	for i := 0; i+1 < len(labels); i += 2 {
+		l[labels[i]] = labels[i+1]
+	}
+	return &api.Pod{ObjectMeta: api.ObjectMeta{Name: name, Namespace: "default", Labels: l}, Spec: api.PodSpec{NodeName: node}}
+}
+
+func hardZone(maxSkew int32, sel *api.LabelSelector) api.TopologySpreadConstraint {
+	return api.TopologySpreadConstraint{MaxSkew: maxSkew, TopologyKey: "zone", WhenUnsatisfiable: api.DoNotSchedule, LabelSelector: sel}
+}
+
+func fooBar() *api.LabelSelector {
+	return &api.LabelSelector{MatchLabels: map[string]string{"foo": "bar"}}
+}
+
+func codes(r spreadRun) []string {
+	var out []string
+	for _, st := range r.filter {
+		out = append(out, st.Code.String())
+	}
+	return out
+}
+
+func TestSpreadFilterTable(t *testing.T) {
+	zones := []*api.Node{
+		spreadNode("n1", "zone", "a", "node", "n1"), spreadNode("n2", "zone", "a", "node", "n2"),
+		spreadNode("n3", "zone", "b", "node", "n3"), spreadNode("n4", "zone", "b", "node", "n4"),
+	}
+	three := []*api.Pod{spreadPodOn("p1", "n1", "foo", "bar"), spreadPodOn("p2", "n2", "foo", "bar"), spreadPodOn("p3", "n3", "foo", "bar")}
+	incoming := func(labels map[string]string, cs ...api.TopologySpreadConstraint) *api.Pod {
+		return &api.Pod{ObjectMeta: api.ObjectMeta{Name: "in", Namespace: "default", Labels: labels}, Spec: api.PodSpec{TopologySpreadConstraints: cs}}
+	}
+	foo := map[string]string{"foo": "bar"}
+	minDomains := func(c api.TopologySpreadConstraint, n int32) api.TopologySpreadConstraint {
+		c.MinDomains = &n
+		return c
+	}
+	terminating := spreadPodOn("p4", "n3", "foo", "bar")
+	terminating.DeletionTimestamp = &api.Time{Time: time.Unix(1, 0)}
+	otherNS := spreadPodOn("p5", "n3", "foo", "bar")
+	otherNS.Namespace = "other"
+	tests := []struct {
+		name  string
+		nodes []*api.Node
+		pods  []*api.Pod
+		pod   *api.Pod
+		want  []string
+	}{
+		{"zone B only", zones, three, incoming(foo, hardZone(1, fooBar())),
+			[]string{"Unschedulable", "Unschedulable", "Success", "Success"}},
+		{"unlabelled incoming pod may go to zone A", zones, three, incoming(nil, hardZone(1, fooBar())),
+			[]string{"Success", "Success", "Success", "Success"}},
+		{"minDomains 3 with 2 zones: the global minimum is 0", zones, three, incoming(foo, minDomains(hardZone(1, fooBar()), 3)),
+			[]string{"Unschedulable", "Unschedulable", "Unschedulable", "Unschedulable"}},
+		{"terminating and other-namespace pods do not count", zones, append(slices.Clone(three), terminating, otherNS),
+			incoming(foo, hardZone(1, fooBar())), []string{"Unschedulable", "Unschedulable", "Success", "Success"}},
+		{"empty selector counts no existing pod", zones, three, incoming(foo, hardZone(1, &api.LabelSelector{})),
+			[]string{"Success", "Success", "Success", "Success"}},
+		{"node missing the key", append(slices.Clone(zones), spreadNode("n5", "node", "n5")), three, incoming(foo, hardZone(1, fooBar())),
+			[]string{"Unschedulable", "Unschedulable", "Success", "Success", "UnschedulableAndUnresolvable"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := NewCluster(tt.nodes, tt.pods, Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(tt.want, codes(runSpreadPlugin(c, tt.pod))); d != "" {
+				t.Errorf("filter codes (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestSpreadPreFilterSkipAndDefaults(t *testing.T) {
+	nodes := []*api.Node{
+		spreadNode("n1", api.LabelHostname, "n1", api.LabelTopologyZone, "a"),
+		spreadNode("n2", api.LabelHostname, "n2", api.LabelTopologyZone, "a"),
+		spreadNode("n3", api.LabelHostname, "n3", api.LabelTopologyZone, "b"),
+	}
+	pods := []*api.Pod{spreadPodOn("p1", "n1", "foo", "bar"), spreadPodOn("p2", "n1", "foo", "bar"), spreadPodOn("p3", "n2", "foo", "bar")}
+	pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "in", Namespace: "default", Labels: map[string]string{"foo": "bar"}}}
+	c, err := NewCluster(nodes, pods, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// No Service selects the pod: System defaults have no selector.
+	r := runSpreadPlugin(c, pod)
+	if r.preFilter.Code != Skip || r.preScore.Code != Skip {
+		t.Fatalf("without a service: preFilter %v preScore %v, want Skip Skip", r.preFilter, r.preScore)
+	}
+	svc := &api.Service{ObjectMeta: api.ObjectMeta{Name: "s", Namespace: "default"}, Spec: api.ServiceSpec{Selector: map[string]string{"foo": "bar"}}}
+	sel := DefaultSpreadSelector(pod, SpreadWorkloads{Services: []*api.Service{svc}})
+	if sel.String() != "foo=bar" {
+		t.Fatalf("DefaultSpreadSelector = %q, want foo=bar", sel.String())
+	}
+	cs, err := spreadConstraintsFor(pod, SpreadArgs{}, SpreadWorkloads{Services: []*api.Service{svc}}, api.ScheduleAnyway)
+	if err != nil || len(cs) != 2 || cs[0].key != api.LabelHostname || cs[0].maxSkew != 3 || cs[1].maxSkew != 5 {
+		t.Fatalf("system default soft constraints = %+v, %v", cs, err)
+	}
+	if _, err := spreadConstraintsFor(pod, SpreadArgs{DefaultingType: "Bogus"}, SpreadWorkloads{}, api.ScheduleAnyway); err == nil {
+		t.Fatal("an unknown defaulting type must be an error")
+	}
+}
+
+func TestDefaultSpreadSelectorOwners(t *testing.T) {
+	yes := true
+	pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "ns", Labels: map[string]string{"app": "a", "rev": "1"},
+		OwnerReferences: []api.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "rs", Controller: &yes}}}}
+	rs := &api.ReplicaSet{ObjectMeta: api.ObjectMeta{Name: "rs", Namespace: "ns"},
+		Spec: api.ReplicaSetSpec{Selector: &api.LabelSelector{MatchLabels: map[string]string{"rev": "1"}}}}
+	svc := &api.Service{ObjectMeta: api.ObjectMeta{Name: "s", Namespace: "ns"}, Spec: api.ServiceSpec{Selector: map[string]string{"app": "a"}}}
+	otherNS := &api.Service{ObjectMeta: api.ObjectMeta{Name: "s2", Namespace: "elsewhere"}, Spec: api.ServiceSpec{Selector: map[string]string{"x": "y"}}}
+	got := DefaultSpreadSelector(pod, SpreadWorkloads{Services: []*api.Service{svc, otherNS}, ReplicaSets: []*api.ReplicaSet{rs}}).String()
+	if got != "app=a,rev=1" {
+		t.Errorf("selector %q, want app=a,rev=1", got)
+	}
+	pod.OwnerReferences[0].APIVersion = "extensions/v1beta1"
+	if got := DefaultSpreadSelector(pod, SpreadWorkloads{ReplicaSets: []*api.ReplicaSet{rs}}); !got.Empty() {
+		t.Errorf("an old-API ReplicaSet owner must be ignored, got %q", got.String())
+	}
+}
+
+// spreadOracle decides the filter for one node from scratch, by the rule
+// as the documentation states it, scanning every pod.
+type spreadOracle struct {
+	c    *Cluster
+	pod  *api.Pod
+	hard []spreadConstraint
+}
+
+func (o *spreadOracle) eligible(ci int, n *NodeInfo) bool {
+	for _, h := range o.hard {
+		if _, ok := n.Labels()[h.key]; !ok {
+			return false
+		}
+	}
+	c := o.hard[ci]
+	if c.honorAffinity {
+		if ra, _ := NewRequiredNodeAffinity(o.pod); !ra.Match(n.Node()) {
+			return false
+		}
+	}
+	if c.honorTaints {
+		if _, bad := FindUntoleratedTaint(n.Taints(), o.pod.Spec.Tolerations); bad {
+			return false
+		}
+	}
+	return true
+}
+
+// counts returns the matching pods per eligible domain of constraint ci.
+func (o *spreadOracle) counts(ci int) map[string]int {
+	c := o.hard[ci]
+	out := map[string]int{}
+	for _, n := range o.c.Nodes() {
+		if !o.eligible(ci, n) {
+			continue
+		}
+		d := n.Labels()[c.key]
+		out[d] += 0
+		if c.selector.Empty() {
+			continue
+		}
+		for _, p := range n.Pods() {
+			if p.Pod.Namespace == o.pod.Namespace && p.Pod.DeletionTimestamp == nil && c.selector.Matches(api.Set(p.Pod.Labels)) {
+				out[d]++
+			}
+		}
+	}
+	return out
+}
+
+func globalMin(counts map[string]int, minDomains int32) int {
+	if len(counts) < int(minDomains) {
+		return 0
+	}
+	m := -1
+	for _, v := range counts {
+		if m < 0 || v < m {
+			m = v
+		}
+	}
+	return m
+}
+
+func genSpreadCluster(t *rapid.T) ([]*api.Node, []*api.Pod, *api.Pod) {
+	nNodes := rapid.IntRange(1, 7).Draw(t, "nodes")
+	var nodes []*api.Node
+	for i := 0; i < nNodes; i++ {
+		name := fmt.Sprintf("n%d", i)
+		n := spreadNode(name)
+		if rapid.IntRange(0, 9).Draw(t, name+"-hasZone") > 0 {
+			n.Labels["zone"] = rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, name+"-zone")
+		}
+		if rapid.IntRange(0, 9).Draw(t, name+"-hasHost") > 0 {
+			n.Labels["host"] = name
+		}
+		if rapid.IntRange(0, 4).Draw(t, name+"-tainted") == 0 {
+			n.Spec.Taints = []api.Taint{{Key: "dedicated", Value: "x", Effect: api.TaintEffectNoSchedule}}
+		}
+		nodes = append(nodes, n)
+	}
+	nPods := rapid.IntRange(0, 20).Draw(t, "pods")
+	var pods []*api.Pod
+	for i := 0; i < nPods; i++ {
+		p := spreadPodOn(fmt.Sprintf("p%d", i), nodes[rapid.IntRange(0, nNodes-1).Draw(t, "on")].Name)
+		if app := rapid.SampledFrom([]string{"a", "b", ""}).Draw(t, "app"); app != "" {
+			p.Labels["app"] = app
+		}
+		if rapid.IntRange(0, 5).Draw(t, "otherNS") == 0 {
+			p.Namespace = "other"
+		}
+		if rapid.IntRange(0, 5).Draw(t, "terminating") == 0 {
+			p.DeletionTimestamp = &api.Time{Time: time.Unix(100, 0)}
+		}
+		pods = append(pods, p)
+	}
+	pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "incoming", Namespace: "default", Labels: map[string]string{}}}
+	if app := rapid.SampledFrom([]string{"a", "b", ""}).Draw(t, "in-app"); app != "" {
+		pod.Labels["app"] = app
+	}
+	if rapid.Bool().Draw(t, "affinity") {
+		pod.Spec.NodeSelector = map[string]string{"zone": rapid.SampledFrom([]string{"a", "b"}).Draw(t, "in-zone")}
+	}
+	if rapid.Bool().Draw(t, "tolerates") {
+		pod.Spec.Tolerations = []api.Toleration{{Key: "dedicated", Operator: api.TolerationOpExists}}
+	}
+	selectors := []*api.LabelSelector{
+		{MatchLabels: map[string]string{"app": "a"}},
+		{MatchExpressions: []api.LabelSelectorRequirement{{Key: "app", Operator: api.LabelSelectorOpIn, Values: []string{"a", "b"}}}},
+		{},
+		nil,
+	}
+	policies := []*api.NodeInclusionPolicy{nil, ptrTo(api.NodeInclusionPolicyHonor), ptrTo(api.NodeInclusionPolicyIgnore)}
+	nc := rapid.IntRange(1, 2).Draw(t, "constraints")
+	for i := 0; i < nc; i++ {
+		c := api.TopologySpreadConstraint{
+			MaxSkew:            int32(rapid.IntRange(1, 3).Draw(t, "maxSkew")),
+			TopologyKey:        rapid.SampledFrom([]string{"zone", "host"}).Draw(t, "key"),
+			WhenUnsatisfiable:  api.DoNotSchedule,
+			LabelSelector:      selectors[rapid.IntRange(0, len(selectors)-1).Draw(t, "selector")],
+			NodeAffinityPolicy: policies[rapid.IntRange(0, 2).Draw(t, "affinityPolicy")],
+			NodeTaintsPolicy:   policies[rapid.IntRange(0, 2).Draw(t, "taintsPolicy")],
+		}
+		if rapid.Bool().Draw(t, "hasMinDomains") {
+			c.MinDomains = ptrTo(int32(rapid.IntRange(1, 4).Draw(t, "minDomains")))
+		}
+		pod.Spec.TopologySpreadConstraints = append(pod.Spec.TopologySpreadConstraints, c)
+	}
+	return nodes, pods, pod
+}
+
+func ptrTo[T any](v T) *T { return &v }
+
+// A node the filter accepts keeps every DoNotSchedule constraint's skew
+// within maxSkew once the pod is placed there: the pod's domain, counted
+// with the pod when it matches its own selector and the node is an
+// eligible domain member, exceeds the global minimum (0 while fewer than
+// minDomains domains are eligible) by at most maxSkew. And the filter
+// agrees with a from-scratch evaluation of the rule on every node.
+func TestSpreadFilterKeepsSkewProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		nodes, pods, pod := genSpreadCluster(t)
+		c, err := NewCluster(nodes, pods, Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		hard, err := spreadConstraintsFor(pod, SpreadArgs{}, SpreadWorkloads{}, api.DoNotSchedule)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := &spreadOracle{c: c, pod: pod, hard: hard}
+		r := runSpreadPlugin(c, pod)
+		for ni, n := range c.Nodes() {
+			st := r.filter[ni]
+			// The oracle's own verdict.
+			want := Success
+			for ci, h := range hard {
+				d, ok := n.Labels()[h.key]
+				if !ok {
+					want = UnschedulableAndUnresolvable
+					break
+				}
+				counts := o.counts(ci)
+				self := 0
+				if h.selector.Matches(api.Set(pod.Labels)) {
+					self = 1
+				}
+				if counts[d]+self-globalMin(counts, h.minDomains) > int(h.maxSkew) {
+					want = Unschedulable
+					break
+				}
+			}
+			if st.Code != want {
+				t.Fatalf("node %s: filter %v, oracle %v", n.Name(), st, want)
+			}
+			if st.Code != Success {
+				continue
+			}
+			// Place the pod and check the skew.
+			for ci, h := range hard {
+				counts := o.counts(ci)
+				before := globalMin(counts, h.minDomains)
+				d := n.Labels()[h.key]
+				if o.eligible(ci, n) && h.selector.Matches(api.Set(pod.Labels)) {
+					counts[d]++
+				}
+				after := globalMin(counts, h.minDomains)
+				if after < before {
+					t.Fatalf("global minimum went down placing a pod")
+				}
+				if counts[d]-after > int(h.maxSkew) {
+					t.Fatalf("node %s accepted but constraint %d (%s) ends with skew %d > maxSkew %d (counts %v)",
+						n.Name(), ci, h.key, counts[d]-after, h.maxSkew, counts)
+				}
+			}
+		}
+	})
+}
+
+// The snapshot's spread cache, kept current pod by pod and node by node,
+// always equals one built from scratch.
+func TestSpreadCacheIncremental(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		nodes, pods, _ := genSpreadCluster(t)
+		c, err := NewCluster(nodes, pods, Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sels := []api.Selector{api.SelectorFromSet(api.Set{"app": "a"}), api.SelectorFromSet(api.Set{"app": "b"})}
+		sc := newSpreadCache()
+		for _, s := range sels {
+			sc.selectorCounts(c, "default", s)
+		}
+		sc.keyIndex(c, "zone")
+		next := 0
+		steps := rapid.IntRange(1, 15).Draw(t, "steps")
+		for i := 0; i < steps; i++ {
+			switch rapid.IntRange(0, 4).Draw(t, "op") {
+			case 0: // add a pod
+				if c.NumNodes() == 0 {
+					continue
+				}
+				p := spreadPodOn(fmt.Sprintf("new%d", next), c.NodeAt(rapid.IntRange(0, c.NumNodes()-1).Draw(t, "node")).Name(),
+					"app", rapid.SampledFrom([]string{"a", "b"}).Draw(t, "newApp"))
+				next++
+				if err := c.AddPod(p); err != nil {
+					t.Fatal(err)
+				}
+				sc.podAttached(c.Pod(p.Namespace, p.Name))
+			case 1: // remove a pod
+				ps := c.PodsInNamespace("default")
+				if len(ps) == 0 {
+					continue
+				}
+				p := ps[rapid.IntRange(0, len(ps)-1).Draw(t, "victim")]
+				sc.podDetached(p)
+				if err := c.RemovePod(p.Pod.Namespace, p.Pod.Name); err != nil {
+					t.Fatal(err)
+				}
+			case 2: // add a node
+				n := spreadNode(fmt.Sprintf("m%d", next), "zone", rapid.SampledFrom([]string{"a", "d"}).Draw(t, "newZone"))
+				next++
+				if err := c.AddNode(n); err != nil {
+					t.Fatal(err)
+				}
+				sc.nodeAdded(c.NodeByName(n.Name))
+			case 3: // relabel a node
+				if c.NumNodes() == 0 {
+					continue
+				}
+				old := c.NodeAt(rapid.IntRange(0, c.NumNodes()-1).Draw(t, "relabel")).Node()
+				n := spreadNode(old.Name, "zone", rapid.SampledFrom([]string{"a", "e"}).Draw(t, "relabelZone"))
+				if err := c.UpdateNode(n); err != nil {
+					t.Fatal(err)
+				}
+				sc.nodeUpdated(c.NodeByName(n.Name))
+			case 4: // remove a node
+				if c.NumNodes() == 0 {
+					continue
+				}
+				ni := c.NodeAt(rapid.IntRange(0, c.NumNodes()-1).Draw(t, "drop"))
+				for _, p := range ni.Pods() {
+					sc.podDetached(p)
+				}
+				idx := ni.Index()
+				if err := c.RemoveNode(ni.Name()); err != nil {
+					t.Fatal(err)
+				}
+				sc.nodeRemoved(idx)
+			}
+		}
+		fresh := newSpreadCache()
+		for _, s := range sels {
+			got, cold := sc.selectorCounts(c, "default", s)
+			if cold {
+				t.Fatalf("selector %s dropped from the cache", s)
+			}
+			want, _ := fresh.selectorCounts(c, "default", s)
+			if d := cmp.Diff(want, got); d != "" {
+				t.Fatalf("counts for %s (-fresh +incremental):\n%s", s, d)
+			}
+		}
+		gotIdx, wantIdx := sc.keyIndex(c, "zone"), fresh.keyIndex(c, "zone")
+		for i := range c.Nodes() {
+			g, w := gotIdx.ids[i], wantIdx.ids[i]
+			if (g < 0) != (w < 0) || (g >= 0 && gotIdx.values[g] != wantIdx.values[w]) {
+				t.Fatalf("node %d: incremental domain %d, fresh %d", i, g, w)
+			}
+		}
+	})
+}
