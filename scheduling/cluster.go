@@ -94,6 +94,9 @@ type Cluster struct {
 	// required anti-affinity terms.
 	antiAffinityPods []*PodInfo
 
+	// labels interns node labels per key (label columns by node index).
+	labels labelIndex
+
 	// spread is PodTopologySpread's cache (spread_index.go), kept current
 	// by the update methods.
 	spread *spreadCache
@@ -113,6 +116,7 @@ func NewCluster(nodes []*api.Node, pods []*api.Pod, cfg Config) (*Cluster, error
 		namespaces:  map[string]map[string]string{},
 		byNamespace: map[string][]*PodInfo{},
 		spread:      newSpreadCache(),
+		labels:      newLabelIndex(),
 	}
 	for _, p := range cfg.Plugins {
 		if !knownPlugin(p) {
@@ -209,8 +213,10 @@ func (c *Cluster) AddNode(n *api.Node) error {
 	if _, dup := c.byName[n.Name]; dup {
 		return fmt.Errorf("%w: duplicate node %q", ErrInvalidObject, n.Name)
 	}
-	ni := &NodeInfo{node: n, index: len(c.nodes), allocatable: newResource(n.Status.Allocatable)}
+	ni := &NodeInfo{index: len(c.nodes)}
+	ni.setNode(n)
 	c.nodes = append(c.nodes, ni)
+	c.labels.nodeAdded(n)
 	c.byName[n.Name] = ni
 	c.spread.nodeAdded(ni)
 	if waiting := c.orphans[n.Name]; len(waiting) > 0 {
@@ -241,6 +247,7 @@ func (c *Cluster) RemoveNode(name string) error {
 		c.nodes[i].index = i
 	}
 	delete(c.byName, name)
+	c.labels.nodeRemoved(ni.index)
 	c.spread.nodeRemoved(ni.index)
 	return nil
 }
@@ -255,8 +262,8 @@ func (c *Cluster) UpdateNode(n *api.Node) error {
 	if !ok {
 		return fmt.Errorf("%w: no node %q", ErrInvalidObject, n.Name)
 	}
-	ni.node = n
-	ni.allocatable = newResource(n.Status.Allocatable)
+	ni.setNode(n)
+	c.labels.nodeUpdated(ni.index, n)
 	c.spread.nodeUpdated(ni)
 	return nil
 }

@@ -16,10 +16,21 @@ func (c *Cluster) Filter(pod *api.Pod) []NodeResult {
 
 // Filter runs the filters on every node (see Cluster.Filter).
 func (cy *Cycle) Filter() []NodeResult {
+	return cy.FilterInto(nil)
+}
+
+// FilterInto is Filter writing into dst's storage when it is large enough
+// (dst's contents are overwritten), so that a caller scheduling pod after
+// pod allocates the results once.
+func (cy *Cycle) FilterInto(dst []NodeResult) []NodeResult {
 	cy.runPreFilter()
-	out := make([]NodeResult, len(cy.c.nodes))
-	for i, n := range cy.c.nodes {
-		out[i] = NodeResult{Node: n.node.Name, Index: i, Status: cy.filterNode(n)}
+	n := len(cy.c.nodes)
+	if cap(dst) < n {
+		dst = make([]NodeResult, n)
+	}
+	out := dst[:n]
+	for i, ni := range cy.c.nodes {
+		out[i] = NodeResult{Node: ni.name, Index: i, Status: cy.filterNode(ni)}
 	}
 	return out
 }
@@ -39,9 +50,20 @@ func (cy *Cycle) filterNode(n *NodeInfo) Status {
 			return cy.evaluate(cy.active, NodeView{Info: n}, nom)
 		}
 	}
-	// The common case reuses one view so that no node costs an allocation.
+	// The common case reuses one view so that no node costs an allocation,
+	// and asks the plugins that can answer cheaply first.
 	cy.view = NodeView{Info: n}
-	return runFilters(cy.active, &cy.view)
+	for i, q := range cy.quick {
+		if q != nil && q.fits(&cy.view) {
+			continue
+		}
+		p := cy.active[i]
+		if st := p.filter(&cy.view); st.Code != Success && st.Code != Skip {
+			st.Plugin = p.name()
+			return st
+		}
+	}
+	return Status{}
 }
 
 // evaluate runs the filters on a node view, following the framework's
@@ -70,6 +92,9 @@ func (cy *Cycle) evaluate(plugins []cyclePlugin, view NodeView, nom []*PodInfo) 
 // first rejection, or Success.
 func runFilters(plugins []cyclePlugin, v *NodeView) Status {
 	for _, p := range plugins {
+		if q, ok := p.(quickFilter); ok && q.fits(v) {
+			continue
+		}
 		st := p.filter(v)
 		if st.Code != Success && st.Code != Skip {
 			st.Plugin = p.name()
@@ -77,6 +102,12 @@ func runFilters(plugins []cyclePlugin, v *NodeView) Status {
 		}
 	}
 	return Status{}
+}
+
+// quickFilter is implemented by plugins that can say cheaply that a node
+// passes; filter (with its reasons) then only runs for the others.
+type quickFilter interface {
+	fits(v *NodeView) bool
 }
 
 // nominatedFor returns the pods nominated to n that the framework adds when

@@ -59,6 +59,31 @@ func (c *Cluster) ignoredResource(name api.ResourceName) bool {
 func (pl *fitPlugin) name() string       { return PluginNodeResourcesFit }
 func (pl *fitPlugin) clone() cyclePlugin { return pl }
 
+// fits is the filter without the report: a pod slot and room for every
+// requested resource.
+func (pl *fitPlugin) fits(v *NodeView) bool {
+	n := v.Info
+	alloc := &n.allocatable
+	if int64(v.numPods())+1 > alloc.AllowedPodNumber {
+		return false
+	}
+	r := &pl.req
+	if r.MilliCPU == 0 && r.Memory == 0 && r.EphemeralStorage == 0 && len(pl.scalars) == 0 {
+		return true
+	}
+	cpu, mem, eph := v.requested()
+	if (r.MilliCPU > 0 && r.MilliCPU > alloc.MilliCPU-cpu) || (r.Memory > 0 && r.Memory > alloc.Memory-mem) ||
+		(r.EphemeralStorage > 0 && r.EphemeralStorage > alloc.EphemeralStorage-eph) {
+		return false
+	}
+	for _, name := range pl.scalars {
+		if q := r.Scalar[name]; q > 0 && q > alloc.Scalar[name]-v.requestedScalar(name) {
+			return false
+		}
+	}
+	return true
+}
+
 func (pl *fitPlugin) filter(v *NodeView) Status {
 	n := v.Info
 	alloc := &n.allocatable

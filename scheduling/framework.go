@@ -296,6 +296,9 @@ type Cycle struct {
 	preFilter     []Status // per plugin
 	// active are the plugins whose filter runs (PreFilter Success).
 	active []cyclePlugin
+	// quick holds, aligned with active, the plugins' quickFilter (nil for
+	// plugins without one).
+	quick []quickFilter
 	// rejectAll is set when a PreFilter rejected or failed: every node gets
 	// it.
 	rejectAll *Status
@@ -350,7 +353,7 @@ func (c *Cluster) plugins(pod *PodInfo) []cyclePlugin {
 	add(PluginNodeUnschedulable, func() cyclePlugin { return newNodeUnschedulablePlugin(pod) })
 	add(PluginNodeName, func() cyclePlugin { return newNodeNamePlugin(pod) })
 	add(PluginTaintToleration, func() cyclePlugin { return newTaintPlugin(pod) })
-	add(PluginNodeAffinity, func() cyclePlugin { return newNodeAffinityPlugin(pod) })
+	add(PluginNodeAffinity, func() cyclePlugin { return newNodeAffinityPlugin(c, pod) })
 	add(PluginNodePorts, func() cyclePlugin { return newNodePortsPlugin(pod) })
 	add(PluginNodeResourcesFit, func() cyclePlugin { return newFitPlugin(c, pod) })
 	add(PluginPodTopologySpread, func() cyclePlugin { return newSpreadPlugin(c, pod) })
@@ -372,6 +375,8 @@ func (cy *Cycle) runPreFilter() {
 		switch {
 		case st.Code == Success:
 			cy.active = append(cy.active, p)
+			q, _ := p.(quickFilter)
+			cy.quick = append(cy.quick, q)
 		case st.Code == Skip:
 		default:
 			if cy.rejectAll == nil {

@@ -3,6 +3,7 @@ package scheduling
 import (
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/podsem/podsem/api"
 )
@@ -56,20 +57,20 @@ func (r *RequiredNodeAffinity) Match(node *api.Node) bool {
 // preferred terms the node matches, normalized to 0..100.
 type nodeAffinityPlugin struct {
 	basePlugin
+	c        *Cluster
 	pod      *api.Pod
-	required *RequiredNodeAffinity
+	required *compiledNodeAffinity
 
 	preferred []preferredNodeTerm
 }
 
 type preferredNodeTerm struct {
 	weight int64
-	term   *api.NodeSelectorTermMatcher
+	term   colTerm
 }
 
-func newNodeAffinityPlugin(p *PodInfo) *nodeAffinityPlugin {
-	req, _ := NewRequiredNodeAffinity(p.Pod)
-	return &nodeAffinityPlugin{pod: p.Pod, required: req}
+func newNodeAffinityPlugin(c *Cluster, p *PodInfo) *nodeAffinityPlugin {
+	return &nodeAffinityPlugin{c: c, pod: p.Pod}
 }
 
 func (pl *nodeAffinityPlugin) name() string       { return PluginNodeAffinity }
@@ -90,6 +91,7 @@ func (pl *nodeAffinityPlugin) preFilter() Status {
 	if req == nil && pl.pod.Spec.NodeSelector == nil {
 		return Status{Code: Skip}
 	}
+	pl.required = pl.c.compileRequiredNodeAffinity(pl.pod)
 	if req == nil {
 		return Status{}
 	}
@@ -124,8 +126,10 @@ func (pl *nodeAffinityPlugin) preFilter() Status {
 	return Status{}
 }
 
+func (pl *nodeAffinityPlugin) fits(v *NodeView) bool { return pl.required.match(v.Info) }
+
 func (pl *nodeAffinityPlugin) filter(v *NodeView) Status {
-	if !pl.required.Match(v.Info.node) {
+	if !pl.required.match(v.Info) {
 		return Status{Code: UnschedulableAndUnresolvable, Reasons: reasonsNodeAffinity}
 	}
 	return Status{}
@@ -144,7 +148,7 @@ func (pl *nodeAffinityPlugin) preScore(feasible []*NodeInfo) Status {
 		if t.Weight == 0 {
 			continue
 		}
-		m, err := api.NewNodeSelectorTermMatcher(t.Preference)
+		m, err := pl.c.compileTerm(&t.Preference)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[%d].preference: %w", i, err))
 			continue
@@ -160,7 +164,7 @@ func (pl *nodeAffinityPlugin) preScore(feasible []*NodeInfo) Status {
 func (pl *nodeAffinityPlugin) score(n *NodeInfo) int64 {
 	var s int64
 	for _, t := range pl.preferred {
-		if t.term.Match(n.node.Name, n.node.Labels) {
+		if t.term.match(n) {
 			s += t.weight
 		}
 	}
@@ -169,4 +173,154 @@ func (pl *nodeAffinityPlugin) score(n *NodeInfo) int64 {
 
 func (pl *nodeAffinityPlugin) normalizeScore(scores []int64) {
 	defaultNormalizeScore(MaxNodeScore, false, scores)
+}
+
+// colRequirement is a node selector requirement compiled against the
+// snapshot's label columns.
+type colRequirement struct {
+	col *labelColumn // nil when no node carries the key
+	op  api.NodeSelectorOperator
+	// allowed marks the value ids listed by In / NotIn.
+	allowed []bool
+	num     int64 // Gt / Lt operand
+}
+
+func (r *colRequirement) match(i int) bool {
+	id := r.col.id(i)
+	switch r.op {
+	case api.NodeSelectorOpIn:
+		return id >= 0 && int(id) < len(r.allowed) && r.allowed[id]
+	case api.NodeSelectorOpNotIn:
+		return id < 0 || int(id) >= len(r.allowed) || !r.allowed[id]
+	case api.NodeSelectorOpExists:
+		return id >= 0
+	case api.NodeSelectorOpDoesNotExist:
+		return id < 0
+	case api.NodeSelectorOpGt:
+		return id >= 0 && r.col.numOK[id] && r.col.nums[id] > r.num
+	case api.NodeSelectorOpLt:
+		return id >= 0 && r.col.numOK[id] && r.col.nums[id] < r.num
+	}
+	return false
+}
+
+// colFieldRequirement is a compiled matchFields entry.
+type colFieldRequirement struct {
+	key, value string
+	not        bool
+}
+
+// colTerm is a node selector term compiled against the label columns:
+// every requirement must hold. never marks empty and invalid terms.
+type colTerm struct {
+	reqs   []colRequirement
+	fields []colFieldRequirement
+	never  bool
+}
+
+func (t *colTerm) match(n *NodeInfo) bool {
+	if t.never {
+		return false
+	}
+	for i := range t.reqs {
+		if !t.reqs[i].match(n.index) {
+			return false
+		}
+	}
+	for _, f := range t.fields {
+		var v string
+		if f.key == api.NodeFieldName {
+			v = n.name
+		}
+		if (v == f.value) == f.not {
+			return false
+		}
+	}
+	return true
+}
+
+// compileRequirement compiles one matchExpressions entry of a term already
+// validated by api.NewNodeSelectorTermMatcher.
+func (c *Cluster) compileRequirement(key string, op api.NodeSelectorOperator, values []string) colRequirement {
+	r := colRequirement{col: c.labels.column(key), op: op}
+	switch op {
+	case api.NodeSelectorOpIn, api.NodeSelectorOpNotIn:
+		if r.col != nil {
+			r.allowed = make([]bool, len(r.col.values))
+			for _, v := range values {
+				if id, ok := r.col.byValue[v]; ok {
+					r.allowed[id] = true
+				}
+			}
+		}
+	case api.NodeSelectorOpGt, api.NodeSelectorOpLt:
+		if len(values) == 1 {
+			r.num, _ = strconv.ParseInt(values[0], 10, 64)
+		}
+	}
+	return r
+}
+
+// compileTerm compiles a node selector term against the label columns,
+// with the validity rules of component-helpers: an empty or invalid term
+// matches nothing.
+func (c *Cluster) compileTerm(term *api.NodeSelectorTerm) (colTerm, error) {
+	if len(term.MatchExpressions) == 0 && len(term.MatchFields) == 0 {
+		return colTerm{never: true}, nil
+	}
+	if _, err := api.NewNodeSelectorTermMatcher(*term); err != nil {
+		return colTerm{never: true}, err
+	}
+	var t colTerm
+	for _, e := range term.MatchExpressions {
+		t.reqs = append(t.reqs, c.compileRequirement(e.Key, e.Operator, e.Values))
+	}
+	for _, f := range term.MatchFields {
+		t.fields = append(t.fields, colFieldRequirement{key: f.Key, value: f.Values[0], not: f.Operator == api.NodeSelectorOpNotIn})
+	}
+	return t, nil
+}
+
+// compiledNodeAffinity is RequiredNodeAffinity compiled against the
+// snapshot's label columns for one cycle.
+type compiledNodeAffinity struct {
+	selector []colRequirement // nodeSelector, as In requirements
+	all      bool             // no required node affinity
+	terms    []colTerm
+}
+
+func (c *Cluster) compileRequiredNodeAffinity(pod *api.Pod) *compiledNodeAffinity {
+	out := &compiledNodeAffinity{}
+	for k, v := range pod.Spec.NodeSelector {
+		out.selector = append(out.selector, c.compileRequirement(k, api.NodeSelectorOpIn, []string{v}))
+	}
+	req := requiredNodeSelector(pod)
+	if req == nil {
+		out.all = true
+		return out
+	}
+	for i := range req.NodeSelectorTerms {
+		t, _ := c.compileTerm(&req.NodeSelectorTerms[i])
+		if !t.never {
+			out.terms = append(out.terms, t)
+		}
+	}
+	return out
+}
+
+func (a *compiledNodeAffinity) match(n *NodeInfo) bool {
+	for i := range a.selector {
+		if !a.selector[i].match(n.index) {
+			return false
+		}
+	}
+	if a.all {
+		return true
+	}
+	for i := range a.terms {
+		if a.terms[i].match(n) {
+			return true
+		}
+	}
+	return false
 }

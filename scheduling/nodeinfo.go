@@ -1,6 +1,7 @@
 package scheduling
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/podsem/podsem/api"
@@ -321,10 +322,30 @@ type NodeInfo struct {
 	pods        []*PodInfo
 	ports       portUsage
 
+	// name, unschedulable and hardTaints cache what the cheapest filters
+	// read, so that they need not touch the node object.
+	name          string
+	unschedulable bool
+	hardTaints    bool // some NoSchedule or NoExecute taint
+
 	// withAffinity counts pods with any inter-pod affinity term;
 	// withRequiredAntiAffinity those with a required anti-affinity term.
 	withAffinity             int
 	withRequiredAntiAffinity int
+}
+
+// setNode records the node object and what is cached from it.
+func (n *NodeInfo) setNode(node *api.Node) {
+	n.node = node
+	n.name = node.Name
+	n.unschedulable = node.Spec.Unschedulable
+	n.hardTaints = false
+	for _, t := range node.Spec.Taints {
+		if t.Effect == api.TaintEffectNoSchedule || t.Effect == api.TaintEffectNoExecute {
+			n.hardTaints = true
+		}
+	}
+	n.allocatable = newResource(node.Status.Allocatable)
 }
 
 // Node returns the API object.
@@ -469,4 +490,107 @@ func (v *NodeView) portConflict(p hostPort) bool {
 		}
 	}
 	return false
+}
+
+// labelColumn is one node label key across the snapshot: the interned
+// value of every node (by node index), so that filters read a node's label
+// as an array element instead of a map lookup on a cold node object.
+type labelColumn struct {
+	key string
+	// ids[i] is the value id of node i's label, -1 when node i lacks it.
+	ids []int32
+	// values, byValue intern the values; nums/numOK hold each value parsed
+	// as a base-10 int64 for Gt/Lt.
+	values  []string
+	byValue map[string]int32
+	nums    []int64
+	numOK   []bool
+	// present counts the nodes that carry the key.
+	present int
+}
+
+// id returns the value id of node index i, -1 when absent or when col is
+// nil.
+func (col *labelColumn) id(i int) int32 {
+	if col == nil {
+		return -1
+	}
+	return col.ids[i]
+}
+
+func (col *labelColumn) intern(v string) int32 {
+	if id, ok := col.byValue[v]; ok {
+		return id
+	}
+	id := int32(len(col.values))
+	col.values = append(col.values, v)
+	col.byValue[v] = id
+	n, err := strconv.ParseInt(v, 10, 64)
+	col.nums = append(col.nums, n)
+	col.numOK = append(col.numOK, err == nil)
+	return id
+}
+
+// labelIndex holds a labelColumn for every label key some node carries.
+type labelIndex struct {
+	cols   map[string]*labelColumn
+	nNodes int
+}
+
+func newLabelIndex() labelIndex { return labelIndex{cols: map[string]*labelColumn{}} }
+
+// column returns the column of key, nil when no node carries it.
+func (x *labelIndex) column(key string) *labelColumn { return x.cols[key] }
+
+// nodeAdded extends every column by the node appended at index nNodes.
+func (x *labelIndex) nodeAdded(n *api.Node) {
+	for _, col := range x.cols {
+		col.ids = append(col.ids, -1)
+	}
+	x.nNodes++
+	x.setLabels(x.nNodes-1, n.Labels)
+}
+
+func (x *labelIndex) setLabels(i int, labels map[string]string) {
+	for k, v := range labels {
+		col := x.cols[k]
+		if col == nil {
+			col = &labelColumn{key: k, ids: make([]int32, x.nNodes), byValue: map[string]int32{}}
+			for j := range col.ids {
+				col.ids[j] = -1
+			}
+			x.cols[k] = col
+		}
+		col.ids[i] = col.intern(v)
+		col.present++
+	}
+}
+
+// clearNode marks node i as carrying no label, dropping columns no node
+// carries any more.
+func (x *labelIndex) clearNode(i int) {
+	for k, col := range x.cols {
+		if col.ids[i] >= 0 {
+			col.ids[i] = -1
+			col.present--
+			if col.present == 0 {
+				delete(x.cols, k)
+			}
+		}
+	}
+}
+
+// nodeUpdated replaces node i's labels.
+func (x *labelIndex) nodeUpdated(i int, n *api.Node) {
+	x.clearNode(i)
+	x.setLabels(i, n.Labels)
+}
+
+// nodeRemoved drops node i; later nodes shift down.
+func (x *labelIndex) nodeRemoved(i int) {
+	x.clearNode(i)
+	for _, col := range x.cols {
+		col.ids = append(col.ids[:i], col.ids[i+1:]...)
+	}
+	x.nNodes--
 }

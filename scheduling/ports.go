@@ -22,6 +22,15 @@ func (pl *nodePortsPlugin) preFilter() Status {
 	return Status{}
 }
 
+func (pl *nodePortsPlugin) fits(v *NodeView) bool {
+	for _, p := range pl.ports {
+		if v.portConflict(p) {
+			return false
+		}
+	}
+	return true
+}
+
 func (pl *nodePortsPlugin) filter(v *NodeView) Status {
 	for _, p := range pl.ports {
 		if v.portConflict(p) {

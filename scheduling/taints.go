@@ -50,12 +50,19 @@ func newTaintPlugin(p *PodInfo) *taintPlugin {
 func (pl *taintPlugin) name() string       { return PluginTaintToleration }
 func (pl *taintPlugin) clone() cyclePlugin { return pl }
 
+func (pl *taintPlugin) fits(v *NodeView) bool {
+	if !v.Info.hardTaints {
+		return true
+	}
+	_, bad := FindUntoleratedTaint(v.Info.node.Spec.Taints, pl.tols)
+	return !bad
+}
+
 func (pl *taintPlugin) filter(v *NodeView) Status {
-	taints := v.Info.node.Spec.Taints
-	if len(taints) == 0 {
+	if !v.Info.hardTaints {
 		return Status{}
 	}
-	if _, bad := FindUntoleratedTaint(taints, pl.tols); bad {
+	if _, bad := FindUntoleratedTaint(v.Info.node.Spec.Taints, pl.tols); bad {
 		return Status{Code: UnschedulableAndUnresolvable, Reasons: reasonsTaints}
 	}
 	return Status{}
