@@ -159,3 +159,84 @@ func loadSpreadBenchCluster(path string) (*Cluster, *api.Pod, error) {
 	c, err := NewCluster(in.Nodes, in.Pods, Config{Plugins: []string{PluginPodTopologySpread}})
 	return c, in.Pod, err
 }
+
+// BenchmarkSpreadPlugin times the PodTopologySpread plugin's own share of
+// the same decision (PreFilter, Filter on every node, PreScore, Score and
+// NormalizeScore on the feasible ones), without the framework's result
+// lists, to separate the plugin's cost from the framework's.
+func BenchmarkSpreadPlugin(b *testing.B) {
+	for _, n := range []int{500, 5000} {
+		nodes, pods := spreadBenchCluster(n, 10)
+		c, err := NewCluster(nodes, pods, Config{Plugins: []string{PluginPodTopologySpread}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		pod := spreadBenchPod("app-7")
+		feasible := make([]*NodeInfo, 0, n)
+		scores := make([]int64, n)
+		decide := func(p *api.Pod) {
+			pl := newSpreadPlugin(c, newIncomingPodInfo(p)).(*spreadPlugin)
+			pl.preFilter()
+			feasible = feasible[:0]
+			for _, ni := range c.nodes {
+				if st := pl.filter(&NodeView{Info: ni}); st.Code == Success {
+					feasible = append(feasible, ni)
+				}
+			}
+			if pl.preScore(feasible).Code == Success {
+				for j, ni := range feasible {
+					scores[j] = pl.score(ni)
+				}
+				pl.normalizeScore(scores[:len(feasible)])
+			}
+		}
+		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
+			b.Run("cold", func(b *testing.B) {
+				variants := make([]*api.Pod, 512)
+				for i := range variants {
+					p := *pod
+					p.Spec.TopologySpreadConstraints = withNonce(pod.Spec.TopologySpreadConstraints, i)
+					variants[i] = &p
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					decide(variants[i%len(variants)])
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/node")
+			})
+			b.Run("warm", func(b *testing.B) {
+				decide(pod)
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					decide(pod)
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/node")
+			})
+		})
+	}
+}
+
+// BenchmarkSpreadAddPod times keeping the spread cache current when one
+// pod is bound and removed again (snapshot update, no rebuild).
+func BenchmarkSpreadAddPod(b *testing.B) {
+	nodes, pods := spreadBenchCluster(5000, 10)
+	c, err := NewCluster(nodes, pods, Config{Plugins: []string{PluginPodTopologySpread}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	spreadDecision(c, spreadBenchPod("app-7")) // warm one selector
+	p := spreadPodOn("extra", nodes[42].Name, "app", "app-7")
+	p.Namespace = "ns-0"
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := c.AddPod(p); err != nil {
+			b.Fatal(err)
+		}
+		if err := c.RemovePod(p.Namespace, p.Name); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

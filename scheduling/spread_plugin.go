@@ -413,6 +413,9 @@ func (pl *spreadPlugin) score(ni *NodeInfo) int64 {
 // preScore's feasible nodes: ignored nodes get 0, the others
 // 100*(max+min-s)/max over the non-ignored scores (100 each when max is 0).
 func (pl *spreadPlugin) normalizeScore(scores []int64) {
+	if len(scores) > len(pl.feasible) {
+		scores = scores[:len(pl.feasible)]
+	}
 	feasible := pl.feasible[:len(scores)]
 	minS, maxS := int64(math.MaxInt64), int64(0)
 	for i, s := range scores {

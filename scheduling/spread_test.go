@@ -480,3 +480,30 @@ func TestSpreadCacheIncremental(t *testing.T) {
 		}
 	})
 }
+
+// Cycles may run concurrently on one snapshot while they warm its spread
+// cache.
+func TestSpreadConcurrentCycles(t *testing.T) {
+	nodes, pods := spreadBenchCluster(60, 5)
+	c, err := NewCluster(nodes, pods, Config{Plugins: []string{PluginPodTopologySpread}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := spreadDecision(c, spreadBenchPod("app-1"))
+	done := make(chan int)
+	for g := 0; g < 4; g++ {
+		go func(g int) {
+			n := 0
+			for i := 0; i < 10; i++ {
+				n = spreadDecision(c, spreadBenchPod(fmt.Sprintf("app-%d", (g+i)%3)))
+			}
+			done <- n
+		}(g)
+	}
+	for g := 0; g < 4; g++ {
+		<-done
+	}
+	if got := spreadDecision(c, spreadBenchPod("app-1")); got != want {
+		t.Fatalf("feasible nodes %d after concurrent cycles, want %d", got, want)
+	}
+}
