@@ -48,6 +48,35 @@ func (m *Machine) kubeletStatus(st, prev *api.PodStatus, now time.Time) {
 		markLostContainers(&m.pod.Spec, st)
 	}
 
+	m.phase = m.mergePhase(st)
+	st.Phase, st.Reason, st.Message = m.phase, m.reason, m.message
+	pod := m.pod
+
+	// Readiness gates are looked up in the conditions others set, which
+	// the previous status carries.
+	pod.Status = *st
+	pod.Status.Conditions = prev.Conditions
+	k := Conditions(&pod, ConditionsInput{Phase: st.Phase, Previous: prev, Sandboxes: m.sandboxes}, now)
+	st.Conditions = append(k.List(), api.PodCondition{Type: api.PodScheduled, Status: api.ConditionTrue,
+		LastTransitionTime: api.NewTime(m.scheduledAt)})
+}
+
+// computePhase is the phase the kubelet would report at now, before
+// anything else happens.
+func (m *Machine) computePhase(now time.Time) api.PodPhase {
+	hasInit := len(m.init) > 0
+	st := api.PodStatus{
+		InitContainerStatuses: m.apiStatuses(m.init, hasInit, now),
+		ContainerStatuses:     m.apiStatuses(m.regular, hasInit, now),
+	}
+	return m.mergePhase(&st)
+}
+
+// mergePhase computes the phase from the container statuses in st (see
+// Phase) and merges it with the phase reported so far: a phase that would
+// go backwards, or leave Succeeded or Failed, is not taken
+// (ValidPhaseTransition).
+func (m *Machine) mergePhase(st *api.PodStatus) api.PodPhase {
 	pod := m.pod
 	pod.Status = *st
 	ph := Phase(&pod, PhaseOptions{PodIsTerminal: m.terminating, PodHasInitialized: m.hasInitialized()})
@@ -57,18 +86,10 @@ func (m *Machine) kubeletStatus(st, prev *api.PodStatus, now time.Time) {
 	if m.reason == DeadlineExceeded {
 		ph = api.PodFailed
 	}
-	if ValidPhaseTransition(m.phase, ph) == nil {
-		m.phase = ph
+	if ValidPhaseTransition(m.phase, ph) != nil {
+		return m.phase
 	}
-	st.Phase, st.Reason, st.Message = m.phase, m.reason, m.message
-
-	// Readiness gates are looked up in the conditions others set, which
-	// the previous status carries.
-	pod.Status = *st
-	pod.Status.Conditions = prev.Conditions
-	k := Conditions(&pod, ConditionsInput{Phase: st.Phase, Previous: prev, Sandboxes: m.sandboxes}, now)
-	st.Conditions = append(k.List(), api.PodCondition{Type: api.PodScheduled, Status: api.ConditionTrue,
-		LastTransitionTime: api.NewTime(m.scheduledAt)})
+	return ph
 }
 
 // hasInitialized: some regular container started in the current sandbox.

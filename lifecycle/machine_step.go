@@ -420,7 +420,14 @@ func (m *Machine) drive(now time.Time, acts *[]Action) {
 		}
 	}
 	if !m.terminating {
-		m.runPlan(now, acts)
+		// The kubelet computes the status first: a pod whose phase is
+		// already Succeeded or Failed is not synced any more, only
+		// stopped.
+		if m.phase.IsTerminal() || m.computePhase(now).IsTerminal() {
+			m.startTerminating(m.podGrace(), now)
+		} else {
+			m.runPlan(now, acts)
+		}
 	}
 	if m.terminating && !m.finalized {
 		m.stop(now, acts)
