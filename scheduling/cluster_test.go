@@ -30,6 +30,31 @@ func snapDump(c *Cluster) string {
 		fmt.Fprintf(&b, "node %s alloc=%s req=%s pods=%v aff=%d anti=%d ports=%v\n", n.node.Name,
 			snapFmtResource(n.allocatable), snapFmtResource(n.requested), keys, n.withAffinity, n.withRequiredAntiAffinity, snapFmtPorts(n.ports))
 	}
+	if c.labels.nNodes != len(c.nodes) {
+		fmt.Fprintf(&b, "BROKEN LABEL INDEX SIZE %d\n", c.labels.nNodes)
+	}
+	for k, col := range c.labels.cols {
+		present := 0
+		for i, id := range col.ids {
+			v, has := c.nodes[i].node.Labels[k]
+			if id >= 0 {
+				present++
+			}
+			if has != (id >= 0) || (has && col.values[id] != v) {
+				fmt.Fprintf(&b, "BROKEN LABEL %s ON %s\n", k, c.nodes[i].node.Name)
+			}
+		}
+		if present != col.present || present == 0 || len(col.ids) != len(c.nodes) {
+			fmt.Fprintf(&b, "BROKEN LABEL COLUMN %s\n", k)
+		}
+	}
+	for _, n := range c.nodes {
+		for k := range n.node.Labels {
+			if c.labels.cols[k] == nil {
+				fmt.Fprintf(&b, "MISSING LABEL COLUMN %s\n", k)
+			}
+		}
+	}
 	var nss []string
 	for ns := range c.byNamespace {
 		nss = append(nss, ns)
