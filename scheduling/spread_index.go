@@ -15,7 +15,12 @@ import (
 //     names the key;
 //   - per (namespace, selector), the number of non-terminating pods of that
 //     namespace matching the selector on every node, built the first time a
-//     constraint uses the selector ("cold") and reused afterwards ("warm").
+//     constraint uses the selector ("cold") and reused afterwards ("warm");
+//   - per (namespace, label key), the non-terminating pods carrying each
+//     value of the key (posting lists), built the first time a selector
+//     with an equality or "in" requirement on the key is counted, so that a
+//     new selector costs a pass over the pods it can match rather than over
+//     the whole namespace.
 //
 // Both are kept current by the snapshot's update methods (podAttached,
 // podDetached, nodeAdded, nodeRemoved, nodeUpdated): adding or removing one
@@ -35,6 +40,8 @@ type spreadCache struct {
 	nsels  int
 	order  []*selectorCounts // insertion order, for eviction
 	nNodes int               // nodes the arrays cover
+	// postings holds the label posting lists by namespace, then key.
+	postings map[string]map[string]*keyPostings
 	// workloads are the objects default constraints take selectors from.
 	workloads SpreadWorkloads
 }
@@ -42,6 +49,92 @@ type spreadCache struct {
 // maxCachedSelectors bounds the selector cache; the oldest entry goes
 // first.
 const maxCachedSelectors = 256
+
+// keyPostings lists, for one namespace and label key, the placed
+// non-terminating pods by value of the key.
+type keyPostings struct {
+	byValue map[string][]*PodInfo
+	slot    map[*PodInfo]int // position of each pod in its value's list
+}
+
+func (kp *keyPostings) add(p *PodInfo, v string) {
+	kp.slot[p] = len(kp.byValue[v])
+	kp.byValue[v] = append(kp.byValue[v], p)
+}
+
+func (kp *keyPostings) remove(p *PodInfo, v string) {
+	i, ok := kp.slot[p]
+	if !ok {
+		return
+	}
+	list := kp.byValue[v]
+	last := len(list) - 1
+	list[i] = list[last]
+	kp.slot[list[i]] = i
+	list[last] = nil
+	if last == 0 {
+		delete(kp.byValue, v)
+	} else {
+		kp.byValue[v] = list[:last]
+	}
+	delete(kp.slot, p)
+}
+
+// countable reports whether a pod counts for topology spread: bound to a
+// snapshot node and not terminating.
+func countable(p *PodInfo) bool { return p.node != nil && p.Pod.DeletionTimestamp == nil }
+
+// postingsFor returns the posting lists of key in ns, building them on
+// first use (mu held).
+func (sc *spreadCache) postingsFor(c *Cluster, ns, key string) *keyPostings {
+	byKey := sc.postings[ns]
+	if byKey == nil {
+		byKey = map[string]*keyPostings{}
+		sc.postings[ns] = byKey
+	}
+	if kp, ok := byKey[key]; ok {
+		return kp
+	}
+	kp := &keyPostings{byValue: map[string][]*PodInfo{}, slot: map[*PodInfo]int{}}
+	for _, p := range c.PodsInNamespace(ns) {
+		if !countable(p) {
+			continue
+		}
+		if v, ok := p.Pod.Labels[key]; ok {
+			kp.add(p, v)
+		}
+	}
+	byKey[key] = kp
+	return kp
+}
+
+// candidates returns the pods of ns a selector can match when one of its
+// requirements pins a key to listed values (=, ==, in): the smallest such
+// set, from the posting lists; ok is false when no requirement does, and
+// every pod of the namespace must be tried.
+func (sc *spreadCache) candidates(c *Cluster, ns string, sel api.Selector) (lists [][]*PodInfo, ok bool) {
+	best := -1
+	for _, r := range sel.Requirements() {
+		switch r.Operator() {
+		case api.SelectionEquals, api.SelectionDoubleEquals, api.SelectionIn:
+		default:
+			continue
+		}
+		kp := sc.postingsFor(c, ns, r.Key())
+		var ls [][]*PodInfo
+		n := 0
+		for _, v := range r.Values() {
+			if l := kp.byValue[v]; len(l) > 0 {
+				ls = append(ls, l)
+				n += len(l)
+			}
+		}
+		if best < 0 || n < best {
+			best, lists = n, ls
+		}
+	}
+	return lists, best >= 0
+}
 
 // topoKeyIndex maps every node to its domain for one topology key.
 type topoKeyIndex struct {
@@ -63,7 +156,8 @@ type selectorCounts struct {
 }
 
 func newSpreadCache() *spreadCache {
-	return &spreadCache{keys: map[string]*topoKeyIndex{}, sels: map[string]map[string]*selectorCounts{}}
+	return &spreadCache{keys: map[string]*topoKeyIndex{}, sels: map[string]map[string]*selectorCounts{},
+		postings: map[string]map[string]*keyPostings{}}
 }
 
 // keyIndex returns the domain index of key, building it on first use.
@@ -115,9 +209,19 @@ func (sc *spreadCache) selectorCounts(c *Cluster, ns string, sel api.Selector) (
 		return e.perNode, false
 	}
 	e := &selectorCounts{ns: ns, str: str, sel: sel, perNode: make([]int32, len(c.nodes))}
-	for _, p := range c.PodsInNamespace(ns) {
-		if p.node != nil && p.Pod.DeletionTimestamp == nil && sel.Matches(api.Set(p.Pod.Labels)) {
-			e.perNode[p.node.index]++
+	if lists, ok := sc.candidates(c, ns, sel); ok {
+		for _, l := range lists {
+			for _, p := range l {
+				if sel.Matches(api.Set(p.Pod.Labels)) {
+					e.perNode[p.node.index]++
+				}
+			}
+		}
+	} else {
+		for _, p := range c.PodsInNamespace(ns) {
+			if countable(p) && sel.Matches(api.Set(p.Pod.Labels)) {
+				e.perNode[p.node.index]++
+			}
 		}
 	}
 	if sc.nsels >= maxCachedSelectors {
@@ -152,6 +256,7 @@ func (sc *spreadCache) syncNodes(c *Cluster) {
 	sc.sels = map[string]map[string]*selectorCounts{}
 	sc.order = nil
 	sc.nsels = 0
+	sc.postings = map[string]map[string]*keyPostings{}
 	sc.nNodes = len(c.nodes)
 }
 
@@ -162,8 +267,17 @@ func (sc *spreadCache) podAttached(p *PodInfo) { sc.podDelta(p, 1) }
 func (sc *spreadCache) podDetached(p *PodInfo) { sc.podDelta(p, -1) }
 
 func (sc *spreadCache) podDelta(p *PodInfo, d int32) {
-	if p.node == nil || p.Pod.DeletionTimestamp != nil {
+	if !countable(p) {
 		return
+	}
+	for key, kp := range sc.postings[p.Pod.Namespace] {
+		if v, ok := p.Pod.Labels[key]; ok {
+			if d > 0 {
+				kp.add(p, v)
+			} else {
+				kp.remove(p, v)
+			}
+		}
 	}
 	for _, e := range sc.sels[p.Pod.Namespace] {
 		if e.sel.Matches(api.Set(p.Pod.Labels)) {

@@ -471,6 +471,20 @@ func TestSpreadCacheIncremental(t *testing.T) {
 				t.Fatalf("counts for %s (-fresh +incremental):\n%s", s, d)
 			}
 		}
+		// Selectors first counted now use the posting lists kept current
+		// through the same updates.
+		inAB, err := api.LabelSelectorAsSelector(&api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{
+			{Key: "app", Operator: api.LabelSelectorOpIn, Values: []string{"a", "b"}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range []api.Selector{inAB, api.SelectorFromSet(api.Set{"app": "a", "zone": "none"})} {
+			got, _ := sc.selectorCounts(c, "default", s)
+			want, _ := fresh.selectorCounts(c, "default", s)
+			if d := cmp.Diff(want, got); d != "" {
+				t.Fatalf("new selector %s (-fresh +incremental):\n%s", s, d)
+			}
+		}
 		gotIdx, wantIdx := sc.keyIndex(c, "zone"), fresh.keyIndex(c, "zone")
 		for i := range c.Nodes() {
 			g, w := gotIdx.ids[i], wantIdx.ids[i]
