@@ -521,3 +521,45 @@ func TestSpreadConcurrentCycles(t *testing.T) {
 		t.Fatalf("feasible nodes %d after concurrent cycles, want %d", got, want)
 	}
 }
+
+// Removing a pod in a what-if (as preemption does) gives the same filter
+// verdict on its node as a snapshot built without that pod. Terminating
+// victims are left out: like upstream's RemovePod, the what-if subtracts
+// them although PreFilter never counted them.
+func TestSpreadWhatIfRemoveProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		nodes, pods, pod := genSpreadCluster(t)
+		if len(pods) == 0 {
+			return
+		}
+		cfg := Config{Plugins: []string{PluginPodTopologySpread}}
+		c, err := NewCluster(nodes, pods, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		victim := pods[rapid.IntRange(0, len(pods)-1).Draw(t, "victim")]
+		vi := c.Pod(victim.Namespace, victim.Name)
+		if vi == nil || vi.Node() == nil || victim.DeletionTimestamp != nil {
+			return
+		}
+		cy := c.NewCycle(pod)
+		w := cy.WhatIf(vi.Node())
+		w.RemovePod(vi)
+		got := w.Filter()
+
+		rest := make([]*api.Pod, 0, len(pods)-1)
+		for _, p := range pods {
+			if p != victim {
+				rest = append(rest, p)
+			}
+		}
+		c2, err := NewCluster(nodes, rest, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := c2.NewCycle(pod).FilterNode(c2.NodeByName(vi.Node().Name())).Status
+		if got.Code != want.Code {
+			t.Fatalf("what-if without %s on %s: %v, rebuilt snapshot: %v", victim.Name, vi.Node().Name(), got, want)
+		}
+	})
+}
