@@ -76,12 +76,12 @@ type Machine struct {
 
 	init, regular, ephemeral []mcontainer
 
-	scheduled, nodeLost      bool
-	scheduledAt              time.Time
-	sandboxes                []Sandbox // newest first
-	sandboxGen               int       // sandboxes created so far
-	creating                 bool      // ActionCreateSandbox sent
-	deadlineSent, removeSent bool
+	scheduled, nodeLost bool
+	scheduledAt         time.Time
+	sandboxes           []Sandbox // newest first
+	sandboxGen          int       // sandboxes created so far
+	creating            bool      // ActionCreateSandbox sent
+	deadlineSent        bool
 
 	terminating bool // the kubelet is stopping the pod (deletion, deadline, or nothing left to run)
 	deleted     bool
@@ -181,6 +181,12 @@ func (m *Machine) Step(ev Event, now time.Time) (api.PodStatus, []Action) {
 	if changed || !m.reported {
 		m.reported = true
 		acts = append(acts, Action{Kind: ActionReportStatus})
+	}
+	if m.finalized && m.deleted && !m.removed {
+		// The kubelet reports the terminal status, then deletes the
+		// object with grace period 0.
+		m.removed = true
+		acts = append(acts, Action{Kind: ActionRemovePod, Reason: "terminated"})
 	}
 	return m.pod.Status, acts
 }
@@ -431,10 +437,6 @@ func (m *Machine) drive(now time.Time, acts *[]Action) {
 	}
 	if m.terminating && !m.finalized {
 		m.stop(now, acts)
-	}
-	if m.finalized && m.deleted && !m.removeSent {
-		m.removeSent, m.removed = true, true
-		*acts = append(*acts, Action{Kind: ActionRemovePod, Reason: "terminated"})
 	}
 }
 

@@ -1,0 +1,323 @@
+package lifecycle
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/podsem/podsem/api"
+)
+
+var machineT0 = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
+
+// mstep is one step of a machine scenario: the time since the start, the
+// event, and the expected outcome rendered as "phase | STATUS | READY |
+// actions".
+type mstep struct {
+	at   time.Duration
+	ev   Event
+	want string
+}
+
+func renderStep(m *Machine, st api.PodStatus, acts []Action, now time.Time) string {
+	row := DisplayStatus(m.Pod(), now)
+	names := make([]string, len(acts))
+	for i, a := range acts {
+		names[i] = a.String()
+	}
+	return fmt.Sprintf("%s | %s | %s | %s", st.Phase, row.Status, row.Ready, strings.Join(names, " "))
+}
+
+func runScenario(t *testing.T, pod *api.Pod, cfg MachineConfig, steps []mstep) *Machine {
+	t.Helper()
+	pod.CreationTimestamp = api.NewTime(machineT0)
+	m := NewMachine(pod, cfg)
+	for i, s := range steps {
+		now := machineT0.Add(s.at)
+		st, acts := m.Step(s.ev, now)
+		if got := renderStep(m, st, acts, now); got != s.want {
+			t.Errorf("step %d %v at %v:\n got: %s\nwant: %s", i, s.ev, s.at, got, s.want)
+		}
+	}
+	return m
+}
+
+// appPod builds a pod; containers without an imagePullPolicy get
+// IfNotPresent, so images listed in MachineConfig.ImagesPresent need no
+// pull.
+func appPod(policy api.RestartPolicy, inits []api.Container, apps ...api.Container) *api.Pod {
+	pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "default", UID: "u1"},
+		Spec: api.PodSpec{RestartPolicy: policy, InitContainers: inits, Containers: apps}}
+	for _, list := range [][]api.Container{inits, apps} {
+		for i := range list {
+			if list[i].ImagePullPolicy == "" {
+				list[i].ImagePullPolicy = api.PullIfNotPresent
+			}
+		}
+	}
+	return pod
+}
+
+var present = MachineConfig{ImagesPresent: []string{"busybox", "envoy"}}
+
+func TestMachineScenarios(t *testing.T) {
+	sec := time.Second
+	execProbe := &api.Probe{ProbeHandler: api.ProbeHandler{Exec: &api.ExecAction{Command: []string{"true"}}}}
+	app := api.Container{Name: "app", Image: "busybox"}
+	i64 := func(v int64) *int64 { return &v }
+
+	t.Run("init container failing under Never fails the pod", func(t *testing.T) {
+		runScenario(t, appPod(api.RestartPolicyNever, []api.Container{initC("init-a")}, app), present, []mstep{
+			{0, Scheduled("n1"), "Pending | Init:0/1 | 0/1 | CreateSandbox ReportStatus"},
+			{1 * sec, SandboxReady("10.0.0.1"), "Pending | Init:0/1 | 0/1 | StartContainer(init-a) ReportStatus"},
+			{2 * sec, ContainerStarted("init-a"), "Pending | Init:0/1 | 0/1 | ReportStatus"},
+			{3 * sec, ContainerExited("init-a", 2, ""), "Failed | Init:Error | 0/1 | ReportStatus"},
+			{9 * sec, Tick(), "Failed | Init:Error | 0/1 | "},
+		})
+	})
+
+	t.Run("init container failing under Always restarts with back-off", func(t *testing.T) {
+		runScenario(t, appPod(api.RestartPolicyAlways, []api.Container{initC("init-a")}, app), present, []mstep{
+			{0, Scheduled("n1"), "Pending | Init:0/1 | 0/1 | CreateSandbox ReportStatus"},
+			{1 * sec, SandboxReady("10.0.0.1"), "Pending | Init:0/1 | 0/1 | StartContainer(init-a) ReportStatus"},
+			{2 * sec, ContainerStarted("init-a"), "Pending | Init:0/1 | 0/1 | ReportStatus"},
+			{3 * sec, ContainerExited("init-a", 1, ""), "Pending | Init:Error | 0/1 | StartContainer(init-a) ReportStatus"},
+			{4 * sec, ContainerStarted("init-a"), "Pending | Init:0/1 | 0/1 | ReportStatus"},
+			{5 * sec, ContainerExited("init-a", 1, ""), "Pending | Init:CrashLoopBackOff | 0/1 | RetryAt(2025-06-01T12:00:15Z, init-a back-off 10s) ReportStatus"},
+			{15 * sec, Tick(), "Pending | Init:Error | 0/1 | StartContainer(init-a) ReportStatus"},
+			{16 * sec, ContainerStarted("init-a"), "Pending | Init:0/1 | 0/1 | ReportStatus"},
+			{17 * sec, ContainerExited("init-a", 0, ""), "Pending | PodInitializing | 0/1 | StartContainer(app) ReportStatus"},
+			{18 * sec, ContainerStarted("app"), "Running | Running | 1/1 | ReportStatus"},
+		})
+	})
+
+	t.Run("activeDeadlineSeconds counts init time and fails the pod", func(t *testing.T) {
+		pod := appPod(api.RestartPolicyAlways, []api.Container{initC("init-a")}, app)
+		pod.Spec.ActiveDeadlineSeconds = i64(60)
+		pod.Spec.TerminationGracePeriodSeconds = i64(10)
+		m := runScenario(t, pod, present, []mstep{
+			{0, Scheduled("n1"), "Pending | Init:0/1 | 0/1 | RetryAt(2025-06-01T12:01:00Z, DeadlineExceeded) CreateSandbox ReportStatus"},
+			{1 * sec, SandboxReady("10.0.0.1"), "Pending | Init:0/1 | 0/1 | StartContainer(init-a) ReportStatus"},
+			{2 * sec, ContainerStarted("init-a"), "Pending | Init:0/1 | 0/1 | ReportStatus"},
+			{59 * sec, Tick(), "Pending | Init:0/1 | 0/1 | "},
+			{60 * sec, Tick(), "Failed | Init:0/1 | 0/1 | KillContainer(init-a, 10s) RetryAt(2025-06-01T12:01:10Z, grace period) ReportStatus"},
+			{63 * sec, ContainerExited("init-a", 137, ""), "Failed | Init:Error | 0/1 | ReportStatus"},
+		})
+		st := m.Pod().Status
+		if st.Reason != DeadlineExceeded || st.Message != DeadlineExceededMessage {
+			t.Errorf("reason/message = %q/%q", st.Reason, st.Message)
+		}
+	})
+
+	t.Run("sidecar gates the next init container until its startup probe passes", func(t *testing.T) {
+		sc := sidecarC("proxy", true)
+		sc.Image = "envoy"
+		pod := appPod(api.RestartPolicyAlways, []api.Container{sc, initC("init-b")}, app)
+		m := runScenario(t, pod, present, []mstep{
+			{0, Scheduled("n1"), "Pending | Init:0/2 | 0/2 | CreateSandbox ReportStatus"},
+			{1 * sec, SandboxReady("10.0.0.1"), "Pending | Init:0/2 | 0/2 | StartContainer(proxy) ReportStatus"},
+			{2 * sec, ContainerStarted("proxy"), "Pending | Init:0/2 | 0/2 | ReportStatus"},
+			{3 * sec, Tick(), "Pending | Init:0/2 | 0/2 | "},
+			{4 * sec, ProbeResult("proxy", Startup, true), "Pending | Init:1/2 | 1/2 | StartContainer(init-b) ReportStatus"},
+			{5 * sec, ContainerStarted("init-b"), "Pending | Init:1/2 | 1/2 | ReportStatus"},
+			{6 * sec, ContainerExited("init-b", 0, ""), "Pending | PodInitializing | 1/2 | StartContainer(app) ReportStatus"},
+			{7 * sec, ContainerStarted("app"), "Running | Running | 2/2 | ReportStatus"},
+			// Deletion stops the app first, the sidecar once the app is gone.
+			{10 * sec, DeletionRequested(-1), "Running | Terminating | 2/2 | KillContainer(app, 30s) RetryAt(2025-06-01T12:00:40Z, grace period)"},
+			{12 * sec, ContainerExited("app", 0, ""), "Running | Terminating | 1/2 | KillContainer(proxy, 28s) ReportStatus"},
+			{13 * sec, ContainerExited("proxy", 0, ""), "Succeeded | Completed | 0/2 | ReportStatus RemovePod"},
+		})
+		if !m.Removed() {
+			t.Error("pod not removed")
+		}
+	})
+
+	t.Run("liveness failure kills after preStop and restarts", func(t *testing.T) {
+		c := app
+		c.LivenessProbe = execProbe
+		c.Lifecycle = &api.Lifecycle{PreStop: &api.LifecycleHandler{Sleep: &api.SleepAction{Seconds: 5}}}
+		runScenario(t, appPod("", nil, c), present, []mstep{
+			{0, Scheduled("n1"), "Pending | ContainerCreating | 0/1 | CreateSandbox ReportStatus"},
+			{1 * sec, SandboxReady("10.0.0.1"), "Pending | ContainerCreating | 0/1 | StartContainer(app) ReportStatus"},
+			{2 * sec, ContainerStarted("app"), "Running | Running | 1/1 | ReportStatus"},
+			{3 * sec, ProbeResult("app", Liveness, true), "Running | Running | 1/1 | "},
+			{30 * sec, ProbeResult("app", Liveness, false), "Running | Running | 1/1 | RunPreStop(app) KillContainer(app, 30s)"},
+			{40 * sec, ContainerExited("app", 137, ""), "Running | Error | 0/1 | StartContainer(app) ReportStatus"},
+			{41 * sec, ContainerStarted("app"), "Running | Running | 1/1 | ReportStatus"},
+		})
+	})
+
+	t.Run("readiness gates READY", func(t *testing.T) {
+		c := app
+		c.ReadinessProbe = execProbe
+		runScenario(t, appPod("", nil, c), present, []mstep{
+			{0, Scheduled("n1"), "Pending | ContainerCreating | 0/1 | CreateSandbox ReportStatus"},
+			{1 * sec, SandboxReady("10.0.0.1"), "Pending | ContainerCreating | 0/1 | StartContainer(app) ReportStatus"},
+			{2 * sec, ContainerStarted("app"), "Running | Running | 0/1 | ReportStatus"},
+			{3 * sec, ProbeResult("app", Readiness, true), "Running | Running | 1/1 | ReportStatus"},
+			{4 * sec, ProbeResult("app", Readiness, false), "Running | Running | 0/1 | ReportStatus"},
+		})
+	})
+
+	t.Run("OnFailure app that succeeds completes the pod", func(t *testing.T) {
+		runScenario(t, appPod(api.RestartPolicyOnFailure, nil, app), MachineConfig{}, []mstep{
+			{0, Scheduled("n1"), "Pending | ContainerCreating | 0/1 | CreateSandbox ReportStatus"},
+			{1 * sec, SandboxReady("10.0.0.1"), "Pending | ContainerCreating | 0/1 | PullImage(app, busybox) ReportStatus"},
+			{5 * sec, ImagePulled("app"), "Pending | ContainerCreating | 0/1 | StartContainer(app)"},
+			{6 * sec, ContainerStarted("app"), "Running | Running | 1/1 | ReportStatus"},
+			{9 * sec, ContainerExited("app", 0, ""), "Succeeded | Completed | 0/1 | ReportStatus"},
+			{10 * sec, DeletionRequested(-1), "Succeeded | Completed | 0/1 | RemovePod"},
+		})
+	})
+
+	t.Run("sandbox death reruns the init containers; the phase stays Running", func(t *testing.T) {
+		m := runScenario(t, appPod(api.RestartPolicyAlways, []api.Container{initC("init-a")}, app), present, []mstep{
+			{0, Scheduled("n1"), "Pending | Init:0/1 | 0/1 | CreateSandbox ReportStatus"},
+			{1 * sec, SandboxReady("10.0.0.1"), "Pending | Init:0/1 | 0/1 | StartContainer(init-a) ReportStatus"},
+			{2 * sec, ContainerStarted("init-a"), "Pending | Init:0/1 | 0/1 | ReportStatus"},
+			{3 * sec, ContainerExited("init-a", 0, ""), "Pending | PodInitializing | 0/1 | StartContainer(app) ReportStatus"},
+			{4 * sec, ContainerStarted("app"), "Running | Running | 1/1 | ReportStatus"},
+			{100 * sec, SandboxDied(), "Running | Error | 0/1 | CreateSandbox ReportStatus"},
+			{101 * sec, SandboxReady("10.0.0.2"), "Running | Error | 0/1 | StartContainer(init-a) ReportStatus"},
+			{102 * sec, ContainerStarted("init-a"), "Running | Error | 0/1 | ReportStatus"},
+			{103 * sec, ContainerExited("init-a", 0, ""), "Running | Error | 0/1 | StartContainer(app) ReportStatus"},
+			{104 * sec, ContainerStarted("app"), "Running | Running | 1/1 | ReportStatus"},
+		})
+		st := m.Pod().Status
+		if st.InitContainerStatuses[0].RestartCount != 1 || st.ContainerStatuses[0].RestartCount != 1 {
+			t.Errorf("restart counts = %d, %d; want 1, 1", st.InitContainerStatuses[0].RestartCount, st.ContainerStatuses[0].RestartCount)
+		}
+		if st.PodIP != "10.0.0.2" {
+			t.Errorf("podIP = %q", st.PodIP)
+		}
+	})
+
+	t.Run("a lost node marks the pod not ready and goes quiet", func(t *testing.T) {
+		m := runScenario(t, appPod("", nil, app), present, []mstep{
+			{0, Scheduled("n1"), "Pending | ContainerCreating | 0/1 | CreateSandbox ReportStatus"},
+			{1 * sec, SandboxReady("10.0.0.1"), "Pending | ContainerCreating | 0/1 | StartContainer(app) ReportStatus"},
+			{2 * sec, ContainerStarted("app"), "Running | Running | 1/1 | ReportStatus"},
+			{50 * sec, NodeUnreachable(), "Running | Running | 1/1 | ReportStatus"},
+			{60 * sec, ContainerExited("app", 1, ""), "Running | Running | 1/1 | "},
+			{70 * sec, DeletionRequested(30), "Running | Terminating | 1/1 | "},
+		})
+		if c := api.FindCondition(m.Pod().Status.Conditions, api.PodReady); c == nil || c.Status != api.ConditionFalse {
+			t.Errorf("Ready = %+v, want False", c)
+		}
+	})
+
+	t.Run("deleting an unscheduled pod removes it at once", func(t *testing.T) {
+		runScenario(t, appPod("", nil, app), present, []mstep{
+			{0, Tick(), "Pending | Pending | 0/1 | ReportStatus"},
+			{5 * sec, DeletionRequested(-1), "Pending | Terminating | 0/1 | RemovePod"},
+			{6 * sec, Scheduled("n1"), "Pending | Terminating | 0/1 | "},
+		})
+	})
+
+	t.Run("a second deletion only shortens the grace period", func(t *testing.T) {
+		runScenario(t, appPod("", nil, app), present, []mstep{
+			{0, Scheduled("n1"), "Pending | ContainerCreating | 0/1 | CreateSandbox ReportStatus"},
+			{1 * sec, SandboxReady("10.0.0.1"), "Pending | ContainerCreating | 0/1 | StartContainer(app) ReportStatus"},
+			{2 * sec, ContainerStarted("app"), "Running | Running | 1/1 | ReportStatus"},
+			{10 * sec, DeletionRequested(60), "Running | Terminating | 1/1 | KillContainer(app, 60s) RetryAt(2025-06-01T12:01:10Z, grace period)"},
+			{11 * sec, DeletionRequested(90), "Running | Terminating | 1/1 | "},
+			{12 * sec, DeletionRequested(5), "Running | Terminating | 1/1 | KillContainer(app, 5s) RetryAt(2025-06-01T12:00:17Z, grace period)"},
+			{17 * sec, Tick(), "Running | Terminating | 1/1 | KillContainer(app, 0s)"},
+			{18 * sec, ContainerExited("app", 137, ""), "Failed | Error | 0/1 | ReportStatus RemovePod"},
+		})
+	})
+}
+
+// TestMachineCrashLoopBackoff drives a container that exits one second
+// after every start and checks the delays against the kubelet's
+// (conformance case doc-exponential-10s-to-300s: 0, 10, 20, ... 300).
+func TestMachineCrashLoopBackoff(t *testing.T) {
+	for _, tc := range []struct {
+		cfg  MachineConfig
+		want []time.Duration
+	}{
+		{present, []time.Duration{0, 10, 20, 40, 80, 160, 300, 300, 300, 300}},
+		{MachineConfig{ImagesPresent: present.ImagesPresent, Backoff: Backoff{MaxContainerRestartPeriod: 45 * time.Second}},
+			[]time.Duration{0, 10, 20, 40, 45, 45}},
+		{MachineConfig{ImagesPresent: present.ImagesPresent, Backoff: Backoff{MaxContainerRestartPeriod: 5 * time.Second}},
+			[]time.Duration{0, 5, 5, 5}},
+	} {
+		pod := appPod(api.RestartPolicyAlways, nil, api.Container{Name: "app", Image: "busybox"})
+		m := NewMachine(pod, tc.cfg)
+		now := machineT0
+		m.Step(Scheduled("n1"), now)
+		m.Step(SandboxReady("10.0.0.1"), now)
+		var got []time.Duration
+		for range tc.want {
+			m.Step(ContainerStarted("app"), now)
+			now = now.Add(time.Second)
+			exitAt := now
+			_, acts := m.Step(ContainerExited("app", 1, ""), now)
+			for !hasAction(acts, ActionStartContainer) {
+				var retry *Action
+				for i := range acts {
+					if acts[i].Kind == ActionRetryAt && acts[i].Container == "app" {
+						retry = &acts[i]
+					}
+				}
+				if retry == nil {
+					t.Fatalf("no start and no retry after exit at %v: %v", now, acts)
+				}
+				now = retry.At
+				_, acts = m.Step(Tick(), now)
+			}
+			got = append(got, now.Sub(exitAt)/time.Second)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("max %v: delays %v, want %v", tc.cfg.Backoff.MaxContainerRestartPeriod, got, tc.want)
+		}
+	}
+}
+
+func hasAction(acts []Action, k ActionKind) bool {
+	for _, a := range acts {
+		if a.Kind == k {
+			return true
+		}
+	}
+	return false
+}
+
+func TestMachineIgnoresNonsense(t *testing.T) {
+	m := NewMachine(appPod("", nil, api.Container{Name: "app", Image: "busybox"}), present)
+	now := machineT0
+	for _, ev := range []Event{ContainerStarted("app"), SandboxReady("1.2.3.4"), ContainerExited("app", 1, ""),
+		ProbeResult("ghost", Liveness, false), ImagePulled("app"), SandboxDied(), {Kind: 200}} {
+		st, acts := m.Step(ev, now)
+		if st.Phase != api.PodPending || hasAction(acts, ActionStartContainer) || hasAction(acts, ActionCreateSandbox) {
+			t.Errorf("%v before scheduling: phase %s, actions %v", ev, st.Phase, acts)
+		}
+	}
+	if s := (Event{Kind: 200}).String(); s != "EventKind(200)" {
+		t.Errorf("unknown event kind renders %q", s)
+	}
+}
+
+func BenchmarkMachineStep(b *testing.B) {
+	pod := appPod(api.RestartPolicyAlways, []api.Container{initC("init-a"), sidecarC("proxy", true), initC("init-b")},
+		api.Container{Name: "app", Image: "busybox", ReadinessProbe: &api.Probe{}}, api.Container{Name: "log", Image: "busybox"})
+	script := []Event{Scheduled("n1"), SandboxReady("10.0.0.1"), ImagePulled("init-a"), ContainerStarted("init-a"),
+		ContainerExited("init-a", 0, ""), ImagePulled("proxy"), ContainerStarted("proxy"), ProbeResult("proxy", Startup, true),
+		ContainerStarted("init-b"), ContainerExited("init-b", 0, ""), ContainerStarted("app"), ContainerStarted("log"),
+		ProbeResult("app", Readiness, true), ContainerExited("log", 1, ""), Tick(), ContainerStarted("log"), Tick(),
+		DeletionRequested(-1), ContainerExited("app", 0, ""), ContainerExited("log", 0, ""), ContainerExited("proxy", 0, "")}
+	cfg := MachineConfig{ImagesPresent: []string{"busybox"}}
+	b.ReportAllocs()
+	steps := 0
+	for b.Loop() {
+		m := NewMachine(pod, cfg)
+		now := machineT0
+		for _, ev := range script {
+			now = now.Add(time.Second)
+			m.Step(ev, now)
+			steps++
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(steps), "ns/step")
+}
