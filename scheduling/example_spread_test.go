@@ -142,3 +142,41 @@ func Example_topologySpreadWithNodeAffinity() {
 	// node5
 	// node3 node4
 }
+
+// Cluster-level default constraints: a pod with no constraints of its own,
+// selected by a Service, is spread by the defaults, which only score
+// (ScheduleAnyway). With three foo=bar pods in zone A (two on node1) and
+// one in zone B, the built-in System defaults (hostname maxSkew 3, zone
+// maxSkew 5) and a List default (zone maxSkew 1) both prefer node3.
+func Example_topologySpreadClusterDefaults() {
+	node := func(name, zone string) *api.Node {
+		return &api.Node{ObjectMeta: api.ObjectMeta{Name: name, Labels: map[string]string{
+			api.LabelHostname: name, api.LabelTopologyZone: zone}}}
+	}
+	nodes := []*api.Node{node("node1", "zoneA"), node("node2", "zoneA"), node("node3", "zoneB")}
+	pods := docPods("node1", "node1", "node2", "node3")
+	svc := &api.Service{ObjectMeta: api.ObjectMeta{Name: "svc-foo", Namespace: "default"},
+		Spec: api.ServiceSpec{Selector: map[string]string{"foo": "bar"}}}
+	pod := myPod(map[string]string{"foo": "bar"})
+	for _, args := range []scheduling.SpreadArgs{
+		{}, // System
+		{DefaultingType: scheduling.SpreadDefaultingList, DefaultConstraints: []api.TopologySpreadConstraint{
+			{MaxSkew: 1, TopologyKey: api.LabelTopologyZone, WhenUnsatisfiable: api.ScheduleAnyway}}},
+	} {
+		c, err := scheduling.NewCluster(nodes, pods, scheduling.Config{
+			Plugins: []string{scheduling.PluginPodTopologySpread}, Spread: args})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		c.SetSpreadWorkloads(scheduling.SpreadWorkloads{Services: []*api.Service{svc}})
+		var out []string
+		for _, s := range c.Score(pod, c.Filter(pod)) {
+			out = append(out, fmt.Sprintf("%s=%d", s.Node, s.Plugins[0].Score))
+		}
+		fmt.Println(strings.Join(out, " "))
+	}
+	// Output:
+	// node1=69 node2=76 node3=100
+	// node1=25 node2=25 node3=100
+}
