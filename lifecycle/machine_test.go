@@ -26,7 +26,7 @@ func renderStep(m *Machine, st api.PodStatus, acts []Action, now time.Time) stri
 	for i, a := range acts {
 		names[i] = a.String()
 	}
-	return fmt.Sprintf("%s | %s | %s | %s", st.Phase, row.Status, row.Ready, strings.Join(names, " "))
+	return strings.TrimRight(fmt.Sprintf("%s | %s | %s | %s", st.Phase, row.Status, row.Ready, strings.Join(names, " ")), " ")
 }
 
 func runScenario(t *testing.T, pod *api.Pod, cfg MachineConfig, steps []mstep) *Machine {
@@ -73,7 +73,7 @@ func TestMachineScenarios(t *testing.T) {
 			{1 * sec, SandboxReady("10.0.0.1"), "Pending | Init:0/1 | 0/1 | StartContainer(init-a) ReportStatus"},
 			{2 * sec, ContainerStarted("init-a"), "Pending | Init:0/1 | 0/1 | ReportStatus"},
 			{3 * sec, ContainerExited("init-a", 2, ""), "Failed | Init:Error | 0/1 | ReportStatus"},
-			{9 * sec, Tick(), "Failed | Init:Error | 0/1 | "},
+			{9 * sec, Tick(), "Failed | Init:Error | 0/1 |"},
 		})
 	})
 
@@ -100,7 +100,7 @@ func TestMachineScenarios(t *testing.T) {
 			{0, Scheduled("n1"), "Pending | Init:0/1 | 0/1 | RetryAt(2025-06-01T12:01:00Z, DeadlineExceeded) CreateSandbox ReportStatus"},
 			{1 * sec, SandboxReady("10.0.0.1"), "Pending | Init:0/1 | 0/1 | StartContainer(init-a) ReportStatus"},
 			{2 * sec, ContainerStarted("init-a"), "Pending | Init:0/1 | 0/1 | ReportStatus"},
-			{59 * sec, Tick(), "Pending | Init:0/1 | 0/1 | "},
+			{59 * sec, Tick(), "Pending | Init:0/1 | 0/1 |"},
 			{60 * sec, Tick(), "Failed | Init:0/1 | 0/1 | KillContainer(init-a, 10s) RetryAt(2025-06-01T12:01:10Z, grace period) ReportStatus"},
 			{63 * sec, ContainerExited("init-a", 137, ""), "Failed | Init:Error | 0/1 | ReportStatus"},
 		})
@@ -118,7 +118,7 @@ func TestMachineScenarios(t *testing.T) {
 			{0, Scheduled("n1"), "Pending | Init:0/2 | 0/2 | CreateSandbox ReportStatus"},
 			{1 * sec, SandboxReady("10.0.0.1"), "Pending | Init:0/2 | 0/2 | StartContainer(proxy) ReportStatus"},
 			{2 * sec, ContainerStarted("proxy"), "Pending | Init:0/2 | 0/2 | ReportStatus"},
-			{3 * sec, Tick(), "Pending | Init:0/2 | 0/2 | "},
+			{3 * sec, Tick(), "Pending | Init:0/2 | 0/2 |"},
 			{4 * sec, ProbeResult("proxy", Startup, true), "Pending | Init:1/2 | 1/2 | StartContainer(init-b) ReportStatus"},
 			{5 * sec, ContainerStarted("init-b"), "Pending | Init:1/2 | 1/2 | ReportStatus"},
 			{6 * sec, ContainerExited("init-b", 0, ""), "Pending | PodInitializing | 1/2 | StartContainer(app) ReportStatus"},
@@ -141,7 +141,7 @@ func TestMachineScenarios(t *testing.T) {
 			{0, Scheduled("n1"), "Pending | ContainerCreating | 0/1 | CreateSandbox ReportStatus"},
 			{1 * sec, SandboxReady("10.0.0.1"), "Pending | ContainerCreating | 0/1 | StartContainer(app) ReportStatus"},
 			{2 * sec, ContainerStarted("app"), "Running | Running | 1/1 | ReportStatus"},
-			{3 * sec, ProbeResult("app", Liveness, true), "Running | Running | 1/1 | "},
+			{3 * sec, ProbeResult("app", Liveness, true), "Running | Running | 1/1 |"},
 			{30 * sec, ProbeResult("app", Liveness, false), "Running | Running | 1/1 | RunPreStop(app) KillContainer(app, 30s)"},
 			{40 * sec, ContainerExited("app", 137, ""), "Running | Error | 0/1 | StartContainer(app) ReportStatus"},
 			{41 * sec, ContainerStarted("app"), "Running | Running | 1/1 | ReportStatus"},
@@ -199,8 +199,8 @@ func TestMachineScenarios(t *testing.T) {
 			{1 * sec, SandboxReady("10.0.0.1"), "Pending | ContainerCreating | 0/1 | StartContainer(app) ReportStatus"},
 			{2 * sec, ContainerStarted("app"), "Running | Running | 1/1 | ReportStatus"},
 			{50 * sec, NodeUnreachable(), "Running | Running | 1/1 | ReportStatus"},
-			{60 * sec, ContainerExited("app", 1, ""), "Running | Running | 1/1 | "},
-			{70 * sec, DeletionRequested(30), "Running | Terminating | 1/1 | "},
+			{60 * sec, ContainerExited("app", 1, ""), "Running | Running | 1/1 |"},
+			{70 * sec, DeletionRequested(30), "Running | Terminating | 1/1 |"},
 		})
 		if c := api.FindCondition(m.Pod().Status.Conditions, api.PodReady); c == nil || c.Status != api.ConditionFalse {
 			t.Errorf("Ready = %+v, want False", c)
@@ -211,7 +211,7 @@ func TestMachineScenarios(t *testing.T) {
 		runScenario(t, appPod("", nil, app), present, []mstep{
 			{0, Tick(), "Pending | Pending | 0/1 | ReportStatus"},
 			{5 * sec, DeletionRequested(-1), "Pending | Terminating | 0/1 | RemovePod"},
-			{6 * sec, Scheduled("n1"), "Pending | Terminating | 0/1 | "},
+			{6 * sec, Scheduled("n1"), "Pending | Terminating | 0/1 |"},
 		})
 	})
 
@@ -221,7 +221,7 @@ func TestMachineScenarios(t *testing.T) {
 			{1 * sec, SandboxReady("10.0.0.1"), "Pending | ContainerCreating | 0/1 | StartContainer(app) ReportStatus"},
 			{2 * sec, ContainerStarted("app"), "Running | Running | 1/1 | ReportStatus"},
 			{10 * sec, DeletionRequested(60), "Running | Terminating | 1/1 | KillContainer(app, 60s) RetryAt(2025-06-01T12:01:10Z, grace period)"},
-			{11 * sec, DeletionRequested(90), "Running | Terminating | 1/1 | "},
+			{11 * sec, DeletionRequested(90), "Running | Terminating | 1/1 |"},
 			{12 * sec, DeletionRequested(5), "Running | Terminating | 1/1 | KillContainer(app, 5s) RetryAt(2025-06-01T12:00:17Z, grace period)"},
 			{17 * sec, Tick(), "Running | Terminating | 1/1 | KillContainer(app, 0s)"},
 			{18 * sec, ContainerExited("app", 137, ""), "Failed | Error | 0/1 | ReportStatus RemovePod"},
