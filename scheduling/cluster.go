@@ -90,9 +90,13 @@ type Cluster struct {
 	namespaces map[string]map[string]string
 	// byNamespace lists the pods bound to snapshot nodes, per namespace.
 	byNamespace map[string][]*PodInfo
+	// byLabel lists the same pods per namespace and label pair.
+	byLabel map[string]map[labelPair][]*PodInfo
 	// antiAffinityPods lists the pods bound to snapshot nodes that have
-	// required anti-affinity terms.
+	// required anti-affinity terms; affinityPods those with any inter-pod
+	// (anti-)affinity term.
 	antiAffinityPods []*PodInfo
+	affinityPods     []*PodInfo
 
 	// labels interns node labels per key (label columns by node index).
 	labels labelIndex
@@ -115,6 +119,7 @@ func NewCluster(nodes []*api.Node, pods []*api.Pod, cfg Config) (*Cluster, error
 		nominated:   map[string]map[string]*PodInfo{},
 		namespaces:  map[string]map[string]string{},
 		byNamespace: map[string][]*PodInfo{},
+		byLabel:     map[string]map[labelPair][]*PodInfo{},
 		spread:      newSpreadCache(),
 		labels:      newLabelIndex(),
 	}
@@ -377,6 +382,19 @@ func (c *Cluster) attach(pi *PodInfo, ni *NodeInfo) {
 		pi.antiSlot = len(c.antiAffinityPods)
 		c.antiAffinityPods = append(c.antiAffinityPods, pi)
 	}
+	if pi.hasAffinityTerms() {
+		pi.affSlot = len(c.affinityPods)
+		c.affinityPods = append(c.affinityPods, pi)
+	}
+	byPair := c.byLabel[ns]
+	if byPair == nil {
+		byPair = map[labelPair][]*PodInfo{}
+		c.byLabel[ns] = byPair
+	}
+	for j, lp := range pi.labelPairs {
+		pi.labelSlots[j] = len(byPair[lp])
+		byPair[lp] = append(byPair[lp], pi)
+	}
 }
 
 // detach undoes attach.
@@ -402,6 +420,33 @@ func (c *Cluster) detach(pi *PodInfo) {
 		l[last] = nil
 		c.antiAffinityPods = l[:last]
 		pi.antiSlot = -1
+	}
+	if pi.affSlot >= 0 {
+		l := c.affinityPods
+		last := len(l) - 1
+		l[pi.affSlot] = l[last]
+		l[pi.affSlot].affSlot = pi.affSlot
+		l[last] = nil
+		c.affinityPods = l[:last]
+		pi.affSlot = -1
+	}
+	byPair := c.byLabel[ns]
+	for j, lp := range pi.labelPairs {
+		l := byPair[lp]
+		last := len(l) - 1
+		moved := l[last]
+		slot := pi.labelSlots[j]
+		l[slot] = moved
+		moved.labelSlots[moved.labelPos(lp)] = slot
+		l[last] = nil
+		if last == 0 {
+			delete(byPair, lp)
+		} else {
+			byPair[lp] = l[:last]
+		}
+	}
+	if len(byPair) == 0 {
+		delete(c.byLabel, ns)
 	}
 }
 

@@ -71,6 +71,31 @@ func snapDump(c *Cluster) string {
 		sort.Strings(keys)
 		fmt.Fprintf(&b, "ns %s %v\n", ns, keys)
 	}
+	var aff []string
+	for i, p := range c.affinityPods {
+		if p.affSlot != i || !p.hasAffinityTerms() {
+			fmt.Fprintf(&b, "BROKEN AFF SLOT %s\n", p.key)
+		}
+		aff = append(aff, p.key)
+	}
+	sort.Strings(aff)
+	fmt.Fprintf(&b, "aff %v\n", aff)
+	var lbl []string
+	for ns, byPair := range c.byLabel {
+		for lp, list := range byPair {
+			var keys []string
+			for i, p := range list {
+				if p.Pod.Namespace != ns || p.Pod.Labels[lp.key] != lp.value || p.labelSlots[p.labelPos(lp)] != i || p.node == nil {
+					fmt.Fprintf(&b, "BROKEN LABEL SLOT %s\n", p.key)
+				}
+				keys = append(keys, p.key)
+			}
+			sort.Strings(keys)
+			lbl = append(lbl, fmt.Sprintf("%s/%s=%s:%v", ns, lp.key, lp.value, keys))
+		}
+	}
+	sort.Strings(lbl)
+	fmt.Fprintf(&b, "labels %v\n", lbl)
 	var anti []string
 	for i, p := range c.antiAffinityPods {
 		if p.antiSlot != i {
@@ -145,7 +170,13 @@ func genSnapPod(t *rapid.T, name string) *api.Pod {
 	p.Name = name
 	p.Namespace = rapid.SampledFrom([]string{"ns0", "ns1"}).Draw(t, "ns")
 	p.UID = p.Namespace + "-" + name
-	p.Labels = map[string]string{"app": rapid.SampledFrom([]string{"a", "b"}).Draw(t, "app")}
+	p.Labels = map[string]string{}
+	if rapid.IntRange(0, 4).Draw(t, "unlabelled") > 0 {
+		p.Labels["app"] = rapid.SampledFrom([]string{"a", "b"}).Draw(t, "app")
+	}
+	if rapid.Bool().Draw(t, "tiered") {
+		p.Labels["tier"] = rapid.SampledFrom([]string{"web", "db"}).Draw(t, "tier")
+	}
 	c := api.Container{Name: "c"}
 	c.Resources.Requests = api.ResourceList{
 		api.ResourceCPU: api.NewMilliQuantity(int64(rapid.IntRange(0, 1500).Draw(t, "reqcpu")), api.DecimalSI),
@@ -209,7 +240,7 @@ func TestIncrementalEqualsScratch(t *testing.T) {
 			t.Fatal(err)
 		}
 		podNames := []string{"p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7"}
-		steps := rapid.IntRange(0, 40).Draw(t, "steps")
+		steps := rapid.IntRange(10, 60).Draw(t, "steps")
 		for i := 0; i < steps; i++ {
 			switch rapid.IntRange(0, 5).Draw(t, "op") {
 			case 0:

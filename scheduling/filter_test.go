@@ -1,10 +1,12 @@
 package scheduling
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/podsem/podsem/api"
+	"pgregory.net/rapid"
 )
 
 // ftNode builds a node with allocatable cpu (milli), pods and labels.
@@ -338,4 +340,54 @@ func TestClusterUpdateErrors(t *testing.T) {
 			t.Errorf("%s: no error", name)
 		}
 	}
+}
+
+// TestWhatIfEqualsRebuiltSnapshot checks that removing pods from a node
+// through WhatIf answers exactly as a snapshot built without those pods.
+func TestWhatIfEqualsRebuiltSnapshot(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var nodes []*api.Node
+		for _, name := range snapNodeNames[:3] {
+			nodes = append(nodes, genSnapNode(t, name))
+		}
+		var pods []*api.Pod
+		for i := range rapid.IntRange(0, 10).Draw(t, "pods") {
+			p := genSnapPod(t, fmt.Sprintf("p%d", i))
+			if p.Spec.NodeName == "" && p.Status.NominatedNodeName == "" {
+				p.Spec.NodeName = "n0"
+			}
+			pods = append(pods, p)
+		}
+		c, err := NewCluster(nodes, pods, Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := genSnapPod(t, "incoming")
+		in.Spec.NodeName, in.Status.NominatedNodeName = "", ""
+		node := c.NodeAt(rapid.IntRange(0, 2).Draw(t, "node"))
+		cy := c.NewCycle(in)
+		w := cy.WhatIf(node)
+		removed := map[string]bool{}
+		for _, p := range node.Pods() {
+			if rapid.Bool().Draw(t, "remove") {
+				w.RemovePod(p)
+				removed[p.Key()] = true
+			}
+		}
+		var kept []*api.Pod
+		for _, p := range pods {
+			if !removed[p.Key()] {
+				kept = append(kept, p)
+			}
+		}
+		rebuilt, err := NewCluster(nodes, kept, Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := rebuilt.NewCycle(in).FilterNode(rebuilt.NodeByName(node.Name())).Status
+		got := w.Filter()
+		if d := cmp.Diff(want, got); d != "" {
+			t.Fatalf("what-if without %v (-rebuilt +what-if):\n%s", removed, d)
+		}
+	})
 }

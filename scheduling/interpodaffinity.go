@@ -6,48 +6,77 @@ import (
 	"github.com/podsem/podsem/api"
 )
 
-// topologyPair is one topology domain: a node label key and its value.
-type topologyPair struct {
-	key   string
-	value string
+// domainCounts holds a count per domain of one topology key, indexed by the
+// value ids of the snapshot's label column for that key.
+type domainCounts struct {
+	key    string
+	col    *labelColumn // nil when no node carries the key
+	counts []int64
 }
 
-// pairCounts counts pods per topology domain.
-type pairCounts map[topologyPair]int64
-
-// update adds value to the node's domain for key, if the node has the
-// label; entries that reach 0 are dropped.
-func (m pairCounts) update(node *api.Node, key string, value int64) {
-	tv, ok := node.Labels[key]
-	if !ok {
-		return
+// at returns the count of node i's domain and whether node i has the key.
+func (d *domainCounts) at(i int) (int64, bool) {
+	id := d.col.id(i)
+	if id < 0 {
+		return 0, false
 	}
-	tp := topologyPair{key, tv}
-	if n := m[tp] + value; n == 0 {
-		delete(m, tp)
-	} else {
-		m[tp] = n
+	if int(id) >= len(d.counts) {
+		return 0, true
 	}
+	return d.counts[id], true
 }
 
-// updateAnti counts pod in the domains of every anti-affinity term it
-// matches.
-func (m pairCounts) updateAnti(terms []affinityTerm, pod *api.Pod, nsLabels map[string]string, node *api.Node, value int64) {
-	for i := range terms {
-		if terms[i].matches(pod, nsLabels) {
-			m.update(node, terms[i].topologyKey, value)
+// topologyCounts counts per topology domain (key and value), like the
+// plugin's topologyToMatchedTermCount map; nonzero is the number of
+// domains whose count is not 0 (the map's length).
+type topologyCounts struct {
+	keys    []*domainCounts
+	nonzero int
+}
+
+// index returns the position of key's counts, adding them if needed.
+func (t *topologyCounts) index(c *Cluster, key string) int {
+	for i, d := range t.keys {
+		if d.key == key {
+			return i
 		}
 	}
+	t.keys = append(t.keys, &domainCounts{key: key, col: c.labels.column(key)})
+	return len(t.keys) - 1
 }
 
-// updateAffinity counts pod in the domains of every affinity term, if it
-// matches all of them.
-func (m pairCounts) updateAffinity(terms []affinityTerm, pod *api.Pod, node *api.Node, value int64) {
-	if matchesAllTerms(terms, pod) {
-		for i := range terms {
-			m.update(node, terms[i].topologyKey, value)
-		}
+// add adds v to node i's domain of the k-th key; it reports whether node i
+// has the key.
+func (t *topologyCounts) add(k, i int, v int64) bool {
+	d := t.keys[k]
+	id := d.col.id(i)
+	if id < 0 {
+		return false
 	}
+	if int(id) >= len(d.counts) {
+		grown := make([]int64, len(d.col.values))
+		copy(grown, d.counts)
+		d.counts = grown
+	}
+	old := d.counts[id]
+	d.counts[id] = old + v
+	switch {
+	case old == 0 && old+v != 0:
+		t.nonzero++
+	case old != 0 && old+v == 0:
+		t.nonzero--
+	}
+	return true
+}
+
+func (t *topologyCounts) clone() topologyCounts {
+	out := topologyCounts{keys: make([]*domainCounts, len(t.keys)), nonzero: t.nonzero}
+	for i, d := range t.keys {
+		cp := *d
+		cp.counts = append([]int64(nil), d.counts...)
+		out.keys[i] = &cp
+	}
+	return out
 }
 
 // matchesAllTerms reports whether pod matches every term (false for no
@@ -65,20 +94,14 @@ func matchesAllTerms(terms []affinityTerm, pod *api.Pod) bool {
 	return true
 }
 
-func (m pairCounts) clone() pairCounts {
-	out := make(pairCounts, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
-}
-
 // interPodAffinityPlugin is InterPodAffinity. Its PreFilter counts, per
 // topology domain, the existing pods whose required anti-affinity terms
 // match the incoming pod, and the existing pods matching the incoming pod's
 // required affinity (all terms) and anti-affinity terms; Filter then looks
-// the node's domains up. Only the namespaces the terms can select are
-// scanned, through the snapshot's per-namespace index.
+// the node's domains up in arrays indexed by the snapshot's label columns.
+// Only the pods a term can select are visited: those of the namespaces it
+// names, and, when its selector requires a label value, only the pods with
+// that label (the snapshot's per-namespace label index).
 type interPodAffinityPlugin struct {
 	c   *Cluster
 	pod *PodInfo
@@ -86,15 +109,17 @@ type interPodAffinityPlugin struct {
 	// when there is none).
 	nsLabels map[string]string
 
-	// The incoming pod's terms with namespace selectors resolved against
-	// the known Namespace objects.
+	// The incoming pod's required terms with namespace selectors resolved
+	// against the known Namespace objects, and for each the position of
+	// its topology key in the counts.
 	affinity, antiAffinity []affinityTerm
+	affKey, antiKey        []int
+	// selfMatch: the pod matches all its own affinity terms.
+	selfMatch bool
 
-	existingAnti pairCounts
-	// existingAntiKeys are the topology keys present in existingAnti.
-	existingAntiKeys map[string]int
-	affinityCounts   pairCounts
-	antiCounts       pairCounts
+	existingAnti   topologyCounts
+	affinityCounts topologyCounts
+	antiCounts     topologyCounts
 
 	prepared bool
 	status   Status
@@ -113,17 +138,14 @@ func (pl *interPodAffinityPlugin) clone() cyclePlugin {
 	out.existingAnti = pl.existingAnti.clone()
 	out.affinityCounts = pl.affinityCounts.clone()
 	out.antiCounts = pl.antiCounts.clone()
-	out.existingAntiKeys = make(map[string]int, len(pl.existingAntiKeys))
-	for k, v := range pl.existingAntiKeys {
-		out.existingAntiKeys[k] = v
-	}
 	return &out
 }
 
 // resolveTerms merges each term's namespace selector into its namespace
 // list using the known Namespace objects (the plugin's
 // mergeAffinityTermNamespacesIfNotEmpty); an empty selector ({}) stays and
-// selects every namespace, with or without an object.
+// selects every namespace, with or without an object. It also picks the
+// label requirement the label index can serve.
 func (c *Cluster) resolveTerms(terms []affinityTerm) []affinityTerm {
 	if len(terms) == 0 {
 		return nil
@@ -142,6 +164,15 @@ func (c *Cluster) resolveTerms(terms []affinityTerm) []affinityTerm {
 			}
 			t.nsSelector = api.Nothing()
 		}
+		for _, r := range t.selector.Requirements() {
+			switch r.Operator() {
+			case api.SelectionEquals, api.SelectionDoubleEquals, api.SelectionIn:
+				t.indexKey, t.indexValues = r.Key(), r.Values()
+			default:
+				continue
+			}
+			break
+		}
 		out[i] = t
 	}
 	return out
@@ -156,35 +187,36 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// forPodsSelectable calls f for every pod on a snapshot node whose
-// namespace at least one of the terms can select.
-func (c *Cluster) forPodsSelectable(termSets [][]affinityTerm, f func(p *PodInfo)) {
-	all := false
-	var nss []string
-	for _, terms := range termSets {
-		for i := range terms {
-			if terms[i].nsSelector.Empty() {
-				all = true
-			}
-			for _, n := range terms[i].namespaces {
-				if !contains(nss, n) {
-					nss = append(nss, n)
-				}
-			}
-		}
+// forCandidates calls f for every pod on a snapshot node that the resolved
+// incoming term t may select: pods of the namespaces it can select and,
+// when its selector requires one of some values of a label, pods carrying
+// such a label. f still has to check t.matches.
+func (c *Cluster) forCandidates(t *affinityTerm, f func(p *PodInfo)) {
+	if api.SelectsNothing(t.selector) {
+		return
 	}
-	if all {
-		for _, n := range c.nodes {
-			for _, p := range n.pods {
+	visit := func(ns string) {
+		if t.indexKey == "" {
+			for _, p := range c.byNamespace[ns] {
+				f(p)
+			}
+			return
+		}
+		byPair := c.byLabel[ns]
+		for _, v := range t.indexValues {
+			for _, p := range byPair[labelPair{t.indexKey, v}] {
 				f(p)
 			}
 		}
+	}
+	if t.nsSelector.Empty() {
+		for ns := range c.byNamespace {
+			visit(ns)
+		}
 		return
 	}
-	for _, ns := range nss {
-		for _, p := range c.byNamespace[ns] {
-			f(p)
-		}
+	for _, ns := range t.namespaces {
+		visit(ns)
 	}
 }
 
@@ -205,22 +237,33 @@ func (pl *interPodAffinityPlugin) prepare() Status {
 	pl.nsLabels = c.namespaces[pod.Pod.Namespace]
 	pl.affinity = c.resolveTerms(pod.requiredAffinity)
 	pl.antiAffinity = c.resolveTerms(pod.requiredAntiAffinity)
-
-	pl.existingAnti = pairCounts{}
-	pl.existingAntiKeys = map[string]int{}
-	for _, ep := range c.antiAffinityPods {
-		pl.addExistingAnti(ep, ep.node.node, 1)
+	pl.affKey = make([]int, len(pl.affinity))
+	for i := range pl.affinity {
+		pl.affKey[i] = pl.affinityCounts.index(c, pl.affinity[i].topologyKey)
 	}
-	pl.affinityCounts = pairCounts{}
-	pl.antiCounts = pairCounts{}
-	if len(pl.affinity)+len(pl.antiAffinity) > 0 {
-		c.forPodsSelectable([][]affinityTerm{pl.affinity, pl.antiAffinity}, func(ep *PodInfo) {
-			node := ep.node.node
-			pl.affinityCounts.updateAffinity(pl.affinity, ep.Pod, node, 1)
-			pl.antiCounts.updateAnti(pl.antiAffinity, ep.Pod, nil, node, 1)
+	pl.antiKey = make([]int, len(pl.antiAffinity))
+	for i := range pl.antiAffinity {
+		pl.antiKey[i] = pl.antiCounts.index(c, pl.antiAffinity[i].topologyKey)
+	}
+	pl.selfMatch = matchesAllTerms(pl.affinity, pod.Pod)
+
+	for _, ep := range c.antiAffinityPods {
+		pl.addExistingAnti(ep, ep.node, 1)
+	}
+	if len(pl.affinity) > 0 {
+		c.forCandidates(&pl.affinity[0], func(ep *PodInfo) {
+			pl.addAffinity(ep, ep.node, 1)
 		})
 	}
-	if len(pl.existingAnti) == 0 && len(pl.affinity) == 0 && len(pl.antiAffinity) == 0 {
+	for i := range pl.antiAffinity {
+		t := &pl.antiAffinity[i]
+		c.forCandidates(t, func(ep *PodInfo) {
+			if t.matches(ep.Pod, nil) {
+				pl.antiCounts.add(pl.antiKey[i], ep.node.index, 1)
+			}
+		})
+	}
+	if pl.existingAnti.nonzero == 0 && len(pl.affinity) == 0 && len(pl.antiAffinity) == 0 {
 		return Status{Code: Skip}
 	}
 	return Status{}
@@ -228,20 +271,21 @@ func (pl *interPodAffinityPlugin) prepare() Status {
 
 // addExistingAnti counts an existing pod's required anti-affinity terms
 // that match the incoming pod.
-func (pl *interPodAffinityPlugin) addExistingAnti(ep *PodInfo, node *api.Node, value int64) {
+func (pl *interPodAffinityPlugin) addExistingAnti(ep *PodInfo, n *NodeInfo, v int64) {
 	for i := range ep.requiredAntiAffinity {
 		t := &ep.requiredAntiAffinity[i]
-		if !t.matches(pl.pod.Pod, pl.nsLabels) {
-			continue
+		if t.matches(pl.pod.Pod, pl.nsLabels) {
+			pl.existingAnti.add(pl.existingAnti.index(pl.c, t.topologyKey), n.index, v)
 		}
-		if _, ok := node.Labels[t.topologyKey]; !ok {
-			continue
-		}
-		pl.existingAnti.update(node, t.topologyKey, value)
-		if n := pl.existingAntiKeys[t.topologyKey] + int(value); n <= 0 {
-			delete(pl.existingAntiKeys, t.topologyKey)
-		} else {
-			pl.existingAntiKeys[t.topologyKey] = n
+	}
+}
+
+// addAffinity counts ep in the domains of every incoming affinity term, if
+// it matches all of them.
+func (pl *interPodAffinityPlugin) addAffinity(ep *PodInfo, n *NodeInfo, v int64) {
+	if matchesAllTerms(pl.affinity, ep.Pod) {
+		for i := range pl.affinity {
+			pl.affinityCounts.add(pl.affKey[i], n.index, v)
 		}
 	}
 }
@@ -251,56 +295,94 @@ func (pl *interPodAffinityPlugin) addExistingAnti(ep *PodInfo, node *api.Node, v
 func (pl *interPodAffinityPlugin) addPod(p *PodInfo, n *NodeInfo)    { pl.updateWithPod(p, n, 1) }
 func (pl *interPodAffinityPlugin) removePod(p *PodInfo, n *NodeInfo) { pl.updateWithPod(p, n, -1) }
 
-func (pl *interPodAffinityPlugin) updateWithPod(p *PodInfo, n *NodeInfo, value int64) {
-	if pl.status.Code != Success || !pl.prepared {
+func (pl *interPodAffinityPlugin) updateWithPod(p *PodInfo, n *NodeInfo, v int64) {
+	if !pl.prepared || pl.status.Code != Success {
 		return
 	}
-	pl.addExistingAnti(p, n.node, value)
-	pl.affinityCounts.updateAffinity(pl.affinity, p.Pod, n.node, value)
-	pl.antiCounts.updateAnti(pl.antiAffinity, p.Pod, nil, n.node, value)
+	pl.addExistingAnti(p, n, v)
+	pl.addAffinity(p, n, v)
+	for i := range pl.antiAffinity {
+		if pl.antiAffinity[i].matches(p.Pod, nil) {
+			pl.antiCounts.add(pl.antiKey[i], n.index, v)
+		}
+	}
+}
+
+func (pl *interPodAffinityPlugin) fits(v *NodeView) bool {
+	return pl.filterCode(v.Info.index) == Success
 }
 
 func (pl *interPodAffinityPlugin) filter(v *NodeView) Status {
-	labels := v.Info.node.Labels
-	if !pl.satisfiesAffinity(labels) {
+	switch pl.filterCode(v.Info.index) {
+	case UnschedulableAndUnresolvable:
 		return Status{Code: UnschedulableAndUnresolvable, Reasons: reasonsPodAffinity}
-	}
-	if len(pl.antiCounts) > 0 {
-		for i := range pl.antiAffinity {
-			key := pl.antiAffinity[i].topologyKey
-			if tv, ok := labels[key]; ok && pl.antiCounts[topologyPair{key, tv}] > 0 {
-				return Status{Code: Unschedulable, Reasons: reasonsPodAntiAffinity}
-			}
+	case Unschedulable:
+		if !pl.satisfiesAntiAffinity(v.Info.index) {
+			return Status{Code: Unschedulable, Reasons: reasonsPodAntiAffinity}
 		}
-	}
-	if len(pl.existingAnti) > 0 {
-		for key := range pl.existingAntiKeys {
-			if tv, ok := labels[key]; ok && pl.existingAnti[topologyPair{key, tv}] > 0 {
-				return Status{Code: Unschedulable, Reasons: reasonsExistingAnti}
-			}
-		}
+		return Status{Code: Unschedulable, Reasons: reasonsExistingAnti}
 	}
 	return Status{}
 }
 
-// satisfiesAffinity checks the incoming pod's required affinity: the node
-// must carry every term's topology key and each of its domains must hold a
-// pod matching all terms; except that a pod matching its own terms may go
-// first when no pod anywhere matches them (the self-affinity rule).
-func (pl *interPodAffinityPlugin) satisfiesAffinity(labels map[string]string) bool {
+// filterCode runs the three checks in upstream's order: the pod's
+// affinity, its anti-affinity, then the existing pods' anti-affinity.
+func (pl *interPodAffinityPlugin) filterCode(i int) Code {
+	if !pl.satisfiesAffinity(i) {
+		return UnschedulableAndUnresolvable
+	}
+	if !pl.satisfiesAntiAffinity(i) || !pl.satisfiesExistingAntiAffinity(i) {
+		return Unschedulable
+	}
+	return Success
+}
+
+// satisfiesAffinity checks the incoming pod's required affinity on node i:
+// the node must carry every term's topology key and each of its domains
+// must hold a pod matching all terms; except that a pod matching its own
+// terms may go first when no pod anywhere matches them (the self-affinity
+// rule).
+func (pl *interPodAffinityPlugin) satisfiesAffinity(i int) bool {
 	podsExist := true
-	for i := range pl.affinity {
-		key := pl.affinity[i].topologyKey
-		tv, ok := labels[key]
-		if !ok {
+	for k := range pl.affinity {
+		n, has := pl.affinityCounts.keys[pl.affKey[k]].at(i)
+		if !has {
 			return false
 		}
-		if pl.affinityCounts[topologyPair{key, tv}] <= 0 {
+		if n <= 0 {
 			podsExist = false
 		}
 	}
 	if podsExist {
 		return true
 	}
-	return len(pl.affinityCounts) == 0 && matchesAllTerms(pl.affinity, pl.pod.Pod)
+	return pl.affinityCounts.nonzero == 0 && pl.selfMatch
+}
+
+// satisfiesAntiAffinity: no domain of node i for the pod's anti-affinity
+// terms holds a pod the term matches.
+func (pl *interPodAffinityPlugin) satisfiesAntiAffinity(i int) bool {
+	if pl.antiCounts.nonzero == 0 {
+		return true
+	}
+	for k := range pl.antiAffinity {
+		if n, _ := pl.antiCounts.keys[pl.antiKey[k]].at(i); n > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// satisfiesExistingAntiAffinity: no pod whose anti-affinity term matches
+// the incoming pod runs in a domain of node i for that term.
+func (pl *interPodAffinityPlugin) satisfiesExistingAntiAffinity(i int) bool {
+	if pl.existingAnti.nonzero == 0 {
+		return true
+	}
+	for _, d := range pl.existingAnti.keys {
+		if n, _ := d.at(i); n > 0 {
+			return false
+		}
+	}
+	return true
 }

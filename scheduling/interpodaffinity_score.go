@@ -3,32 +3,24 @@ package scheduling
 import (
 	"fmt"
 	"math"
-
-	"github.com/podsem/podsem/api"
 )
 
 // interPodAffinityScore is InterPodAffinity's scoring state: per topology
-// key and value, the summed weights contributed by the incoming pod's
-// preferred terms matched by existing pods (negative for anti-affinity) and
-// by existing pods' required affinity (hardPodAffinityWeight) and preferred
+// domain, the summed weights contributed by the incoming pod's preferred
+// terms matched by existing pods (negative for anti-affinity) and by
+// existing pods' required affinity (hardPodAffinityWeight) and preferred
 // terms matched by the incoming pod.
 type interPodAffinityScore struct {
-	topo map[string]map[string]int64
-	// preferred terms of the incoming pod, namespace selectors resolved.
-	affinity, antiAffinity []weightedAffinityTerm
+	topo topologyCounts
+	// touched: some term recorded a domain (even with weight 0), which
+	// makes PreScore succeed.
+	touched bool
 }
 
-func (s *interPodAffinityScore) add(key string, node *api.Node, weight int64) {
-	tv, ok := node.Labels[key]
-	if !ok {
-		return
+func (s *interPodAffinityScore) add(c *Cluster, key string, n *NodeInfo, weight int64) {
+	if s.topo.add(s.topo.index(c, key), n.index, weight) {
+		s.touched = true
 	}
-	m := s.topo[key]
-	if m == nil {
-		m = map[string]int64{}
-		s.topo[key] = m
-	}
-	m[tv] += weight
 }
 
 func (c *Cluster) resolveWeighted(terms []weightedAffinityTerm) []weightedAffinityTerm {
@@ -49,7 +41,9 @@ func (c *Cluster) resolveWeighted(terms []weightedAffinityTerm) []weightedAffini
 
 // preScore accumulates the topology scores (the plugin's PreScore). It is
 // Skip when nothing applies: no preferred terms of the pod and no existing
-// pod term matching it.
+// pod's term matching it. The incoming pod's preferred terms visit only
+// the pods they can select; the existing pods' terms only the pods that
+// have terms.
 func (pl *interPodAffinityPlugin) preScore(feasible []*NodeInfo) Status {
 	c, pod := pl.c, pl.pod
 	a := pod.Pod.Spec.Affinity
@@ -62,53 +56,39 @@ func (pl *interPodAffinityPlugin) preScore(feasible []*NodeInfo) Status {
 		return Status{Code: Error, Err: fmt.Errorf("parsing pod: %w", pod.termErr)}
 	}
 	s := &pl.sc
-	s.topo = map[string]map[string]int64{}
-	s.affinity = c.resolveWeighted(pod.preferredAffinity)
-	s.antiAffinity = c.resolveWeighted(pod.preferredAntiAffinity)
+	*s = interPodAffinityScore{}
+	for sign, terms := range map[int64][]weightedAffinityTerm{1: c.resolveWeighted(pod.preferredAffinity), -1: c.resolveWeighted(pod.preferredAntiAffinity)} {
+		for i := range terms {
+			t := &terms[i]
+			c.forCandidates(&t.affinityTerm, func(ep *PodInfo) {
+				if t.matches(ep.Pod, nil) {
+					s.add(c, t.topologyKey, ep.node, sign*t.weight)
+				}
+			})
+		}
+	}
 	nsLabels := c.namespaces[pod.Pod.Namespace]
 	hard := c.cfg.hardPodAffinityWeight()
-	for _, n := range c.nodes {
-		if !hasConstraints && n.withAffinity == 0 {
-			continue
+	for _, ep := range c.affinityPods {
+		if hard > 0 {
+			for i := range ep.requiredAffinity {
+				if ep.requiredAffinity[i].matches(pod.Pod, nsLabels) {
+					s.add(c, ep.requiredAffinity[i].topologyKey, ep.node, hard)
+				}
+			}
 		}
-		node := n.node
-		if len(node.Labels) == 0 {
-			continue
+		for i := range ep.preferredAffinity {
+			if ep.preferredAffinity[i].matches(pod.Pod, nsLabels) {
+				s.add(c, ep.preferredAffinity[i].topologyKey, ep.node, ep.preferredAffinity[i].weight)
+			}
 		}
-		for _, ep := range n.pods {
-			if !hasConstraints && !ep.hasAffinityTerms() {
-				continue
-			}
-			for i := range s.affinity {
-				if s.affinity[i].matches(ep.Pod, nil) {
-					s.add(s.affinity[i].topologyKey, node, s.affinity[i].weight)
-				}
-			}
-			for i := range s.antiAffinity {
-				if s.antiAffinity[i].matches(ep.Pod, nil) {
-					s.add(s.antiAffinity[i].topologyKey, node, -s.antiAffinity[i].weight)
-				}
-			}
-			if hard > 0 {
-				for i := range ep.requiredAffinity {
-					if ep.requiredAffinity[i].matches(pod.Pod, nsLabels) {
-						s.add(ep.requiredAffinity[i].topologyKey, node, hard)
-					}
-				}
-			}
-			for i := range ep.preferredAffinity {
-				if ep.preferredAffinity[i].matches(pod.Pod, nsLabels) {
-					s.add(ep.preferredAffinity[i].topologyKey, node, ep.preferredAffinity[i].weight)
-				}
-			}
-			for i := range ep.preferredAntiAffinity {
-				if ep.preferredAntiAffinity[i].matches(pod.Pod, nsLabels) {
-					s.add(ep.preferredAntiAffinity[i].topologyKey, node, -ep.preferredAntiAffinity[i].weight)
-				}
+		for i := range ep.preferredAntiAffinity {
+			if ep.preferredAntiAffinity[i].matches(pod.Pod, nsLabels) {
+				s.add(c, ep.preferredAntiAffinity[i].topologyKey, ep.node, -ep.preferredAntiAffinity[i].weight)
 			}
 		}
 	}
-	if len(s.topo) == 0 {
+	if !s.touched {
 		return Status{Code: Skip}
 	}
 	return Status{}
@@ -117,10 +97,9 @@ func (pl *interPodAffinityPlugin) preScore(feasible []*NodeInfo) Status {
 // score sums the topology scores of the node's domains.
 func (pl *interPodAffinityPlugin) score(n *NodeInfo) int64 {
 	var total int64
-	for key, values := range pl.sc.topo {
-		if tv, ok := n.node.Labels[key]; ok {
-			total += values[tv]
-		}
+	for _, d := range pl.sc.topo.keys {
+		v, _ := d.at(n.index)
+		total += v
 	}
 	return total
 }
@@ -129,7 +108,7 @@ func (pl *interPodAffinityPlugin) score(n *NodeInfo) int64 {
 // lowest and the highest (all 0 when they are equal), truncating as
 // upstream's float arithmetic does.
 func (pl *interPodAffinityPlugin) normalizeScore(scores []int64) {
-	if len(pl.sc.topo) == 0 || len(scores) == 0 {
+	if !pl.sc.touched || len(scores) == 0 {
 		return
 	}
 	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)

@@ -15,6 +15,11 @@ type affinityTerm struct {
 	nsSelector  api.Selector
 	selector    api.Selector
 	topologyKey string
+	// indexKey and indexValues, set on resolved incoming terms, name a
+	// label the selector requires to have one of the values, so that the
+	// label index can serve the term.
+	indexKey    string
+	indexValues []string
 }
 
 // weightedAffinityTerm is a compiled preferred term.

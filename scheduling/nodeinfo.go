@@ -1,6 +1,7 @@
 package scheduling
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 
@@ -254,7 +255,23 @@ type PodInfo struct {
 	nodeSlot int       // position in node.pods
 	nsSlot   int       // position in the namespace index
 	antiSlot int       // position in Cluster.antiAffinityPods, -1 when absent
+	affSlot  int       // position in Cluster.affinityPods, -1 when absent
+	// labelPairs are the pod's labels, sorted; labelSlots[j] is the pod's
+	// position in the label index list of labelPairs[j].
+	labelPairs []labelPair
+	labelSlots []int
 	nominee  bool      // pending pod nominated to a node
+}
+
+// labelPair is one label: key and value.
+type labelPair struct {
+	key, value string
+}
+
+// labelPos returns the position of lp in p.labelPairs.
+func (p *PodInfo) labelPos(lp labelPair) int {
+	i := sort.Search(len(p.labelPairs), func(i int) bool { return p.labelPairs[i].key >= lp.key })
+	return i
 }
 
 // Key returns "namespace/name".
@@ -293,7 +310,15 @@ func (p *PodInfo) hasAffinityTerms() bool {
 // newPodInfo indexes a pod already placed (or nominated); incoming pods
 // use newIncomingPodInfo.
 func newPodInfo(pod *api.Pod) *PodInfo {
-	pi := &PodInfo{Pod: pod, key: pod.Namespace + "/" + pod.Name, antiSlot: -1}
+	pi := &PodInfo{Pod: pod, key: pod.Namespace + "/" + pod.Name, antiSlot: -1, affSlot: -1}
+	if len(pod.Labels) > 0 {
+		pi.labelPairs = make([]labelPair, 0, len(pod.Labels))
+		for k, v := range pod.Labels {
+			pi.labelPairs = append(pi.labelPairs, labelPair{k, v})
+		}
+		sort.Slice(pi.labelPairs, func(i, j int) bool { return pi.labelPairs[i].key < pi.labelPairs[j].key })
+		pi.labelSlots = make([]int, len(pi.labelPairs))
+	}
 	pi.requests = schedulerPodRequests(pod)
 	pi.ports = podHostPorts(pod)
 	pi.compileAffinity()
@@ -302,7 +327,7 @@ func newPodInfo(pod *api.Pod) *PodInfo {
 
 // newIncomingPodInfo indexes the pod being scheduled.
 func newIncomingPodInfo(pod *api.Pod) *PodInfo {
-	pi := &PodInfo{Pod: pod, key: pod.Namespace + "/" + pod.Name, antiSlot: -1}
+	pi := &PodInfo{Pod: pod, key: pod.Namespace + "/" + pod.Name, antiSlot: -1, affSlot: -1}
 	pi.requests = incomingPodRequests(pod)
 	pi.ports = podHostPorts(pod)
 	pi.compileAffinity()
