@@ -260,7 +260,7 @@ type PodInfo struct {
 	// position in the label index list of labelPairs[j].
 	labelPairs []labelPair
 	labelSlots []int
-	nominee  bool      // pending pod nominated to a node
+	nominee    bool // pending pod nominated to a node
 }
 
 // labelPair is one label: key and value.
