@@ -1,0 +1,594 @@
+package probe
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/podsem/podsem/api"
+)
+
+// KubeletRestartGrace is how much earlier than the kubelet's own start a
+// container must have started for its worker to treat it as having been
+// running across a kubelet restart: such a container keeps whatever the
+// kubelet reported before, so the worker caches no initial value for it.
+const KubeletRestartGrace = 10 * time.Second
+
+// allContainersRestarting is the pod condition the kubelet sets while it
+// restarts every container of a pod after a RestartAllContainers restart
+// rule fired (KEP-5532); while it is True, an exited container is coming
+// back whatever its own restart policy says.
+const allContainersRestarting api.PodConditionType = "AllContainersRestarting"
+
+// WorkerConfig tunes a Worker. The zero value behaves as v1.36.3's kubelet
+// does when it has not restarted recently.
+type WorkerConfig struct {
+	// KubeletStart is when the kubelet's prober manager started. A new
+	// container found running with startedAt strictly before
+	// KubeletStart - KubeletRestartGrace was running before the kubelet
+	// (re)started: its worker caches no initial value for it, except that
+	// a started sidecar's startup worker caches success. Zero means the
+	// kubelet started long before any container it will see.
+	KubeletStart time.Time
+}
+
+// Effect is what the kubelet does because of a change in a worker's cached
+// result. The worker only reports it; the caller performs it.
+type Effect uint8
+
+// The effects of a step.
+const (
+	// EffectNone: nothing for the kubelet to do.
+	EffectNone Effect = iota
+	// EffectKillContainer: liveness or startup failed failureThreshold
+	// times in a row; the kubelet kills the container (using the probe's
+	// terminationGracePeriodSeconds when set) and its restart policy
+	// decides whether it comes back.
+	EffectKillContainer
+	// EffectMarkReady: readiness passed successThreshold times in a row;
+	// the container becomes ready.
+	EffectMarkReady
+	// EffectMarkNotReady: the container is not ready (readiness failed
+	// failureThreshold times, a new container starts out not ready, or the
+	// container stopped running).
+	EffectMarkNotReady
+	// EffectMarkStarted: the startup probe passed; the kubelet sets the
+	// container status's started flag and liveness and readiness begin.
+	EffectMarkStarted
+)
+
+// String names the effect.
+func (e Effect) String() string {
+	switch e {
+	case EffectNone:
+		return "none"
+	case EffectKillContainer:
+		return "kill container"
+	case EffectMarkReady:
+		return "mark ready"
+	case EffectMarkNotReady:
+		return "mark not ready"
+	case EffectMarkStarted:
+		return "mark started"
+	}
+	return fmt.Sprintf("Effect(%d)", uint8(e))
+}
+
+// StepReason says why a step did or did not run the probe, in the order
+// the kubelet's worker (pkg/kubelet/prober worker.doProbe) checks.
+type StepReason uint8
+
+// The reasons of a step.
+const (
+	// ReasonProbed: the probe ran and its outcome was counted.
+	ReasonProbed StepReason = iota
+	// ReasonProbeError: the probe ran but could not produce a result
+	// (OutcomeError); the attempt was discarded.
+	ReasonProbeError
+	// ReasonStopped: the worker had already exited.
+	ReasonStopped
+	// ReasonNoStatus: the kubelet has no status for the pod yet.
+	ReasonNoStatus
+	// ReasonPodTerminal: the pod is Succeeded or Failed; the worker exits.
+	ReasonPodTerminal
+	// ReasonNoContainer: the container has no status with a container ID.
+	ReasonNoContainer
+	// ReasonOnHold: the worker is on hold until a new container ID appears.
+	ReasonOnHold
+	// ReasonNotRunning: the container exists but is not running; its cached
+	// result is forced to failure, and the worker exits when the container
+	// terminated and will not be restarted.
+	ReasonNotRunning
+	// ReasonPodDeleting: the pod is being deleted; a liveness or startup
+	// worker caches success and exits.
+	ReasonPodDeleting
+	// ReasonInitialDelay: initialDelaySeconds have not passed since the
+	// container started.
+	ReasonInitialDelay
+	// ReasonStarted: a startup worker idles once the container has started.
+	ReasonStarted
+	// ReasonNotStarted: liveness and readiness wait until the container
+	// has started.
+	ReasonNotStarted
+)
+
+// String names the reason.
+func (r StepReason) String() string {
+	switch r {
+	case ReasonProbed:
+		return "probed"
+	case ReasonProbeError:
+		return "probe error discarded"
+	case ReasonStopped:
+		return "worker stopped"
+	case ReasonNoStatus:
+		return "no pod status"
+	case ReasonPodTerminal:
+		return "pod terminated"
+	case ReasonNoContainer:
+		return "container not found"
+	case ReasonOnHold:
+		return "on hold until a new container"
+	case ReasonNotRunning:
+		return "container not running"
+	case ReasonPodDeleting:
+		return "pod being deleted"
+	case ReasonInitialDelay:
+		return "within initial delay"
+	case ReasonStarted:
+		return "container already started"
+	case ReasonNotStarted:
+		return "container not started yet"
+	}
+	return fmt.Sprintf("StepReason(%d)", uint8(r))
+}
+
+// Step is what one tick of a worker did.
+type Step struct {
+	// Probed reports whether the probe was run (its outcome consumed).
+	Probed bool
+	// Reason says why the probe was or was not run.
+	Reason StepReason
+	// ContainerID is the container instance the worker last saw.
+	ContainerID string
+	// Result is the cached result for ContainerID after the step
+	// (ResultNone when nothing is cached).
+	Result Result
+	// Changed reports whether the step changed the cached result
+	// (including caching the initial value of a new container).
+	Changed bool
+	// Effect is what the kubelet does about the change, if anything.
+	Effect Effect
+	// OnHold reports whether the worker is on hold after the step: it
+	// stopped probing after a liveness failure or a startup result reached
+	// its threshold, and waits for a new container ID.
+	OnHold bool
+	// KeepGoing is false when the worker has exited; later steps do
+	// nothing.
+	KeepGoing bool
+}
+
+// Worker is the kubelet's per-probe worker for one container (one of
+// pkg/kubelet/prober's workers) as a pure state machine. The caller ticks
+// it every periodSeconds (see Due and NextDue), passing the pod status the
+// kubelet knows and the outcome the probe mechanism gives if it is run; the
+// worker decides whether that outcome counts, keeps the run of equal
+// results against successThreshold and failureThreshold, maintains the
+// cached result, and reports effects. It never runs a probe itself: use
+// WouldProbe to learn whether a tick will consume an outcome before paying
+// for one.
+//
+// A Worker is not safe for concurrent use.
+type Worker struct {
+	kind          Kind
+	containerName string
+	sidecar       bool
+	restartPolicy *api.RestartPolicy
+	restartRules  []api.ContainerRestartRule
+	podPolicy     api.RestartPolicy
+	deleting      bool
+
+	initialDelay     int32
+	period           time.Duration
+	successThreshold int
+	failureThreshold int
+	kubeletStart     time.Time
+
+	containerID string
+	cached      Result
+	// lastResult starts as success, as the zero value of the kubelet's
+	// results.Result does; with resultRun at 0 that is indistinguishable
+	// from "no previous result".
+	lastResult Result
+	resultRun  int
+	onHold     bool
+	stopped    bool
+
+	lastTick time.Time
+	ticked   bool
+}
+
+// NewWorker builds the worker for the probe of kind on the named container
+// of pod (a regular container, or a sidecar: an init container with
+// restartPolicy Always). The probe's timing fields are used as they are in
+// the spec, so apply api.DefaultPod first as the API server would. It fails
+// when the container does not exist, has no probe of that kind, or the
+// probe's periodSeconds, thresholds or initialDelaySeconds are out of
+// range.
+func NewWorker(kind Kind, pod *api.Pod, containerName string, cfg WorkerConfig) (*Worker, error) {
+	if pod == nil {
+		return nil, fmt.Errorf("%w: nil pod", ErrInvalid)
+	}
+	if kind > Startup {
+		return nil, fmt.Errorf("%w: probe kind %d", ErrInvalid, kind)
+	}
+	c, sidecar, path := findContainer(pod, containerName)
+	if c == nil {
+		return nil, fmt.Errorf("%w: pod %s has no container %q", ErrInvalid, pod.Key(), containerName)
+	}
+	p := kind.Of(c)
+	if p == nil {
+		return nil, fmt.Errorf("%w: %s has no %sProbe", ErrInvalid, path, kind)
+	}
+	field := path + "." + kind.String() + "Probe"
+	switch {
+	case p.PeriodSeconds < 1:
+		return nil, fmt.Errorf("%w: %s.periodSeconds: %d must be at least 1", ErrInvalid, field, p.PeriodSeconds)
+	case p.SuccessThreshold < 1:
+		return nil, fmt.Errorf("%w: %s.successThreshold: %d must be at least 1", ErrInvalid, field, p.SuccessThreshold)
+	case p.FailureThreshold < 1:
+		return nil, fmt.Errorf("%w: %s.failureThreshold: %d must be at least 1", ErrInvalid, field, p.FailureThreshold)
+	case p.InitialDelaySeconds < 0:
+		return nil, fmt.Errorf("%w: %s.initialDelaySeconds: %d must not be negative", ErrInvalid, field, p.InitialDelaySeconds)
+	}
+	return &Worker{
+		kind:             kind,
+		containerName:    containerName,
+		sidecar:          sidecar,
+		restartPolicy:    c.RestartPolicy,
+		restartRules:     c.RestartPolicyRules,
+		podPolicy:        pod.Spec.RestartPolicy,
+		deleting:         pod.DeletionTimestamp != nil,
+		initialDelay:     p.InitialDelaySeconds,
+		period:           time.Duration(p.PeriodSeconds) * time.Second,
+		successThreshold: int(p.SuccessThreshold),
+		failureThreshold: int(p.FailureThreshold),
+		kubeletStart:     cfg.KubeletStart,
+		lastResult:       ResultSuccess,
+	}, nil
+}
+
+func findContainer(pod *api.Pod, name string) (c *api.Container, sidecar bool, path string) {
+	for i := range pod.Spec.Containers {
+		if pod.Spec.Containers[i].Name == name {
+			return &pod.Spec.Containers[i], false, fmt.Sprintf("spec.containers[%d]", i)
+		}
+	}
+	for i := range pod.Spec.InitContainers {
+		ic := &pod.Spec.InitContainers[i]
+		if ic.Name == name {
+			if !ic.IsSidecar() {
+				// Probes on a plain init container are rejected by
+				// validation, and the kubelet never starts workers for them.
+				return nil, false, ""
+			}
+			return ic, true, fmt.Sprintf("spec.initContainers[%d]", i)
+		}
+	}
+	return nil, false, ""
+}
+
+// Kind is the probe kind the worker runs.
+func (w *Worker) Kind() Kind { return w.kind }
+
+// Result is the cached result for the container the worker last saw.
+func (w *Worker) Result() Result { return w.cached }
+
+// ContainerID is the container instance the worker last saw ("" before
+// the first one).
+func (w *Worker) ContainerID() string { return w.containerID }
+
+// OnHold reports whether the worker waits for a new container ID.
+func (w *Worker) OnHold() bool { return w.onHold }
+
+// Stopped reports whether the worker has exited.
+func (w *Worker) Stopped() bool { return w.stopped }
+
+// Period is the probe's periodSeconds as a duration: the worker's tick.
+func (w *Worker) Period() time.Duration { return w.period }
+
+// NextDue is when the worker's next tick is due: at once (the zero time)
+// before the first step, then one period after the previous step, as the
+// kubelet's probe ticker fires. (The kubelet also delays a fresh worker's
+// first tick by a random fraction of the period when the kubelet itself
+// started less than a period ago; that jitter is the caller's choice.)
+func (w *Worker) NextDue() time.Time {
+	if !w.ticked {
+		return time.Time{}
+	}
+	return w.lastTick.Add(w.period)
+}
+
+// Due reports whether a tick is due at now: the worker is still running
+// and now is not before NextDue.
+func (w *Worker) Due(now time.Time) bool {
+	return !w.stopped && !now.Before(w.NextDue())
+}
+
+// plan is the part of a step decided before the probe runs.
+type plan struct {
+	reason       StepReason
+	status       *api.ContainerStatus
+	newContainer bool
+}
+
+// decide walks the kubelet worker's checks without changing the worker.
+func (w *Worker) decide(status *api.PodStatus, now time.Time) plan {
+	if w.stopped {
+		return plan{reason: ReasonStopped}
+	}
+	if status == nil {
+		return plan{reason: ReasonNoStatus}
+	}
+	if status.Phase == api.PodSucceeded || status.Phase == api.PodFailed {
+		return plan{reason: ReasonPodTerminal}
+	}
+	c := findStatus(status.ContainerStatuses, w.containerName)
+	if c == nil {
+		c = findStatus(status.InitContainerStatuses, w.containerName)
+		if c == nil {
+			return plan{reason: ReasonNoContainer}
+		}
+	}
+	p := plan{status: c, newContainer: c.ContainerID != w.containerID}
+	switch {
+	case w.onHold && !p.newContainer:
+		p.reason = ReasonOnHold
+	case c.State.Running == nil:
+		p.reason = ReasonNotRunning
+	case w.deleting && (w.kind == Liveness || w.kind == Startup):
+		p.reason = ReasonPodDeleting
+	case int32(now.Sub(c.State.Running.StartedAt.Time).Seconds()) < w.initialDelay:
+		p.reason = ReasonInitialDelay
+	case c.Started != nil && *c.Started:
+		if w.kind == Startup {
+			p.reason = ReasonStarted
+		} else {
+			p.reason = ReasonProbed
+		}
+	default:
+		if w.kind != Startup {
+			p.reason = ReasonNotStarted
+		} else {
+			p.reason = ReasonProbed
+		}
+	}
+	return p
+}
+
+// findStatus returns the status named name that carries a container ID.
+func findStatus(list []api.ContainerStatus, name string) *api.ContainerStatus {
+	for i := range list {
+		if list[i].Name == name {
+			if list[i].ContainerID == "" {
+				return nil
+			}
+			return &list[i]
+		}
+	}
+	return nil
+}
+
+// WouldProbe reports whether a Step with this status at now would run the
+// probe and consume its outcome. It does not change the worker.
+func (w *Worker) WouldProbe(status *api.PodStatus, now time.Time) bool {
+	return w.decide(status, now).reason == ReasonProbed
+}
+
+// Step performs one tick of the worker at now: status is the pod status the
+// kubelet's status manager holds (nil when it has none), and outcome is what
+// the probe mechanism reports if the worker runs it (ignored otherwise).
+// The returned Step says whether the probe ran, the cached result, whether
+// the worker is on hold or has exited, and the effect of any change.
+func (w *Worker) Step(status *api.PodStatus, outcome Outcome, now time.Time) Step {
+	if !w.stopped {
+		w.lastTick, w.ticked = now, true
+	}
+	p := w.decide(status, now)
+	st := Step{Reason: p.reason, KeepGoing: true}
+	switch p.reason {
+	case ReasonStopped:
+		st.KeepGoing = false
+		return w.finish(st)
+	case ReasonNoStatus, ReasonNoContainer:
+		return w.finish(st)
+	case ReasonPodTerminal:
+		w.stopped = true
+		st.KeepGoing = false
+		return w.finish(st)
+	}
+
+	c := p.status
+	if p.newContainer {
+		w.containerID = c.ContainerID
+		w.cached = ResultNone
+		if r := w.initialFor(c); r != ResultNone {
+			w.set(&st, r, w.initialEffect(r))
+		}
+		// A new container lifts the hold. The run of equal results is
+		// deliberately kept: only going on hold resets it.
+		w.onHold = false
+	}
+
+	switch p.reason {
+	case ReasonOnHold:
+		return w.finish(st)
+	case ReasonNotRunning:
+		eff := EffectNone
+		if w.kind == Readiness {
+			eff = EffectMarkNotReady
+		}
+		w.set(&st, ResultFailure, eff)
+		if c.State.Terminated != nil && !w.willRestart(status, c.State.Terminated.ExitCode) {
+			w.stopped = true
+			st.KeepGoing = false
+		}
+		return w.finish(st)
+	case ReasonPodDeleting:
+		// A quiet shutdown: success so nothing kills or restarts the
+		// container while the pod terminates.
+		w.set(&st, ResultSuccess, EffectNone)
+		w.stopped = true
+		st.KeepGoing = false
+		return w.finish(st)
+	case ReasonInitialDelay, ReasonStarted, ReasonNotStarted:
+		return w.finish(st)
+	}
+
+	st.Probed = true
+	r, ok := outcome.Result()
+	if !ok {
+		st.Reason = ReasonProbeError
+		return w.finish(st)
+	}
+	if r == w.lastResult {
+		w.resultRun++
+	} else {
+		w.lastResult, w.resultRun = r, 1
+	}
+	if (r == ResultFailure && w.resultRun < w.failureThreshold) ||
+		(r == ResultSuccess && w.resultRun < w.successThreshold) {
+		return w.finish(st)
+	}
+	w.set(&st, r, w.thresholdEffect(r))
+	if (w.kind == Liveness && r == ResultFailure) || w.kind == Startup {
+		// Liveness failed: the container is being killed, so probing it
+		// again is pointless until its replacement appears. Startup has
+		// decided either way and stays quiet until a new container too.
+		w.onHold = true
+		w.resultRun = 0
+	}
+	return w.finish(st)
+}
+
+func (w *Worker) finish(st Step) Step {
+	st.ContainerID = w.containerID
+	st.Result = w.cached
+	st.OnHold = w.onHold
+	return st
+}
+
+// set caches r and records the change and its effect on st.
+func (w *Worker) set(st *Step, r Result, eff Effect) {
+	if w.cached != r {
+		st.Changed = true
+		if eff != EffectNone {
+			st.Effect = eff
+		}
+	} else if eff == EffectKillContainer {
+		// A failure that reaches the threshold kills the container even
+		// when the cache already said failure.
+		st.Effect = eff
+	}
+	w.cached = r
+}
+
+// initialFor is the value cached when the worker first sees container c.
+func (w *Worker) initialFor(c *api.ContainerStatus) Result {
+	if run := c.State.Running; run != nil && !w.kubeletStart.IsZero() &&
+		run.StartedAt.Time.Before(w.kubeletStart.Add(-KubeletRestartGrace)) {
+		// Running since before the kubelet restarted: keep what was
+		// reported then. Only a sidecar's startup probe must say success
+		// again, or the pod's app containers would wait for it.
+		if w.kind == Startup && w.sidecar && c.Started != nil && *c.Started {
+			return ResultSuccess
+		}
+		return ResultNone
+	}
+	return w.kind.initialResult()
+}
+
+func (w *Worker) initialEffect(r Result) Effect {
+	switch {
+	case w.kind == Readiness && r == ResultFailure:
+		return EffectMarkNotReady
+	case w.kind == Startup && r == ResultSuccess:
+		return EffectMarkStarted
+	}
+	return EffectNone
+}
+
+func (w *Worker) thresholdEffect(r Result) Effect {
+	switch w.kind {
+	case Readiness:
+		if r == ResultSuccess {
+			return EffectMarkReady
+		}
+		return EffectMarkNotReady
+	case Startup:
+		if r == ResultSuccess {
+			return EffectMarkStarted
+		}
+		return EffectKillContainer
+	}
+	if r == ResultFailure {
+		return EffectKillContainer
+	}
+	return EffectNone
+}
+
+// willRestart reports whether the kubelet will start the container again
+// after it exited with code: always while the pod's AllContainersRestarting
+// condition is True; otherwise, for a container with its own restartPolicy,
+// when a matching restart rule's action is Restart or RestartAllContainers
+// or else by that policy; otherwise by the pod's restartPolicy (an empty or
+// unknown one counting as Always).
+func (w *Worker) willRestart(status *api.PodStatus, code int32) bool {
+	if cond := api.FindCondition(status.Conditions, allContainersRestarting); cond != nil && cond.Status == api.ConditionTrue {
+		return true
+	}
+	if w.restartPolicy != nil {
+		if a, ok := matchRule(w.restartRules, code); ok &&
+			(a == api.RestartRuleActionRestart || a == api.RestartRuleActionRestartAllContainers) {
+			// RestartAllContainers brings this container back too, along
+			// with every other container of the pod.
+			return true
+		}
+		switch *w.restartPolicy {
+		case api.RestartPolicyAlways:
+			return true
+		case api.RestartPolicyOnFailure:
+			return code != 0
+		case api.RestartPolicyNever:
+			return false
+		}
+	}
+	switch w.podPolicy {
+	case api.RestartPolicyNever:
+		return false
+	case api.RestartPolicyOnFailure:
+		return code != 0
+	}
+	return true
+}
+
+// matchRule returns the action of the first restart rule whose exit-code
+// clause matches code.
+func matchRule(rules []api.ContainerRestartRule, code int32) (api.ContainerRestartRuleAction, bool) {
+	for i := range rules {
+		ec := rules[i].ExitCodes
+		if ec == nil {
+			continue
+		}
+		in := false
+		for _, v := range ec.Values {
+			if v == code {
+				in = true
+				break
+			}
+		}
+		if (ec.Operator == api.ExitCodesOpIn && in) || (ec.Operator == api.ExitCodesOpNotIn && !in) {
+			return rules[i].Action, true
+		}
+	}
+	return "", false
+}
