@@ -93,6 +93,7 @@ type Machine struct {
 	// graceRetrySent: the ActionRetryAt for killBy was issued.
 	graceRetrySent bool
 
+	why             string // the latest plan's explanation
 	phase           api.PodPhase
 	reason, message string
 	reported        bool
@@ -132,6 +133,25 @@ func NewMachine(pod *api.Pod, cfg MachineConfig) *Machine {
 func (m *Machine) Pod() *api.Pod {
 	p := m.pod
 	return &p
+}
+
+// Why explains what the machine did at the latest Step: the sequencer's
+// reason for what it started or waits for, or why the pod is being
+// stopped.
+func (m *Machine) Why() string {
+	switch {
+	case m.removed:
+		return "the pod was removed"
+	case m.nodeLost:
+		return "the node is unreachable: the pod is marked not ready"
+	case m.finalized:
+		return "the pod is " + string(m.phase) + ": every container has stopped"
+	case m.terminating:
+		return "stopping the pod: " + m.stopReason()
+	case !m.scheduled:
+		return "waiting to be scheduled"
+	}
+	return m.why
 }
 
 // Terminal reports whether the pod reached Succeeded or Failed.
@@ -472,6 +492,7 @@ func runtimeStatuses(list []mcontainer) []api.ContainerStatus {
 // runPlan applies the sequencer's plan.
 func (m *Machine) runPlan(now time.Time, acts *[]Action) {
 	plan := Sequence(m.runtimePod(), m.sandboxes)
+	m.why = plan.Why
 	if plan.Done {
 		m.startTerminating(m.podGrace(), now)
 		return

@@ -321,3 +321,20 @@ func BenchmarkMachineStep(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(steps), "ns/step")
 }
+
+func TestMachineWhy(t *testing.T) {
+	m := NewMachine(appPod("", []api.Container{initC("init-a")}, api.Container{Name: "app", Image: "busybox"}), present)
+	if got := m.Why(); got != "waiting to be scheduled" {
+		t.Errorf("Why = %q", got)
+	}
+	m.Step(Scheduled("n1"), machineT0)
+	m.Step(SandboxReady("10.0.0.1"), machineT0)
+	m.Step(ContainerStarted("init-a"), machineT0)
+	if got, want := m.Why(), "initializing: init container init-a is running"; got != want {
+		t.Errorf("Why = %q, want %q", got, want)
+	}
+	m.Step(DeletionRequested(0), machineT0)
+	if got, want := m.Why(), "stopping the pod: the pod was deleted"; got != want {
+		t.Errorf("Why = %q, want %q", got, want)
+	}
+}

@@ -135,7 +135,8 @@ func sidecarStarted(c *api.Container, cs *api.ContainerStatus) bool {
 // follows the kubelet's computePodActions
 // and computeInitContainerActions (pkg/kubelet/kuberuntime) in v1.36.3:
 //
-//   - without a ready sandbox, one is created and the pod starts over:
+//   - when SandboxChanged says a new sandbox is needed (none yet, the
+//     newest not ready, ...), one is created and the pod starts over:
 //     its first init container, or, with none, every regular container
 //     (under restartPolicy OnFailure those that already succeeded are
 //     skipped). Under restartPolicy Never a pod whose sandbox died after
