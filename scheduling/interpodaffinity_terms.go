@@ -137,3 +137,104 @@ func (p *PodInfo) compileWeighted(terms []api.WeightedPodAffinityTerm, path stri
 	}
 	return out
 }
+
+// MergeAffinityLabelKeys returns pod with the matchLabelKeys and
+// mismatchLabelKeys of its pod (anti-)affinity terms merged into their
+// label selectors, as the API server does when a pod is created (KEP-3633,
+// MatchLabelKeysInPodAffinity): for each key the pod carries, matchLabelKeys
+// adds "key In (value)" and mismatchLabelKeys "key NotIn (value)"; keys the
+// pod lacks, and terms without a labelSelector, are left alone. The
+// scheduler — and so Cluster — evaluates the stored labelSelector only, so
+// pods that did not go through the API server (manifests from files) need
+// this before they are scheduled or added to a snapshot. The input is not
+// modified; it is returned as is when no term has such keys.
+func MergeAffinityLabelKeys(pod *api.Pod) *api.Pod {
+	a := pod.Spec.Affinity
+	if a == nil || !hasLabelKeys(a) {
+		return pod
+	}
+	out := *pod
+	na := *a
+	out.Spec.Affinity = &na
+	if a.PodAffinity != nil {
+		pa := *a.PodAffinity
+		pa.RequiredDuringSchedulingIgnoredDuringExecution = mergeTerms(pa.RequiredDuringSchedulingIgnoredDuringExecution, pod.Labels)
+		pa.PreferredDuringSchedulingIgnoredDuringExecution = mergeWeighted(pa.PreferredDuringSchedulingIgnoredDuringExecution, pod.Labels)
+		na.PodAffinity = &pa
+	}
+	if a.PodAntiAffinity != nil {
+		pa := *a.PodAntiAffinity
+		pa.RequiredDuringSchedulingIgnoredDuringExecution = mergeTerms(pa.RequiredDuringSchedulingIgnoredDuringExecution, pod.Labels)
+		pa.PreferredDuringSchedulingIgnoredDuringExecution = mergeWeighted(pa.PreferredDuringSchedulingIgnoredDuringExecution, pod.Labels)
+		na.PodAntiAffinity = &pa
+	}
+	return &out
+}
+
+func hasLabelKeys(a *api.Affinity) bool {
+	check := func(terms []api.PodAffinityTerm) bool {
+		for _, t := range terms {
+			if len(t.MatchLabelKeys)+len(t.MismatchLabelKeys) > 0 {
+				return true
+			}
+		}
+		return false
+	}
+	checkW := func(terms []api.WeightedPodAffinityTerm) bool {
+		for _, t := range terms {
+			if len(t.PodAffinityTerm.MatchLabelKeys)+len(t.PodAffinityTerm.MismatchLabelKeys) > 0 {
+				return true
+			}
+		}
+		return false
+	}
+	if pa := a.PodAffinity; pa != nil && (check(pa.RequiredDuringSchedulingIgnoredDuringExecution) || checkW(pa.PreferredDuringSchedulingIgnoredDuringExecution)) {
+		return true
+	}
+	if pa := a.PodAntiAffinity; pa != nil && (check(pa.RequiredDuringSchedulingIgnoredDuringExecution) || checkW(pa.PreferredDuringSchedulingIgnoredDuringExecution)) {
+		return true
+	}
+	return false
+}
+
+func mergeTerms(terms []api.PodAffinityTerm, labels map[string]string) []api.PodAffinityTerm {
+	if terms == nil {
+		return nil
+	}
+	out := make([]api.PodAffinityTerm, len(terms))
+	for i, t := range terms {
+		out[i] = mergeTerm(t, labels)
+	}
+	return out
+}
+
+func mergeWeighted(terms []api.WeightedPodAffinityTerm, labels map[string]string) []api.WeightedPodAffinityTerm {
+	if terms == nil {
+		return nil
+	}
+	out := make([]api.WeightedPodAffinityTerm, len(terms))
+	for i, t := range terms {
+		out[i] = api.WeightedPodAffinityTerm{Weight: t.Weight, PodAffinityTerm: mergeTerm(t.PodAffinityTerm, labels)}
+	}
+	return out
+}
+
+func mergeTerm(t api.PodAffinityTerm, labels map[string]string) api.PodAffinityTerm {
+	if len(t.MatchLabelKeys)+len(t.MismatchLabelKeys) == 0 || t.LabelSelector == nil {
+		return t
+	}
+	sel := *t.LabelSelector
+	sel.MatchExpressions = append([]api.LabelSelectorRequirement(nil), sel.MatchExpressions...)
+	for _, k := range t.MatchLabelKeys {
+		if v, ok := labels[k]; ok {
+			sel.MatchExpressions = append(sel.MatchExpressions, api.LabelSelectorRequirement{Key: k, Operator: api.LabelSelectorOpIn, Values: []string{v}})
+		}
+	}
+	for _, k := range t.MismatchLabelKeys {
+		if v, ok := labels[k]; ok {
+			sel.MatchExpressions = append(sel.MatchExpressions, api.LabelSelectorRequirement{Key: k, Operator: api.LabelSelectorOpNotIn, Values: []string{v}})
+		}
+	}
+	t.LabelSelector = &sel
+	return t
+}
