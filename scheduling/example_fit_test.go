@@ -91,7 +91,7 @@ func ExampleCluster_Explain() {
 	// Output:
 	// pod default/db-1
 	// NODE    FITS   WHY NOT
-	// node-a  no     NodeResourcesFit [Unschedulable]: Insufficient cpu (requested 1500, used 1000, allocatable 2000); InterPodAffinity [Unschedulable]: node(s) didn't match pod anti-affinity rules
+	// node-a  no     NodeResourcesFit [Unschedulable]: Insufficient cpu (requested 1500m, used 1, allocatable 2); InterPodAffinity [Unschedulable]: node(s) didn't match pod anti-affinity rules
 	// node-b  no     NodeAffinity [UnschedulableAndUnresolvable]: node(s) didn't match Pod's node affinity/selector
 	// 0/2 nodes are available: 1 Insufficient cpu, 1 node(s) didn't match Pod's node affinity/selector.
 }

@@ -172,7 +172,8 @@ func describeRejection(st Status) string {
 	var parts []string
 	if len(st.Insufficient) > 0 {
 		for _, r := range st.Insufficient {
-			parts = append(parts, fmt.Sprintf("%s (requested %d, used %d, allocatable %d)", r.Reason, r.Requested, r.Used, r.Capacity))
+			parts = append(parts, fmt.Sprintf("%s (requested %s, used %s, allocatable %s)", r.Reason,
+				formatAmount(r.Resource, r.Requested), formatAmount(r.Resource, r.Used), formatAmount(r.Resource, r.Capacity)))
 		}
 	} else {
 		parts = append(parts, st.Reasons...)
@@ -181,4 +182,16 @@ func describeRejection(st Status) string {
 		parts = append(parts, st.Err.Error())
 	}
 	return fmt.Sprintf("%s [%s]: %s", st.Plugin, st.Code, strings.Join(parts, ", "))
+}
+
+// formatAmount renders an amount in the scheduler's units as a quantity:
+// milli-cpu as cpu, bytes with binary suffixes, counts as numbers.
+func formatAmount(resource string, v int64) string {
+	switch name := api.ResourceName(resource); {
+	case name == api.ResourceCPU:
+		return api.NewMilliQuantity(v, api.DecimalSI).String()
+	case name == api.ResourceMemory || name == api.ResourceEphemeralStorage || name.IsHugePages():
+		return api.NewQuantity(v, api.BinarySI).String()
+	}
+	return api.NewQuantity(v, api.DecimalSI).String()
 }
