@@ -12,6 +12,7 @@ import (
 
 func init() {
 	register("disruption.pdb-status", runPDBStatus)
+	register("disruption.eviction", runEviction)
 }
 
 // --- disruption.pdb-status ---
@@ -99,4 +100,85 @@ func runPDBStatus(input, want json.RawMessage) error {
 		return Mismatch(fmt.Sprintf("pdb status (%s)", res), w, got)
 	}
 	return nil
+}
+
+// --- disruption.eviction ---
+
+type evictionInput struct {
+	Pod           *api.Pod                   `json:"pod"`
+	PDBs          []*api.PodDisruptionBudget `json:"pdbs"`
+	Eviction      api.Eviction               `json:"eviction"`
+	RequestDryRun []string                   `json:"request_dry_run"`
+}
+
+type evictionWant struct {
+	Allowed                    bool               `json:"allowed"`
+	Code                       int                `json:"code"`
+	Reason                     string             `json:"reason"`
+	Deleted                    bool               `json:"deleted"`
+	DeleteOptions              *api.DeleteOptions `json:"delete_options"`
+	DisruptionTargetCondition  bool               `json:"disruption_target_condition"`
+	PDBUpdated                 string             `json:"pdb_updated"`
+	PDBDisruptionsAllowedAfter *int32             `json:"pdb_disruptions_allowed_after"`
+	PDBDisruptedPodsAdded      bool               `json:"pdb_disrupted_pods_added"`
+	PDBConditionReasonAfter    string             `json:"pdb_condition_reason_after"`
+}
+
+func runEviction(input, want json.RawMessage) error {
+	var in evictionInput
+	if err := json.Unmarshal(input, &in); err != nil {
+		return fmt.Errorf("decoding input: %w", err)
+	}
+	var w evictionWant
+	if err := json.Unmarshal(want, &w); err != nil {
+		return fmt.Errorf("decoding want: %w", err)
+	}
+	now := time.Date(2025, 3, 1, 9, 0, 0, 0, time.UTC)
+	d := disruption.Evict(in.Pod, &in.Eviction, in.PDBs, disruption.EvictOptions{DryRun: in.RequestDryRun}, now)
+	got := evictionWant{
+		Allowed:                   d.Allowed,
+		Code:                      d.Code,
+		Reason:                    d.Reason,
+		Deleted:                   d.Deleted,
+		DeleteOptions:             d.DeleteOptions,
+		DisruptionTargetCondition: d.DisruptionTarget != nil,
+	}
+	if d.BudgetUpdated {
+		got.PDBUpdated = d.Budget
+		da := d.BudgetStatus.DisruptionsAllowed
+		got.PDBDisruptionsAllowedAfter = &da
+		_, got.PDBDisruptedPodsAdded = d.BudgetStatus.DisruptedPods[in.Pod.Name]
+		if c := disruption.FindCondition(d.BudgetStatus.Conditions, disruption.ConditionDisruptionAllowed); c != nil {
+			got.PDBConditionReasonAfter = c.Reason
+		}
+	}
+	if w.DeleteOptions != nil && got.DeleteOptions != nil {
+		inputRV := in.Eviction.DeleteOptions != nil && in.Eviction.DeleteOptions.Preconditions != nil &&
+			in.Eviction.DeleteOptions.Preconditions.ResourceVersion != nil
+		if !inputRV {
+			// Only the presence of the handler's own precondition counts.
+			wp, gp := w.DeleteOptions.Preconditions, got.DeleteOptions.Preconditions
+			if (wp != nil && wp.ResourceVersion != nil) != (gp != nil && gp.ResourceVersion != nil) {
+				return Mismatch("eviction delete_options.preconditions.resourceVersion presence ("+d.String()+")", w.DeleteOptions, got.DeleteOptions)
+			}
+			w.DeleteOptions, got.DeleteOptions = stripRV(w.DeleteOptions), stripRV(got.DeleteOptions)
+		}
+	}
+	if jsonString(w) != jsonString(got) {
+		return Mismatch("eviction ("+d.String()+")", w, got)
+	}
+	return nil
+}
+
+func stripRV(o *api.DeleteOptions) *api.DeleteOptions {
+	c := *o
+	if o.Preconditions != nil {
+		p := *o.Preconditions
+		p.ResourceVersion = nil
+		c.Preconditions = &p
+		if p.UID == nil {
+			c.Preconditions = nil
+		}
+	}
+	return &c
 }

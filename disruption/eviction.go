@@ -1,0 +1,411 @@
+package disruption
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/podsem/podsem/api"
+)
+
+// MaxDisruptedPods is the largest status.disruptedPods map the Eviction API
+// accepts: beyond it evictions are refused until the disruption controller
+// catches up (pkg/registry/core/pod/storage MaxDisruptedPodSize).
+const MaxDisruptedPods = 2000
+
+// The DisruptionTarget condition the Eviction API adds to a pod before
+// deleting it.
+const (
+	ReasonEvictionByEvictionAPI  = "EvictionByEvictionAPI"
+	MessageEvictionByEvictionAPI = "Eviction API: evicting"
+)
+
+// StatusCause is one entry of a refusal's details.causes (metav1.StatusCause).
+type StatusCause struct {
+	Type    string
+	Message string
+}
+
+// String renders the cause as "<type>: <message>".
+func (c StatusCause) String() string { return c.Type + ": " + c.Message }
+
+// Rule names the rule of the Eviction API that decided a request.
+type Rule string
+
+// The rules, in the order the API server applies them.
+const (
+	RuleBadRequest             Rule = "BadRequest"             // the request itself is malformed (400)
+	RuleInvalidOptions         Rule = "InvalidOptions"         // deleteOptions are not allowed for evictions (422)
+	RuleDryRunMismatch         Rule = "DryRunMismatch"         // request and body disagree on dryRun (500)
+	RulePodNotFound            Rule = "PodNotFound"            // no such pod (404)
+	RuleBudgetIgnored          Rule = "BudgetIgnored"          // Pending, Succeeded, Failed or terminating pod: deleted without a budget check
+	RuleNoBudget               Rule = "NoBudget"               // no budget selects the pod
+	RuleMultipleBudgets        Rule = "MultipleBudgets"        // more than one budget selects the pod (500)
+	RuleUnhealthyAlwaysAllow   Rule = "UnhealthyAlwaysAllow"   // not-Ready pod under unhealthyPodEvictionPolicy AlwaysAllow
+	RuleUnhealthyHealthyBudget Rule = "UnhealthyHealthyBudget" // not-Ready pod while the budget is met (IfHealthyBudget)
+	RuleBudgetNotObserved      Rule = "BudgetNotObserved"      // observedGeneration behind generation (429)
+	RuleBudgetNegative         Rule = "BudgetNegative"         // disruptionsAllowed < 0 (403)
+	RuleTooManyDisrupted       Rule = "TooManyDisrupted"       // disruptedPods larger than MaxDisruptedPods (403)
+	RuleBudgetExhausted        Rule = "BudgetExhausted"        // disruptionsAllowed == 0 (429)
+	RuleBudgetAllows           Rule = "BudgetAllows"           // the budget had room and was charged
+)
+
+// HTTP status reasons (metav1.StatusReason) of the refusals.
+const (
+	StatusTooManyRequests = "TooManyRequests"
+	StatusForbidden       = "Forbidden"
+	StatusConflict        = "Conflict"
+	StatusNotFound        = "NotFound"
+	StatusBadRequest      = "BadRequest"
+	StatusInvalid         = "Invalid"
+	StatusInternalError   = "InternalError"
+)
+
+// EvictOptions are the request-level inputs of an eviction.
+type EvictOptions struct {
+	// DryRun is the dryRun query parameter of the create request
+	// (["All"] or empty). It is merged with the body's
+	// deleteOptions.dryRun; the two must agree when both are set.
+	DryRun []string
+}
+
+// EvictionDecision is what the pods/eviction subresource answers for one
+// request and what it does to the pod and the budget.
+type EvictionDecision struct {
+	// Allowed is true when the eviction is accepted (HTTP 201): the pod
+	// is deleted, or would be in a dry run.
+	Allowed bool
+	// Code is the HTTP status code: 201, 429, 403, 500, 409, 404, 422, 400.
+	Code int
+	// Reason is the Status reason of a refusal returned as an error
+	// (TooManyRequests, Forbidden, ...); empty for 201 and for the 500
+	// failure status of a pod with several budgets.
+	Reason string
+	// Message and Causes are the refusal's text, worded as upstream does.
+	Message string
+	Causes  []StatusCause
+	// Rule is the rule that decided.
+	Rule Rule
+
+	// DryRun is set when the request was a dry run: nothing is written.
+	DryRun bool
+	// Deleted is set when the pod store receives the delete (also in a
+	// dry run); DeleteOptions are the options it uses, including the
+	// resourceVersion precondition the handler adds itself.
+	Deleted       bool
+	DeleteOptions *api.DeleteOptions
+	// DisruptionTarget is the condition added to the pod just before the
+	// delete (nil in a dry run or when nothing is deleted), and
+	// PodResourceVersion the pod's resourceVersion after that update.
+	DisruptionTarget   *api.PodCondition
+	PodResourceVersion string
+
+	// Budget names the one budget that guards the pod, if any.
+	Budget string
+	// BudgetUpdated is set when that budget's status was written (one
+	// disruption used, the pod recorded in disruptedPods); BudgetStatus is
+	// the status written. Dry runs and unhealthy-pod bypasses write none.
+	BudgetUpdated bool
+	BudgetStatus  *api.PodDisruptionBudgetStatus
+}
+
+// String summarises the decision in one line.
+func (d EvictionDecision) String() string {
+	s := fmt.Sprintf("%d %s", d.Code, d.Rule)
+	if d.Message != "" {
+		s += ": " + d.Message
+	}
+	for _, c := range d.Causes {
+		s += " (" + c.String() + ")"
+	}
+	return s
+}
+
+// Evict decides an Eviction request for pod as the API server's pods/eviction
+// subresource does (pkg/registry/core/pod/storage EvictionREST.Create), given
+// every PodDisruptionBudget in the cluster with its current status. pod is
+// the pod as stored, nil when there is none; eviction.Name is the pod name
+// of the request URL. now stamps the disruptedPods entry and the pod's
+// DisruptionTarget condition.
+//
+// Pods that are Pending, Succeeded, Failed or already terminating are
+// deleted without consulting any budget (Unknown and Running pods are
+// not). Otherwise the budgets of the pod's namespace whose selector
+// matches it are found (an empty selector matches every pod): none lets the delete go ahead, several is
+// a 500 failure. A not-Ready pod passes without using the budget when the
+// budget's unhealthyPodEvictionPolicy is AlwaysAllow, or (IfHealthyBudget,
+// the default) when currentHealthy >= desiredHealthy > 0; the delete is then
+// made conditional on the pod's current resourceVersion. Otherwise the
+// budget must have observed its generation (else 429), have a non-negative
+// disruptionsAllowed (else 403), a disruptedPods map of at most
+// MaxDisruptedPods (else 403) and room for one more disruption (else 429);
+// it is charged one disruption and records the pod in disruptedPods. The
+// delete itself fails with 409 when a precondition does not hold.
+func Evict(pod *api.Pod, eviction *api.Eviction, pdbs []*api.PodDisruptionBudget, opts EvictOptions, now time.Time) EvictionDecision {
+	if eviction == nil {
+		return refuse(RuleBadRequest, 400, StatusBadRequest, "eviction: nil Eviction object")
+	}
+	name := eviction.Name
+	delOpts, err := mergeDryRun(eviction.DeleteOptions, opts.DryRun)
+	if err != nil {
+		return refuse(RuleDryRunMismatch, 500, StatusInternalError, err.Error())
+	}
+	if o := eviction.DeleteOptions; o != nil && o.IgnoreStoreReadErrorWithClusterBreakingPotential != nil && *o.IgnoreStoreReadErrorWithClusterBreakingPotential {
+		const detail = "can not be set for pod eviction, try after removing the option"
+		d := refuse(RuleInvalidOptions, 422, StatusInvalid, fmt.Sprintf(
+			"Eviction.policy %q is invalid: deleteOptions.ignoreStoreReadErrorWithClusterBreakingPotential: Invalid value: true: %s", name, detail))
+		d.Causes = []StatusCause{{Type: "FieldValueInvalid", Message: "Invalid value: true: " + detail}}
+		return d
+	}
+	if pod == nil || pod.Name != name || (eviction.Namespace != "" && eviction.Namespace != pod.Namespace) {
+		return refuse(RulePodNotFound, 404, StatusNotFound, fmt.Sprintf("pods %q not found", name))
+	}
+	dryRun := len(delOpts.DryRun) > 0
+	userSetRV := delOpts.Preconditions != nil && delOpts.Preconditions.ResourceVersion != nil
+
+	if budgetIgnored(pod) {
+		o := delOpts
+		// A Pending pod could become Ready meanwhile: pin its version.
+		if pod.Status.Phase == api.PodPending && !userSetRV {
+			o = withResourceVersion(o, pod.ResourceVersion)
+		}
+		d := EvictionDecision{Rule: RuleBudgetIgnored}
+		deletePod(&d, pod, o, dryRun, false, "", now)
+		return d
+	}
+
+	matched := budgetsFor(pod, pdbs)
+	switch len(matched) {
+	case 0:
+		d := EvictionDecision{Rule: RuleNoBudget}
+		deletePod(&d, pod, delOpts, dryRun, false, "", now)
+		return d
+	case 1:
+	default:
+		return EvictionDecision{
+			Rule:    RuleMultipleBudgets,
+			Code:    500,
+			Message: "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.",
+		}
+	}
+	pdb := matched[0]
+	d := EvictionDecision{Budget: pdb.Name}
+
+	if !podReady(pod) {
+		policy := api.IfHealthyBudget
+		if pdb.Spec.UnhealthyPodEvictionPolicy != nil {
+			policy = *pdb.Spec.UnhealthyPodEvictionPolicy
+		}
+		bypass := Rule("")
+		switch {
+		case policy == api.AlwaysAllow:
+			bypass = RuleUnhealthyAlwaysAllow
+		case pdb.Status.CurrentHealthy >= pdb.Status.DesiredHealthy && pdb.Status.DesiredHealthy > 0:
+			bypass = RuleUnhealthyHealthyBudget
+		}
+		if bypass != "" {
+			d.Rule = bypass
+			deletePod(&d, pod, withResourceVersion(delOpts, pod.ResourceVersion), dryRun, !userSetRV, pdb.Name, now)
+			return d
+		}
+	}
+
+	if refused, ok := checkBudget(pdb); !ok {
+		refused.Budget = pdb.Name
+		return refused
+	}
+	st := pdb.Status
+	st.Conditions = slices.Clone(st.Conditions)
+	st.DisruptionsAllowed--
+	if st.DisruptionsAllowed == 0 {
+		st.Conditions = setCondition(st.Conditions, api.Condition{
+			Type:               ConditionDisruptionAllowed,
+			Status:             api.ConditionFalse,
+			Reason:             ReasonInsufficientPods,
+			ObservedGeneration: st.ObservedGeneration,
+		}, now)
+	}
+	d.Rule = RuleBudgetAllows
+	if !dryRun {
+		st.DisruptedPods = maps.Clone(st.DisruptedPods)
+		if st.DisruptedPods == nil {
+			st.DisruptedPods = map[string]api.Time{}
+		}
+		st.DisruptedPods[pod.Name] = api.NewTime(now)
+		d.BudgetUpdated = true
+		d.BudgetStatus = &st
+	}
+	deletePod(&d, pod, delOpts, dryRun, false, "", now)
+	return d
+}
+
+func refuse(rule Rule, code int, reason, msg string) EvictionDecision {
+	return EvictionDecision{Rule: rule, Code: code, Reason: reason, Message: msg}
+}
+
+const budgetViolation = "Cannot evict pod as it would violate the pod's disruption budget."
+
+// checkBudget is the Eviction API's checkAndDecrement, without the
+// decrement: it reports the refusal when the budget has no room.
+func checkBudget(pdb *api.PodDisruptionBudget) (EvictionDecision, bool) {
+	st := &pdb.Status
+	switch {
+	case st.ObservedGeneration < pdb.Generation:
+		return notYetObserved(pdb.Name, RuleBudgetNotObserved), false
+	case st.DisruptionsAllowed < 0:
+		return forbidden(pdb.Name, RuleBudgetNegative, "pdb disruptions allowed is negative"), false
+	case len(st.DisruptedPods) > MaxDisruptedPods:
+		return forbidden(pdb.Name, RuleTooManyDisrupted, "DisruptedPods map too big - too many evictions not confirmed by PDB controller"), false
+	case st.DisruptionsAllowed == 0:
+		d := refuse(RuleBudgetExhausted, 429, StatusTooManyRequests, budgetViolation)
+		msg := fmt.Sprintf("The disruption budget %s needs %d healthy pods and has %d currently", pdb.Name, st.DesiredHealthy, st.CurrentHealthy)
+		if c := FindCondition(st.Conditions, ConditionDisruptionAllowed); c != nil && c.Reason == ReasonSyncFailed {
+			msg = fmt.Sprintf("The disruption budget %s does not allow evicting pods currently because it failed sync: %s", pdb.Name, c.Message)
+		}
+		d.Causes = []StatusCause{{Type: "DisruptionBudget", Message: msg}}
+		return d, false
+	}
+	return EvictionDecision{}, true
+}
+
+func notYetObserved(name string, rule Rule) EvictionDecision {
+	d := refuse(rule, 429, StatusTooManyRequests, budgetViolation)
+	d.Causes = []StatusCause{{Type: "DisruptionBudget", Message: fmt.Sprintf("The disruption budget %s is still being processed by the server.", name)}}
+	return d
+}
+
+func forbidden(name string, rule Rule, why string) EvictionDecision {
+	return refuse(rule, 403, StatusForbidden, fmt.Sprintf("poddisruptionbudget.policy %q is forbidden: %s", name, why))
+}
+
+// budgetIgnored is the Eviction API's canIgnorePDB: such pods are already
+// disrupted or not yet serving.
+func budgetIgnored(p *api.Pod) bool {
+	switch p.Status.Phase {
+	case api.PodPending, api.PodSucceeded, api.PodFailed:
+		return true
+	}
+	return p.DeletionTimestamp != nil
+}
+
+// budgetsFor lists the budgets of the pod's namespace that select it. As in
+// policy/v1 generally, an empty selector selects every pod and an absent
+// one none; an invalid selector selects nothing.
+func budgetsFor(pod *api.Pod, pdbs []*api.PodDisruptionBudget) []*api.PodDisruptionBudget {
+	var out []*api.PodDisruptionBudget
+	for _, pdb := range pdbs {
+		if pdb == nil || pdb.Namespace != pod.Namespace {
+			continue
+		}
+		sel, err := api.LabelSelectorAsSelector(pdb.Spec.Selector)
+		if err != nil || !sel.Matches(api.Set(pod.Labels)) {
+			continue
+		}
+		out = append(out, pdb)
+	}
+	return out
+}
+
+// mergeDryRun is the Eviction API's propagateDryRun: the request's dryRun
+// fills in the body's when that is empty; both set must be equal.
+func mergeDryRun(o *api.DeleteOptions, request []string) (*api.DeleteOptions, error) {
+	if o == nil {
+		return &api.DeleteOptions{DryRun: slices.Clone(request)}, nil
+	}
+	c := cloneDeleteOptions(o)
+	if len(c.DryRun) == 0 {
+		c.DryRun = slices.Clone(request)
+		return c, nil
+	}
+	if len(request) > 0 && !slices.Equal(request, c.DryRun) {
+		return nil, fmt.Errorf("Non-matching dry-run options in request and content: %v and %v", request, c.DryRun)
+	}
+	return c, nil
+}
+
+func cloneDeleteOptions(o *api.DeleteOptions) *api.DeleteOptions {
+	c := *o
+	c.DryRun = slices.Clone(o.DryRun)
+	if o.Preconditions != nil {
+		p := *o.Preconditions
+		c.Preconditions = &p
+	}
+	return &c
+}
+
+func withResourceVersion(o *api.DeleteOptions, rv string) *api.DeleteOptions {
+	c := cloneDeleteOptions(o)
+	if c.Preconditions == nil {
+		c.Preconditions = &api.Preconditions{}
+	}
+	c.Preconditions.ResourceVersion = &rv
+	return c
+}
+
+// deletePod is the Eviction API's final step: check the delete's
+// preconditions against the stored pod, add the DisruptionTarget condition
+// (a write that moves the pod to its next resourceVersion, which a
+// resourceVersion precondition then follows), and delete. A conflict on a
+// delete the handler pinned itself (retryAs429) is reported as 429 so that
+// clients retry.
+func deletePod(d *EvictionDecision, pod *api.Pod, o *api.DeleteOptions, dryRun, retryAs429 bool, budget string, now time.Time) {
+	d.DryRun = dryRun
+	if msg := preconditionConflict(pod, o); msg != "" {
+		if retryAs429 {
+			rule := d.Rule
+			*d = notYetObserved(budget, rule)
+			d.Budget = budget
+			d.DryRun = dryRun
+			return
+		}
+		d.Allowed, d.Code, d.Reason, d.Message = false, 409, StatusConflict,
+			fmt.Sprintf("Operation cannot be fulfilled on Pod %q: %s", pod.Name, msg)
+		return
+	}
+	d.PodResourceVersion = pod.ResourceVersion
+	if !dryRun {
+		d.DisruptionTarget = &api.PodCondition{
+			Type:               api.DisruptionTarget,
+			Status:             api.ConditionTrue,
+			Reason:             ReasonEvictionByEvictionAPI,
+			Message:            MessageEvictionByEvictionAPI,
+			LastTransitionTime: api.NewTime(now),
+		}
+		if c := api.FindCondition(pod.Status.Conditions, api.DisruptionTarget); c != nil && c.Status == api.ConditionTrue {
+			d.DisruptionTarget.LastTransitionTime = c.LastTransitionTime
+		}
+		d.PodResourceVersion = nextResourceVersion(pod.ResourceVersion)
+		if o.Preconditions != nil && o.Preconditions.ResourceVersion != nil {
+			o = withResourceVersion(o, d.PodResourceVersion)
+		}
+	}
+	d.Allowed, d.Code, d.Deleted, d.DeleteOptions = true, 201, true, o
+}
+
+// preconditionConflict checks the delete's UID and resourceVersion
+// preconditions as the generic registry's BeforeDelete does.
+func preconditionConflict(pod *api.Pod, o *api.DeleteOptions) string {
+	if o.Preconditions == nil {
+		return ""
+	}
+	if u := o.Preconditions.UID; u != nil && *u != pod.UID {
+		return fmt.Sprintf("the UID in the precondition (%s) does not match the UID in record (%s). The object might have been deleted and then recreated", *u, pod.UID)
+	}
+	if rv := o.Preconditions.ResourceVersion; rv != nil && *rv != pod.ResourceVersion {
+		return fmt.Sprintf("the ResourceVersion in the precondition (%s) does not match the ResourceVersion in record (%s). The object might have been modified", *rv, pod.ResourceVersion)
+	}
+	return ""
+}
+
+// nextResourceVersion is the version a write gives the pod. Real stores
+// hand out opaque versions; this one counts, as the conformance oracle's
+// in-memory store does. A non-numeric version gets a suffix.
+func nextResourceVersion(rv string) string {
+	n, err := strconv.ParseUint(rv, 10, 64)
+	if err != nil {
+		return rv + "+1"
+	}
+	return strconv.FormatUint(n+1, 10)
+}
