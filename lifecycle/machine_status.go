@@ -58,7 +58,7 @@ func (m *Machine) kubeletStatus(st, prev *api.PodStatus, now time.Time) {
 	pod.Status.Conditions = prev.Conditions
 	k := Conditions(&pod, ConditionsInput{Phase: st.Phase, Previous: prev, Sandboxes: m.sandboxes}, now)
 	st.Conditions = append(k.List(), api.PodCondition{Type: api.PodScheduled, Status: api.ConditionTrue,
-		LastTransitionTime: api.NewTime(m.scheduledAt)})
+		ObservedGeneration: m.pod.Generation, LastTransitionTime: api.NewTime(m.scheduledAt)})
 }
 
 // computePhase is the phase the kubelet would report at now, before
@@ -206,7 +206,7 @@ func terminationInitialized(spec *api.PodSpec, st *api.PodStatus) bool {
 	}
 	cs := &st.InitContainerStatuses[l-1]
 	if spec.InitContainers[l-1].IsSidecar() {
-		return cs.Started != nil && *cs.Started
+		return cs.State.Running != nil && cs.Started != nil && *cs.Started
 	}
 	for _, t := range []*api.ContainerStateTerminated{cs.LastTerminationState.Terminated, cs.State.Terminated} {
 		if t != nil && t.ExitCode == 0 {

@@ -355,16 +355,44 @@ func (m *Machine) probe(ev Event, now time.Time, acts *[]Action) {
 			c.startupOK = true
 		} else if !m.terminating {
 			m.kill(c, probeGrace(p, m.podGrace()), "startup probe failed", acts)
+			m.restartAfterKill(c, now)
 		}
 	case Liveness:
 		if c.startupOK && !ev.Success && !m.terminating {
 			m.kill(c, probeGrace(p, m.podGrace()), "liveness probe failed", acts)
+			m.restartAfterKill(c, now)
 		}
 	case Readiness:
 		if c.startupOK {
 			c.readyOK = ev.Success
 		}
 	}
+}
+
+// restartAfterKill settles the crash-loop back-off of a container killed
+// for a failed probe. The kubelet kills and restarts such a container in
+// the same sync, when the pod's restart policy allows it (sidecars always):
+// its back-off check then sees the run before the killed one, so the
+// restart is held back only if that earlier run ended less than the
+// current delay ago. The decision is taken now; the restart itself follows
+// the container's exit.
+func (m *Machine) restartAfterKill(c *mcontainer, now time.Time) {
+	if c.kind == RegularContainer && PodRestartPolicy(&m.pod.Spec) == api.RestartPolicyNever {
+		return
+	}
+	var e *BackoffEntry
+	if c.hasBackoff {
+		e = &c.backoff
+	}
+	finished := now
+	if c.previous != nil {
+		finished = c.previous.FinishedAt.Time
+		if wait, _ := m.cfg.Backoff.InBackOff(e, finished, now); wait {
+			return // the restart waits for the back-off after the exit
+		}
+	}
+	c.backoff, c.hasBackoff = m.cfg.Backoff.Advance(e, finished, now), true
+	c.backoffCleared = true
 }
 
 // probeGrace is the grace period of a kill after a failed liveness or

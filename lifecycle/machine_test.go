@@ -145,6 +145,15 @@ func TestMachineScenarios(t *testing.T) {
 			{30 * sec, ProbeResult("app", Liveness, false), "Running | Running | 1/1 | RunPreStop(app) KillContainer(app, 30s)"},
 			{40 * sec, ContainerExited("app", 137, ""), "Running | Error | 0/1 | StartContainer(app) ReportStatus"},
 			{41 * sec, ContainerStarted("app"), "Running | Running | 1/1 | ReportStatus"},
+			// Killed again 5 s after a run that ended at 40 s: inside the
+			// 10 s back-off, so the restart waits 10 s after this exit.
+			{45 * sec, ProbeResult("app", Liveness, false), "Running | Running | 1/1 | RunPreStop(app) KillContainer(app, 30s)"},
+			{46 * sec, ContainerExited("app", 137, ""), "Running | CrashLoopBackOff | 0/1 | RetryAt(2025-06-01T12:00:56Z, app back-off 10s) ReportStatus"},
+			{56 * sec, Tick(), "Running | Error | 0/1 | StartContainer(app) ReportStatus"},
+			{56 * sec, ContainerStarted("app"), "Running | Running | 1/1 | ReportStatus"},
+			// A kill long after the previous exit restarts at once.
+			{200 * sec, ProbeResult("app", Liveness, false), "Running | Running | 1/1 | RunPreStop(app) KillContainer(app, 30s)"},
+			{201 * sec, ContainerExited("app", 137, ""), "Running | Error | 0/1 | StartContainer(app) ReportStatus"},
 		})
 	})
 
