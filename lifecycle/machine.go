@@ -195,6 +195,12 @@ const (
 	ActionRunPreStop
 	// ActionKillContainer: stop Action.Container, giving it
 	// Action.GraceSeconds before SIGKILL; report EventContainerExited.
+	// The grace period is the budget the kubelet's killContainer starts
+	// from (the preStop hook's run time counts against it): the probe's or
+	// the pod's terminationGracePeriodSeconds, or, once the pod is deleted,
+	// what remains of the deletion grace period (at least 1 s). A second
+	// kill with a shorter grace period may follow; one with 0 is the
+	// forced kill at the end of the grace period.
 	ActionKillContainer
 	// ActionRetryAt: step the machine again (with Tick) at Action.At; for
 	// a crash-loop back-off Action.Container and Action.Delay are set.

@@ -439,6 +439,8 @@ func (m *Machine) requestDeletion(grace int64, now time.Time, acts *[]Action) {
 	if m.nodeLost {
 		return // nobody on the node hears of it
 	}
+	// The kubelet's pod worker never gives less than one second.
+	grace = max(grace, 1)
 	m.startTerminating(grace, now)
 	if !first {
 		// A shorter grace period re-issues the kills in progress.
