@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"slices"
 	"time"
 
 	"github.com/podsem/podsem/api"
@@ -13,6 +14,7 @@ import (
 func init() {
 	register("disruption.pdb-status", runPDBStatus)
 	register("disruption.eviction", runEviction)
+	register("disruption.drain-filter", runDrainFilter)
 }
 
 // --- disruption.pdb-status ---
@@ -181,4 +183,86 @@ func stripRV(o *api.DeleteOptions) *api.DeleteOptions {
 		}
 	}
 	return &c
+}
+
+// --- disruption.drain-filter ---
+
+type drainInput struct {
+	Node       string           `json:"node"`
+	Pods       []*api.Pod       `json:"pods"`
+	DaemonSets []*api.DaemonSet `json:"daemonSets"`
+	Flags      struct {
+		Force                           bool   `json:"force"`
+		IgnoreAllDaemonSets             bool   `json:"ignoreAllDaemonSets"`
+		DeleteEmptyDirData              bool   `json:"deleteEmptyDirData"`
+		PodSelector                     string `json:"podSelector"`
+		SkipWaitForDeleteTimeoutSeconds int    `json:"skipWaitForDeleteTimeoutSeconds"`
+		DisableEviction                 bool   `json:"disableEviction"`
+	} `json:"flags"`
+	Now                  time.Time `json:"now"`
+	EvictionGroupVersion string    `json:"evictionGroupVersion"`
+}
+
+type drainPerPod struct {
+	Pod     string `json:"pod"`
+	Delete  bool   `json:"delete"`
+	Reason  string `json:"reason"`
+	Message string `json:"message,omitempty"`
+}
+
+type drainWant struct {
+	ListError bool          `json:"listError,omitempty"`
+	Pods      []string      `json:"pods"`
+	PerPod    []drainPerPod `json:"perPod"`
+	Warnings  []string      `json:"warnings"`
+	Errors    []string      `json:"errors"`
+	Method    string        `json:"method,omitempty"`
+}
+
+func runDrainFilter(input, want json.RawMessage) error {
+	var in drainInput
+	if err := json.Unmarshal(input, &in); err != nil {
+		return fmt.Errorf("decoding input: %w", err)
+	}
+	var w drainWant
+	if err := json.Unmarshal(want, &w); err != nil {
+		return fmt.Errorf("decoding want: %w", err)
+	}
+	flags := disruption.DrainFlags{
+		Force:                           in.Flags.Force,
+		IgnoreAllDaemonSets:             in.Flags.IgnoreAllDaemonSets,
+		DeleteEmptyDirData:              in.Flags.DeleteEmptyDirData,
+		PodSelector:                     in.Flags.PodSelector,
+		SkipWaitForDeleteTimeoutSeconds: in.Flags.SkipWaitForDeleteTimeoutSeconds,
+		DisableEviction:                 in.Flags.DisableEviction,
+		EvictionGroupVersion:            in.EvictionGroupVersion,
+	}
+	plan := disruption.PlanDrain(in.Node, in.Pods, in.DaemonSets, flags, in.Now)
+	got := drainWant{ListError: plan.ListError != nil, Errors: slices.Clone(plan.Errors)}
+	if !got.ListError {
+		got.Method = plan.Method()
+		got.Warnings = slices.Clone(plan.Warnings)
+		for _, p := range plan.ToDelete() {
+			got.Pods = append(got.Pods, p.Namespace+"/"+p.Name)
+		}
+		for _, d := range plan.Pods {
+			got.PerPod = append(got.PerPod, drainPerPod{
+				Pod: d.Pod.Namespace + "/" + d.Pod.Name, Delete: d.Delete, Reason: string(d.Reason), Message: d.Message,
+			})
+		}
+	}
+	slices.Sort(w.Warnings)
+	slices.Sort(w.Errors)
+	for _, l := range []*[]string{&w.Pods, &w.Warnings, &w.Errors, &got.Pods, &got.Warnings, &got.Errors} {
+		if len(*l) == 0 {
+			*l = nil
+		}
+	}
+	if len(w.PerPod) == 0 {
+		w.PerPod = nil
+	}
+	if jsonString(w) != jsonString(got) {
+		return Mismatch("drain plan", w, got)
+	}
+	return nil
 }
