@@ -26,9 +26,13 @@ package scheduling
 // counts for what-if evaluation: preemption victims, nominated pods). A
 // constructor never fails: bad input (an invalid selector) is reported by
 // preFilter() (and preScore()) returning a Status with Code Error and Err.
-// Until spread.go defines newSpreadPlugin, plugins() leaves the plugin out;
-// once it exists, plugins() calls it (only the one marked line in
-// plugins() changes).
+// plugins() calls it (wired), and the snapshot's update methods keep the
+// spread cache (spread_index.go) current.
+//
+// Optional fast path: a plugin may also implement quickFilter
+// (fits(v *NodeView) bool, in filter.go); Filter then calls fits first and
+// calls filter only for nodes fits rejects, so the common "passes" case
+// builds no Status.
 //
 // What the spread plugin can read: c.NumNodes(), c.Nodes(), c.NodeAt(i),
 // c.NodeByName(name) (*NodeInfo: Node(), Name(), Labels(), Taints(),
@@ -36,8 +40,11 @@ package scheduling
 // Namespace(), IsTerminating(), Node()); p.Pod for the incoming pod;
 // NewRequiredNodeAffinity(pod).Match(node) for nodeAffinityPolicy Honor and
 // FindUntoleratedTaint(taints, tolerations) for nodeTaintsPolicy Honor; and
-// defaultNormalizeScore. Snapshot accessors never mutate, so a plugin may
-// keep pointers into the snapshot for the cycle's duration.
+// defaultNormalizeScore. Inside the package, c.labels.column(key) gives a
+// node label key as an array of interned value ids by node index (see
+// labelColumn in nodeinfo.go), kept current by the snapshot. Snapshot
+// accessors never mutate, so a plugin may keep pointers into the snapshot
+// for the cycle's duration.
 
 import (
 	"fmt"
