@@ -61,15 +61,6 @@ type Result struct {
 	Reason string
 }
 
-// The reasons of the PodDisruptionBudget DisruptionAllowed condition
-// (k8s.io/api/policy/v1).
-const (
-	ConditionDisruptionAllowed = "DisruptionAllowed"
-	ReasonSufficientPods       = "SufficientPods"
-	ReasonInsufficientPods     = "InsufficientPods"
-	ReasonSyncFailed           = "SyncFailed"
-)
-
 // String summarises the result in one line.
 func (r Result) String() string {
 	if r.SyncFailed {
@@ -156,17 +147,9 @@ func Evaluate(pdb *api.PodDisruptionBudget, pods []*api.Pod, controllers Control
 		ExpectedPods:       expected,
 		Conditions:         slices.Clone(pdb.Status.Conditions),
 	}
-	res.Reason = ReasonInsufficientPods
-	status := api.ConditionFalse
-	if allowed > 0 {
-		res.Reason, status = ReasonSufficientPods, api.ConditionTrue
-	}
-	st.Conditions = setCondition(st.Conditions, api.Condition{
-		Type:               ConditionDisruptionAllowed,
-		Status:             status,
-		Reason:             res.Reason,
-		ObservedGeneration: st.ObservedGeneration,
-	}, now)
+	cond := DisruptionAllowed(&st)
+	res.Reason = cond.Reason
+	st.Conditions = setCondition(st.Conditions, cond, now)
 	return st, res
 }
 
@@ -299,37 +282,4 @@ func keptDisruptions(pdb *api.PodDisruptionBudget, selected []*api.Pod, now time
 func podReady(p *api.Pod) bool {
 	c := api.FindCondition(p.Status.Conditions, api.PodReady)
 	return c != nil && c.Status == api.ConditionTrue
-}
-
-// setCondition is apimachinery's meta.SetStatusCondition: the condition of
-// the same type is replaced, keeping its lastTransitionTime unless the
-// status changes; a new one gets now.
-func setCondition(conds []api.Condition, c api.Condition, now time.Time) []api.Condition {
-	for i := range conds {
-		if conds[i].Type != c.Type {
-			continue
-		}
-		if conds[i].Status != c.Status {
-			conds[i].Status = c.Status
-			conds[i].LastTransitionTime = api.NewTime(now)
-		}
-		conds[i].Reason = c.Reason
-		conds[i].Message = c.Message
-		conds[i].ObservedGeneration = c.ObservedGeneration
-		return conds
-	}
-	if c.LastTransitionTime.IsZero() {
-		c.LastTransitionTime = api.NewTime(now)
-	}
-	return append(conds, c)
-}
-
-// FindCondition returns the budget condition of type t, or nil.
-func FindCondition(conds []api.Condition, t string) *api.Condition {
-	for i := range conds {
-		if conds[i].Type == t {
-			return &conds[i]
-		}
-	}
-	return nil
 }

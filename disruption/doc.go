@@ -1,4 +1,35 @@
-// Package disruption will own voluntary disruptions: PodDisruptionBudget
-// arithmetic as the disruption controller computes it, the Eviction API's
-// decision, disruption conditions, and kubectl drain's pod selection.
+// Package disruption answers the questions Kubernetes asks about voluntary
+// disruptions of pods, exactly as Kubernetes v1.36.3 answers them.
+//
+// A PodDisruptionBudget (policy/v1) guards the pods its selector matches:
+// minAvailable (an integer or a percentage) or maxUnavailable says how many
+// of them must stay healthy — Ready, not being deleted, and not just
+// granted an eviction. Three components cooperate around it:
+//
+//   - The disruption controller (kube-controller-manager,
+//     pkg/controller/disruption) keeps each budget's status: expectedPods,
+//     desiredHealthy, currentHealthy, disruptionsAllowed, the disruptedPods
+//     the Eviction API recorded, and the DisruptionAllowed condition.
+//     Evaluate computes that status for one sync. Percentages and
+//     maxUnavailable are resolved against the scale of the pods'
+//     controllers (Controllers), integer minAvailable against the number
+//     of selected pods; when a controller cannot be found the controller
+//     fails safe and allows no disruption.
+//   - The API server's pods/eviction subresource
+//     (pkg/registry/core/pod/storage) grants or refuses an Eviction: Evict
+//     returns the HTTP answer, the delete it performs (with the
+//     resourceVersion precondition it may add and the DisruptionTarget
+//     condition it sets first) and the budget status it writes.
+//   - kubectl drain (k8s.io/kubectl/pkg/drain) decides which pods of a node
+//     it may remove and whether it evicts or deletes them: PlanDrain.
+//
+// The DisruptionTarget pod condition records why a pod is being disrupted
+// (EvictionByEvictionAPI, PreemptionByScheduler, ...); the disruption
+// controller resets it when it stays on a pod that is not deleted
+// (StaleDisruption, ResetDisruption).
+//
+// Everything here is a pure function of its arguments: time comes in as
+// now, nothing is written anywhere, inputs are never modified. Each result
+// explains itself (Result, EvictionDecision.Rule, PodDrain.Filter) and
+// keeps upstream's reason strings and messages.
 package disruption

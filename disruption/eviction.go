@@ -15,13 +15,6 @@ import (
 // catches up (pkg/registry/core/pod/storage MaxDisruptedPodSize).
 const MaxDisruptedPods = 2000
 
-// The DisruptionTarget condition the Eviction API adds to a pod before
-// deleting it.
-const (
-	ReasonEvictionByEvictionAPI  = "EvictionByEvictionAPI"
-	MessageEvictionByEvictionAPI = "Eviction API: evicting"
-)
-
 // StatusCause is one entry of a refusal's details.causes (metav1.StatusCause).
 type StatusCause struct {
 	Type    string
@@ -220,12 +213,7 @@ func Evict(pod *api.Pod, eviction *api.Eviction, pdbs []*api.PodDisruptionBudget
 	st.Conditions = slices.Clone(st.Conditions)
 	st.DisruptionsAllowed--
 	if st.DisruptionsAllowed == 0 {
-		st.Conditions = setCondition(st.Conditions, api.Condition{
-			Type:               ConditionDisruptionAllowed,
-			Status:             api.ConditionFalse,
-			Reason:             ReasonInsufficientPods,
-			ObservedGeneration: st.ObservedGeneration,
-		}, now)
+		st.Conditions = setCondition(st.Conditions, DisruptionAllowed(&st), now)
 	}
 	d.Rule = RuleBudgetAllows
 	if !dryRun {
