@@ -211,10 +211,13 @@ const (
 	// ActionRemovePod: the pod was deleted and is terminal with nothing
 	// running: remove the API object (the kubelet deletes it with grace 0).
 	ActionRemovePod
+	// ActionStopSandbox: every container of the terminal pod has stopped;
+	// stop its sandbox (the pod keeps its IP in the status).
+	ActionStopSandbox
 )
 
 var actionNames = [...]string{"", "CreateSandbox", "PullImage", "StartContainer", "RunPreStop", "KillContainer",
-	"RetryAt", "ReportStatus", "RemovePod"}
+	"RetryAt", "ReportStatus", "RemovePod", "StopSandbox"}
 
 // String names the action kind.
 func (k ActionKind) String() string {

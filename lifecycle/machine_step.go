@@ -707,6 +707,11 @@ func (m *Machine) stop(now time.Time, acts *[]Action) {
 	})
 	if !running {
 		m.finalized = true
+		if len(m.sandboxes) > 0 && m.sandboxes[0].Ready {
+			// With every container stopped the kubelet stops the sandbox.
+			m.sandboxes[0].Ready = false
+			*acts = append(*acts, Action{Kind: ActionStopSandbox, Reason: m.stopReason()})
+		}
 		return
 	}
 	if !expired && !m.graceRetrySent {

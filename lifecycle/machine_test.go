@@ -72,7 +72,7 @@ func TestMachineScenarios(t *testing.T) {
 			{0, Scheduled("n1"), "Pending | Init:0/1 | 0/1 | CreateSandbox ReportStatus"},
 			{1 * sec, SandboxReady("10.0.0.1"), "Pending | Init:0/1 | 0/1 | StartContainer(init-a) ReportStatus"},
 			{2 * sec, ContainerStarted("init-a"), "Pending | Init:0/1 | 0/1 | ReportStatus"},
-			{3 * sec, ContainerExited("init-a", 2, ""), "Failed | Init:Error | 0/1 | ReportStatus"},
+			{3 * sec, ContainerExited("init-a", 2, ""), "Failed | Init:Error | 0/1 | StopSandbox ReportStatus"},
 			{9 * sec, Tick(), "Failed | Init:Error | 0/1 |"},
 		})
 	})
@@ -102,7 +102,7 @@ func TestMachineScenarios(t *testing.T) {
 			{2 * sec, ContainerStarted("init-a"), "Pending | Init:0/1 | 0/1 | ReportStatus"},
 			{59 * sec, Tick(), "Pending | Init:0/1 | 0/1 |"},
 			{60 * sec, Tick(), "Failed | Init:0/1 | 0/1 | KillContainer(init-a, 10s) RetryAt(2025-06-01T12:01:10Z, grace period) ReportStatus"},
-			{63 * sec, ContainerExited("init-a", 137, ""), "Failed | Init:Error | 0/1 | ReportStatus"},
+			{63 * sec, ContainerExited("init-a", 137, ""), "Failed | Init:Error | 0/1 | StopSandbox ReportStatus"},
 		})
 		st := m.Pod().Status
 		if st.Reason != DeadlineExceeded || st.Message != DeadlineExceededMessage {
@@ -126,7 +126,7 @@ func TestMachineScenarios(t *testing.T) {
 			// Deletion stops the app first, the sidecar once the app is gone.
 			{10 * sec, DeletionRequested(-1), "Running | Terminating | 2/2 | KillContainer(app, 30s) RetryAt(2025-06-01T12:00:40Z, grace period)"},
 			{12 * sec, ContainerExited("app", 0, ""), "Running | Terminating | 1/2 | KillContainer(proxy, 28s) ReportStatus"},
-			{13 * sec, ContainerExited("proxy", 0, ""), "Succeeded | Completed | 0/2 | ReportStatus RemovePod"},
+			{13 * sec, ContainerExited("proxy", 0, ""), "Succeeded | Completed | 0/2 | StopSandbox ReportStatus RemovePod"},
 		})
 		if !m.Removed() {
 			t.Error("pod not removed")
@@ -175,7 +175,7 @@ func TestMachineScenarios(t *testing.T) {
 			{1 * sec, SandboxReady("10.0.0.1"), "Pending | ContainerCreating | 0/1 | PullImage(app, busybox) ReportStatus"},
 			{5 * sec, ImagePulled("app"), "Pending | ContainerCreating | 0/1 | StartContainer(app)"},
 			{6 * sec, ContainerStarted("app"), "Running | Running | 1/1 | ReportStatus"},
-			{9 * sec, ContainerExited("app", 0, ""), "Succeeded | Completed | 0/1 | ReportStatus"},
+			{9 * sec, ContainerExited("app", 0, ""), "Succeeded | Completed | 0/1 | StopSandbox ReportStatus"},
 			{10 * sec, DeletionRequested(-1), "Succeeded | Completed | 0/1 | RemovePod"},
 		})
 	})
@@ -233,7 +233,7 @@ func TestMachineScenarios(t *testing.T) {
 			{11 * sec, DeletionRequested(90), "Running | Terminating | 1/1 |"},
 			{12 * sec, DeletionRequested(5), "Running | Terminating | 1/1 | KillContainer(app, 5s) RetryAt(2025-06-01T12:00:17Z, grace period)"},
 			{17 * sec, Tick(), "Running | Terminating | 1/1 | KillContainer(app, 0s)"},
-			{18 * sec, ContainerExited("app", 137, ""), "Failed | Error | 0/1 | ReportStatus RemovePod"},
+			{18 * sec, ContainerExited("app", 137, ""), "Failed | Error | 0/1 | StopSandbox ReportStatus RemovePod"},
 		})
 	})
 }
