@@ -237,6 +237,11 @@ func (m *Machine) apply(ev Event, now time.Time, acts *[]Action) {
 			return
 		}
 		m.creating = false
+		if m.finalized {
+			// A sandbox that came up after the pod ended is not used.
+			*acts = append(*acts, Action{Kind: ActionStopSandbox, Reason: "the pod has ended"})
+			return
+		}
 		m.sandboxes = append([]Sandbox{{Ready: true, HasNetworkStatus: true, IP: ev.IP,
 			Network: networkMode(&m.pod.Spec), Attempt: uint32(m.sandboxGen)}}, m.sandboxes...)
 		if len(m.sandboxes) > 2 {

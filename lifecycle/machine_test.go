@@ -216,6 +216,24 @@ func TestMachineScenarios(t *testing.T) {
 		}
 	})
 
+	t.Run("a sandbox that comes up after the pod ended is stopped", func(t *testing.T) {
+		pod := appPod(api.RestartPolicyNever, nil, app)
+		pod.Spec.ActiveDeadlineSeconds = i64(10)
+		runScenario(t, pod, present, []mstep{
+			{0, Scheduled("n1"), "Pending | ContainerCreating | 0/1 | RetryAt(2025-06-01T12:00:10Z, DeadlineExceeded) CreateSandbox ReportStatus"},
+			{10 * sec, Tick(), "Failed | ContainerStatusUnknown | 0/1 | ReportStatus"},
+			{11 * sec, SandboxReady("10.0.0.1"), "Failed | ContainerStatusUnknown | 0/1 | StopSandbox"},
+		})
+	})
+
+	t.Run("deleting a pod whose sandbox is not up yet", func(t *testing.T) {
+		runScenario(t, appPod(api.RestartPolicyNever, nil, app), present, []mstep{
+			{0, Scheduled("n1"), "Pending | ContainerCreating | 0/1 | CreateSandbox ReportStatus"},
+			{1 * sec, DeletionRequested(30), "Failed | ContainerStatusUnknown | 0/1 | ReportStatus RemovePod"},
+			{2 * sec, SandboxReady("10.0.0.1"), "Failed | ContainerStatusUnknown | 0/1 |"},
+		})
+	})
+
 	t.Run("deleting an unscheduled pod removes it at once", func(t *testing.T) {
 		runScenario(t, appPod("", nil, app), present, []mstep{
 			{0, Tick(), "Pending | Pending | 0/1 | ReportStatus"},
