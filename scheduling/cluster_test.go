@@ -27,8 +27,8 @@ func snapDump(c *Cluster) string {
 			keys = append(keys, p.key)
 		}
 		sort.Strings(keys)
-		fmt.Fprintf(&b, "node %s alloc=%s req=%s pods=%v aff=%d anti=%d ports=%v\n", n.node.Name,
-			snapFmtResource(n.allocatable), snapFmtResource(n.requested), keys, n.withAffinity, n.withRequiredAntiAffinity, snapFmtPorts(n.ports))
+		fmt.Fprintf(&b, "node %s alloc=%s req=%s non0=%d/%d pods=%v aff=%d anti=%d ports=%v\n", n.node.Name,
+			snapFmtResource(n.allocatable), snapFmtResource(n.requested), n.non0CPU, n.non0Mem, keys, n.withAffinity, n.withRequiredAntiAffinity, snapFmtPorts(n.ports))
 	}
 	if c.labels.nNodes != len(c.nodes) {
 		fmt.Fprintf(&b, "BROKEN LABEL INDEX SIZE %d\n", c.labels.nNodes)

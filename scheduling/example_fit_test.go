@@ -98,7 +98,9 @@ func ExampleCluster_Explain() {
 
 // Score ranks the nodes that passed the filters: here the pod prefers
 // nodes with SSDs (node affinity, weight 2 in the default profile) and
-// tolerates no PreferNoSchedule taint (weight 3).
+// tolerates no PreferNoSchedule taint (weight 3); the three nodes are
+// equally free, so the resource scores (81 least-allocated, 93 balanced)
+// add the same 174 to each.
 func ExampleCluster_Score() {
 	soft := api.Taint{Key: "spot", Effect: api.TaintEffectPreferNoSchedule}
 	c, _ := scheduling.NewCluster([]*api.Node{
@@ -114,9 +116,9 @@ func ExampleCluster_Score() {
 		fmt.Println(s.Node, s.Total)
 	}
 	// Output:
-	// node-a 200
-	// node-b 500
-	// node-c 300
+	// node-a 374
+	// node-b 674
+	// node-c 474
 }
 
 // A what-if for preemption: the pod does not fit on node-a until the

@@ -300,8 +300,12 @@ func TestScores(t *testing.T) {
 		Weight: 7, Preference: api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{{Key: "disk", Operator: api.NodeSelectorOpIn, Values: []string{"ssd"}}}}}}}}
 	scores := c.Score(pod, c.Filter(pod))
 	want := []NodeScore{
-		{Node: "n1", Index: 0, Total: 0*3 + 100*2, Plugins: []PluginScore{{PluginTaintToleration, 0, 3}, {PluginNodeAffinity, 100, 2}, {PluginPodTopologySpread, 0, 2}, {PluginInterPodAffinity, 0, 2}}},
-		{Node: "n2", Index: 1, Total: 100*3 + 0*2, Plugins: []PluginScore{{PluginTaintToleration, 100, 3}, {PluginNodeAffinity, 0, 2}, {PluginPodTopologySpread, 0, 2}, {PluginInterPodAffinity, 0, 2}}},
+		// NodeResourcesFit: (1000m - 100m non-zero default) / 1000m free;
+		// BalancedAllocation skips best-effort pods.
+		{Node: "n1", Index: 0, Total: 0*3 + 100*2 + 90, Plugins: []PluginScore{{PluginTaintToleration, 0, 3}, {PluginNodeAffinity, 100, 2},
+			{PluginNodeResourcesFit, 90, 1}, {PluginPodTopologySpread, 0, 2}, {PluginInterPodAffinity, 0, 2}, {PluginNodeResourcesBalancedAllocation, 0, 1}}},
+		{Node: "n2", Index: 1, Total: 100*3 + 0*2 + 90, Plugins: []PluginScore{{PluginTaintToleration, 100, 3}, {PluginNodeAffinity, 0, 2},
+			{PluginNodeResourcesFit, 90, 1}, {PluginPodTopologySpread, 0, 2}, {PluginInterPodAffinity, 0, 2}, {PluginNodeResourcesBalancedAllocation, 0, 1}}},
 	}
 	if d := cmp.Diff(want, scores); d != "" {
 		t.Errorf("Score (-want +got):\n%s", d)

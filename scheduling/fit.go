@@ -16,14 +16,17 @@ import (
 // rejection is Unschedulable.
 type fitPlugin struct {
 	basePlugin
+	pod *api.Pod
 	req Resource
+	// scoreCPU and scoreMem are the pod's non-zero requests for scoring.
+	scoreCPU, scoreMem int64
 	// scalars lists the requested scalar resources that are checked, in
 	// name order.
 	scalars []api.ResourceName
 }
 
 func newFitPlugin(c *Cluster, p *PodInfo) *fitPlugin {
-	pl := &fitPlugin{req: p.requests}
+	pl := &fitPlugin{pod: p.Pod, req: p.requests}
 	for name, v := range p.requests.Scalar {
 		if v == 0 || c.ignoredResource(name) {
 			continue

@@ -112,9 +112,10 @@ const (
 	PluginInterPodAffinity  = "InterPodAffinity"
 )
 
-// DefaultPlugins lists the filter/score plugins this package implements in
-// the order of kube-scheduler's default profile. Config.Plugins may name a
-// subset.
+// defaultPlugins lists the filter/score plugins this package implements in
+// the order of kube-scheduler's default profile (filters first; the
+// score-only NodeResourcesBalancedAllocation last). Config.Plugins may name
+// a subset.
 var defaultPlugins = [...]string{
 	PluginNodeUnschedulable,
 	PluginNodeName,
@@ -124,6 +125,7 @@ var defaultPlugins = [...]string{
 	PluginNodeResourcesFit,
 	PluginPodTopologySpread,
 	PluginInterPodAffinity,
+	PluginNodeResourcesBalancedAllocation,
 }
 
 // DefaultPlugins returns the plugin names of kube-scheduler's default
@@ -138,6 +140,8 @@ func defaultScoreWeight(plugin string) int64 {
 		return 3
 	case PluginNodeAffinity, PluginPodTopologySpread, PluginInterPodAffinity:
 		return 2
+	case PluginNodeResourcesFit, PluginNodeResourcesBalancedAllocation:
+		return 1
 	}
 	return 0
 }
@@ -365,6 +369,7 @@ func (c *Cluster) plugins(pod *PodInfo) []cyclePlugin {
 	add(PluginNodeResourcesFit, func() cyclePlugin { return newFitPlugin(c, pod) })
 	add(PluginPodTopologySpread, func() cyclePlugin { return newSpreadPlugin(c, pod) })
 	add(PluginInterPodAffinity, func() cyclePlugin { return newInterPodAffinityPlugin(c, pod) })
+	add(PluginNodeResourcesBalancedAllocation, func() cyclePlugin { return newBalancedPlugin(pod) })
 	return out
 }
 

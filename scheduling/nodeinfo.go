@@ -121,11 +121,31 @@ func (r Resource) Equal(o Resource) bool {
 }
 
 // schedulerPodRequests is what the scheduler's cache accounts for a pod
-// already on a node (framework NodeInfo.AddPod): component-helpers'
-// PodRequests with in-place resize state (InPlacePodVerticalScaling is on
-// in v1.36.3) and pod-level resources (PodLevelResources is on).
-func schedulerPodRequests(pod *api.Pod) Resource {
-	return newResource(api.PodRequests(pod, api.PodResourcesOptions{UseStatusResources: true}))
+// already on a node (framework PodInfo.CalculateResource): component-helpers'
+// PodRequests with in-place resize state and pod-level resources
+// (FitRequestOptions), together with the "non-zero" cpu and memory the
+// resource scorers use, where a container that requests no cpu or memory
+// counts 100m and 200Mi (only for what pod-level requests leave unset).
+func schedulerPodRequests(pod *api.Pod) (r Resource, non0CPU, non0Mem int64) {
+	opts := FitRequestOptions()
+	reqs := api.PodRequests(pod, opts)
+	r = newResource(reqs)
+	nonMissing := api.ResourceList{}
+	_, hasCPU := reqs[api.ResourceCPU]
+	_, hasMem := reqs[api.ResourceMemory]
+	podLevel := api.IsPodLevelRequestsSet(pod)
+	if !podLevel || !hasCPU {
+		nonMissing[api.ResourceCPU] = api.NewMilliQuantity(DefaultMilliCPURequest, api.DecimalSI)
+	}
+	if !podLevel || !hasMem {
+		nonMissing[api.ResourceMemory] = api.NewQuantity(DefaultMemoryRequest, api.DecimalSI)
+	}
+	non0 := reqs
+	if len(nonMissing) > 0 {
+		opts.NonMissingContainerRequests = nonMissing
+		non0 = api.PodRequests(pod, opts)
+	}
+	return r, non0.Cpu().MilliValue(), non0.Memory().Value()
 }
 
 // incomingPodRequests is what NodeResourcesFit's PreFilter computes for the
@@ -242,7 +262,10 @@ type PodInfo struct {
 
 	key      string
 	requests Resource
-	ports    []hostPort
+	// non0CPU and non0Mem are the requests the resource scorers count
+	// (NonZeroRequested), for pods on nodes.
+	non0CPU, non0Mem int64
+	ports            []hostPort
 
 	requiredAffinity      []affinityTerm
 	requiredAntiAffinity  []affinityTerm
@@ -319,7 +342,7 @@ func newPodInfo(pod *api.Pod) *PodInfo {
 		sort.Slice(pi.labelPairs, func(i, j int) bool { return pi.labelPairs[i].key < pi.labelPairs[j].key })
 		pi.labelSlots = make([]int, len(pi.labelPairs))
 	}
-	pi.requests = schedulerPodRequests(pod)
+	pi.requests, pi.non0CPU, pi.non0Mem = schedulerPodRequests(pod)
 	pi.ports = podHostPorts(pod)
 	pi.compileAffinity()
 	return pi
@@ -344,8 +367,11 @@ type NodeInfo struct {
 
 	allocatable Resource
 	requested   Resource
-	pods        []*PodInfo
-	ports       portUsage
+	// non0CPU and non0Mem sum the pods' non-zero cpu and memory
+	// (NonZeroRequested).
+	non0CPU, non0Mem int64
+	pods             []*PodInfo
+	ports            portUsage
 
 	// name, unschedulable and hardTaints cache what the cheapest filters
 	// read, so that they need not touch the node object.
@@ -420,6 +446,8 @@ func (n *NodeInfo) addPod(p *PodInfo) {
 	p.nodeSlot = len(n.pods)
 	n.pods = append(n.pods, p)
 	n.requested.add(&p.requests, 1)
+	n.non0CPU += p.non0CPU
+	n.non0Mem += p.non0Mem
 	n.ports.add(p.ports, 1)
 	if p.hasAffinityTerms() {
 		n.withAffinity++
@@ -437,6 +465,8 @@ func (n *NodeInfo) removePod(p *PodInfo) {
 	n.pods[last] = nil
 	n.pods = n.pods[:last]
 	n.requested.add(&p.requests, -1)
+	n.non0CPU -= p.non0CPU
+	n.non0Mem -= p.non0Mem
 	n.ports.add(p.ports, -1)
 	if p.hasAffinityTerms() {
 		n.withAffinity--

@@ -11,8 +11,11 @@ import (
 // kube-scheduler's RunPreScorePlugins / RunScorePlugins do: each plugin's
 // raw scores are normalized to 0..100 and multiplied by the plugin's
 // weight in the default profile (TaintToleration 3, NodeAffinity 2,
-// PodTopologySpread 2, InterPodAffinity 2); a plugin whose PreScore says
-// Skip contributes 0. The result lists the feasible nodes in the order of
+// PodTopologySpread 2, InterPodAffinity 2, NodeResourcesFit 1 with the
+// LeastAllocated strategy over cpu and memory,
+// NodeResourcesBalancedAllocation 1); a plugin whose PreScore says Skip
+// contributes 0. ImageLocality (weight 1) is not modelled: the snapshot
+// holds no node images. The result lists the feasible nodes in the order of
 // results.
 func (c *Cluster) Score(pod *api.Pod, results []NodeResult) []NodeScore {
 	return c.NewCycle(pod).Score(results)

@@ -1,0 +1,108 @@
+package scheduling
+
+import (
+	"math"
+
+	"github.com/podsem/podsem/api"
+)
+
+// PluginNodeResourcesBalancedAllocation is the score-only plugin that
+// favours nodes whose cpu and memory would be used in equal proportion.
+const PluginNodeResourcesBalancedAllocation = "NodeResourcesBalancedAllocation"
+
+// scoringRequests is the incoming pod's cpu (milli) and memory (bytes) as
+// the resource scorers compute them (resourceAllocationScorer.
+// calculatePodResourceRequest): with 100m / 200Mi for containers that
+// request none when nonZero, as requested otherwise.
+func scoringRequests(pod *api.Pod, nonZero bool) (cpu, mem int64) {
+	opts := api.PodResourcesOptions{}
+	if nonZero {
+		opts.NonMissingContainerRequests = api.ResourceList{
+			api.ResourceCPU:    api.NewMilliQuantity(DefaultMilliCPURequest, api.DecimalSI),
+			api.ResourceMemory: api.NewQuantity(DefaultMemoryRequest, api.DecimalSI),
+		}
+	}
+	reqs := api.PodRequests(pod, opts)
+	return reqs.Cpu().MilliValue(), reqs.Memory().Value()
+}
+
+// leastRequestedScore is the share of capacity left free, 0..100
+// (noderesources leastRequestedScore).
+func leastRequestedScore(requested, capacity int64) int64 {
+	if capacity == 0 || requested > capacity {
+		return 0
+	}
+	return (capacity - requested) * MaxNodeScore / capacity
+}
+
+// preScore computes the pod's non-zero cpu and memory for
+// NodeResourcesFit's LeastAllocated score (the default strategy, cpu and
+// memory weighted 1 each).
+func (pl *fitPlugin) preScore(feasible []*NodeInfo) Status {
+	pl.scoreCPU, pl.scoreMem = scoringRequests(pl.pod, true)
+	return Status{}
+}
+
+// score averages the free share of cpu and memory after placing the pod,
+// counting the node's pods by their non-zero requests; resources the node
+// has none of are left out.
+func (pl *fitPlugin) score(n *NodeInfo) int64 {
+	var total, weights int64
+	if a := n.allocatable.MilliCPU; a != 0 {
+		total += leastRequestedScore(n.non0CPU+pl.scoreCPU, a)
+		weights++
+	}
+	if a := n.allocatable.Memory; a != 0 {
+		total += leastRequestedScore(n.non0Mem+pl.scoreMem, a)
+		weights++
+	}
+	if weights == 0 {
+		return 0
+	}
+	return total / weights
+}
+
+// balancedPlugin is NodeResourcesBalancedAllocation: a node scores
+// 100×(1−σ), σ the standard deviation of its cpu and memory requested
+// fractions (capped at 1) once the pod is placed, counting requests as
+// they are (not the non-zero defaults). Best-effort pods are not scored.
+type balancedPlugin struct {
+	basePlugin
+	pod      *api.Pod
+	cpu, mem int64
+}
+
+func newBalancedPlugin(p *PodInfo) *balancedPlugin { return &balancedPlugin{pod: p.Pod} }
+
+func (pl *balancedPlugin) name() string            { return PluginNodeResourcesBalancedAllocation }
+func (pl *balancedPlugin) clone() cyclePlugin      { return pl }
+func (pl *balancedPlugin) fits(*NodeView) bool     { return true }
+func (pl *balancedPlugin) filter(*NodeView) Status { return Status{} }
+
+func (pl *balancedPlugin) preScore(feasible []*NodeInfo) Status {
+	pl.cpu, pl.mem = scoringRequests(pl.pod, false)
+	if pl.cpu == 0 && pl.mem == 0 {
+		return Status{Code: Skip}
+	}
+	return Status{}
+}
+
+func (pl *balancedPlugin) score(n *NodeInfo) int64 {
+	var fractions [2]float64
+	k := 0
+	add := func(req, alloc int64) {
+		if alloc == 0 {
+			return
+		}
+		f := float64(req) / float64(alloc)
+		fractions[k] = min(f, 1)
+		k++
+	}
+	add(n.requested.MilliCPU+pl.cpu, n.allocatable.MilliCPU)
+	add(n.requested.Memory+pl.mem, n.allocatable.Memory)
+	std := 0.0
+	if k == 2 {
+		std = math.Abs((fractions[0] - fractions[1]) / 2)
+	}
+	return int64((1 - std) * float64(MaxNodeScore))
+}
