@@ -50,15 +50,18 @@ func (m *Machine) kubeletStatus(st, prev *api.PodStatus, now time.Time) {
 
 	m.phase = m.mergePhase(st)
 	st.Phase, st.Reason, st.Message = m.phase, m.reason, m.message
-	pod := m.pod
-
 	// Readiness gates are looked up in the conditions others set, which
 	// the previous status carries.
+	pod := &m.view
+	*pod = m.pod
 	pod.Status = *st
 	pod.Status.Conditions = prev.Conditions
-	k := Conditions(&pod, ConditionsInput{Phase: st.Phase, Previous: prev, Sandboxes: m.sandboxes}, now)
-	st.Conditions = append(k.List(), api.PodCondition{Type: api.PodScheduled, Status: api.ConditionTrue,
-		ObservedGeneration: m.pod.Generation, LastTransitionTime: api.NewTime(m.scheduledAt)})
+	k := Conditions(pod, ConditionsInput{Phase: st.Phase, Previous: prev, Sandboxes: m.sandboxes}, now)
+	// The kubelet's order: its four conditions (as KubeletConditions.List
+	// gives them), then PodScheduled.
+	st.Conditions = []api.PodCondition{k.ReadyToStartContainers, k.Initialized, k.Ready, k.ContainersReady,
+		{Type: api.PodScheduled, Status: api.ConditionTrue, ObservedGeneration: m.pod.Generation,
+			LastTransitionTime: api.NewTime(m.scheduledAt)}}
 }
 
 // computePhase is the phase the kubelet would report at now, before
@@ -77,9 +80,10 @@ func (m *Machine) computePhase(now time.Time) api.PodPhase {
 // go backwards, or leave Succeeded or Failed, is not taken
 // (ValidPhaseTransition).
 func (m *Machine) mergePhase(st *api.PodStatus) api.PodPhase {
-	pod := m.pod
+	pod := &m.view
+	*pod = m.pod
 	pod.Status = *st
-	ph := Phase(&pod, PhaseOptions{PodIsTerminal: m.terminating, PodHasInitialized: m.hasInitialized()})
+	ph := Phase(pod, PhaseOptions{PodIsTerminal: m.terminating, PodHasInitialized: m.hasInitialized()})
 	if m.finalized && !ph.IsTerminal() && !IsStaticPod(&m.pod) {
 		ph = api.PodFailed // a stopped pod always ends terminal
 	}

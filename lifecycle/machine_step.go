@@ -93,7 +93,11 @@ type Machine struct {
 	// graceRetrySent: the ActionRetryAt for killBy was issued.
 	graceRetrySent bool
 
-	why             string // the latest plan's explanation
+	why string // the latest plan's explanation
+	// view is scratch space for the pod as the package's calculators
+	// are shown it (reused to spare a copy per step).
+	view api.Pod
+
 	phase           api.PodPhase
 	reason, message string
 	reported        bool
@@ -499,13 +503,14 @@ func (m *Machine) drive(now time.Time, acts *[]Action) {
 // is what Sequence plans from: containers purged with an old sandbox have
 // no status, starts in flight count as not started.
 func (m *Machine) runtimePod() *api.Pod {
-	p := m.pod
+	p := &m.view
+	*p = m.pod
 	p.Status = api.PodStatus{Phase: m.phase}
 	p.DeletionTimestamp = nil
 	p.Status.InitContainerStatuses = runtimeStatuses(m.init)
 	p.Status.ContainerStatuses = runtimeStatuses(m.regular)
 	p.Status.EphemeralContainerStatuses = runtimeStatuses(m.ephemeral)
-	return &p
+	return p
 }
 
 func runtimeStatuses(list []mcontainer) []api.ContainerStatus {
