@@ -10,6 +10,10 @@ import "github.com/podsem/podsem/api"
 // PreFilter that rejects or fails gives every node that status. Pods
 // nominated to a node with a priority at least the pod's are taken into
 // account as the framework's addNominatedPods does.
+//
+// No node costs an allocation; the result slice is one allocation per
+// call. A caller making many decisions keeps a slice and calls
+// c.NewCycle(pod).FilterInto(results) instead.
 func (c *Cluster) Filter(pod *api.Pod) []NodeResult {
 	return c.NewCycle(pod).Filter()
 }

@@ -120,3 +120,40 @@ func BenchmarkInterPodAffinity(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/5000, "ns/node")
 }
+
+// BenchmarkNewCluster builds the 5,000-node, 50,000-pod snapshot the other
+// benchmarks query.
+func BenchmarkNewCluster(b *testing.B) {
+	src := benchCluster(b, 5000, 10, 100)
+	var nodes []*api.Node
+	var pods []*api.Pod
+	for _, n := range src.Nodes() {
+		nodes = append(nodes, n.Node())
+		for _, p := range n.Pods() {
+			pods = append(pods, p.Pod)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := NewCluster(nodes, pods, Config{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkUpdatePod moves one pod between nodes in the 50,000-pod
+// snapshot (RemovePod + AddPod through UpdatePod).
+func BenchmarkUpdatePod(b *testing.B) {
+	c := benchCluster(b, 5000, 10, 100)
+	p := *c.NodeAt(0).Pods()[0].Pod
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		i++
+		q := p
+		q.Spec.NodeName = c.NodeAt(i % 5000).Name()
+		if err := c.UpdatePod(&q); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
