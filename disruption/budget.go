@@ -210,6 +210,7 @@ func expectedCount(pdb *api.PodDisruptionBudget, selected []*api.Pod, c *Control
 // controller once (the controller's getExpectedScale).
 func expectedScale(selected []*api.Pod, c *Controllers, res *Result) (int32, error) {
 	var ix *controllerIndex
+	var resolved map[refKey]*ControllerScale
 	// Keyed by the UID of the controller found; like upstream, a pod whose
 	// own reference carries a UID already in the map is not looked up.
 	scales := map[string]bool{}
@@ -223,12 +224,21 @@ func expectedScale(selected []*api.Pod, c *Controllers, res *Result) (int32, err
 		if scales[ref.UID] {
 			continue
 		}
-		if ix == nil {
-			ix = newControllerIndex(c)
-		}
-		cs, err := ix.find(ref, p.Namespace)
-		if err != nil {
-			return 0, err
+		// The finders are pure, so a reference already resolved resolves
+		// the same way again; remembering it saves the lookups upstream
+		// repeats for every pod of a Deployment.
+		key := refKey{ref.APIVersion, ref.Kind, ref.Name, ref.UID, p.Namespace}
+		cs, done := resolved[key]
+		if !done {
+			if ix == nil {
+				ix = newControllerIndex(c)
+				resolved = map[refKey]*ControllerScale{}
+			}
+			var err error
+			if cs, err = ix.find(ref, p.Namespace); err != nil {
+				return 0, err
+			}
+			resolved[key] = cs
 		}
 		if cs == nil {
 			return 0, fmt.Errorf("%w %q", ErrNoController, p.Name)
@@ -241,6 +251,8 @@ func expectedScale(selected []*api.Pod, c *Controllers, res *Result) (int32, err
 	}
 	return total, nil
 }
+
+type refKey struct{ apiVersion, kind, name, uid, ns string }
 
 // keptDisruptions is the controller's buildDisruptedPodMap.
 func keptDisruptions(pdb *api.PodDisruptionBudget, selected []*api.Pod, now time.Time, res *Result) map[string]api.Time {

@@ -215,20 +215,28 @@ type drainFilters struct {
 	now        time.Time
 }
 
+// drainFilterNames are kubectl drain's filters, in the order it runs them.
+var drainFilterNames = [...]string{"skipDeleted", "daemonSet", "mirrorPod", "localStorage", "unreplicated"}
+
 func (f *drainFilters) run(p *api.Pod) PodDrain {
 	var d PodDrain
-	for _, step := range [...]struct {
-		name string
-		fn   func(*api.Pod) (bool, PodDeleteReason, string)
-	}{
-		{"skipDeleted", f.skipDeleted},
-		{"daemonSet", f.daemonSet},
-		{"mirrorPod", f.mirrorPod},
-		{"localStorage", f.localStorage},
-		{"unreplicated", f.unreplicated},
-	} {
-		del, reason, msg := step.fn(p)
-		d = PodDrain{Pod: p, Delete: del, Reason: reason, Message: msg, Filter: step.name}
+	for i, name := range drainFilterNames {
+		var del bool
+		var reason PodDeleteReason
+		var msg string
+		switch i {
+		case 0:
+			del, reason, msg = f.skipDeleted(p)
+		case 1:
+			del, reason, msg = f.daemonSet(p)
+		case 2:
+			del, reason, msg = f.mirrorPod(p)
+		case 3:
+			del, reason, msg = f.localStorage(p)
+		default:
+			del, reason, msg = f.unreplicated(p)
+		}
+		d = PodDrain{Pod: p, Delete: del, Reason: reason, Message: msg, Filter: name}
 		if !del {
 			break
 		}
