@@ -1,6 +1,54 @@
-// Package probe will own container probes as the kubelet runs them: probe
-// defaults and validation, how each mechanism's outcome is interpreted
-// (exec, httpGet, tcpSocket, grpc), the per-probe worker state machine
-// (initial delay, period, success and failure thresholds, startup gating),
-// and the Runner interface callers implement to actually probe.
+// Package probe is container probing as the kubelet does it, without the
+// kubelet: the per-probe worker state machine, the httpGet request and its
+// redirect rules, and how each mechanism's answer becomes a result — all
+// pure, so a node agent, simulator or test can drive it with its own clock
+// and its own way of reaching containers. Behaviour follows Kubernetes
+// v1.36.3 (pkg/kubelet/prober and pkg/probe/...).
+//
+// # Probes in Kubernetes terms
+//
+// A container may have a liveness probe (failing it gets the container
+// killed and restarted under its restart policy), a readiness probe
+// (failing it takes the container, and so the pod, out of Service
+// endpoints) and a startup probe (which holds off the other two until it
+// succeeds once). Each probe uses one mechanism — exec, httpGet, tcpSocket
+// or grpc — and timing fields: initialDelaySeconds, periodSeconds,
+// timeoutSeconds, successThreshold and failureThreshold. Their API
+// defaults come from api.DefaultPod and their validation from lifecycle's
+// pod validation; this package reads them as given.
+//
+// The kubelet runs one worker per probe per container. Every period the
+// worker looks at the pod status the kubelet holds and, when the container
+// is running, past its initial delay and (for liveness and readiness)
+// started, runs the probe. Only successThreshold successes or
+// failureThreshold failures in a row change the cached result; a liveness
+// failure, and any startup verdict, puts the worker on hold until a new
+// container instance appears. Subtleties kept from the kubelet: the run of
+// equal results is not reset by a new container, only by going on hold; a
+// container that stopped running has its result forced to failure; a probe
+// that could not be run is retried three times and then ignored; an
+// "unknown" answer counts as failure and a "warning" as success; while the
+// pod is being deleted, liveness and startup report success and stop.
+//
+// # The API
+//
+// Worker is the state machine: NewWorker(kind, pod, container, cfg), then
+// Step(status, outcome, now) at every tick (Due and NextDue give the
+// timing; WouldProbe says whether the tick will consume an outcome, so the
+// probe need only be run then). A Step reports whether the probe ran, the
+// cached Result, the hold, whether the worker keeps going, and the Effect
+// for the caller to perform (kill the container, mark it ready or started).
+// The worker never runs anything.
+//
+// For httpGet, NewHTTPRequest builds the exact request (URL, Host
+// override, the User-Agent "kube-probe/1.36" and Accept "*/*" defaults),
+// and DoHTTP sends it through an HTTPDoer — one request per call — while
+// applying net/http's redirect rules under the kubelet's checker
+// (same-host redirects only, at most 10 requests) and the kubelet's
+// reading of the final response. NetHTTPDoer (http_runner.go, the one
+// file that does I/O) is a doer over net/http configured as the kubelet's
+// transport. ResolvePort, TCPAddress and GRPCTarget give the other
+// mechanisms' targets; ExecOutcome, TCPOutcome and GRPCOutcome interpret
+// their answers. Runner is the interface a caller implements to run a
+// probe for real; RunWithRetries applies the kubelet's retries to it.
 package probe
