@@ -134,6 +134,10 @@ type scriptedServer struct {
 	timeout   float64 // seconds, for the whole attempt
 	elapsed   float64
 	saw       []probeHTTPSaw
+	// slurp is the body delay of the previous response: when the client
+	// comes back to follow a redirect, net/http first drains a small
+	// redirect body (up to 2 KiB), waiting for it.
+	slurp float64
 }
 
 const scriptedServerPort = "8080"
@@ -166,6 +170,14 @@ func (s *scriptedServer) Do(req probe.Request) (probe.Response, error) {
 		}
 		return probe.Response{}, fmt.Errorf("dial tcp %s: connect: connection refused", net.JoinHostPort(ip, port))
 	}
+	if s.slurp > 0 {
+		s.elapsed += s.slurp
+		s.slurp = 0
+		if s.elapsed >= s.timeout {
+			s.elapsed = s.timeout
+			return probe.Response{}, errors.New("context deadline exceeded (Client.Timeout exceeded while awaiting headers)")
+		}
+	}
 	https := req.URL.Scheme == "https"
 	switch {
 	case https && !s.tls:
@@ -188,7 +200,7 @@ func (s *scriptedServer) Do(req probe.Request) (probe.Response, error) {
 			continue
 		}
 		for _, v := range vv {
-			seen[k] = append(seen[k], strings.TrimSpace(v))
+			seen[k] = append(seen[k], strings.Trim(v, " \t\r\n"))
 		}
 	}
 	if !headerHasToken(req.Header["Connection"], "close") {
@@ -197,6 +209,10 @@ func (s *scriptedServer) Do(req probe.Request) (probe.Response, error) {
 	wireHost := req.Host
 	if wireHost == "" {
 		wireHost = req.URL.Host
+	}
+	if !validHostHeader(wireHost) {
+		// net/http sends an empty Host rather than an invalid one.
+		wireHost = ""
 	}
 	s.saw = append(s.saw, probeHTTPSaw{Method: "GET", URI: req.URL.RequestURI(), Host: wireHost, Headers: seen})
 
@@ -213,12 +229,15 @@ func (s *scriptedServer) Do(req probe.Request) (probe.Response, error) {
 	if r.Status == 204 || r.Status == 304 {
 		return resp, nil
 	}
+	if len(r.Body)*max(r.BodyRepeat, 1) <= 2<<10 {
+		s.slurp = r.BodyDelaySeconds
+	}
+	// The body's wait counts only if the client reads it: as the final
+	// answer (checked here) or while draining a redirect (see slurp).
 	if r.BodyDelaySeconds > 0 && s.elapsed+r.BodyDelaySeconds >= s.timeout {
-		s.elapsed = s.timeout
 		resp.BodyErr = errors.New("context deadline exceeded (Client.Timeout or context cancellation while reading body)")
 		return resp, nil
 	}
-	s.elapsed += r.BodyDelaySeconds
 	resp.Body = []byte(strings.Repeat(r.Body, max(r.BodyRepeat, 1)))
 	return resp, nil
 }
@@ -241,6 +260,16 @@ func validHeaderName(k string) bool {
 	for i := 0; i < len(k); i++ {
 		c := k[i]
 		if c <= ' ' || c >= 0x7f || strings.IndexByte("\"(),/:;<=>?@[\\]{}", c) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func validHostHeader(h string) bool {
+	for i := 0; i < len(h); i++ {
+		c := h[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("!$%&'()*+,-.:;=[]_~", c) >= 0) {
 			return false
 		}
 	}
