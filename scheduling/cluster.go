@@ -128,8 +128,11 @@ func NewCluster(nodes []*api.Node, pods []*api.Pod, cfg Config) (*Cluster, error
 			return nil, fmt.Errorf("%w: Config.Plugins: unknown plugin %q", ErrInvalidObject, p)
 		}
 	}
+	// The nodes of the initial snapshot live in one array, so that a pass
+	// over all nodes reads memory in order.
+	slab := make([]NodeInfo, len(nodes))
 	for i, n := range nodes {
-		if err := c.AddNode(n); err != nil {
+		if err := c.addNode(n, &slab[i]); err != nil {
 			return nil, fmt.Errorf("nodes[%d]: %w", i, err)
 		}
 	}
@@ -211,14 +214,16 @@ func (c *Cluster) RemoveNamespace(name string) { delete(c.namespaces, name) }
 
 // AddNode adds a node at the end of the index order. Pods already given
 // that are bound to it start counting there.
-func (c *Cluster) AddNode(n *api.Node) error {
+func (c *Cluster) AddNode(n *api.Node) error { return c.addNode(n, &NodeInfo{}) }
+
+func (c *Cluster) addNode(n *api.Node, ni *NodeInfo) error {
 	if n == nil || n.Name == "" {
 		return fmt.Errorf("%w: node without metadata.name", ErrInvalidObject)
 	}
 	if _, dup := c.byName[n.Name]; dup {
 		return fmt.Errorf("%w: duplicate node %q", ErrInvalidObject, n.Name)
 	}
-	ni := &NodeInfo{index: len(c.nodes)}
+	ni.index = len(c.nodes)
 	ni.setNode(n)
 	c.nodes = append(c.nodes, ni)
 	c.labels.nodeAdded(n)

@@ -362,22 +362,23 @@ func newIncomingPodInfo(pod *api.Pod) *PodInfo {
 // requests, its pods, its used host ports. Read it through its methods; it
 // changes only through the Cluster's update methods.
 type NodeInfo struct {
-	node  *api.Node
-	index int
-
-	allocatable Resource
-	requested   Resource
-	// non0CPU and non0Mem sum the pods' non-zero cpu and memory
-	// (NonZeroRequested).
-	non0CPU, non0Mem int64
-	pods             []*PodInfo
-	ports            portUsage
+	// The fields every filter pass reads come first, to share cache lines.
 
 	// name, unschedulable and hardTaints cache what the cheapest filters
 	// read, so that they need not touch the node object.
 	name          string
+	index         int
 	unschedulable bool
 	hardTaints    bool // some NoSchedule or NoExecute taint
+	pods          []*PodInfo
+	allocatable   Resource
+	requested     Resource
+
+	node *api.Node
+	// non0CPU and non0Mem sum the pods' non-zero cpu and memory
+	// (NonZeroRequested).
+	non0CPU, non0Mem int64
+	ports            portUsage
 
 	// withAffinity counts pods with any inter-pod affinity term;
 	// withRequiredAntiAffinity those with a required anti-affinity term.

@@ -76,8 +76,10 @@ func newBalancedPlugin(p *PodInfo) *balancedPlugin { return &balancedPlugin{pod:
 
 func (pl *balancedPlugin) name() string            { return PluginNodeResourcesBalancedAllocation }
 func (pl *balancedPlugin) clone() cyclePlugin      { return pl }
-func (pl *balancedPlugin) fits(*NodeView) bool     { return true }
 func (pl *balancedPlugin) filter(*NodeView) Status { return Status{} }
+
+// preFilter is Skip: the plugin only scores.
+func (pl *balancedPlugin) preFilter() Status { return Status{Code: Skip} }
 
 func (pl *balancedPlugin) preScore(feasible []*NodeInfo) Status {
 	pl.cpu, pl.mem = scoringRequests(pl.pod, false)
