@@ -21,6 +21,7 @@ type PortError struct {
 	Number int
 }
 
+// Error returns the kubelet's text for the failure.
 func (e *PortError) Error() string {
 	if e.Err != nil {
 		return e.Err.Error()

@@ -2,6 +2,7 @@ package probe
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/podsem/podsem/api"
@@ -347,7 +348,7 @@ func (w *Worker) decide(status *api.PodStatus, now time.Time) plan {
 		p.reason = ReasonNotRunning
 	case w.deleting && (w.kind == Liveness || w.kind == Startup):
 		p.reason = ReasonPodDeleting
-	case int32(now.Sub(c.State.Running.StartedAt.Time).Seconds()) < w.initialDelay:
+	case wholeSeconds(now.Sub(c.State.Running.StartedAt.Time)) < w.initialDelay:
 		p.reason = ReasonInitialDelay
 	case c.Started != nil && *c.Started:
 		if w.kind == Startup {
@@ -363,6 +364,18 @@ func (w *Worker) decide(status *api.PodStatus, now time.Time) plan {
 		}
 	}
 	return p
+}
+
+// wholeSeconds truncates d to whole seconds as the kubelet's int32
+// conversion does on amd64, where an age beyond int32 range (a running
+// container without startedAt is ~292 years old) becomes math.MinInt32 —
+// so such a container always counts as within its initial delay.
+func wholeSeconds(d time.Duration) int32 {
+	s := d.Seconds()
+	if s >= math.MaxInt32+1 || s <= math.MinInt32-1 {
+		return math.MinInt32
+	}
+	return int32(s)
 }
 
 // findStatus returns the status named name that carries a container ID.
