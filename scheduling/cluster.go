@@ -67,12 +67,23 @@ func (cfg *Config) hardPodAffinityWeight() int64 {
 //   - pods in phase Succeeded or Failed are not counted at all (the
 //     scheduler's informer never delivers them).
 //
-// What the snapshot indexes for the filters: per node the summed requests
-// (api.PodRequests with the scheduler's options), the pod count, the used
-// host ports and the number of pods with (anti-)affinity terms; cluster-wide
-// the pods of each namespace and the pods with required anti-affinity
-// terms, so that inter-pod affinity counts matching pods per topology
-// domain once per cycle instead of scanning all pods for every node.
+// What the snapshot indexes for the filters and scores:
+//   - per node: the summed requests (api.PodRequests with the scheduler's
+//     options, FitRequestOptions) and non-zero cpu/memory, the pod count,
+//     the used host ports, whether it is cordoned or carries NoSchedule /
+//     NoExecute taints, and its pods with (anti-)affinity terms;
+//   - per node label key: every node's value, interned, in an array by
+//     node index (label columns), so node affinity and topology lookups
+//     read arrays instead of each node's label map;
+//   - cluster-wide: the pods of each namespace, the pods of each namespace
+//     carrying each label, the pods with required anti-affinity terms and
+//     those with any affinity term, so that inter-pod affinity counts
+//     matching pods per topology domain once per cycle, visiting only the
+//     pods a term can select, instead of scanning all pods for every node;
+//   - PodTopologySpread's cache of domains and per-selector counts.
+//
+// RemoveNode and UpdateNode cost O(label keys); pod updates O(labels of
+// the pod); nothing is rebuilt.
 type Cluster struct {
 	cfg Config
 
