@@ -82,8 +82,9 @@ func (cfg *Config) hardPodAffinityWeight() int64 {
 //     pods a term can select, instead of scanning all pods for every node;
 //   - PodTopologySpread's cache of domains and per-selector counts.
 //
-// RemoveNode and UpdateNode cost O(label keys); pod updates O(labels of
-// the pod); nothing is rebuilt.
+// AddNode and UpdateNode cost O(label keys), RemoveNode shifts the later
+// nodes (O(nodes × label keys)), pod updates cost O(labels of the pod);
+// nothing is rebuilt.
 type Cluster struct {
 	cfg Config
 
