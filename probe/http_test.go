@@ -184,3 +184,43 @@ func FuzzResolvePort(f *testing.F) {
 		}
 	})
 }
+
+func FuzzDoHTTPLocation(f *testing.F) {
+	for _, s := range []string{"/loop", "next", "//127.0.0.1:8080/x", "https://127.0.0.1:8080/n", "http://[::1", "http://example.com/", "%zz", "?q#f"} {
+		f.Add(s, 302)
+	}
+	f.Fuzz(func(t *testing.T, loc string, code int) {
+		req, err := NewHTTPRequest("127.0.0.1", webContainer, &api.HTTPGetAction{Path: "/a", Port: api.FromInt(8080),
+			HTTPHeaders: []api.HTTPHeader{{Name: "Host", Value: "vhost"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := &scripted{resps: []Response{{StatusCode: code, Header: http.Header{"Location": {loc}}, Body: []byte("b")}}}
+		res := DoHTTP(srv, req)
+		if res.Requests < 1 || res.Requests > MaxRedirects {
+			t.Fatalf("%d requests", res.Requests)
+		}
+		if res.Outcome == OutcomeSuccess && (code < 200 || code > 299) {
+			t.Fatalf("status %d gave success", code)
+		}
+	})
+}
+
+func BenchmarkNewHTTPRequest(b *testing.B) {
+	action := &api.HTTPGetAction{Path: "/healthz", Port: api.FromString("http"), HTTPHeaders: []api.HTTPHeader{{Name: "Custom-Header", Value: "Awesome"}}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := NewHTTPRequest("10.0.0.7", webContainer, action); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkDoHTTPRedirect(b *testing.B) {
+	req, _ := NewHTTPRequest("10.0.0.7", webContainer, &api.HTTPGetAction{Path: "/old", Port: api.FromInt(8080)})
+	resps := []Response{redirect(301, "/new"), {StatusCode: 200, Body: []byte("ok")}}
+	b.ReportAllocs()
+	for b.Loop() {
+		DoHTTP(&scripted{resps: resps, sent: make([]Request, 0, 2)}, req)
+	}
+}
