@@ -125,7 +125,7 @@ func fitErrorMessage(numNodes int, results []NodeResult, preFilter *Status) stri
 	}
 	sort.Strings(parts)
 	if len(parts) == 0 {
-		return msg + "."
+		return msg + ":" // as upstream prints it when no node gave a reason
 	}
 	return msg + ": " + strings.Join(parts, ", ") + "."
 }
