@@ -395,3 +395,30 @@ func TestWhatIfEqualsRebuiltSnapshot(t *testing.T) {
 		}
 	})
 }
+
+func TestExplainMessage(t *testing.T) {
+	empty := ftCluster(t, nil, nil, Config{})
+	if got := empty.Explain(ftPod("d", "in", "", 0, nil)).Message; got != "0/0 nodes are available:" {
+		t.Errorf("empty cluster: %q", got)
+	}
+	c := ftCluster(t, []*api.Node{ftNode("n1", 1000, 10, nil), ftNode("n2", 100, 10, nil)}, nil, Config{})
+	conflict := ftPod("d", "in", "", 0, nil)
+	conflict.Spec.Affinity = &api.Affinity{NodeAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{
+		NodeSelectorTerms: []api.NodeSelectorTerm{{MatchFields: []api.NodeSelectorRequirement{
+			{Key: "metadata.name", Operator: api.NodeSelectorOpIn, Values: []string{"n1"}},
+			{Key: "metadata.name", Operator: api.NodeSelectorOpIn, Values: []string{"n2"}},
+		}}}}}}
+	e := c.Explain(conflict)
+	if e.Message != "0/2 nodes are available: pod affinity terms conflict." {
+		t.Errorf("prefilter rejection: %q", e.Message)
+	}
+	if len(e.Nodes[0].Rejections) != 1 || e.Nodes[0].Rejections[0].Plugin != PluginNodeAffinity {
+		t.Errorf("rejections: %v", e.Nodes[0].Rejections)
+	}
+	big := ftPod("d", "in", "", 500, nil)
+	big.Spec.Tolerations = nil
+	e = c.Explain(big)
+	if want := "0/2 nodes are available: 1 Insufficient cpu."; e.Message != "" || len(e.Feasible()) != 1 {
+		t.Errorf("one feasible node: message %q (want none, not %q), feasible %v", e.Message, want, e.Feasible())
+	}
+}
