@@ -164,7 +164,9 @@ type Step struct {
 	// its threshold, and waits for a new container ID.
 	OnHold bool
 	// KeepGoing is false when the worker has exited; later steps do
-	// nothing.
+	// nothing. (When its loop ends the kubelet also drops the container's
+	// entry from the results cache; Result keeps reporting the last value
+	// stored, which is what the kubelet acted on.)
 	KeepGoing bool
 }
 
