@@ -33,10 +33,33 @@ func (cy *Cycle) FilterInto(dst []NodeResult) []NodeResult {
 		dst = make([]NodeResult, n)
 	}
 	out := dst[:n]
+	fast := cy.rejectAll == nil && cy.allQuick
 	for i, ni := range cy.c.nodes {
-		out[i] = NodeResult{Node: ni.name, Index: i, Status: cy.filterNode(ni)}
+		r := &out[i]
+		r.Node, r.Index = ni.name, i
+		if fast && cy.quickPass(ni) {
+			r.Status = Status{}
+			continue
+		}
+		r.Status = cy.filterNode(ni)
 	}
 	return out
+}
+
+// quickPass reports whether every active plugin's quick check passes on
+// the node as it stands; it is only asked when every active plugin has one.
+// Nodes with nominated pods take the full path.
+func (cy *Cycle) quickPass(n *NodeInfo) bool {
+	if len(cy.c.nominated) > 0 && len(cy.c.nominated[n.name]) > 0 {
+		return false
+	}
+	cy.view.Info = n
+	for _, q := range cy.quick {
+		if !quickFits(q, &cy.view) {
+			return false
+		}
+	}
+	return true
 }
 
 // FilterNode runs the filters on one node.
@@ -49,7 +72,7 @@ func (cy *Cycle) filterNode(n *NodeInfo) Status {
 	if cy.rejectAll != nil {
 		return *cy.rejectAll
 	}
-	if len(cy.c.nominated) > 0 && len(cy.c.nominated[n.node.Name]) > 0 {
+	if len(cy.c.nominated) > 0 && len(cy.c.nominated[n.name]) > 0 {
 		if nom := cy.nominatedFor(n); len(nom) > 0 {
 			return cy.evaluate(cy.active, NodeView{Info: n}, nom)
 		}

@@ -310,6 +310,8 @@ type Cycle struct {
 	// quick holds, aligned with active, the plugins' quickFilter (nil for
 	// plugins without one).
 	quick []quickFilter
+	// allQuick: every active plugin has a quick check.
+	allQuick bool
 	// rejectAll is set when a PreFilter rejected or failed: every node gets
 	// it.
 	rejectAll *Status
@@ -379,6 +381,7 @@ func (cy *Cycle) runPreFilter() {
 		return
 	}
 	cy.preFilterDone = true
+	cy.allQuick = true
 	cy.preFilter = make([]Status, len(cy.plugins))
 	for i, p := range cy.plugins {
 		st := p.preFilter()
@@ -387,8 +390,9 @@ func (cy *Cycle) runPreFilter() {
 		switch {
 		case st.Code == Success:
 			cy.active = append(cy.active, p)
-			q, _ := p.(quickFilter)
+			q, ok := p.(quickFilter)
 			cy.quick = append(cy.quick, q)
+			cy.allQuick = cy.allQuick && ok
 		case st.Code == Skip:
 		default:
 			if cy.rejectAll == nil {
