@@ -200,10 +200,16 @@ func (cy *Cycle) whatIf(n *NodeInfo) *WhatIf {
 }
 
 // RemovePod treats p (a pod bound to the node) as gone; removing a pod that
-// AddPod added undoes the addition.
+// AddPod added undoes the addition. nil, a pod of another node and a pod
+// already removed are ignored.
 func (w *WhatIf) RemovePod(p *PodInfo) {
+	if p == nil {
+		return
+	}
 	if i := indexOf(w.view.Added, p); i >= 0 {
 		w.view.Added = append(w.view.Added[:i], w.view.Added[i+1:]...)
+	} else if p.node != w.view.Info || indexOf(w.view.Removed, p) >= 0 {
+		return
 	} else {
 		w.view.Removed = append(w.view.Removed, p)
 	}
@@ -213,10 +219,16 @@ func (w *WhatIf) RemovePod(p *PodInfo) {
 }
 
 // AddPod treats p as bound to the node; adding back a pod that RemovePod
-// removed undoes the removal (a reprieved victim).
+// removed undoes the removal (a reprieved victim). nil, a pod already on
+// the node and a pod already added are ignored.
 func (w *WhatIf) AddPod(p *PodInfo) {
+	if p == nil {
+		return
+	}
 	if i := indexOf(w.view.Removed, p); i >= 0 {
 		w.view.Removed = append(w.view.Removed[:i], w.view.Removed[i+1:]...)
+	} else if p.node == w.view.Info || indexOf(w.view.Added, p) >= 0 {
+		return
 	} else {
 		w.view.Added = append(w.view.Added, p)
 	}

@@ -259,9 +259,17 @@ func TestWhatIfRemovesVictims(t *testing.T) {
 	if st := w.Filter(); st.Code != Success {
 		t.Fatalf("victim removed: %v, want Success", st)
 	}
+	w.RemovePod(w.Pod("d", "victim")) // a second removal is ignored
+	w.RemovePod(nil)
+	w.AddPod(nil)
+	w.AddPod(w.Pod("d", "other")) // already on the node: ignored
 	w.AddPod(w.Pod("d", "victim"))
 	if st := w.Filter(); st.Code != Unschedulable {
 		t.Fatalf("victim reprieved: %v, want Unschedulable", st)
+	}
+	w.RemovePod(w.Pod("d", "other"))
+	if st := w.Filter(); st.Code != Unschedulable || st.Plugin != PluginNodeResourcesFit {
+		t.Fatalf("victim reprieved, other removed: %v, want NodeResourcesFit Unschedulable", st)
 	}
 	// The snapshot itself is untouched.
 	if got := c.NodeAt(0).Requested().MilliCPU; got != 1700 {
