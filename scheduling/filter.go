@@ -177,7 +177,10 @@ func (cy *Cycle) nominatedFor(n *NodeInfo) []*PodInfo {
 // the snapshot: the node's numbers are adjusted on the fly and the plugins'
 // cycle state (counts over other pods, such as inter-pod affinity's) is
 // cloned and updated, as the framework's PreFilterExtensions AddPod and
-// RemovePod do. Build it with (*Cycle).WhatIf.
+// RemovePod do. As in the framework, a plugin whose PreFilter said Skip is
+// not revisited: adding a pod with required anti-affinity does not bring
+// InterPodAffinity back for a pod it skipped. Build it with
+// (*Cycle).WhatIf.
 type WhatIf struct {
 	cy      *Cycle
 	view    NodeView
