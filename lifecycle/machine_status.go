@@ -2,6 +2,7 @@ package lifecycle
 
 import (
 	"reflect"
+	"strconv"
 	"time"
 
 	"github.com/podsem/podsem/api"
@@ -119,6 +120,11 @@ func (m *Machine) apiStatuses(list []mcontainer, hasInit bool, now time.Time) []
 		cs := &out[i]
 		cs.Name, cs.Image = c.spec.Name, c.spec.Image
 		cs.RestartCount = int32(max(c.starts-1, 0))
+		if c.starts > 0 {
+			// Each run is a new container instance with its own ID, as
+			// the runtime reports it; probe workers key on it.
+			cs.ContainerID = containerID(&m.pod, c.spec.Name, c.starts)
+		}
 		started := false
 		switch {
 		case c.state == runRunning:
@@ -153,6 +159,16 @@ func (m *Machine) apiStatuses(list []mcontainer, hasInit bool, now time.Time) []
 		cs.Started = &started
 	}
 	return out
+}
+
+// containerID names run n of a container of pod in the runtime's
+// "<type>://<id>" form.
+func containerID(pod *api.Pod, name string, n int) string {
+	owner := pod.UID
+	if owner == "" {
+		owner = pod.Namespace + "_" + pod.Name
+	}
+	return "podsem://" + owner + "/" + name + "/" + strconv.Itoa(n)
 }
 
 // markLostContainers gives a terminated state to the containers of a
