@@ -1,0 +1,190 @@
+package preemption
+
+import (
+	"math"
+	"slices"
+
+	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/scheduling"
+)
+
+// ReasonNoVictims is DefaultPreemption's status on a node where no pod has
+// a lower priority than the preemptor (UnschedulableAndUnresolvable).
+const ReasonNoVictims = "No preemption victims found for incoming pod"
+
+// budget is a PodDisruptionBudget compiled once per decision for the
+// scheduler's violation check.
+type budget struct {
+	namespace string
+	selector  api.Selector
+	allowed   int32
+	disrupted map[string]api.Time
+}
+
+// compileBudgets keeps the budgets whose selector can select something:
+// in the scheduler's check a missing, empty or invalid selector matches no
+// pod.
+func compileBudgets(pdbs []*api.PodDisruptionBudget) []budget {
+	out := make([]budget, 0, len(pdbs))
+	for _, pdb := range pdbs {
+		if pdb == nil || pdb.Spec.Selector == nil {
+			continue
+		}
+		sel, err := api.LabelSelectorAsSelector(pdb.Spec.Selector)
+		if err != nil || sel.Empty() {
+			continue
+		}
+		out = append(out, budget{
+			namespace: pdb.Namespace,
+			selector:  sel,
+			allowed:   pdb.Status.DisruptionsAllowed,
+			disrupted: pdb.Status.DisruptedPods,
+		})
+	}
+	return out
+}
+
+// splitByViolation divides pods (already in reprieve order) into those
+// whose eviction would take some budget below zero and the others, keeping
+// the order within each group, as DefaultPreemption's
+// filterPodsWithPDBViolation does: each matching budget's allowance is
+// spent pod by pod, and a pod the budget already lists in
+// status.disruptedPods spends nothing and never violates it.
+func splitByViolation(pods []*scheduling.PodInfo, budgets []budget, allowed []int32) (violating, other []*scheduling.PodInfo) {
+	for i := range budgets {
+		allowed[i] = budgets[i].allowed
+	}
+	for _, p := range pods {
+		violates := false
+		labels := p.Labels()
+		if len(labels) != 0 {
+			for i := range budgets {
+				b := &budgets[i]
+				if b.namespace != p.Namespace() || !b.selector.Matches(api.Set(labels)) {
+					continue
+				}
+				if _, ok := b.disrupted[p.Pod.Name]; ok {
+					continue
+				}
+				allowed[i]--
+				if allowed[i] < 0 {
+					violates = true
+				}
+			}
+		}
+		if violates {
+			violating = append(violating, p)
+		} else {
+			other = append(other, p)
+		}
+	}
+	return violating, other
+}
+
+// startNanos is the pod's start time as the scheduler's GetPodStartTime
+// reads it: status.startTime, or "now" when it is unset.
+func startNanos(p *api.Pod, cfg *Config) int64 {
+	if p.Status.StartTime != nil && !p.Status.StartTime.Time.IsZero() {
+		return p.Status.StartTime.UnixNano()
+	}
+	if !cfg.Now.IsZero() {
+		return cfg.Now.UnixNano()
+	}
+	return math.MaxInt64
+}
+
+// compareImportance orders pods most important first, as the scheduler's
+// MoreImportantPod does: higher priority first, then the one that started
+// earlier. Pods equal on both compare 0.
+func compareImportance(a, b *api.Pod, cfg *Config) int {
+	pa, pb := scheduling.PodPriority(a), scheduling.PodPriority(b)
+	if pa != pb {
+		if pa > pb {
+			return -1
+		}
+		return 1
+	}
+	sa, sb := startNanos(a, cfg), startNanos(b, cfg)
+	switch {
+	case sa < sb:
+		return -1
+	case sa > sb:
+		return 1
+	}
+	return 0
+}
+
+// dryRun is the scratch space of one decision's per-node victim selection.
+type dryRun struct {
+	cfg       *Config
+	cycle     *scheduling.Cycle
+	priority  int32
+	budgets   []budget
+	allowed   []int32
+	potential []*scheduling.PodInfo
+}
+
+// selectVictims is DefaultPreemption's SelectVictimsOnNode: remove every
+// pod of lower priority than the preemptor, check that the preemptor then
+// fits (with the pods nominated to the node of at least its priority),
+// and reprieve as many of them as possible, the ones whose eviction would
+// violate a budget first, each group from the most important down. It
+// returns the victims most important first and how many of them violate a
+// budget, or the status that rules the node out.
+func (d *dryRun) selectVictims(n *scheduling.NodeInfo) ([]*scheduling.PodInfo, int, scheduling.Status) {
+	d.potential = d.potential[:0]
+	for _, p := range n.Pods() {
+		if p.Priority() < d.priority {
+			d.potential = append(d.potential, p)
+		}
+	}
+	if len(d.potential) == 0 {
+		return nil, 0, scheduling.Status{Code: scheduling.UnschedulableAndUnresolvable, Plugin: pluginName, Reasons: []string{ReasonNoVictims}}
+	}
+	w := d.cycle.WhatIf(n)
+	for _, p := range d.potential {
+		w.RemovePod(p)
+	}
+	if st := w.Filter(); !st.IsSuccess() {
+		return nil, 0, st
+	}
+	slices.SortStableFunc(d.potential, func(a, b *scheduling.PodInfo) int {
+		return compareImportance(a.Pod, b.Pod, d.cfg)
+	})
+	violating, other := splitByViolation(d.potential, d.budgets, d.allowed)
+	var victims []*scheduling.PodInfo
+	reprieve := func(p *scheduling.PodInfo) (bool, scheduling.Status) {
+		w.AddPod(p)
+		st := w.Filter()
+		if st.Code == scheduling.Error {
+			return false, st
+		}
+		if !st.IsSuccess() {
+			w.RemovePod(p)
+			victims = append(victims, p)
+			return false, scheduling.Status{}
+		}
+		return true, scheduling.Status{}
+	}
+	numViolating := 0
+	for _, p := range violating {
+		fits, st := reprieve(p)
+		if st.Code == scheduling.Error {
+			return nil, 0, st
+		}
+		if !fits {
+			numViolating++
+		}
+	}
+	for _, p := range other {
+		if _, st := reprieve(p); st.Code == scheduling.Error {
+			return nil, 0, st
+		}
+	}
+	if len(violating) != 0 && len(other) != 0 {
+		slices.SortStableFunc(victims, func(a, b *scheduling.PodInfo) int {
+			return compareImportance(a.Pod, b.Pod, d.cfg)
+		})
+	}
+	return victims, numViolating, scheduling.Status{}
+}
