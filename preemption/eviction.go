@@ -1,0 +1,395 @@
+package preemption
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/scheduling"
+)
+
+// Signal is a kubelet eviction signal (pkg/kubelet/eviction/api): the
+// resource whose shortage the eviction manager is reclaiming.
+type Signal string
+
+// The eviction signals whose pressure makes the kubelet evict pods.
+const (
+	SignalMemoryAvailable            Signal = "memory.available"
+	SignalAllocatableMemoryAvailable Signal = "allocatableMemory.available"
+	SignalPIDAvailable               Signal = "pid.available"
+	SignalNodeFsAvailable            Signal = "nodefs.available"
+	SignalNodeFsInodesFree           Signal = "nodefs.inodesFree"
+	SignalImageFsAvailable           Signal = "imagefs.available"
+	SignalImageFsInodesFree          Signal = "imagefs.inodesFree"
+	SignalContainerFsAvailable       Signal = "containerfs.available"
+	SignalContainerFsInodesFree      Signal = "containerfs.inodesFree"
+)
+
+// FilesystemLayout is how the node's filesystems are arranged, which
+// decides what pod usage each disk signal counts.
+type FilesystemLayout string
+
+const (
+	// LayoutShared: one node filesystem holds images, writable layers,
+	// logs and volumes (no dedicated image filesystem). "" means the same.
+	LayoutShared FilesystemLayout = "shared"
+	// LayoutDedicatedImageFs: images and container writable layers live on
+	// an image filesystem apart from the node filesystem.
+	LayoutDedicatedImageFs FilesystemLayout = "dedicated-imagefs"
+	// LayoutSplitImageFs: the image filesystem holds only images; writable
+	// layers are on the node (container) filesystem
+	// (KubeletSeparateDiskGC's split layout).
+	LayoutSplitImageFs FilesystemLayout = "separate-imagefs-containerfs"
+)
+
+// ErrUnknownSignal and ErrUnknownLayout are wrapped by the errors
+// RankForEviction returns for a signal or layout it does not know.
+var (
+	ErrUnknownSignal = errors.New("unknown eviction signal")
+	ErrUnknownLayout = errors.New("unknown filesystem layout")
+)
+
+// Measure is what of a pod's usage a signal counts.
+type Measure int
+
+const (
+	// MeasureMemory: the pod's memory working set (bytes).
+	MeasureMemory Measure = iota
+	// MeasureProcesses: the pod's process count.
+	MeasureProcesses
+	// MeasureDiskBytes: bytes of the filesystem usage the layout assigns
+	// to the signal.
+	MeasureDiskBytes
+	// MeasureDiskInodes: inodes of that usage.
+	MeasureDiskInodes
+)
+
+// fsParts says which of a pod's filesystem usage a disk signal counts.
+type fsParts struct{ rootfs, logs, volumes bool }
+
+// rankRule is the ranking the eviction manager's buildSignalToRankFunc
+// picks for one signal and layout.
+type rankRule struct {
+	measure Measure
+	parts   fsParts
+}
+
+func ruleFor(signal Signal, layout FilesystemLayout) (rankRule, error) {
+	switch signal {
+	case SignalMemoryAvailable, SignalAllocatableMemoryAvailable:
+		return rankRule{measure: MeasureMemory}, nil
+	case SignalPIDAvailable:
+		return rankRule{measure: MeasureProcesses}, nil
+	}
+	var parts fsParts
+	var inodes bool
+	all := fsParts{rootfs: true, logs: true, volumes: true}
+	switch layout {
+	case "", LayoutShared:
+		switch signal {
+		case SignalNodeFsAvailable, SignalImageFsAvailable, SignalContainerFsAvailable:
+		case SignalNodeFsInodesFree, SignalImageFsInodesFree, SignalContainerFsInodesFree:
+			inodes = true
+		default:
+			return rankRule{}, fmt.Errorf("%w: %q", ErrUnknownSignal, signal)
+		}
+		parts = all
+	case LayoutDedicatedImageFs:
+		switch signal {
+		case SignalNodeFsAvailable:
+			parts = fsParts{logs: true, volumes: true}
+		case SignalNodeFsInodesFree:
+			parts, inodes = fsParts{logs: true, volumes: true}, true
+		case SignalImageFsAvailable, SignalContainerFsAvailable:
+			parts = fsParts{rootfs: true}
+		case SignalImageFsInodesFree, SignalContainerFsInodesFree:
+			parts, inodes = fsParts{rootfs: true}, true
+		default:
+			return rankRule{}, fmt.Errorf("%w: %q", ErrUnknownSignal, signal)
+		}
+	case LayoutSplitImageFs:
+		switch signal {
+		case SignalNodeFsAvailable, SignalContainerFsAvailable:
+			parts = all
+		case SignalNodeFsInodesFree, SignalContainerFsInodesFree:
+			parts, inodes = all, true
+		case SignalImageFsAvailable:
+			// Only images, which no pod's stats account: nothing counts.
+		case SignalImageFsInodesFree:
+			inodes = true
+		default:
+			return rankRule{}, fmt.Errorf("%w: %q", ErrUnknownSignal, signal)
+		}
+	default:
+		return rankRule{}, fmt.Errorf("%w: %q", ErrUnknownLayout, layout)
+	}
+	if inodes {
+		return rankRule{measure: MeasureDiskInodes, parts: parts}, nil
+	}
+	return rankRule{measure: MeasureDiskBytes, parts: parts}, nil
+}
+
+// EvictionRank is one pod's place in the eviction order and the numbers
+// that put it there.
+type EvictionRank struct {
+	Pod *api.Pod
+	// HasStats is false when the Summary API had no entry with the pod's
+	// UID; such pods go first among those the comparison reaches.
+	HasStats bool
+	// Measure is what Usage counts.
+	Measure Measure
+	// Usage is the pod's usage for the signal (bytes, inodes or
+	// processes); 0 without stats.
+	Usage api.Quantity
+	// Request is what Usage is compared with for ExceedsRequests: the
+	// pod's memory request, its ephemeral-storage request, or for inode
+	// signals an inode request, which pods never have (always 0). Unused
+	// for pid.available.
+	Request api.Quantity
+	// ExceedsRequests reports Usage > Request (memory and disk signals).
+	ExceedsRequests bool
+	// Priority is spec.priority (0 when unset).
+	Priority int32
+	// Overage is the amount the final rule ranks by, larger first: Usage
+	// minus the memory request (memory signals) or minus the
+	// ephemeral-storage request (disk signals, inode ones included); the
+	// process count for pid.available.
+	Overage api.Quantity
+}
+
+// Reason renders the rank's numbers for people.
+func (r EvictionRank) Reason() string {
+	if !r.HasStats {
+		return fmt.Sprintf("no usage statistics; priority %d", r.Priority)
+	}
+	if r.Measure == MeasureProcesses {
+		return fmt.Sprintf("priority %d; %s processes", r.Priority, r.Usage.String())
+	}
+	word := "within"
+	if r.ExceedsRequests {
+		word = "exceeds"
+	}
+	return fmt.Sprintf("usage %s %s request %s; priority %d; %s above request", r.Usage.String(), word, r.Request.String(), r.Priority, r.Overage.String())
+}
+
+// RankForEviction orders a node's active pods the way the kubelet's
+// eviction manager ranks them when reclaiming signal (the rank function
+// buildSignalToRankFunc picks for it), first evicted first:
+//
+//   - memory.available and allocatableMemory.available: pods whose
+//     working set exceeds their memory request first, then lower priority
+//     first, then the larger working set above the request;
+//   - pid.available: lower priority first, then more processes;
+//   - disk signals: usage above the request first, then lower priority,
+//     then the larger usage minus the ephemeral-storage request; what
+//     usage counts (writable layers, logs, local volumes) depends on
+//     the layout, and inode signals count inodes, compared with an inode
+//     request that is always zero.
+//
+// At each step a pod without stats (no entry with its UID) goes before
+// one with stats. Requests are the kubelet's: pod-level requests replace
+// container ones when spec.resources is set, and spec.overhead is added
+// only to a non-zero total. Local volumes are hostPath, emptyDir on the
+// default medium, configMap and gitRepo. Pods equal on every rule keep
+// their input order (upstream's sort is an insertion sort for up to 12
+// pods; this one is stable for any number).
+func RankForEviction(pods []*api.Pod, stats map[string]PodStats, signal Signal, layout FilesystemLayout) ([]EvictionRank, error) {
+	rule, err := ruleFor(signal, layout)
+	if err != nil {
+		return nil, err
+	}
+	ranks := make([]EvictionRank, 0, len(pods))
+	for i, p := range pods {
+		if p == nil {
+			return nil, fmt.Errorf("pods[%d]: nil pod", i)
+		}
+		ranks = append(ranks, measure(p, stats, rule))
+	}
+	slices.SortStableFunc(ranks, func(a, b EvictionRank) int { return compareRanks(&a, &b, rule.measure) })
+	return ranks, nil
+}
+
+// EvictionOrder is RankForEviction's order as a list of pods, first
+// evicted first.
+func EvictionOrder(pods []*api.Pod, stats map[string]PodStats, signal Signal, layout FilesystemLayout) ([]*api.Pod, error) {
+	ranks, err := RankForEviction(pods, stats, signal, layout)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*api.Pod, len(ranks))
+	for i := range ranks {
+		out[i] = ranks[i].Pod
+	}
+	return out, nil
+}
+
+func measure(p *api.Pod, stats map[string]PodStats, rule rankRule) EvictionRank {
+	r := EvictionRank{Pod: p, Measure: rule.measure, Priority: scheduling.PodPriority(p)}
+	st, ok := stats[p.UID]
+	r.HasStats = ok
+	switch rule.measure {
+	case MeasureProcesses:
+		if ok && st.ProcessStats != nil {
+			r.Usage = api.NewQuantity(int64(u64(st.ProcessStats.ProcessCount)), api.DecimalSI)
+		} else {
+			r.Usage = api.NewQuantity(0, api.DecimalSI)
+		}
+		r.Overage = r.Usage
+		return r
+	case MeasureMemory:
+		var used uint64
+		if ok && st.Memory != nil {
+			used = u64(st.Memory.WorkingSetBytes)
+		}
+		r.Usage = api.NewQuantity(int64(used), api.BinarySI)
+		r.Request = kubeletRequest(p, api.ResourceMemory)
+		r.Overage = r.Usage.Sub(r.Request)
+	default:
+		r.Usage = diskUsage(p, st, rule)
+		if rule.measure == MeasureDiskInodes {
+			r.Request = api.NewQuantity(0, api.DecimalSI)
+		} else {
+			r.Request = kubeletRequest(p, api.ResourceEphemeralStorage)
+		}
+		r.Overage = r.Usage.Sub(kubeletRequest(p, api.ResourceEphemeralStorage))
+	}
+	r.ExceedsRequests = ok && r.Usage.Cmp(r.Request) > 0
+	return r
+}
+
+// diskUsage adds up the filesystem usage the rule counts for the pod.
+func diskUsage(p *api.Pod, st PodStats, rule rankRule) api.Quantity {
+	inodes := rule.measure == MeasureDiskInodes
+	pick := func(fs *FsStats) int64 {
+		if fs == nil {
+			return 0
+		}
+		if inodes {
+			return int64(u64(fs.InodesUsed))
+		}
+		return int64(u64(fs.UsedBytes))
+	}
+	var total int64
+	for i := range st.Containers {
+		c := &st.Containers[i]
+		if rule.parts.rootfs {
+			total += pick(c.Rootfs)
+		}
+		if rule.parts.logs {
+			total += pick(c.Logs)
+		}
+	}
+	if rule.parts.volumes {
+		for _, v := range p.Spec.Volumes {
+			if !isLocalVolume(&v) {
+				continue
+			}
+			for j := range st.VolumeStats {
+				if st.VolumeStats[j].Name == v.Name {
+					total += pick(&st.VolumeStats[j].FsStats)
+					break
+				}
+			}
+		}
+	}
+	if inodes {
+		return api.NewQuantity(total, api.DecimalSI)
+	}
+	return api.NewQuantity(total, api.BinarySI)
+}
+
+// isLocalVolume reports whether the kubelet counts the volume's usage
+// against the pod's local storage: hostPath, and the local ephemeral
+// volumes (emptyDir on the node's disk, configMap, gitRepo). emptyDir in
+// memory, secrets, downward API, projected and persistent volumes are not.
+func isLocalVolume(v *api.Volume) bool {
+	return v.HostPath != nil || v.GitRepo != nil || v.ConfigMap != nil ||
+		(v.EmptyDir != nil && v.EmptyDir.Medium == api.StorageMediumDefault)
+}
+
+// kubeletRequest is the pod's request of one resource as the kubelet's
+// GetResourceRequestQuantity computes it for eviction ranking: the
+// sidecar-aware container aggregate, or only the pod-level requests when
+// spec.resources sets any supported resource, plus spec.overhead when the
+// total is not zero.
+func kubeletRequest(p *api.Pod, name api.ResourceName) api.Quantity {
+	format := api.DecimalSI
+	if name == api.ResourceMemory || name == api.ResourceEphemeralStorage {
+		format = api.BinarySI
+	}
+	q := api.NewQuantity(0, format)
+	reqs := api.PodRequests(p, api.PodResourcesOptions{
+		SkipContainerLevelResources: api.IsPodLevelResourcesSet(p),
+		ExcludeOverhead:             true,
+	})
+	if v, ok := reqs[name]; ok {
+		q = q.Add(v)
+	}
+	if oh, ok := p.Spec.Overhead[name]; ok && !q.IsZero() {
+		q = q.Add(oh)
+	}
+	return q
+}
+
+// compareRanks is the eviction manager's multi-key comparison: negative
+// when a is evicted before b.
+func compareRanks(a, b *EvictionRank, m Measure) int {
+	if m == MeasureProcesses {
+		if c := comparePriority(a, b); c != 0 {
+			return c
+		}
+		if c := compareStats(a, b); c != 0 || !a.HasStats {
+			return c
+		}
+		// Upstream subtracts the unsigned counts and converts to int.
+		pa, _ := a.Usage.AsInt64()
+		pb, _ := b.Usage.AsInt64()
+		d := int64(uint64(pb) - uint64(pa))
+		switch {
+		case d < 0:
+			return -1
+		case d > 0:
+			return 1
+		}
+		return 0
+	}
+	if c := compareStats(a, b); c != 0 {
+		return c
+	}
+	if a.HasStats && a.ExceedsRequests != b.ExceedsRequests {
+		if a.ExceedsRequests {
+			return -1
+		}
+		return 1
+	}
+	if c := comparePriority(a, b); c != 0 {
+		return c
+	}
+	if !a.HasStats {
+		return 0
+	}
+	return b.Overage.Cmp(a.Overage)
+}
+
+// compareStats puts the pod without stats first; 0 when both have stats
+// or both lack them.
+func compareStats(a, b *EvictionRank) int {
+	switch {
+	case a.HasStats == b.HasStats:
+		return 0
+	case !a.HasStats:
+		return -1
+	}
+	return 1
+}
+
+func comparePriority(a, b *EvictionRank) int {
+	switch {
+	case a.Priority < b.Priority:
+		return -1
+	case a.Priority > b.Priority:
+		return 1
+	}
+	return 0
+}
