@@ -450,3 +450,42 @@ func TestExplainMessage(t *testing.T) {
 		t.Errorf("one feasible node: message %q (want none, not %q), feasible %v", e.Message, want, e.Feasible())
 	}
 }
+
+func TestFitScalarResourcesAndSidecarPorts(t *testing.T) {
+	n := ftNode("n1", 4000, 10, nil)
+	n.Status.Allocatable["example.com/gpu"] = api.MustParseQuantity("2")
+	n.Status.Allocatable["hugepages-2Mi"] = api.MustParseQuantity("64Mi")
+	used := ftPod("d", "used", "n1", 0, nil)
+	used.Spec.Containers[0].Resources.Requests = api.ResourceList{"example.com/gpu": api.MustParseQuantity("1")}
+	always := api.RestartPolicyAlways
+	sidecar := ftPod("d", "sidecar", "n1", 0, nil)
+	sidecar.Spec.InitContainers = []api.Container{{Name: "proxy", RestartPolicy: &always,
+		Ports: []api.ContainerPort{{ContainerPort: 15001, HostPort: 15001}}}}
+	c := ftCluster(t, []*api.Node{n}, []*api.Pod{used, sidecar}, Config{})
+	in := ftPod("d", "in", "", 0, nil)
+	in.Spec.Containers[0].Resources.Requests = api.ResourceList{
+		"example.com/gpu": api.MustParseQuantity("2"),
+		"hugepages-2Mi":   api.MustParseQuantity("128Mi"),
+		"other.io/fpga":   api.MustParseQuantity("1"),
+	}
+	st := c.Filter(in)[0].Status
+	want := Status{Code: UnschedulableAndUnresolvable, Plugin: PluginNodeResourcesFit,
+		Reasons: []string{"Insufficient example.com/gpu", "Insufficient hugepages-2Mi", "Insufficient other.io/fpga"},
+		Insufficient: []InsufficientResource{
+			{Resource: "example.com/gpu", Reason: "Insufficient example.com/gpu", Requested: 2, Used: 1, Capacity: 2},
+			{Resource: "hugepages-2Mi", Reason: "Insufficient hugepages-2Mi", Requested: 128 << 20, Capacity: 64 << 20, Unresolvable: true},
+			{Resource: "other.io/fpga", Reason: "Insufficient other.io/fpga", Requested: 1, Unresolvable: true},
+		}}
+	if d := cmp.Diff(want, st); d != "" {
+		t.Errorf("scalar resources (-want +got):\n%s", d)
+	}
+	ignoring := ftCluster(t, []*api.Node{n}, []*api.Pod{used, sidecar}, Config{IgnoredResources: []string{"example.com/gpu"}, IgnoredResourceGroups: []string{"other.io"}})
+	if st := ignoring.Filter(in)[0].Status; len(st.Reasons) != 1 || st.Reasons[0] != "Insufficient hugepages-2Mi" {
+		t.Errorf("ignored extended resources: %v", st)
+	}
+	port := ftPod("d", "port", "", 0, nil)
+	port.Spec.Containers[0].Ports = []api.ContainerPort{{ContainerPort: 15001, HostPort: 15001}}
+	if st := c.Filter(port)[0].Status; st.Plugin != PluginNodePorts {
+		t.Errorf("a sidecar's host port is in use: %v", st)
+	}
+}
