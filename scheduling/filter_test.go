@@ -483,6 +483,12 @@ func TestFitScalarResourcesAndSidecarPorts(t *testing.T) {
 	if st := ignoring.Filter(in)[0].Status; len(st.Reasons) != 1 || st.Reasons[0] != "Insufficient hugepages-2Mi" {
 		t.Errorf("ignored extended resources: %v", st)
 	}
+	if got, want := c.NodeAt(0).UsedHostPorts(), []HostPort{{IP: "0.0.0.0", Protocol: "TCP", Port: 15001}}; !cmp.Equal(got, want) {
+		t.Errorf("UsedHostPorts = %v, want %v", got, want)
+	}
+	if !c.NodeAt(0).HostPortInUse("10.0.0.1", "", 15001) || c.NodeAt(0).HostPortInUse("", "UDP", 15001) {
+		t.Error("HostPortInUse")
+	}
 	port := ftPod("d", "port", "", 0, nil)
 	port.Spec.Containers[0].Ports = []api.ContainerPort{{ContainerPort: 15001, HostPort: 15001}}
 	if st := c.Filter(port)[0].Status; st.Plugin != PluginNodePorts {

@@ -430,6 +430,34 @@ func (n *NodeInfo) Allocatable() Resource { return n.allocatable }
 // scheduler accounts them (do not modify the Scalar map).
 func (n *NodeInfo) Requested() Resource { return n.requested }
 
+// HostPort is a host port bound on a node: IP ("0.0.0.0" for all),
+// protocol and port.
+type HostPort struct {
+	IP       string
+	Protocol string
+	Port     int32
+}
+
+// UsedHostPorts lists the host ports the node's pods bind (containers and
+// sidecars), each once, sorted by port, protocol and IP.
+func (n *NodeInfo) UsedHostPorts() []HostPort {
+	out := make([]HostPort, 0, len(n.ports.exact))
+	for p := range n.ports.exact {
+		out = append(out, HostPort{IP: p.ip, Protocol: p.protocol, Port: p.port})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Port != b.Port {
+			return a.Port < b.Port
+		}
+		if a.Protocol != b.Protocol {
+			return a.Protocol < b.Protocol
+		}
+		return a.IP < b.IP
+	})
+	return out
+}
+
 // HostPortInUse reports whether a pod on the node binds the host port
 // (ip "" means 0.0.0.0, protocol "" means TCP) or one conflicting with it.
 func (n *NodeInfo) HostPortInUse(ip, protocol string, port int32) bool {
