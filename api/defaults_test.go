@@ -1,6 +1,7 @@
 package api
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -146,6 +147,27 @@ func TestImagePullPolicyFor(t *testing.T) {
 	} {
 		if got := ImagePullPolicyFor(img); got != want {
 			t.Errorf("%s: got %s, want %s", img, got, want)
+		}
+	}
+}
+
+func TestResourceNameClasses(t *testing.T) {
+	for _, tc := range []struct {
+		name                             ResourceName
+		native, prefixed, extended, scal bool
+	}{
+		{"cpu", true, false, false, false},
+		{"hugepages-2Mi", true, false, false, true},
+		{"kubernetes.io/batteries", true, true, false, true},
+		{"foo.kubernetes.io/x", true, true, false, true},
+		{"example.com/gpu", false, false, true, true},
+		{"example.com/" + ResourceName(strings.Repeat("x", 70)), false, false, false, false},
+		{"requests.example.com/gpu", false, false, false, false},
+		{"attachable-volumes-aws-ebs", true, false, false, true},
+	} {
+		n := tc.name
+		if n.IsNative() != tc.native || n.IsPrefixedNative() != tc.prefixed || n.IsExtended() != tc.extended || n.IsScalar() != tc.scal {
+			t.Errorf("%s: native=%v prefixed=%v extended=%v scalar=%v", n, n.IsNative(), n.IsPrefixedNative(), n.IsExtended(), n.IsScalar())
 		}
 	}
 }

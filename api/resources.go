@@ -27,33 +27,37 @@ func (n ResourceName) IsHugePages() bool {
 }
 
 // IsNative reports whether n belongs to the kubernetes.io namespace: it has
-// no domain prefix, or its prefix is kubernetes.io or ends in
-// .kubernetes.io (core/v1 helper IsNativeResource).
+// no domain prefix, or it contains "kubernetes.io/" (core/v1 helper
+// IsNativeResource, which matches the text anywhere in the name).
 func (n ResourceName) IsNative() bool {
 	s := string(n)
-	i := strings.IndexByte(s, '/')
-	if i < 0 {
-		return true
-	}
-	d := s[:i]
-	return d == "kubernetes.io" || strings.HasSuffix(d, ".kubernetes.io")
+	return !strings.Contains(s, "/") || strings.Contains(s, "kubernetes.io/")
+}
+
+// IsPrefixedNative reports whether n is a native resource written with a
+// domain prefix, such as kubernetes.io/something (core/v1 helper
+// IsPrefixedNativeResource).
+func (n ResourceName) IsPrefixedNative() bool {
+	return strings.Contains(string(n), "/") && n.IsNative()
 }
 
 // IsExtended reports whether n is an extended resource: outside the
-// kubernetes.io namespace and not prefixed requests. (core/v1 helper
+// kubernetes.io namespace, not prefixed "requests.", and a valid qualified
+// name once prefixed with "requests." as quota would (core/v1 helper
 // IsExtendedResourceName).
 func (n ResourceName) IsExtended() bool {
 	if n.IsNative() || strings.HasPrefix(string(n), "requests.") {
 		return false
 	}
-	return true
+	return len(IsQualifiedName("requests."+string(n))) == 0
 }
 
 // IsScalar reports whether the scheduler accounts n as a scalar resource:
-// extended resources, huge pages and attachable volumes (core/v1 helper
-// IsScalarResourceName).
+// extended resources, huge pages, prefixed native resources and attachable
+// volumes (core/v1 helper IsScalarResourceName).
 func (n ResourceName) IsScalar() bool {
-	return n.IsExtended() || n.IsHugePages() || strings.HasPrefix(string(n), "attachable-volumes-")
+	return n.IsExtended() || n.IsHugePages() || n.IsPrefixedNative() ||
+		strings.HasPrefix(string(n), "attachable-volumes-")
 }
 
 // ResourceList maps resource names to quantities (requests, limits,
