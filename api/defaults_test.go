@@ -171,3 +171,30 @@ func TestResourceNameClasses(t *testing.T) {
 		}
 	}
 }
+
+func TestLookups(t *testing.T) {
+	spec := &PodSpec{
+		InitContainers:      []Container{{Name: "init"}},
+		Containers:          []Container{{Name: "app"}},
+		EphemeralContainers: []EphemeralContainer{{Container: Container{Name: "debug"}}},
+	}
+	for _, n := range []string{"init", "app", "debug"} {
+		if c := spec.FindContainer(n); c == nil || c.Name != n {
+			t.Errorf("FindContainer(%q) = %v", n, c)
+		}
+	}
+	if spec.FindContainer("x") != nil || (*PodSpec)(nil).FindContainer("app") != nil {
+		t.Errorf("missing containers must give nil")
+	}
+	st := &PodStatus{
+		ContainerStatuses:          []ContainerStatus{{Name: "app", RestartCount: 1}},
+		InitContainerStatuses:      []ContainerStatus{{Name: "init"}, {Name: "app", RestartCount: 2}},
+		EphemeralContainerStatuses: []ContainerStatus{{Name: "debug"}},
+	}
+	if cs := st.FindContainerStatus("app"); cs == nil || cs.RestartCount != 1 {
+		t.Errorf("app containers are searched first: %v", cs)
+	}
+	if st.FindContainerStatus("debug") == nil || st.FindContainerStatus("x") != nil || (*PodStatus)(nil).FindContainerStatus("app") != nil {
+		t.Errorf("status lookups")
+	}
+}

@@ -141,20 +141,6 @@ func applyPodLevel(result, eff ResourceList) {
 	}
 }
 
-func findContainerStatus(pod *Pod, name string) *ContainerStatus {
-	for i := range pod.Status.ContainerStatuses {
-		if pod.Status.ContainerStatuses[i].Name == name {
-			return &pod.Status.ContainerStatuses[i]
-		}
-	}
-	for i := range pod.Status.InitContainerStatuses {
-		if pod.Status.InitContainerStatuses[i].Name == name {
-			return &pod.Status.InitContainerStatuses[i]
-		}
-	}
-	return nil
-}
-
 // containerResourcesFn picks one container's requests or limits; cs is the
 // container's status when in-place resize state is to be considered and the
 // status reports resources, else nil.
@@ -195,7 +181,7 @@ func aggregateContainers(pod *Pod, opts PodResourcesOptions, fn containerResourc
 	get := func(c *Container, statusApplies bool) ResourceList {
 		var cs *ContainerStatus
 		if opts.UseStatusResources && statusApplies {
-			if s := findContainerStatus(pod, c.Name); s != nil && s.Resources != nil {
+			if s := pod.Status.FindContainerStatus(c.Name); s != nil && s.Resources != nil {
 				cs = s
 			}
 		}

@@ -168,10 +168,10 @@ type statusView struct {
 
 // find returns the first status named name, init statuses first.
 func (v *statusView) find(name string) *api.ContainerStatus {
-	if cs := findStatus(v.init, name); cs != nil {
+	if cs := api.ContainerStatusByName(v.init, name); cs != nil {
 		return cs
 	}
-	return findStatus(v.regular, name)
+	return api.ContainerStatusByName(v.regular, name)
 }
 
 // anyRegularStarted: some status of a regular container shows it running

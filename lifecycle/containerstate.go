@@ -240,26 +240,8 @@ func TerminatedReason(code int32, oomKilled bool) string {
 	return Error
 }
 
-// findStatus returns the status named name in list, or nil.
-func findStatus(list []api.ContainerStatus, name string) *api.ContainerStatus {
-	for i := range list {
-		if list[i].Name == name {
-			return &list[i]
-		}
-	}
-	return nil
-}
-
 // FindContainerStatus returns the status the pod reports for the container
-// name: status.containerStatuses is searched first, then
-// status.initContainerStatuses, then status.ephemeralContainerStatuses. It
-// returns nil when none is reported.
+// name (see api.PodStatus.FindContainerStatus for the search order), or nil.
 func FindContainerStatus(status *api.PodStatus, name string) *api.ContainerStatus {
-	if cs := findStatus(status.ContainerStatuses, name); cs != nil {
-		return cs
-	}
-	if cs := findStatus(status.InitContainerStatuses, name); cs != nil {
-		return cs
-	}
-	return findStatus(status.EphemeralContainerStatuses, name)
+	return status.FindContainerStatus(name)
 }

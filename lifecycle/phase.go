@@ -115,10 +115,10 @@ func ExplainPhase(pod *api.Pod, opts PhaseOptions) PhaseResult {
 // phaseStatus finds the status of a spec container as getPhase does:
 // regular statuses first, then init statuses.
 func phaseStatus(st *api.PodStatus, name string) *api.ContainerStatus {
-	if cs := findStatus(st.ContainerStatuses, name); cs != nil {
+	if cs := api.ContainerStatusByName(st.ContainerStatuses, name); cs != nil {
 		return cs
 	}
-	return findStatus(st.InitContainerStatuses, name)
+	return api.ContainerStatusByName(st.InitContainerStatuses, name)
 }
 
 // exitRestartable is whether a container that exited with t will be run

@@ -188,7 +188,7 @@ func sequence(pod *api.Pod, sandboxes []Sandbox, plan *SequencePlan) {
 
 	for i := range spec.EphemeralContainers {
 		c := &spec.EphemeralContainers[i]
-		if s, _ := containerSeqState(findStatus(st.EphemeralContainerStatuses, c.Name)); s == seqNone {
+		if s, _ := containerSeqState(api.ContainerStatusByName(st.EphemeralContainerStatuses, c.Name)); s == seqNone {
 			plan.Start = append(plan.Start, ContainerStart{Name: c.Name, Kind: EphemeralContainer, Index: i, Reason: StartFirstRun})
 		}
 	}
@@ -217,7 +217,7 @@ func sequenceNewSandbox(pod *api.Pod, attempt uint32, plan *SequencePlan) {
 	for i := range spec.Containers {
 		c := &spec.Containers[i]
 		if onFailure {
-			if s, code := containerSeqState(findStatus(st.ContainerStatuses, c.Name)); s == seqExited && code == 0 {
+			if s, code := containerSeqState(api.ContainerStatusByName(st.ContainerStatuses, c.Name)); s == seqExited && code == 0 {
 				continue
 			}
 		}
@@ -256,7 +256,7 @@ func anyContainerRan(st *api.PodStatus) bool {
 // has exited).
 func anyRegularRan(pod *api.Pod) bool {
 	for i := range pod.Spec.Containers {
-		if s, _ := containerSeqState(findStatus(pod.Status.ContainerStatuses, pod.Spec.Containers[i].Name)); s != seqNone {
+		if s, _ := containerSeqState(api.ContainerStatusByName(pod.Status.ContainerStatuses, pod.Spec.Containers[i].Name)); s != seqNone {
 			return true
 		}
 	}
@@ -287,7 +287,7 @@ func sequenceInit(pod *api.Pod, plan *SequencePlan) bool {
 	// from a sandbox that has since been replaced.
 	initialized := false
 	for i := range spec.Containers {
-		if s, _ := containerSeqState(findStatus(st.ContainerStatuses, spec.Containers[i].Name)); s == seqRunning {
+		if s, _ := containerSeqState(api.ContainerStatusByName(st.ContainerStatuses, spec.Containers[i].Name)); s == seqRunning {
 			initialized = true
 			break
 		}
@@ -298,7 +298,7 @@ func sequenceInit(pod *api.Pod, plan *SequencePlan) bool {
 	for i := n - 1; i >= 0; i-- {
 		c := &spec.InitContainers[i]
 		kind := initKind(c)
-		cs := findStatus(st.InitContainerStatuses, c.Name)
+		cs := api.ContainerStatusByName(st.InitContainerStatuses, c.Name)
 		s, code := containerSeqState(cs)
 		if s == seqNone {
 			if reached && kind == SidecarContainer {
@@ -371,7 +371,7 @@ func sequenceRegular(pod *api.Pod, plan *SequencePlan) {
 	first := len(plan.Start)
 	for i := range spec.Containers {
 		c := &spec.Containers[i]
-		s, code := containerSeqState(findStatus(st.ContainerStatuses, c.Name))
+		s, code := containerSeqState(api.ContainerStatusByName(st.ContainerStatuses, c.Name))
 		switch s {
 		case seqRunning:
 			running++

@@ -96,7 +96,7 @@ func ContainerGrace(pod *api.Pod, k ContainerKill) (ContainerGraceResult, error)
 	if pod == nil {
 		return ContainerGraceResult{}, fmt.Errorf("%w: pod is nil", ErrInvalidInput)
 	}
-	c := findContainer(pod, k.ContainerName)
+	c := pod.Spec.FindContainer(k.ContainerName)
 	if c == nil {
 		return ContainerGraceResult{}, fmt.Errorf("%w: pod %s has no container %q", ErrInvalidInput, pod.Key(), k.ContainerName)
 	}
@@ -185,25 +185,4 @@ func PreStopRuntime(c *api.Container) time.Duration {
 		return 0
 	}
 	return time.Duration(s) * time.Second
-}
-
-// findContainer looks a container up by name among the regular, init and
-// ephemeral containers, as the kubelet's GetContainerSpec does.
-func findContainer(pod *api.Pod, name string) *api.Container {
-	for i := range pod.Spec.Containers {
-		if pod.Spec.Containers[i].Name == name {
-			return &pod.Spec.Containers[i]
-		}
-	}
-	for i := range pod.Spec.InitContainers {
-		if pod.Spec.InitContainers[i].Name == name {
-			return &pod.Spec.InitContainers[i]
-		}
-	}
-	for i := range pod.Spec.EphemeralContainers {
-		if pod.Spec.EphemeralContainers[i].Name == name {
-			return &pod.Spec.EphemeralContainers[i].Container
-		}
-	}
-	return nil
 }
