@@ -151,7 +151,7 @@ func TestPreempt(t *testing.T) {
 		name: "the priority sum counts every victim 2^31 above its priority",
 		c: cluster(two, bound("neg-1", "node-a", "1", -10, 1), bound("neg-2", "node-a", "1", -10, 2),
 			bound("neg-big", "node-b", "2", -10, 3)),
-		pod: pending("high", "2", 0),
+		pod:  pending("high", "2", 0),
 		want: want{nomination: preemption.NominationSet, node: "node-b", victims: []string{"neg-big"}, deleted: []string{"neg-big"}},
 	}, {
 		name: "the node whose top victims started latest wins",
@@ -190,8 +190,8 @@ func TestPreempt(t *testing.T) {
 		name: "the dry run stops once enough candidates are found, starting at the offset",
 		c: cluster([]*api.Node{node("n1", "2", "4Gi"), node("n2", "2", "4Gi"), node("n3", "2", "4Gi")},
 			bound("p1", "n1", "2", 0, 1), bound("p2", "n2", "2", 0, 9), bound("p3", "n3", "2", 0, 1)),
-		pod:  pending("high", "1", 1000),
-		cfg:  preemption.Config{MinCandidateNodesAbsolute: 1, MinCandidateNodesPercentage: 1, Offset: 2},
+		pod: pending("high", "1", 1000),
+		cfg: preemption.Config{MinCandidateNodesAbsolute: 1, MinCandidateNodesPercentage: 1, Offset: 2},
 		want: want{nomination: preemption.NominationSet, node: "n3", victims: []string{"p3"}, deleted: []string{"p3"},
 			candidates: map[string]int{"n3": 0}},
 	}}
