@@ -1,0 +1,109 @@
+package preemption_test
+
+import (
+	"fmt"
+
+	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/preemption"
+)
+
+// The scenario of the Kubernetes "Pod Priority and Preemption" page: a
+// high-priority pod needs 1.5 cpu on a full 2-cpu node. The two
+// priority-0 pods go; the priority-500 pod is reprieved because the
+// preemptor fits beside it.
+func ExamplePreempt() {
+	c := cluster([]*api.Node{node("node-1", "2", "4Gi")},
+		bound("low-1", "node-1", "1", 0, 1),
+		bound("low-2", "node-1", "500m", 0, 2),
+		bound("mid-1", "node-1", "500m", 500, 3))
+	r := preemption.Preempt(c, pending("high-prio", "1500m", 1000000), nil, preemption.Config{})
+	fmt.Println(r.Nomination, r.Node)
+	fmt.Println(names(r.Victims))
+	fmt.Println(r)
+	// Output:
+	// set node-1
+	// [low-1 low-2]
+	// nominate node-1: evict default/low-1, default/low-2 (0 PDB violation(s))
+	//   node-1: NodeResourcesFit: Unschedulable: Insufficient cpu -> candidate: evict default/low-1, default/low-2 (0 PDB violation(s))
+}
+
+// A PodDisruptionBudget steers preemption to the node where no budget is
+// broken, even though the victim there has a higher priority.
+func ExamplePreempt_disruptionBudget() {
+	c := cluster([]*api.Node{node("node-a", "2", "4Gi"), node("node-b", "2", "4Gi")},
+		bound("zk-0", "node-a", "2", 0, 1),
+		bound("batch", "node-b", "2", 100, 1))
+	zk := pdb("zk", "zk-0", 0)
+	r := preemption.Preempt(c, pending("urgent", "1", 1000), []*api.PodDisruptionBudget{zk}, preemption.Config{})
+	for _, cand := range r.Candidates {
+		fmt.Println(cand.Node, names(cand.Victims), "violations:", cand.PDBViolations)
+	}
+	fmt.Println("chosen:", r.Node)
+	// Output:
+	// node-b [batch] violations: 0
+	// node-a [zk-0] violations: 1
+	// chosen: node-b
+}
+
+// A pod with preemptionPolicy Never waits instead of preempting; its
+// nomination is left alone.
+func ExamplePreempt_never() {
+	c := cluster([]*api.Node{node("node-1", "2", "4Gi")}, bound("low", "node-1", "2", 0, 1))
+	p := pending("polite", "1", 1000)
+	never := api.PreemptNever
+	p.Spec.PreemptionPolicy = &never
+	r := preemption.Preempt(c, p, nil, preemption.Config{})
+	fmt.Println(r.Nomination)
+	fmt.Println(r.Message)
+	// Output:
+	// keep
+	// preemption: not eligible due to preemptionPolicy=Never.
+}
+
+// How many nodes the dry run looks for candidates on before it stops.
+func ExampleConfig_NumCandidates() {
+	var cfg preemption.Config // v1.36.3 defaults: 10%, at least 100
+	fmt.Println(cfg.NumCandidates(50), cfg.NumCandidates(500), cfg.NumCandidates(5000))
+	// Output:
+	// 50 100 500
+}
+
+// The kubelet's memory-pressure order from the "Node-pressure Eviction"
+// page: pods using more than they request go first (the one with no stats
+// before anyone), then lower priority, then the larger overage.
+func ExampleRankForEviction() {
+	pods := []*api.Pod{
+		epod("guaranteed", 0, "1Gi", ""),
+		epod("burstable-under", 0, "500Mi", ""),
+		epod("burstable-over", 1000, "100Mi", ""),
+		epod("besteffort", 0, "", ""),
+	}
+	stats := preemption.StatsByUID([]preemption.PodStats{
+		memStats("besteffort", 50*mi), memStats("burstable-over", 300*mi),
+		memStats("burstable-under", 200*mi), memStats("guaranteed", 900*mi),
+	})
+	ranks, _ := preemption.RankForEviction(pods, stats, preemption.SignalMemoryAvailable, preemption.LayoutShared)
+	for _, r := range ranks {
+		fmt.Printf("%-16s %s\n", r.Pod.Name, r.Reason())
+	}
+	// Output:
+	// besteffort       usage 50Mi exceeds request 0; priority 0; 50Mi above request
+	// burstable-over   usage 300Mi exceeds request 100Mi; priority 1000; 200Mi above request
+	// guaranteed       usage 900Mi within request 1Gi; priority 0; -124Mi above request
+	// burstable-under  usage 200Mi within request 500Mi; priority 0; -300Mi above request
+}
+
+// Under disk pressure with a dedicated image filesystem, nodefs counts
+// only logs and local volumes: the pod with the big writable layer is
+// spared.
+func ExampleEvictionOrder() {
+	pods := []*api.Pod{epod("big-rootfs", 0, "", ""), epod("big-logs", 0, "", "")}
+	stats := preemption.StatsByUID([]preemption.PodStats{
+		diskStats("big-rootfs", 900*mi, 1*mi, nil),
+		diskStats("big-logs", 1*mi, 300*mi, nil),
+	})
+	order, _ := preemption.EvictionOrder(pods, stats, preemption.SignalNodeFsAvailable, preemption.LayoutDedicatedImageFs)
+	fmt.Println(names(order))
+	// Output:
+	// [big-logs big-rootfs]
+}
