@@ -41,7 +41,7 @@ func (r Result) String() string {
 		case c != nil:
 			fmt.Fprintf(&b, " -> candidate: evict %s (%d PDB violation(s))", podList(c.Victims), c.PDBViolations)
 		case n.Evaluated:
-			fmt.Fprintf(&b, " -> %s", n.DryRun.String())
+			fmt.Fprintf(&b, " -> not helped: %s", n.DryRun.String())
 		case n.Filter.Code.String() != "Unschedulable":
 			b.WriteString(" -> not tried")
 		default:

@@ -1,0 +1,88 @@
+package preemption_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/preemption"
+	"github.com/podsem/podsem/scheduling"
+)
+
+// benchCluster is numNodes full 32-cpu nodes carrying podsPerNode pods
+// each of mixed priority (150,000 pods for 5,000 nodes).
+func benchCluster(b *testing.B, numNodes, podsPerNode int) *scheduling.Cluster {
+	b.Helper()
+	nodes := make([]*api.Node, numNodes)
+	pods := make([]*api.Pod, 0, numNodes*podsPerNode)
+	prios := []int32{0, 10, 100, 1000, 5000}
+	for i := range nodes {
+		n := node(fmt.Sprintf("node-%05d", i), "32", "128Gi")
+		n.Labels[api.LabelTopologyZone] = fmt.Sprintf("zone-%d", i%3)
+		nodes[i] = n
+		for j := 0; j < podsPerNode; j++ {
+			p := bound(fmt.Sprintf("pod-%05d-%02d", i, j), n.Name, "1", prios[(i+j)%len(prios)], (i*7+j)%60)
+			p.Labels = map[string]string{"app": fmt.Sprintf("app-%d", j%10)}
+			pods = append(pods, p)
+		}
+	}
+	c, err := scheduling.NewCluster(nodes, pods, scheduling.Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return c
+}
+
+// BenchmarkPreempt5000Nodes: one preemption decision on 5,000 full nodes
+// and 150,000 pods; every node is a potential node and the dry run stops
+// after the default 500 candidates.
+func BenchmarkPreempt5000Nodes(b *testing.B) {
+	c := benchCluster(b, 5000, 30)
+	pod := pending("urgent", "4", 2000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		r := preemption.Preempt(c, pod, nil, preemption.Config{})
+		if r.Node == "" {
+			b.Fatal("no node chosen")
+		}
+	}
+}
+
+// BenchmarkPreempt5000NodesWithBudgets adds ten budgets, one per app, each
+// already exhausted, so every victim is checked against them.
+func BenchmarkPreempt5000NodesWithBudgets(b *testing.B) {
+	c := benchCluster(b, 5000, 30)
+	var pdbs []*api.PodDisruptionBudget
+	for j := 0; j < 10; j++ {
+		pdbs = append(pdbs, pdb(fmt.Sprintf("pdb-%d", j), fmt.Sprintf("app-%d", j), 0))
+	}
+	pod := pending("urgent", "4", 2000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if r := preemption.Preempt(c, pod, pdbs, preemption.Config{}); r.Node == "" {
+			b.Fatal("no node chosen")
+		}
+	}
+}
+
+// BenchmarkRankForEviction ranks 110 pods (a full node) under memory
+// pressure.
+func BenchmarkRankForEviction(b *testing.B) {
+	var pods []*api.Pod
+	var stats []preemption.PodStats
+	for i := 0; i < 110; i++ {
+		name := fmt.Sprintf("p%03d", i)
+		pods = append(pods, epod(name, int32(i%4), fmt.Sprintf("%dMi", 64+i%7*32), ""))
+		stats = append(stats, memStats(name, uint64(i*37%500)*mi))
+	}
+	byUID := preemption.StatsByUID(stats)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := preemption.RankForEviction(pods, byUID, preemption.SignalMemoryAvailable, preemption.LayoutShared); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
