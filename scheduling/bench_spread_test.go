@@ -63,20 +63,37 @@ func spreadBenchPod(app string, extra ...api.LabelSelectorRequirement) *api.Pod 
 	}
 }
 
-// spreadDecision is one full PodTopologySpread decision: PreFilter, Filter
-// on every node, PreScore/Score/NormalizeScore on the feasible ones.
-func spreadDecision(c *Cluster, pod *api.Pod) int {
+// spreadDecision is one full PodTopologySpread decision through the
+// buffered API this benchmark measures: a new Cycle (PreFilter), then
+// Cycle.Decide into a Decision reused from decision to decision (Filter on
+// every node, PreScore/Score/NormalizeScore on the feasible ones).
+func spreadDecision(c *Cluster, pod *api.Pod, d *Decision) int {
+	return c.NewCycle(pod).Decide(d).NumFeasible()
+}
+
+// spreadDecisionAlloc is the same decision through the allocating
+// convenience API (Cycle.Filter, then Cycle.Score): new []NodeResult and
+// []NodeScore lists every time.
+func spreadDecisionAlloc(c *Cluster, pod *api.Pod, _ *Decision) int {
 	cy := c.NewCycle(pod)
 	res := cy.Filter()
 	return len(cy.Score(res))
 }
 
-// BenchmarkSpreadDecision times one PodTopologySpread decision on a
-// generated cluster (10 pods per node) of 500 and 5,000 nodes, and on the
+// BenchmarkSpreadDecision times one full scheduling decision for a pod
+// with two DoNotSchedule constraints (zone, hostname) and one
+// ScheduleAnyway constraint (zone) on a generated cluster (10 pods per
+// node, three zones, hostname labels) of 500 and 5,000 nodes, and on the
 // cluster in the JSON file named by PODSEM_BENCH_CLUSTER
-// ({"nodes": [...], "pods": [...], "pod": {...}}) when set. "cold" uses a
-// selector the snapshot has never seen in every iteration; "warm" repeats
-// the same pod, so per-selector counts cached by the snapshot are reused.
+// ({"nodes": [...], "pods": [...], "pod": {...}}) when set.
+//
+// nodes=N/cold and nodes=N/warm measure the buffered API
+// (Cluster.NewCycle + Cycle.Decide into a reused Decision): "cold" uses a
+// selector the snapshot has never seen in every iteration, so the
+// matching pods are counted once per iteration; "warm" repeats the same
+// pod, so the per-selector counts cached by the snapshot are reused.
+// nodes=N/alloc-api/{cold,warm} measure the same decision through the
+// allocating convenience API (Cycle.Filter + Cycle.Score).
 func BenchmarkSpreadDecision(b *testing.B) {
 	for _, n := range []int{500, 5000} {
 		nodes, pods := spreadBenchCluster(n, 10)
@@ -84,40 +101,47 @@ func BenchmarkSpreadDecision(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) { benchSpread(b, c, spreadBenchPod("app-7")) })
+		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
+			benchSpread(b, c, spreadBenchPod("app-7"), spreadDecision)
+			b.Run("alloc-api", func(b *testing.B) { benchSpread(b, c, spreadBenchPod("app-7"), spreadDecisionAlloc) })
+		})
 	}
 	if path := os.Getenv("PODSEM_BENCH_CLUSTER"); path != "" {
 		c, pod, err := loadSpreadBenchCluster(path)
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Run("file", func(b *testing.B) { benchSpread(b, c, pod) })
+		b.Run("file", func(b *testing.B) { benchSpread(b, c, pod, spreadDecision) })
 	}
 }
 
-func benchSpread(b *testing.B, c *Cluster, pod *api.Pod) {
+func benchSpread(b *testing.B, c *Cluster, pod *api.Pod, decide func(*Cluster, *api.Pod, *Decision) int) {
 	b.Run("cold", func(b *testing.B) {
 		// A fresh selector each iteration: an extra requirement on a label
-		// no pod carries, with a new value every time.
-		variants := make([]*api.Pod, 512)
+		// no pod carries, with a new value every time (more values than
+		// the snapshot caches selectors).
+		variants := make([]*api.Pod, 2*maxCachedSelectors)
 		for i := range variants {
 			p := *pod
 			p.Spec.TopologySpreadConstraints = withNonce(pod.Spec.TopologySpreadConstraints, i)
 			variants[i] = &p
 		}
+		var d Decision
+		decide(c, pod, &d) // size the buffer
 		b.ReportAllocs()
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
-			spreadDecision(c, variants[i%len(variants)])
+			decide(c, variants[i%len(variants)], &d)
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(c.NumNodes()), "ns/node")
 	})
 	b.Run("warm", func(b *testing.B) {
-		spreadDecision(c, pod)
+		var d Decision
+		decide(c, pod, &d)
 		b.ReportAllocs()
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
-			spreadDecision(c, pod)
+			decide(c, pod, &d)
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(c.NumNodes()), "ns/node")
 	})
@@ -226,7 +250,7 @@ func BenchmarkSpreadAddPod(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	spreadDecision(c, spreadBenchPod("app-7")) // warm one selector
+	spreadDecision(c, spreadBenchPod("app-7"), nil) // warm one selector
 	p := spreadPodOn("extra", nodes[42].Name, "app", "app-7")
 	p.Namespace = "ns-0"
 	b.ReportAllocs()

@@ -151,6 +151,8 @@ func quickFits(q quickFilter, v *NodeView) bool {
 		return p.fits(v)
 	case *nodeNamePlugin:
 		return p.fits(v)
+	case *spreadPlugin:
+		return p.fits(v)
 	}
 	return q.fits(v)
 }

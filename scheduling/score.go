@@ -24,49 +24,28 @@ func (c *Cluster) Score(pod *api.Pod, results []NodeResult) []NodeScore {
 // Score scores the feasible nodes of results (see Cluster.Score). Results
 // that name no node of the snapshot are ignored.
 func (cy *Cycle) Score(results []NodeResult) []NodeScore {
-	var feasible []*NodeInfo
+	return cy.ScoreInto(results, nil)
+}
+
+// ScoreInto is Score writing into dst's storage (and its entries' Plugins
+// storage) when large enough, so that a caller scoring pod after pod
+// allocates the score list once; dst's contents are overwritten. It
+// returns nil when no node is feasible. (*Cycle).Decide goes further and
+// keeps the filter verdicts and scores in one reusable Decision.
+func (cy *Cycle) ScoreInto(results []NodeResult, dst []NodeScore) []NodeScore {
+	var d Decision
+	d.nodes = cy.c.nodes
 	for _, r := range results {
 		if !r.Fits() || r.Index < 0 || r.Index >= len(cy.c.nodes) || cy.c.nodes[r.Index].node.Name != r.Node {
 			continue
 		}
-		feasible = append(feasible, cy.c.nodes[r.Index])
+		d.feasible = append(d.feasible, r.Index)
 	}
-	cy.preScore = nil
-	if len(feasible) == 0 {
+	cy.scoreDecision(&d)
+	if len(d.feasible) == 0 {
 		return nil
 	}
-	var scorers []cyclePlugin
-	for _, p := range cy.plugins {
-		if defaultScoreWeight(p.name()) > 0 {
-			scorers = append(scorers, p)
-		}
-	}
-	out := make([]NodeScore, len(feasible))
-	slab := make([]PluginScore, len(feasible)*len(scorers))
-	for i, n := range feasible {
-		out[i] = NodeScore{Node: n.node.Name, Index: n.index, Plugins: slab[i*len(scorers) : (i+1)*len(scorers) : (i+1)*len(scorers)]}
-	}
-	raw := make([]int64, len(feasible))
-	for j, p := range scorers {
-		w := defaultScoreWeight(p.name())
-		st := p.preScore(feasible)
-		st.Plugin = p.name()
-		cy.preScore = append(cy.preScore, st)
-		for i := range raw {
-			raw[i] = 0
-		}
-		if st.Code == Success {
-			for i, n := range feasible {
-				raw[i] = p.score(n)
-			}
-			p.normalizeScore(raw)
-		}
-		for i := range out {
-			out[i].Plugins[j] = PluginScore{Plugin: p.name(), Score: raw[i], Weight: w}
-			out[i].Total += w * raw[i]
-		}
-	}
-	return out
+	return d.Scores(dst)
 }
 
 // PreScore returns the PreScore status of each score plugin from the last

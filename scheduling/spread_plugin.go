@@ -58,6 +58,23 @@ type hardSpread struct {
 	present []bool  // domain id -> some node is eligible in it
 	domains int     // number of present domains
 	paths   criticalPaths
+	// limit is the highest domain count a node's domain may have for the
+	// pod to fit: maxSkew + global minimum - (1 if the pod matches its own
+	// selector). Kept current with paths (setLimit).
+	limit int
+}
+
+// setLimit recomputes h.limit from the critical paths for constraint c.
+func (h *hardSpread) setLimit(c *spreadConstraint) {
+	minNum := h.paths[0].num
+	if h.domains < int(c.minDomains) {
+		minNum = 0
+	}
+	self := 0
+	if c.selfMatch {
+		self = 1
+	}
+	h.limit = int(c.maxSkew) + minNum - self
 }
 
 // criticalPaths tracks the two smallest domain counts of a constraint the
@@ -212,6 +229,7 @@ nodeLoop:
 				h.paths.update(int32(d), int(h.counts[d]))
 			}
 		}
+		h.setLimit(&hard[i])
 	}
 	pl.hardOK = true
 	return Status{}
@@ -222,26 +240,36 @@ func (pl *spreadPlugin) filter(v *NodeView) Status {
 		return Status{}
 	}
 	n := v.Info.index
-	for i := range pl.hard {
-		c := &pl.hard[i]
+	for i := range pl.hs {
 		h := &pl.hs[i]
 		d := h.ids[n]
 		if d < 0 {
 			return Status{Code: UnschedulableAndUnresolvable, Reasons: pl.reasonMissing}
 		}
-		minNum := h.paths[0].num
-		if h.domains < int(c.minDomains) {
-			minNum = 0
-		}
-		self := 0
-		if c.selfMatch {
-			self = 1
-		}
-		if int(h.counts[d])+self-minNum > int(c.maxSkew) {
+		if int(h.counts[d]) > h.limit {
 			return Status{Code: Unschedulable, Reasons: pl.reasonSkew}
 		}
 	}
 	return Status{}
+}
+
+// fitsIndex is filter's verdict for node index n without the status: the
+// node has every DoNotSchedule key and no constraint's skew is exceeded.
+func (pl *spreadPlugin) fitsIndex(n int) bool {
+	for i := range pl.hs {
+		h := &pl.hs[i]
+		d := h.ids[n]
+		if d < 0 || int(h.counts[d]) > h.limit {
+			return false
+		}
+	}
+	return true
+}
+
+// fits is the quick check (quickFilter): what-ifs reach the plugin through
+// addPod/removePod, so the view's node index is all it needs.
+func (pl *spreadPlugin) fits(v *NodeView) bool {
+	return !pl.hardOK || pl.fitsIndex(v.Info.index)
 }
 
 func (pl *spreadPlugin) clone() cyclePlugin {
@@ -283,6 +311,7 @@ func (pl *spreadPlugin) updateWithPod(p *PodInfo, n *NodeInfo, delta int32) {
 			h.domains++
 		}
 		h.paths.update(d, int(h.counts[d]))
+		h.setLimit(c)
 	}
 }
 
@@ -385,7 +414,18 @@ func (pl *spreadPlugin) preScore(feasible []*NodeInfo) Status {
 }
 
 func (pl *spreadPlugin) score(ni *NodeInfo) int64 {
-	n := ni.index
+	return pl.scoreIndex(ni.index)
+}
+
+// scoreAll writes the raw score of every feasible node into out.
+func (pl *spreadPlugin) scoreAll(feasible []*NodeInfo, out []int64) {
+	out = out[:len(feasible)]
+	for k, ni := range feasible {
+		out[k] = pl.scoreIndex(ni.index)
+	}
+}
+
+func (pl *spreadPlugin) scoreIndex(n int) int64 {
 	if pl.ignored[n] {
 		return 0
 	}

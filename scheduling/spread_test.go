@@ -503,13 +503,13 @@ func TestSpreadConcurrentCycles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := spreadDecision(c, spreadBenchPod("app-1"))
+	want := spreadDecision(c, spreadBenchPod("app-1"), nil)
 	done := make(chan int)
 	for g := 0; g < 4; g++ {
 		go func(g int) {
 			n := 0
 			for i := 0; i < 10; i++ {
-				n = spreadDecision(c, spreadBenchPod(fmt.Sprintf("app-%d", (g+i)%3)))
+				n = spreadDecision(c, spreadBenchPod(fmt.Sprintf("app-%d", (g+i)%3)), nil)
 			}
 			done <- n
 		}(g)
@@ -517,7 +517,7 @@ func TestSpreadConcurrentCycles(t *testing.T) {
 	for g := 0; g < 4; g++ {
 		<-done
 	}
-	if got := spreadDecision(c, spreadBenchPod("app-1")); got != want {
+	if got := spreadDecision(c, spreadBenchPod("app-1"), nil); got != want {
 		t.Fatalf("feasible nodes %d after concurrent cycles, want %d", got, want)
 	}
 }
