@@ -50,7 +50,7 @@ func compileBudgets(pdbs []*api.PodDisruptionBudget) []budget {
 // filterPodsWithPDBViolation does: each matching budget's allowance is
 // spent pod by pod, and a pod the budget already lists in
 // status.disruptedPods spends nothing and never violates it.
-func splitByViolation(pods []*scheduling.PodInfo, budgets []budget, allowed []int32) (violating, other []*scheduling.PodInfo) {
+func splitByViolation(pods []*scheduling.PodInfo, budgets []budget, allowed []int32, violating, other []*scheduling.PodInfo) ([]*scheduling.PodInfo, []*scheduling.PodInfo) {
 	for i := range budgets {
 		allowed[i] = budgets[i].allowed
 	}
@@ -121,7 +121,8 @@ type dryRun struct {
 	priority  int32
 	budgets   []budget
 	allowed   []int32
-	potential []*scheduling.PodInfo
+	// Buffers reused from node to node.
+	potential, violating, other, victims []*scheduling.PodInfo
 }
 
 // selectVictims is DefaultPreemption's SelectVictimsOnNode: remove every
@@ -129,8 +130,9 @@ type dryRun struct {
 // fits (with the pods nominated to the node of at least its priority),
 // and reprieve as many of them as possible, the ones whose eviction would
 // violate a budget first, each group from the most important down. It
-// returns the victims most important first and how many of them violate a
-// budget, or the status that rules the node out.
+// returns the victims most important first (in a buffer valid until the
+// next call) and how many of them violate a budget, or the status that
+// rules the node out.
 func (d *dryRun) selectVictims(n *scheduling.NodeInfo) ([]*scheduling.PodInfo, int, scheduling.Status) {
 	d.potential = d.potential[:0]
 	for _, p := range n.Pods() {
@@ -151,8 +153,10 @@ func (d *dryRun) selectVictims(n *scheduling.NodeInfo) ([]*scheduling.PodInfo, i
 	slices.SortStableFunc(d.potential, func(a, b *scheduling.PodInfo) int {
 		return compareImportance(a.Pod, b.Pod, d.cfg)
 	})
-	violating, other := splitByViolation(d.potential, d.budgets, d.allowed)
-	var victims []*scheduling.PodInfo
+	d.violating, d.other = splitByViolation(d.potential, d.budgets, d.allowed, d.violating[:0], d.other[:0])
+	violating, other := d.violating, d.other
+	victims := d.victims[:0]
+	defer func() { d.victims = victims[:0] }()
 	reprieve := func(p *scheduling.PodInfo) (bool, scheduling.Status) {
 		w.AddPod(p)
 		st := w.Filter()
