@@ -116,11 +116,11 @@ func compareImportance(a, b *api.Pod, cfg *Config) int {
 
 // dryRun is the scratch space of one decision's per-node victim selection.
 type dryRun struct {
-	cfg       *Config
-	cycle     *scheduling.Cycle
-	priority  int32
-	budgets   []budget
-	allowed   []int32
+	cfg      *Config
+	cycle    *scheduling.Cycle
+	priority int32
+	budgets  []budget
+	allowed  []int32
 	// Buffers reused from node to node.
 	potential, violating, other, victims []*scheduling.PodInfo
 }
