@@ -1,5 +1,69 @@
-// Package preemption will own who loses when resources run short:
-// kube-scheduler's DefaultPreemption (victim selection per node, node
-// choice, PodDisruptionBudget violations, nomination) and the kubelet's
-// node-pressure eviction order.
+// Package preemption decides who loses when resources run short, as
+// Kubernetes v1.36.3 decides it in two places.
+//
+// # Scheduler preemption
+//
+// When kube-scheduler finds no node for a pending pod, its
+// DefaultPreemption PostFilter plugin looks for pods of lower priority
+// whose eviction would let the pod in (pkg/scheduler/framework/plugins/
+// defaultpreemption and pkg/scheduler/framework/preemption):
+//
+//   - A pod with preemptionPolicy Never never preempts; nor does a pod
+//     whose nominated node still holds a lower-priority pod terminating
+//     because the scheduler preempted it (DisruptionTarget condition,
+//     reason PreemptionByScheduler). Its nominatedNodeName is left as is.
+//   - Only nodes whose filter status is Unschedulable are tried; a node
+//     rejected as UnschedulableAndUnresolvable (a taint, node affinity,
+//     a request above the whole node, required affinity that only
+//     lower-priority pods satisfy...) cannot be helped by evictions.
+//   - On each node the dry run removes every lower-priority pod, checks
+//     that the pod then fits (counting pods nominated there with at least
+//     its priority), and gives back ("reprieves") as many as it can: first
+//     those whose eviction would take a PodDisruptionBudget below zero,
+//     then the others, each group from the highest priority and earliest
+//     start down. A pod without status.startTime counts as just started;
+//     a pod named in a budget's status.disruptedPods never violates it.
+//   - The dry run stops once it has enough candidates: 10% of the
+//     potential nodes, at least 100 (DefaultPreemptionArgs), at least one
+//     of them without violations.
+//   - Among the candidates the node with the fewest budget violations
+//     wins, then the lowest highest-victim priority, the smallest sum of
+//     victim priorities (each counted 2^31 above its value), the fewest
+//     victims, and the latest start among the highest-priority victims.
+//     Nodes still tied are reported: upstream picks one of them by map
+//     iteration order.
+//   - The victims not already terminating are deleted, the pod is
+//     nominated to the node, and lower-priority pods nominated to that
+//     node lose their nomination. When no node helps, the nomination is
+//     cleared.
+//
+// Preempt runs all of this over a scheduling.Cluster snapshot, evaluating
+// the filters through the snapshot's what-if views so that nothing is
+// copied; Result carries the decision, every candidate, and per node the
+// filter status and the dry run's verdict. Config's zero value is
+// v1.36.3's default configuration; the random offset at which upstream
+// starts the dry run is an input.
+//
+// # Node-pressure eviction order
+//
+// When a node runs short of memory, process IDs or disk, the kubelet's
+// eviction manager (pkg/kubelet/eviction) ranks the node's pods and evicts
+// the first. RankForEviction and EvictionOrder reproduce the ranking for
+// each eviction Signal and FilesystemLayout from the pods and their
+// Summary API statistics (PodStats):
+//
+//   - memory: pods whose working set exceeds their memory request first,
+//     then lower priority, then the larger usage above the request;
+//   - pid: lower priority first, then more processes;
+//   - disk: usage above the ephemeral-storage request first, then lower
+//     priority, then the larger usage minus that request; which usage
+//     counts (writable layers, logs, local volumes) follows the layout,
+//     and the inode signals count inodes against an inode request that
+//     is always zero.
+//
+// A pod without statistics goes before pods with them as soon as the
+// comparison reaches a usage rule: before everything else for memory and
+// disk, after priority for pid. Requests are the kubelet's: pod-level requests
+// replace container requests, and overhead is added only to a non-zero
+// total.
 package preemption
