@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/preemption"
@@ -103,6 +104,11 @@ func runPreemptionDefault(input, want json.RawMessage) error {
 		if got := podKeys(r.ClearedNominations); !slices.Equal(sortedCopy(w.ClearedNominations), got) {
 			return Mismatch("cleared_nominations", w.ClearedNominations, got)
 		}
+	}
+	// The message is informational: upstream's text also carries other
+	// PostFilter plugins' words; only its shape is checked.
+	if (w.Message == "") != (r.Message == "") || (r.Message != "" && !strings.HasPrefix(r.Message, preemption.MessagePrefix)) {
+		return Mismatch("message", w.Message, r.Message)
 	}
 	gotCands := map[string]cand{}
 	for _, c := range r.Candidates {
