@@ -1,0 +1,87 @@
+package preemption_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/preemption"
+	"github.com/podsem/podsem/scheduling"
+)
+
+// FuzzRankForEviction feeds decoded pods and Summary API stats to the
+// ranking: it must never panic, and on success must return every pod once.
+func FuzzRankForEviction(f *testing.F) {
+	f.Add([]byte(`{"signal":"memory.available","filesystems":"shared","pods":[{"metadata":{"name":"a","uid":"1"},"spec":{"containers":[{"name":"c","resources":{"requests":{"memory":"1Gi"}}}]}},{"metadata":{"name":"b","uid":"2"},"spec":{"overhead":{"memory":"10Mi"}}}],"stats":[{"podRef":{"uid":"1"},"memory":{"workingSetBytes":18446744073709551615}}]}`))
+	f.Add([]byte(`{"signal":"nodefs.inodesFree","filesystems":"dedicated-imagefs","pods":[{"metadata":{"name":"a","uid":"1"},"spec":{"volumes":[{"name":"v","emptyDir":{}},{"name":"v","configMap":{"name":"x"}}],"resources":{"requests":{"cpu":"1"}}}}],"stats":[{"podRef":{"uid":"1"},"containers":[{"name":"c","rootfs":{"inodesUsed":5},"logs":null}],"volume":[{"name":"v","inodesUsed":7}]}]}`))
+	f.Add([]byte(`{"signal":"pid.available","pods":[{"metadata":{"name":"a"}},{"metadata":{"name":"b"},"spec":{"priority":-5}}],"stats":[{"podRef":{"uid":""},"process_stats":{"process_count":3}}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var in struct {
+			Signal      string                `json:"signal"`
+			Filesystems string                `json:"filesystems"`
+			Pods        []*api.Pod            `json:"pods"`
+			Stats       []preemption.PodStats `json:"stats"`
+		}
+		if json.Unmarshal(data, &in) != nil {
+			return
+		}
+		ranks, err := preemption.RankForEviction(in.Pods, preemption.StatsByUID(in.Stats),
+			preemption.Signal(in.Signal), preemption.FilesystemLayout(in.Filesystems))
+		if err != nil {
+			return
+		}
+		if len(ranks) != len(in.Pods) {
+			t.Fatalf("%d ranks for %d pods", len(ranks), len(in.Pods))
+		}
+		seen := map[*api.Pod]bool{}
+		for _, r := range ranks {
+			if seen[r.Pod] {
+				t.Fatalf("pod %s ranked twice", r.Pod.Name)
+			}
+			seen[r.Pod] = true
+			_ = r.Reason()
+		}
+	})
+}
+
+// FuzzPreempt runs preemption on decoded clusters: it must never panic,
+// and victims must always have a lower priority than the preemptor.
+func FuzzPreempt(f *testing.F) {
+	f.Add([]byte(`{"nodes":[{"metadata":{"name":"n"},"status":{"allocatable":{"cpu":"1","pods":"2"}}}],"pods":[{"metadata":{"name":"a","namespace":"d","labels":{"x":"y"}},"spec":{"nodeName":"n","priority":-1,"containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}]}}],"pdbs":[{"metadata":{"name":"p","namespace":"d"},"spec":{"selector":{"matchLabels":{"x":"y"}}},"status":{"disruptionsAllowed":0}}],"preemptor":{"metadata":{"name":"p","namespace":"d"},"spec":{"priority":5,"containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}]},"status":{"nominatedNodeName":"n"}}}`))
+	f.Add([]byte(`{"nodes":[{"metadata":{"name":"n"},"spec":{"unschedulable":true}},{"metadata":{"name":"m"}}],"pods":[],"preemptor":{"metadata":{"name":"p"},"spec":{"preemptionPolicy":"Never"}}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var in struct {
+			Nodes     []*api.Node                `json:"nodes"`
+			Pods      []*api.Pod                 `json:"pods"`
+			PDBs      []*api.PodDisruptionBudget `json:"pdbs"`
+			Preemptor *api.Pod                   `json:"preemptor"`
+			Offset    int                        `json:"offset"`
+		}
+		if json.Unmarshal(data, &in) != nil || in.Preemptor == nil {
+			return
+		}
+		for _, n := range in.Nodes {
+			if n == nil {
+				return
+			}
+		}
+		for _, p := range in.Pods {
+			if p == nil {
+				return
+			}
+		}
+		c, err := scheduling.NewCluster(in.Nodes, in.Pods, scheduling.Config{})
+		if err != nil {
+			return
+		}
+		r := preemption.Preempt(c, in.Preemptor, in.PDBs, preemption.Config{Offset: in.Offset})
+		_ = r.String()
+		for _, cand := range r.Candidates {
+			for _, v := range cand.Victims {
+				if scheduling.PodPriority(v) >= scheduling.PodPriority(in.Preemptor) {
+					t.Fatalf("victim %s not of lower priority", v.Name)
+				}
+			}
+		}
+	})
+}
