@@ -205,13 +205,18 @@ func (cy *Cycle) scoreDecision(d *Decision) {
 	}
 	d.raw = grow(d.raw, ns*f)
 	for j, p := range scorers[:ns] {
-		st := p.preScore(d.infos)
+		var st Status
+		if sp, ok := p.(*spreadPlugin); ok {
+			st = sp.preScoreIndexes(d.feasible)
+		} else {
+			st = p.preScore(d.infos)
+		}
 		st.Plugin = p.name()
 		d.preScore = append(d.preScore, st)
 		col := d.raw[j*f : (j+1)*f]
 		clear(col)
 		if st.Code == Success {
-			scoreColumn(p, d.infos, col)
+			scoreColumn(p, d.feasible, d.infos, col)
 			p.normalizeScore(col)
 		}
 		w := d.weights[j]
@@ -224,10 +229,10 @@ func (cy *Cycle) scoreDecision(d *Decision) {
 
 // scoreColumn writes p's raw score of every feasible node into col,
 // calling the hot plugins' scores directly.
-func scoreColumn(p cyclePlugin, feasible []*NodeInfo, col []int64) {
+func scoreColumn(p cyclePlugin, idx []int, feasible []*NodeInfo, col []int64) {
 	switch pl := p.(type) {
 	case *spreadPlugin:
-		pl.scoreAll(feasible, col)
+		pl.scoreIndexes(idx, col)
 		return
 	}
 	for k, n := range feasible {

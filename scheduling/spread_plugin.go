@@ -45,10 +45,13 @@ type spreadPlugin struct {
 	hs     []hardSpread
 	hardOK bool // preFilter ran and succeeded with constraints
 
-	soft     []spreadConstraint
-	ss       []softSpread
-	feasible []*NodeInfo // the nodes preScore was given
-	ignored  []bool      // per node index, under preScore
+	soft []spreadConstraint
+	ss   []softSpread
+	// feasible are the indexes of the nodes preScore was given.
+	feasible []int
+	// requireAll: a scored node lacking a soft topology key is ignored
+	// (scores 0); false only under the System default constraints.
+	requireAll bool
 }
 
 // hardSpread is the PreFilter state of one DoNotSchedule constraint.
@@ -116,6 +119,7 @@ type softSpread struct {
 	counts   []int64 // domain id -> matching pods (non-hostname keys)
 	marked   []bool  // domain id -> some scored node is in it
 	weight   float64
+	offset   float64 // maxSkew - 1
 	hostname bool
 }
 
@@ -199,12 +203,9 @@ func (pl *spreadPlugin) preFilter() Status {
 	}
 	nodes := pl.c.nodes
 	filtered := pl.needsInclusion(hard)
-nodeLoop:
 	for n := range nodes {
-		for i := range pl.hs {
-			if pl.hs[i].ids[n] < 0 {
-				continue nodeLoop
-			}
+		if !pl.hasAllHard(n) {
+			continue
 		}
 		for i := range pl.hs {
 			if filtered && !pl.included(&hard[i], nodes[n]) {
@@ -212,10 +213,7 @@ nodeLoop:
 			}
 			h := &pl.hs[i]
 			d := h.ids[n]
-			if !h.present[d] {
-				h.present[d] = true
-				h.domains++
-			}
+			h.present[d] = true
 			if per[i] != nil {
 				h.counts[d] += per[i][n]
 			}
@@ -223,12 +221,23 @@ nodeLoop:
 	}
 	for i := range pl.hs {
 		h := &pl.hs[i]
-		h.paths = newCriticalPaths()
+		// The two smallest counts over the present domains, taken in
+		// domain order as criticalPaths.update would record them.
+		p := newCriticalPaths()
 		for d, ok := range h.present {
-			if ok {
-				h.paths.update(int32(d), int(h.counts[d]))
+			if !ok {
+				continue
+			}
+			h.domains++
+			num := int(h.counts[d])
+			if num < p[0].num {
+				p[1] = p[0]
+				p[0].domain, p[0].num = int32(d), num
+			} else if num < p[1].num {
+				p[1].domain, p[1].num = int32(d), num
 			}
 		}
+		h.paths = p
 		h.setLimit(&hard[i])
 	}
 	pl.hardOK = true
@@ -251,6 +260,17 @@ func (pl *spreadPlugin) filter(v *NodeView) Status {
 		}
 	}
 	return Status{}
+}
+
+// hasAllHard reports whether node index n carries every DoNotSchedule
+// topology key.
+func (pl *spreadPlugin) hasAllHard(n int) bool {
+	for i := range pl.hs {
+		if pl.hs[i].ids[n] < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // fitsIndex is filter's verdict for node index n without the status: the
@@ -316,6 +336,17 @@ func (pl *spreadPlugin) updateWithPod(p *PodInfo, n *NodeInfo, delta int32) {
 }
 
 func (pl *spreadPlugin) preScore(feasible []*NodeInfo) Status {
+	idx := make([]int, len(feasible))
+	for k, n := range feasible {
+		idx[k] = n.index
+	}
+	return pl.preScoreIndexes(idx)
+}
+
+// preScoreIndexes is preScore over the feasible nodes given by index (the
+// slice is kept until normalizeScore), so that scoring never touches the
+// NodeInfo structs.
+func (pl *spreadPlugin) preScoreIndexes(feasible []int) Status {
 	pod := pl.pod.Pod
 	if len(pl.c.nodes) == 0 {
 		return Status{Code: Skip}
@@ -331,7 +362,7 @@ func (pl *spreadPlugin) preScore(feasible []*NodeInfo) Status {
 	pl.soft = soft
 	pl.feasible = feasible
 	pl.requiredAffinity()
-	requireAll := len(pod.Spec.TopologySpreadConstraints) > 0 || !spreadSystemDefaulted(args)
+	pl.requireAll = len(pod.Spec.TopologySpreadConstraints) > 0 || !spreadSystemDefaulted(args)
 	sc := pl.spreadCache()
 	pl.ss = make([]softSpread, len(soft))
 	for i := range soft {
@@ -339,6 +370,7 @@ func (pl *spreadPlugin) preScore(feasible []*NodeInfo) Status {
 		s := &pl.ss[i]
 		s.ids = t.ids
 		s.hostname = soft[i].key == api.LabelHostname
+		s.offset = float64(soft[i].maxSkew - 1)
 		if !soft[i].countsNothing {
 			s.perNode, _ = sc.selectorCounts(pl.c, pod.Namespace, soft[i].selector)
 		}
@@ -348,20 +380,10 @@ func (pl *spreadPlugin) preScore(feasible []*NodeInfo) Status {
 			s.marked = make([]bool, nd)
 		}
 	}
-	hasAll := func(n int) bool {
-		for i := range pl.ss {
-			if pl.ss[i].ids[n] < 0 {
-				return false
-			}
-		}
-		return true
-	}
-	pl.ignored = make([]bool, len(pl.c.nodes))
 	sizes := make([]int, len(soft))
 	scored := 0
 	for _, n := range feasible {
-		if requireAll && !hasAll(n.index) {
-			pl.ignored[n.index] = true
+		if pl.ignoredAt(n) {
 			continue
 		}
 		scored++
@@ -370,10 +392,7 @@ func (pl *spreadPlugin) preScore(feasible []*NodeInfo) Status {
 			if s.hostname {
 				continue
 			}
-			d := s.ids[n.index]
-			if d < 0 {
-				d = 0 // a missing label reads as the value ""
-			}
+			d := max(s.ids[n], 0) // a missing label reads as the value ""
 			if !s.marked[d] {
 				s.marked[d] = true
 				sizes[i]++
@@ -388,45 +407,57 @@ func (pl *spreadPlugin) preScore(feasible []*NodeInfo) Status {
 		}
 		s.weight = math.Log(float64(sz + 2))
 	}
+	// Count every domain over all nodes passing the inclusion policies;
+	// only the domains of scored nodes are ever read.
 	filtered := pl.needsInclusion(soft)
+	nodes := pl.c.nodes
 	for i := range pl.ss {
 		s := &pl.ss[i]
 		if s.hostname || s.perNode == nil {
 			continue
 		}
-		for n, ni := range pl.c.nodes {
-			if requireAll && !hasAll(n) {
+		ids, per, counts := s.ids[:len(nodes)], s.perNode[:len(nodes)], s.counts
+		for n := range ids {
+			if per[n] == 0 || pl.ignoredAt(n) || (filtered && !pl.included(&soft[i], nodes[n])) {
 				continue
 			}
-			if filtered && !pl.included(&soft[i], ni) {
-				continue
-			}
-			d := s.ids[n]
-			if d < 0 {
-				d = 0
-			}
-			if s.marked[d] {
-				s.counts[d] += int64(s.perNode[n])
-			}
+			counts[max(ids[n], 0)] += int64(per[n])
 		}
 	}
 	return Status{}
+}
+
+// hasAllSoft reports whether node index n carries every soft topology key.
+func (pl *spreadPlugin) hasAllSoft(n int) bool {
+	for i := range pl.ss {
+		if pl.ss[i].ids[n] < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// ignoredAt reports whether scoring ignores node index n (it lacks a soft
+// topology key while every key is required).
+func (pl *spreadPlugin) ignoredAt(n int) bool {
+	return pl.requireAll && !pl.hasAllSoft(n)
 }
 
 func (pl *spreadPlugin) score(ni *NodeInfo) int64 {
 	return pl.scoreIndex(ni.index)
 }
 
-// scoreAll writes the raw score of every feasible node into out.
-func (pl *spreadPlugin) scoreAll(feasible []*NodeInfo, out []int64) {
+// scoreIndexes writes the raw score of every feasible node (by index)
+// into out.
+func (pl *spreadPlugin) scoreIndexes(feasible []int, out []int64) {
 	out = out[:len(feasible)]
-	for k, ni := range feasible {
-		out[k] = pl.scoreIndex(ni.index)
+	for k, n := range feasible {
+		out[k] = pl.scoreIndex(n)
 	}
 }
 
 func (pl *spreadPlugin) scoreIndex(n int) int64 {
-	if pl.ignored[n] {
+	if pl.ignoredAt(n) {
 		return 0
 	}
 	var total float64
@@ -444,7 +475,7 @@ func (pl *spreadPlugin) scoreIndex(n int) int64 {
 		default:
 			cnt = s.counts[d]
 		}
-		total += float64(cnt)*s.weight + float64(pl.soft[i].maxSkew-1)
+		total += float64(cnt)*s.weight + s.offset
 	}
 	return int64(math.Round(total))
 }
@@ -459,7 +490,7 @@ func (pl *spreadPlugin) normalizeScore(scores []int64) {
 	feasible := pl.feasible[:len(scores)]
 	minS, maxS := int64(math.MaxInt64), int64(0)
 	for i, s := range scores {
-		if pl.ignored[feasible[i].index] {
+		if pl.ignoredAt(feasible[i]) {
 			continue
 		}
 		minS = min(minS, s)
@@ -467,7 +498,7 @@ func (pl *spreadPlugin) normalizeScore(scores []int64) {
 	}
 	for i, s := range scores {
 		switch {
-		case pl.ignored[feasible[i].index]:
+		case pl.ignoredAt(feasible[i]):
 			scores[i] = 0
 		case maxS == 0:
 			scores[i] = MaxNodeScore
