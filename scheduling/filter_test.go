@@ -495,3 +495,24 @@ func TestFitScalarResourcesAndSidecarPorts(t *testing.T) {
 		t.Errorf("a sidecar's host port is in use: %v", st)
 	}
 }
+
+// Native resources written with a domain prefix (kubernetes.io/...) are
+// scalar resources to the scheduler, as extended ones are
+// (IsScalarResourceName via IsPrefixedNativeResource).
+func TestFitPrefixedNativeResourceIsScalar(t *testing.T) {
+	n := ftNode("n1", 4000, 10, nil)
+	n.Status.Allocatable["kubernetes.io/foo"] = api.MustParseQuantity("2")
+	used := ftPod("d", "used", "n1", 0, nil)
+	used.Spec.Containers[0].Resources.Requests = api.ResourceList{"kubernetes.io/foo": api.MustParseQuantity("1")}
+	c := ftCluster(t, []*api.Node{n}, []*api.Pod{used}, Config{})
+	if got := c.NodeAt(0).Requested().Scalar["kubernetes.io/foo"]; got != 1 {
+		t.Errorf("requested kubernetes.io/foo = %d, want 1", got)
+	}
+	in := ftPod("d", "in", "", 0, nil)
+	in.Spec.Containers[0].Resources.Requests = api.ResourceList{"kubernetes.io/foo": api.MustParseQuantity("2")}
+	st := c.Filter(in)[0].Status
+	want := []InsufficientResource{{Resource: "kubernetes.io/foo", Reason: "Insufficient kubernetes.io/foo", Requested: 2, Used: 1, Capacity: 2}}
+	if d := cmp.Diff(want, st.Insufficient); d != "" {
+		t.Errorf("prefixed native resource (-want +got):\n%s", d)
+	}
+}

@@ -3,7 +3,6 @@ package scheduling
 import (
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/podsem/podsem/api"
 )
@@ -24,17 +23,6 @@ type Resource struct {
 	Scalar map[api.ResourceName]int64
 }
 
-// isScalarResource reports whether the scheduler accounts name as a scalar
-// resource (pkg/scheduler/util IsScalarResourceName): extended resources,
-// huge pages, native resources with a domain prefix, and attachable volume
-// counts.
-func isScalarResource(name api.ResourceName) bool {
-	if name.IsExtended() || name.IsHugePages() || strings.HasPrefix(string(name), "attachable-volumes-") {
-		return true
-	}
-	return strings.Contains(string(name), "/") && name.IsNative()
-}
-
 // addList adds a resource list the way framework.Resource.Add does.
 func (r *Resource) addList(l api.ResourceList, sign int64) {
 	for name, q := range l {
@@ -48,7 +36,9 @@ func (r *Resource) addList(l api.ResourceList, sign int64) {
 		case api.ResourcePods:
 			r.AllowedPodNumber += sign * q.Value()
 		default:
-			if isScalarResource(name) {
+			// Extended resources, huge pages, prefixed native resources
+			// and attachable volume counts (IsScalarResourceName).
+			if name.IsScalar() {
 				r.addScalar(name, sign*q.Value())
 			}
 		}
