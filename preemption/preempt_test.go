@@ -249,3 +249,20 @@ func TestTerminatingByPreemption(t *testing.T) {
 		t.Error("preempted pod not recognised")
 	}
 }
+
+// Preempt only reads the snapshot, so decisions may run side by side.
+func TestPreemptConcurrentReaders(t *testing.T) {
+	c := cluster([]*api.Node{node("node-a", "2", "4Gi"), node("node-b", "2", "4Gi")},
+		bound("a", "node-a", "2", 0, 1), bound("b", "node-b", "2", 10, 1))
+	done := make(chan string, 8)
+	for i := 0; i < 8; i++ {
+		go func() {
+			done <- preemption.Preempt(c, pending("high", "1", 1000), nil, preemption.Config{}).Node
+		}()
+	}
+	for i := 0; i < 8; i++ {
+		if got := <-done; got != "node-a" {
+			t.Errorf("node = %q, want node-a", got)
+		}
+	}
+}
