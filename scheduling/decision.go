@@ -42,6 +42,8 @@ type Decision struct {
 	preScore  []Status
 	// rejectAll is set when a PreFilter rejected or failed.
 	rejectAll bool
+	// scored is false after FilterDecision: no scores were computed.
+	scored bool
 }
 
 // Decide makes one full decision for pod (see Decision), writing into d
@@ -63,6 +65,23 @@ func (cy *Cycle) Decide(d *Decision) *Decision {
 	cy.runPreFilter()
 	cy.filterDecision(d)
 	cy.scoreDecision(d)
+	return d
+}
+
+// FilterDecision is the filter half of Decide: it runs the filters on
+// every node and writes the verdicts into d (reused; nil allocates a new
+// Decision), leaving the scores empty (Totals and Scores return nothing,
+// BestIndex reports no node). Preemption and "does it fit anywhere"
+// questions need no more.
+func (cy *Cycle) FilterDecision(d *Decision) *Decision {
+	if d == nil {
+		d = &Decision{}
+	}
+	cy.runPreFilter()
+	cy.filterDecision(d)
+	d.scorers, d.weights, d.preScore = d.scorers[:0], d.weights[:0], d.preScore[:0]
+	d.raw, d.totals, d.infos = d.raw[:0], d.totals[:0], d.infos[:0]
+	d.scored = false
 	return d
 }
 
@@ -189,6 +208,7 @@ func (cy *Cycle) scoreDecision(d *Decision) {
 	d.totals = grow(d.totals, f)
 	clear(d.totals)
 	cy.preScore = nil
+	d.scored = true
 	if f == 0 {
 		d.raw = d.raw[:0]
 		return
@@ -288,11 +308,13 @@ func (d *Decision) Feasible() []int { return d.feasible }
 func (d *Decision) NumFeasible() int { return len(d.feasible) }
 
 // Totals returns the weighted score of each feasible node, aligned with
-// Feasible. The slice belongs to the decision.
+// Feasible (empty after FilterDecision). The slice belongs to the
+// decision.
 func (d *Decision) Totals() []int64 { return d.totals }
 
 // Score returns the k-th feasible node's score with its breakdown, as
-// Score reports it.
+// Score reports it; k must be in [0, NumFeasible()) and the decision
+// scored (Decide, not FilterDecision).
 func (d *Decision) Score(k int) NodeScore {
 	s := NodeScore{Plugins: make([]PluginScore, len(d.scorers))}
 	d.fillScore(k, &s)
@@ -310,9 +332,10 @@ func (d *Decision) fillScore(k int, s *NodeScore) {
 
 // Scores returns the feasible nodes' scores, as Score reports them, written
 // into dst's storage (and its entries' Plugins storage) when large enough;
-// nil when no node is feasible.
+// nil when no node is feasible or the decision was not scored
+// (FilterDecision).
 func (d *Decision) Scores(dst []NodeScore) []NodeScore {
-	if len(d.feasible) == 0 {
+	if len(d.feasible) == 0 || !d.scored {
 		return nil
 	}
 	dst = grow(dst, len(d.feasible))
@@ -338,9 +361,9 @@ func (d *Decision) Scores(dst []NodeScore) []NodeScore {
 // BestIndex returns the feasible node with the highest total score and
 // that score; among equal totals the lowest index wins (kube-scheduler
 // picks one of the tied nodes at random). ok is false when no node is
-// feasible.
+// feasible or the decision was not scored (FilterDecision).
 func (d *Decision) BestIndex() (index int, total int64, ok bool) {
-	if len(d.feasible) == 0 {
+	if len(d.feasible) == 0 || !d.scored {
 		return -1, 0, false
 	}
 	best := 0

@@ -51,6 +51,14 @@ func checkDecisionMatches(t *rapid.T, c *Cluster, pod *api.Pod, d *Decision) {
 			t.Fatalf("Totals/Feasible %d disagree with %v", k, w)
 		}
 	}
+	fd := c.NewCycle(pod).FilterDecision(d)
+	if res := fd.Results(nil); !reflect.DeepEqual(res, want) && !(len(res) == 0 && len(want) == 0) {
+		t.Fatalf("FilterDecision results\n got %v\nwant %v", res, want)
+	}
+	if _, _, ok := fd.BestIndex(); ok || fd.Scores(nil) != nil || len(fd.Totals()) != 0 || fd.NumFeasible() != feasible {
+		t.Fatalf("FilterDecision: scores %v, totals %v, %d feasible", fd.Scores(nil), fd.Totals(), fd.NumFeasible())
+	}
+	got = c.Decide(pod, d)
 	if msg := c.Explain(pod).Message; got.Message() != msg {
 		t.Fatalf("Message %q, want %q", got.Message(), msg)
 	}
