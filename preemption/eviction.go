@@ -3,7 +3,7 @@ package preemption
 import (
 	"errors"
 	"fmt"
-	"slices"
+	"sort"
 
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/scheduling"
@@ -192,8 +192,9 @@ func (r EvictionRank) Reason() string {
 // container ones when spec.resources is set, and spec.overhead is added
 // only to a non-zero total. Local volumes are hostPath, emptyDir on the
 // default medium, configMap and gitRepo. Pods equal on every rule keep
-// their input order (upstream's sort is an insertion sort for up to 12
-// pods; this one is stable for any number).
+// their input order when there are at most 12 pods; with more, they come
+// out as Go's sort (the kubelet's) leaves them, which depends only on the
+// input order.
 func RankForEviction(pods []*api.Pod, stats map[string]PodStats, signal Signal, layout FilesystemLayout) ([]EvictionRank, error) {
 	rule, err := ruleFor(signal, layout)
 	if err != nil {
@@ -206,7 +207,10 @@ func RankForEviction(pods []*api.Pod, stats map[string]PodStats, signal Signal, 
 		}
 		ranks = append(ranks, measure(p, stats, rule))
 	}
-	slices.SortStableFunc(ranks, func(a, b EvictionRank) int { return compareRanks(&a, &b, rule.measure) })
+	// The same sort as the eviction manager's (sort.Sort over the same
+	// comparison), so that pods the rules cannot tell apart end up where
+	// upstream puts them: in input order for up to 12 pods.
+	sort.Slice(ranks, func(i, j int) bool { return compareRanks(&ranks[i], &ranks[j], rule.measure) < 0 })
 	return ranks, nil
 }
 

@@ -2,7 +2,7 @@ package preemption
 
 import (
 	"math"
-	"slices"
+	"sort"
 
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/scheduling"
@@ -123,6 +123,20 @@ type dryRun struct {
 	allowed  []int32
 	// Buffers reused from node to node.
 	potential, violating, other, victims []*scheduling.PodInfo
+	sorter                               byImportance
+}
+
+// byImportance sorts pods most important first (sort.Interface, so that
+// sorting allocates nothing).
+type byImportance struct {
+	pods []*scheduling.PodInfo
+	cfg  *Config
+}
+
+func (s *byImportance) Len() int      { return len(s.pods) }
+func (s *byImportance) Swap(i, j int) { s.pods[i], s.pods[j] = s.pods[j], s.pods[i] }
+func (s *byImportance) Less(i, j int) bool {
+	return compareImportance(s.pods[i].Pod, s.pods[j].Pod, s.cfg) < 0
 }
 
 // selectVictims is DefaultPreemption's SelectVictimsOnNode: remove every
@@ -150,9 +164,10 @@ func (d *dryRun) selectVictims(n *scheduling.NodeInfo) ([]*scheduling.PodInfo, i
 	if st := w.Filter(); !st.IsSuccess() {
 		return nil, 0, st
 	}
-	slices.SortStableFunc(d.potential, func(a, b *scheduling.PodInfo) int {
-		return compareImportance(a.Pod, b.Pod, d.cfg)
-	})
+	// The same sort algorithm as upstream's (sort.Slice), so that pods
+	// equal on priority and start time come out in the same order.
+	d.sorter = byImportance{pods: d.potential, cfg: d.cfg}
+	sort.Sort(&d.sorter)
 	d.violating, d.other = splitByViolation(d.potential, d.budgets, d.allowed, d.violating[:0], d.other[:0])
 	violating, other := d.violating, d.other
 	victims := d.victims[:0]
@@ -186,9 +201,8 @@ func (d *dryRun) selectVictims(n *scheduling.NodeInfo) ([]*scheduling.PodInfo, i
 		}
 	}
 	if len(violating) != 0 && len(other) != 0 {
-		slices.SortStableFunc(victims, func(a, b *scheduling.PodInfo) int {
-			return compareImportance(a.Pod, b.Pod, d.cfg)
-		})
+		d.sorter = byImportance{pods: victims, cfg: d.cfg}
+		sort.Sort(&d.sorter)
 	}
 	return victims, numViolating, scheduling.Status{}
 }
