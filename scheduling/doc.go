@@ -5,4 +5,11 @@
 // InterPodAffinity, PodTopologySpread), their scores, priority resolution
 // and the scheduling queue order, all over an indexed cluster snapshot that
 // is updated incrementally.
+//
+// One scheduling decision is a Cycle (Cluster.NewCycle): Filter and Score
+// return NodeResult and NodeScore lists, convenient but allocated per
+// node; Decide (and FilterDecision) write the same answers into a
+// reusable Decision that keeps one small verdict per node, the statuses of
+// rejected nodes only and one score column per plugin, so that a caller
+// deciding pod after pod allocates nothing per node.
 package scheduling
