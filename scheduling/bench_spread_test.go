@@ -243,24 +243,33 @@ func BenchmarkSpreadPlugin(b *testing.B) {
 }
 
 // BenchmarkSpreadAddPod times keeping the spread cache current when one
-// pod is bound and removed again (snapshot update, no rebuild).
+// pod is bound and removed again (snapshot update, no rebuild), with one
+// cached selector and with the cache full of selectors of the pod's
+// namespace (only those the pod's labels could match are visited).
 func BenchmarkSpreadAddPod(b *testing.B) {
 	nodes, pods := spreadBenchCluster(5000, 10)
 	c, err := NewCluster(nodes, pods, Config{Plugins: []string{PluginPodTopologySpread}})
 	if err != nil {
 		b.Fatal(err)
 	}
-	spreadDecision(c, spreadBenchPod("app-7"), nil) // warm one selector
 	p := spreadPodOn("extra", nodes[42].Name, "app", "app-7")
 	p.Namespace = "ns-0"
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if err := c.AddPod(p); err != nil {
-			b.Fatal(err)
-		}
-		if err := c.RemovePod(p.Namespace, p.Name); err != nil {
-			b.Fatal(err)
+	run := func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := c.AddPod(p); err != nil {
+				b.Fatal(err)
+			}
+			if err := c.RemovePod(p.Namespace, p.Name); err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
+	spreadDecision(c, spreadBenchPod("app-7"), nil) // warm one selector
+	b.Run("selectors=1", run)
+	for i := range maxCachedSelectors {
+		spreadDecision(c, spreadBenchPod(fmt.Sprintf("app-%d", i%50), api.LabelSelectorRequirement{
+			Key: "bench-nonce", Operator: api.LabelSelectorOpNotIn, Values: []string{fmt.Sprint(i)}}), nil)
+	}
+	b.Run(fmt.Sprintf("selectors=%d", maxCachedSelectors), run)
 }

@@ -40,6 +40,12 @@ type spreadCache struct {
 	nsels  int
 	order  []*selectorCounts // insertion order, for eviction
 	nNodes int               // nodes the arrays cover
+	// guarded indexes the cached selectors of a namespace that pin a label
+	// key to listed values (=, ==, in) by that key and each value: only a
+	// pod carrying one of the values can match them, so a pod update
+	// visits only the selectors it could move. unguarded holds the rest.
+	guarded   map[string]map[string]map[string][]*selectorCounts
+	unguarded map[string][]*selectorCounts
 	// postings holds the label posting lists by namespace, then key.
 	postings map[string]map[string]*keyPostings
 	// workloads are the objects default constraints take selectors from.
@@ -153,10 +159,91 @@ type selectorCounts struct {
 	ns, str string
 	sel     api.Selector
 	perNode []int32
+	// guardKey and guardValues are the requirement the entry is indexed
+	// under in spreadCache.guarded (guardKey "" and no values: unguarded).
+	guardKey    string
+	guardValues []string
+}
+
+// guard picks the requirement of sel pinning a key to the fewest values
+// (=, ==, in); ok is false when none does.
+func guard(sel api.Selector) (key string, values []string, ok bool) {
+	for _, r := range sel.Requirements() {
+		switch r.Operator() {
+		case api.SelectionEquals, api.SelectionDoubleEquals, api.SelectionIn:
+		default:
+			continue
+		}
+		if vs := r.Values(); !ok || len(vs) < len(values) {
+			key, values, ok = r.Key(), vs, true
+		}
+	}
+	return key, values, ok
+}
+
+// index files e under its guard (or as unguarded).
+func (sc *spreadCache) index(e *selectorCounts) {
+	key, values, ok := guard(e.sel)
+	if !ok {
+		sc.unguarded[e.ns] = append(sc.unguarded[e.ns], e)
+		return
+	}
+	e.guardKey, e.guardValues = key, values
+	byKey := sc.guarded[e.ns]
+	if byKey == nil {
+		byKey = map[string]map[string][]*selectorCounts{}
+		sc.guarded[e.ns] = byKey
+	}
+	byValue := byKey[key]
+	if byValue == nil {
+		byValue = map[string][]*selectorCounts{}
+		byKey[key] = byValue
+	}
+	for _, v := range values {
+		byValue[v] = append(byValue[v], e)
+	}
+}
+
+// unindex removes e from the guard index.
+func (sc *spreadCache) unindex(e *selectorCounts) {
+	drop := func(list []*selectorCounts) []*selectorCounts {
+		for i, x := range list {
+			if x == e {
+				list[i] = list[len(list)-1]
+				list[len(list)-1] = nil
+				return list[:len(list)-1]
+			}
+		}
+		return list
+	}
+	if len(e.guardValues) == 0 {
+		if l := drop(sc.unguarded[e.ns]); len(l) > 0 {
+			sc.unguarded[e.ns] = l
+		} else {
+			delete(sc.unguarded, e.ns)
+		}
+		return
+	}
+	byKey := sc.guarded[e.ns]
+	byValue := byKey[e.guardKey]
+	for _, v := range e.guardValues {
+		if l := drop(byValue[v]); len(l) > 0 {
+			byValue[v] = l
+		} else {
+			delete(byValue, v)
+		}
+	}
+	if len(byValue) == 0 {
+		delete(byKey, e.guardKey)
+	}
+	if len(byKey) == 0 {
+		delete(sc.guarded, e.ns)
+	}
 }
 
 func newSpreadCache() *spreadCache {
 	return &spreadCache{keys: map[string]*topoKeyIndex{}, sels: map[string]map[string]*selectorCounts{},
+		guarded: map[string]map[string]map[string][]*selectorCounts{}, unguarded: map[string][]*selectorCounts{},
 		postings: map[string]map[string]*keyPostings{}}
 }
 
@@ -226,11 +313,13 @@ func (sc *spreadCache) selectorCounts(c *Cluster, ns string, sel api.Selector) (
 	}
 	if sc.nsels >= maxCachedSelectors {
 		old := sc.order[0]
+		sc.order[0] = nil
 		sc.order = sc.order[1:]
 		delete(sc.sels[old.ns], old.str)
 		if len(sc.sels[old.ns]) == 0 {
 			delete(sc.sels, old.ns)
 		}
+		sc.unindex(old)
 		sc.nsels--
 	}
 	m := sc.sels[ns]
@@ -239,6 +328,7 @@ func (sc *spreadCache) selectorCounts(c *Cluster, ns string, sel api.Selector) (
 		sc.sels[ns] = m
 	}
 	m[str] = e
+	sc.index(e)
 	sc.order = append(sc.order, e)
 	sc.nsels++
 	return e.perNode, true
@@ -254,6 +344,8 @@ func (sc *spreadCache) syncNodes(c *Cluster) {
 	}
 	sc.keys = map[string]*topoKeyIndex{}
 	sc.sels = map[string]map[string]*selectorCounts{}
+	sc.guarded = map[string]map[string]map[string][]*selectorCounts{}
+	sc.unguarded = map[string][]*selectorCounts{}
 	sc.order = nil
 	sc.nsels = 0
 	sc.postings = map[string]map[string]*keyPostings{}
@@ -279,8 +371,20 @@ func (sc *spreadCache) podDelta(p *PodInfo, d int32) {
 			}
 		}
 	}
-	for _, e := range sc.sels[p.Pod.Namespace] {
-		if e.sel.Matches(api.Set(p.Pod.Labels)) {
+	labels := api.Set(p.Pod.Labels)
+	for key, byValue := range sc.guarded[p.Pod.Namespace] {
+		v, ok := labels[key]
+		if !ok {
+			continue
+		}
+		for _, e := range byValue[v] {
+			if e.sel.Matches(labels) {
+				e.perNode[p.node.index] += d
+			}
+		}
+	}
+	for _, e := range sc.unguarded[p.Pod.Namespace] {
+		if e.sel.Matches(labels) {
 			e.perNode[p.node.index] += d
 		}
 	}

@@ -398,6 +398,19 @@ func TestSpreadCacheIncremental(t *testing.T) {
 			t.Fatal(err)
 		}
 		sels := []api.Selector{api.SelectorFromSet(api.Set{"app": "a"}), api.SelectorFromSet(api.Set{"app": "b"})}
+		// Selectors the cache files under a multi-value guard, and ones it
+		// cannot guard (every pod update must visit them).
+		for _, req := range []api.LabelSelectorRequirement{
+			{Key: "app", Operator: api.LabelSelectorOpIn, Values: []string{"b", "a"}},
+			{Key: "app", Operator: api.LabelSelectorOpExists},
+			{Key: "app", Operator: api.LabelSelectorOpNotIn, Values: []string{"a"}},
+		} {
+			sel, err := api.LabelSelectorAsSelector(&api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{req}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sels = append(sels, sel)
+		}
 		sc := newSpreadCache()
 		for _, s := range sels {
 			sc.selectorCounts(c, "default", s)
