@@ -117,10 +117,14 @@ func (sc *spreadCache) postingsFor(c *Cluster, ns, key string) *keyPostings {
 // candidates returns the pods of ns a selector can match when one of its
 // requirements pins a key to listed values (=, ==, in): the smallest such
 // set, from the posting lists; ok is false when no requirement does, and
-// every pod of the namespace must be tried.
-func (sc *spreadCache) candidates(c *Cluster, ns string, sel api.Selector) (lists [][]*PodInfo, ok bool) {
-	best := -1
-	for _, r := range sel.Requirements() {
+// every pod of the namespace must be tried. exact reports that every
+// listed pod matches, so counting needs no label lookups: each other
+// requirement is on a key no counted pod of ns carries, and holds for a
+// pod without the key (as "notin", "!=" and "!" do).
+func (sc *spreadCache) candidates(c *Cluster, ns string, sel api.Selector) (lists [][]*PodInfo, exact, ok bool) {
+	reqs := sel.Requirements()
+	best, guard := -1, -1
+	for i, r := range reqs {
 		switch r.Operator() {
 		case api.SelectionEquals, api.SelectionDoubleEquals, api.SelectionIn:
 		default:
@@ -136,10 +140,27 @@ func (sc *spreadCache) candidates(c *Cluster, ns string, sel api.Selector) (list
 			}
 		}
 		if best < 0 || n < best {
-			best, lists = n, ls
+			best, lists, guard = n, ls, i
 		}
 	}
-	return lists, best >= 0
+	if best < 0 {
+		return nil, false, false
+	}
+	if best == 0 {
+		return nil, true, true
+	}
+	for i, r := range reqs {
+		if i == guard {
+			continue
+		}
+		if len(sc.postingsFor(c, ns, r.Key()).byValue) > 0 {
+			return lists, false, true
+		}
+		if !r.Matches(api.Set{}) {
+			return nil, true, true // no counted pod can match
+		}
+	}
+	return lists, true, true
 }
 
 // topoKeyIndex maps every node to its domain for one topology key.
@@ -296,10 +317,10 @@ func (sc *spreadCache) selectorCounts(c *Cluster, ns string, sel api.Selector) (
 		return e.perNode, false
 	}
 	e := &selectorCounts{ns: ns, str: str, sel: sel, perNode: make([]int32, len(c.nodes))}
-	if lists, ok := sc.candidates(c, ns, sel); ok {
+	if lists, exact, ok := sc.candidates(c, ns, sel); ok {
 		for _, l := range lists {
 			for _, p := range l {
-				if sel.Matches(api.Set(p.Pod.Labels)) {
+				if exact || sel.Matches(api.Set(p.Pod.Labels)) {
 					e.perNode[p.node.index]++
 				}
 			}

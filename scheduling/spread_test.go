@@ -576,3 +576,64 @@ func TestSpreadWhatIfRemoveProperty(t *testing.T) {
 		}
 	})
 }
+
+// The spread cache's per-node counts of a selector equal a brute-force
+// count (every countable pod of the namespace, matched label by label),
+// whatever mix of operators the selector has, including requirements on
+// keys no pod carries, which the posting lists settle without label
+// lookups.
+func TestSpreadSelectorCountsBruteForce(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		nodes := []*api.Node{spreadNode("n0"), spreadNode("n1"), spreadNode("n2")}
+		var pods []*api.Pod
+		for i := range rapid.IntRange(0, 15).Draw(t, "pods") {
+			p := spreadPodOn(fmt.Sprintf("p%d", i), rapid.SampledFrom([]string{"n0", "n1", "n2"}).Draw(t, "node"))
+			for _, k := range []string{"app", "tier"} {
+				if v := rapid.SampledFrom([]string{"", "a", "b", "1", "7"}).Draw(t, k); v != "" {
+					p.Labels[k] = v
+				}
+			}
+			if rapid.IntRange(0, 4).Draw(t, "otherNS") == 0 {
+				p.Namespace = "other"
+			}
+			if rapid.IntRange(0, 5).Draw(t, "terminating") == 0 {
+				p.DeletionTimestamp = &api.Time{Time: time.Unix(100, 0)}
+			}
+			pods = append(pods, p)
+		}
+		c, err := NewCluster(nodes, pods, Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ops := []api.LabelSelectorOperator{api.LabelSelectorOpIn, api.LabelSelectorOpNotIn, api.LabelSelectorOpExists, api.LabelSelectorOpDoesNotExist}
+		ls := &api.LabelSelector{}
+		if rapid.Bool().Draw(t, "matchLabels") {
+			ls.MatchLabels = map[string]string{"app": rapid.SampledFrom([]string{"a", "b"}).Draw(t, "appValue")}
+		}
+		for range rapid.IntRange(0, 3).Draw(t, "exprs") {
+			r := api.LabelSelectorRequirement{
+				Key:      rapid.SampledFrom([]string{"app", "tier", "absent"}).Draw(t, "key"),
+				Operator: rapid.SampledFrom(ops).Draw(t, "op"),
+			}
+			if r.Operator == api.LabelSelectorOpIn || r.Operator == api.LabelSelectorOpNotIn {
+				r.Values = rapid.SliceOfNDistinct(rapid.SampledFrom([]string{"a", "b", "1", "7"}), 1, 3, rapid.ID[string]).Draw(t, "values")
+			}
+			ls.MatchExpressions = append(ls.MatchExpressions, r)
+		}
+		sel, err := api.LabelSelectorAsSelector(ls)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := newSpreadCache()
+		got, _ := sc.selectorCounts(c, "default", sel)
+		want := make([]int32, c.NumNodes())
+		for _, p := range c.PodsInNamespace("default") {
+			if countable(p) && sel.Matches(api.Set(p.Pod.Labels)) {
+				want[p.Node().Index()]++
+			}
+		}
+		if d := cmp.Diff(want, got); d != "" {
+			t.Fatalf("counts for %s (-brute force +cache):\n%s", sel, d)
+		}
+	})
+}
