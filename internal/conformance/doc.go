@@ -6,8 +6,8 @@
 // (or $PODSEM_CONFORMANCE_DIR), dispatches each family by name to an adapter
 // that runs the case through podsem's public API, and prints one line per
 // family: "conformance: <family>: N passed, M failed". A family without an
-// adapter prints "not implemented (N cases)" and does not fail the run; any
-// mismatch in an implemented family fails it. It also checks that every
+// adapter prints "not implemented (N cases)"; it, and any mismatch, fails
+// the test. It also checks that every
 // Kubernetes object inside every vector decodes into the api types and
 // encodes back without losing a value.
 package conformance
