@@ -34,6 +34,12 @@ package scheduling
 // calls filter only for nodes fits rejects, so the common "passes" case
 // builds no Status.
 //
+// Decide (decision.go) sieves the candidate nodes plugin by plugin in
+// profile order and scores column by column; hot plugins get direct
+// (non-interface) calls there: sieve and scoreColumn switch on the
+// concrete type, and PodTopologySpread works on node indexes throughout
+// (fitsIndex, preScoreIndexes, scoreIndexes), never reading a NodeInfo.
+//
 // What the spread plugin can read: c.NumNodes(), c.Nodes(), c.NodeAt(i),
 // c.NodeByName(name) (*NodeInfo: Node(), Name(), Labels(), Taints(),
 // Pods(), Index()); c.PodsInNamespace(ns); PodInfo (Pod, Labels(),
