@@ -51,4 +51,8 @@
 // mechanisms' targets; ExecOutcome, TCPOutcome and GRPCOutcome interpret
 // their answers. Runner is the interface a caller implements to run a
 // probe for real; RunWithRetries applies the kubelet's retries to it.
+//
+// A node agent that drives the pod with lifecycle.Machine passes each step's
+// settled result on with Step.MachineEvent: the worker decides when a result
+// counts, the machine decides what the pod does about it.
 package probe
