@@ -329,7 +329,7 @@ func upstreamSelectorError(err error) string {
 	}
 	m := selectorFound.FindStringSubmatch(msg)
 	if m == nil {
-		return "unable to parse requirement: " + msg
+		return "unable to parse requirement: " + fieldErrorText(msg)
 	}
 	tok, want := m[1], m[2]
 	if tok == "end of string" {
@@ -342,4 +342,57 @@ func upstreamSelectorError(err error) string {
 		return "unable to parse requirement: found " + tok + " expected: '('"
 	}
 	return "unable to parse requirement: found " + tok + ", expected: " + want
+}
+
+var (
+	badKeyPrefix      = regexp.MustCompile(`^invalid label key ("(?:[^"\\]|\\.)*"): `)
+	requirementPrefix = regexp.MustCompile(`^requirement on "(?:[^"\\]|\\.)*": `)
+)
+
+// fieldErrorText words a requirement's validation problems as labels.Parse
+// does. An invalid key is reported on its own, as a field error with no
+// field path ("<nil>: Invalid value: ..."); the problems found while
+// building the requirement (operator arity, non-integer gt/lt operands,
+// invalid values) are an aggregate: one problem reads as itself, several
+// as "[a, b]".
+func fieldErrorText(msg string) string {
+	if m := badKeyPrefix.FindStringSubmatch(msg); m != nil {
+		return "<nil>: Invalid value: " + m[1] + ": " + msg[len(m[0]):]
+	}
+	loc := requirementPrefix.FindStringIndex(msg)
+	if loc == nil {
+		return msg
+	}
+	msg = msg[loc[1]:]
+	// Each problem starts with its field path, "values..." or "operator";
+	// the details themselves may contain "; ".
+	var parts []string
+	for rest := msg; ; {
+		i := nextProblem(rest)
+		if i < 0 {
+			parts = append(parts, rest)
+			break
+		}
+		parts = append(parts, rest[:i])
+		rest = rest[i+2:]
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// nextProblem finds the "; " that separates two joined field errors.
+func nextProblem(s string) int {
+	for off := 0; ; {
+		i := strings.Index(s[off:], "; ")
+		if i < 0 {
+			return -1
+		}
+		i += off
+		if rest := s[i+2:]; strings.HasPrefix(rest, "values") || strings.HasPrefix(rest, "operator: ") {
+			return i
+		}
+		off = i + 2
+	}
 }
