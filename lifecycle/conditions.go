@@ -298,7 +298,7 @@ func initializedCondition(pod *api.Pod, prev *api.PodStatus, v *statusView, phas
 		c.Reason = ReasonPodCompleted
 		return c
 	}
-	if old := api.FindCondition(prev.Conditions, api.PodInitialized); old != nil && old.Status == api.ConditionTrue {
+	if wasInitialized(prev) {
 		return c
 	}
 	if anyRegularStarted(spec, v) {
@@ -390,4 +390,19 @@ func readyCondition(pod *api.Pod, containersReady *api.PodCondition) api.PodCond
 		c.Status, c.Reason, c.Message = api.ConditionFalse, ReasonReadinessGatesNotReady, msg.String()
 	}
 	return c
+}
+
+// wasInitialized reports whether the previous status holds an Initialized
+// condition that is True. The kubelet looks at every Initialized entry, not
+// just the first, so a duplicate True entry after a False one still counts.
+func wasInitialized(prev *api.PodStatus) bool {
+	if prev == nil {
+		return false
+	}
+	for i := range prev.Conditions {
+		if c := &prev.Conditions[i]; c.Type == api.PodInitialized && c.Status == api.ConditionTrue {
+			return true
+		}
+	}
+	return false
 }

@@ -111,6 +111,19 @@ func TestConditions(t *testing.T) {
 				"False ContainersNotReady: containers with unready status: [app]"},
 		},
 		{
+			// The kubelet scans every previous Initialized entry; a True one
+			// after a False duplicate still keeps the pod initialized.
+			name: "Initialized True in a later duplicate entry",
+			pod: api.Pod{Spec: api.PodSpec{InitContainers: []api.Container{{Name: "init"}}, Containers: []api.Container{{Name: "app"}}},
+				Status: api.PodStatus{InitContainerStatuses: []api.ContainerStatus{fxStatus("init", fxWaiting(""))},
+					ContainerStatuses: []api.ContainerStatus{fxStatus("app", fxWaiting(ContainerCreating))},
+					Conditions: []api.PodCondition{{Type: api.PodInitialized, Status: api.ConditionFalse},
+						{Type: api.PodInitialized, Status: api.ConditionTrue}}}},
+			in: ConditionsInput{Phase: api.PodPending, Sandboxes: fxSandboxes},
+			want: [4]string{"True", "True", "False ContainersNotReady: containers with unready status: [app]",
+				"False ContainersNotReady: containers with unready status: [app]"},
+		},
+		{
 			name:    "observedGeneration",
 			pod:     api.Pod{ObjectMeta: api.ObjectMeta{Generation: 7}, Spec: api.PodSpec{Containers: []api.Container{{Name: "app"}}}},
 			in:      ConditionsInput{Phase: api.PodPending},
