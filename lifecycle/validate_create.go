@@ -26,7 +26,7 @@ func ValidateCreate(pod *api.Pod) api.FieldErrors {
 		return api.FieldErrors{api.Required(api.NewPath("metadata"), "a pod is required")}
 	}
 	p := prepareForCreate(pod)
-	errs := validatePodMetadataAndSpec(p, false)
+	errs := validatePodMetadataAndSpec(p, podValidationOptions{})
 	spec := api.NewPath("spec")
 	if len(p.Spec.EphemeralContainers) > 0 {
 		errs = append(errs, api.Forbidden(spec.Child("ephemeralContainers"), "cannot be set on create"))

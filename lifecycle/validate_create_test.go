@@ -350,6 +350,41 @@ func TestValidateCreateRules(t *testing.T) {
 			p.Spec.NodeName = "node-1"
 			p.Spec.SchedulingGates = []api.PodSchedulingGate{{Name: "example.com/gate"}}
 		}, []string{"spec.nodeName FieldValueForbidden"}},
+
+		// Found by differential testing against upstream validation.
+		{"privileged container outside windows", func(p *api.Pod) {
+			p.Spec.OS = &api.PodOS{Name: "darwin"}
+			p.Spec.Containers[0].SecurityContext = &api.SecurityContext{Privileged: vPtr(true)}
+		}, []string{"spec.containers[0].securityContext.privileged FieldValueForbidden", "spec.os FieldValueNotSupported"}},
+		{"privileged init container", func(p *api.Pod) {
+			p.Spec.InitContainers[0].SecurityContext = &api.SecurityContext{Privileged: vPtr(true)}
+		}, []string{"spec.initContainers[0].securityContext.privileged FieldValueForbidden"}},
+		{"one hostProcess container on linux", func(p *api.Pod) {
+			p.Spec.OS = &api.PodOS{Name: api.Linux}
+			p.Spec.Containers[0].SecurityContext = &api.SecurityContext{WindowsOptions: &api.WindowsSecurityContextOptions{HostProcess: vPtr(true)}}
+		}, []string{
+			"spec FieldValueForbidden",
+			"spec FieldValueInvalid",
+			"spec.containers[0].securityContext.windowsOptions FieldValueForbidden",
+			"spec.hostNetwork FieldValueInvalid",
+		}},
+		{"net sysctl with hostNetwork", func(p *api.Pod) {
+			p.Spec.HostNetwork = true
+			p.Spec.Containers[0].Ports[0].HostPort = 8080
+			p.Spec.SecurityContext = &api.PodSecurityContext{Sysctls: []api.Sysctl{{Name: "net.core.somaxconn", Value: "1024"}, {Name: "kernel.shm_rmid_forced", Value: "1"}}}
+		}, []string{"spec.securityContext.sysctls[0].name FieldValueInvalid"}},
+		{"ipc sysctls with hostIPC", func(p *api.Pod) {
+			p.Spec.HostIPC = true
+			p.Spec.SecurityContext = &api.PodSecurityContext{Sysctls: []api.Sysctl{{Name: "net.core.somaxconn", Value: "1"}, {Name: "kernel/msgmax", Value: "1"}, {Name: "fs.mqueue.msg_max", Value: "1"}}}
+		}, []string{"spec.securityContext.sysctls[1].name FieldValueInvalid", "spec.securityContext.sysctls[2].name FieldValueInvalid"}},
+		{"unmasked procMount in the host user namespace", func(p *api.Pod) {
+			p.Spec.Containers[0].SecurityContext = &api.SecurityContext{ProcMount: vPtr("Unmasked")}
+		}, []string{"spec.containers[0].securityContext.procMount FieldValueInvalid"}},
+		{"no privilege escalation with SYS_ADMIN spelled without CAP_", func(p *api.Pod) {
+			p.Spec.Containers[0].SecurityContext = &api.SecurityContext{AllowPrivilegeEscalation: vPtr(false), Capabilities: &api.Capabilities{Add: []string{"SYS_ADMIN"}}}
+		}, nil},
+		{"finalizer that is not a qualified name", func(p *api.Pod) { p.Finalizers = []string{"example.com/ok", "bad finalizer"} },
+			[]string{"metadata.finalizers FieldValueInvalid", "metadata.finalizers[1] FieldValueInvalid"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

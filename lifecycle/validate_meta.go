@@ -135,19 +135,20 @@ var standardFinalizers = map[string]bool{
 	"foregroundDeletion": true,
 }
 
-// validateFinalizers checks each finalizer name: a qualified name, and
-// either one of the standard names or prefixed with a domain.
+// validateFinalizers checks each finalizer name: a qualified name (its
+// errors reported at the list itself, metadata.finalizers, as the generic
+// object-meta check does), and either one of the standard names or
+// containing a slash (reported at the element, metadata.finalizers[i], by
+// core's own check, which runs whatever the first one found).
 func validateFinalizers(finalizers []string, p api.Path) api.FieldErrors {
 	var errs api.FieldErrors
 	hasOrphan, hasForeground := false, false
 	for i, f := range finalizers {
-		ip := p.Index(i)
-		msgs := api.IsQualifiedName(f)
-		for _, msg := range msgs {
-			errs = append(errs, api.Invalid(ip, f, msg))
+		for _, msg := range api.IsQualifiedName(f) {
+			errs = append(errs, api.Invalid(p, f, msg))
 		}
-		if len(msgs) == 0 && !strings.Contains(f, "/") && !standardFinalizers[f] {
-			errs = append(errs, api.Invalid(ip, f, "name is neither a standard finalizer name nor is it fully qualified"))
+		if !strings.Contains(f, "/") && !standardFinalizers[f] {
+			errs = append(errs, api.Invalid(p.Index(i), f, "name is neither a standard finalizer name nor is it fully qualified"))
 		}
 		hasOrphan = hasOrphan || f == "orphan"
 		hasForeground = hasForeground || f == "foregroundDeletion"

@@ -13,12 +13,18 @@ const maxUserID = 2147483647
 // known procMount (Unmasked only in a user namespace), valid seccomp,
 // AppArmor and Windows options, and no allowPrivilegeEscalation=false
 // together with privileged or CAP_SYS_ADMIN. Privileged containers are
-// accepted, as on a cluster started with --allow-privileged.
+// refused as "disallowed by cluster policy": v1.36.3's kube-apiserver
+// allows them only when started with --allow-privileged=true, and its
+// default (and that of core validation run with no cluster capabilities
+// configured) is false.
 func validateSecurityContext(sc *api.SecurityContext, p api.Path, hostUsers bool) api.FieldErrors {
 	if sc == nil {
 		return nil
 	}
 	var errs api.FieldErrors
+	if sc.Privileged != nil && *sc.Privileged {
+		errs = append(errs, api.Forbidden(p.Child("privileged"), "disallowed by cluster policy"))
+	}
 	if sc.RunAsUser != nil && (*sc.RunAsUser < 0 || *sc.RunAsUser > maxUserID) {
 		errs = append(errs, api.Invalid(p.Child("runAsUser"), *sc.RunAsUser, "must be between 0 and 2147483647, inclusive"))
 	}
@@ -30,7 +36,7 @@ func validateSecurityContext(sc *api.SecurityContext, p api.Path, hostUsers bool
 		case "Default":
 		case "Unmasked":
 			if hostUsers {
-				errs = append(errs, api.Forbidden(p.Child("procMount"), "`hostUsers` must be false to use `Unmasked`"))
+				errs = append(errs, api.Invalid(p.Child("procMount"), *sc.ProcMount, "`hostUsers` must be false to use `Unmasked`"))
 			}
 		default:
 			errs = append(errs, api.NotSupported(p.Child("procMount"), *sc.ProcMount, []string{"Default", "Unmasked"}))
@@ -43,7 +49,8 @@ func validateSecurityContext(sc *api.SecurityContext, p api.Path, hostUsers bool
 		}
 		if sc.Capabilities != nil {
 			for _, c := range sc.Capabilities.Add {
-				if c == "SYS_ADMIN" || c == "CAP_SYS_ADMIN" {
+				// Only the literal CAP_SYS_ADMIN spelling is caught.
+				if c == "CAP_SYS_ADMIN" {
 					errs = append(errs, api.Invalid(p, sc, "cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN"))
 				}
 			}
@@ -56,7 +63,7 @@ func validateSecurityContext(sc *api.SecurityContext, p api.Path, hostUsers bool
 // validatePodSecurityContext checks spec.securityContext: IDs in range,
 // shareProcessNamespace not with hostPID, sysctl names, fsGroupChangePolicy
 // and the seccomp, AppArmor and Windows options.
-func validatePodSecurityContext(spec *api.PodSpec, p api.Path) api.FieldErrors {
+func validatePodSecurityContext(spec *api.PodSpec, p api.Path, opts podValidationOptions) api.FieldErrors {
 	var errs api.FieldErrors
 	sc := spec.SecurityContext
 	if spec.ShareProcessNamespace != nil && *spec.ShareProcessNamespace && spec.HostPID {
@@ -88,6 +95,11 @@ func validatePodSecurityContext(spec *api.PodSpec, p api.Path) api.FieldErrors {
 			errs = append(errs, api.Invalid(np, s.Name, "must have at most 253 characters and match regex ^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[\\./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$"))
 		case names[s.Name]:
 			errs = append(errs, api.Duplicate(np, s.Name))
+		}
+		if !opts.allowHostNamespacedSysctls {
+			if e := hostSysctlConflict(s.Name, spec, np); e != nil {
+				errs = append(errs, e)
+			}
 		}
 		names[s.Name] = true
 	}

@@ -13,11 +13,11 @@ import (
 // the pod-specific annotations, the whole spec, and the pod-only rules
 // (service account tokens need a service account; images have no
 // surrounding whitespace).
-func validatePodMetadataAndSpec(pod *api.Pod, allowInvalidDeletionCost bool) api.FieldErrors {
+func validatePodMetadataAndSpec(pod *api.Pod, opts podValidationOptions) api.FieldErrors {
 	meta, spec := api.NewPath("metadata"), api.NewPath("spec")
 	errs := validateObjectMeta(&pod.ObjectMeta, meta)
-	errs = append(errs, validatePodAnnotations(pod.Annotations, &pod.Spec, meta.Child("annotations"), allowInvalidDeletionCost)...)
-	errs = append(errs, validatePodSpec(pod, spec)...)
+	errs = append(errs, validatePodAnnotations(pod.Annotations, &pod.Spec, meta.Child("annotations"), opts.allowInvalidDeletionCost)...)
+	errs = append(errs, validatePodSpec(pod, spec, opts)...)
 	if pod.Spec.ServiceAccountName == "" {
 		for i, v := range pod.Spec.Volumes {
 			if v.Projected == nil {
@@ -48,7 +48,7 @@ func hostUsersFalse(spec *api.PodSpec) bool {
 // validatePodSpec is core validation's ValidatePodSpec for a pod (not a
 // template) with the options the API server uses for a new object under
 // v1.36's default feature gates.
-func validatePodSpec(pod *api.Pod, p api.Path) api.FieldErrors {
+func validatePodSpec(pod *api.Pod, p api.Path, opts podValidationOptions) api.FieldErrors {
 	spec := &pod.Spec
 	var errs api.FieldErrors
 	if spec.TerminationGracePeriodSeconds == nil {
@@ -91,7 +91,7 @@ func validatePodSpec(pod *api.Pod, p api.Path) api.FieldErrors {
 		errs = append(errs, api.NotSupported(p.Child("dnsPolicy"), string(spec.DNSPolicy), []string{"ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"}))
 	}
 	errs = append(errs, validateLabels(spec.NodeSelector, p.Child("nodeSelector"))...)
-	errs = append(errs, validatePodSecurityContext(spec, p.Child("securityContext"))...)
+	errs = append(errs, validatePodSecurityContext(spec, p.Child("securityContext"), opts)...)
 	for i, s := range spec.ImagePullSecrets {
 		if s.Name == "" {
 			errs = append(errs, api.Required(p.Child("imagePullSecrets").Index(i).Child("name"), ""))
@@ -290,7 +290,8 @@ func validateWindowsPod(spec *api.PodSpec, p api.Path) api.FieldErrors {
 
 // validateWindowsHostProcess checks Windows HostProcess containers: pod and
 // container settings agree, all containers or none are HostProcess, and
-// HostProcess pods use the host network.
+// HostProcess pods use the host network; and, as privileged containers,
+// they are refused under the default cluster policy.
 func validateWindowsHostProcess(spec *api.PodSpec, p api.Path) api.FieldErrors {
 	var errs api.FieldErrors
 	var podHP *bool
@@ -319,6 +320,9 @@ func validateWindowsHostProcess(spec *api.PodSpec, p api.Path) api.FieldErrors {
 		if !spec.HostNetwork {
 			errs = append(errs, api.Invalid(p.Child("hostNetwork"), spec.HostNetwork, "hostNetwork must be true if pod contains any hostProcess containers"))
 		}
+		// HostProcess containers are privileged, which the default
+		// cluster policy (--allow-privileged=false) refuses.
+		errs = append(errs, api.Forbidden(p, "hostProcess containers are disallowed by cluster policy"))
 	}
 	return errs
 }

@@ -32,7 +32,7 @@ func ValidateUpdate(newPod, oldPod *api.Pod) api.FieldErrors {
 	}
 	meta, spec := api.NewPath("metadata"), api.NewPath("spec")
 	errs := validateObjectMetaUpdate(&newPod.ObjectMeta, &oldPod.ObjectMeta, meta)
-	errs = append(errs, validatePodMetadataAndSpec(newPod, !validDeletionCost(oldPod.Annotations))...)
+	errs = append(errs, validatePodMetadataAndSpec(newPod, updateValidationOptions(oldPod))...)
 	errs = append(errs, validatePodAnnotationUpdates(newPod, oldPod, meta.Child("annotations"))...)
 
 	cerrs, stop := validateContainerUpdates(newPod.Spec.Containers, oldPod.Spec.Containers, spec.Child("containers"))
@@ -175,9 +175,14 @@ func validateOnlyDeletedSchedulingGates(newGates, oldGates []api.PodSchedulingGa
 	for _, g := range oldGates {
 		old[g.Name] = true
 	}
+	// A new gate named more than once is reported once, at its last index.
+	last := make(map[string]int, len(newGates))
+	for i, g := range newGates {
+		last[g.Name] = i
+	}
 	var errs api.FieldErrors
 	for i, g := range newGates {
-		if !old[g.Name] {
+		if !old[g.Name] && last[g.Name] == i {
 			errs = append(errs, api.Forbidden(p.Index(i).Child("name"), "only deletion is allowed, but found new scheduling gate '"+g.Name+"'"))
 		}
 	}
@@ -253,7 +258,7 @@ func ValidateEphemeralContainersUpdate(newPod, oldPod *api.Pod) api.FieldErrors 
 	}
 	meta := api.NewPath("metadata")
 	errs := validateObjectMetaUpdate(&newPod.ObjectMeta, &oldPod.ObjectMeta, meta)
-	errs = append(errs, validatePodMetadataAndSpec(newPod, !validDeletionCost(oldPod.Annotations))...)
+	errs = append(errs, validatePodMetadataAndSpec(newPod, updateValidationOptions(oldPod))...)
 	errs = append(errs, validatePodAnnotationUpdates(newPod, oldPod, meta.Child("annotations"))...)
 	if _, mirror := oldPod.Annotations[annotationMirrorPod]; mirror {
 		return api.FieldErrors{api.Forbidden(api.Path{}, "static pods do not support ephemeral containers")}

@@ -143,6 +143,18 @@ func TestValidateUpdateRules(t *testing.T) {
 			p.Spec.RestartPolicy = api.RestartPolicyNever
 			p.Spec.ActiveDeadlineSeconds = vPtr(int64(-1))
 		}, []string{"spec.activeDeadlineSeconds FieldValueInvalid", "spec.containers FieldValueForbidden"}},
+
+		// Found by differential testing against upstream validation.
+		{"the same new scheduling gate twice", nil, func(p *api.Pod) {
+			p.Spec.SchedulingGates = []api.PodSchedulingGate{{Name: "example.com/g"}, {Name: "example.com/g"}}
+		}, []string{"spec.schedulingGates[1] FieldValueDuplicate", "spec.schedulingGates[1].name FieldValueForbidden"}},
+		{"finalizer that is not a qualified name", nil, func(p *api.Pod) { p.Finalizers = []string{"bad finalizer"} },
+			[]string{"metadata.finalizers FieldValueInvalid", "metadata.finalizers[0] FieldValueInvalid"}},
+		{"host net sysctl kept from the old pod", func(p *api.Pod) {
+			p.Spec.HostNetwork = true
+			p.Spec.Containers[0].Ports[0].HostPort = 8080
+			p.Spec.SecurityContext = &api.PodSecurityContext{Sysctls: []api.Sysctl{{Name: "net.core.somaxconn", Value: "1024"}}}
+		}, func(p *api.Pod) { p.Spec.Containers[0].Image = "nginx:1.28" }, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,0 +1,90 @@
+package lifecycle
+
+import (
+	"strings"
+
+	"github.com/podsem/podsem/api"
+)
+
+// podValidationOptions are the relaxations the API server grants a pod
+// update because the stored pod already uses something that newer rules
+// refuse (pkg/api/pod GetValidationOptionsFromPodSpecAndMeta). A new pod
+// gets none of them.
+type podValidationOptions struct {
+	// allowInvalidDeletionCost: the old pod's pod-deletion-cost
+	// annotation was already not an int32.
+	allowInvalidDeletionCost bool
+	// allowHostNamespacedSysctls: the old pod already set a network
+	// sysctl with hostNetwork or an IPC sysctl with hostIPC.
+	allowHostNamespacedSysctls bool
+}
+
+// updateValidationOptions derives the options for validating an update
+// over oldPod.
+func updateValidationOptions(oldPod *api.Pod) podValidationOptions {
+	opts := podValidationOptions{allowInvalidDeletionCost: !validDeletionCost(oldPod.Annotations)}
+	if sc := oldPod.Spec.SecurityContext; sc != nil {
+		for _, s := range sc.Sysctls {
+			if hostSysctlConflict(s.Name, &oldPod.Spec, api.Path{}) != nil {
+				opts.allowHostNamespacedSysctls = true
+				break
+			}
+		}
+	}
+	return opts
+}
+
+// sysctlNamespace is the Linux namespace a sysctl belongs to: "Net",
+// "IPC" or "" when it is not namespaced or unknown (the kubelet's and
+// API server's shared table in component-helpers node/util/sysctl).
+func sysctlNamespace(name string) string {
+	name = normalizeSysctlName(name)
+	if i := strings.IndexByte(name, '*'); i >= 0 {
+		name = name[:i]
+	}
+	switch name {
+	case "kernel.sem", "kernel.shmall", "kernel.shmmax", "kernel.shmmni", "kernel.shm_rmid_forced",
+		"kernel.shm", "kernel.msgmax", "kernel.msgmnb", "kernel.msgmni", "kernel.msg":
+		return "IPC"
+	}
+	switch {
+	case strings.HasPrefix(name, "net."):
+		return "Net"
+	case strings.HasPrefix(name, "fs.mqueue."):
+		return "IPC"
+	}
+	return ""
+}
+
+// normalizeSysctlName turns the slash-separated spelling of a sysctl
+// (net/ipv4/conf/eno2.100/rp_filter) into the dotted one, swapping the
+// two separators, when the first separator is a slash.
+func normalizeSysctlName(name string) string {
+	i := strings.IndexAny(name, "./")
+	if i < 0 || name[i] == '.' {
+		return name
+	}
+	b := []byte(name)
+	for j, c := range b {
+		switch c {
+		case '.':
+			b[j] = '/'
+		case '/':
+			b[j] = '.'
+		}
+	}
+	return string(b)
+}
+
+// hostSysctlConflict reports a namespaced sysctl on a pod sharing that
+// namespace with the host: network sysctls with hostNetwork, IPC sysctls
+// with hostIPC (core validation's ValidateHostSysctl).
+func hostSysctlConflict(name string, spec *api.PodSpec, p api.Path) *api.FieldError {
+	switch ns := sysctlNamespace(name); {
+	case spec.HostNetwork && ns == "Net":
+		return api.Invalid(p, name, "may not be specified when 'hostNetwork' is true")
+	case spec.HostIPC && ns == "IPC":
+		return api.Invalid(p, name, "may not be specified when 'hostIPC' is true")
+	}
+	return nil
+}
