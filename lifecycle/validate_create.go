@@ -11,7 +11,10 @@ import (
 // accepted. The pod is expected as the API server holds it after decoding
 // and v1 defaulting (see api.DefaultPod); it is not modified.
 //
-// The create path is the pod registry strategy's PrepareForCreate (status
+// The pod is first taken as the v1-to-internal conversion leaves it (a
+// negative terminationGracePeriodSeconds counts as 1, legacy init
+// container annotations are dropped). The create path is then the pod
+// registry strategy's PrepareForCreate (status
 // cleared, generation 1, matchLabelKeys of topology spread constraints
 // merged into their labelSelector as `key In (value)`), the generic
 // BeforeCreate's name generation from generateName, then core validation's
@@ -25,7 +28,7 @@ func ValidateCreate(pod *api.Pod) api.FieldErrors {
 	if pod == nil {
 		return api.FieldErrors{api.Required(api.NewPath("metadata"), "a pod is required")}
 	}
-	p := prepareForCreate(pod)
+	p := prepareForCreate(asConverted(pod))
 	errs := validatePodMetadataAndSpec(p, podValidationOptions{})
 	spec := api.NewPath("spec")
 	if len(p.Spec.EphemeralContainers) > 0 {

@@ -383,6 +383,14 @@ func TestValidateCreateRules(t *testing.T) {
 		{"no privilege escalation with SYS_ADMIN spelled without CAP_", func(p *api.Pod) {
 			p.Spec.Containers[0].SecurityContext = &api.SecurityContext{AllowPrivilegeEscalation: vPtr(false), Capabilities: &api.Capabilities{Add: []string{"SYS_ADMIN"}}}
 		}, nil},
+		{"zero sleep with a negative grace period, which counts as 1", func(p *api.Pod) {
+			p.Spec.TerminationGracePeriodSeconds = vPtr(int64(-1))
+			p.Spec.Containers[0].Lifecycle = &api.Lifecycle{PreStop: &api.LifecycleHandler{Sleep: &api.SleepAction{Seconds: 0}}}
+		}, nil},
+		{"sleep of 2 with a negative grace period, which counts as 1", func(p *api.Pod) {
+			p.Spec.TerminationGracePeriodSeconds = vPtr(int64(-30))
+			p.Spec.Containers[0].Lifecycle = &api.Lifecycle{PreStop: &api.LifecycleHandler{Sleep: &api.SleepAction{Seconds: 2}}}
+		}, []string{"spec.containers[0].lifecycle.preStop.sleep FieldValueInvalid"}},
 		{"finalizer that is not a qualified name", func(p *api.Pod) { p.Finalizers = []string{"example.com/ok", "bad finalizer"} },
 			[]string{"metadata.finalizers FieldValueInvalid", "metadata.finalizers[1] FieldValueInvalid"}},
 	}

@@ -88,3 +88,39 @@ func hostSysctlConflict(name string, spec *api.PodSpec, p api.Path) *api.FieldEr
 	}
 	return nil
 }
+
+// initContainerAnnotations are the pre-1.6 annotations that carried init
+// containers; the v1-to-internal pod conversion removes them.
+var initContainerAnnotations = [...]string{
+	"pod.beta.kubernetes.io/init-containers",
+	"pod.alpha.kubernetes.io/init-containers",
+	"pod.beta.kubernetes.io/init-container-statuses",
+	"pod.alpha.kubernetes.io/init-container-statuses",
+}
+
+// asConverted returns pod as the API server validates it after converting
+// the v1 object to its internal type (pkg/apis/core/v1 Convert_v1_Pod_To_core_Pod):
+// a negative terminationGracePeriodSeconds becomes 1 and the legacy init
+// container annotations are gone. pod itself is not modified; the result
+// shares everything else with it.
+func asConverted(pod *api.Pod) *api.Pod {
+	p := *pod
+	if g := p.Spec.TerminationGracePeriodSeconds; g != nil && *g < 0 {
+		one := int64(1)
+		p.Spec.TerminationGracePeriodSeconds = &one
+	}
+	for _, k := range initContainerAnnotations {
+		if _, ok := p.Annotations[k]; ok {
+			kept := make(map[string]string, len(p.Annotations))
+			for ak, av := range p.Annotations {
+				kept[ak] = av
+			}
+			for _, drop := range initContainerAnnotations {
+				delete(kept, drop)
+			}
+			p.Annotations = kept
+			break
+		}
+	}
+	return &p
+}

@@ -12,7 +12,10 @@ import (
 // for a PUT of newPod over the stored oldPod, or nil when the update is
 // accepted (the pod registry strategy's ValidateUpdate, i.e. core
 // validation's ValidatePodUpdate, under v1.36.3's default feature gates).
-// Both pods are expected v1-defaulted; neither is modified.
+// Both pods are expected v1-defaulted; neither is modified. Both are
+// taken as the v1-to-internal conversion leaves them: a negative
+// terminationGracePeriodSeconds counts as 1 (so a pod stored with -5 may
+// be sent back with -1 or 1), legacy init container annotations dropped.
 //
 // Metadata: name, namespace, uid, creationTimestamp, deletionTimestamp and
 // deletionGracePeriodSeconds are immutable, generation may not go down, a
@@ -30,6 +33,7 @@ func ValidateUpdate(newPod, oldPod *api.Pod) api.FieldErrors {
 	if newPod == nil || oldPod == nil {
 		return api.FieldErrors{api.Required(api.NewPath("metadata"), "both the new and the old pod are required")}
 	}
+	newPod, oldPod = asConverted(newPod), asConverted(oldPod)
 	meta, spec := api.NewPath("metadata"), api.NewPath("spec")
 	errs := validateObjectMetaUpdate(&newPod.ObjectMeta, &oldPod.ObjectMeta, meta)
 	errs = append(errs, validatePodMetadataAndSpec(newPod, updateValidationOptions(oldPod))...)
@@ -256,6 +260,7 @@ func ValidateEphemeralContainersUpdate(newPod, oldPod *api.Pod) api.FieldErrors 
 	if newPod == nil || oldPod == nil {
 		return api.FieldErrors{api.Required(api.NewPath("metadata"), "both the new and the old pod are required")}
 	}
+	newPod, oldPod = asConverted(newPod), asConverted(oldPod)
 	meta := api.NewPath("metadata")
 	errs := validateObjectMetaUpdate(&newPod.ObjectMeta, &oldPod.ObjectMeta, meta)
 	errs = append(errs, validatePodMetadataAndSpec(newPod, updateValidationOptions(oldPod))...)

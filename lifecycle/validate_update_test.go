@@ -145,6 +145,10 @@ func TestValidateUpdateRules(t *testing.T) {
 		}, []string{"spec.activeDeadlineSeconds FieldValueInvalid", "spec.containers FieldValueForbidden"}},
 
 		// Found by differential testing against upstream validation.
+		{"one negative grace period for another", func(p *api.Pod) { p.Spec.TerminationGracePeriodSeconds = vPtr(int64(-5)) },
+			func(p *api.Pod) { p.Spec.TerminationGracePeriodSeconds = vPtr(int64(-1)) }, nil},
+		{"negative grace period to 5", func(p *api.Pod) { p.Spec.TerminationGracePeriodSeconds = vPtr(int64(-5)) },
+			func(p *api.Pod) { p.Spec.TerminationGracePeriodSeconds = vPtr(int64(5)) }, []string{"spec FieldValueForbidden"}},
 		{"the same new scheduling gate twice", nil, func(p *api.Pod) {
 			p.Spec.SchedulingGates = []api.PodSchedulingGate{{Name: "example.com/g"}, {Name: "example.com/g"}}
 		}, []string{"spec.schedulingGates[1] FieldValueDuplicate", "spec.schedulingGates[1].name FieldValueForbidden"}},
