@@ -266,7 +266,9 @@ func ValidateEphemeralContainersUpdate(newPod, oldPod *api.Pod) api.FieldErrors 
 	errs = append(errs, validatePodMetadataAndSpec(newPod, updateValidationOptions(oldPod))...)
 	errs = append(errs, validatePodAnnotationUpdates(newPod, oldPod, meta.Child("annotations"))...)
 	if _, mirror := oldPod.Annotations[annotationMirrorPod]; mirror {
-		return api.FieldErrors{api.Forbidden(api.Path{}, "static pods do not support ephemeral containers")}
+		// Upstream reports this at a path made of one empty field name,
+		// which renders as "[]".
+		return api.FieldErrors{api.Forbidden(api.Path{}.Key(""), "static pods do not support ephemeral containers")}
 	}
 	p := api.NewPath("spec").Child("ephemeralContainers")
 	byName := make(map[string]*api.EphemeralContainer, len(newPod.Spec.EphemeralContainers))

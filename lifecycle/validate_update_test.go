@@ -223,7 +223,8 @@ func TestValidateEphemeralContainersUpdate(t *testing.T) {
 			[]string{"spec.activeDeadlineSeconds FieldValueInvalid"}},
 		{"static pod", func(p *api.Pod) { p.Annotations = map[string]string{"kubernetes.io/config.mirror": "hash"} },
 			func(p *api.Pod) { p.Spec.EphemeralContainers = []api.EphemeralContainer{debugger("debugger-0")} },
-			[]string{" FieldValueForbidden"}},
+			// The path upstream reports is a root with an empty name: "[]".
+			[]string{"[] FieldValueForbidden"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
