@@ -198,8 +198,14 @@ func (sc *spreadConstraint) finish(pod *api.Pod) {
 
 // mergeMatchLabelKeys adds key=value requirements for each matchLabelKeys
 // key the pod carries (KEP-3243), so that only pods of the same revision or
-// group count.
+// group count. A constraint without a labelSelector selects nothing, and
+// the plugin leaves such a selector alone: the keys cannot widen it into
+// one that counts pods (mergeLabelSetWithSelector keeps a selector that
+// has no requirement list as it is).
 func mergeMatchLabelKeys(sel api.Selector, keys []string, podLabels map[string]string) api.Selector {
+	if api.SelectsNothing(sel) {
+		return sel
+	}
 	set := api.Set{}
 	for _, k := range keys {
 		if v, ok := podLabels[k]; ok {
@@ -209,11 +215,7 @@ func mergeMatchLabelKeys(sel api.Selector, keys []string, podLabels map[string]s
 	if len(set) == 0 {
 		return sel
 	}
-	merged := api.SelectorFromSet(set)
-	if api.SelectsNothing(sel) {
-		return merged
-	}
-	return merged.Add(sel.Requirements()...)
+	return api.SelectorFromSet(set).Add(sel.Requirements()...)
 }
 
 // spreadConstraintsFor returns the pod's constraints with the given action:

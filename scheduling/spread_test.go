@@ -78,6 +78,11 @@ func hardZone(maxSkew int32, sel *api.LabelSelector) api.TopologySpreadConstrain
 	return api.TopologySpreadConstraint{MaxSkew: maxSkew, TopologyKey: "zone", WhenUnsatisfiable: api.DoNotSchedule, LabelSelector: sel}
 }
 
+func withKeys(c api.TopologySpreadConstraint, keys ...string) api.TopologySpreadConstraint {
+	c.MatchLabelKeys = keys
+	return c
+}
+
 func fooBar() *api.LabelSelector {
 	return &api.LabelSelector{MatchLabels: map[string]string{"foo": "bar"}}
 }
@@ -127,6 +132,16 @@ func TestSpreadFilterTable(t *testing.T) {
 			[]string{"Success", "Success", "Success", "Success"}},
 		{"node missing the key", append(slices.Clone(zones), spreadNode("n5", "node", "n5")), three, incoming(foo, hardZone(1, fooBar())),
 			[]string{"Unschedulable", "Unschedulable", "Success", "Success", "UnschedulableAndUnresolvable"}},
+		// Found by differential testing against the upstream plugin: a
+		// constraint without labelSelector selects nothing, and matchLabelKeys
+		// does not turn it into a foo=bar selector, so zone a's two pods do
+		// not count and every node passes.
+		{"no labelSelector: matchLabelKeys leave it selecting nothing", zones, three, incoming(foo, withKeys(hardZone(1, nil), "foo")),
+			[]string{"Success", "Success", "Success", "Success"}},
+		// An empty labelSelector ({}) has a requirement list (of length 0), so
+		// the keys are merged in and the constraint counts foo=bar pods.
+		{"empty labelSelector: matchLabelKeys make it count", zones, three, incoming(foo, withKeys(hardZone(1, &api.LabelSelector{}), "foo")),
+			[]string{"Unschedulable", "Unschedulable", "Success", "Success"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
