@@ -15,6 +15,7 @@ type containerContext struct {
 	gracePeriod   *int64
 	hostUsers     bool
 	restartPolicy api.RestartPolicy
+	os            *api.PodOS
 }
 
 // validateContainers checks spec.containers, as core validation's
@@ -36,7 +37,7 @@ func validateContainers(containers []api.Container, cc *containerContext, p api.
 		} else {
 			names[c.Name] = true
 		}
-		errs = append(errs, validateContainerHooksAndProbes(c, cc.gracePeriod, ip)...)
+		errs = append(errs, validateContainerHooksAndProbes(c, cc, ip)...)
 		errs = append(errs, validateContainerRestartPolicy(c, ip)...)
 	}
 	return append(errs, hostPortConflicts(containers, p)...)
@@ -66,7 +67,7 @@ func validateInitContainers(inits, regular []api.Container, cc *containerContext
 		// reports them under index 0 of the list, whatever the container.
 		errs = append(errs, hostPortConflicts(inits[i:i+1], p)...)
 		if c.IsSidecar() {
-			errs = append(errs, validateContainerHooksAndProbes(c, cc.gracePeriod, ip)...)
+			errs = append(errs, validateContainerHooksAndProbes(c, cc, ip)...)
 			continue
 		}
 		const msg = "may not be set for init containers without restartPolicy=Always"
@@ -217,10 +218,11 @@ func validateImageWhitespace(c *api.Container, p api.Path) api.FieldErrors {
 
 // validateContainerHooksAndProbes applies the hook and probe rules of
 // regular containers and sidecars.
-func validateContainerHooksAndProbes(c *api.Container, grace *int64, p api.Path) api.FieldErrors {
+func validateContainerHooksAndProbes(c *api.Container, cc *containerContext, p api.Path) api.FieldErrors {
 	var errs api.FieldErrors
+	grace := cc.gracePeriod
 	if c.Lifecycle != nil {
-		errs = append(errs, validateLifecycle(c.Lifecycle, grace, p.Child("lifecycle"))...)
+		errs = append(errs, validateLifecycle(c.Lifecycle, grace, cc.os, p.Child("lifecycle"))...)
 	}
 	errs = append(errs, validateProbe(c.LivenessProbe, probeLiveness, grace, p.Child("livenessProbe"))...)
 	errs = append(errs, validateProbe(c.ReadinessProbe, probeReadiness, grace, p.Child("readinessProbe"))...)

@@ -391,6 +391,10 @@ func TestValidateCreateRules(t *testing.T) {
 			p.Spec.TerminationGracePeriodSeconds = vPtr(int64(-30))
 			p.Spec.Containers[0].Lifecycle = &api.Lifecycle{PreStop: &api.LifecycleHandler{Sleep: &api.SleepAction{Seconds: 2}}}
 		}, []string{"spec.containers[0].lifecycle.preStop.sleep FieldValueInvalid"}},
+		{"stop signals are dropped from a new pod, emptied lifecycles too", func(p *api.Pod) {
+			p.Spec.InitContainers[0].Lifecycle = &api.Lifecycle{StopSignal: vPtr("SIGTERM")}
+			p.Spec.Containers[0].Lifecycle = &api.Lifecycle{StopSignal: vPtr("NOT-A-SIGNAL")}
+		}, nil},
 		{"finalizer that is not a qualified name", func(p *api.Pod) { p.Finalizers = []string{"example.com/ok", "bad finalizer"} },
 			[]string{"metadata.finalizers FieldValueInvalid", "metadata.finalizers[1] FieldValueInvalid"}},
 	}
@@ -439,5 +443,14 @@ func BenchmarkValidateUpdate(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		lifecycle.ValidateUpdate(n, old)
+	}
+}
+
+func TestValidateCreateKeepsCallersStopSignals(t *testing.T) {
+	p := vBasePod()
+	p.Spec.Containers[0].Lifecycle = &api.Lifecycle{StopSignal: vPtr("SIGTERM")}
+	lifecycle.ValidateCreate(p)
+	if p.Spec.Containers[0].Lifecycle == nil || p.Spec.Containers[0].Lifecycle.StopSignal == nil {
+		t.Errorf("ValidateCreate dropped the caller's stop signal")
 	}
 }

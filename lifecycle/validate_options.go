@@ -124,3 +124,46 @@ func asConverted(pod *api.Pod) *api.Pod {
 	}
 	return &p
 }
+
+// dropStopSignals removes container stop signals from a new pod's spec, as
+// the pod strategy's PrepareForCreate does while the ContainerStopSignals
+// feature gate is off (its v1.36.3 default); a lifecycle left empty goes
+// too. The container slices are copied before any change, so the caller's
+// pod is not modified.
+func dropStopSignals(spec *api.PodSpec) {
+	strip := func(c *api.Container) {
+		if c.Lifecycle == nil || c.Lifecycle.StopSignal == nil {
+			return
+		}
+		lc := *c.Lifecycle
+		lc.StopSignal = nil
+		if lc.PostStart == nil && lc.PreStop == nil {
+			c.Lifecycle = nil
+		} else {
+			c.Lifecycle = &lc
+		}
+	}
+	has := func(c *api.Container) bool { return c.Lifecycle != nil && c.Lifecycle.StopSignal != nil }
+	for _, list := range []*[]api.Container{&spec.Containers, &spec.InitContainers} {
+		for i := range *list {
+			if has(&(*list)[i]) {
+				cp := append([]api.Container(nil), *list...)
+				for j := range cp {
+					strip(&cp[j])
+				}
+				*list = cp
+				break
+			}
+		}
+	}
+	for i := range spec.EphemeralContainers {
+		if has(&spec.EphemeralContainers[i].Container) {
+			cp := append([]api.EphemeralContainer(nil), spec.EphemeralContainers...)
+			for j := range cp {
+				strip(&cp[j].Container)
+			}
+			spec.EphemeralContainers = cp
+			break
+		}
+	}
+}

@@ -2,6 +2,7 @@ package lifecycle
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/podsem/podsem/api"
 )
@@ -57,7 +58,7 @@ func validateProbe(pr *api.Probe, kind probeKind, grace *int64, p api.Path) api.
 
 // validateLifecycle checks the postStart and preStop hooks and the stop
 // signal of a container.
-func validateLifecycle(lc *api.Lifecycle, grace *int64, p api.Path) api.FieldErrors {
+func validateLifecycle(lc *api.Lifecycle, grace *int64, os *api.PodOS, p api.Path) api.FieldErrors {
 	var errs api.FieldErrors
 	if h := lc.PostStart; h != nil {
 		errs = append(errs, validateHandler(handler{exec: h.Exec, httpGet: h.HTTPGet, tcpSocket: h.TCPSocket, sleep: h.Sleep}, grace, p.Child("postStart"))...)
@@ -65,7 +66,72 @@ func validateLifecycle(lc *api.Lifecycle, grace *int64, p api.Path) api.FieldErr
 	if h := lc.PreStop; h != nil {
 		errs = append(errs, validateHandler(handler{exec: h.Exec, httpGet: h.HTTPGet, tcpSocket: h.TCPSocket, sleep: h.Sleep}, grace, p.Child("preStop"))...)
 	}
+	if lc.StopSignal != nil {
+		errs = append(errs, validateStopSignal(*lc.StopSignal, os, p.Child("stopSignal"))...)
+	}
 	return errs
+}
+
+// validateStopSignal checks a container's stop signal against the pod's
+// OS: the OS must be named, Windows knows only SIGKILL and SIGTERM, Linux
+// the standard and real-time signals. (The ContainerStopSignals gate is
+// off by default in v1.36.3, so a new pod's stop signals are dropped
+// before validation; an update still validates them.)
+func validateStopSignal(sig string, os *api.PodOS, p api.Path) api.FieldErrors {
+	switch {
+	case os == nil:
+		return api.FieldErrors{api.Forbidden(p, "may not be set for containers with empty `spec.os.name`")}
+	case os.Name == api.Windows:
+		if sig != "SIGKILL" && sig != "SIGTERM" {
+			return api.FieldErrors{api.NotSupported(p, sig, []string{"SIGKILL", "SIGTERM"})}
+		}
+	case os.Name == api.Linux:
+		if !linuxStopSignal(sig) {
+			return api.FieldErrors{api.NotSupported(p, sig, linuxStopSignals())}
+		}
+	}
+	return nil
+}
+
+// linuxStopSignals lists the accepted Linux stop signals, for messages.
+func linuxStopSignals() []string {
+	out := []string{"SIGABRT", "SIGALRM", "SIGBUS", "SIGCHLD", "SIGCLD", "SIGCONT", "SIGFPE", "SIGHUP",
+		"SIGILL", "SIGINT", "SIGIO", "SIGIOT", "SIGKILL", "SIGPIPE", "SIGPOLL", "SIGPROF",
+		"SIGPWR", "SIGQUIT", "SIGSEGV", "SIGSTKFLT", "SIGSTOP", "SIGSYS", "SIGTERM", "SIGTRAP",
+		"SIGTSTP", "SIGTTIN", "SIGTTOU", "SIGURG", "SIGUSR1", "SIGUSR2", "SIGVTALRM", "SIGWINCH",
+		"SIGXCPU", "SIGXFSZ", "SIGRTMIN"}
+	for i := 1; i <= 15; i++ {
+		out = append(out, "SIGRTMIN+"+strconv.Itoa(i))
+	}
+	for i := 14; i >= 1; i-- {
+		out = append(out, "SIGRTMAX-"+strconv.Itoa(i))
+	}
+	return append(out, "SIGRTMAX")
+}
+
+// linuxStopSignal reports whether sig is one of the signal names the API
+// accepts as a Linux container's stop signal.
+func linuxStopSignal(sig string) bool {
+	switch sig {
+	case "SIGABRT", "SIGALRM", "SIGBUS", "SIGCHLD", "SIGCLD", "SIGCONT", "SIGFPE", "SIGHUP",
+		"SIGILL", "SIGINT", "SIGIO", "SIGIOT", "SIGKILL", "SIGPIPE", "SIGPOLL", "SIGPROF",
+		"SIGPWR", "SIGQUIT", "SIGSEGV", "SIGSTKFLT", "SIGSTOP", "SIGSYS", "SIGTERM", "SIGTRAP",
+		"SIGTSTP", "SIGTTIN", "SIGTTOU", "SIGURG", "SIGUSR1", "SIGUSR2", "SIGVTALRM", "SIGWINCH",
+		"SIGXCPU", "SIGXFSZ", "SIGRTMIN", "SIGRTMAX":
+		return true
+	}
+	// SIGRTMIN+1 .. SIGRTMIN+15 and SIGRTMAX-14 .. SIGRTMAX-1.
+	for _, pre := range []string{"SIGRTMIN+", "SIGRTMAX-"} {
+		if n, ok := strings.CutPrefix(sig, pre); ok {
+			v, err := strconv.Atoi(n)
+			lim := 15
+			if pre == "SIGRTMAX-" {
+				lim = 14
+			}
+			return err == nil && v >= 1 && v <= lim && strconv.Itoa(v) == n
+		}
+	}
+	return false
 }
 
 // handler gathers the mechanisms probes and hooks share.

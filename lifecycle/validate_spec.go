@@ -61,6 +61,7 @@ func validatePodSpec(pod *api.Pod, p api.Path, opts podValidationOptions) api.Fi
 		gracePeriod:   spec.TerminationGracePeriodSeconds,
 		hostUsers:     !hostUsersFalse(spec),
 		restartPolicy: spec.RestartPolicy,
+		os:            spec.OS,
 	}
 	errs = append(errs, validateContainers(spec.Containers, cc, p.Child("containers"))...)
 	errs = append(errs, validateInitContainers(spec.InitContainers, spec.Containers, cc, p.Child("initContainers"))...)

@@ -149,6 +149,14 @@ func TestValidateUpdateRules(t *testing.T) {
 			func(p *api.Pod) { p.Spec.TerminationGracePeriodSeconds = vPtr(int64(-1)) }, nil},
 		{"negative grace period to 5", func(p *api.Pod) { p.Spec.TerminationGracePeriodSeconds = vPtr(int64(-5)) },
 			func(p *api.Pod) { p.Spec.TerminationGracePeriodSeconds = vPtr(int64(5)) }, []string{"spec FieldValueForbidden"}},
+		{"stop signal without an OS", nil, func(p *api.Pod) { p.Spec.Containers[0].Lifecycle = &api.Lifecycle{StopSignal: vPtr("SIGTERM")} },
+			[]string{"spec FieldValueForbidden", "spec.containers[0].lifecycle.stopSignal FieldValueForbidden"}},
+		{"stop signal unknown to linux", func(p *api.Pod) { p.Spec.OS = &api.PodOS{Name: api.Linux} },
+			func(p *api.Pod) { p.Spec.Containers[0].Lifecycle = &api.Lifecycle{StopSignal: vPtr("SIGRTMIN+16")} },
+			[]string{"spec FieldValueForbidden", "spec.containers[0].lifecycle.stopSignal FieldValueNotSupported"}},
+		{"real-time stop signal on linux", func(p *api.Pod) { p.Spec.OS = &api.PodOS{Name: api.Linux} },
+			func(p *api.Pod) { p.Spec.Containers[0].Lifecycle = &api.Lifecycle{StopSignal: vPtr("SIGRTMAX-14")} },
+			[]string{"spec FieldValueForbidden"}},
 		{"the same new scheduling gate twice", nil, func(p *api.Pod) {
 			p.Spec.SchedulingGates = []api.PodSchedulingGate{{Name: "example.com/g"}, {Name: "example.com/g"}}
 		}, []string{"spec.schedulingGates[1] FieldValueDuplicate", "spec.schedulingGates[1].name FieldValueForbidden"}},
