@@ -44,10 +44,11 @@ const NodeUnreachablePodReason = NodeLost
 //     True, RESTARTS counts sidecar and regular containers only, and the
 //     regular containers are scanned last to first (so the first container
 //     has the last word): a waiting or terminated reason, Signal:N or
-//     ExitCode:N replace STATUS, except that Completed does not replace the
-//     reason of a container that failed; ready running containers count in
-//     READY. Completed with some container still ready and running becomes
-//     Running if the pod is Ready, NotReady if not.
+//     ExitCode:N replace STATUS; ready running containers count in READY.
+//     When STATUS ends up Completed it becomes Running if some container is
+//     ready and running and the pod is Ready; otherwise the STATUS text of
+//     the first container that exited non-zero, if any; otherwise NotReady
+//     if some container is ready and running.
 //   - A pod being deleted shows Unknown when its reason is NodeLost, else
 //     Terminating unless its phase is Succeeded or Failed.
 //   - "(D ago)" uses the latest lastState.terminated.finishedAt among the
@@ -132,10 +133,10 @@ func DisplayStatus(pod *api.Pod, now time.Time) DisplayRow {
 		restarts = sidecarRestarts
 		lastRestart = lastSidecarRestart
 		hasRunning := false
-		// failed is set while STATUS holds the reason of a container that
-		// exited non-zero; a Completed container scanned afterwards does
-		// not hide it (kubectl's fix for Completed masking Error).
-		failed := false
+		// errorReason remembers the STATUS text of the last container
+		// scanned (so the first in list order) that terminated with a
+		// non-zero exit code.
+		errorReason := ""
 		for i := len(st.ContainerStatuses) - 1; i >= 0; i-- {
 			cs := &st.ContainerStatuses[i]
 			restarts += int(cs.RestartCount)
@@ -145,25 +146,31 @@ func DisplayStatus(pod *api.Pod, now time.Time) DisplayRow {
 			w, t := cs.State.Waiting, cs.State.Terminated
 			switch {
 			case w != nil && w.Reason != "":
-				status, failed = w.Reason, false
-			case t != nil && t.Reason != "":
-				if t.ExitCode == 0 && failed {
-					break
-				}
-				status, failed = t.Reason, t.ExitCode != 0
-			case t != nil && t.Signal != 0:
-				status, failed = "Signal:"+strconv.Itoa(int(t.Signal)), t.ExitCode != 0
+				status = w.Reason
 			case t != nil:
-				status, failed = "ExitCode:"+strconv.Itoa(int(t.ExitCode)), t.ExitCode != 0
+				switch {
+				case t.Reason != "":
+					status = t.Reason
+				case t.Signal != 0:
+					status = "Signal:" + strconv.Itoa(int(t.Signal))
+				default:
+					status = "ExitCode:" + strconv.Itoa(int(t.ExitCode))
+				}
+				if t.ExitCode != 0 {
+					errorReason = status
+				}
 			case cs.Ready && cs.State.Running != nil:
 				hasRunning = true
 				ready++
 			}
 		}
-		if status == Completed && hasRunning {
-			if readyTrue(st) {
+		if status == Completed {
+			switch {
+			case hasRunning && readyTrue(st):
 				status = string(api.PodRunning)
-			} else {
+			case errorReason != "":
+				status = errorReason
+			case hasRunning:
 				status = "NotReady"
 			}
 		}

@@ -145,6 +145,36 @@ func TestDisplayStatus(t *testing.T) {
 			want: DisplayRow{"0/2", "Error", "0", "60m"},
 		},
 		{
+			// A non-zero exit labelled Completed is still an error reason, and
+			// it wins over NotReady.
+			name: "completed with non-zero exit beside a ready running container",
+			pod: api.Pod{Spec: api.PodSpec{Containers: []api.Container{{Name: "a"}, {Name: "b"}}},
+				Status: api.PodStatus{Phase: api.PodRunning, ContainerStatuses: []api.ContainerStatus{
+					{Name: "a", State: api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: 1, Reason: Completed}}}, ready("b")}}},
+			want: DisplayRow{"1/2", "Completed", "0", "60m"},
+		},
+		{
+			// An earlier container's reason replaces a later failed one's,
+			// even when the earlier one exited 0.
+			name: "earlier zero-exit reason replaces a later failure",
+			pod: api.Pod{Spec: api.PodSpec{Containers: []api.Container{{Name: "a"}, {Name: "b"}}},
+				Status: api.PodStatus{Phase: api.PodFailed, ContainerStatuses: []api.ContainerStatus{
+					{Name: "a", State: api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: 0, Reason: "OOMKilled"}}},
+					{Name: "b", State: api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: 1, Reason: Completed}}}}}},
+			want: DisplayRow{"0/2", "OOMKilled", "0", "60m"},
+		},
+		{
+			// A final Completed falls back to the first failure's text even
+			// when a zero exit without reason came in between.
+			name: "completed falls back to a signal seen before an ExitCode:0",
+			pod: api.Pod{Spec: api.PodSpec{Containers: []api.Container{{Name: "a"}, {Name: "b"}, {Name: "c"}}},
+				Status: api.PodStatus{Phase: api.PodFailed, ContainerStatuses: []api.ContainerStatus{
+					fxStatus("a", fxExited(0)),
+					{Name: "b", State: api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: 0}}},
+					{Name: "c", State: api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: 1, Signal: 15}}}}}},
+			want: DisplayRow{"0/3", "Signal:15", "0", "60m"},
+		},
+		{
 			name: "signal without reason",
 			pod: api.Pod{Spec: api.PodSpec{Containers: []api.Container{{Name: "a"}}},
 				Status: api.PodStatus{Phase: api.PodFailed, ContainerStatuses: []api.ContainerStatus{{Name: "a", State: signalled}}}},
