@@ -395,6 +395,13 @@ func TestValidateCreateRules(t *testing.T) {
 			p.Spec.InitContainers[0].Lifecycle = &api.Lifecycle{StopSignal: vPtr("SIGTERM")}
 			p.Spec.Containers[0].Lifecycle = &api.Lifecycle{StopSignal: vPtr("NOT-A-SIGNAL")}
 		}, nil},
+		{"pod-level resources on a windows pod, whatever their values", func(p *api.Pod) {
+			p.Spec.OS = &api.PodOS{Name: api.Windows}
+			p.Spec.Resources = &api.ResourceRequirements{Requests: api.ResourceList{"example.com/gpu": api.MustParseQuantity("1")}}
+		}, []string{"spec.resources FieldValueForbidden"}},
+		{"image pull secret without a name is not an error", func(p *api.Pod) {
+			p.Spec.ImagePullSecrets = []api.LocalObjectReference{{Name: ""}}
+		}, nil},
 		{"finalizer that is not a qualified name", func(p *api.Pod) { p.Finalizers = []string{"example.com/ok", "bad finalizer"} },
 			[]string{"metadata.finalizers FieldValueInvalid", "metadata.finalizers[1] FieldValueInvalid"}},
 	}

@@ -133,6 +133,11 @@ func validatePodResources(pod *api.Pod, p api.Path) api.FieldErrors {
 	if r == nil {
 		return nil
 	}
+	if os := pod.Spec.OS; os != nil && os.Name == api.Windows {
+		// Windows pods take no pod-level resources; nothing more is said
+		// about the values then.
+		return api.FieldErrors{api.Forbidden(p, "may not be set for a windows pod")}
+	}
 	var errs api.FieldErrors
 	if r.Claims != nil {
 		errs = append(errs, api.Forbidden(p.Child("claims"), "claims cannot be set for Resources at pod-level"))

@@ -93,11 +93,8 @@ func validatePodSpec(pod *api.Pod, p api.Path, opts podValidationOptions) api.Fi
 	}
 	errs = append(errs, validateLabels(spec.NodeSelector, p.Child("nodeSelector"))...)
 	errs = append(errs, validatePodSecurityContext(spec, p.Child("securityContext"), opts)...)
-	for i, s := range spec.ImagePullSecrets {
-		if s.Name == "" {
-			errs = append(errs, api.Required(p.Child("imagePullSecrets").Index(i).Child("name"), ""))
-		}
-	}
+	// imagePullSecrets names are not validated (an empty one only earns a
+	// warning from the API server).
 	errs = append(errs, validateAffinity(spec.Affinity, p.Child("affinity"))...)
 	for i, g := range spec.ReadinessGates {
 		for _, msg := range api.IsQualifiedName(string(g.ConditionType)) {
