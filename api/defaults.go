@@ -30,7 +30,7 @@ const (
 // with no source, fieldRef apiVersion v1, quantities rounded up to milli
 // units, container requests copied from limits, and pod-level resource
 // defaults (requests from limits or the container aggregate, hugepage
-// limits, limits from container limits).
+// limits; other pod-level limits are never defaulted).
 //
 // Nothing in podsem calls it implicitly: most inputs (and most conformance
 // vectors) are deliberately not defaulted, so callers opt in.
@@ -79,7 +79,6 @@ func DefaultPod(pod *Pod) {
 	}
 	defaultHugePagePodLimits(pod)
 	defaultPodRequests(pod)
-	defaultPodLimits(pod)
 	if s.EnableServiceLinks == nil {
 		t := true
 		s.EnableServiceLinks = &t
@@ -332,44 +331,4 @@ func defaultPodRequests(pod *Pod) {
 	if len(reqs) > 0 {
 		r.Requests = reqs
 	}
-}
-
-// defaultPodLimits: with pod-level requests but no pod-level limits, a
-// resource every container limits gets the containers' aggregate limit at
-// pod level.
-func defaultPodLimits(pod *Pod) {
-	r := pod.Spec.Resources
-	if r == nil || hasSupported(r.Limits) || !hasSupported(r.Requests) {
-		return
-	}
-	lims := r.Limits
-	if lims == nil {
-		lims = ResourceList{}
-	}
-	for k, v := range AggregateContainerLimits(pod, PodResourcesOptions{}) {
-		if _, ok := lims[k]; ok || !IsSupportedPodLevelResource(k) || !isOvercommitAllowed(k) {
-			continue
-		}
-		if !allContainersLimit(pod, k) {
-			continue
-		}
-		lims[k] = v
-	}
-	if len(lims) > 0 {
-		r.Limits = lims
-	}
-}
-
-func allContainersLimit(pod *Pod, name ResourceName) bool {
-	for i := range pod.Spec.InitContainers {
-		if _, ok := pod.Spec.InitContainers[i].Resources.Limits[name]; !ok {
-			return false
-		}
-	}
-	for i := range pod.Spec.Containers {
-		if _, ok := pod.Spec.Containers[i].Resources.Limits[name]; !ok {
-			return false
-		}
-	}
-	return true
 }

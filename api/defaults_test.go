@@ -107,7 +107,9 @@ func TestDefaultPodLevelResources(t *testing.T) {
 		wantReq:    ResourceList{ResourceCPU: q("500m")},
 		wantLimits: ResourceList{ResourceCPU: q("2")},
 	}, {
-		name: "pod requests only: limits from containers that all set one",
+		// v1.36.3 never defaults pod-level limits (only hugepages): pod
+		// requests alone leave spec.resources.limits unset.
+		name: "pod requests only: no pod-level limits are defaulted",
 		pod: PodSpec{
 			Resources: &ResourceRequirements{Requests: ResourceList{ResourceCPU: q("1")}},
 			Containers: []Container{
@@ -116,7 +118,7 @@ func TestDefaultPodLevelResources(t *testing.T) {
 			},
 		},
 		wantReq:    ResourceList{ResourceCPU: q("1")},
-		wantLimits: ResourceList{ResourceCPU: q("3")},
+		wantLimits: nil,
 	}} {
 		pod := &Pod{Spec: tc.pod}
 		DefaultPod(pod)
