@@ -43,7 +43,8 @@ func ValidateCreate(pod *api.Pod) api.FieldErrors {
 // prepareForCreate returns a shallow copy of pod with what the API server
 // changes before validating a new pod: no status, generation 1, no
 // deletion fields, a generated name when only generateName is set,
-// matchLabelKeys merged into topology spread selectors, and container stop
+// matchLabelKeys merged into topology spread and pod (anti-)affinity
+// selectors (mismatchLabelKeys too, as NotIn), and container stop
 // signals dropped (their feature gate is off by default).
 func prepareForCreate(pod *api.Pod) *api.Pod {
 	p := *pod
@@ -61,6 +62,7 @@ func prepareForCreate(pod *api.Pod) *api.Pod {
 		p.Name = base + strings.Repeat("x", generatedNameSuffixLength)
 	}
 	p.Spec.TopologySpreadConstraints = mergeMatchLabelKeys(p.Spec.TopologySpreadConstraints, p.Labels)
+	p.Spec.Affinity = mergeAffinityLabelKeys(p.Spec.Affinity, p.Labels)
 	dropStopSignals(&p.Spec)
 	return &p
 }

@@ -402,6 +402,32 @@ func TestValidateCreateRules(t *testing.T) {
 		{"image pull secret without a name is not an error", func(p *api.Pod) {
 			p.Spec.ImagePullSecrets = []api.LocalObjectReference{{Name: ""}}
 		}, nil},
+		{"anti-affinity term without a topology key", func(p *api.Pod) {
+			p.Spec.Affinity = &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{{
+				LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+			}}}}
+		}, []string{
+			"spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey FieldValueInvalid",
+			"spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey FieldValueRequired",
+		}},
+		{"affinity matchLabelKeys merged over a selector on the same key", func(p *api.Pod) {
+			p.Spec.Affinity = &api.Affinity{PodAffinity: &api.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{{
+				Weight: 10,
+				PodAffinityTerm: api.PodAffinityTerm{
+					LabelSelector:  &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+					TopologyKey:    "kubernetes.io/hostname",
+					MatchLabelKeys: []string{"missing", "app"},
+				},
+			}}}}
+		}, []string{"spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm[1] FieldValueInvalid"}},
+		{"affinity matchLabelKeys on a label the pod lacks", func(p *api.Pod) {
+			p.Spec.Affinity = &api.Affinity{PodAffinity: &api.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{{
+				LabelSelector:     &api.LabelSelector{MatchLabels: map[string]string{"tier": "db"}},
+				TopologyKey:       "kubernetes.io/hostname",
+				MatchLabelKeys:    []string{"missing"},
+				MismatchLabelKeys: []string{"app"},
+			}}}}
+		}, nil},
 		{"finalizer that is not a qualified name", func(p *api.Pod) { p.Finalizers = []string{"example.com/ok", "bad finalizer"} },
 			[]string{"metadata.finalizers FieldValueInvalid", "metadata.finalizers[1] FieldValueInvalid"}},
 	}

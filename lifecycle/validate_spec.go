@@ -422,10 +422,10 @@ func validatePodAffinityTerm(t *api.PodAffinityTerm, p api.Path) api.FieldErrors
 	}
 	if t.TopologyKey == "" {
 		errs = append(errs, api.Required(p.Child("topologyKey"), "can not be empty"))
-	} else {
-		for _, msg := range api.ValidateLabelKey(t.TopologyKey) {
-			errs = append(errs, api.Invalid(p.Child("topologyKey"), t.TopologyKey, msg))
-		}
+	}
+	// The label-name check runs on an empty key too, adding an Invalid.
+	for _, msg := range api.ValidateLabelKey(t.TopologyKey) {
+		errs = append(errs, api.Invalid(p.Child("topologyKey"), t.TopologyKey, msg))
 	}
 	for _, part := range []struct {
 		name string
@@ -442,6 +442,26 @@ func validatePodAffinityTerm(t *api.PodAffinityTerm, p api.Path) api.FieldErrors
 			for _, msg := range api.ValidateLabelKey(k) {
 				errs = append(errs, api.Invalid(p.Child(part.name).Index(i), k, msg))
 			}
+		}
+	}
+	// A matchLabelKeys key the labelSelector already constrains (after the
+	// create path merged the keys in as expressions) is reported at the
+	// term's path indexed by the key's position, [i][j]; a key listed twice
+	// counts at its last position.
+	if sel := t.LabelSelector; sel != nil && len(t.MatchLabelKeys) > 0 {
+		pos := make(map[string]int, len(t.MatchLabelKeys))
+		for i, k := range t.MatchLabelKeys {
+			pos[k] = i
+		}
+		seen := make(map[string]bool, len(sel.MatchLabels)+len(sel.MatchExpressions))
+		for k := range sel.MatchLabels {
+			seen[k] = true
+		}
+		for _, e := range sel.MatchExpressions {
+			if i, ok := pos[e.Key]; ok && seen[e.Key] {
+				errs = append(errs, api.Invalid(p.Index(i), e.Key, "exists in both matchLabelKeys and labelSelector"))
+			}
+			seen[e.Key] = true
 		}
 	}
 	mismatch := map[string]bool{}

@@ -198,3 +198,58 @@ func validateTolerations(ts []api.Toleration, p api.Path) api.FieldErrors {
 	}
 	return errs
 }
+
+// mergeAffinityLabelKeys returns affinity with the pod affinity and
+// anti-affinity terms' matchLabelKeys merged into their labelSelector as
+// `key In (value)` and mismatchLabelKeys as `key NotIn (value)`, for the
+// keys the pod's labels carry (the pod strategy's PrepareForCreate with
+// MatchLabelKeysInPodAffinity on). Terms without a labelSelector stay as
+// they are. affinity itself is not modified.
+func mergeAffinityLabelKeys(affinity *api.Affinity, labels map[string]string) *api.Affinity {
+	if affinity == nil || (affinity.PodAffinity == nil && affinity.PodAntiAffinity == nil) {
+		return affinity
+	}
+	mergeTerm := func(t *api.PodAffinityTerm) {
+		if (len(t.MatchLabelKeys) == 0 && len(t.MismatchLabelKeys) == 0) || t.LabelSelector == nil {
+			return
+		}
+		sel := &api.LabelSelector{
+			MatchLabels:      t.LabelSelector.MatchLabels,
+			MatchExpressions: append([]api.LabelSelectorRequirement(nil), t.LabelSelector.MatchExpressions...),
+		}
+		for _, part := range []struct {
+			keys []string
+			op   api.LabelSelectorOperator
+		}{{t.MatchLabelKeys, api.LabelSelectorOpIn}, {t.MismatchLabelKeys, api.LabelSelectorOpNotIn}} {
+			for _, k := range part.keys {
+				if v, ok := labels[k]; ok {
+					sel.MatchExpressions = append(sel.MatchExpressions, api.LabelSelectorRequirement{Key: k, Operator: part.op, Values: []string{v}})
+				}
+			}
+		}
+		t.LabelSelector = sel
+	}
+	mergeTerms := func(req []api.PodAffinityTerm, pref []api.WeightedPodAffinityTerm) ([]api.PodAffinityTerm, []api.WeightedPodAffinityTerm) {
+		req = append([]api.PodAffinityTerm(nil), req...)
+		for i := range req {
+			mergeTerm(&req[i])
+		}
+		pref = append([]api.WeightedPodAffinityTerm(nil), pref...)
+		for i := range pref {
+			mergeTerm(&pref[i].PodAffinityTerm)
+		}
+		return req, pref
+	}
+	out := *affinity
+	if pa := affinity.PodAffinity; pa != nil {
+		c := *pa
+		c.RequiredDuringSchedulingIgnoredDuringExecution, c.PreferredDuringSchedulingIgnoredDuringExecution = mergeTerms(pa.RequiredDuringSchedulingIgnoredDuringExecution, pa.PreferredDuringSchedulingIgnoredDuringExecution)
+		out.PodAffinity = &c
+	}
+	if pa := affinity.PodAntiAffinity; pa != nil {
+		c := *pa
+		c.RequiredDuringSchedulingIgnoredDuringExecution, c.PreferredDuringSchedulingIgnoredDuringExecution = mergeTerms(pa.RequiredDuringSchedulingIgnoredDuringExecution, pa.PreferredDuringSchedulingIgnoredDuringExecution)
+		out.PodAntiAffinity = &c
+	}
+	return &out
+}
