@@ -59,8 +59,12 @@ func (v *IntOrString) UnmarshalJSON(b []byte) error {
 
 // ScaledValueFromIntOrPercent resolves v against total as the API's
 // intstr.GetScaledValueFromIntOrPercent does: an integer is returned as is;
-// a percentage "N%" is N% of total, rounded up when roundUp is set and down
-// otherwise. Any other string is an error naming the value.
+// a percentage "N%" (N read by strconv.Atoi, so "+5%" and "-5%" are
+// accepted) is N% of total, rounded up (ceiling) when roundUp is set and
+// down (floor, so "-10%" of 5 is -1) otherwise. Like upstream the product
+// is formed in float64, so a product beyond 2^53 rounds the way Kubernetes
+// rounds it (99999999999999% of 99, rounded up, is 98999999999999). Any
+// other string is an error naming the value.
 func ScaledValueFromIntOrPercent(v *IntOrString, total int, roundUp bool) (int, error) {
 	if v == nil {
 		return 0, fmt.Errorf("int-or-percent: nil value")
@@ -76,13 +80,9 @@ func ScaledValueFromIntOrPercent(v *IntOrString, total int, roundUp bool) (int, 
 	if err != nil {
 		return 0, fmt.Errorf("invalid value for IntOrString: invalid value %q: %w", v.StrVal, err)
 	}
-	prod := int64(pct) * int64(total)
+	share := float64(pct) * float64(total) / 100
 	if roundUp {
-		q := prod / 100
-		if prod%100 > 0 {
-			q++
-		}
-		return int(q), nil
+		return int(math.Ceil(share)), nil
 	}
-	return int(prod / 100), nil
+	return int(math.Floor(share)), nil
 }

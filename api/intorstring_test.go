@@ -52,6 +52,13 @@ func TestScaledValueFromIntOrPercent(t *testing.T) {
 		{FromString("33%"), 3, true, 1, false},
 		{FromString("half"), 3, true, 0, true},
 		{FromString("x%"), 3, true, 0, true},
+		// Rounding down is a floor, also for negative percentages.
+		{FromString("-10%"), 5, false, -1, false},
+		{FromString("-10%"), 5, true, 0, false},
+		{FromString("+20%"), 5, false, 1, false},
+		// The product is a float64: past 2^53 it rounds as Kubernetes does.
+		{FromString("99999999999999%"), 99, true, 98999999999999, false},
+		{FromString("99999999999999%"), 1000, true, 999999999999991, false},
 	} {
 		got, err := ScaledValueFromIntOrPercent(&tc.v, tc.total, tc.roundUp)
 		if (err != nil) != tc.err || got != tc.want {

@@ -96,7 +96,12 @@ func PodLimits(pod *Pod, opts PodResourcesOptions) ResourceList {
 	lims := AggregateContainerLimits(pod, opts)
 	if !opts.SkipPodLevelResources && IsPodLevelResourcesSet(pod) {
 		eff := pod.Spec.Resources.Limits
-		if opts.InPlacePodLevelResourcesVerticalScalingEnabled && opts.UseStatusResources && pod.Status.Resources != nil {
+		if opts.InPlacePodLevelResourcesVerticalScalingEnabled && opts.UseStatusResources && pod.Status.Resources != nil &&
+			!(IsPodResizeInfeasible(pod) && pod.Status.Resources.Limits == nil) {
+			// An infeasible resize counts only status.resources.limits;
+			// when that list is absent (nil, as opposed to an empty {}),
+			// component-helpers finds no effective limits at all and
+			// keeps the pod-level spec limits.
 			eff = podLevelWithStatus(pod, eff, pod.Status.Resources.Limits)
 		}
 		applyPodLevel(lims, eff)

@@ -98,3 +98,38 @@ func TestPodRequestsProperties(t *testing.T) {
 		}
 	})
 }
+
+// TestPodLevelLimitsInfeasibleResize pins how pod-level limits resolve when
+// the resize is Infeasible and the pod status reports resources: the
+// actuated status.resources.limits alone count, except that an absent
+// limits list (nil, unlike an empty {}) leaves the spec limits in force.
+func TestPodLevelLimitsInfeasibleResize(t *testing.T) {
+	q := MustParseQuantity
+	opts := PodResourcesOptions{UseStatusResources: true, InPlacePodLevelResourcesVerticalScalingEnabled: true}
+	infeasible := []PodCondition{{Type: PodResizePending, Status: ConditionTrue, Reason: "Infeasible"}}
+	for _, tc := range []struct {
+		name       string
+		status     *ResourceRequirements
+		conditions []PodCondition
+		wantCPU    string // "" means absent
+	}{
+		{"infeasible, status limits absent: spec kept", &ResourceRequirements{Requests: ResourceList{"pods": q("2")}}, infeasible, "1"},
+		{"infeasible, status reports {} limits: zero", &ResourceRequirements{Limits: ResourceList{}}, infeasible, "0"},
+		{"infeasible, status limits name other resource: zero", &ResourceRequirements{Limits: ResourceList{ResourceMemory: q("1Gi")}}, infeasible, "0"},
+		{"infeasible, status limits lower: actuated", &ResourceRequirements{Limits: ResourceList{ResourceCPU: q("500m")}}, infeasible, "500m"},
+		{"feasible, status limits absent: spec", &ResourceRequirements{}, nil, "1"},
+		{"feasible, status limits higher: larger", &ResourceRequirements{Limits: ResourceList{ResourceCPU: q("2")}}, nil, "2"},
+	} {
+		pod := &Pod{
+			Spec: PodSpec{
+				Resources:  &ResourceRequirements{Limits: ResourceList{ResourceCPU: q("1")}},
+				Containers: []Container{{Name: "c"}},
+			},
+			Status: PodStatus{Resources: tc.status, Conditions: tc.conditions},
+		}
+		got, ok := PodLimits(pod, opts)[ResourceCPU]
+		if !ok || got.Cmp(q(tc.wantCPU)) != 0 {
+			t.Errorf("%s: cpu limit = %s (present %v), want %s", tc.name, got.String(), ok, tc.wantCPU)
+		}
+	}
+}

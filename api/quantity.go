@@ -709,8 +709,14 @@ func (q Quantity) AsApproximateFloat64() float64 {
 //
 // A BinarySI quantity below 1024 in magnitude or with a fraction prints as
 // DecimalSI; a DecimalSI power of ten beyond the "n"..."E" suffixes prints
-// with an exponent ("1e21"); a quantity with an unknown format prints as
+// with an exponent ("1000E" prints "1e21", where Kubernetes drops the
+// magnitude and prints "1"); a quantity with an unknown format prints as
 // DecimalExponent.
+//
+// Kubernetes also keeps the original spelling of a parsed quantity it
+// judges canonical ("+5" or "1.500" print as written); String here always
+// prints the canonical form, the one Kubernetes prints after any
+// arithmetic.
 func (q Quantity) String() string {
 	if q.IsZero() {
 		return "0"
@@ -758,8 +764,10 @@ func (q Quantity) String() string {
 			b.WriteString(qtyDecimalSuffix(exp))
 			return b.String()
 		}
-		// No SI letter is that large or small: fall back to an exponent
-		// rather than drop the magnitude (Kubernetes does the same).
+		// No SI letter is that large or small: fall back to an exponent.
+		// Kubernetes instead prints the digits with no suffix at all and
+		// so loses the magnitude ("1000E" prints "1"); this deliberate
+		// deviation keeps String exact and round-trippable.
 	}
 	if exp != 0 {
 		b.WriteByte('e')
