@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/downward"
 )
 
 // containerContext carries what container validation needs from the pod:
@@ -16,6 +17,9 @@ type containerContext struct {
 	hostUsers     bool
 	restartPolicy api.RestartPolicy
 	os            *api.PodOS
+	// allowInitRestartContainer: the old pod already had a non-sidecar
+	// init container with a RestartContainer resize policy.
+	allowInitRestartContainer bool
 }
 
 // validateContainers checks spec.containers, as core validation's
@@ -82,6 +86,16 @@ func validateInitContainers(inits, regular []api.Container, cc *containerContext
 		}
 		if c.StartupProbe != nil {
 			errs = append(errs, api.Forbidden(ip.Child("startupProbe"), msg))
+		}
+		// Restarting a run-to-completion init container on resize makes no
+		// sense (unless the stored pod already asked for it).
+		if !cc.allowInitRestartContainer {
+			for j, rp := range c.ResizePolicy {
+				if rp.RestartPolicy == resizeRestartContainer {
+					errs = append(errs, api.Invalid(ip.Child("resizePolicy").Index(j).Child("restartPolicy"), rp.RestartPolicy,
+						"must not be set to 'RestartContainer' for non-sidecar initContainers"))
+				}
+			}
 		}
 	}
 	return errs
@@ -398,27 +412,19 @@ func validateEnv(env []api.EnvVar, p api.Path) api.FieldErrors {
 		vf := ev.ValueFrom
 		if vf.FieldRef != nil {
 			n++
-			if vf.FieldRef.FieldPath == "" {
-				errs = append(errs, api.Required(vp.Child("fieldRef").Child("fieldPath"), ""))
-			}
+			errs = append(errs, downward.ValidateFieldRef(*vf.FieldRef, downward.Env, vp.Child("fieldRef"))...)
 		}
 		if vf.ResourceFieldRef != nil {
 			n++
-			if vf.ResourceFieldRef.Resource == "" {
-				errs = append(errs, api.Required(vp.Child("resourceFieldRef").Child("resource"), ""))
-			}
+			errs = append(errs, downward.ValidateResourceFieldRef(*vf.ResourceFieldRef, downward.Env, vp.Child("resourceFieldRef"))...)
 		}
 		if vf.ConfigMapKeyRef != nil {
 			n++
-			if vf.ConfigMapKeyRef.Key == "" {
-				errs = append(errs, api.Required(vp.Child("configMapKeyRef").Child("key"), ""))
-			}
+			errs = append(errs, validateKeySelector(vf.ConfigMapKeyRef.Name, vf.ConfigMapKeyRef.Key, vp.Child("configMapKeyRef"))...)
 		}
 		if vf.SecretKeyRef != nil {
 			n++
-			if vf.SecretKeyRef.Key == "" {
-				errs = append(errs, api.Required(vp.Child("secretKeyRef").Child("key"), ""))
-			}
+			errs = append(errs, validateKeySelector(vf.SecretKeyRef.Name, vf.SecretKeyRef.Key, vp.Child("secretKeyRef"))...)
 		}
 		if vf.FileKeyRef != nil {
 			n++
@@ -433,6 +439,53 @@ func validateEnv(env []api.EnvVar, p api.Path) api.FieldErrors {
 		}
 	}
 	return errs
+}
+
+// validateKeySelector checks a configMapKeyRef or secretKeyRef: the name
+// a DNS subdomain (so an empty one is Invalid, not Required), the key
+// present and a valid configuration key.
+func validateKeySelector(name, key string, p api.Path) api.FieldErrors {
+	var errs api.FieldErrors
+	for _, msg := range api.IsDNS1123Subdomain(name) {
+		errs = append(errs, api.Invalid(p.Child("name"), name, msg))
+	}
+	if key == "" {
+		return append(errs, api.Required(p.Child("key"), ""))
+	}
+	for _, msg := range isConfigMapKey(key) {
+		errs = append(errs, api.Invalid(p.Child("key"), key, msg))
+	}
+	return errs
+}
+
+// isConfigMapKey returns why s is not a valid ConfigMap or Secret key:
+// at most 253 characters of [-._a-zA-Z0-9], and not ".", ".." or
+// anything starting with "..".
+func isConfigMapKey(s string) []string {
+	var msgs []string
+	if len(s) > 253 {
+		msgs = append(msgs, "must be no more than 253 characters")
+	}
+	ok := s != ""
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			ok = false
+			break
+		}
+	}
+	if !ok {
+		msgs = append(msgs, "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')")
+	}
+	switch {
+	case s == ".":
+		msgs = append(msgs, "must not be '.'")
+	case s == "..":
+		msgs = append(msgs, "must not be '..'")
+	case strings.HasPrefix(s, ".."):
+		msgs = append(msgs, "must not start with '..'")
+	}
+	return msgs
 }
 
 func isRelaxedEnvVarName(s string) bool {

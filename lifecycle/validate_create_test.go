@@ -428,6 +428,23 @@ func TestValidateCreateRules(t *testing.T) {
 				MismatchLabelKeys: []string{"app"},
 			}}}}
 		}, nil},
+		{"env sources checked in depth", func(p *api.Pod) {
+			p.Spec.InitContainers[0].Env = []api.EnvVar{
+				{Name: "A", ValueFrom: &api.EnvVarSource{SecretKeyRef: &api.SecretKeySelector{LocalObjectReference: api.LocalObjectReference{Name: "s"}, Key: "bad key!"}}},
+				{Name: "B", ValueFrom: &api.EnvVarSource{FieldRef: &api.ObjectFieldSelector{APIVersion: "v1", FieldPath: "bogus"}}},
+				{Name: "C", ValueFrom: &api.EnvVarSource{ResourceFieldRef: &api.ResourceFieldSelector{Resource: "limits.gpu"}}},
+				{Name: "D", ValueFrom: &api.EnvVarSource{ConfigMapKeyRef: &api.ConfigMapKeySelector{Key: "..k"}}},
+			}
+		}, []string{
+			"spec.initContainers[0].env[0].valueFrom.secretKeyRef.key FieldValueInvalid",
+			"spec.initContainers[0].env[1].valueFrom.fieldRef.fieldPath FieldValueInvalid",
+			"spec.initContainers[0].env[2].valueFrom.resourceFieldRef.resource FieldValueNotSupported",
+			"spec.initContainers[0].env[3].valueFrom.configMapKeyRef.key FieldValueInvalid",
+			"spec.initContainers[0].env[3].valueFrom.configMapKeyRef.name FieldValueInvalid",
+		}},
+		{"RestartContainer resize policy on a run-to-completion init container", func(p *api.Pod) {
+			p.Spec.InitContainers[0].ResizePolicy = []api.ContainerResizePolicy{{ResourceName: "cpu", RestartPolicy: "NotRequired"}, {ResourceName: "memory", RestartPolicy: "RestartContainer"}}
+		}, []string{"spec.initContainers[0].resizePolicy[1].restartPolicy FieldValueInvalid"}},
 		{"finalizer that is not a qualified name", func(p *api.Pod) { p.Finalizers = []string{"example.com/ok", "bad finalizer"} },
 			[]string{"metadata.finalizers FieldValueInvalid", "metadata.finalizers[1] FieldValueInvalid"}},
 	}

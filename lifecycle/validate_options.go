@@ -17,6 +17,9 @@ type podValidationOptions struct {
 	// allowHostNamespacedSysctls: the old pod already set a network
 	// sysctl with hostNetwork or an IPC sysctl with hostIPC.
 	allowHostNamespacedSysctls bool
+	// allowInitRestartContainer: the old pod already had a non-sidecar
+	// init container whose resize policy restarts it.
+	allowInitRestartContainer bool
 }
 
 // updateValidationOptions derives the options for validating an update
@@ -28,6 +31,17 @@ func updateValidationOptions(oldPod *api.Pod) podValidationOptions {
 			if hostSysctlConflict(s.Name, &oldPod.Spec, api.Path{}) != nil {
 				opts.allowHostNamespacedSysctls = true
 				break
+			}
+		}
+	}
+	for i := range oldPod.Spec.InitContainers {
+		c := &oldPod.Spec.InitContainers[i]
+		if c.IsSidecar() {
+			continue
+		}
+		for _, rp := range c.ResizePolicy {
+			if rp.RestartPolicy == resizeRestartContainer {
+				opts.allowInitRestartContainer = true
 			}
 		}
 	}
@@ -167,3 +181,7 @@ func dropStopSignals(spec *api.PodSpec) {
 		}
 	}
 }
+
+// resizeRestartContainer is the resize policy that restarts the container
+// when the resource changes.
+const resizeRestartContainer = "RestartContainer"

@@ -62,6 +62,8 @@ func validatePodSpec(pod *api.Pod, p api.Path, opts podValidationOptions) api.Fi
 		hostUsers:     !hostUsersFalse(spec),
 		restartPolicy: spec.RestartPolicy,
 		os:            spec.OS,
+
+		allowInitRestartContainer: opts.allowInitRestartContainer,
 	}
 	errs = append(errs, validateContainers(spec.Containers, cc, p.Child("containers"))...)
 	errs = append(errs, validateInitContainers(spec.InitContainers, spec.Containers, cc, p.Child("initContainers"))...)
