@@ -538,7 +538,7 @@ func validateVolumeMounts(mounts []api.VolumeMount, volumes map[string]*api.Volu
 		if m.Name == "" {
 			errs = append(errs, api.Required(ip.Child("name"), ""))
 		}
-		src, ok := volumes[m.Name]
+		_, ok := volumes[m.Name]
 		if !ok {
 			errs = append(errs, api.NotFound(ip.Child("name"), m.Name))
 		}
@@ -549,14 +549,7 @@ func validateVolumeMounts(mounts []api.VolumeMount, volumes map[string]*api.Volu
 			errs = append(errs, api.Invalid(ip.Child("mountPath"), m.MountPath, "must be unique"))
 		}
 		paths[m.MountPath] = true
-		if ok && src.Image != nil {
-			if m.SubPath != "" {
-				errs = append(errs, api.Invalid(ip.Child("subPath"), m.SubPath, "not allowed in image volume sources"))
-			}
-			if m.SubPathExpr != "" {
-				errs = append(errs, api.Invalid(ip.Child("subPathExpr"), m.SubPathExpr, "not allowed in image volume sources"))
-			}
-		}
+		// Image volumes may be mounted with a subPath in v1.36.
 		// Upstream reports subPath problems under the list's path, not the
 		// mount's; kept for identical field names.
 		if m.SubPath != "" {

@@ -445,6 +445,14 @@ func TestValidateCreateRules(t *testing.T) {
 		{"RestartContainer resize policy on a run-to-completion init container", func(p *api.Pod) {
 			p.Spec.InitContainers[0].ResizePolicy = []api.ContainerResizePolicy{{ResourceName: "cpu", RestartPolicy: "NotRequired"}, {ResourceName: "memory", RestartPolicy: "RestartContainer"}}
 		}, []string{"spec.initContainers[0].resizePolicy[1].restartPolicy FieldValueInvalid"}},
+		{"secret volume with a mode beyond 0777, and its mount", func(p *api.Pod) {
+			p.Spec.Volumes = []api.Volume{{Name: "sec", VolumeSource: api.VolumeSource{Secret: &api.SecretVolumeSource{SecretName: "s", DefaultMode: vPtr(int32(0o1000))}}}}
+			p.Spec.Containers[0].VolumeMounts = []api.VolumeMount{{Name: "sec", MountPath: "/s"}}
+		}, []string{"spec.containers[0].volumeMounts[0].name FieldValueNotFound", "spec.volumes[0].secret.defaultMode FieldValueInvalid"}},
+		{"image volume mounted with a subPath", func(p *api.Pod) {
+			p.Spec.Volumes = []api.Volume{{Name: "img", VolumeSource: api.VolumeSource{Image: &api.ImageVolumeSource{Reference: "busybox", PullPolicy: api.PullIfNotPresent}}}}
+			p.Spec.Containers[0].VolumeMounts = []api.VolumeMount{{Name: "img", MountPath: "/i", SubPath: "bin"}}
+		}, nil},
 		{"finalizer that is not a qualified name", func(p *api.Pod) { p.Finalizers = []string{"example.com/ok", "bad finalizer"} },
 			[]string{"metadata.finalizers FieldValueInvalid", "metadata.finalizers[1] FieldValueInvalid"}},
 	}

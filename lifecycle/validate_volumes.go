@@ -67,6 +67,7 @@ func validateVolumeSource(s *api.VolumeSource, p api.Path) api.FieldErrors {
 		if s.Secret.SecretName == "" {
 			errs = append(errs, api.Required(p.Child("secret").Child("secretName"), ""))
 		}
+		errs = append(errs, validateDefaultMode(s.Secret.DefaultMode, p.Child("secret").Child("defaultMode"))...)
 		errs = append(errs, validateKeyToPaths(s.Secret.Items, p.Child("secret").Child("items"))...)
 	}
 	if s.NFS != nil && one("nfs") {
@@ -83,6 +84,7 @@ func validateVolumeSource(s *api.VolumeSource, p api.Path) api.FieldErrors {
 		errs = append(errs, api.Required(p.Child("persistentVolumeClaim").Child("claimName"), ""))
 	}
 	if s.DownwardAPI != nil && one("downwardAPI") {
+		errs = append(errs, validateDefaultMode(s.DownwardAPI.DefaultMode, p.Child("downwardAPI").Child("defaultMode"))...)
 		for i, it := range s.DownwardAPI.Items {
 			ip := p.Child("downwardAPI").Child("items").Index(i)
 			if it.Path == "" {
@@ -97,9 +99,11 @@ func validateVolumeSource(s *api.VolumeSource, p api.Path) api.FieldErrors {
 		if s.ConfigMap.Name == "" {
 			errs = append(errs, api.Required(p.Child("configMap").Child("name"), ""))
 		}
+		errs = append(errs, validateDefaultMode(s.ConfigMap.DefaultMode, p.Child("configMap").Child("defaultMode"))...)
 		errs = append(errs, validateKeyToPaths(s.ConfigMap.Items, p.Child("configMap").Child("items"))...)
 	}
 	if s.Projected != nil && one("projected") {
+		errs = append(errs, validateDefaultMode(s.Projected.DefaultMode, p.Child("projected").Child("defaultMode"))...)
 		for i, src := range s.Projected.Sources {
 			sp := p.Child("projected").Child("sources").Index(i)
 			k := 0
@@ -180,4 +184,13 @@ func validateKeyToPaths(items []api.KeyToPath, p api.Path) api.FieldErrors {
 		}
 	}
 	return errs
+}
+
+// validateDefaultMode checks a volume's defaultMode: a file mode between 0
+// and 0777 (octal).
+func validateDefaultMode(mode *int32, p api.Path) api.FieldErrors {
+	if mode != nil && (*mode < 0 || *mode > 0o777) {
+		return api.FieldErrors{api.Invalid(p, *mode, "must be a number between 0 and 0777 (octal), both inclusive")}
+	}
+	return nil
 }
