@@ -146,12 +146,24 @@ func (pl *interPodAffinityPlugin) clone() cyclePlugin {
 // mergeAffinityTermNamespacesIfNotEmpty); an empty selector ({}) stays and
 // selects every namespace, with or without an object. It also picks the
 // label requirement the label index can serve.
+//
+// Upstream v1.36.3 adds the selected namespaces to the term but does not
+// manage to clear the term's namespace selector (the helper gets the term
+// by value), and it then matches existing pods against the incoming pod's
+// terms with no namespace labels at all. So a namespace selector that an
+// empty label set satisfies (one made only of NotIn and DoesNotExist
+// requirements) lets the term reach pods of every namespace, including
+// the namespaces the selector would exclude and those without an object.
+// Such a selector resolves to Everything here.
 func (c *Cluster) resolveTerms(terms []affinityTerm) []affinityTerm {
 	if len(terms) == 0 {
 		return nil
 	}
 	out := make([]affinityTerm, len(terms))
 	for i, t := range terms {
+		if !t.nsSelector.Empty() && t.nsSelector.Matches(api.Set(nil)) {
+			t.nsSelector = api.Everything()
+		}
 		if !t.nsSelector.Empty() {
 			if !api.SelectsNothing(t.nsSelector) {
 				ns := append([]string(nil), t.namespaces...)

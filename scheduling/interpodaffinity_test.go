@@ -82,7 +82,9 @@ func refInterPodAffinity(c *Cluster, pod *api.Pod) (pre Code, codes []Code, preS
 						ns = append(ns, name)
 					}
 				}
-				t.namespaces, t.nsSelector = ns, api.Nothing()
+				// Upstream keeps the selector too (it is cleared on a copy of
+				// the term), and matching passes no namespace labels.
+				t.namespaces = ns
 			}
 			out = append(out, t)
 		}
@@ -355,5 +357,64 @@ func TestMergeAffinityLabelKeys(t *testing.T) {
 	plain := &api.Pod{}
 	if MergeAffinityLabelKeys(plain) != plain {
 		t.Error("a pod without label keys should be returned as is")
+	}
+}
+
+// TestInterPodAffinityNamespaceSelectorOnEmptyLabels pins a v1.36.3 quirk
+// found by differential testing against the upstream plugin: the incoming
+// pod's namespaceSelector is matched against an empty label set besides
+// being resolved through the Namespace objects, so a selector of only NotIn
+// or DoesNotExist requirements reaches pods in every namespace, even the
+// ones it names.
+func TestInterPodAffinityNamespaceSelectorOnEmptyLabels(t *testing.T) {
+	nodes := []*api.Node{
+		{ObjectMeta: api.ObjectMeta{Name: "n1", Labels: map[string]string{api.LabelTopologyZone: "z1"}}},
+		{ObjectMeta: api.ObjectMeta{Name: "n2", Labels: map[string]string{api.LabelTopologyZone: "z2"}}},
+	}
+	db := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "db", Namespace: "prod", Labels: map[string]string{"app": "db"}}, Spec: api.PodSpec{NodeName: "n1"}}
+	incoming := func(nsSel *api.LabelSelector) *api.Pod {
+		return &api.Pod{ObjectMeta: api.ObjectMeta{Name: "in", Namespace: "default"}, Spec: api.PodSpec{Affinity: &api.Affinity{
+			PodAntiAffinity: &api.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{{
+				LabelSelector:     &api.LabelSelector{MatchLabels: map[string]string{"app": "db"}},
+				NamespaceSelector: nsSel,
+				TopologyKey:       api.LabelTopologyZone,
+			}}},
+		}}}
+	}
+	expr := func(op api.LabelSelectorOperator, values ...string) *api.LabelSelector {
+		return &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "env", Operator: op, Values: values}}}
+	}
+	tests := []struct {
+		name  string
+		nsSel *api.LabelSelector
+		want  []string
+	}{
+		{"NotIn prod still reaches the prod pod", expr(api.LabelSelectorOpNotIn, "prod"), []string{"Unschedulable", "Success"}},
+		{"DoesNotExist still reaches the prod pod", expr(api.LabelSelectorOpDoesNotExist), []string{"Unschedulable", "Success"}},
+		{"In dev does not reach it", expr(api.LabelSelectorOpIn, "dev"), []string{"Success", "Success"}},
+		{"Exists reaches it through the Namespace object", expr(api.LabelSelectorOpExists), []string{"Unschedulable", "Success"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := NewCluster(nodes, []*api.Pod{db}, Config{Plugins: []string{PluginInterPodAffinity}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, ns := range []*api.Namespace{
+				{ObjectMeta: api.ObjectMeta{Name: "prod", Labels: map[string]string{"env": "prod"}}},
+				{ObjectMeta: api.ObjectMeta{Name: "default"}},
+			} {
+				if err := c.SetNamespace(ns); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var got []string
+			for _, r := range c.NewCycle(incoming(tt.nsSel)).Filter() {
+				got = append(got, r.Status.Code.String())
+			}
+			if d := cmp.Diff(tt.want, got); d != "" {
+				t.Errorf("filter codes (-want +got):\n%s", d)
+			}
+		})
 	}
 }
