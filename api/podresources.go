@@ -186,7 +186,7 @@ func aggregateContainers(pod *Pod, opts PodResourcesOptions, fn containerResourc
 	get := func(c *Container, statusApplies bool) ResourceList {
 		var cs *ContainerStatus
 		if opts.UseStatusResources && statusApplies {
-			if s := pod.Status.FindContainerStatus(c.Name); s != nil && s.Resources != nil {
+			if s := resizeStatusFor(&pod.Status, c.Name); s != nil && s.Resources != nil {
 				cs = s
 			}
 		}
@@ -219,6 +219,23 @@ func aggregateContainers(pod *Pod, opts PodResourcesOptions, fn containerResourc
 	}
 	maxInto(result, initFloor)
 	return result
+}
+
+// resizeStatusFor finds the status that component-helpers consults for a
+// container's in-place resize state. It indexes the statuses by name,
+// regular ones first and then init ones, so a later entry replaces an
+// earlier one: the last init container status of that name wins, else the
+// last regular container status of that name. Only that status counts,
+// even when it reports no resources and another one does.
+func resizeStatusFor(st *PodStatus, name string) *ContainerStatus {
+	for _, list := range [2][]ContainerStatus{st.InitContainerStatuses, st.ContainerStatuses} {
+		for i := len(list) - 1; i >= 0; i-- {
+			if list[i].Name == name {
+				return &list[i]
+			}
+		}
+	}
+	return nil
 }
 
 // AggregateContainerRequests is the requests of the pod's containers alone

@@ -133,3 +133,39 @@ func TestPodLevelLimitsInfeasibleResize(t *testing.T) {
 		}
 	}
 }
+
+// TestResizeStatusLookup pins which container status the resize-aware
+// computation reads when names repeat across or within the status lists:
+// an init container status beats a regular one of the same name, and a
+// later entry beats an earlier one, even when the winner reports no
+// resources.
+func TestResizeStatusLookup(t *testing.T) {
+	q := MustParseQuantity
+	always := RestartPolicyAlways
+	opts := PodResourcesOptions{UseStatusResources: true}
+	withReq := func(name, mem string) ContainerStatus {
+		return ContainerStatus{Name: name, Resources: &ResourceRequirements{Requests: ResourceList{ResourceMemory: q(mem)}}}
+	}
+	bare := func(name string) ContainerStatus { return ContainerStatus{Name: name} }
+	for _, tc := range []struct {
+		name          string
+		regular, init []ContainerStatus
+		wantMem       string // "" means absent
+	}{
+		{"regular status only", []ContainerStatus{withReq("s", "2Gi")}, nil, "2Gi"},
+		{"init status beats regular status", []ContainerStatus{withReq("s", "2Gi")}, []ContainerStatus{withReq("s", "3Gi")}, "3Gi"},
+		{"init status without resources still wins: spec", []ContainerStatus{withReq("s", "2Gi")}, []ContainerStatus{bare("s")}, "1Gi"},
+		{"later duplicate wins", []ContainerStatus{withReq("s", "3Gi"), withReq("s", "2Gi")}, nil, "2Gi"},
+		{"later duplicate without resources wins: spec", []ContainerStatus{withReq("s", "3Gi"), bare("s")}, nil, "1Gi"},
+	} {
+		pod := &Pod{
+			Spec: PodSpec{InitContainers: []Container{{Name: "s", RestartPolicy: &always,
+				Resources: ResourceRequirements{Requests: ResourceList{ResourceMemory: q("1Gi")}}}}},
+			Status: PodStatus{ContainerStatuses: tc.regular, InitContainerStatuses: tc.init},
+		}
+		got := PodRequests(pod, opts)[ResourceMemory]
+		if got.Cmp(q(tc.wantMem)) != 0 {
+			t.Errorf("%s: memory request = %s, want %s", tc.name, got.String(), tc.wantMem)
+		}
+	}
+}
