@@ -453,6 +453,35 @@ func TestValidateCreateRules(t *testing.T) {
 			p.Spec.Volumes = []api.Volume{{Name: "img", VolumeSource: api.VolumeSource{Image: &api.ImageVolumeSource{Reference: "busybox", PullPolicy: api.PullIfNotPresent}}}}
 			p.Spec.Containers[0].VolumeMounts = []api.VolumeMount{{Name: "img", MountPath: "/i", SubPath: "bin"}}
 		}, nil},
+		{"pod-level huge pages below the containers' limits", func(p *api.Pod) {
+			q := api.MustParseQuantity
+			p.Spec.Resources = &api.ResourceRequirements{
+				Limits:   api.ResourceList{"hugepages-2Mi": q("2Mi"), "memory": q("1Gi")},
+				Requests: api.ResourceList{"hugepages-2Mi": q("2Mi"), "memory": q("1Gi")},
+			}
+			p.Spec.Containers[0].Resources = api.ResourceRequirements{
+				Limits:   api.ResourceList{"hugepages-2Mi": q("4Mi"), "memory": q("64Mi")},
+				Requests: api.ResourceList{"hugepages-2Mi": q("4Mi"), "memory": q("64Mi")},
+			}
+		}, []string{
+			"spec.resources.containers[0][hugepages-2Mi].limits FieldValueInvalid",
+			"spec.resources.limits[hugepages-2Mi] FieldValueInvalid",
+			"spec.resources.requests[hugepages-2Mi] FieldValueInvalid",
+		}},
+		{"pod-level request over its limit still gets the consistency checks", func(p *api.Pod) {
+			q := api.MustParseQuantity
+			p.Spec.Resources = &api.ResourceRequirements{
+				Limits:   api.ResourceList{"cpu": q("10m")},
+				Requests: api.ResourceList{"cpu": q("500m")},
+				Claims:   []api.ResourceClaim{{Name: "c"}},
+			}
+			p.Spec.Containers[0].Resources = api.ResourceRequirements{Limits: api.ResourceList{"cpu": q("500m")}, Requests: api.ResourceList{"cpu": q("500m")}}
+		}, []string{
+			"spec.resources.claims FieldValueForbidden",
+			"spec.resources.claims[0] FieldValueNotFound",
+			"spec.resources.containers[0][cpu].limits FieldValueInvalid",
+			"spec.resources.requests FieldValueInvalid",
+		}},
 		{"finalizer that is not a qualified name", func(p *api.Pod) { p.Finalizers = []string{"example.com/ok", "bad finalizer"} },
 			[]string{"metadata.finalizers FieldValueInvalid", "metadata.finalizers[1] FieldValueInvalid"}},
 	}

@@ -152,10 +152,8 @@ func validatePodResources(pod *api.Pod, p api.Path) api.FieldErrors {
 			}
 		}
 	}
-	errs = append(errs, validateResourceRequirements(&api.ResourceRequirements{Limits: r.Limits, Requests: r.Requests}, p)...)
-	if len(errs) > 0 {
-		return errs
-	}
+	errs = append(errs, validateResourceRequirements(&api.ResourceRequirements{Limits: r.Limits, Requests: r.Requests, Claims: r.Claims}, p)...)
+	// The consistency checks below run whatever the checks above found.
 	agg := api.AggregateContainerRequests(pod, api.PodResourcesOptions{SkipPodLevelResources: true})
 	for _, name := range agg.Names() {
 		want, ok := r.Requests[name]
@@ -164,6 +162,21 @@ func validatePodResources(pod *api.Pod, p api.Path) api.FieldErrors {
 		}
 		if got := agg[name]; got.Cmp(want) > 0 {
 			errs = append(errs, api.Invalid(p.Child("requests").Key(string(name)), want.String(), "must be greater than or equal to aggregate container requests of "+got.String()))
+		}
+	}
+	// Huge pages are never overcommitted: the pod's limit must cover the
+	// containers' aggregate limit.
+	aggLim := api.AggregateContainerLimits(pod, api.PodResourcesOptions{SkipPodLevelResources: true})
+	for _, name := range aggLim.Names() {
+		if !name.IsHugePages() {
+			continue
+		}
+		podLim, ok := r.Limits[name]
+		if !ok {
+			continue
+		}
+		if got := aggLim[name]; got.Cmp(podLim) > 0 {
+			errs = append(errs, api.Invalid(p.Child("limits").Key(string(name)), podLim.String(), "must be greater than or equal to aggregate container limits of "+got.String()))
 		}
 	}
 	for i := range pod.Spec.Containers {
