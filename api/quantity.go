@@ -574,6 +574,13 @@ func (q Quantity) MilliValue() int64 { return q.ScaledValue(-3) }
 // ScaledValue returns q / 10^scale rounded away from zero, like
 // resource.Quantity.ScaledValue: for "1" ScaledValue(-3) is 1000 and
 // ScaledValue(3) is 1. It saturates like Value.
+//
+// Two deliberate deviations, both outside what pods and nodes carry:
+// Kubernetes wraps around instead of saturating, and for a negative
+// quantity it holds in big-decimal form (a negative value finer than the
+// nano unit, a fractional binary one, or one beyond 18 digits) it
+// truncates and then adds one, so "-1.0000000001" has Value 0 there
+// where this gives -2. Non-negative results within int64 agree exactly.
 func (q Quantity) ScaledValue(scale int32) int64 {
 	if q.IsZero() {
 		return 0
