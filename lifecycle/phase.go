@@ -122,9 +122,13 @@ func phaseStatus(st *api.PodStatus, name string) *api.ContainerStatus {
 }
 
 // exitRestartable is whether a container that exited with t will be run
-// again as far as the phase is concerned.
+// again as far as the phase is concerned. A matching RestartAllContainers
+// rule counts as a restart whatever the container's own restartPolicy says
+// (RestartAllContainersOnContainerExits is on in v1.36.3), and so does a
+// termination the kubelet caused while restarting all containers.
 func exitRestartable(spec *api.PodSpec, c *api.Container, t *api.ContainerStateTerminated) bool {
-	return ContainerShouldRestart(spec, c, t.ExitCode).Restart || t.Reason == RestartingAllContainers
+	d := ContainerShouldRestart(spec, c, t.ExitCode)
+	return d.Restart || d.RestartAll || t.Reason == RestartingAllContainers
 }
 
 func phase(pod *api.Pod, opts PhaseOptions, n *PhaseCounts) api.PodPhase {

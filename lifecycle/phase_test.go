@@ -108,6 +108,17 @@ func TestPhase(t *testing.T) {
 		{name: "RestartingAllContainers counts as restartable", policy: api.RestartPolicyNever, regular: []api.Container{{Name: "app"}},
 			regularSt: []api.ContainerStatus{{Name: "app", State: api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: 1, Reason: RestartingAllContainers}}}},
 			want:      api.PodRunning},
+		// A matching RestartAllContainers rule means the container runs
+		// again, even when its own restartPolicy is Never.
+		{name: "RestartAllContainers rule overrides container Never", policy: api.RestartPolicyNever,
+			regular: []api.Container{{Name: "app", RestartPolicy: fxPtr(api.RestartPolicyNever), RestartPolicyRules: []api.ContainerRestartRule{
+				{Action: api.RestartRuleActionRestartAllContainers, ExitCodes: &api.ContainerRestartRuleOnExitCodes{Operator: api.ExitCodesOpIn, Values: []int32{0}}}}}},
+			regularSt: []api.ContainerStatus{fxStatus("app", fxExited(0))}, want: api.PodRunning},
+		{name: "failed init container with a RestartAllContainers rule does not fail the pod", policy: api.RestartPolicyNever,
+			init: []api.Container{{Name: "init", RestartPolicy: fxPtr(api.RestartPolicyNever), RestartPolicyRules: []api.ContainerRestartRule{
+				{Action: api.RestartRuleActionRestartAllContainers, ExitCodes: &api.ContainerRestartRuleOnExitCodes{Operator: api.ExitCodesOpIn, Values: []int32{1}}}}}},
+			regular: []api.Container{{Name: "app"}},
+			initSt:  []api.ContainerStatus{fxStatus("init", fxExited(1))}, want: api.PodPending},
 		{name: "status with no state is unknown", regular: []api.Container{{Name: "app"}}, regularSt: []api.ContainerStatus{{Name: "app"}}, want: api.PodPending},
 	}
 	for _, tc := range tests {
