@@ -17,6 +17,7 @@ type Container struct {
 	RestartPolicy            *RestartPolicy          `json:"restartPolicy,omitempty"`
 	RestartPolicyRules       []ContainerRestartRule  `json:"restartPolicyRules,omitempty"`
 	VolumeMounts             []VolumeMount           `json:"volumeMounts,omitempty"`
+	VolumeDevices            []VolumeDevice          `json:"volumeDevices,omitempty"`
 	LivenessProbe            *Probe                  `json:"livenessProbe,omitempty"`
 	ReadinessProbe           *Probe                  `json:"readinessProbe,omitempty"`
 	StartupProbe             *Probe                  `json:"startupProbe,omitempty"`
@@ -186,6 +187,14 @@ type VolumeMount struct {
 	SubPath          string  `json:"subPath,omitempty"`
 	MountPropagation *string `json:"mountPropagation,omitempty"`
 	SubPathExpr      string  `json:"subPathExpr,omitempty"`
+	// RecursiveReadOnly is Disabled, IfPossible or Enabled.
+	RecursiveReadOnly *string `json:"recursiveReadOnly,omitempty"`
+}
+
+// VolumeDevice maps a raw block volume to a device path in the container.
+type VolumeDevice struct {
+	Name       string `json:"name"`
+	DevicePath string `json:"devicePath"`
 }
 
 // ResourceRequirements are a container's (or, at pod level, the pod's)

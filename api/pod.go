@@ -96,6 +96,38 @@ type PodSpec struct {
 	HostUsers                     *bool                      `json:"hostUsers,omitempty"`
 	SchedulingGates               []PodSchedulingGate        `json:"schedulingGates,omitempty"`
 	Resources                     *ResourceRequirements      `json:"resources,omitempty"`
+	DNSConfig                     *PodDNSConfig              `json:"dnsConfig,omitempty"`
+	HostAliases                   []HostAlias                `json:"hostAliases,omitempty"`
+	ResourceClaims                []PodResourceClaim         `json:"resourceClaims,omitempty"`
+	HostnameOverride              *string                    `json:"hostnameOverride,omitempty"`
+}
+
+// PodDNSConfig adds to (or, with dnsPolicy None, replaces) the DNS
+// configuration the kubelet generates for a pod.
+type PodDNSConfig struct {
+	Nameservers []string             `json:"nameservers,omitempty"`
+	Searches    []string             `json:"searches,omitempty"`
+	Options     []PodDNSConfigOption `json:"options,omitempty"`
+}
+
+// PodDNSConfigOption is one resolver option (e.g. ndots:5).
+type PodDNSConfigOption struct {
+	Name  string  `json:"name,omitempty"`
+	Value *string `json:"value,omitempty"`
+}
+
+// HostAlias is an /etc/hosts entry the kubelet writes into the pod.
+type HostAlias struct {
+	IP        string   `json:"ip"`
+	Hostnames []string `json:"hostnames,omitempty"`
+}
+
+// PodResourceClaim names a dynamic resource claim (or a template for one)
+// the pod's containers may use.
+type PodResourceClaim struct {
+	Name                      string  `json:"name"`
+	ResourceClaimName         *string `json:"resourceClaimName,omitempty"`
+	ResourceClaimTemplateName *string `json:"resourceClaimTemplateName,omitempty"`
 }
 
 // LocalObjectReference names an object in the same namespace.
@@ -127,6 +159,10 @@ type PodSecurityContext struct {
 	Sysctls             []Sysctl                       `json:"sysctls,omitempty"`
 	SeccompProfile      *SeccompProfile                `json:"seccompProfile,omitempty"`
 	AppArmorProfile     *AppArmorProfile               `json:"appArmorProfile,omitempty"`
+	// SupplementalGroupsPolicy is Merge (the default) or Strict.
+	SupplementalGroupsPolicy *string `json:"supplementalGroupsPolicy,omitempty"`
+	// SELinuxChangePolicy is Recursive or MountOption.
+	SELinuxChangePolicy *string `json:"seLinuxChangePolicy,omitempty"`
 }
 
 // SELinuxOptions are the SELinux labels applied to a container.
