@@ -66,7 +66,14 @@ type mcontainer struct {
 // leaves Succeeded or Failed), and Conditions for the kubelet-owned
 // conditions. Events that do not fit the current state (a start nobody
 // asked for, an exit of a container that is not running, a probe result
-// for a probe the container does not have) are ignored.
+// for a probe the container does not have) are ignored. Probe results come
+// settled (after the probe's thresholds), as probe.Step.MachineEvent gives
+// them.
+//
+// Not modelled: a restartPolicyRules action RestartAllContainers restarts
+// only the container that exited (the kubelet restarts the whole pod in
+// place); image pull failures and their back-off; ephemeral containers
+// added after NewMachine.
 //
 // A Machine is not safe for concurrent use.
 type Machine struct {

@@ -127,8 +127,7 @@ func phaseStatus(st *api.PodStatus, name string) *api.ContainerStatus {
 // (RestartAllContainersOnContainerExits is on in v1.36.3), and so does a
 // termination the kubelet caused while restarting all containers.
 func exitRestartable(spec *api.PodSpec, c *api.Container, t *api.ContainerStateTerminated) bool {
-	d := ContainerShouldRestart(spec, c, t.ExitCode)
-	return d.Restart || d.RestartAll || t.Reason == RestartingAllContainers
+	return ContainerShouldRestart(spec, c, t.ExitCode).Restart || t.Reason == RestartingAllContainers
 }
 
 func phase(pod *api.Pod, opts PhaseOptions, n *PhaseCounts) api.PodPhase {

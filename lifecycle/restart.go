@@ -209,8 +209,9 @@ func policyRestarts(p api.RestartPolicy, code int32) (restart, ok bool) {
 // container that exited with code (pkg/api/v1/pod ContainerShouldRestart,
 // with ContainerRestartRules on as in v1.36.3): when the container sets its
 // own restartPolicy, its restartPolicyRules are tried in order and the first
-// match with action Restart restarts it; otherwise (or when the match is
-// RestartAllContainers) the container's restartPolicy decides; a container
+// match restarts it (action Restart alone, RestartAllContainers with every
+// other container of the pod, RestartAll set); otherwise the container's
+// restartPolicy decides; a container
 // without one follows the pod's restartPolicy, whose empty value means
 // Always. Rules are ignored on a container without its own restartPolicy.
 //
@@ -225,7 +226,10 @@ func ContainerShouldRestart(spec *api.PodSpec, c *api.Container, code int32) Res
 				d.Restart, d.Source = true, FromRule
 				return d
 			case api.RestartRuleActionRestartAllContainers:
-				d.RestartAll = true
+				// RestartAllContainersOnContainerExits is on in v1.36.3:
+				// the whole pod restarts, this container with it.
+				d.Restart, d.RestartAll, d.Source = true, true, FromRule
+				return d
 			}
 		}
 		if r, ok := policyRestarts(*c.RestartPolicy, code); ok {

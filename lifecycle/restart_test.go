@@ -37,8 +37,8 @@ func TestShouldRestart(t *testing.T) {
 			rule(api.RestartRuleActionRestart, api.ExitCodesOpIn, 1), rule(api.RestartRuleActionRestart, api.ExitCodesOpNotIn, 0)}}, code: 7, restart: true, source: FromRule, rule: 1},
 		{name: "rules ignored without container policy", podPolicy: api.RestartPolicyNever, kind: RegularContainer, c: api.Container{RestartPolicyRules: []api.ContainerRestartRule{
 			rule(api.RestartRuleActionRestart, api.ExitCodesOpIn, 42)}}, code: 42, restart: false, source: FromPodPolicy, rule: -1},
-		{name: "RestartAllContainers falls back to the container policy", kind: RegularContainer, c: api.Container{RestartPolicy: never, RestartPolicyRules: []api.ContainerRestartRule{
-			rule(api.RestartRuleActionRestartAllContainers, api.ExitCodesOpIn, 9)}}, code: 9, restart: false, restartAll: true, source: FromContainerPolicy, rule: 0},
+		{name: "RestartAllContainers restarts whatever the container policy", kind: RegularContainer, c: api.Container{RestartPolicy: never, RestartPolicyRules: []api.ContainerRestartRule{
+			rule(api.RestartRuleActionRestartAllContainers, api.ExitCodesOpIn, 9)}}, code: 9, restart: true, restartAll: true, source: FromRule, rule: 0},
 		{name: "init exit 0 under Always completes", kind: InitContainer, code: 0, restart: false, source: FromInitCompletion, rule: -1},
 		{name: "init failure under Always restarts", kind: InitContainer, code: 1, restart: true, source: FromPodPolicy, rule: -1},
 		{name: "init failure under Never", podPolicy: api.RestartPolicyNever, kind: InitContainer, code: 1, restart: false, source: FromPodPolicy, rule: -1},
