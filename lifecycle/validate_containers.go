@@ -17,6 +17,8 @@ type containerContext struct {
 	hostUsers     bool
 	restartPolicy api.RestartPolicy
 	os            *api.PodOS
+	// podClaims are the names of spec.resourceClaims.
+	podClaims map[string]bool
 	// allowInitRestartContainer: the old pod already had a non-sidecar
 	// init container with a RestartContainer resize policy.
 	allowInitRestartContainer bool
@@ -208,7 +210,8 @@ func validateContainerCommon(c *api.Container, cc *containerContext, p api.Path)
 	errs = append(errs, validateContainerPorts(c.Ports, p.Child("ports"))...)
 	errs = append(errs, validateEnv(c.Env, p.Child("env"))...)
 	errs = append(errs, validateEnvFrom(c.EnvFrom, p.Child("envFrom"))...)
-	errs = append(errs, validateVolumeMounts(c.VolumeMounts, cc.volumes, p.Child("volumeMounts"))...)
+	errs = append(errs, validateVolumeMounts(c, cc.volumes, p.Child("volumeMounts"))...)
+	errs = append(errs, validateVolumeDevices(c, cc.volumes, p.Child("volumeDevices"))...)
 	switch c.ImagePullPolicy {
 	case api.PullAlways, api.PullIfNotPresent, api.PullNever:
 	case "":
@@ -216,7 +219,7 @@ func validateContainerCommon(c *api.Container, cc *containerContext, p api.Path)
 	default:
 		errs = append(errs, api.NotSupported(p.Child("imagePullPolicy"), c.ImagePullPolicy, []string{"Always", "IfNotPresent", "Never"}))
 	}
-	errs = append(errs, validateResourceRequirements(&c.Resources, p.Child("resources"))...)
+	errs = append(errs, validateResourceRequirements(&c.Resources, cc.podClaims, p.Child("resources"))...)
 	errs = append(errs, validateResizePolicy(c.ResizePolicy, cc.restartPolicy, p.Child("resizePolicy"))...)
 	return append(errs, validateSecurityContext(c.SecurityContext, p.Child("securityContext"), cc.hostUsers)...)
 }
@@ -528,12 +531,25 @@ func validateEnvFrom(from []api.EnvFromSource, p api.Path) api.FieldErrors {
 	return errs
 }
 
-// validateVolumeMounts checks that each mount names a volume of the pod,
-// has a unique mount path and a relative, non-escaping subPath.
-func validateVolumeMounts(mounts []api.VolumeMount, volumes map[string]*api.VolumeSource, p api.Path) api.FieldErrors {
+// validateVolumeMounts checks that each mount of the container names a
+// volume of the pod, has a unique mount path and a relative, non-escaping
+// subPath, uses neither a name nor a path of the container's volumeDevices,
+// asks for Bidirectional propagation only in a privileged container, and
+// sets recursiveReadOnly consistently.
+func validateVolumeMounts(c *api.Container, volumes map[string]*api.VolumeSource, p api.Path) api.FieldErrors {
 	var errs api.FieldErrors
 	paths := map[string]bool{}
-	for i, m := range mounts {
+	// Upstream keeps one device path per volume name (the last one).
+	devPathByName := map[string]string{}
+	for _, d := range c.VolumeDevices {
+		devPathByName[d.Name] = d.DevicePath
+	}
+	devPaths := map[string]bool{}
+	for _, dp := range devPathByName {
+		devPaths[dp] = true
+	}
+	privileged := c.SecurityContext != nil && c.SecurityContext.Privileged != nil && *c.SecurityContext.Privileged
+	for i, m := range c.VolumeMounts {
 		ip := p.Index(i)
 		if m.Name == "" {
 			errs = append(errs, api.Required(ip.Child("name"), ""))
@@ -549,6 +565,12 @@ func validateVolumeMounts(mounts []api.VolumeMount, volumes map[string]*api.Volu
 			errs = append(errs, api.Invalid(ip.Child("mountPath"), m.MountPath, "must be unique"))
 		}
 		paths[m.MountPath] = true
+		if _, ok := devPathByName[m.Name]; ok {
+			errs = append(errs, api.Invalid(ip.Child("name"), m.Name, "must not already exist in volumeDevices"))
+		}
+		if devPaths[m.MountPath] {
+			errs = append(errs, api.Invalid(ip.Child("mountPath"), m.MountPath, "must not already exist as a path in volumeDevices"))
+		}
 		// Image volumes may be mounted with a subPath in v1.36.
 		// Upstream reports subPath problems under the list's path, not the
 		// mount's; kept for identical field names.
@@ -567,7 +589,11 @@ func validateVolumeMounts(mounts []api.VolumeMount, volumes map[string]*api.Volu
 			default:
 				errs = append(errs, api.NotSupported(p.Child("mountPropagation"), *m.MountPropagation, []string{"Bidirectional", "HostToContainer", "None"}))
 			}
+			if *m.MountPropagation == "Bidirectional" && !privileged {
+				errs = append(errs, api.Forbidden(p.Child("mountPropagation"), "Bidirectional mount propagation is available only to privileged containers"))
+			}
 		}
+		errs = append(errs, validateRecursiveReadOnly(&c.VolumeMounts[i], p.Child("recursiveReadOnly"))...)
 	}
 	return errs
 }

@@ -20,6 +20,17 @@ type podValidationOptions struct {
 	// allowInitRestartContainer: the old pod already had a non-sidecar
 	// init container whose resize policy restarts it.
 	allowInitRestartContainer bool
+	// allowAnySELinuxChangePolicy: the old pod already set
+	// spec.securityContext.seLinuxChangePolicy, so MountOption stays
+	// accepted although SELinuxMount is off.
+	allowAnySELinuxChangePolicy bool
+	// allowUserNamespaceHostNetwork: the old pod already combined
+	// hostUsers false with hostNetwork (UserNamespacesHostNetworkSupport
+	// is off by default).
+	allowUserNamespaceHostNetwork bool
+	// allowUserNamespaceVolumeDevices: the old pod already combined
+	// hostUsers false with volumeDevices in some container.
+	allowUserNamespaceVolumeDevices bool
 }
 
 // updateValidationOptions derives the options for validating an update
@@ -33,6 +44,17 @@ func updateValidationOptions(oldPod *api.Pod) podValidationOptions {
 				break
 			}
 		}
+	}
+	if hostUsersFalse(&oldPod.Spec) {
+		opts.allowUserNamespaceHostNetwork = oldPod.Spec.HostNetwork
+		for _, v := range allContainers(&oldPod.Spec, api.Path{}) {
+			if len(v.c.VolumeDevices) > 0 {
+				opts.allowUserNamespaceVolumeDevices = true
+			}
+		}
+	}
+	if sc := oldPod.Spec.SecurityContext; sc != nil && sc.SELinuxChangePolicy != nil {
+		opts.allowAnySELinuxChangePolicy = true
 	}
 	for i := range oldPod.Spec.InitContainers {
 		c := &oldPod.Spec.InitContainers[i]

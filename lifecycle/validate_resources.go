@@ -13,7 +13,10 @@ import (
 // request never exceeds its limit, resources that cannot be overcommitted
 // (extended resources, huge pages) have equal request and limit, and huge
 // pages come with cpu or memory.
-func validateResourceRequirements(r *api.ResourceRequirements, p api.Path) api.FieldErrors {
+//
+// podClaims are the names of spec.resourceClaims, which entries of
+// resources.claims must refer to.
+func validateResourceRequirements(r *api.ResourceRequirements, podClaims map[string]bool, p api.Path) api.FieldErrors {
 	var errs api.FieldErrors
 	limPath, reqPath := p.Child("limits"), p.Child("requests")
 	limHuge, limCPUMem := false, false
@@ -57,22 +60,7 @@ func validateResourceRequirements(r *api.ResourceRequirements, p api.Path) api.F
 	if !limCPUMem && !reqCPUMem && (limHuge || reqHuge) {
 		errs = append(errs, api.Forbidden(p, "HugePages require cpu or memory"))
 	}
-	// Claims must name entries of spec.resourceClaims, which this data
-	// model does not carry: every named claim is reported as not found.
-	claims := map[string]bool{}
-	for i, c := range r.Claims {
-		ip := p.Child("claims").Index(i)
-		if c.Name == "" {
-			errs = append(errs, api.Required(ip, ""))
-			continue
-		}
-		if claims[c.Name] {
-			errs = append(errs, api.Duplicate(ip, c.Name))
-		}
-		claims[c.Name] = true
-		errs = append(errs, api.NotFound(ip, c.Name))
-	}
-	return errs
+	return append(errs, validateResourceClaimRefs(r.Claims, podClaims, p.Child("claims"))...)
 }
 
 // overcommitAllowed reports whether requests may be below limits for a
@@ -152,7 +140,7 @@ func validatePodResources(pod *api.Pod, p api.Path) api.FieldErrors {
 			}
 		}
 	}
-	errs = append(errs, validateResourceRequirements(&api.ResourceRequirements{Limits: r.Limits, Requests: r.Requests, Claims: r.Claims}, p)...)
+	errs = append(errs, validateResourceRequirements(&api.ResourceRequirements{Limits: r.Limits, Requests: r.Requests, Claims: r.Claims}, podClaimNames(pod.Spec.ResourceClaims), p)...)
 	// The consistency checks below run whatever the checks above found.
 	agg := api.AggregateContainerRequests(pod, api.PodResourcesOptions{SkipPodLevelResources: true})
 	for _, name := range agg.Names() {

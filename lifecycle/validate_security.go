@@ -112,7 +112,9 @@ func validatePodSecurityContext(spec *api.PodSpec, p api.Path, opts podValidatio
 	}
 	errs = append(errs, validateSeccompProfile(sc.SeccompProfile, p.Child("seccompProfile"))...)
 	errs = append(errs, validateWindowsOptions(sc.WindowsOptions, p.Child("windowsOptions"))...)
-	return append(errs, validateAppArmorProfile(sc.AppArmorProfile, p.Child("appArmorProfile"))...)
+	errs = append(errs, validateAppArmorProfile(sc.AppArmorProfile, p.Child("appArmorProfile"))...)
+	errs = append(errs, validateSupplementalGroupsPolicy(sc.SupplementalGroupsPolicy, p.Child("supplementalGroupsPolicy"))...)
+	return append(errs, validateSELinuxChangePolicy(sc.SELinuxChangePolicy, opts.allowAnySELinuxChangePolicy, p.Child("seLinuxChangePolicy"))...)
 }
 
 // isValidSysctlName reports whether s is dot- or slash-separated segments

@@ -62,9 +62,11 @@ func validatePodSpec(pod *api.Pod, p api.Path, opts podValidationOptions) api.Fi
 		hostUsers:     !hostUsersFalse(spec),
 		restartPolicy: spec.RestartPolicy,
 		os:            spec.OS,
+		podClaims:     podClaimNames(spec.ResourceClaims),
 
 		allowInitRestartContainer: opts.allowInitRestartContainer,
 	}
+	errs = append(errs, validatePodResourceClaims(pod, p.Child("resourceClaims"))...)
 	errs = append(errs, validateContainers(spec.Containers, cc, p.Child("containers"))...)
 	errs = append(errs, validateInitContainers(spec.InitContainers, spec.Containers, cc, p.Child("initContainers"))...)
 	errs = append(errs, validateEphemeralContainers(spec.EphemeralContainers, spec.Containers, spec.InitContainers, cc, p.Child("ephemeralContainers"))...)
@@ -98,6 +100,7 @@ func validatePodSpec(pod *api.Pod, p api.Path, opts podValidationOptions) api.Fi
 	// imagePullSecrets names are not validated (an empty one only earns a
 	// warning from the API server).
 	errs = append(errs, validateAffinity(spec.Affinity, p.Child("affinity"))...)
+	errs = append(errs, validatePodDNSConfig(spec, p.Child("dnsConfig"))...)
 	for i, g := range spec.ReadinessGates {
 		for _, msg := range api.IsQualifiedName(string(g.ConditionType)) {
 			errs = append(errs, api.Invalid(p.Child("readinessGates").Index(i).Child("conditionType"), string(g.ConditionType), msg))
@@ -118,7 +121,7 @@ func validatePodSpec(pod *api.Pod, p api.Path, opts podValidationOptions) api.Fi
 	if hostUsersFalse(spec) {
 		// Upstream spells two of these paths with a capital letter.
 		const msg = "when `pod.Spec.HostUsers` is false"
-		if spec.HostNetwork {
+		if spec.HostNetwork && !opts.allowUserNamespaceHostNetwork {
 			errs = append(errs, api.Forbidden(p.Child("hostNetwork"), msg))
 		}
 		if spec.HostPID {
@@ -127,7 +130,16 @@ func validatePodSpec(pod *api.Pod, p api.Path, opts podValidationOptions) api.Fi
 		if spec.HostIPC {
 			errs = append(errs, api.Forbidden(p.Child("HostIPC"), msg))
 		}
+		if !opts.allowUserNamespaceVolumeDevices {
+			// Raw block devices cannot be id-mapped into a user namespace.
+			for _, v := range allContainers(spec, p) {
+				if len(v.c.VolumeDevices) > 0 {
+					errs = append(errs, api.Forbidden(v.p.Child("volumeDevices"), msg))
+				}
+			}
+		}
 	}
+	errs = append(errs, validateHostnameOverride(spec, p.Child("hostnameOverride"))...)
 	for _, f := range []struct {
 		name  string
 		value string
@@ -158,6 +170,7 @@ func validatePodSpec(pod *api.Pod, p api.Path, opts podValidationOptions) api.Fi
 		}
 	}
 	errs = append(errs, validateTolerations(spec.Tolerations, p.Child("tolerations"))...)
+	errs = append(errs, validateHostAliases(spec.HostAliases, p.Child("hostAliases"))...)
 	if spec.RuntimeClassName != nil {
 		for _, msg := range api.IsDNS1123Subdomain(*spec.RuntimeClassName) {
 			errs = append(errs, api.Invalid(p.Child("runtimeClassName"), *spec.RuntimeClassName, msg))
@@ -173,7 +186,7 @@ func validatePodSpec(pod *api.Pod, p api.Path, opts podValidationOptions) api.Fi
 		}
 	}
 	if spec.Overhead != nil {
-		errs = append(errs, validateResourceRequirements(&api.ResourceRequirements{Limits: spec.Overhead}, p.Child("overhead"))...)
+		errs = append(errs, validateResourceRequirements(&api.ResourceRequirements{Limits: spec.Overhead}, nil, p.Child("overhead"))...)
 	}
 	if spec.OS != nil {
 		switch {
@@ -267,6 +280,8 @@ func validateWindowsPod(spec *api.PodSpec, p api.Path) api.FieldErrors {
 		forbid(sc.RunAsUser != nil, scp.Child("runAsUser"))
 		forbid(sc.RunAsGroup != nil, scp.Child("runAsGroup"))
 		forbid(sc.SupplementalGroups != nil, scp.Child("supplementalGroups"))
+		forbid(sc.SupplementalGroupsPolicy != nil, scp.Child("supplementalGroupsPolicy"))
+		forbid(sc.SELinuxChangePolicy != nil, scp.Child("seLinuxChangePolicy"))
 	}
 	for _, v := range allContainers(spec, p) {
 		sc := v.c.SecurityContext

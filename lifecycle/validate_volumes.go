@@ -1,6 +1,8 @@
 package lifecycle
 
 import (
+	"strconv"
+
 	"github.com/podsem/podsem/api"
 )
 
@@ -10,11 +12,25 @@ import (
 func validateVolumes(pod *api.Pod, p api.Path) (map[string]*api.VolumeSource, api.FieldErrors) {
 	var errs api.FieldErrors
 	vols := make(map[string]*api.VolumeSource, len(pod.Spec.Volumes))
+	// The claims the pod's ephemeral volumes will create; a
+	// persistentVolumeClaim volume may not name one of them.
+	created := map[string]bool{}
+	if pod.Name != "" {
+		for _, v := range pod.Spec.Volumes {
+			if v.Ephemeral != nil {
+				created[pod.Name+"-"+v.Name] = true
+			}
+		}
+	}
 	for i := range pod.Spec.Volumes {
 		v := &pod.Spec.Volumes[i]
 		ip := p.Index(i)
 		np := ip.Child("name")
-		el := validateVolumeSource(&v.VolumeSource, ip)
+		pvcName := ""
+		if pod.Name != "" && v.Name != "" {
+			pvcName = pod.Name + "-" + v.Name
+		}
+		el := validateVolumeSource(&v.VolumeSource, ip, pvcName)
 		if v.Name == "" {
 			el = append(el, api.Required(np, ""))
 		} else {
@@ -30,13 +46,20 @@ func validateVolumes(pod *api.Pod, p api.Path) (map[string]*api.VolumeSource, ap
 		} else {
 			errs = append(errs, el...)
 		}
+		if c := v.PersistentVolumeClaim; c != nil && created[c.ClaimName] {
+			errs = append(errs, api.Invalid(ip.Child("persistentVolumeClaim").Child("claimName"), c.ClaimName, "must not reference a PVC that gets created for an ephemeral volume"))
+		}
 	}
 	return vols, errs
 }
 
 // validateVolumeSource requires exactly one source and checks the one
 // given; a second source is Forbidden at its own field.
-func validateVolumeSource(s *api.VolumeSource, p api.Path) api.FieldErrors {
+//
+// pvcName is the name of the claim an ephemeral volume source would create
+// (pod name, "-", volume name), or "" when either name is missing; it must
+// be a DNS subdomain, reported at the volume's name.
+func validateVolumeSource(s *api.VolumeSource, p api.Path, pvcName string) api.FieldErrors {
 	var errs api.FieldErrors
 	n := 0
 	one := func(name string) bool {
@@ -125,8 +148,15 @@ func validateVolumeSource(s *api.VolumeSource, p api.Path) api.FieldErrors {
 			}
 		}
 	}
-	if s.Ephemeral != nil && one("ephemeral") && s.Ephemeral.VolumeClaimTemplate == nil {
-		errs = append(errs, api.Required(p.Child("ephemeral").Child("volumeClaimTemplate"), ""))
+	if s.Ephemeral != nil && one("ephemeral") {
+		if s.Ephemeral.VolumeClaimTemplate == nil {
+			errs = append(errs, api.Required(p.Child("ephemeral").Child("volumeClaimTemplate"), ""))
+		}
+		if pvcName != "" {
+			for _, msg := range api.IsDNS1123Subdomain(pvcName) {
+				errs = append(errs, api.Invalid(p.Child("name"), pvcName, "PVC name "+strconv.Quote(pvcName)+": "+msg))
+			}
+		}
 	}
 	if s.CSI != nil && one("csi") && s.CSI.Driver == "" {
 		errs = append(errs, api.Required(p.Child("csi").Child("driver"), ""))
