@@ -3,6 +3,7 @@ package lifecycle_test
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -539,5 +540,235 @@ func TestValidateCreateKeepsCallersStopSignals(t *testing.T) {
 	lifecycle.ValidateCreate(p)
 	if p.Spec.Containers[0].Lifecycle == nil || p.Spec.Containers[0].Lifecycle.StopSignal == nil {
 		t.Errorf("ValidateCreate dropped the caller's stop signal")
+	}
+}
+
+// vVolumes gives the pod a claim-backed volume "blk", an emptyDir
+// "scratch" and, with ephemeral, a generic ephemeral volume "eph".
+func vVolumes(p *api.Pod, ephemeral bool) {
+	p.Spec.Volumes = append(p.Spec.Volumes,
+		api.Volume{Name: "blk", VolumeSource: api.VolumeSource{PersistentVolumeClaim: &api.PersistentVolumeClaimVolumeSource{ClaimName: "data"}}},
+		api.Volume{Name: "scratch", VolumeSource: api.VolumeSource{EmptyDir: &api.EmptyDirVolumeSource{}}},
+	)
+	if ephemeral {
+		p.Spec.Volumes = append(p.Spec.Volumes, api.Volume{Name: "eph", VolumeSource: api.VolumeSource{Ephemeral: &api.EphemeralVolumeSource{
+			VolumeClaimTemplate: &api.PersistentVolumeClaimTemplate{Spec: map[string]any{
+				"accessModes": []any{"ReadWriteOnce"},
+				"resources":   map[string]any{"requests": map[string]any{"storage": "1Gi"}},
+			}},
+		}}})
+	}
+}
+
+// vPodFieldCreateCases cover dnsConfig, hostAliases, hostnameOverride,
+// resourceClaims, volumeDevices, recursiveReadOnly, mount propagation,
+// supplementalGroupsPolicy and seLinuxChangePolicy on create. Every
+// expectation was checked against the v1.36.3 API server's validation.
+var vPodFieldCreateCases = []struct {
+	name   string
+	mutate func(p *api.Pod)
+	want   []string
+}{
+	// spec.dnsConfig.
+	{"dnsPolicy None needs a dnsConfig", func(p *api.Pod) { p.Spec.DNSPolicy = api.DNSNone },
+		[]string{"spec.dnsConfig FieldValueRequired"}},
+	{"dnsPolicy None needs nameservers, and nothing else is checked without them", func(p *api.Pod) {
+		p.Spec.DNSPolicy = api.DNSNone
+		p.Spec.DNSConfig = &api.PodDNSConfig{Searches: []string{"Bad_Domain"}, Options: []api.PodDNSConfigOption{{Value: vPtr("1")}}}
+	}, []string{"spec.dnsConfig.nameservers FieldValueRequired"}},
+	{"dnsPolicy None with one nameserver", func(p *api.Pod) {
+		p.Spec.DNSPolicy = api.DNSNone
+		p.Spec.DNSConfig = &api.PodDNSConfig{Nameservers: []string{"10.96.0.10"}}
+	}, nil},
+	{"more than three nameservers, one with a zero-padded octet", func(p *api.Pod) {
+		p.Spec.DNSConfig = &api.PodDNSConfig{Nameservers: []string{"1.1.1.1", "2001:db8::1", "8.8.8.8", "010.0.0.1"}}
+	}, []string{"spec.dnsConfig.nameservers FieldValueInvalid", "spec.dnsConfig.nameservers[3] FieldValueInvalid"}},
+	{"IPv4-mapped, zoned and malformed nameservers", func(p *api.Pod) {
+		p.Spec.DNSConfig = &api.PodDNSConfig{Nameservers: []string{"::ffff:10.0.0.1", "fe80::1%eth0", "1.2.3"}}
+	}, []string{"spec.dnsConfig.nameservers[0] FieldValueInvalid", "spec.dnsConfig.nameservers[1] FieldValueInvalid", "spec.dnsConfig.nameservers[2] FieldValueInvalid"}},
+	{"a non-canonical IPv6 nameserver is still accepted", func(p *api.Pod) {
+		p.Spec.DNSConfig = &api.PodDNSConfig{Nameservers: []string{"FE80:0:0:0:0:0:0:0ABC"}}
+	}, nil},
+	{"root, trailing-dot and underscore search domains", func(p *api.Pod) {
+		p.Spec.DNSConfig = &api.PodDNSConfig{Searches: []string{".", "svc.cluster.local.", "_sip._tcp.example.com"}}
+	}, nil},
+	{"search domains that are not subdomains", func(p *api.Pod) {
+		p.Spec.DNSConfig = &api.PodDNSConfig{Searches: []string{"Example.com", "..", "a..b", ""}}
+	}, []string{
+		"spec.dnsConfig.searches[0] FieldValueInvalid", "spec.dnsConfig.searches[1] FieldValueInvalid",
+		"spec.dnsConfig.searches[2] FieldValueInvalid", "spec.dnsConfig.searches[3] FieldValueInvalid",
+	}},
+	{"more than 32 search domains", func(p *api.Pod) {
+		s := make([]string, 33)
+		for i := range s {
+			s[i] = fmt.Sprintf("d%d.example.com", i)
+		}
+		p.Spec.DNSConfig = &api.PodDNSConfig{Searches: s}
+	}, []string{"spec.dnsConfig.searches FieldValueInvalid"}},
+	{"search list longer than 2048 characters with its spaces", func(p *api.Pod) {
+		s := make([]string, 9)
+		for i := range s {
+			s[i] = strings.Repeat("a", 228) // 9*228 + 8 spaces = 2060
+		}
+		p.Spec.DNSConfig = &api.PodDNSConfig{Searches: s}
+	}, []string{"spec.dnsConfig.searches FieldValueInvalid"}},
+	{"resolver option without a name", func(p *api.Pod) {
+		p.Spec.DNSConfig = &api.PodDNSConfig{Options: []api.PodDNSConfigOption{{Name: "ndots", Value: vPtr("2")}, {Value: vPtr("x")}}}
+	}, []string{"spec.dnsConfig.options[1] FieldValueRequired"}},
+
+	// spec.hostAliases.
+	{"host alias with a bad hostname and one with a bad ip", func(p *api.Pod) {
+		p.Spec.HostAliases = []api.HostAlias{{IP: "10.0.0.1", Hostnames: []string{"db.local", "Bad_Name"}}, {IP: "1.2.3"}}
+	}, []string{"spec.hostAliases[0].hostnames[1] FieldValueInvalid", "spec.hostAliases[1].ip FieldValueInvalid"}},
+	{"host aliases are allowed with hostNetwork", func(p *api.Pod) {
+		p.Spec.HostNetwork = true
+		p.Spec.Containers[0].Ports[0].HostPort = 8080
+		p.Spec.HostAliases = []api.HostAlias{{IP: "2001:db8::10", Hostnames: []string{"db"}}}
+	}, nil},
+
+	// spec.hostnameOverride.
+	{"hostnameOverride that is a subdomain", func(p *api.Pod) { p.Spec.HostnameOverride = vPtr("node-a.example") }, nil},
+	{"hostnameOverride with setHostnameAsFQDN and hostNetwork", func(p *api.Pod) {
+		p.Spec.HostnameOverride = vPtr("web")
+		p.Spec.SetHostnameAsFQDN = vPtr(true)
+		p.Spec.HostNetwork = true
+		p.Spec.Containers[0].Ports[0].HostPort = 8080
+	}, []string{"spec.hostnameOverride FieldValueForbidden"}},
+	{"hostnameOverride of 65 characters", func(p *api.Pod) { p.Spec.HostnameOverride = vPtr(strings.Repeat("h", 65)) },
+		[]string{"spec.hostnameOverride FieldValueTooLong"}},
+	{"empty hostnameOverride", func(p *api.Pod) { p.Spec.HostnameOverride = vPtr("") },
+		[]string{"spec.hostnameOverride FieldValueInvalid"}},
+
+	// spec.resourceClaims and resources.claims.
+	{"pod claims: duplicate, bad name, no source", func(p *api.Pod) {
+		p.Spec.ResourceClaims = []api.PodResourceClaim{
+			{Name: "gpu", ResourceClaimName: vPtr("gpu-claim")},
+			{Name: "gpu", ResourceClaimTemplateName: vPtr("gpu-template")},
+			{Name: "Bad_Name"},
+		}
+	}, []string{"spec.resourceClaims[1].name FieldValueDuplicate", "spec.resourceClaims[2] FieldValueInvalid", "spec.resourceClaims[2].name FieldValueInvalid"}},
+	{"pod claim with both sources, one not a subdomain", func(p *api.Pod) {
+		p.Spec.ResourceClaims = []api.PodResourceClaim{{Name: "gpu", ResourceClaimName: vPtr("Bad_Claim"), ResourceClaimTemplateName: vPtr("t")}}
+	}, []string{"spec.resourceClaims[0] FieldValueInvalid", "spec.resourceClaims[0].resourceClaimName FieldValueInvalid"}},
+	{"container claims: whole claim twice via a request, unknown, empty", func(p *api.Pod) {
+		p.Spec.ResourceClaims = []api.PodResourceClaim{{Name: "gpu", ResourceClaimName: vPtr("gpu-claim")}}
+		p.Spec.Containers[0].Resources.Claims = []api.ResourceClaim{{Name: "gpu"}, {Name: "gpu", Request: "r1"}, {Name: "nic"}, {}}
+	}, []string{"spec.containers[0].resources.claims[1] FieldValueDuplicate", "spec.containers[0].resources.claims[2] FieldValueNotFound", "spec.containers[0].resources.claims[3] FieldValueRequired"}},
+	{"container claims: distinct requests, then the whole claim, then a bad request", func(p *api.Pod) {
+		p.Spec.ResourceClaims = []api.PodResourceClaim{{Name: "gpu", ResourceClaimTemplateName: vPtr("gpu-template")}, {Name: "nic", ResourceClaimName: vPtr("nic")}}
+		p.Spec.InitContainers[0].Resources.Claims = []api.ResourceClaim{{Name: "gpu", Request: "a"}, {Name: "gpu", Request: "b"}, {Name: "gpu"}, {Name: "nic", Request: "Bad_Req"}, {Name: "nic", Request: "Bad_Req"}}
+	}, []string{"spec.initContainers[0].resources.claims[2] FieldValueDuplicate", "spec.initContainers[0].resources.claims[3].request FieldValueInvalid", "spec.initContainers[0].resources.claims[4] FieldValueDuplicate", "spec.initContainers[0].resources.claims[4].request FieldValueInvalid"}},
+	{"pod-level claims must also name pod claims", func(p *api.Pod) {
+		p.Spec.ResourceClaims = []api.PodResourceClaim{{Name: "gpu", ResourceClaimName: vPtr("gpu-claim")}}
+		p.Spec.Resources = &api.ResourceRequirements{Requests: api.ResourceList{"cpu": api.MustParseQuantity("1")}, Claims: []api.ResourceClaim{{Name: "gpu"}, {Name: "other"}}}
+	}, []string{"spec.resources.claims FieldValueForbidden", "spec.resources.claims[1] FieldValueNotFound"}},
+	{"static pods take no resource claims", func(p *api.Pod) {
+		p.Annotations = map[string]string{"kubernetes.io/config.mirror": "hash"}
+		p.Spec.NodeName = "node-1"
+		p.Spec.ResourceClaims = []api.PodResourceClaim{{Name: "Bad_Name"}}
+	}, []string{"[] FieldValueForbidden"}},
+
+	// volumeDevices.
+	{"volume devices: not a claim, unknown, reused path, empty name, backsteps", func(p *api.Pod) {
+		vVolumes(p, false)
+		p.Spec.Containers[0].VolumeDevices = []api.VolumeDevice{
+			{Name: "blk", DevicePath: "/dev/xvda"},
+			{Name: "scratch", DevicePath: "/dev/xvdb"},
+			{Name: "missing", DevicePath: "/dev/xvda"},
+			{DevicePath: "dev/rel/../x"},
+		}
+	}, []string{
+		"spec.containers[0].volumeDevices[1].name FieldValueInvalid",
+		"spec.containers[0].volumeDevices[2].devicePath FieldValueInvalid",
+		"spec.containers[0].volumeDevices[2].name FieldValueNotFound",
+		"spec.containers[0].volumeDevices[3].devicePath FieldValueInvalid",
+		"spec.containers[0].volumeDevices[3].name FieldValueNotFound",
+		"spec.containers[0].volumeDevices[3].name FieldValueRequired",
+	}},
+	{"an ephemeral volume may be a block device", func(p *api.Pod) {
+		vVolumes(p, true)
+		p.Spec.Containers[0].VolumeDevices = []api.VolumeDevice{{Name: "eph", DevicePath: "/dev/xvda"}, {Name: "blk", DevicePath: "/dev/xvdb"}}
+	}, nil},
+	{"a device and a mount share a path", func(p *api.Pod) {
+		vVolumes(p, false)
+		p.Spec.Containers[0].VolumeMounts = []api.VolumeMount{{Name: "scratch", MountPath: "/data"}}
+		p.Spec.Containers[0].VolumeDevices = []api.VolumeDevice{{Name: "blk", DevicePath: "/data"}}
+	}, []string{"spec.containers[0].volumeDevices[0].devicePath FieldValueInvalid", "spec.containers[0].volumeMounts[0].mountPath FieldValueInvalid"}},
+	{"a volume both mounted and used as a device", func(p *api.Pod) {
+		vVolumes(p, false)
+		p.Spec.Containers[0].VolumeMounts = []api.VolumeMount{{Name: "blk", MountPath: "/mnt"}}
+		p.Spec.Containers[0].VolumeDevices = []api.VolumeDevice{{Name: "blk", DevicePath: "/dev/xvda"}}
+	}, []string{"spec.containers[0].volumeDevices[0].name FieldValueInvalid", "spec.containers[0].volumeMounts[0].name FieldValueInvalid"}},
+	{"volume devices in a user namespace", func(p *api.Pod) {
+		vVolumes(p, false)
+		p.Spec.HostUsers = vPtr(false)
+		p.Spec.InitContainers[0].VolumeDevices = []api.VolumeDevice{{Name: "blk", DevicePath: "/dev/xvda"}}
+	}, []string{"spec.initContainers[0].volumeDevices FieldValueForbidden"}},
+	{"ephemeral volume whose claim name would be too long", func(p *api.Pod) {
+		p.Name = strings.Repeat("w", 250)
+		vVolumes(p, true)
+	}, []string{"spec.volumes[2].name FieldValueInvalid"}},
+	{"claim volume naming the claim of an ephemeral volume", func(p *api.Pod) {
+		vVolumes(p, true)
+		p.Spec.Volumes[0].PersistentVolumeClaim.ClaimName = "web-eph"
+	}, []string{"spec.volumes[0].persistentVolumeClaim.claimName FieldValueInvalid"}},
+
+	// recursiveReadOnly and mountPropagation (reported at the list's path).
+	{"recursiveReadOnly rules", func(p *api.Pod) {
+		vVolumes(p, false)
+		p.Spec.Containers[0].VolumeMounts = []api.VolumeMount{
+			{Name: "scratch", MountPath: "/a", ReadOnly: true, RecursiveReadOnly: vPtr("Enabled")},
+			{Name: "scratch", MountPath: "/b", ReadOnly: true, RecursiveReadOnly: vPtr("IfPossible"), MountPropagation: vPtr("None")},
+			{Name: "scratch", MountPath: "/c", RecursiveReadOnly: vPtr("Disabled"), MountPropagation: vPtr("HostToContainer")},
+		}
+		p.Spec.InitContainers[0].VolumeMounts = []api.VolumeMount{
+			{Name: "scratch", MountPath: "/d", RecursiveReadOnly: vPtr("IfPossible")},
+		}
+	}, []string{"spec.initContainers[0].volumeMounts.recursiveReadOnly FieldValueForbidden"}},
+	{"recursiveReadOnly with propagation, and an unknown value", func(p *api.Pod) {
+		vVolumes(p, false)
+		p.Spec.Containers[0].VolumeMounts = []api.VolumeMount{
+			{Name: "scratch", MountPath: "/a", ReadOnly: true, RecursiveReadOnly: vPtr("Enabled"), MountPropagation: vPtr("HostToContainer")},
+		}
+		p.Spec.InitContainers[0].VolumeMounts = []api.VolumeMount{
+			{Name: "scratch", MountPath: "/b", ReadOnly: true, RecursiveReadOnly: vPtr("Always")},
+		}
+	}, []string{"spec.containers[0].volumeMounts.recursiveReadOnly FieldValueForbidden", "spec.initContainers[0].volumeMounts.recursiveReadOnly FieldValueNotSupported"}},
+	// (Privileged containers themselves are refused by the API server's
+	// default --allow-privileged=false.)
+	{"Bidirectional propagation needs a privileged container", func(p *api.Pod) {
+		vVolumes(p, false)
+		p.Spec.Containers[0].VolumeMounts = []api.VolumeMount{{Name: "scratch", MountPath: "/a", MountPropagation: vPtr("Bidirectional")}}
+		p.Spec.InitContainers[0].VolumeMounts = []api.VolumeMount{{Name: "scratch", MountPath: "/a", MountPropagation: vPtr("Bidirectional")}}
+		p.Spec.InitContainers[0].SecurityContext = &api.SecurityContext{Privileged: vPtr(true)}
+	}, []string{"spec.containers[0].volumeMounts.mountPropagation FieldValueForbidden", "spec.initContainers[0].securityContext.privileged FieldValueForbidden"}},
+
+	// Pod security context policies.
+	{"supplementalGroupsPolicy Strict and seLinuxChangePolicy Recursive", func(p *api.Pod) {
+		p.Spec.SecurityContext = &api.PodSecurityContext{SupplementalGroupsPolicy: vPtr("Strict"), SELinuxChangePolicy: vPtr("Recursive")}
+	}, nil},
+	{"unknown supplementalGroupsPolicy; MountOption needs SELinuxMount", func(p *api.Pod) {
+		p.Spec.SecurityContext = &api.PodSecurityContext{SupplementalGroupsPolicy: vPtr("Loose"), SELinuxChangePolicy: vPtr("MountOption")}
+	}, []string{"spec.securityContext.seLinuxChangePolicy FieldValueNotSupported", "spec.securityContext.supplementalGroupsPolicy FieldValueNotSupported"}},
+	{"neither policy on a windows pod", func(p *api.Pod) {
+		p.Spec.OS = &api.PodOS{Name: api.Windows}
+		p.Spec.SecurityContext = &api.PodSecurityContext{SupplementalGroupsPolicy: vPtr("Merge"), SELinuxChangePolicy: vPtr("Recursive")}
+	}, []string{"spec.securityContext.seLinuxChangePolicy FieldValueForbidden", "spec.securityContext.supplementalGroupsPolicy FieldValueForbidden"}},
+}
+
+func TestValidateCreatePodFields(t *testing.T) {
+	for _, tt := range vPodFieldCreateCases {
+		t.Run(tt.name, func(t *testing.T) {
+			p := vBasePod()
+			tt.mutate(p)
+			got := vPairs(lifecycle.ValidateCreate(p))
+			want := tt.want
+			if want == nil {
+				want = []string{}
+			}
+			if d := cmp.Diff(want, got); d != "" {
+				t.Errorf("errors (-want +got):\n%s", d)
+			}
+		})
 	}
 }

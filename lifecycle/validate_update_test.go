@@ -263,3 +263,135 @@ func TestValidateUpdateNil(t *testing.T) {
 		t.Error("nil pod accepted by ValidateEphemeralContainersUpdate")
 	}
 }
+
+// vPodFieldUpdateCases cover updates touching dnsConfig, hostAliases,
+// hostnameOverride, resourceClaims, volumeDevices, recursiveReadOnly and
+// the pod security context policies. sub "ephemeralcontainers" goes
+// through ValidateEphemeralContainersUpdate. Every expectation was checked
+// against the v1.36.3 API server's validation.
+var vPodFieldUpdateCases = []struct {
+	name   string
+	sub    string
+	old    func(p *api.Pod)
+	mutate func(p *api.Pod)
+	want   []string
+}{
+	{"dnsConfig added", "", nil, func(p *api.Pod) {
+		p.Spec.DNSConfig = &api.PodDNSConfig{Nameservers: []string{"10.0.0.10"}}
+	}, []string{"spec FieldValueForbidden"}},
+	{"invalid dnsConfig added", "", nil, func(p *api.Pod) {
+		p.Spec.DNSConfig = &api.PodDNSConfig{Nameservers: []string{"010.0.0.10"}}
+	}, []string{"spec FieldValueForbidden", "spec.dnsConfig.nameservers[0] FieldValueInvalid"}},
+	{"host alias hostname changed", "",
+		func(p *api.Pod) { p.Spec.HostAliases = []api.HostAlias{{IP: "10.0.0.1", Hostnames: []string{"db"}}} },
+		func(p *api.Pod) { p.Spec.HostAliases[0].Hostnames[0] = "cache" },
+		[]string{"spec FieldValueForbidden"}},
+	{"hostnameOverride removed", "",
+		func(p *api.Pod) { p.Spec.HostnameOverride = vPtr("web-0") },
+		func(p *api.Pod) { p.Spec.HostnameOverride = nil },
+		[]string{"spec FieldValueForbidden"}},
+	{"resource claim source switched", "",
+		func(p *api.Pod) {
+			p.Spec.ResourceClaims = []api.PodResourceClaim{{Name: "gpu", ResourceClaimName: vPtr("gpu-claim")}}
+			p.Spec.Containers[0].Resources.Claims = []api.ResourceClaim{{Name: "gpu"}}
+		},
+		func(p *api.Pod) {
+			p.Spec.ResourceClaims[0].ResourceClaimName = nil
+			p.Spec.ResourceClaims[0].ResourceClaimTemplateName = vPtr("gpu-template")
+		},
+		[]string{"spec FieldValueForbidden"}},
+	{"container claim reference dropped with the pod claim", "",
+		func(p *api.Pod) {
+			p.Spec.ResourceClaims = []api.PodResourceClaim{{Name: "gpu", ResourceClaimName: vPtr("gpu-claim")}}
+			p.Spec.Containers[0].Resources.Claims = []api.ResourceClaim{{Name: "gpu"}}
+		},
+		func(p *api.Pod) { p.Spec.ResourceClaims = nil },
+		[]string{"spec FieldValueForbidden", "spec.containers[0].resources.claims[0] FieldValueNotFound"}},
+	{"seLinuxChangePolicy MountOption stays accepted once stored", "",
+		func(p *api.Pod) { p.Spec.SecurityContext = &api.PodSecurityContext{SELinuxChangePolicy: vPtr("MountOption")} },
+		func(p *api.Pod) { p.Labels["tier"] = "frontend" },
+		nil},
+	{"stored Recursive lets MountOption validate, but the spec is immutable", "",
+		func(p *api.Pod) { p.Spec.SecurityContext = &api.PodSecurityContext{SELinuxChangePolicy: vPtr("Recursive")} },
+		func(p *api.Pod) { p.Spec.SecurityContext.SELinuxChangePolicy = vPtr("MountOption") },
+		[]string{"spec FieldValueForbidden"}},
+	{"MountOption without a stored policy", "", nil,
+		func(p *api.Pod) { p.Spec.SecurityContext = &api.PodSecurityContext{SELinuxChangePolicy: vPtr("MountOption")} },
+		[]string{"spec FieldValueForbidden", "spec.securityContext.seLinuxChangePolicy FieldValueNotSupported"}},
+	{"supplementalGroupsPolicy changed", "",
+		func(p *api.Pod) { p.Spec.SecurityContext = &api.PodSecurityContext{SupplementalGroupsPolicy: vPtr("Merge")} },
+		func(p *api.Pod) { p.Spec.SecurityContext.SupplementalGroupsPolicy = vPtr("Strict") },
+		[]string{"spec FieldValueForbidden"}},
+	{"stored user-namespaced pod with volume devices and hostNetwork", "",
+		func(p *api.Pod) {
+			vVolumes(p, false)
+			p.Spec.HostUsers = vPtr(false)
+			p.Spec.HostNetwork = true
+			p.Spec.Containers[0].Ports[0].HostPort = 8080
+			p.Spec.Containers[0].VolumeDevices = []api.VolumeDevice{{Name: "blk", DevicePath: "/dev/xvda"}}
+		},
+		func(p *api.Pod) { p.Spec.Containers[0].Image = "nginx:1.28" },
+		nil},
+	{"volume device added to a user-namespaced pod", "",
+		func(p *api.Pod) {
+			vVolumes(p, false)
+			p.Spec.HostUsers = vPtr(false)
+		},
+		func(p *api.Pod) {
+			p.Spec.InitContainers[0].VolumeDevices = []api.VolumeDevice{{Name: "blk", DevicePath: "/dev/xvda"}}
+		},
+		[]string{"spec FieldValueForbidden", "spec.initContainers[0].volumeDevices FieldValueForbidden"}},
+	{"debug container with a block device", "ephemeralcontainers",
+		func(p *api.Pod) { vVolumes(p, true) },
+		func(p *api.Pod) {
+			p.Spec.EphemeralContainers = []api.EphemeralContainer{{Container: api.Container{
+				Name: "debugger", Image: "busybox", ImagePullPolicy: api.PullIfNotPresent,
+				TerminationMessagePath: "/dev/termination-log", TerminationMessagePolicy: "File",
+				VolumeDevices: []api.VolumeDevice{{Name: "eph", DevicePath: "/dev/xvda"}},
+			}}}
+		},
+		nil},
+	{"debug container with a writable recursively read-only mount and an unknown claim", "ephemeralcontainers",
+		func(p *api.Pod) { vVolumes(p, false) },
+		func(p *api.Pod) {
+			p.Spec.EphemeralContainers = []api.EphemeralContainer{{Container: api.Container{
+				Name: "debugger", Image: "busybox", ImagePullPolicy: api.PullIfNotPresent,
+				TerminationMessagePath: "/dev/termination-log", TerminationMessagePolicy: "File",
+				VolumeMounts: []api.VolumeMount{{Name: "scratch", MountPath: "/x", RecursiveReadOnly: vPtr("Enabled")}},
+				Resources:    api.ResourceRequirements{Claims: []api.ResourceClaim{{Name: "gpu"}}},
+			}}}
+		},
+		[]string{
+			"spec.ephemeralContainers[0].resources FieldValueForbidden",
+			"spec.ephemeralContainers[0].resources.claims[0] FieldValueNotFound",
+			"spec.ephemeralContainers[0].volumeMounts.recursiveReadOnly FieldValueForbidden",
+		}},
+}
+
+func TestValidateUpdatePodFields(t *testing.T) {
+	for _, tt := range vPodFieldUpdateCases {
+		t.Run(tt.name, func(t *testing.T) {
+			old := vStoredPod()
+			if tt.old != nil {
+				tt.old(old)
+			}
+			validate := lifecycle.ValidateUpdate
+			if tt.sub == "ephemeralcontainers" {
+				validate = lifecycle.ValidateEphemeralContainersUpdate
+			}
+			if errs := validate(old, old); len(errs) != 0 {
+				t.Fatalf("old pod does not update onto itself: %v", errs)
+			}
+			newPod := vClone(t, old)
+			tt.mutate(newPod)
+			got := vPairs(validate(newPod, old))
+			want := tt.want
+			if want == nil {
+				want = []string{}
+			}
+			if d := cmp.Diff(want, got); d != "" {
+				t.Errorf("errors (-want +got):\n%s", d)
+			}
+		})
+	}
+}
