@@ -308,18 +308,26 @@ var vPodFieldUpdateCases = []struct {
 		func(p *api.Pod) { p.Spec.ResourceClaims = nil },
 		[]string{"spec FieldValueForbidden", "spec.containers[0].resources.claims[0] FieldValueNotFound"}},
 	{"seLinuxChangePolicy MountOption stays accepted once stored", "",
-		func(p *api.Pod) { p.Spec.SecurityContext = &api.PodSecurityContext{SELinuxChangePolicy: vPtr("MountOption")} },
+		func(p *api.Pod) {
+			p.Spec.SecurityContext = &api.PodSecurityContext{SELinuxChangePolicy: vPtr("MountOption")}
+		},
 		func(p *api.Pod) { p.Labels["tier"] = "frontend" },
 		nil},
 	{"stored Recursive lets MountOption validate, but the spec is immutable", "",
-		func(p *api.Pod) { p.Spec.SecurityContext = &api.PodSecurityContext{SELinuxChangePolicy: vPtr("Recursive")} },
+		func(p *api.Pod) {
+			p.Spec.SecurityContext = &api.PodSecurityContext{SELinuxChangePolicy: vPtr("Recursive")}
+		},
 		func(p *api.Pod) { p.Spec.SecurityContext.SELinuxChangePolicy = vPtr("MountOption") },
 		[]string{"spec FieldValueForbidden"}},
 	{"MountOption without a stored policy", "", nil,
-		func(p *api.Pod) { p.Spec.SecurityContext = &api.PodSecurityContext{SELinuxChangePolicy: vPtr("MountOption")} },
+		func(p *api.Pod) {
+			p.Spec.SecurityContext = &api.PodSecurityContext{SELinuxChangePolicy: vPtr("MountOption")}
+		},
 		[]string{"spec FieldValueForbidden", "spec.securityContext.seLinuxChangePolicy FieldValueNotSupported"}},
 	{"supplementalGroupsPolicy changed", "",
-		func(p *api.Pod) { p.Spec.SecurityContext = &api.PodSecurityContext{SupplementalGroupsPolicy: vPtr("Merge")} },
+		func(p *api.Pod) {
+			p.Spec.SecurityContext = &api.PodSecurityContext{SupplementalGroupsPolicy: vPtr("Merge")}
+		},
 		func(p *api.Pod) { p.Spec.SecurityContext.SupplementalGroupsPolicy = vPtr("Strict") },
 		[]string{"spec FieldValueForbidden"}},
 	{"stored user-namespaced pod with volume devices and hostNetwork", "",
