@@ -151,6 +151,8 @@ func validateVolumeSource(s *api.VolumeSource, p api.Path, pvcName string) api.F
 	if s.Ephemeral != nil && one("ephemeral") {
 		if s.Ephemeral.VolumeClaimTemplate == nil {
 			errs = append(errs, api.Required(p.Child("ephemeral").Child("volumeClaimTemplate"), ""))
+		} else {
+			errs = append(errs, validateClaimTemplate(s.Ephemeral.VolumeClaimTemplate, p.Child("ephemeral").Child("volumeClaimTemplate"))...)
 		}
 		if pvcName != "" {
 			for _, msg := range api.IsDNS1123Subdomain(pvcName) {
