@@ -713,6 +713,39 @@ var vPodFieldCreateCases = []struct {
 		p.Spec.Volumes[0].PersistentVolumeClaim.ClaimName = "web-eph"
 	}, []string{"spec.volumes[0].persistentVolumeClaim.claimName FieldValueInvalid"}},
 
+	{"claim template: only labels and annotations in metadata, access modes and storage required", func(p *api.Pod) {
+		p.Spec.Volumes = []api.Volume{{Name: "eph", VolumeSource: api.VolumeSource{Ephemeral: &api.EphemeralVolumeSource{
+			VolumeClaimTemplate: &api.PersistentVolumeClaimTemplate{
+				ObjectMeta: api.ObjectMeta{Name: "fixed", Labels: map[string]string{"bad key!": "x"}},
+				Spec:       map[string]any{"storageClassName": "Fast_SSD"},
+			},
+		}}}}
+	}, []string{
+		"spec.volumes[0].ephemeral.volumeClaimTemplate.metadata.labels FieldValueInvalid",
+		"spec.volumes[0].ephemeral.volumeClaimTemplate.metadata.name FieldValueForbidden",
+		"spec.volumes[0].ephemeral.volumeClaimTemplate.spec.accessModes FieldValueRequired",
+		"spec.volumes[0].ephemeral.volumeClaimTemplate.spec.resources[storage] FieldValueRequired",
+		"spec.volumes[0].ephemeral.volumeClaimTemplate.spec.storageClassName FieldValueInvalid",
+	}},
+	{"claim template: ReadWriteOncePod mixed, zero storage, unknown mode, mismatched data sources", func(p *api.Pod) {
+		p.Spec.Volumes = []api.Volume{{Name: "eph", VolumeSource: api.VolumeSource{Ephemeral: &api.EphemeralVolumeSource{
+			VolumeClaimTemplate: &api.PersistentVolumeClaimTemplate{Spec: map[string]any{
+				"accessModes":   []any{"ReadWriteOncePod", "ReadWriteOnce", "WriteOnly"},
+				"resources":     map[string]any{"requests": map[string]any{"storage": "0"}},
+				"volumeMode":    "Raw",
+				"dataSource":    map[string]any{"kind": "VolumeSnapshot", "name": "snap"},
+				"dataSourceRef": map[string]any{"kind": "PersistentVolumeClaim", "name": "src"},
+			}},
+		}}}}
+	}, []string{
+		"spec.volumes[0].ephemeral.volumeClaimTemplate.spec FieldValueInvalid",
+		"spec.volumes[0].ephemeral.volumeClaimTemplate.spec.accessModes FieldValueForbidden",
+		"spec.volumes[0].ephemeral.volumeClaimTemplate.spec.accessModes FieldValueNotSupported",
+		"spec.volumes[0].ephemeral.volumeClaimTemplate.spec.dataSource FieldValueInvalid",
+		"spec.volumes[0].ephemeral.volumeClaimTemplate.spec.resources[storage] FieldValueInvalid",
+		"spec.volumes[0].ephemeral.volumeClaimTemplate.spec.volumeMode FieldValueNotSupported",
+	}},
+
 	// recursiveReadOnly and mountPropagation (reported at the list's path).
 	{"recursiveReadOnly rules", func(p *api.Pod) {
 		vVolumes(p, false)
