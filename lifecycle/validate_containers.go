@@ -211,7 +211,9 @@ func validateContainerCommon(c *api.Container, cc *containerContext, p api.Path)
 	errs = append(errs, validateEnv(c.Env, p.Child("env"))...)
 	errs = append(errs, validateEnvFrom(c.EnvFrom, p.Child("envFrom"))...)
 	errs = append(errs, validateVolumeMounts(c, cc.volumes, p.Child("volumeMounts"))...)
-	errs = append(errs, validateVolumeDevices(c, cc.volumes, p.Child("volumeDevices"))...)
+	if len(c.VolumeDevices) > 0 {
+		errs = append(errs, validateVolumeDevices(c, cc.volumes, p.Child("volumeDevices"))...)
+	}
 	switch c.ImagePullPolicy {
 	case api.PullAlways, api.PullIfNotPresent, api.PullNever:
 	case "":
@@ -540,13 +542,17 @@ func validateVolumeMounts(c *api.Container, volumes map[string]*api.VolumeSource
 	var errs api.FieldErrors
 	paths := map[string]bool{}
 	// Upstream keeps one device path per volume name (the last one).
-	devPathByName := map[string]string{}
-	for _, d := range c.VolumeDevices {
-		devPathByName[d.Name] = d.DevicePath
-	}
-	devPaths := map[string]bool{}
-	for _, dp := range devPathByName {
-		devPaths[dp] = true
+	var devPathByName map[string]string
+	var devPaths map[string]bool
+	if len(c.VolumeDevices) > 0 {
+		devPathByName = make(map[string]string, len(c.VolumeDevices))
+		for _, d := range c.VolumeDevices {
+			devPathByName[d.Name] = d.DevicePath
+		}
+		devPaths = make(map[string]bool, len(devPathByName))
+		for _, dp := range devPathByName {
+			devPaths[dp] = true
+		}
 	}
 	privileged := c.SecurityContext != nil && c.SecurityContext.Privileged != nil && *c.SecurityContext.Privileged
 	for i, m := range c.VolumeMounts {
@@ -593,7 +599,9 @@ func validateVolumeMounts(c *api.Container, volumes map[string]*api.VolumeSource
 				errs = append(errs, api.Forbidden(p.Child("mountPropagation"), "Bidirectional mount propagation is available only to privileged containers"))
 			}
 		}
-		errs = append(errs, validateRecursiveReadOnly(&c.VolumeMounts[i], p.Child("recursiveReadOnly"))...)
+		if m.RecursiveReadOnly != nil {
+			errs = append(errs, validateRecursiveReadOnly(&c.VolumeMounts[i], p.Child("recursiveReadOnly"))...)
+		}
 	}
 	return errs
 }

@@ -297,6 +297,9 @@ func validateHostnameOverride(spec *api.PodSpec, p api.Path) api.FieldErrors {
 // podClaimNames is the set of non-empty spec.resourceClaims names that
 // container resources.claims may refer to.
 func podClaimNames(claims []api.PodResourceClaim) map[string]bool {
+	if len(claims) == 0 {
+		return nil
+	}
 	names := make(map[string]bool, len(claims))
 	for _, c := range claims {
 		if c.Name != "" {
@@ -401,6 +404,9 @@ func validateResourceClaimRefs(claims []api.ResourceClaim, podClaims map[string]
 // pod, once, at a unique devicePath without ".." elements, and neither the
 // name nor the path is also used by one of the container's volumeMounts.
 func validateVolumeDevices(c *api.Container, volumes map[string]*api.VolumeSource, p api.Path) api.FieldErrors {
+	if len(c.VolumeDevices) == 0 {
+		return nil
+	}
 	var errs api.FieldErrors
 	mountNames := map[string]bool{}
 	mountPaths := map[string]bool{}

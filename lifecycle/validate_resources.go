@@ -60,7 +60,10 @@ func validateResourceRequirements(r *api.ResourceRequirements, podClaims map[str
 	if !limCPUMem && !reqCPUMem && (limHuge || reqHuge) {
 		errs = append(errs, api.Forbidden(p, "HugePages require cpu or memory"))
 	}
-	return append(errs, validateResourceClaimRefs(r.Claims, podClaims, p.Child("claims"))...)
+	if len(r.Claims) > 0 {
+		errs = append(errs, validateResourceClaimRefs(r.Claims, podClaims, p.Child("claims"))...)
+	}
+	return errs
 }
 
 // overcommitAllowed reports whether requests may be below limits for a

@@ -113,8 +113,13 @@ func validatePodSecurityContext(spec *api.PodSpec, p api.Path, opts podValidatio
 	errs = append(errs, validateSeccompProfile(sc.SeccompProfile, p.Child("seccompProfile"))...)
 	errs = append(errs, validateWindowsOptions(sc.WindowsOptions, p.Child("windowsOptions"))...)
 	errs = append(errs, validateAppArmorProfile(sc.AppArmorProfile, p.Child("appArmorProfile"))...)
-	errs = append(errs, validateSupplementalGroupsPolicy(sc.SupplementalGroupsPolicy, p.Child("supplementalGroupsPolicy"))...)
-	return append(errs, validateSELinuxChangePolicy(sc.SELinuxChangePolicy, opts.allowAnySELinuxChangePolicy, p.Child("seLinuxChangePolicy"))...)
+	if sc.SupplementalGroupsPolicy != nil {
+		errs = append(errs, validateSupplementalGroupsPolicy(sc.SupplementalGroupsPolicy, p.Child("supplementalGroupsPolicy"))...)
+	}
+	if sc.SELinuxChangePolicy != nil {
+		errs = append(errs, validateSELinuxChangePolicy(sc.SELinuxChangePolicy, opts.allowAnySELinuxChangePolicy, p.Child("seLinuxChangePolicy"))...)
+	}
+	return errs
 }
 
 // isValidSysctlName reports whether s is dot- or slash-separated segments

@@ -66,7 +66,9 @@ func validatePodSpec(pod *api.Pod, p api.Path, opts podValidationOptions) api.Fi
 
 		allowInitRestartContainer: opts.allowInitRestartContainer,
 	}
-	errs = append(errs, validatePodResourceClaims(pod, p.Child("resourceClaims"))...)
+	if len(spec.ResourceClaims) > 0 {
+		errs = append(errs, validatePodResourceClaims(pod, p.Child("resourceClaims"))...)
+	}
 	errs = append(errs, validateContainers(spec.Containers, cc, p.Child("containers"))...)
 	errs = append(errs, validateInitContainers(spec.InitContainers, spec.Containers, cc, p.Child("initContainers"))...)
 	errs = append(errs, validateEphemeralContainers(spec.EphemeralContainers, spec.Containers, spec.InitContainers, cc, p.Child("ephemeralContainers"))...)
@@ -100,7 +102,9 @@ func validatePodSpec(pod *api.Pod, p api.Path, opts podValidationOptions) api.Fi
 	// imagePullSecrets names are not validated (an empty one only earns a
 	// warning from the API server).
 	errs = append(errs, validateAffinity(spec.Affinity, p.Child("affinity"))...)
-	errs = append(errs, validatePodDNSConfig(spec, p.Child("dnsConfig"))...)
+	if spec.DNSConfig != nil || spec.DNSPolicy == api.DNSNone {
+		errs = append(errs, validatePodDNSConfig(spec, p.Child("dnsConfig"))...)
+	}
 	for i, g := range spec.ReadinessGates {
 		for _, msg := range api.IsQualifiedName(string(g.ConditionType)) {
 			errs = append(errs, api.Invalid(p.Child("readinessGates").Index(i).Child("conditionType"), string(g.ConditionType), msg))
@@ -139,7 +143,9 @@ func validatePodSpec(pod *api.Pod, p api.Path, opts podValidationOptions) api.Fi
 			}
 		}
 	}
-	errs = append(errs, validateHostnameOverride(spec, p.Child("hostnameOverride"))...)
+	if spec.HostnameOverride != nil {
+		errs = append(errs, validateHostnameOverride(spec, p.Child("hostnameOverride"))...)
+	}
 	for _, f := range []struct {
 		name  string
 		value string
@@ -170,7 +176,9 @@ func validatePodSpec(pod *api.Pod, p api.Path, opts podValidationOptions) api.Fi
 		}
 	}
 	errs = append(errs, validateTolerations(spec.Tolerations, p.Child("tolerations"))...)
-	errs = append(errs, validateHostAliases(spec.HostAliases, p.Child("hostAliases"))...)
+	if len(spec.HostAliases) > 0 {
+		errs = append(errs, validateHostAliases(spec.HostAliases, p.Child("hostAliases"))...)
+	}
 	if spec.RuntimeClassName != nil {
 		for _, msg := range api.IsDNS1123Subdomain(*spec.RuntimeClassName) {
 			errs = append(errs, api.Invalid(p.Child("runtimeClassName"), *spec.RuntimeClassName, msg))
