@@ -161,6 +161,9 @@ func quickFits(q quickFilter, v *NodeView) bool {
 // evaluating the incoming pod there: those of priority at least the pod's,
 // other than the pod itself.
 func (cy *Cycle) nominatedFor(n *NodeInfo) []*PodInfo {
+	if len(cy.c.nominated[n.node.Name]) == 0 {
+		return nil // the common case: nothing to sort or copy
+	}
 	var out []*PodInfo
 	prio := cy.pod.Priority()
 	for _, p := range cy.c.NominatedPods(n.node.Name) {
