@@ -131,7 +131,7 @@ func TestPlanDrainSelectorErrors(t *testing.T) {
 		"/a=b": `unable to parse requirement: <nil>: Invalid value: "/a": prefix part must be non-empty`,
 		// One invalid value reads as itself, several as a bracketed list.
 		"app=web-": `unable to parse requirement: values[0][app]: Invalid value: "web-": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
-		"app>x-": `unable to parse requirement: [values[0]: Invalid value: "x-": for 'Gt', 'Lt' operators, the value must be an integer, values[0][app]: Invalid value: "x-": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')]`,
+		"app>x-":   `unable to parse requirement: [values[0]: Invalid value: "x-": for 'Gt', 'Lt' operators, the value must be an integer, values[0][app]: Invalid value: "x-": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')]`,
 	} {
 		plan := PlanDrain("node-1", []*api.Pod{newPod("a")}, nil, DrainFlags{PodSelector: sel}, t0)
 		if plan.ListError == nil || !errors.Is(plan.ListError, ErrPodSelector) || len(plan.Errors) != 1 || plan.Pods != nil {
