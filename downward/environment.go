@@ -205,31 +205,11 @@ func envValue(pod *api.Pod, c *api.Container, ev api.EnvVar, ctx *Context, looku
 	case from.ConfigMapKeyRef != nil:
 		ref := from.ConfigMapKeyRef
 		data, skip, err := fetchConfigMap(lookup, pod.Namespace, ref.Name, ref.Optional)
-		if err != nil || skip {
-			return "", false, err
-		}
-		v, ok := data[ref.Key]
-		if !ok {
-			if isTrue(ref.Optional) {
-				return "", false, nil
-			}
-			return "", false, fmt.Errorf("%w: couldn't find key %q in ConfigMap %s/%s", ErrMissingKey, ref.Key, pod.Namespace, ref.Name)
-		}
-		return v, true, nil
+		return keyValue(data, skip, err, ref.Key, ref.Optional, "ConfigMap", pod.Namespace, ref.Name)
 	case from.SecretKeyRef != nil:
 		ref := from.SecretKeyRef
 		data, skip, err := fetchSecret(lookup, pod.Namespace, ref.Name, ref.Optional)
-		if err != nil || skip {
-			return "", false, err
-		}
-		v, ok := data[ref.Key]
-		if !ok {
-			if isTrue(ref.Optional) {
-				return "", false, nil
-			}
-			return "", false, fmt.Errorf("%w: couldn't find key %q in Secret %s/%s", ErrMissingKey, ref.Key, pod.Namespace, ref.Name)
-		}
-		return string(v), true, nil
+		return keyValue(data, skip, err, ref.Key, ref.Optional, "Secret", pod.Namespace, ref.Name)
 	case from.FileKeyRef != nil:
 		ref := from.FileKeyRef
 		fl, ok := lookup.(FileLookup)
@@ -281,6 +261,23 @@ func fetchSecret(lookup Lookup, ns, name string, optional *bool) (map[string][]b
 		return nil, false, err
 	}
 	return data, false, nil
+}
+
+// keyValue reads key from a fetched ConfigMap's or Secret's data: a
+// skipped (missing, optional) object or a missing optional key leaves the
+// variable unset; a missing required key is an error naming it.
+func keyValue[V string | []byte](data map[string]V, skip bool, err error, key string, optional *bool, kind, ns, name string) (string, bool, error) {
+	if err != nil || skip {
+		return "", false, err
+	}
+	v, ok := data[key]
+	if !ok {
+		if isTrue(optional) {
+			return "", false, nil
+		}
+		return "", false, fmt.Errorf("%w: couldn't find key %q in %s %s/%s", ErrMissingKey, key, kind, ns, name)
+	}
+	return string(v), true, nil
 }
 
 func isTrue(b *bool) bool { return b != nil && *b }
