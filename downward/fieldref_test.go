@@ -227,6 +227,34 @@ func TestSortPodIPs(t *testing.T) {
 	}
 }
 
+// The kubelet parses each runtime IP leniently and prints it back in Go's
+// canonical form, so irregular spellings never reach status.podIPs or the
+// downward API as written (checked against v1.36.3 sortPodIPs).
+func TestSortPodIPsCanonicalForm(t *testing.T) {
+	cases := []struct {
+		pod, node []string
+		want      []string
+	}{
+		{[]string{"10.244.0.7", "FD00::A"}, nil, []string{"10.244.0.7", "fd00::a"}},
+		{[]string{"fd00:10:244::0001"}, nil, []string{"fd00:10:244::1"}},
+		{[]string{"::ffff:10.1.2.3"}, nil, []string{"10.1.2.3"}},
+		{[]string{"010.001.002.003"}, []string{"fd00::1"}, []string{"10.1.2.3"}},
+		{[]string{"::ffff:010.001.002.003", "fd00::010.1.2.3"}, nil, []string{"10.1.2.3", "fd00::a01:203"}},
+		{[]string{"::ffff:1.2.3", "1.2.3.4.5"}, nil, []string{}},
+	}
+	for _, c := range cases {
+		if got := SortPodIPs(c.pod, c.node); !equalStrings(got, c.want) {
+			t.Errorf("SortPodIPs(%q, %q) = %q, want %q", c.pod, c.node, got, c.want)
+		}
+	}
+	pod := &api.Pod{}
+	got, err := FieldRef(pod, api.ObjectFieldSelector{FieldPath: "status.podIP"}, Env,
+		&Context{PodIP: "10.9.9.9", PodIPs: []string{"::ffff:10.1.2.3"}})
+	if err != nil || got != "10.1.2.3" {
+		t.Errorf("status.podIP = %q, %v; want 10.1.2.3", got, err)
+	}
+}
+
 func equalStrings(a, b []string) bool {
 	if len(a) != len(b) {
 		return false

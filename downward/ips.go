@@ -52,7 +52,9 @@ func HostIPs(node *api.Node) ([]string, error) {
 // SortPodIPs orders the sandbox IPs a container runtime reports the way
 // the kubelet does before using them for status.podIPs and the downward
 // API (Kubelet.sortPodIPs): the first IP of the node's family, then the
-// first IP of the other family, at most two, each as written. The node's
+// first IP of the other family, at most two, each re-printed the way Go's
+// net.IP prints it ("FD00::A" becomes "fd00::a", "010.001.002.003"
+// becomes "10.1.2.3", "::ffff:10.1.2.3" becomes "10.1.2.3"). The node's
 // family is that of nodeIPs[0] (the kubelet's configured --node-ip); with
 // no node IPs it is IPv4. Strings that are not IP addresses are dropped.
 func SortPodIPs(podIPs, nodeIPs []string) []string {
@@ -69,7 +71,7 @@ func SortPodIPs(podIPs, nodeIPs []string) []string {
 				continue
 			}
 			if (ip.To4() != nil) == wantV4 {
-				out = append(out, s)
+				out = append(out, ip.String())
 				break
 			}
 		}
@@ -83,8 +85,17 @@ func isIPv6(ip net.IP) bool { return ip != nil && ip.To4() == nil }
 // does: like net.ParseIP, except that the four fields of a dotted IPv4
 // address may carry leading zeros (read as decimal).
 func parseIPSloppy(s string) net.IP {
-	if strings.IndexByte(s, ':') >= 0 {
-		return net.ParseIP(s)
+	if colon := strings.LastIndexByte(s, ':'); colon >= 0 {
+		if ip := net.ParseIP(s); ip != nil || strings.IndexByte(s[colon:], '.') < 0 {
+			return ip
+		}
+		// An IPv6 address ending in a dotted IPv4 part whose fields carry
+		// leading zeros: the lenient parser accepts that part too.
+		v4 := parseIPSloppy(s[colon+1:])
+		if v4 == nil {
+			return nil
+		}
+		return net.ParseIP(s[:colon+1] + v4.String())
 	}
 	var b [4]byte
 	for i := 0; i < 4; i++ {
