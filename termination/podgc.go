@@ -283,9 +283,9 @@ func (p *gcPass) remove(pod *api.Pod, reason GCReason, orphan bool, why string) 
 		st := pod.Status
 		st.Conditions = append([]api.PodCondition(nil), pod.Status.Conditions...)
 		st.Phase = api.PodFailed
-		if pod.Generation > 0 {
-			st.ObservedGeneration = pod.Generation
-		}
+		// PodObservedGenerationTracking is on by default, so the patch always
+		// carries metadata.generation, even 0, which clears a stale value.
+		st.ObservedGeneration = pod.Generation
 		if orphan {
 			setCondition(&st, api.PodCondition{
 				Type:               api.DisruptionTarget,

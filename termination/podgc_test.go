@@ -198,3 +198,34 @@ func TestCollectorReplacesDisruptionTargetOfOrphans(t *testing.T) {
 		t.Errorf("input pod modified: %+v", p.Status)
 	}
 }
+
+// The Failed-phase patch always writes metadata.generation into
+// status.observedGeneration (the tracking feature is on by default), so a
+// pod whose generation is 0 but whose status carries a stale observed
+// generation ends up with none.
+func TestCollectorPatchOverwritesObservedGeneration(t *testing.T) {
+	cases := []struct {
+		name         string
+		generation   int64
+		oldObserved  int64
+		wantObserved int64
+	}{
+		{"generation 0 clears a stale value", 0, 2, 0},
+		{"generation 3 replaces an older value", 3, 1, 3},
+		{"generation 0 with nothing recorded", 0, 0, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := terminating(gcPod("default", "p", "", api.PodPending, t0.Add(-time.Hour)), t0, 30)
+			p.Generation = tc.generation
+			p.Status.ObservedGeneration = tc.oldObserved
+			r := NewCollector(GCConfig{DisableTerminatedPodGC: true}).Collect([]*api.Pod{p}, nil, nil, t0)
+			if len(r.Actions) != 1 || r.Actions[0].Patched == nil {
+				t.Fatalf("actions %+v, want one patched deletion", r.Actions)
+			}
+			if got := r.Actions[0].Patched.ObservedGeneration; got != tc.wantObserved {
+				t.Errorf("observedGeneration %d, want %d", got, tc.wantObserved)
+			}
+		})
+	}
+}
