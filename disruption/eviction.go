@@ -89,9 +89,10 @@ type EvictionDecision struct {
 	// resourceVersion precondition the handler adds itself.
 	Deleted       bool
 	DeleteOptions *api.DeleteOptions
-	// DisruptionTarget is the condition added to the pod just before the
-	// delete (nil in a dry run or when nothing is deleted), and
-	// PodResourceVersion the pod's resourceVersion after that update.
+	// DisruptionTarget is the condition written to the pod just before the
+	// delete (nil in a dry run or when the handler never got to write it;
+	// set even when the delete then conflicted), and PodResourceVersion the
+	// pod's resourceVersion after that update.
 	DisruptionTarget   *api.PodCondition
 	PodResourceVersion string
 
@@ -160,8 +161,9 @@ func Evict(pod *api.Pod, eviction *api.Eviction, pdbs []*api.PodDisruptionBudget
 
 	if budgetIgnored(pod) {
 		o := delOpts
-		// A Pending pod could become Ready meanwhile: pin its version.
-		if pod.Status.Phase == api.PodPending && !userSetRV {
+		// A Pending pod could become Ready meanwhile: pin its version
+		// (not once it is being deleted: then it cannot turn Ready).
+		if pod.Status.Phase == api.PodPending && pod.DeletionTimestamp == nil && !userSetRV {
 			o = withResourceVersion(o, pod.ResourceVersion)
 		}
 		d := EvictionDecision{Rule: RuleBudgetIgnored}
@@ -332,29 +334,25 @@ func withResourceVersion(o *api.DeleteOptions, rv string) *api.DeleteOptions {
 	return c
 }
 
-// deletePod is the Eviction API's final step: check the delete's
-// preconditions against the stored pod, add the DisruptionTarget condition
-// (a write that moves the pod to its next resourceVersion, which a
-// resourceVersion precondition then follows), and delete. A conflict on a
-// delete the handler pinned itself (retryAs429) is reported as 429 so that
-// clients retry.
+// deletePod is the Eviction API's final step. Outside dry run the handler
+// first writes the DisruptionTarget condition, checking the UID and
+// resourceVersion preconditions against the stored pod as it reads it (an
+// empty precondition value is not checked there); the write moves the pod to
+// its next resourceVersion, which a resourceVersion precondition then
+// follows. The delete itself checks the preconditions strictly, as the
+// generic registry does, so an empty UID precondition still conflicts there,
+// after the condition was written. A conflict on a delete the handler pinned
+// itself (retryAs429) is reported as 429 so that clients retry.
 func deletePod(d *EvictionDecision, pod *api.Pod, o *api.DeleteOptions, dryRun, retryAs429 bool, budget string, now time.Time) {
 	d.DryRun = dryRun
-	if msg := preconditionConflict(pod, o); msg != "" {
-		if retryAs429 {
-			rule := d.Rule
-			*d = notYetObserved(budget, rule)
-			d.Budget = budget
-			d.DryRun = dryRun
+	var target *api.PodCondition
+	stored := pod.ResourceVersion
+	if !dryRun {
+		if msg := preconditionConflict(pod.UID, stored, o, true); msg != "" {
+			conflict(d, pod.Name, msg, retryAs429, budget, dryRun, nil)
 			return
 		}
-		d.Allowed, d.Code, d.Reason, d.Message = false, 409, StatusConflict,
-			fmt.Sprintf("Operation cannot be fulfilled on Pod %q: %s", pod.Name, msg)
-		return
-	}
-	d.PodResourceVersion = pod.ResourceVersion
-	if !dryRun {
-		d.DisruptionTarget = &api.PodCondition{
+		target = &api.PodCondition{
 			Type:               api.DisruptionTarget,
 			Status:             api.ConditionTrue,
 			Reason:             ReasonEvictionByEvictionAPI,
@@ -362,27 +360,51 @@ func deletePod(d *EvictionDecision, pod *api.Pod, o *api.DeleteOptions, dryRun, 
 			LastTransitionTime: api.NewTime(now),
 		}
 		if c := api.FindCondition(pod.Status.Conditions, api.DisruptionTarget); c != nil && c.Status == api.ConditionTrue {
-			d.DisruptionTarget.LastTransitionTime = c.LastTransitionTime
+			target.LastTransitionTime = c.LastTransitionTime
 		}
-		d.PodResourceVersion = nextResourceVersion(pod.ResourceVersion)
+		stored = nextResourceVersion(stored)
 		if o.Preconditions != nil && o.Preconditions.ResourceVersion != nil {
-			o = withResourceVersion(o, d.PodResourceVersion)
+			o = withResourceVersion(o, stored)
 		}
 	}
+	if msg := preconditionConflict(pod.UID, stored, o, false); msg != "" {
+		conflict(d, pod.Name, msg, retryAs429, budget, dryRun, target)
+		d.PodResourceVersion = stored
+		return
+	}
+	d.PodResourceVersion = stored
+	d.DisruptionTarget = target
 	d.Allowed, d.Code, d.Deleted, d.DeleteOptions = true, 201, true, o
 }
 
-// preconditionConflict checks the delete's UID and resourceVersion
-// preconditions as the generic registry's BeforeDelete does.
-func preconditionConflict(pod *api.Pod, o *api.DeleteOptions) string {
+// conflict turns d into the refusal for a precondition conflict; target is
+// the DisruptionTarget condition already written before the conflict, if any.
+func conflict(d *EvictionDecision, name, msg string, retryAs429 bool, budget string, dryRun bool, target *api.PodCondition) {
+	if retryAs429 {
+		rule := d.Rule
+		*d = notYetObserved(budget, rule)
+		d.Budget = budget
+	} else {
+		d.Allowed, d.Code, d.Reason, d.Message = false, 409, StatusConflict,
+			fmt.Sprintf("Operation cannot be fulfilled on Pod %q: %s", name, msg)
+	}
+	d.DryRun = dryRun
+	d.DisruptionTarget = target
+}
+
+// preconditionConflict checks the UID and resourceVersion preconditions
+// against the stored pod's. skipEmpty is the eviction handler's own check
+// before its condition write, which ignores empty values; the generic
+// registry's delete compares them as given.
+func preconditionConflict(uid, rv string, o *api.DeleteOptions, skipEmpty bool) string {
 	if o.Preconditions == nil {
 		return ""
 	}
-	if u := o.Preconditions.UID; u != nil && *u != pod.UID {
-		return fmt.Sprintf("the UID in the precondition (%s) does not match the UID in record (%s). The object might have been deleted and then recreated", *u, pod.UID)
+	if u := o.Preconditions.UID; u != nil && *u != uid && (!skipEmpty || *u != "") {
+		return fmt.Sprintf("the UID in the precondition (%s) does not match the UID in record (%s). The object might have been deleted and then recreated", *u, uid)
 	}
-	if rv := o.Preconditions.ResourceVersion; rv != nil && *rv != pod.ResourceVersion {
-		return fmt.Sprintf("the ResourceVersion in the precondition (%s) does not match the ResourceVersion in record (%s). The object might have been modified", *rv, pod.ResourceVersion)
+	if v := o.Preconditions.ResourceVersion; v != nil && *v != rv && (!skipEmpty || *v != "") {
+		return fmt.Sprintf("the ResourceVersion in the precondition (%s) does not match the ResourceVersion in record (%s). The object might have been modified", *v, rv)
 	}
 	return ""
 }

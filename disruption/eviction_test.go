@@ -67,6 +67,12 @@ func TestEvict(t *testing.T) {
 		{"dry run mismatch", newPod("web-1"), evictionOf("web-1", &api.DeleteOptions{DryRun: []string{"All"}}), nil, []string{"Other"}, 500, RuleDryRunMismatch, false, "", false},
 		{"ignoreStoreReadError is refused", newPod("web-1"), evictionOf("web-1", &api.DeleteOptions{IgnoreStoreReadErrorWithClusterBreakingPotential: ptr(true)}), nil, nil, 422, RuleInvalidOptions, false, "", false},
 		{"nil eviction", newPod("web-1"), nil, nil, nil, 400, RuleBadRequest, false, "", false},
+		// Found by differential testing against the v1.36.3 eviction handler.
+		{"terminating pending pod is not pinned", newPod("web-1", phase(api.PodPending), terminating), evictionOf("web-1", nil), []*api.PodDisruptionBudget{budget(0, 0, 2)}, nil, 201, RuleBudgetIgnored, false, "", true},
+		{"empty uid precondition conflicts only at the delete", newPod("web-1"), evictionOf("web-1", &api.DeleteOptions{Preconditions: &api.Preconditions{UID: ptr("")}}), nil, nil, 409, RuleNoBudget, false, "", true},
+		{"empty resourceVersion precondition follows the condition write", newPod("web-1", phase(api.PodSucceeded)), evictionOf("web-1", &api.DeleteOptions{Preconditions: &api.Preconditions{ResourceVersion: ptr("")}}), nil, nil, 201, RuleBudgetIgnored, false, "11", true},
+		{"empty resourceVersion precondition in dry run conflicts", newPod("web-1", phase(api.PodSucceeded)), evictionOf("web-1", &api.DeleteOptions{Preconditions: &api.Preconditions{ResourceVersion: ptr("")}}), nil, []string{"All"}, 409, RuleBudgetIgnored, false, "", false},
+		{"unready bypass, empty uid: 429 after the condition write", newPod("web-1", unready), evictionOf("web-1", &api.DeleteOptions{Preconditions: &api.Preconditions{UID: ptr("")}}), []*api.PodDisruptionBudget{budget(0, 0, 2, policy(api.AlwaysAllow))}, nil, 429, RuleUnhealthyAlwaysAllow, false, "", true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
