@@ -287,8 +287,10 @@ func validateLabelsMeta(labels map[string]string, p api.Path) api.FieldErrors {
 		for _, msg := range api.IsQualifiedName(k) {
 			errs = append(errs, api.Invalid(p, k, msg))
 		}
+		// The API server reports a bad value at metadata.labels itself,
+		// not at the key's subscript.
 		for _, msg := range api.IsValidLabelValue(v) {
-			errs = append(errs, api.Invalid(p.Key(k), v, msg))
+			errs = append(errs, api.Invalid(p, v, msg))
 		}
 	}
 	return errs
@@ -316,13 +318,18 @@ func validateAnnotationKeys(ann map[string]string, p api.Path) api.FieldErrors {
 // (ValidatePriorityClass; refusal is Invalid), then runs the Priority
 // admission plugin's check that at most one class is globalDefault
 // (refusal is Forbidden: "PriorityClass X is already marked as default").
-// It returns nil when the class would be stored; pc then holds the stored
-// form.
+// A metadata.namespace in the request is dropped before validation, as the
+// API server does for cluster-scoped objects. It returns nil when the class
+// would be stored; pc then holds the stored form.
 func AdmitPriorityClass(pc *api.PriorityClass, existing []api.PriorityClass) error {
 	if pc == nil {
 		return fmt.Errorf("admit priority class: %w", errors.New("nil PriorityClass"))
 	}
 	DefaultPriorityClassFields(pc)
+	// The class is cluster-scoped: before validating, the API server
+	// (apiserver rest.BeforeCreate) drops a namespace given in the body
+	// instead of refusing it.
+	pc.Namespace = ""
 	if errs := ValidatePriorityClass(pc); len(errs) > 0 {
 		return &AdmissionError{Reason: "Invalid", Resource: "PriorityClass.scheduling.k8s.io", Name: pc.Name, FieldErrors: errs}
 	}

@@ -118,6 +118,19 @@ func TestAdmitPriorityClass(t *testing.T) {
 		{name: "bad name and bad value", pc: pclass("Bad_Name", 2000000000, false, "Sometimes"),
 			reason: "Invalid", fields: []string{"metadata.name FieldValueInvalid", "value FieldValueForbidden", "preemptionPolicy FieldValueNotSupported"}},
 		{name: "second global default", pc: pclass("other-default", 5, true, ""), reason: "Forbidden"},
+		// v1.36.3 reports a bad label value at metadata.labels, not at the
+		// key's subscript (checked against the real API server code).
+		{name: "bad label value", pc: withMeta(pclass("labelled", 5, false, ""), func(m *api.ObjectMeta) {
+			m.Labels = map[string]string{"example.com/x": "bad value!"}
+		}), reason: "Invalid", fields: []string{"metadata.labels FieldValueInvalid"}},
+		{name: "bad label key and too long value", pc: withMeta(pclass("labelled", 5, false, ""), func(m *api.ObjectMeta) {
+			m.Labels = map[string]string{"-x": strings.Repeat("v", 64)}
+		}), reason: "Invalid", fields: []string{"metadata.labels FieldValueInvalid"}},
+		// A namespace in the body of a cluster-scoped create is dropped by
+		// the API server, not refused.
+		{name: "namespace in the body", pc: withMeta(pclass("namespaced", 5, false, ""), func(m *api.ObjectMeta) {
+			m.Namespace = "default"
+		}), defPol: api.PreemptLowerPriority},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -149,6 +162,26 @@ func TestAdmitPriorityClass(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func withMeta(pc api.PriorityClass, f func(*api.ObjectMeta)) api.PriorityClass {
+	f(&pc.ObjectMeta)
+	return pc
+}
+
+func TestAdmitPriorityClassDropsNamespace(t *testing.T) {
+	pc := withMeta(pclass("namespaced", 5, false, ""), func(m *api.ObjectMeta) { m.Namespace = "kube-system" })
+	if err := AdmitPriorityClass(&pc, nil); err != nil {
+		t.Fatalf("unexpected error %v", err)
+	}
+	if pc.Namespace != "" {
+		t.Fatalf("stored namespace %q, want none", pc.Namespace)
+	}
+	// Registry validation on its own still refuses a namespace.
+	pc.Namespace = "default"
+	if errs := ValidatePriorityClass(&pc); len(errs) != 1 || errs[0].Field != "metadata.namespace" {
+		t.Fatalf("ValidatePriorityClass = %v, want one metadata.namespace error", errs)
 	}
 }
 
