@@ -178,7 +178,7 @@ func APIServerGrace(pod *api.Pod, opts *api.DeleteOptions, now time.Time) (APISe
 		d.Source = SourceNegativeNormalized
 	}
 	d.GracePeriodSeconds = ptr(grace)
-	ts := now.Add(time.Duration(grace) * time.Second)
+	ts := storedTime(now.Add(time.Duration(grace) * time.Second))
 	d.DeletionTimestamp = &ts
 	d.DeletionGracePeriodSeconds = ptr(grace)
 	if d.Generation > 0 {
@@ -230,6 +230,7 @@ func repeatDelete(d APIServerDecision, normalizedOptions bool, now time.Time) AP
 			period = 1
 		}
 	}
+	ts = storedTime(ts)
 	d.DeletionTimestamp = &ts
 	d.DeletionGracePeriodSeconds = ptr(period)
 	d.Graceful = true
@@ -316,4 +317,12 @@ func copyInt64(p *int64) *int64 {
 	}
 	v := *p
 	return &v
+}
+
+// storedTime is t as the API server persists a metadata timestamp: whole
+// seconds, the sub-second part dropped (metav1.Time serializes as RFC 3339
+// without fractions). It only matters for a fractional request clock or for
+// grace periods so large that the seconds-to-duration product wraps.
+func storedTime(t time.Time) time.Time {
+	return t.Truncate(time.Second)
 }

@@ -158,3 +158,36 @@ func ptrStr(p *int64) any {
 	}
 	return *p
 }
+
+// The deletionTimestamp is reported as stored: whole seconds. That shows for a
+// request clock with a fraction and for grace periods so large that the
+// seconds-to-duration product wraps around.
+func TestAPIServerGraceTimestampWholeSeconds(t *testing.T) {
+	frac := t0.Add(700 * time.Millisecond)
+	d, err := APIServerGrace(runningPod(i64(30)), &api.DeleteOptions{}, frac)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := t0.Add(30 * time.Second); !d.DeletionTimestamp.Equal(want) {
+		t.Errorf("fractional clock: deletionTimestamp %v, want %v", d.DeletionTimestamp, want)
+	}
+	// 1e10 s * 1e9 ns wraps: 2025-06-01T12:00:00Z lands on 1757-10-01T06:12:06.290448384Z,
+	// stored as 06:12:06.
+	now := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
+	d, err = APIServerGrace(runningPod(i64(10)), &api.DeleteOptions{GracePeriodSeconds: i64(10_000_000_000)}, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := time.Date(1757, 10, 1, 6, 12, 6, 0, time.UTC); !d.DeletionTimestamp.Equal(want) {
+		t.Errorf("wrapped grace: deletionTimestamp %v, want %v", d.DeletionTimestamp, want)
+	}
+	// Shortening an in-progress deletion recorded with a huge grace period.
+	p := terminating(runningPod(i64(90)), time.Date(2025, 6, 1, 12, 0, 58, 0, time.UTC), 10_000_000_000)
+	d, err = APIServerGrace(p, &api.DeleteOptions{GracePeriodSeconds: i64(30)}, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := time.Date(2293, 1, 30, 17, 49, 21, 0, time.UTC); !d.DeletionTimestamp.Equal(want) {
+		t.Errorf("wrapped shorten: deletionTimestamp %v, want %v", d.DeletionTimestamp, want)
+	}
+}

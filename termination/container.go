@@ -96,7 +96,7 @@ func ContainerGrace(pod *api.Pod, k ContainerKill) (ContainerGraceResult, error)
 	if pod == nil {
 		return ContainerGraceResult{}, fmt.Errorf("%w: pod is nil", ErrInvalidInput)
 	}
-	c := pod.Spec.FindContainer(k.ContainerName)
+	c := kubeletContainerSpec(&pod.Spec, k.ContainerName)
 	if c == nil {
 		return ContainerGraceResult{}, fmt.Errorf("%w: pod %s has no container %q", ErrInvalidInput, pod.Key(), k.ContainerName)
 	}
@@ -123,7 +123,10 @@ func ContainerGrace(pod *api.Pod, k ContainerKill) (ContainerGraceResult, error)
 		if d < 0 {
 			d = 0
 		}
-		if limit := time.Duration(grace) * time.Second; d > limit {
+		// The kubelet waits at most grace seconds, computed as a Duration:
+		// a grace period so large that the product wraps negative makes the
+		// wait end at once.
+		if limit := max(time.Duration(grace)*time.Second, 0); d > limit {
 			d = limit
 		}
 		r.PreStopElapsed = d
@@ -185,4 +188,27 @@ func PreStopRuntime(c *api.Container) time.Duration {
 		return 0
 	}
 	return time.Duration(s) * time.Second
+}
+
+// kubeletContainerSpec finds the container the kubelet's GetContainerSpec
+// finds: it walks init containers, then regular containers, then ephemeral
+// containers, and takes the first name match. The order only shows when a
+// (rejected by validation) pod repeats a name across those lists.
+func kubeletContainerSpec(s *api.PodSpec, name string) *api.Container {
+	for i := range s.InitContainers {
+		if s.InitContainers[i].Name == name {
+			return &s.InitContainers[i]
+		}
+	}
+	for i := range s.Containers {
+		if s.Containers[i].Name == name {
+			return &s.Containers[i]
+		}
+	}
+	for i := range s.EphemeralContainers {
+		if s.EphemeralContainers[i].Name == name {
+			return &s.EphemeralContainers[i].Container
+		}
+	}
+	return nil
 }

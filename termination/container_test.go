@@ -69,3 +69,48 @@ func TestContainerGraceFindsInitAndEphemeral(t *testing.T) {
 		t.Errorf("nil pod: %v", err)
 	}
 }
+
+// The kubelet's container lookup walks init containers before regular ones,
+// so a name repeated across the lists resolves to the init container.
+func TestContainerGraceLookupOrderInitFirst(t *testing.T) {
+	p := terminating(runningPod(i64(2)), t0, 30)
+	p.Spec.Containers = append(p.Spec.Containers, api.Container{Name: "dup",
+		Lifecycle: &api.Lifecycle{PreStop: &api.LifecycleHandler{Sleep: &api.SleepAction{Seconds: 1}}}})
+	p.Spec.InitContainers = []api.Container{{Name: "dup"}}
+	r, err := ContainerGrace(p, ContainerKill{ContainerName: "dup", Reason: KillReasonLivenessProbe})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.BaseGracePeriodSeconds != 30 || r.GracePeriodSeconds != 30 || r.PreStopRan {
+		t.Errorf("got base=%d grace=%d preStop=%v, want 30, 30 and no preStop (the init container has none)", r.BaseGracePeriodSeconds, r.GracePeriodSeconds, r.PreStopRan)
+	}
+}
+
+// The preStop wait is bounded by Duration(grace)*Second; for grace periods
+// whose product overflows negative or to zero the wait ends at once and
+// nothing is subtracted, and the reported elapsed time is never negative.
+func TestContainerGracePreStopWaitOverflow(t *testing.T) {
+	tests := []struct {
+		name  string
+		grace int64
+		sleep int64
+		want  int64
+	}{
+		{"1e10 wraps negative", 10_000_000_000, 40, 10_000_000_000},
+		{"2^62 wraps to zero", 1 << 62, 7, 1 << 62},
+		{"max int64 wraps negative", 9223372036854775807, 5, 9223372036854775807},
+		{"large but in range", 1_000_000_000, 40, 999_999_960},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := withPreStopSleep(runningPod(i64(30)), "app", tt.sleep)
+			r, err := ContainerGrace(p, ContainerKill{ContainerName: "app", GracePeriodOverride: i64(tt.grace)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.GracePeriodSeconds != tt.want || r.PreStopElapsed < 0 {
+				t.Errorf("grace %d elapsed %v, want %d and a non-negative elapsed", r.GracePeriodSeconds, r.PreStopElapsed, tt.want)
+			}
+		})
+	}
+}
