@@ -142,16 +142,17 @@ func Evict(pod *api.Pod, eviction *api.Eviction, pdbs []*api.PodDisruptionBudget
 		return refuse(RuleBadRequest, 400, StatusBadRequest, "eviction: nil Eviction object")
 	}
 	name := eviction.Name
-	delOpts, err := mergeDryRun(eviction.DeleteOptions, opts.DryRun)
-	if err != nil {
-		return refuse(RuleDryRunMismatch, 500, StatusInternalError, err.Error())
-	}
+	// The option is refused before the dry-run settings are compared.
 	if o := eviction.DeleteOptions; o != nil && o.IgnoreStoreReadErrorWithClusterBreakingPotential != nil && *o.IgnoreStoreReadErrorWithClusterBreakingPotential {
 		const detail = "can not be set for pod eviction, try after removing the option"
 		d := refuse(RuleInvalidOptions, 422, StatusInvalid, fmt.Sprintf(
 			"Eviction.policy %q is invalid: deleteOptions.ignoreStoreReadErrorWithClusterBreakingPotential: Invalid value: true: %s", name, detail))
 		d.Causes = []StatusCause{{Type: "FieldValueInvalid", Message: "Invalid value: true: " + detail}}
 		return d
+	}
+	delOpts, err := mergeDryRun(eviction.DeleteOptions, opts.DryRun)
+	if err != nil {
+		return refuse(RuleDryRunMismatch, 500, StatusInternalError, err.Error())
 	}
 	if pod == nil || pod.Name != name || (eviction.Namespace != "" && eviction.Namespace != pod.Namespace) {
 		return refuse(RulePodNotFound, 404, StatusNotFound, fmt.Sprintf("pods %q not found", name))

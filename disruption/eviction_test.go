@@ -72,6 +72,7 @@ func TestEvict(t *testing.T) {
 		{"empty uid precondition conflicts only at the delete", newPod("web-1"), evictionOf("web-1", &api.DeleteOptions{Preconditions: &api.Preconditions{UID: ptr("")}}), nil, nil, 409, RuleNoBudget, false, "", true},
 		{"empty resourceVersion precondition follows the condition write", newPod("web-1", phase(api.PodSucceeded)), evictionOf("web-1", &api.DeleteOptions{Preconditions: &api.Preconditions{ResourceVersion: ptr("")}}), nil, nil, 201, RuleBudgetIgnored, false, "11", true},
 		{"empty resourceVersion precondition in dry run conflicts", newPod("web-1", phase(api.PodSucceeded)), evictionOf("web-1", &api.DeleteOptions{Preconditions: &api.Preconditions{ResourceVersion: ptr("")}}), nil, []string{"All"}, 409, RuleBudgetIgnored, false, "", false},
+		{"ignoreStoreReadError is refused before a dry-run mismatch", newPod("web-1"), evictionOf("web-1", &api.DeleteOptions{DryRun: []string{"All"}, IgnoreStoreReadErrorWithClusterBreakingPotential: ptr(true)}), nil, []string{"Other"}, 422, RuleInvalidOptions, false, "", false},
 		{"unready bypass, empty uid: 429 after the condition write", newPod("web-1", unready), evictionOf("web-1", &api.DeleteOptions{Preconditions: &api.Preconditions{UID: ptr("")}}), []*api.PodDisruptionBudget{budget(0, 0, 2, policy(api.AlwaysAllow))}, nil, 429, RuleUnhealthyAlwaysAllow, false, "", true},
 	}
 	for _, tc := range tests {
