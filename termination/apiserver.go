@@ -132,8 +132,15 @@ type APIServerDecision struct {
 //     once.
 //
 // A nil opts is a DELETE without a body, which the API server handles as
-// empty options. The pod is not modified.
-func APIServerGrace(pod *api.Pod, opts *api.DeleteOptions, now time.Time) (APIServerDecision, error) {
+// empty options. The pod is not modified. DeletionTimestamp is reported as
+// the API server stores it, in whole seconds.
+func APIServerGrace(pod *api.Pod, opts *api.DeleteOptions, now time.Time) (d APIServerDecision, err error) {
+	defer func() {
+		if d.DeletionTimestamp != nil {
+			t := storedTime(*d.DeletionTimestamp)
+			d.DeletionTimestamp = &t
+		}
+	}()
 	if pod == nil {
 		return APIServerDecision{Outcome: OutcomeRejected}, fmt.Errorf("%w: pod is nil", ErrInvalidInput)
 	}
@@ -141,7 +148,7 @@ func APIServerGrace(pod *api.Pod, opts *api.DeleteOptions, now time.Time) (APISe
 	if opts != nil {
 		o = *opts
 	}
-	d := APIServerDecision{
+	d = APIServerDecision{
 		GracePeriodSeconds:         copyInt64(o.GracePeriodSeconds),
 		DeletionGracePeriodSeconds: copyInt64(pod.DeletionGracePeriodSeconds),
 		Generation:                 pod.Generation,

@@ -190,4 +190,13 @@ func TestAPIServerGraceTimestampWholeSeconds(t *testing.T) {
 	if want := time.Date(2293, 1, 30, 17, 49, 21, 0, time.UTC); !d.DeletionTimestamp.Equal(want) {
 		t.Errorf("wrapped shorten: deletionTimestamp %v, want %v", d.DeletionTimestamp, want)
 	}
+	// A pending repeat delete reports the recorded timestamp as stored.
+	p = terminating(runningPod(i64(90)), time.Date(2025, 6, 1, 11, 59, 53, 846_000_000, time.UTC), 60)
+	d, err = APIServerGrace(p, &api.DeleteOptions{}, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := time.Date(2025, 6, 1, 11, 59, 53, 0, time.UTC); !d.GracefulPending || !d.DeletionTimestamp.Equal(want) {
+		t.Errorf("pending: %+v, want pending with deletionTimestamp %v", d, want)
+	}
 }
