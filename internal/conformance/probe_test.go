@@ -143,6 +143,20 @@ type scriptedServer struct {
 const scriptedServerPort = "8080"
 
 func (s *scriptedServer) Do(req probe.Request) (probe.Response, error) {
+	// Draining the previous redirect's body comes first, before the next
+	// hop is even dialled; when it uses up the timeout, the next hop fails
+	// at once (an https hop reports the bare context error).
+	if s.slurp > 0 {
+		s.elapsed += s.slurp
+		s.slurp = 0
+		if s.elapsed >= s.timeout {
+			s.elapsed = s.timeout
+			if req.URL.Scheme == "https" {
+				return probe.Response{}, errors.New("context deadline exceeded")
+			}
+			return probe.Response{}, errors.New("context deadline exceeded (Client.Timeout exceeded while awaiting headers)")
+		}
+	}
 	for k, vv := range req.Header {
 		if !validHeaderName(k) {
 			return probe.Response{}, fmt.Errorf("net/http: invalid header field name %q", k)
@@ -169,14 +183,6 @@ func (s *scriptedServer) Do(req probe.Request) (probe.Response, error) {
 			return probe.Response{}, fmt.Errorf("dial tcp: lookup %s: no such host", host)
 		}
 		return probe.Response{}, fmt.Errorf("dial tcp %s: connect: connection refused", net.JoinHostPort(ip, port))
-	}
-	if s.slurp > 0 {
-		s.elapsed += s.slurp
-		s.slurp = 0
-		if s.elapsed >= s.timeout {
-			s.elapsed = s.timeout
-			return probe.Response{}, errors.New("context deadline exceeded (Client.Timeout exceeded while awaiting headers)")
-		}
 	}
 	https := req.URL.Scheme == "https"
 	switch {
@@ -229,7 +235,13 @@ func (s *scriptedServer) Do(req probe.Request) (probe.Response, error) {
 	if r.Status == 204 || r.Status == 304 {
 		return resp, nil
 	}
-	if len(r.Body)*max(r.BodyRepeat, 1) <= 2<<10 {
+	// An empty body (Content-Length: 0) is complete with the headers: its
+	// delay is never waited for.
+	bodyLen := len(r.Body) * max(r.BodyRepeat, 1)
+	if bodyLen == 0 {
+		return resp, nil
+	}
+	if bodyLen <= 2<<10 {
 		s.slurp = r.BodyDelaySeconds
 	}
 	// The body's wait counts only if the client reads it: as the final
