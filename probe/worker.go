@@ -372,7 +372,15 @@ func (w *Worker) decide(status *api.PodStatus, now time.Time) plan {
 // conversion does on amd64, where an age beyond int32 range (a running
 // container without startedAt is ~292 years old) becomes math.MinInt32 —
 // so such a container always counts as within its initial delay.
+//
+// The kubelet reads the clock a moment after the tick it is handling, so
+// the age it truncates is always a hair above now - startedAt: an age of
+// exactly -k seconds (a start k seconds in the future) truncates toward
+// zero to -(k-1), not -k. One nanosecond stands for that moment.
 func wholeSeconds(d time.Duration) int32 {
+	if d < math.MaxInt64 {
+		d += time.Nanosecond
+	}
 	s := d.Seconds()
 	if s >= math.MaxInt32+1 || s <= math.MinInt32-1 {
 		return math.MinInt32

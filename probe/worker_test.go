@@ -248,3 +248,34 @@ func BenchmarkWorkerStep(b *testing.B) {
 		w.Step(st, outcomes[i%len(outcomes)], t0.Add(time.Duration(i)*10*time.Second))
 	}
 }
+
+// A container whose startedAt lies exactly one second after the tick is
+// already past a zero initial delay for the kubelet (its age, read a
+// moment after the tick, truncates to 0); two seconds ahead it is not
+// (checked against v1.36.3's worker).
+func TestWorkerStartedInTheFuture(t *testing.T) {
+	cases := []struct {
+		ahead  time.Duration
+		delay  int32
+		probed bool
+	}{
+		{time.Second, 0, true},
+		{2 * time.Second, 0, false},
+		{1500 * time.Millisecond, 0, false},
+		{500 * time.Millisecond, 0, true},
+		{0, 0, true},
+		{time.Second, 1, false},
+	}
+	for _, c := range cases {
+		pod := testPod()
+		pod.Spec.Containers[0].ReadinessProbe.InitialDelaySeconds = c.delay
+		w, err := NewWorker(Readiness, pod, "app", WorkerConfig{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := w.Step(running("c://1", ptr(true), t0.Add(c.ahead)), OutcomeSuccess, t0)
+		if got.Probed != c.probed {
+			t.Errorf("started %v ahead, delay %d: probed %v, want %v (%+v)", c.ahead, c.delay, got.Probed, c.probed, got)
+		}
+	}
+}
