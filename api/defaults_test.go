@@ -200,3 +200,15 @@ func TestLookups(t *testing.T) {
 		t.Errorf("status lookups")
 	}
 }
+
+func TestFindContainerKubeletOrder(t *testing.T) {
+	// A name repeated across lists (validation rejects it) resolves to the
+	// init container, as the kubelet's GetContainerSpec does.
+	spec := &PodSpec{
+		InitContainers: []Container{{Name: "x", Image: "init"}},
+		Containers:     []Container{{Name: "x", Image: "app"}},
+	}
+	if c := spec.FindContainer("x"); c == nil || c.Image != "init" {
+		t.Errorf("FindContainer(x) = %+v, want the init container", c)
+	}
+}

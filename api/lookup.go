@@ -28,21 +28,23 @@ func (s *PodStatus) FindContainerStatus(name string) *ContainerStatus {
 	return ContainerStatusByName(s.EphemeralContainerStatuses, name)
 }
 
-// FindContainer returns the container name: the app containers first, then
-// the init containers, then the ephemeral containers (the kubelet's
-// GetContainerSpec order). It returns nil when there is none or s is nil.
+// FindContainer returns the container name as the kubelet's
+// GetContainerSpec finds it: the init containers first, then the app
+// containers, then the ephemeral containers, first match wins (the order
+// shows only in a pod that repeats a name, which validation rejects). It
+// returns nil when there is none or s is nil.
 func (s *PodSpec) FindContainer(name string) *Container {
 	if s == nil {
 		return nil
 	}
-	for i := range s.Containers {
-		if s.Containers[i].Name == name {
-			return &s.Containers[i]
-		}
-	}
 	for i := range s.InitContainers {
 		if s.InitContainers[i].Name == name {
 			return &s.InitContainers[i]
+		}
+	}
+	for i := range s.Containers {
+		if s.Containers[i].Name == name {
+			return &s.Containers[i]
 		}
 	}
 	for i := range s.EphemeralContainers {

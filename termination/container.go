@@ -96,7 +96,7 @@ func ContainerGrace(pod *api.Pod, k ContainerKill) (ContainerGraceResult, error)
 	if pod == nil {
 		return ContainerGraceResult{}, fmt.Errorf("%w: pod is nil", ErrInvalidInput)
 	}
-	c := kubeletContainerSpec(&pod.Spec, k.ContainerName)
+	c := pod.Spec.FindContainer(k.ContainerName) // the kubelet's GetContainerSpec order
 	if c == nil {
 		return ContainerGraceResult{}, fmt.Errorf("%w: pod %s has no container %q", ErrInvalidInput, pod.Key(), k.ContainerName)
 	}
@@ -188,27 +188,4 @@ func PreStopRuntime(c *api.Container) time.Duration {
 		return 0
 	}
 	return time.Duration(s) * time.Second
-}
-
-// kubeletContainerSpec finds the container the kubelet's GetContainerSpec
-// finds: it walks init containers, then regular containers, then ephemeral
-// containers, and takes the first name match. The order only shows when a
-// (rejected by validation) pod repeats a name across those lists.
-func kubeletContainerSpec(s *api.PodSpec, name string) *api.Container {
-	for i := range s.InitContainers {
-		if s.InitContainers[i].Name == name {
-			return &s.InitContainers[i]
-		}
-	}
-	for i := range s.Containers {
-		if s.Containers[i].Name == name {
-			return &s.Containers[i]
-		}
-	}
-	for i := range s.EphemeralContainers {
-		if s.EphemeralContainers[i].Name == name {
-			return &s.EphemeralContainers[i].Container
-		}
-	}
-	return nil
 }
