@@ -274,14 +274,21 @@ func diskUsage(p *api.Pod, st PodStats, rule rankRule) api.Quantity {
 		}
 		return int64(u64(fs.UsedBytes))
 	}
-	var total int64
+	// Each reading is taken as a signed 64-bit count, as the kubelet
+	// converts it, but the total is an exact quantity sum: it does not wrap
+	// when the readings together exceed the int64 range.
+	format := api.BinarySI
+	if inodes {
+		format = api.DecimalSI
+	}
+	total := api.NewQuantity(0, format)
 	for i := range st.Containers {
 		c := &st.Containers[i]
 		if rule.parts.rootfs {
-			total += pick(c.Rootfs)
+			total = total.Add(api.NewQuantity(pick(c.Rootfs), format))
 		}
 		if rule.parts.logs {
-			total += pick(c.Logs)
+			total = total.Add(api.NewQuantity(pick(c.Logs), format))
 		}
 	}
 	if rule.parts.volumes {
@@ -291,16 +298,13 @@ func diskUsage(p *api.Pod, st PodStats, rule rankRule) api.Quantity {
 			}
 			for j := range st.VolumeStats {
 				if st.VolumeStats[j].Name == v.Name {
-					total += pick(&st.VolumeStats[j].FsStats)
+					total = total.Add(api.NewQuantity(pick(&st.VolumeStats[j].FsStats), format))
 					break
 				}
 			}
 		}
 	}
-	if inodes {
-		return api.NewQuantity(total, api.DecimalSI)
-	}
-	return api.NewQuantity(total, api.BinarySI)
+	return total
 }
 
 // isLocalVolume reports whether the kubelet counts the volume's usage

@@ -142,6 +142,17 @@ func TestEvictionOrder(t *testing.T) {
 		pods:   []*api.Pod{epod("reserved", 0, "", "1Gi"), epod("unreserved", 0, "", ""), epod("none", 0, "", "")},
 		stats:  []preemption.PodStats{diskStats("reserved", 100*mi, 0, nil), diskStats("unreserved", 1*mi, 0, nil), diskStats("none", 0, 0, nil)},
 		want:   []string{"unreserved", "reserved", "none"},
+	}, {
+		// Regression (differential test against the kubelet): each reading
+		// becomes a signed 64-bit count, but readings add up exactly. Two
+		// 2^62 readings make 2^63, larger than anything, not a wrapped
+		// negative total; a single 2^64-1 reading counts as -1.
+		name:   "disk usage totals do not wrap; a reading past int64 counts as negative",
+		signal: preemption.SignalNodeFsAvailable,
+		pods:   []*api.Pod{epod("minus-one", 0, "", ""), epod("small", 0, "", ""), epod("none", 0, "", ""), epod("huge", 0, "", "")},
+		stats: []preemption.PodStats{diskStats("minus-one", 1<<64-1, 0, nil), diskStats("small", 1*mi, 0, nil),
+			diskStats("none", 0, 0, nil), diskStats("huge", 1<<62, 1<<62, nil)},
+		want: []string{"huge", "small", "none", "minus-one"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
