@@ -119,8 +119,8 @@ type RestartDecision struct {
 	// RestartAll is true when a restartPolicyRules entry with action
 	// RestartAllContainers matched: the kubelet then restarts every
 	// container of the pod in place (RestartAllContainersOnContainerExits,
-	// on by default in v1.36.3). Restart still reports what the container's
-	// own policy says, as upstream's ContainerShouldRestart does.
+	// on by default in v1.36.3), and Restart is true as well, as upstream's
+	// ContainerShouldRestart answers with that gate on.
 	RestartAll bool
 	// Source is the rule that decided Restart.
 	Source RestartSource
