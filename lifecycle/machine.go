@@ -1,6 +1,7 @@
 package lifecycle
 
 import (
+	"github.com/podsem/podsem/api"
 	"strconv"
 	"time"
 )
@@ -73,6 +74,37 @@ const (
 	// a failure kills the container like liveness.
 	Startup
 )
+
+// Of returns the container's probe of kind k (livenessProbe,
+// readinessProbe or startupProbe), or nil when the container has none.
+func (k ProbeKind) Of(c *api.Container) *api.Probe {
+	if c == nil {
+		return nil
+	}
+	switch k {
+	case Liveness:
+		return c.LivenessProbe
+	case Readiness:
+		return c.ReadinessProbe
+	case Startup:
+		return c.StartupProbe
+	}
+	return nil
+}
+
+// ParseProbeKind reads "liveness", "readiness" or "startup" (the kubelet
+// prober's probeType names).
+func ParseProbeKind(s string) (ProbeKind, bool) {
+	switch s {
+	case "liveness":
+		return Liveness, true
+	case "readiness":
+		return Readiness, true
+	case "startup":
+		return Startup, true
+	}
+	return 0, false
+}
 
 // String returns "liveness", "readiness" or "startup".
 func (k ProbeKind) String() string {

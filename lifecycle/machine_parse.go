@@ -113,14 +113,8 @@ func ParseEvent(s string) (Event, error) {
 		if ev.Container, err = container(0); err != nil {
 			return Event{}, err
 		}
-		switch args[1] {
-		case "liveness":
-			ev.Probe = Liveness
-		case "readiness":
-			ev.Probe = Readiness
-		case "startup":
-			ev.Probe = Startup
-		default:
+		var ok bool
+		if ev.Probe, ok = ParseProbeKind(args[1]); !ok {
 			return bad("probe kind " + strconv.Quote(args[1]) + " is not liveness, readiness or startup")
 		}
 		b, perr := strconv.ParseBool(args[2])

@@ -350,15 +350,7 @@ func (m *Machine) probe(ev Event, now time.Time, acts *[]Action) {
 	if c == nil || c.state != runRunning || c.killing || c.kind == InitContainer || c.kind == EphemeralContainer {
 		return
 	}
-	var p *api.Probe
-	switch ev.Probe {
-	case Liveness:
-		p = c.spec.LivenessProbe
-	case Readiness:
-		p = c.spec.ReadinessProbe
-	case Startup:
-		p = c.spec.StartupProbe
-	}
+	p := ev.Probe.Of(c.spec)
 	if p == nil {
 		return
 	}

@@ -15,16 +15,13 @@ import "github.com/podsem/podsem/lifecycle"
 func (s Step) MachineEvent(kind Kind, container string) (lifecycle.Event, bool) {
 	switch s.Effect {
 	case EffectKillContainer:
-		if kind == Startup {
-			return lifecycle.ProbeResult(container, lifecycle.Startup, false), true
-		}
-		return lifecycle.ProbeResult(container, lifecycle.Liveness, false), true
+		return lifecycle.ProbeResult(container, kind, false), true
 	case EffectMarkReady:
-		return lifecycle.ProbeResult(container, lifecycle.Readiness, true), true
+		return lifecycle.ProbeResult(container, Readiness, true), true
 	case EffectMarkNotReady:
-		return lifecycle.ProbeResult(container, lifecycle.Readiness, false), true
+		return lifecycle.ProbeResult(container, Readiness, false), true
 	case EffectMarkStarted:
-		return lifecycle.ProbeResult(container, lifecycle.Startup, true), true
+		return lifecycle.ProbeResult(container, Startup, true), true
 	}
 	return lifecycle.Event{}, false
 }

@@ -126,3 +126,9 @@ func ExampleStep_MachineEvent() {
 	// t=15s ProbeResult(liveness, liveness, false) -> [KillContainer(liveness, 30s)]
 	// t=16s ContainerExited(liveness, 137, Error) -> [StartContainer(liveness) ReportStatus]
 }
+
+func TestNewWorkerRefusesTheZeroKind(t *testing.T) {
+	if _, err := probe.NewWorker(0, livenessPod(), "liveness", probe.WorkerConfig{}); err == nil {
+		t.Fatal("a worker without a probe kind was accepted")
+	}
+}

@@ -221,7 +221,7 @@ func NewWorker(kind Kind, pod *api.Pod, containerName string, cfg WorkerConfig) 
 	if pod == nil {
 		return nil, fmt.Errorf("%w: nil pod", ErrInvalid)
 	}
-	if kind > Startup {
+	if kind < Liveness || kind > Startup {
 		return nil, fmt.Errorf("%w: probe kind %d", ErrInvalid, kind)
 	}
 	c, sidecar, path := findContainer(pod, containerName)
@@ -527,7 +527,7 @@ func (w *Worker) initialFor(c *api.ContainerStatus) Result {
 		}
 		return ResultNone
 	}
-	return w.kind.initialResult()
+	return initialResult(w.kind)
 }
 
 func (w *Worker) initialEffect(r Result) Effect {

@@ -12,7 +12,7 @@ import (
 
 // genWorker draws a pod with random probe settings and a worker for it.
 func genWorker(t *rapid.T) (*Worker, Kind, int, int) {
-	kind := Kind(rapid.IntRange(0, 2).Draw(t, "kind"))
+	kind := Kind(rapid.IntRange(1, 3).Draw(t, "kind"))
 	succ := rapid.IntRange(1, 4).Draw(t, "successThreshold")
 	if kind != Readiness {
 		succ = 1 // validation requires 1 for liveness and startup
