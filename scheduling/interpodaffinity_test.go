@@ -280,14 +280,14 @@ func TestInterPodAffinityAgreesWithReference(t *testing.T) {
 		pod.Spec.Affinity = genAffinity(t)
 
 		wantPre, wantCodes, wantPreScore, wantScores := refInterPodAffinity(c, pod)
-		cy := c.NewCycle(pod)
-		if got := cy.PreFilter()[0].Code; got != wantPre {
+		d := decide(c, pod)
+		if got := d.PreFilter()[0].Code; got != wantPre {
 			t.Fatalf("preFilter %v, want %v", got, wantPre)
 		}
 		if wantPre == Error {
 			return
 		}
-		res := cy.Filter()
+		res := results(d)
 		var codes []Code
 		for _, r := range res {
 			codes = append(codes, r.Status.Code)
@@ -295,9 +295,9 @@ func TestInterPodAffinityAgreesWithReference(t *testing.T) {
 		if d := cmp.Diff(wantCodes, codes); d != "" {
 			t.Fatalf("filter codes (-want +got):\n%s", d)
 		}
-		scores := cy.Score(res)
+		scores := d.Scores(nil)
 		gotPreScore := Code(-1)
-		if ps := cy.PreScore(); len(ps) > 0 {
+		if ps := d.PreScore(); len(ps) > 0 {
 			gotPreScore = ps[0].Code
 		}
 		if gotPreScore != wantPreScore {
@@ -409,7 +409,7 @@ func TestInterPodAffinityNamespaceSelectorOnEmptyLabels(t *testing.T) {
 				}
 			}
 			var got []string
-			for _, r := range c.NewCycle(incoming(tt.nsSel)).Filter() {
+			for _, r := range results(c.NewCycle(incoming(tt.nsSel)).Decide(nil)) {
 				got = append(got, r.Status.Code.String())
 			}
 			if d := cmp.Diff(tt.want, got); d != "" {

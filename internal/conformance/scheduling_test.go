@@ -259,7 +259,8 @@ func runQueueOrder(input, want json.RawMessage) error {
 }
 
 // runTopologySpread: one cycle of a snapshot running PodTopologySpread
-// alone: Filter on every node, then Score on the nodes that passed.
+// alone, Decide: Filter on every node, then Score on the nodes that
+// passed.
 func runTopologySpread(input, want json.RawMessage) error {
 	var in struct {
 		Pod   api.Pod    `json:"pod"`
@@ -317,16 +318,16 @@ func runTopologySpread(input, want json.RawMessage) error {
 		Services: in.Services, ReplicaSets: in.ReplicaSets,
 		StatefulSets: in.StatefulSets, ReplicationControllers: in.ReplicationControllers,
 	})
-	cy := c.NewCycle(&in.Pod)
-	pre := cy.PreFilter()[0]
+	var d scheduling.Decision
+	c.NewCycle(&in.Pod).Decide(&d)
+	pre := d.PreFilter()[0]
 	if w.Error {
 		// Upstream fails in PreFilter (hard constraints) or PreScore (soft
 		// ones); either is an Error status here.
 		if pre.Code == scheduling.Error {
 			return nil
 		}
-		cy.Score(cy.Filter())
-		if ps := cy.PreScore(); len(ps) > 0 && ps[0].Code == scheduling.Error {
+		if ps := d.PreScore(); len(ps) > 0 && ps[0].Code == scheduling.Error {
 			return nil
 		}
 		return Mismatch("error", true, pre.String())
@@ -334,23 +335,23 @@ func runTopologySpread(input, want json.RawMessage) error {
 	if pre.Code.String() != w.PreFilter {
 		return Mismatch("preFilter", w.PreFilter, pre.String())
 	}
-	results := cy.Filter()
-	got := make([]nodeFilter, len(results))
-	for i, r := range results {
-		got[i] = nodeFilter{Node: r.Node, Fits: r.Fits(), Code: r.Status.Code.String()}
-		if !r.Fits() {
-			got[i].Reason = strings.Join(r.Status.Reasons, ", ")
+	got := make([]nodeFilter, d.NumNodes())
+	for i := range got {
+		st := d.Status(i)
+		got[i] = nodeFilter{Node: c.NodeAt(i).Name(), Fits: d.Fits(i), Code: st.Code.String()}
+		if !d.Fits(i) {
+			got[i].Reason = strings.Join(st.Reasons, ", ")
 		}
-		if r.Status.Code == scheduling.Skip {
+		if st.Code == scheduling.Skip {
 			got[i].Code = "Success"
 		}
 	}
-	if d := SameJSON(toJSONTree(w.Filter), toJSONTree(got), "filter"); d != "" {
+	if diff := SameJSON(toJSONTree(w.Filter), toJSONTree(got), "filter"); diff != "" {
 		return Mismatch("filter", w.Filter, got)
 	}
-	scores := cy.Score(results)
+	scores := d.Scores(nil)
 	preScore := "NotRun"
-	if ps := cy.PreScore(); len(ps) > 0 {
+	if ps := d.PreScore(); len(ps) > 0 {
 		if ps[0].Code == scheduling.Error {
 			return Mismatch("preScore", w.PreScore, ps[0].String())
 		}
@@ -366,7 +367,7 @@ func runTopologySpread(input, want json.RawMessage) error {
 	for i, s := range scores {
 		gotScores[i] = nodeScore{Node: s.Node, Score: s.Plugins[0].Score}
 	}
-	if d := SameJSON(toJSONTree(w.Scores), toJSONTree(gotScores), "scores"); d != "" {
+	if diff := SameJSON(toJSONTree(w.Scores), toJSONTree(gotScores), "scores"); diff != "" {
 		return Mismatch("scores", w.Scores, gotScores)
 	}
 	return nil
