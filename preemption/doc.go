@@ -37,12 +37,25 @@
 //     node lose their nomination. When no node helps, the nomination is
 //     cleared.
 //
-// Preempt runs all of this over a scheduling.Cluster snapshot, evaluating
-// the filters through the snapshot's what-if views so that nothing is
-// copied; Result carries the decision, every candidate, and per node the
-// filter status and the dry run's verdict. Config's zero value is
-// v1.36.3's default configuration; the random offset at which upstream
-// starts the dry run is an input.
+// Preempt runs all of this where the scheduler runs it: after a scheduling
+// cycle found no node. It takes that scheduling.Cycle and the
+// scheduling.Decision it made, so the filters are not run again: the
+// decision's per-node statuses say which nodes are worth a dry run, and
+// the dry run evaluates the pod through the cycle's what-if views
+// (Cycle.WhatIf), so that nothing is copied. Result carries the decision,
+// every candidate, and per node the filter status and the dry run's
+// verdict; its message, when no node helps, is the scheduler's FitError
+// text (scheduling.FitErrorMessage) after "preemption: ". Config's zero
+// value is v1.36.3's default configuration; the random offset at which
+// upstream starts the dry run is an input, and so is now, the time at
+// which pods without a start time count as started:
+//
+//	cy := cluster.NewCycle(pod)
+//	var d scheduling.Decision
+//	if len(cy.Decide(&d).Feasible()) == 0 {
+//		r := preemption.Preempt(cy, &d, pdbs, preemption.Config{}, now)
+//		...
+//	}
 //
 // # Node-pressure eviction order
 //
