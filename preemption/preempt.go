@@ -127,6 +127,10 @@ type Result struct {
 // with errors.Is.
 var ErrInvalidInput = errors.New("preemption: invalid input")
 
+// errNoNodes is the error of an attempt on a snapshot without nodes, in
+// upstream's words.
+var errNoNodes = errors.New("no nodes available")
+
 // Preempt runs kube-scheduler's DefaultPreemption PostFilter for the pod
 // of the scheduling cycle cy, a pending pod that d, the decision cy made
 // for it (cy.Decide), found no node for, and reports what the scheduler
@@ -169,6 +173,10 @@ func Preempt(cy *scheduling.Cycle, d *scheduling.Decision, pdbs []*api.PodDisrup
 	c, pod := cy.Cluster(), cy.Pod().Pod
 	if ok, reason := eligible(c, pod, d); !ok {
 		return Result{Nomination: NominationKeep, Message: MessagePrefix + reason}
+	}
+	if d.NumNodes() == 0 {
+		// Upstream's findCandidates fails before looking at any node.
+		return Result{Eligible: true, Nomination: NominationKeep, Err: errNoNodes, Message: MessagePrefix + errNoNodes.Error()}
 	}
 	res := Result{Eligible: true, Nodes: make([]NodeOutcome, d.NumNodes())}
 	potential := make([]int, 0, len(res.Nodes))

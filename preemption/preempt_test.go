@@ -242,6 +242,15 @@ func TestPreemptBadInput(t *testing.T) {
 	}
 }
 
+// With no node at all, upstream's dry run fails with an error before
+// looking at nodes: the nomination is kept.
+func TestPreemptNoNodes(t *testing.T) {
+	r := preempt(cluster(nil), pending("high", "1", 1000), nil, preemption.Config{}, time.Time{})
+	if r.Err == nil || r.Nomination != preemption.NominationKeep || r.Message != "preemption: no nodes available" || !r.Eligible {
+		t.Fatalf("got %+v, want an error, keep and upstream's message", r)
+	}
+}
+
 func TestTerminatingByPreemption(t *testing.T) {
 	p := bound("v", "n", "1", 0, 1)
 	if preemption.TerminatingByPreemption(p) {
