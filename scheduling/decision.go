@@ -60,8 +60,10 @@ type Decision struct {
 
 // Decide runs the filters on every node and scores the feasible ones,
 // writing the outcome into d (reused; nil allocates a new Decision) and
-// returning it. A nil Cycle gives an empty decision: no node, no message
-// beyond "0/0 nodes are available:".
+// returning it. Every node is evaluated, in index order: this is
+// kube-scheduler's findNodesThatPassFilters without its stopping once
+// numFeasibleNodesToFind nodes fit. A nil Cycle gives an empty decision: no
+// node, no message beyond "0/0 nodes are available:".
 func (cy *Cycle) Decide(d *Decision) *Decision {
 	if d == nil {
 		d = &Decision{}

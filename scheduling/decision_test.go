@@ -69,7 +69,13 @@ func checkDecisionMatches(t *rapid.T, c *Cluster, pod *api.Pod, d *Decision) {
 			}
 		}
 	}
-	e := c.NewCycle(pod).Explain()
+	// A cycle may be asked again: Explain, then Decide once more, on the
+	// same cycle give the same answers.
+	e := cy.Explain()
+	again := cy.Decide(nil)
+	if !reflect.DeepEqual(results(again), results(got)) || !reflect.DeepEqual(again.Scores(nil), gotScores) {
+		t.Fatalf("deciding again on the same cycle differs")
+	}
 	if e.Message != wantMsg {
 		t.Fatalf("Explain message %q, want %q", e.Message, wantMsg)
 	}
