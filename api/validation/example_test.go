@@ -1,11 +1,11 @@
-package lifecycle_test
+package validation_test
 
 import (
 	"fmt"
 	"time"
 
 	"github.com/podsem/podsem/api"
-	"github.com/podsem/podsem/lifecycle"
+	"github.com/podsem/podsem/api/validation"
 )
 
 // exampleSeconds returns a pointer to a number of seconds.
@@ -14,7 +14,7 @@ func exampleSeconds(v int64) *int64 { return &v }
 // A pod whose init container carries a readiness probe, which only
 // sidecars (restartPolicy: Always) may have, and which asks for its own
 // user namespace while sharing the host's network.
-func ExampleValidateCreate() {
+func ExampleValidatePodCreate() {
 	pod := &api.Pod{
 		ObjectMeta: api.ObjectMeta{Name: "web", Namespace: "default"},
 		Spec: api.PodSpec{
@@ -35,7 +35,7 @@ func ExampleValidateCreate() {
 			HostUsers:                     new(bool),
 		},
 	}
-	for _, err := range lifecycle.ValidateCreate(pod) {
+	for _, err := range validation.ValidatePodCreate(pod) {
 		fmt.Println(err)
 	}
 	// Output:
@@ -46,7 +46,7 @@ func ExampleValidateCreate() {
 // A running pod may get a new image and a shorter deadline, but not a
 // longer one or a new name; its restart policy is frozen. A deadline error
 // ends the spec checks, as upstream's does.
-func ExampleValidateUpdate() {
+func ExampleValidatePodUpdate() {
 	old := &api.Pod{
 		ObjectMeta: api.ObjectMeta{
 			Name: "web", Namespace: "default", UID: "uid-web", ResourceVersion: "10",
@@ -67,18 +67,18 @@ func ExampleValidateUpdate() {
 	newPod.Spec.Containers = []api.Container{old.Spec.Containers[0]}
 	newPod.Spec.Containers[0].Image = "nginx:1.28"
 	newPod.Spec.ActiveDeadlineSeconds = exampleSeconds(300)
-	fmt.Println("image and shorter deadline:", lifecycle.ValidateUpdate(&newPod, old).Err())
+	fmt.Println("image and shorter deadline:", validation.ValidatePodUpdate(&newPod, old).Err())
 
 	newPod.Spec.ActiveDeadlineSeconds = exampleSeconds(900)
 	newPod.Name = "web-2"
-	for _, err := range lifecycle.ValidateUpdate(&newPod, old) {
+	for _, err := range validation.ValidatePodUpdate(&newPod, old) {
 		fmt.Println(err)
 	}
 
 	newPod.Name = old.Name
 	newPod.Spec.ActiveDeadlineSeconds = old.Spec.ActiveDeadlineSeconds
 	newPod.Spec.RestartPolicy = api.RestartPolicyNever
-	for _, err := range lifecycle.ValidateUpdate(&newPod, old) {
+	for _, err := range validation.ValidatePodUpdate(&newPod, old) {
 		fmt.Println(err.Field, err.Type)
 	}
 	// Output:

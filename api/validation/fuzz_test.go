@@ -1,4 +1,4 @@
-package lifecycle_test
+package validation_test
 
 import (
 	"encoding/json"
@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/podsem/podsem/api"
-	"github.com/podsem/podsem/lifecycle"
+	"github.com/podsem/podsem/api/validation"
 )
 
 // FuzzValidate decodes arbitrary JSON as an old and a new pod and runs
@@ -27,12 +27,12 @@ func FuzzValidate(f *testing.F) {
 		if json.Unmarshal(oldJSON, &oldPod) != nil || json.Unmarshal(newJSON, &newPod) != nil {
 			return
 		}
-		lifecycle.ValidateCreate(&newPod)
-		lifecycle.ValidateUpdate(&newPod, &oldPod)
-		lifecycle.ValidateEphemeralContainersUpdate(&newPod, &oldPod)
-		if len(lifecycle.ValidateCreate(&oldPod)) == 0 {
+		validation.ValidatePodCreate(&newPod)
+		validation.ValidatePodUpdate(&newPod, &oldPod)
+		validation.ValidatePodEphemeralContainersUpdate(&newPod, &oldPod)
+		if len(validation.ValidatePodCreate(&oldPod)) == 0 {
 			oldPod.ResourceVersion = "1"
-			if errs := lifecycle.ValidateUpdate(&oldPod, &oldPod); len(errs) != 0 {
+			if errs := validation.ValidatePodUpdate(&oldPod, &oldPod); len(errs) != 0 {
 				t.Fatalf("valid pod does not update onto itself: %v", errs)
 			}
 		}
@@ -51,7 +51,7 @@ func FuzzNameserverIP(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		p := &api.Pod{Spec: api.PodSpec{DNSConfig: &api.PodDNSConfig{Nameservers: []string{s}}, HostAliases: []api.HostAlias{{IP: s}}}}
 		var nsErrs, haErrs int
-		for _, e := range lifecycle.ValidateCreate(p) {
+		for _, e := range validation.ValidatePodCreate(p) {
 			switch e.Field {
 			case "spec.dnsConfig.nameservers[0]":
 				nsErrs++
