@@ -87,3 +87,23 @@ func ExampleValidatePodUpdate() {
 	// spec.activeDeadlineSeconds: Invalid value: 900: must be less than or equal to previous value
 	// spec FieldValueForbidden
 }
+
+// The API server merges matchLabelKeys into the term's selector when a
+// pod is created, so that each revision of a Deployment only repels its
+// own pods.
+func ExampleMergeAffinityLabelKeys() {
+	p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "web-7d4b9-x2x", Namespace: "default",
+		Labels: map[string]string{"app": "web", "pod-template-hash": "7d4b9"}}}
+	p.Spec.Affinity = &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{
+		RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{{
+			LabelSelector:  &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+			TopologyKey:    api.LabelHostname,
+			MatchLabelKeys: []string{"pod-template-hash"},
+		}}}}
+	merged := validation.MergeAffinityLabelKeys(p)
+	sel := merged.Spec.Affinity.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution[0].LabelSelector
+	s, _ := api.LabelSelectorAsSelector(sel)
+	fmt.Println(s)
+	// Output:
+	// app=web,pod-template-hash in (7d4b9)
+}
