@@ -6,6 +6,7 @@ import (
 
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/api/validation"
+	"github.com/podsem/podsem/downward"
 )
 
 // exampleSeconds returns a pointer to a number of seconds.
@@ -106,4 +107,16 @@ func ExampleMergeAffinityLabelKeys() {
 	fmt.Println(s)
 	// Output:
 	// app=web,pod-template-hash in (7d4b9)
+}
+
+// A pod's environment may name one label, but only a downwardAPI volume
+// file may expose the whole label map.
+func ExampleValidateObjectFieldSelector() {
+	p := api.NewPath("spec", "containers").Index(0).Child("env").Index(0).Child("valueFrom", "fieldRef")
+	ref := api.ObjectFieldSelector{APIVersion: "v1", FieldPath: "metadata.labels"}
+	fmt.Println(validation.ValidateObjectFieldSelector(ref, downward.Env, p))
+	fmt.Println(validation.ValidateObjectFieldSelector(ref, downward.Volume, p) == nil)
+	// Output:
+	// spec.containers[0].env[0].valueFrom.fieldRef.fieldPath: Unsupported value: "metadata.labels": supported values: "metadata.name", "metadata.namespace", "metadata.uid", "spec.nodeName", "spec.serviceAccountName", "status.hostIP", "status.hostIPs", "status.podIP", "status.podIPs"
+	// true
 }
