@@ -9,7 +9,9 @@
 // them: resource quantities (ParseQuantity, exact arithmetic and canonical
 // formatting as apimachinery's resource.Quantity), label and node selectors
 // (compiled once, matched without allocation), label key/value validation,
-// the API server's v1 pod defaulting (DefaultPod, applied only on request),
+// the API server's v1 defaulting of pods and PriorityClasses (DefaultPod,
+// DefaultPriorityClass, applied only on request), the well-known priority
+// values and built-in system PriorityClasses (SystemPriorityClasses),
 // the aggregate container resource formula the defaulting relies on, and
 // field errors (FieldError, FieldErrors) that every package's validation
 // returns. It imports nothing from k8s.io.
