@@ -80,12 +80,8 @@ func DisplayStatus(pod *api.Pod, now time.Time) DisplayRow {
 		}
 	}
 	isSidecar := func(name string) bool {
-		for i := range pod.Spec.InitContainers {
-			if pod.Spec.InitContainers[i].Name == name {
-				return pod.Spec.InitContainers[i].IsSidecar()
-			}
-		}
-		return false
+		ref, ok := pod.Spec.FindContainer(name)
+		return ok && ref.Kind == api.ContainerKindSidecar
 	}
 
 	initializing := false

@@ -25,9 +25,8 @@ const (
 
 // mcontainer is the Machine's record of one container of the pod.
 type mcontainer struct {
-	spec  *api.Container
-	kind  ContainerKind
-	index int
+	spec *api.Container
+	kind api.ContainerKind
 
 	state    runState
 	prior    runState // state to return to when a pull or start is abandoned
@@ -123,15 +122,15 @@ func NewMachine(pod *api.Pod, cfg MachineConfig) *Machine {
 	spec := &m.pod.Spec
 	m.init = make([]mcontainer, len(spec.InitContainers))
 	for i := range spec.InitContainers {
-		m.init[i] = mcontainer{spec: &spec.InitContainers[i], kind: initKind(&spec.InitContainers[i]), index: i}
+		m.init[i] = mcontainer{spec: &spec.InitContainers[i], kind: api.InitContainerKind(&spec.InitContainers[i])}
 	}
 	m.regular = make([]mcontainer, len(spec.Containers))
 	for i := range spec.Containers {
-		m.regular[i] = mcontainer{spec: &spec.Containers[i], kind: RegularContainer, index: i}
+		m.regular[i] = mcontainer{spec: &spec.Containers[i], kind: api.ContainerKindRegular}
 	}
 	m.ephemeral = make([]mcontainer, len(spec.EphemeralContainers))
 	for i := range spec.EphemeralContainers {
-		m.ephemeral[i] = mcontainer{spec: &spec.EphemeralContainers[i].Container, kind: EphemeralContainer, index: i}
+		m.ephemeral[i] = mcontainer{spec: &spec.EphemeralContainers[i].Container, kind: api.ContainerKindEphemeral}
 	}
 	m.pod.Status = api.PodStatus{Phase: api.PodPending, QOSClass: QOSClass(pod)}
 	return m
@@ -172,15 +171,25 @@ func (m *Machine) Terminal() bool { return m.phase.IsTerminal() }
 // issued, or an unscheduled pod was deleted).
 func (m *Machine) Removed() bool { return m.removed }
 
+// find returns the Machine's record of the container name, looked up as
+// api.PodSpec.FindContainer does; nil when the pod has no such container.
 func (m *Machine) find(name string) *mcontainer {
-	for _, list := range [3][]mcontainer{m.regular, m.init, m.ephemeral} {
-		for i := range list {
-			if list[i].spec.Name == name {
-				return &list[i]
-			}
-		}
+	ref, ok := m.pod.Spec.FindContainer(name)
+	if !ok {
+		return nil
 	}
-	return nil
+	return m.at(ref.Kind, ref.Index)
+}
+
+// at returns the record of entry i of the spec list of the given kind.
+func (m *Machine) at(kind api.ContainerKind, i int) *mcontainer {
+	switch kind {
+	case api.ContainerKindInit, api.ContainerKindSidecar:
+		return &m.init[i]
+	case api.ContainerKindEphemeral:
+		return &m.ephemeral[i]
+	}
+	return &m.regular[i]
 }
 
 // podGrace is spec.terminationGracePeriodSeconds, 30 when unset, 0 when
@@ -301,7 +310,7 @@ func (m *Machine) apply(ev Event, now time.Time, acts *[]Action) {
 		c.sandbox = m.sandboxGen
 		c.started = now
 		c.previous = c.last
-		c.startupOK = c.spec.StartupProbe == nil || c.kind == EphemeralContainer
+		c.startupOK = c.spec.StartupProbe == nil || c.kind == api.ContainerKindEphemeral
 		c.readyOK = false
 		c.killing, c.preStopRun, c.backoffCleared, c.retrySent = false, false, false, false
 		c.waitReason = ""
@@ -347,7 +356,7 @@ func (m *Machine) exit(c *mcontainer, code int32, reason string, now time.Time) 
 // consumed by computePodActions).
 func (m *Machine) probe(ev Event, now time.Time, acts *[]Action) {
 	c := m.find(ev.Container)
-	if c == nil || c.state != runRunning || c.killing || c.kind == InitContainer || c.kind == EphemeralContainer {
+	if c == nil || c.state != runRunning || c.killing || c.kind == api.ContainerKindInit || c.kind == api.ContainerKindEphemeral {
 		return
 	}
 	p := ev.Probe.Of(c.spec)
@@ -385,7 +394,7 @@ func (m *Machine) probe(ev Event, now time.Time, acts *[]Action) {
 // current delay ago. The decision is taken now; the restart itself follows
 // the container's exit.
 func (m *Machine) restartAfterKill(c *mcontainer, now time.Time) {
-	if c.kind == RegularContainer && PodRestartPolicy(&m.pod.Spec) == api.RestartPolicyNever {
+	if c.kind == api.ContainerKindRegular && PodRestartPolicy(&m.pod.Spec) == api.RestartPolicyNever {
 		return
 	}
 	var e *BackoffEntry
@@ -415,7 +424,7 @@ func probeGrace(p *api.Probe, pod int64) int64 {
 // kill asks for a running container to be stopped, running its preStop
 // hook first (once per run).
 func (m *Machine) kill(c *mcontainer, grace int64, reason string, acts *[]Action) {
-	if c.kind != EphemeralContainer && !c.preStopRun && c.spec.Lifecycle != nil && c.spec.Lifecycle.PreStop != nil && grace > 0 {
+	if c.kind != api.ContainerKindEphemeral && !c.preStopRun && c.spec.Lifecycle != nil && c.spec.Lifecycle.PreStop != nil && grace > 0 {
 		c.preStopRun = true
 		*acts = append(*acts, Action{Kind: ActionRunPreStop, Container: c.spec.Name, Reason: reason})
 	}
@@ -554,16 +563,7 @@ func (m *Machine) runPlan(now time.Time, acts *[]Action) {
 		return
 	}
 	for _, s := range plan.Start {
-		var c *mcontainer
-		switch s.Kind {
-		case InitContainer, SidecarContainer:
-			c = &m.init[s.Index]
-		case RegularContainer:
-			c = &m.regular[s.Index]
-		case EphemeralContainer:
-			c = &m.ephemeral[s.Index]
-		}
-		m.tryStart(c, now, acts)
+		m.tryStart(m.at(s.Kind, s.Index), now, acts)
 	}
 }
 
@@ -678,14 +678,14 @@ func (m *Machine) stop(now time.Time, acts *[]Action) {
 		}
 	}
 	for i := range m.init {
-		if m.init[i].kind == InitContainer && m.init[i].state == runRunning {
+		if m.init[i].kind == api.ContainerKindInit && m.init[i].state == runRunning {
 			mainRunning = true
 		}
 	}
 	killList := func(list []mcontainer, sidecars bool) {
 		for i := range list {
 			c := &list[i]
-			if c.state != runRunning || (c.kind == SidecarContainer) != sidecars {
+			if c.state != runRunning || (c.kind == api.ContainerKindSidecar) != sidecars {
 				continue
 			}
 			switch {

@@ -193,7 +193,7 @@ func FuzzStatusCalculators(f *testing.F) {
 		_ = SandboxChanged(&pod, nil)
 		for i := range pod.Spec.Containers {
 			c := &pod.Spec.Containers[i]
-			_ = ShouldRestart(&pod.Spec, RegularContainer, c, 1).String()
+			_ = ShouldRestart(&pod.Spec, api.ContainerKindRegular, c, 1).String()
 			_ = BackoffKey(&pod, c)
 		}
 		_ = ValidPhaseTransition(pod.Status.Phase, api.PodRunning)
@@ -216,11 +216,8 @@ func TestNilInputs(t *testing.T) {
 	_ = SandboxChanged(nil, fxSandboxes)
 	_ = BackoffKey(nil, nil)
 	_ = IsStaticPod(nil)
-	if d := ShouldRestart(nil, RegularContainer, nil, 1); !d.Restart {
+	if d := ShouldRestart(nil, api.ContainerKindRegular, nil, 1); !d.Restart {
 		t.Errorf("ShouldRestart(nil spec) = %+v, want the default policy Always", d)
 	}
-	_ = IsContainerRestartable(nil, InitContainer, nil)
-	if _, _, ok := FindContainer(nil, "a"); ok {
-		t.Error("FindContainer(nil) found something")
-	}
+	_ = IsContainerRestartable(nil, api.ContainerKindInit, nil)
 }

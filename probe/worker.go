@@ -224,10 +224,13 @@ func NewWorker(kind Kind, pod *api.Pod, containerName string, cfg WorkerConfig) 
 	if kind < Liveness || kind > Startup {
 		return nil, fmt.Errorf("%w: probe kind %d", ErrInvalid, kind)
 	}
-	c, sidecar, path := findContainer(pod, containerName)
-	if c == nil {
-		return nil, fmt.Errorf("%w: pod %s has no container %q", ErrInvalid, pod.Key(), containerName)
+	ref, ok := pod.Spec.FindContainer(containerName)
+	if !ok || (ref.Kind != api.ContainerKindRegular && ref.Kind != api.ContainerKindSidecar) {
+		// Probes on a plain init or ephemeral container are rejected by
+		// validation, and the kubelet never starts workers for them.
+		return nil, fmt.Errorf("%w: pod %s has no container or sidecar %q", ErrInvalid, pod.Key(), containerName)
 	}
+	c, sidecar, path := ref.Container, ref.Kind == api.ContainerKindSidecar, ref.Path().String()
 	p := kind.Of(c)
 	if p == nil {
 		return nil, fmt.Errorf("%w: %s has no %sProbe", ErrInvalid, path, kind)
@@ -258,26 +261,6 @@ func NewWorker(kind Kind, pod *api.Pod, containerName string, cfg WorkerConfig) 
 		kubeletStart:     cfg.KubeletStart,
 		lastResult:       ResultSuccess,
 	}, nil
-}
-
-func findContainer(pod *api.Pod, name string) (c *api.Container, sidecar bool, path string) {
-	for i := range pod.Spec.Containers {
-		if pod.Spec.Containers[i].Name == name {
-			return &pod.Spec.Containers[i], false, fmt.Sprintf("spec.containers[%d]", i)
-		}
-	}
-	for i := range pod.Spec.InitContainers {
-		ic := &pod.Spec.InitContainers[i]
-		if ic.Name == name {
-			if !ic.IsSidecar() {
-				// Probes on a plain init container are rejected by
-				// validation, and the kubelet never starts workers for them.
-				return nil, false, ""
-			}
-			return ic, true, fmt.Sprintf("spec.initContainers[%d]", i)
-		}
-	}
-	return nil, false, ""
 }
 
 // Kind is the probe kind the worker runs.
