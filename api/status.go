@@ -28,6 +28,10 @@ const (
 	DisruptionTarget    PodConditionType = "DisruptionTarget"
 	PodResizePending    PodConditionType = "PodResizePending"
 	PodResizeInProgress PodConditionType = "PodResizeInProgress"
+	// AllContainersRestarting is the condition the kubelet sets while it
+	// restarts every container of a pod in place after a restartPolicyRules
+	// entry with action RestartAllContainers fired (KEP-5532).
+	AllContainersRestarting PodConditionType = "AllContainersRestarting"
 )
 
 // ConditionStatus is True, False or Unknown.

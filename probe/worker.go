@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/lifecycle"
 )
 
 // KubeletRestartGrace is how much earlier than the kubelet's own start a
@@ -13,12 +14,6 @@ import (
 // running across a kubelet restart: such a container keeps whatever the
 // kubelet reported before, so the worker caches no initial value for it.
 const KubeletRestartGrace = 10 * time.Second
-
-// allContainersRestarting is the pod condition the kubelet sets while it
-// restarts every container of a pod after a RestartAllContainers restart
-// rule fired (KEP-5532); while it is True, an exited container is coming
-// back whatever its own restart policy says.
-const allContainersRestarting api.PodConditionType = "AllContainersRestarting"
 
 // WorkerConfig tunes a Worker. The zero value behaves as v1.36.3's kubelet
 // does when it has not restarted recently.
@@ -185,10 +180,12 @@ type Worker struct {
 	kind          Kind
 	containerName string
 	sidecar       bool
-	restartPolicy *api.RestartPolicy
-	restartRules  []api.ContainerRestartRule
-	podPolicy     api.RestartPolicy
-	deleting      bool
+	// restartSpec and restartContainer hold the pod's and the container's
+	// restart policies (and the container's restart rules), the inputs of
+	// lifecycle.ContainerShouldRestart.
+	restartSpec      api.PodSpec
+	restartContainer api.Container
+	deleting         bool
 
 	initialDelay     int32
 	period           time.Duration
@@ -250,9 +247,8 @@ func NewWorker(kind Kind, pod *api.Pod, containerName string, cfg WorkerConfig) 
 		kind:             kind,
 		containerName:    containerName,
 		sidecar:          sidecar,
-		restartPolicy:    c.RestartPolicy,
-		restartRules:     c.RestartPolicyRules,
-		podPolicy:        pod.Spec.RestartPolicy,
+		restartSpec:      api.PodSpec{RestartPolicy: pod.Spec.RestartPolicy},
+		restartContainer: api.Container{RestartPolicy: c.RestartPolicy, RestartPolicyRules: c.RestartPolicyRules},
 		deleting:         pod.DeletionTimestamp != nil,
 		initialDelay:     p.InitialDelaySeconds,
 		period:           time.Duration(p.PeriodSeconds) * time.Second,
@@ -544,57 +540,13 @@ func (w *Worker) thresholdEffect(r Result) Effect {
 
 // willRestart reports whether the kubelet will start the container again
 // after it exited with code: always while the pod's AllContainersRestarting
-// condition is True; otherwise, for a container with its own restartPolicy,
-// when a matching restart rule's action is Restart or RestartAllContainers
-// or else by that policy; otherwise by the pod's restartPolicy (an empty or
-// unknown one counting as Always).
+// condition is True (every container is coming back, whatever its own
+// policy says); otherwise as lifecycle.ContainerShouldRestart decides, the
+// kubelet's own rule (container restartPolicy and restartPolicyRules, then
+// the pod's restartPolicy).
 func (w *Worker) willRestart(status *api.PodStatus, code int32) bool {
-	if cond := api.FindCondition(status.Conditions, allContainersRestarting); cond != nil && cond.Status == api.ConditionTrue {
+	if cond := api.FindCondition(status.Conditions, api.AllContainersRestarting); cond != nil && cond.Status == api.ConditionTrue {
 		return true
 	}
-	if w.restartPolicy != nil {
-		if a, ok := matchRule(w.restartRules, code); ok &&
-			(a == api.RestartRuleActionRestart || a == api.RestartRuleActionRestartAllContainers) {
-			// RestartAllContainers brings this container back too, along
-			// with every other container of the pod.
-			return true
-		}
-		switch *w.restartPolicy {
-		case api.RestartPolicyAlways:
-			return true
-		case api.RestartPolicyOnFailure:
-			return code != 0
-		case api.RestartPolicyNever:
-			return false
-		}
-	}
-	switch w.podPolicy {
-	case api.RestartPolicyNever:
-		return false
-	case api.RestartPolicyOnFailure:
-		return code != 0
-	}
-	return true
-}
-
-// matchRule returns the action of the first restart rule whose exit-code
-// clause matches code.
-func matchRule(rules []api.ContainerRestartRule, code int32) (api.ContainerRestartRuleAction, bool) {
-	for i := range rules {
-		ec := rules[i].ExitCodes
-		if ec == nil {
-			continue
-		}
-		in := false
-		for _, v := range ec.Values {
-			if v == code {
-				in = true
-				break
-			}
-		}
-		if (ec.Operator == api.ExitCodesOpIn && in) || (ec.Operator == api.ExitCodesOpNotIn && !in) {
-			return rules[i].Action, true
-		}
-	}
-	return "", false
+	return lifecycle.ContainerShouldRestart(&w.restartSpec, &w.restartContainer, code).Restart
 }
