@@ -136,23 +136,6 @@ func cmpQuantity() cmp.Option {
 	return cmp.Comparer(func(a, b Quantity) bool { return a.Cmp(b) == 0 })
 }
 
-func TestImagePullPolicyFor(t *testing.T) {
-	for img, want := range map[string]PullPolicy{
-		"nginx":                       PullAlways,
-		"nginx:latest":                PullAlways,
-		"nginx:1.27":                  PullIfNotPresent,
-		"localhost:5000/nginx":        PullAlways,
-		"localhost:5000/nginx:latest": PullAlways,
-		"localhost:5000/nginx:1":      PullIfNotPresent,
-		"nginx@sha256:0123":           PullIfNotPresent,
-		"nginx:latest@sha256:0123":    PullAlways,
-	} {
-		if got := ImagePullPolicyFor(img); got != want {
-			t.Errorf("%s: got %s, want %s", img, got, want)
-		}
-	}
-}
-
 func TestResourceNameClasses(t *testing.T) {
 	for _, tc := range []struct {
 		name                             ResourceName

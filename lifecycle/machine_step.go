@@ -1,7 +1,6 @@
 package lifecycle
 
 import (
-	"strings"
 	"time"
 
 	"github.com/podsem/podsem/api"
@@ -616,15 +615,12 @@ const (
 	pullForbidden
 )
 
-// pullNeeded applies imagePullPolicy (defaulted as the API server does:
-// Always for an untagged or :latest image, else IfNotPresent).
+// pullNeeded applies imagePullPolicy, defaulted as the API server does
+// (api.ImagePullPolicyFor) when the spec leaves it empty.
 func pullNeeded(c *mcontainer, images map[string]bool) pullNeed {
 	policy := c.spec.ImagePullPolicy
 	if policy == "" {
-		policy = api.PullIfNotPresent
-		if imageIsLatest(c.spec.Image) {
-			policy = api.PullAlways
-		}
+		policy = api.ImagePullPolicyFor(c.spec.Image)
 	}
 	switch {
 	case c.pulled:
@@ -637,20 +633,6 @@ func pullNeeded(c *mcontainer, images map[string]bool) pullNeed {
 		return pullForbidden
 	}
 	return pullYes
-}
-
-// imageIsLatest: the image has no tag or the tag latest (digests count as
-// pinned).
-func imageIsLatest(image string) bool {
-	if strings.Contains(image, "@") {
-		return false
-	}
-	name := image
-	if i := strings.LastIndexByte(name, '/'); i >= 0 {
-		name = name[i+1:]
-	}
-	i := strings.LastIndexByte(name, ':')
-	return i < 0 || name[i+1:] == "latest"
 }
 
 // stop drives a terminating pod: abandon pending starts, kill the

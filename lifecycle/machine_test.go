@@ -365,3 +365,35 @@ func TestMachineWhy(t *testing.T) {
 		t.Errorf("Why = %q, want %q", got, want)
 	}
 }
+
+// TestMachineDefaultPullPolicy checks that a container without
+// imagePullPolicy is pulled by the API server's default
+// (api.ImagePullPolicyFor), even when the image is already on the node: a
+// tag latest beside a digest still means Always.
+func TestMachineDefaultPullPolicy(t *testing.T) {
+	digest := "@sha256:" + strings.Repeat("ab", 32)
+	for _, tc := range []struct {
+		image string
+		pull  bool
+	}{
+		{"nginx", true},
+		{"nginx:latest" + digest, true},
+		{"localhost:5000/nginx", true},
+		{"nginx" + digest, false},
+		{"nginx:1.25", false},
+		{"localhost:5000/nginx:1.25", false},
+	} {
+		pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "default", UID: "u1"},
+			Spec: api.PodSpec{Containers: []api.Container{{Name: "app", Image: tc.image}}}}
+		m := NewMachine(pod, MachineConfig{ImagesPresent: []string{tc.image}})
+		m.Step(Scheduled("node-1"), machineT0)
+		_, acts := m.Step(SandboxReady("10.0.0.1"), machineT0.Add(time.Second))
+		want := ActionStartContainer
+		if tc.pull {
+			want = ActionPullImage
+		}
+		if len(acts) == 0 || acts[0].Kind != want {
+			t.Errorf("%s on the node: actions %v, want %s first", tc.image, acts, want)
+		}
+	}
+}
