@@ -3,6 +3,12 @@ package api
 // API server v1 defaults for pods (pkg/apis/core/v1 defaulting in
 // Kubernetes v1.36.3, default feature gates: PodLevelResources on).
 const (
+	// DefaultTerminationGracePeriodSeconds is the value the API server's
+	// defaulting gives spec.terminationGracePeriodSeconds when a pod is
+	// created without one. Pods stored before defaulting (or built by hand)
+	// may lack it; upstream then treats the absent value as 0 at the API
+	// server's DELETE and as "no preference" in the kubelet (see package
+	// termination), so no calculator substitutes this value on its own.
 	DefaultTerminationGracePeriodSeconds int64 = 30
 	DefaultSchedulerName                       = "default-scheduler"
 	DefaultTerminationMessagePath              = "/dev/termination-log"

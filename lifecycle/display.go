@@ -194,12 +194,8 @@ func DisplayStatus(pod *api.Pod, now time.Time) DisplayRow {
 }
 
 func initializedTrue(st *api.PodStatus) bool {
-	for i := range st.Conditions {
-		if st.Conditions[i].Type == api.PodInitialized {
-			return st.Conditions[i].Status == api.ConditionTrue
-		}
-	}
-	return false
+	c := api.FindCondition(st.Conditions, api.PodInitialized)
+	return c != nil && c.Status == api.ConditionTrue
 }
 
 func readyTrue(st *api.PodStatus) bool {

@@ -128,7 +128,7 @@ func TestPhase(t *testing.T) {
 				Status: api.PodStatus{InitContainerStatuses: tc.initSt, ContainerStatuses: tc.regularSt},
 			}
 			if tc.static {
-				pod.Annotations = map[string]string{ConfigSourceAnnotation: "file"}
+				pod.Annotations = map[string]string{api.ConfigSourceAnnotationKey: "file"}
 			}
 			if got := Phase(pod, tc.opts); got != tc.want {
 				t.Errorf("Phase = %s, want %s (%s)", got, tc.want, ExplainPhase(pod, tc.opts).Why)
@@ -142,7 +142,7 @@ func TestPhase(t *testing.T) {
 
 func TestIsStaticPod(t *testing.T) {
 	for src, want := range map[string]bool{"api": false, "file": true, "http": true} {
-		p := &api.Pod{ObjectMeta: api.ObjectMeta{Annotations: map[string]string{ConfigSourceAnnotation: src}}}
+		p := &api.Pod{ObjectMeta: api.ObjectMeta{Annotations: map[string]string{api.ConfigSourceAnnotationKey: src}}}
 		if got := IsStaticPod(p); got != want {
 			t.Errorf("IsStaticPod(source %q) = %v, want %v", src, got, want)
 		}
