@@ -96,6 +96,9 @@ type TimelineEvent struct {
 	Container string
 	// Signal is the stop signal for TimelineStopSignal.
 	Signal string
+	// GraceSeconds is, for TimelineStopSignal, the stop timeout handed to
+	// the runtime (ContainerGrace): the seconds from the signal to SIGKILL.
+	GraceSeconds int64
 	// Detail explains the step and the numbers behind it.
 	Detail string
 }
@@ -170,8 +173,12 @@ func BuildTimeline(pod *api.Pod, req DeleteRequest, now time.Time) (Timeline, er
 		return Timeline{API: dec}, err
 	}
 	tl := Timeline{API: dec}
+	addEvent := func(e TimelineEvent) {
+		e.Offset = e.At.Sub(now)
+		tl.Events = append(tl.Events, e)
+	}
 	add := func(at time.Time, kind TimelineEventKind, container, detail string) {
-		tl.Events = append(tl.Events, TimelineEvent{At: at, Offset: at.Sub(now), Kind: kind, Container: container, Detail: detail})
+		addEvent(TimelineEvent{At: at, Kind: kind, Container: container, Detail: detail})
 	}
 	add(now, TimelineDeleteRequested, "", dec.Reason)
 	if dec.Outcome == OutcomePending {
@@ -219,7 +226,7 @@ func BuildTimeline(pod *api.Pod, req DeleteRequest, now time.Time) (Timeline, er
 	if req.KubeletRestart != nil && *req.KubeletRestart >= 0 {
 		restart = now.Add(*req.KubeletRestart)
 	}
-	if err := runRound(&after, cs, now, tl.Grace.GracePeriodSeconds, restart, add); err != nil {
+	if err := runRound(&after, cs, now, tl.Grace.GracePeriodSeconds, restart, addEvent); err != nil {
 		return tl, err
 	}
 	if !restart.IsZero() {
@@ -235,7 +242,7 @@ func BuildTimeline(pod *api.Pod, req DeleteRequest, now time.Time) (Timeline, er
 			tl.Start = restart
 			tl.Deadline = restart.Add(time.Duration(g.GracePeriodSeconds) * time.Second)
 			add(restart, TimelineKubeletRestarted, "", fmt.Sprintf("termination starts over with the full %ds; deadline %s", g.GracePeriodSeconds, tl.Deadline.UTC().Format(time.RFC3339)))
-			if err := runRound(&after, still, restart, g.GracePeriodSeconds, time.Time{}, add); err != nil {
+			if err := runRound(&after, still, restart, g.GracePeriodSeconds, time.Time{}, addEvent); err != nil {
 				return tl, err
 			}
 		}
@@ -259,7 +266,8 @@ func BuildTimeline(pod *api.Pod, req DeleteRequest, now time.Time) (Timeline, er
 type ctrState struct {
 	c        *api.Container
 	sidecar  bool
-	order    int // position among sidecars, for the reverse stop order
+	order    int // a sidecar's index in spec.initContainers
+	next     int // index of the next sidecar declared after it, or -1
 	preStop  time.Duration
 	exitIn   *time.Duration
 	signal   string
@@ -273,7 +281,7 @@ type ctrState struct {
 func runningContainers(pod *api.Pod, req DeleteRequest) []*ctrState {
 	var out []*ctrState
 	mk := func(c *api.Container, sidecar bool, order int) *ctrState {
-		s := &ctrState{c: c, sidecar: sidecar, order: order, preStop: PreStopRuntime(c), signal: "SIGTERM"}
+		s := &ctrState{c: c, sidecar: sidecar, order: order, next: -1, preStop: PreStopRuntime(c), signal: "SIGTERM"}
 		if d, ok := req.PreStop[c.Name]; ok {
 			s.preStop = d
 		}
@@ -299,14 +307,22 @@ func runningContainers(pod *api.Pod, req DeleteRequest) []*ctrState {
 		}
 		out = append(out, mk(c, false, 0))
 	}
-	n := 0
-	for i := range pod.Spec.InitContainers {
+	next := -1
+	var sidecars []*ctrState
+	for i := len(pod.Spec.InitContainers) - 1; i >= 0; i-- {
 		c := &pod.Spec.InitContainers[i]
-		if !c.IsSidecar() || containerTerminated(pod.Status.InitContainerStatuses, c.Name) {
+		if !c.IsSidecar() {
 			continue
 		}
-		n++
-		out = append(out, mk(c, true, n))
+		if !containerTerminated(pod.Status.InitContainerStatuses, c.Name) {
+			s := mk(c, true, i)
+			s.next = next
+			sidecars = append(sidecars, s)
+		}
+		next = i
+	}
+	for i := len(sidecars) - 1; i >= 0; i-- {
+		out = append(out, sidecars[i])
 	}
 	return out
 }
@@ -323,16 +339,20 @@ func containerTerminated(st []api.ContainerStatus, name string) bool {
 // runRound stops the given containers starting at start with pod grace
 // seconds. Events at or after cutoff (a kubelet restart; zero for none) are
 // not emitted, and containers still running then are left unstopped.
-func runRound(pod *api.Pod, cs []*ctrState, start time.Time, grace int64, cutoff time.Time, add func(time.Time, TimelineEventKind, string, string)) error {
-	emit := func(at time.Time, kind TimelineEventKind, c *ctrState, detail string) {
-		if !cutoff.IsZero() && !at.Before(cutoff) {
+func runRound(pod *api.Pod, cs []*ctrState, start time.Time, grace int64, cutoff time.Time, add func(TimelineEvent)) error {
+	emitEvent := func(e TimelineEvent) {
+		if !cutoff.IsZero() && !e.At.Before(cutoff) {
 			return
 		}
-		add(at, kind, c.c.Name, detail)
+		add(e)
+	}
+	emit := func(at time.Time, kind TimelineEventKind, c *ctrState, detail string) {
+		emitEvent(TimelineEvent{At: at, Kind: kind, Container: c.c.Name, Detail: detail})
 	}
 	// Main containers first, then sidecars from the last declared to the
-	// first: each sidecar waits for the main containers and the sidecars
-	// declared after it.
+	// first: each sidecar waits for the main containers and for the next
+	// sidecar declared after it, as kuberuntime's termination ordering has
+	// it (a next sidecar that is not running holds nothing back).
 	order := make([]*ctrState, 0, len(cs))
 	for _, c := range cs {
 		if !c.sidecar {
@@ -350,7 +370,11 @@ func runRound(pod *api.Pod, cs []*ctrState, start time.Time, grace int64, cutoff
 
 	deadline := start.Add(time.Duration(grace) * time.Second)
 	var mainStop time.Time
-	laterSidecarStop := time.Time{}
+	mainOutlives := false
+	inRound := map[int]*ctrState{}
+	for _, c := range sidecars {
+		inRound[c.order] = c
+	}
 	for _, c := range order {
 		ran := c.c.Lifecycle != nil && c.c.Lifecycle.PreStop != nil && grace > 0
 		elapsed := time.Duration(0)
@@ -366,8 +390,14 @@ func runRound(pod *api.Pod, cs []*ctrState, start time.Time, grace int64, cutoff
 		wait := time.Duration(0)
 		if c.sidecar {
 			turn := mainStop
-			if laterSidecarStop.After(turn) {
-				turn = laterSidecarStop
+			n := inRound[c.next]
+			switch {
+			case mainOutlives || (n != nil && !n.stopped):
+				// A container it waits for outlives this round: it waits
+				// as long as its grace period allows.
+				turn = deadline.Add(time.Duration(grace) * time.Second)
+			case n != nil && n.stopAt.After(turn):
+				turn = n.stopAt
 			}
 			remaining := grace - int64(elapsed/time.Second)
 			if w := turn.Sub(start.Add(elapsed)); w > 0 && remaining > 0 {
@@ -421,13 +451,15 @@ func runRound(pod *api.Pod, cs []*ctrState, start time.Time, grace int64, cutoff
 				detail += fmt.Sprintf(" (waited %s for the containers that stop before this sidecar)", wait)
 			}
 			if cutoff.IsZero() || signalAt.Before(cutoff) {
-				emit(signalAt, TimelineStopSignal, c, detail)
+				emitEvent(TimelineEvent{At: signalAt, Kind: TimelineStopSignal, Container: c.c.Name, Signal: c.signal,
+					GraceSeconds: r.GracePeriodSeconds, Detail: detail})
 				if !c.signaled {
 					c.signaled, c.signalAt, c.exitAt = true, signalAt, exitAt
 				}
 			}
 		}
 		if !cutoff.IsZero() && !stopAt.Before(cutoff) {
+			mainOutlives = mainOutlives || !c.sidecar
 			continue
 		}
 		c.stopped, c.stopAt = true, stopAt
@@ -440,11 +472,7 @@ func runRound(pod *api.Pod, cs []*ctrState, start time.Time, grace int64, cutoff
 			}
 			emit(stopAt, TimelineExited, c, fmt.Sprintf("exited %s after its stop signal", exitAt.Sub(first)))
 		}
-		if c.sidecar {
-			if stopAt.After(laterSidecarStop) {
-				laterSidecarStop = stopAt
-			}
-		} else if stopAt.After(mainStop) {
+		if !c.sidecar && stopAt.After(mainStop) {
 			mainStop = stopAt
 		}
 	}

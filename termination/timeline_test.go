@@ -254,3 +254,43 @@ func TestTimelineSkipsStoppedContainersAndRenders(t *testing.T) {
 		{0, TimelineStatusReported, ""}, {0, TimelineObjectRemoved, ""},
 	})
 }
+
+// A sidecar waits for the regular containers and for the next sidecar
+// declared after it, not for every later one: when that next sidecar is no
+// longer running, nothing holds it back (kuberuntime's termination
+// ordering).
+func TestTimelineSidecarWaitsForNextSidecarOnly(t *testing.T) {
+	always := api.RestartPolicyAlways
+	p := runningPod(i64(10))
+	p.Spec.InitContainers = []api.Container{
+		{Name: "s1", RestartPolicy: &always},
+		{Name: "s2", RestartPolicy: &always},
+		{Name: "s3", RestartPolicy: &always},
+	}
+	p.Status.InitContainerStatuses = []api.ContainerStatus{
+		{Name: "s2", State: api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: 1}}},
+	}
+	req := DeleteRequest{ExitAfterSignal: map[string]time.Duration{"app": 0, "s1": 0}} // s3 ignores its signal
+	tl, err := BuildTimeline(p, req, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]TimelineEvent{}
+	for _, e := range tl.Events {
+		if e.Kind == TimelineStopSignal {
+			got[e.Container] = e
+		}
+	}
+	for name, want := range map[string]struct {
+		at    time.Duration
+		grace int64
+	}{"app": {0, 10}, "s3": {0, 10}, "s1": {0, 10}} {
+		e, ok := got[name]
+		if !ok || e.Offset != want.at || e.GraceSeconds != want.grace || e.Signal != "SIGTERM" {
+			t.Errorf("%s: stop signal %+v, want at %v with %ds", name, e, want.at, want.grace)
+		}
+	}
+	if _, ok := got["s2"]; ok {
+		t.Errorf("s2 has stopped already, yet it is signalled:\n%s", tl)
+	}
+}
