@@ -142,18 +142,23 @@ func TestMachineScenarios(t *testing.T) {
 			{1 * sec, SandboxReady("10.0.0.1"), "Pending | ContainerCreating | 0/1 | StartContainer(app) ReportStatus"},
 			{2 * sec, ContainerStarted("app"), "Running | Running | 1/1 | ReportStatus"},
 			{3 * sec, ProbeResult("app", Liveness, true), "Running | Running | 1/1 |"},
-			{30 * sec, ProbeResult("app", Liveness, false), "Running | Running | 1/1 | RunPreStop(app) KillContainer(app, 30s)"},
+			// The kubelet runs the 5 s sleep hook, then stops the container
+			// with what is left of its 30 s.
+			{30 * sec, ProbeResult("app", Liveness, false), "Running | Running | 1/1 | RunPreStop(app) RetryAt(2025-06-01T12:00:35Z, preStop hook)"},
+			{35 * sec, Tick(), "Running | Running | 1/1 | KillContainer(app, 25s) RetryAt(2025-06-01T12:01:00Z, grace period)"},
 			{40 * sec, ContainerExited("app", 137, ""), "Running | Error | 0/1 | StartContainer(app) ReportStatus"},
 			{41 * sec, ContainerStarted("app"), "Running | Running | 1/1 | ReportStatus"},
 			// Killed again 5 s after a run that ended at 40 s: inside the
 			// 10 s back-off, so the restart waits 10 s after this exit.
-			{45 * sec, ProbeResult("app", Liveness, false), "Running | Running | 1/1 | RunPreStop(app) KillContainer(app, 30s)"},
-			{46 * sec, ContainerExited("app", 137, ""), "Running | CrashLoopBackOff | 0/1 | RetryAt(2025-06-01T12:00:56Z, app back-off 10s) ReportStatus"},
-			{56 * sec, Tick(), "Running | Error | 0/1 | StartContainer(app) ReportStatus"},
-			{56 * sec, ContainerStarted("app"), "Running | Running | 1/1 | ReportStatus"},
+			{45 * sec, ProbeResult("app", Liveness, false), "Running | Running | 1/1 | RunPreStop(app) RetryAt(2025-06-01T12:00:50Z, preStop hook)"},
+			{50 * sec, Tick(), "Running | Running | 1/1 | KillContainer(app, 25s) RetryAt(2025-06-01T12:01:15Z, grace period)"},
+			{51 * sec, ContainerExited("app", 137, ""), "Running | CrashLoopBackOff | 0/1 | RetryAt(2025-06-01T12:01:01Z, app back-off 10s) ReportStatus"},
+			{61 * sec, Tick(), "Running | Error | 0/1 | StartContainer(app) ReportStatus"},
+			{61 * sec, ContainerStarted("app"), "Running | Running | 1/1 | ReportStatus"},
 			// A kill long after the previous exit restarts at once.
-			{200 * sec, ProbeResult("app", Liveness, false), "Running | Running | 1/1 | RunPreStop(app) KillContainer(app, 30s)"},
-			{201 * sec, ContainerExited("app", 137, ""), "Running | Error | 0/1 | StartContainer(app) ReportStatus"},
+			{200 * sec, ProbeResult("app", Liveness, false), "Running | Running | 1/1 | RunPreStop(app) RetryAt(2025-06-01T12:03:25Z, preStop hook)"},
+			{205 * sec, Tick(), "Running | Running | 1/1 | KillContainer(app, 25s) RetryAt(2025-06-01T12:03:50Z, grace period)"},
+			{206 * sec, ContainerExited("app", 137, ""), "Running | Error | 0/1 | StartContainer(app) ReportStatus"},
 		})
 	})
 
