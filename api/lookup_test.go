@@ -103,3 +103,21 @@ func TestStatusLookups(t *testing.T) {
 		t.Errorf("status lookups")
 	}
 }
+
+func TestFindConditions(t *testing.T) {
+	conds := []PodCondition{{Type: PodReady, Status: ConditionFalse}, {Type: PodReady, Status: ConditionTrue}}
+	if c := FindCondition(conds, PodReady); c != &conds[0] {
+		t.Errorf("FindCondition = %+v, want the first Ready entry", c)
+	}
+	if FindCondition(nil, PodReady) != nil || FindCondition(conds, DisruptionTarget) != nil {
+		t.Error("FindCondition found a missing condition")
+	}
+	meta := []Condition{{Type: "DisruptionAllowed"}}
+	if FindStatusCondition(meta, "DisruptionAllowed") != &meta[0] || FindStatusCondition(meta, "x") != nil {
+		t.Error("FindStatusCondition")
+	}
+	n := &Node{Status: NodeStatus{Conditions: []NodeCondition{{Type: NodeReady}}}}
+	if n.FindCondition(NodeReady) != &n.Status.Conditions[0] || (*Node)(nil).FindCondition(NodeReady) != nil {
+		t.Error("Node.FindCondition")
+	}
+}

@@ -52,18 +52,6 @@ type Condition struct {
 	Message            string          `json:"message,omitempty"`
 }
 
-// FindStatusCondition returns the condition of type t in conds (a
-// PodDisruptionBudget's status.conditions, say), or nil, as apimachinery's
-// meta.FindStatusCondition does.
-func FindStatusCondition(conds []Condition, t string) *Condition {
-	for i := range conds {
-		if conds[i].Type == t {
-			return &conds[i]
-		}
-	}
-	return nil
-}
-
 // Eviction asks the API server's pods/eviction subresource to delete a pod
 // while respecting disruption budgets.
 type Eviction struct {

@@ -165,16 +165,6 @@ type ContainerStateTerminated struct {
 	ContainerID string `json:"containerID,omitempty"`
 }
 
-// FindCondition returns the condition of type t in conds, or nil.
-func FindCondition(conds []PodCondition, t PodConditionType) *PodCondition {
-	for i := range conds {
-		if conds[i].Type == t {
-			return &conds[i]
-		}
-	}
-	return nil
-}
-
 // IsTerminal reports whether phase is Succeeded or Failed, the phases a pod
 // never leaves.
 func (p PodPhase) IsTerminal() bool { return p == PodSucceeded || p == PodFailed }
