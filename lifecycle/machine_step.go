@@ -7,10 +7,6 @@ import (
 	"github.com/podsem/podsem/termination"
 )
 
-// defaultTerminationGraceSeconds is the API default of
-// spec.terminationGracePeriodSeconds.
-const defaultTerminationGraceSeconds = 30
-
 // runState is where one container is in the runtime, as the Machine
 // tracks it.
 type runState uint8
