@@ -176,7 +176,7 @@ func (d *machineDriver) drawEvent(t *rapid.T) Event {
 func (d *machineDriver) step(t *rapid.T, ev Event) {
 	prev := d.st
 	if ev.Kind == EventContainerExited && d.isRegularInit(ev.Container) && ev.ExitCode == 0 {
-		if cs := FindContainerStatus(&prev, ev.Container); cs != nil && cs.State.Running != nil {
+		if cs := prev.FindContainerStatus(ev.Container); cs != nil && cs.State.Running != nil {
 			d.initDone[ev.Container] = true
 		}
 	}

@@ -314,10 +314,12 @@ func (w *Worker) decide(status *api.PodStatus, now time.Time) plan {
 	if status.Phase == api.PodSucceeded || status.Phase == api.PodFailed {
 		return plan{reason: ReasonPodTerminal}
 	}
-	c := findStatus(status.ContainerStatuses, w.containerName)
-	if c == nil {
-		c = findStatus(status.InitContainerStatuses, w.containerName)
-		if c == nil {
+	// The app containers' statuses first, then the init containers'; an
+	// entry without a container ID is not a container yet.
+	c := api.ContainerStatusByName(status.ContainerStatuses, w.containerName)
+	if c == nil || c.ContainerID == "" {
+		c = api.ContainerStatusByName(status.InitContainerStatuses, w.containerName)
+		if c == nil || c.ContainerID == "" {
 			return plan{reason: ReasonNoContainer}
 		}
 	}
@@ -365,19 +367,6 @@ func wholeSeconds(d time.Duration) int32 {
 		return math.MinInt32
 	}
 	return int32(s)
-}
-
-// findStatus returns the status named name that carries a container ID.
-func findStatus(list []api.ContainerStatus, name string) *api.ContainerStatus {
-	for i := range list {
-		if list[i].Name == name {
-			if list[i].ContainerID == "" {
-				return nil
-			}
-			return &list[i]
-		}
-	}
-	return nil
 }
 
 // WouldProbe reports whether a Step with this status at now would run the
