@@ -75,7 +75,10 @@ type mcontainer struct {
 // Not modelled: a restartPolicyRules action RestartAllContainers restarts
 // only the container that exited (the kubelet restarts the whole pod in
 // place); image pull failures and their back-off; ephemeral containers
-// added after NewMachine.
+// added after NewMachine. When a later DELETE shortens the grace period
+// mid-stop, every container still running is killed again with the new
+// grace period from that moment, without running its preStop hook a
+// second time.
 //
 // A Machine is not safe for concurrent use.
 type Machine struct {
