@@ -218,15 +218,20 @@ func (m *Machine) stop(now time.Time, acts *[]Action) {
 		}
 	})
 	grace := m.podGrace
-	m.eachContainer(func(c *mcontainer) {
-		if c.state != runRunning || (c.kill != nil && c.kill.round == m.round) {
-			return
+	// The kubelet kills them all at once; the actions list the app
+	// containers first.
+	for _, list := range [3][]mcontainer{m.regular, m.ephemeral, m.init} {
+		for i := range list {
+			c := &list[i]
+			if c.state != runRunning || (c.kill != nil && c.kill.round == m.round) {
+				continue
+			}
+			// A first round, or a shorter grace period, kills the
+			// container (again) with the pod worker's grace period; a
+			// hook that already ran is not run again.
+			m.startKill(c, termination.KillReasonUnknown, &grace, m.stopReason(), now, acts)
 		}
-		// A first round, or a shorter grace period, kills the container
-		// (again) with the pod worker's grace period; a hook that already
-		// ran is not run again.
-		m.startKill(c, termination.KillReasonUnknown, &grace, m.stopReason(), now, acts)
-	})
+	}
 	running := false
 	m.eachContainer(func(c *mcontainer) {
 		if c.state == runRunning {
