@@ -15,7 +15,8 @@ var ErrUnknownKind = errors.New("unknown kind")
 // Object is any of the Kubernetes objects podsem models: *Pod, *Node,
 // *Namespace, *PodDisruptionBudget, *PriorityClass, *Eviction, *Service,
 // *Deployment, *ReplicaSet, *StatefulSet, *ReplicationController,
-// *DaemonSet or *Job.
+// *DaemonSet, *Job, *PersistentVolumeClaim, *PersistentVolume,
+// *StorageClass, *CSINode or *CSIDriver.
 type Object any
 
 // Decode reads a JSON document holding one object or a list and returns the
@@ -92,6 +93,16 @@ func decodeOne(raw []byte, defaultKind string) (Object, error) {
 		o = &DaemonSet{}
 	case "Job":
 		o = &Job{}
+	case "PersistentVolumeClaim":
+		o = &PersistentVolumeClaim{}
+	case "PersistentVolume":
+		o = &PersistentVolume{}
+	case "StorageClass":
+		o = &StorageClass{}
+	case "CSINode":
+		o = &CSINode{}
+	case "CSIDriver":
+		o = &CSIDriver{}
 	case "":
 		return nil, fmt.Errorf("object has no kind and none can be inferred")
 	default:
