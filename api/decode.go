@@ -22,7 +22,8 @@ type Object any
 // Decode reads a JSON document holding one object or a list and returns the
 // typed objects, as `kubectl get -o json` prints them. A `kind: List`
 // document may mix kinds; a typed list (PodList, NodeList...) gives its
-// items the list's element kind when they carry none. Any apiVersion of a
+// items the list's element kind (setting their kind field) when they carry
+// none. Any apiVersion of a
 // known kind is accepted (policy/v1beta1 PodDisruptionBudget decodes as the
 // v1 type; the fields podsem reads are the same). Unknown fields are
 // ignored; an unknown kind is an error naming it.
@@ -111,5 +112,12 @@ func decodeOne(raw []byte, defaultKind string) (Object, error) {
 	if err := json.Unmarshal(raw, o); err != nil {
 		return nil, fmt.Errorf("%s: %w", kind, err)
 	}
+	if k, ok := o.(interface{ setKind(string) }); ok && tm.Kind == "" {
+		// An item of a typed list takes the list's element kind, so that
+		// encoding it again gives a document Decode reads back.
+		k.setKind(kind)
+	}
 	return o, nil
 }
+
+func (t *TypeMeta) setKind(kind string) { t.Kind = kind }

@@ -463,8 +463,9 @@ func (v *PersistentVolume) HasAccessModes(modes []PersistentVolumeAccessMode) bo
 // NewNodeSelectorMatcher (nil compiles to "every node") and match each node
 // as Match("", node.Labels): component-helpers' CheckNodeAffinity, which
 // the scheduler's VolumeBinding plugin calls, matches a node built from
-// labels alone, so a matchFields term on metadata.name sees an empty name.
-// A nil volume gives nil.
+// labels alone, and a node without a name passes every matchFields
+// requirement, so metadata.name terms restrict nothing here. A nil volume
+// gives nil.
 func (v *PersistentVolume) RequiredNodeAffinity() *NodeSelector {
 	if v == nil || v.Spec.NodeAffinity == nil {
 		return nil
