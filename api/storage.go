@@ -392,8 +392,8 @@ const (
 
 // PersistentVolumePhase is where a volume is in its life: Pending (the API
 // server's default), Available (free to bind), Bound, Released or Failed.
-// The scheduler's binder only binds an Available volume to a claim that is
-// not already named by the volume's claimRef.
+// The scheduler's volume binder matches a claim only with an Available
+// volume, unless the volume's claimRef already names the claim.
 type PersistentVolumePhase string
 
 // The volume phases.

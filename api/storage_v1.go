@@ -63,9 +63,9 @@ type TopologySelectorLabelRequirement struct {
 // Node): the CSI drivers the kubelet registered on that node. The
 // scheduler's NodeVolumeLimits plugin reads each driver's allocatable
 // count as the node's attach limit for that driver (a node without a
-// CSINode, or a driver without allocatable.count, has no limit) and the
-// AnnMigratedPlugins annotation; VolumeBinding reads the drivers' topology
-// keys.
+// CSINode, or a driver without allocatable.count, has no limit);
+// NodeVolumeLimits and VolumeBinding read the AnnMigratedPlugins annotation
+// to treat in-tree volumes as their CSI drivers' volumes on that node.
 type CSINode struct {
 	TypeMeta   `json:",inline"`
 	ObjectMeta `json:"metadata,omitzero"`
