@@ -26,6 +26,15 @@ type NodeStatus struct {
 	Addresses       []NodeAddress       `json:"addresses,omitempty"`
 	DaemonEndpoints NodeDaemonEndpoints `json:"daemonEndpoints,omitzero"`
 	NodeInfo        NodeSystemInfo      `json:"nodeInfo,omitzero"`
+	Images          []ContainerImage    `json:"images,omitempty"`
+}
+
+// ContainerImage is one entry of a node's status.images: the names of an
+// image the kubelet reports present on the node and its size, which
+// kube-scheduler's ImageLocality score reads.
+type ContainerImage struct {
+	Names     []string `json:"names"`
+	SizeBytes int64    `json:"sizeBytes,omitempty"`
 }
 
 // NodeConditionType names a node condition (Ready, MemoryPressure...).
