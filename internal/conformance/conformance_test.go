@@ -43,9 +43,10 @@ func moduleRoot(t *testing.T) string {
 
 var loaded struct {
 	sync.Once
-	src  Source
-	fams []Family
-	err  error
+	src       Source
+	fams      []Family
+	err       error
+	top, next int // families at the top and in next/
 }
 
 // loadFamilies reads the vectors once per test binary and prints, the first
@@ -56,25 +57,20 @@ func loadFamilies(t *testing.T) []Family {
 	loaded.Do(func() {
 		loaded.src = Pick(root)
 		loaded.fams, loaded.err = Load(loaded.src.Dir)
-		next := 0
 		for _, f := range loaded.fams {
 			if f.Next {
-				next++
+				loaded.next++
+			} else {
+				loaded.top++
 			}
 		}
 		fmt.Printf("conformance: vectors from %s: %d families, %d of them in %s/\n",
-			loaded.src.Why, len(loaded.fams), next, NextDir)
+			loaded.src.Why, len(loaded.fams), loaded.next, NextDir)
 	})
 	if loaded.err != nil {
 		t.Fatalf("loading vectors from %s: %v", loaded.src.Dir, loaded.err)
 	}
-	top := 0
-	for _, f := range loaded.fams {
-		if !f.Next {
-			top++
-		}
-	}
-	if top == 0 {
+	if loaded.top == 0 {
 		t.Fatalf("no vector families in %s", loaded.src.Dir)
 	}
 	return loaded.fams
