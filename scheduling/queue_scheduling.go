@@ -78,20 +78,26 @@ func (cfg QueueConfig) resolved() (QueueConfig, error) {
 			return cfg, fmt.Errorf("%w: QueueConfig.%s: %v: must not be negative", ErrInvalidObject, f.name, f.v)
 		}
 	}
-	if cfg.PodInitialBackoff == 0 {
-		cfg.PodInitialBackoff = DefaultPodInitialBackoff
-	}
-	if cfg.PodMaxBackoff == 0 {
-		cfg.PodMaxBackoff = DefaultPodMaxBackoff
-	}
-	if cfg.PodMaxInUnschedulablePodsDuration == 0 {
-		cfg.PodMaxInUnschedulablePodsDuration = DefaultPodMaxInUnschedulablePodsDuration
-	}
+	cfg = cfg.withDefaults()
 	if cfg.PodMaxBackoff < cfg.PodInitialBackoff {
 		return cfg, fmt.Errorf("%w: QueueConfig.PodMaxBackoff: %v: must be at least PodInitialBackoff (%v)",
 			ErrInvalidObject, cfg.PodMaxBackoff, cfg.PodInitialBackoff)
 	}
 	return cfg, nil
+}
+
+// withDefaults replaces unset (zero or negative) fields with the defaults.
+func (cfg QueueConfig) withDefaults() QueueConfig {
+	if cfg.PodInitialBackoff <= 0 {
+		cfg.PodInitialBackoff = DefaultPodInitialBackoff
+	}
+	if cfg.PodMaxBackoff <= 0 {
+		cfg.PodMaxBackoff = DefaultPodMaxBackoff
+	}
+	if cfg.PodMaxInUnschedulablePodsDuration <= 0 {
+		cfg.PodMaxInUnschedulablePodsDuration = DefaultPodMaxInUnschedulablePodsDuration
+	}
+	return cfg
 }
 
 // Backoff returns how long a pod backs off after count failed attempts
@@ -102,21 +108,15 @@ func (cfg QueueConfig) Backoff(count int) time.Duration {
 	if count <= 0 {
 		return 0
 	}
-	initial, maxBackoff := cfg.PodInitialBackoff, cfg.PodMaxBackoff
-	if initial <= 0 {
-		initial = DefaultPodInitialBackoff
-	}
-	if maxBackoff <= 0 {
-		maxBackoff = DefaultPodMaxBackoff
-	}
-	d := initial
-	for i := 1; i < count; i++ {
-		if d > maxBackoff-d {
-			return maxBackoff
+	cfg = cfg.withDefaults()
+	d := cfg.PodInitialBackoff
+	for i := 1; i < count && d < cfg.PodMaxBackoff; i++ {
+		if d > cfg.PodMaxBackoff-d {
+			return cfg.PodMaxBackoff
 		}
 		d += d
 	}
-	return min(d, maxBackoff)
+	return min(d, cfg.PodMaxBackoff)
 }
 
 // QueuePlace says where the scheduling queue holds a pod.
@@ -466,9 +466,7 @@ func (q *Queue) Delete(key string, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	q.advance(now)
-	q.unplace(e)
-	delete(q.entries, key)
+	q.forget(e, now)
 	return nil
 }
 
@@ -521,12 +519,9 @@ func (q *Queue) Fail(key string, plugins []string, now time.Time) error {
 	if q == nil {
 		return errNilQueue
 	}
-	e, err := q.lookup(key)
+	e, err := q.inFlightEntry(key)
 	if err != nil {
 		return err
-	}
-	if e.place != QueueInFlight {
-		return fmt.Errorf("%w: %q is %s", ErrNotInFlight, key, e.place)
 	}
 	now = q.advance(now)
 	q.inFlight--
@@ -567,17 +562,19 @@ func (q *Queue) Done(key string, now time.Time) error {
 	if q == nil {
 		return errNilQueue
 	}
-	e, err := q.lookup(key)
+	e, err := q.inFlightEntry(key)
 	if err != nil {
 		return err
 	}
-	if e.place != QueueInFlight {
-		return fmt.Errorf("%w: %q is %s", ErrNotInFlight, key, e.place)
-	}
+	q.forget(e, now)
+	return nil
+}
+
+// forget takes e out of the queue at now.
+func (q *Queue) forget(e *queueEntry, now time.Time) {
 	q.advance(now)
 	q.unplace(e)
-	delete(q.entries, key)
-	return nil
+	delete(q.entries, e.key)
 }
 
 // Activate forces a pod back into the active queue at now, as a plugin's
@@ -688,25 +685,34 @@ func (q *Queue) State() QueueState {
 		return s
 	}
 	for key, e := range q.entries {
-		switch e.place {
-		case QueueActive:
-			s.Active = append(s.Active, key)
-		case QueueBackoff:
-			s.Backoff = append(s.Backoff, BackingOffPod{Key: key, Until: e.until})
-		case QueueUnschedulable:
-			s.Unschedulable = append(s.Unschedulable, key)
-		case QueueGated:
-			s.Gated = append(s.Gated, key)
-		case QueueInFlight:
-			s.InFlight = append(s.InFlight, key)
-		}
+		s.add(key, e.place, e.until)
 	}
+	s.sort()
+	return s
+}
+
+// add lists key under place p (until is its backoff expiry).
+func (s *QueueState) add(key string, p QueuePlace, until time.Time) {
+	switch p {
+	case QueueActive:
+		s.Active = append(s.Active, key)
+	case QueueBackoff:
+		s.Backoff = append(s.Backoff, BackingOffPod{Key: key, Until: until})
+	case QueueUnschedulable:
+		s.Unschedulable = append(s.Unschedulable, key)
+	case QueueGated:
+		s.Gated = append(s.Gated, key)
+	case QueueInFlight:
+		s.InFlight = append(s.InFlight, key)
+	}
+}
+
+func (s *QueueState) sort() {
 	slices.Sort(s.Active)
 	slices.Sort(s.Unschedulable)
 	slices.Sort(s.Gated)
 	slices.Sort(s.InFlight)
 	slices.SortFunc(s.Backoff, func(a, b BackingOffPod) int { return strings.Compare(a.Key, b.Key) })
-	return s
 }
 
 func (q *Queue) lookup(key string) (*queueEntry, error) {
@@ -715,6 +721,15 @@ func (q *Queue) lookup(key string) (*queueEntry, error) {
 		return nil, fmt.Errorf("%w: %q", ErrNotQueued, key)
 	}
 	return e, nil
+}
+
+// inFlightEntry returns the entry of key, which must be in flight.
+func (q *Queue) inFlightEntry(key string) (*queueEntry, error) {
+	e, err := q.lookup(key)
+	if err == nil && e.place != QueueInFlight {
+		err = fmt.Errorf("%w: %q is %s", ErrNotInFlight, key, e.place)
+	}
+	return e, err
 }
 
 // heapOf returns the heap that holds e in its place: nil in flight or

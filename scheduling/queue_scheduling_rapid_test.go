@@ -225,29 +225,9 @@ func (r *refQueue) move(now time.Time) {
 func (r *refQueue) state() QueueState {
 	var s QueueState
 	for k, p := range r.pods {
-		switch p.place {
-		case QueueActive:
-			s.Active = append(s.Active, k)
-		case QueueBackoff:
-			s.Backoff = append(s.Backoff, BackingOffPod{Key: k, Until: p.until})
-		case QueueUnschedulable:
-			s.Unschedulable = append(s.Unschedulable, k)
-		case QueueGated:
-			s.Gated = append(s.Gated, k)
-		case QueueInFlight:
-			s.InFlight = append(s.InFlight, k)
-		}
+		s.add(k, p.place, p.until)
 	}
-	slices.Sort(s.Active)
-	slices.Sort(s.Unschedulable)
-	slices.Sort(s.Gated)
-	slices.Sort(s.InFlight)
-	slices.SortFunc(s.Backoff, func(a, b BackingOffPod) int {
-		if a.Key < b.Key {
-			return -1
-		}
-		return 1
-	})
+	s.sort()
 	return s
 }
 
