@@ -314,9 +314,9 @@ func timestampLess(a, b *queueEntry) bool {
 // queue keeps the *api.Pod it is given and never modifies it; replace it
 // with Update.
 //
-// Costs: Add, Pop, Fail, Done, Update, Delete and Activate are O(log n);
-// a flush or Move costs O(log n) per pod it moves, nothing for pods it
-// leaves; State is O(n log n).
+// Costs: Add, Pop, Fail, Done, Update, Delete and Activate are O(log n)
+// plus the flushes they run; a flush or Move costs O(log n) per pod it
+// moves, nothing for the pods it leaves; State is O(n log n).
 //
 // A Queue is not safe for concurrent use.
 type Queue struct {
@@ -334,7 +334,6 @@ type Queue struct {
 	errorBackoff  entryHeap // failed with an error
 	unschedulable entryHeap
 	gated         entryHeap
-	inFlight      int
 
 	// moveEpoch counts wildcard cluster events (Move, a leftover flush
 	// that took a pod); in-flight pods compare it with their popEpoch.
@@ -498,7 +497,6 @@ func (q *Queue) Pop(now time.Time) (pod *api.Pod, attempts int, ok bool) {
 	e.popEpoch = q.moveEpoch
 	e.activated = false
 	e.place = QueueInFlight
-	q.inFlight++
 	return e.pod, e.attempts, true
 }
 
@@ -524,7 +522,6 @@ func (q *Queue) Fail(key string, plugins []string, now time.Time) error {
 		return err
 	}
 	now = q.advance(now)
-	q.inFlight--
 	e.place = 0
 	e.timestamp = now
 	if len(plugins) == 0 {
@@ -762,9 +759,7 @@ func (q *Queue) place(e *queueEntry, p QueuePlace) {
 
 // unplace takes e out of its place.
 func (q *Queue) unplace(e *queueEntry) {
-	if e.place == QueueInFlight {
-		q.inFlight--
-	} else if h := q.heapOf(e); h != nil {
+	if h := q.heapOf(e); h != nil {
 		h.remove(e)
 	}
 	e.place = 0
