@@ -31,7 +31,8 @@ const (
 // or untagged image, else IfNotPresent), terminationMessagePath/Policy, port
 // protocol TCP (and hostPort = containerPort under hostNetwork), probe
 // timing and httpGet path/scheme, volume modes and an emptyDir for a volume
-// with no source, fieldRef apiVersion v1, quantities rounded up to milli
+// with no source, the rbd, iscsi and azureDisk source defaults and a generic
+// ephemeral volume's claim volumeMode Filesystem, fieldRef apiVersion v1, quantities rounded up to milli
 // units, container requests copied from limits, and pod-level resource
 // defaults (requests from limits or the container aggregate, hugepage
 // limits; other pod-level limits are never defaulted).
@@ -241,6 +242,7 @@ func defaultVolume(v *Volume) {
 	if vs.Image != nil && vs.Image.PullPolicy == "" {
 		vs.Image.PullPolicy = ImagePullPolicyFor(vs.Image.Reference)
 	}
+	defaultInTreeVolume(vs)
 }
 
 func defaultFieldRefs(items []DownwardAPIVolumeFile) {
