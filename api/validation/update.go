@@ -265,7 +265,7 @@ func ValidatePodEphemeralContainersUpdate(newPod, oldPod *api.Pod) api.FieldErro
 	errs := validateObjectMetaUpdate(&newPod.ObjectMeta, &oldPod.ObjectMeta, meta)
 	errs = append(errs, validatePodMetadataAndSpec(newPod, updateValidationOptions(oldPod))...)
 	errs = append(errs, validatePodAnnotationUpdates(newPod, oldPod, meta.Child("annotations"))...)
-	if _, mirror := oldPod.Annotations[annotationMirrorPod]; mirror {
+	if _, mirror := oldPod.Annotations[api.ConfigMirrorAnnotationKey]; mirror {
 		// Upstream reports this at a path made of one empty field name,
 		// which renders as "[]".
 		return api.FieldErrors{api.Forbidden(api.Path{}.Key(""), "static pods do not support ephemeral containers")}
