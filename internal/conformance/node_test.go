@@ -3,13 +3,16 @@ package conformance
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/api/admission"
+	"github.com/podsem/podsem/disruption"
 )
 
 func init() {
 	register("node.default-tolerations", runDefaultTolerations)
+	register("node.taint-eviction", runTaintEviction)
 }
 
 // --- node.default-tolerations ---
@@ -52,4 +55,70 @@ func sameAnswer(want json.RawMessage, got any) error {
 		return fmt.Errorf("%s\n    want %s\n    got  %s", d, want, b)
 	}
 	return nil
+}
+
+// --- node.taint-eviction ---
+
+type taintEvictionInput struct {
+	Node    api.Node  `json:"node"`
+	Pod     api.Pod   `json:"pod"`
+	Now     time.Time `json:"now"`
+	Updates []struct {
+		At          time.Time         `json:"at"`
+		Taints      *[]api.Taint      `json:"taints"`
+		Tolerations *[]api.Toleration `json:"tolerations"`
+	} `json:"updates"`
+}
+
+func runTaintEviction(input, want json.RawMessage) error {
+	var in taintEvictionInput
+	if err := json.Unmarshal(input, &in); err != nil {
+		return fmt.Errorf("decoding input: %w", err)
+	}
+	c := disruption.NewTaintEviction()
+	pod, node := &in.Pod, &in.Node
+	acts := c.PodUpdated(pod, in.Now)
+	acts = append(acts, c.NodeUpdated(node, in.Now)...)
+	for _, u := range in.Updates {
+		if u.Tolerations != nil {
+			p := *pod
+			p.Spec.Tolerations = *u.Tolerations
+			pod = &p
+			acts = append(acts, c.PodUpdated(pod, u.At)...)
+			continue
+		}
+		n := *node
+		n.Spec.Taints = nil
+		if u.Taints != nil {
+			n.Spec.Taints = *u.Taints
+		}
+		node = &n
+		acts = append(acts, c.NodeUpdated(node, u.At)...)
+	}
+	for {
+		next, ok := c.NextEviction()
+		if !ok {
+			break
+		}
+		acts = append(acts, c.Tick(next)...)
+	}
+	got := map[string]any{"outcome": "never"}
+	for _, a := range acts {
+		if a.Kind != disruption.EvictPod || a.Pod != in.Pod.Key() {
+			continue
+		}
+		got["outcome"] = "evict-later"
+		if a.At.Equal(in.Now) {
+			got["outcome"] = "evict-now"
+		}
+		got["evictAt"] = a.At
+		got["statusPatched"] = a.DisruptionTarget != nil
+		if a.DisruptionTarget != nil {
+			dt := *a.DisruptionTarget
+			dt.LastTransitionTime = api.Time{}
+			got["disruptionTarget"] = dt
+		}
+		break
+	}
+	return sameAnswer(want, got)
 }
