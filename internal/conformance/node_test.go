@@ -1,8 +1,10 @@
 package conformance
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/podsem/podsem/api"
@@ -13,6 +15,7 @@ import (
 func init() {
 	register("node.default-tolerations", runDefaultTolerations)
 	register("node.taint-eviction", runTaintEviction)
+	register("node.lifecycle-taints", runLifecycleTaints)
 }
 
 // --- node.default-tolerations ---
@@ -121,4 +124,87 @@ func runTaintEviction(input, want json.RawMessage) error {
 		break
 	}
 	return sameAnswer(want, got)
+}
+
+// --- node.lifecycle-taints ---
+
+type lifecycleTaintsInput struct {
+	Op                            string    `json:"op"`
+	Node                          api.Node  `json:"node"`
+	ObservedAt                    time.Time `json:"observedAt"`
+	Now                           time.Time `json:"now"`
+	NodeMonitorGracePeriodSeconds *int64    `json:"nodeMonitorGracePeriodSeconds"`
+	NodeStartupGracePeriodSeconds *int64    `json:"nodeStartupGracePeriodSeconds"`
+}
+
+type wantTaint struct {
+	Key         string          `json:"key"`
+	Value       string          `json:"value,omitempty"`
+	Effect      api.TaintEffect `json:"effect"`
+	Preexisting bool            `json:"preexisting"`
+}
+
+func runLifecycleTaints(input, want json.RawMessage) error {
+	var in lifecycleTaintsInput
+	if err := json.Unmarshal(input, &in); err != nil {
+		return fmt.Errorf("decoding input: %w", err)
+	}
+	switch in.Op {
+	case "taints":
+		// The controller's wall clock: any instant differs from every
+		// timeAdded in the input.
+		now := time.Date(2099, 1, 1, 0, 0, 0, 0, time.UTC)
+		ns := disruption.NoScheduleTaintPass(&in.Node, now)
+		after := in.Node
+		after.Spec.Taints = ns.Taints
+		ne := disruption.NoExecuteTaintPass(&after, now)
+		return sameAnswer(want, map[string]any{
+			"afterNoSchedulePass": asWantTaints(ns.Taints, in.Node.Spec.Taints),
+			"taints":              asWantTaints(ne.Taints, in.Node.Spec.Taints),
+		})
+	case "heartbeat":
+		var cfg disruption.NodeLifecycleConfig
+		if in.NodeMonitorGracePeriodSeconds != nil {
+			cfg.MonitorGracePeriod = time.Duration(*in.NodeMonitorGracePeriodSeconds) * time.Second
+		}
+		if in.NodeStartupGracePeriodSeconds != nil {
+			cfg.StartupGracePeriod = time.Duration(*in.NodeStartupGracePeriodSeconds) * time.Second
+		}
+		m := disruption.NewNodeMonitor(cfg)
+		node := in.Node
+		got := map[string]any{}
+		for _, look := range []struct {
+			name string
+			at   time.Time
+		}{{"first", in.ObservedAt}, {"second", in.Now}} {
+			rep, err := m.Observe(&node, time.Time{}, look.at)
+			if err != nil {
+				return err
+			}
+			if rep.Status != nil {
+				node.Status = *rep.Status
+			}
+			got[look.name] = map[string]any{"gracePeriodSeconds": int64(rep.GracePeriod / time.Second), "conditions": node.Status.Conditions}
+		}
+		return sameAnswer(want, got)
+	}
+	return fmt.Errorf("unknown op %q", in.Op)
+}
+
+func asWantTaints(taints, input []api.Taint) []wantTaint {
+	out := make([]wantTaint, 0, len(taints))
+	for _, t := range taints {
+		pre := slices.ContainsFunc(input, func(o api.Taint) bool {
+			return o.Key == t.Key && o.Value == t.Value && o.Effect == t.Effect &&
+				(o.TimeAdded == nil) == (t.TimeAdded == nil) && (o.TimeAdded == nil || o.TimeAdded.Equal(t.TimeAdded.Time))
+		})
+		out = append(out, wantTaint{Key: t.Key, Value: t.Value, Effect: t.Effect, Preexisting: pre})
+	}
+	slices.SortStableFunc(out, func(a, b wantTaint) int {
+		if c := cmp.Compare(a.Key, b.Key); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Effect, b.Effect)
+	})
+	return out
 }
