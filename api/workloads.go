@@ -93,6 +93,18 @@ type RollingUpdateStatefulSetStrategy struct {
 	MaxUnavailable *IntOrString `json:"maxUnavailable,omitempty"`
 }
 
+// Labels the StatefulSet controller puts on its pods (k8s.io/api/apps/v1).
+const (
+	// LabelControllerRevisionHash names the ControllerRevision (the
+	// template version) a pod was created from.
+	LabelControllerRevisionHash = "controller-revision-hash"
+	// LabelStatefulSetPodName holds the pod's own name, its stable
+	// identity.
+	LabelStatefulSetPodName = "statefulset.kubernetes.io/pod-name"
+	// LabelPodIndex holds the pod's ordinal.
+	LabelPodIndex = "apps.kubernetes.io/pod-index"
+)
+
 // StatefulSetOrdinals holds the first ordinal of a StatefulSet's pods.
 type StatefulSetOrdinals struct {
 	Start int32 `json:"start,omitempty"`
