@@ -276,12 +276,19 @@ func SyncStatefulSet(set *api.StatefulSet, pods []*api.Pod, cfg StatefulSetConfi
 			continue
 		}
 		if monotonic && s != firstUnavailable {
+			// Upstream names the first unavailable pod as the one waited
+			// for; a Ready pod that is not Running is not unavailable, so
+			// there may be none, and then this pod is.
+			blocker := firstUnavailable
+			if blocker == nil {
+				blocker = s
+			}
 			if !ssRunningAndReady(p) {
-				wait(firstUnavailable, "not running and ready")
+				wait(blocker, "not running and ready")
 				return finish()
 			}
 			if !podAvailable(p, minReady, now) {
-				wait(firstUnavailable, "not available")
+				wait(blocker, "not available")
 				return finish()
 			}
 		}
