@@ -188,10 +188,34 @@ type TaintEvictionAction struct {
 	DisruptionTarget *api.PodCondition
 }
 
-// pendingEviction is one armed timer: created when first scheduled, firing
-// at fireAt.
-type pendingEviction struct {
+// podState is what the controller keeps per pod: the object as last seen
+// and its pending eviction, if any.
+type podState struct {
+	key     string
+	pod     *api.Pod
+	pending bool
+	// createdAt is when the pending eviction was first scheduled, fireAt
+	// when it fires; seq tells a live timer from a stale one.
 	createdAt, fireAt time.Time
+	seq               uint64
+}
+
+// timer is one entry of the eviction queue; it is stale once its pod's
+// seq moved on (cancelled or replaced).
+type timer struct {
+	fireAt time.Time
+	key    string
+	st     *podState
+	seq    uint64
+}
+
+func (t timer) live() bool { return t.st.pending && t.st.seq == t.seq }
+
+func timerBefore(a, b timer) bool {
+	if c := a.fireAt.Compare(b.fireAt); c != 0 {
+		return c < 0
+	}
+	return a.key < b.key
 }
 
 // TaintEviction is the NoExecute taint eviction controller of
@@ -229,23 +253,21 @@ type pendingEviction struct {
 // The zero value is not ready; use NewTaintEviction. A TaintEviction is not
 // safe for concurrent use.
 type TaintEviction struct {
-	taints  map[string][]api.Taint         // node → its NoExecute taints (tainted nodes only)
-	pods    map[string]*api.Pod            // pod key → last seen pod
-	onNode  map[string]map[string]struct{} // node → keys of the pods bound to it
-	pending map[string]pendingEviction     // pod key → armed eviction
-	// earliest is no later than every pending fireAt (it may be stale
-	// after a cancel), so that fire scans the pending set only when
-	// something may be due.
-	earliest time.Time
+	taints map[string][]api.Taint // node → its NoExecute taints (tainted nodes only)
+	pods   map[string]*podState   // pod key → state
+	onNode map[string][]*podState // node → the pods bound to it, sorted by key
+	// queue is a min-heap of timers by (fireAt, key), stale ones included
+	// until they reach the top or the heap is compacted.
+	queue   []timer
+	pending int
 }
 
 // NewTaintEviction returns a controller that has seen nothing yet.
 func NewTaintEviction() *TaintEviction {
 	return &TaintEviction{
-		taints:  map[string][]api.Taint{},
-		pods:    map[string]*api.Pod{},
-		onNode:  map[string]map[string]struct{}{},
-		pending: map[string]pendingEviction{},
+		taints: map[string][]api.Taint{},
+		pods:   map[string]*podState{},
+		onNode: map[string][]*podState{},
 	}
 }
 
@@ -267,14 +289,16 @@ func (c *TaintEviction) NodeUpdated(node *api.Node, now time.Time) []TaintEvicti
 	}
 	if len(newTaints) == 0 {
 		delete(c.taints, node.Name)
-		for _, key := range c.podKeysOn(node.Name) {
-			acts = c.cancel(acts, key)
+		for _, st := range c.onNode[node.Name] {
+			acts = c.cancel(acts, st)
 		}
 		return acts
 	}
 	c.taints[node.Name] = newTaints
-	for _, key := range c.podKeysOn(node.Name) {
-		acts = c.process(acts, c.pods[key], newTaints, now)
+	bound := c.onNode[node.Name]
+	acts = slices.Grow(acts, len(bound))
+	for _, st := range bound {
+		acts = c.process(acts, st, newTaints, now)
 	}
 	return acts
 }
@@ -297,8 +321,15 @@ func (c *TaintEviction) PodUpdated(pod *api.Pod, now time.Time) []TaintEvictionA
 		return acts
 	}
 	key := pod.Key()
-	old := c.pods[key]
-	c.track(key, old, pod)
+	st := c.pods[key]
+	var old *api.Pod
+	if st == nil {
+		st = &podState{key: key}
+		c.pods[key] = st
+	} else {
+		old = st.pod
+	}
+	c.bind(st, old, pod)
 	if old != nil && old.Spec.NodeName == pod.Spec.NodeName && sameTolerations(old.Spec.Tolerations, pod.Spec.Tolerations) {
 		return acts
 	}
@@ -309,7 +340,7 @@ func (c *TaintEviction) PodUpdated(pod *api.Pod, now time.Time) []TaintEvictionA
 	if !ok {
 		return acts
 	}
-	return c.process(acts, pod, taints, now)
+	return c.process(acts, st, taints, now)
 }
 
 // PodDeleted handles the deletion of the pod namespace/name: its pending
@@ -317,10 +348,14 @@ func (c *TaintEviction) PodUpdated(pod *api.Pod, now time.Time) []TaintEvictionA
 func (c *TaintEviction) PodDeleted(namespace, name string, now time.Time) []TaintEvictionAction {
 	acts := c.fire(nil, now)
 	key := namespace + "/" + name
-	if old := c.pods[key]; old != nil {
-		c.track(key, old, nil)
+	st := c.pods[key]
+	if st == nil {
+		return acts
 	}
-	return c.cancel(acts, key)
+	acts = c.cancel(acts, st)
+	c.bind(st, st.pod, nil)
+	delete(c.pods, key)
+	return acts
 }
 
 // Tick lets time pass to now: the evictions due by then fire, earliest
@@ -332,149 +367,192 @@ func (c *TaintEviction) Tick(now time.Time) []TaintEvictionAction {
 // NextEviction returns the earliest pending eviction time, or false when
 // none is pending.
 func (c *TaintEviction) NextEviction() (time.Time, bool) {
-	var next time.Time
-	found := false
-	for _, p := range c.pending {
-		if !found || p.fireAt.Before(next) {
-			next, found = p.fireAt, true
-		}
+	c.dropStale()
+	if len(c.queue) == 0 {
+		return time.Time{}, false
 	}
-	return next, found
+	return c.queue[0].fireAt, true
 }
 
 // Pending returns when the eviction of pod namespace/name fires, or false
 // when none is pending.
 func (c *TaintEviction) Pending(namespace, name string) (time.Time, bool) {
-	p, ok := c.pending[namespace+"/"+name]
-	return p.fireAt, ok
+	st := c.pods[namespace+"/"+name]
+	if st == nil || !st.pending {
+		return time.Time{}, false
+	}
+	return st.fireAt, true
 }
 
-// track keeps the pod cache and the node index in step.
-func (c *TaintEviction) track(key string, old, pod *api.Pod) {
+// bind keeps the pod object and the node index in step. The index holds
+// each node's pods sorted by key, so that actions come in a stable order
+// (upstream walks its index in map order).
+func (c *TaintEviction) bind(st *podState, old, pod *api.Pod) {
+	st.pod = pod
 	if old != nil && (pod == nil || old.Spec.NodeName != pod.Spec.NodeName) {
-		if set := c.onNode[old.Spec.NodeName]; set != nil {
-			delete(set, key)
-			if len(set) == 0 {
-				delete(c.onNode, old.Spec.NodeName)
-			}
+		bound := c.onNode[old.Spec.NodeName]
+		if i, ok := slices.BinarySearchFunc(bound, st.key, compareBound); ok {
+			bound = slices.Delete(bound, i, i+1)
+		}
+		if len(bound) == 0 {
+			delete(c.onNode, old.Spec.NodeName)
+		} else {
+			c.onNode[old.Spec.NodeName] = bound
 		}
 	}
-	if pod == nil {
-		delete(c.pods, key)
-		return
-	}
-	c.pods[key] = pod
-	if pod.Spec.NodeName != "" {
-		set := c.onNode[pod.Spec.NodeName]
-		if set == nil {
-			set = map[string]struct{}{}
-			c.onNode[pod.Spec.NodeName] = set
+	if pod != nil && pod.Spec.NodeName != "" {
+		bound := c.onNode[pod.Spec.NodeName]
+		if i, ok := slices.BinarySearchFunc(bound, st.key, compareBound); !ok {
+			c.onNode[pod.Spec.NodeName] = slices.Insert(bound, i, st)
 		}
-		set[key] = struct{}{}
 	}
 }
 
-// podKeysOn returns the keys of the pods bound to node, sorted so that the
-// actions come in a stable order (upstream walks its index in map order).
-func (c *TaintEviction) podKeysOn(node string) []string {
-	set := c.onNode[node]
-	keys := make([]string, 0, len(set))
-	for k := range set {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
+func compareBound(st *podState, key string) int { return cmp.Compare(st.key, key) }
 
-// process is processPodOnNode: it judges pod against taints at now.
-func (c *TaintEviction) process(acts []TaintEvictionAction, pod *api.Pod, taints []api.Taint, now time.Time) []TaintEvictionAction {
-	key := pod.Key()
-	d := EvaluateNoExecute(taints, pod.Spec.Tolerations)
+// process is processPodOnNode: it judges the pod against taints at now.
+func (c *TaintEviction) process(acts []TaintEvictionAction, st *podState, taints []api.Taint, now time.Time) []TaintEvictionAction {
+	d := EvaluateNoExecute(taints, st.pod.Spec.Tolerations)
 	switch d.Outcome {
 	case NoExecuteNoTaints, NoExecuteForever:
-		return c.cancel(acts, key)
+		return c.cancel(acts, st)
 	case NoExecuteUntolerated:
-		acts = c.cancel(acts, key)
-		return c.schedule(acts, pod, now, now)
+		acts = c.cancel(acts, st)
+		return c.schedule(acts, st, now, now)
 	}
 	createdAt, fireAt := now, now.Add(d.After)
-	if p, ok := c.pending[key]; ok {
+	if st.pending {
 		// A pending eviction first scheduled earlier stays as it is; only
 		// one scheduled at this very instant is replaced.
-		if p.createdAt.Add(d.After).Before(fireAt) {
+		if st.createdAt.Add(d.After).Before(fireAt) {
 			return acts
 		}
-		createdAt = p.createdAt
-		acts = c.cancel(acts, key)
+		createdAt = st.createdAt
+		acts = c.cancel(acts, st)
 	}
-	return c.schedule(acts, pod, createdAt, fireAt)
+	return c.schedule(acts, st, createdAt, fireAt)
 }
 
 // schedule arms an eviction, firing it at once when it is already due.
-func (c *TaintEviction) schedule(acts []TaintEvictionAction, pod *api.Pod, createdAt, fireAt time.Time) []TaintEvictionAction {
-	key := pod.Key()
-	if _, ok := c.pending[key]; ok {
+func (c *TaintEviction) schedule(acts []TaintEvictionAction, st *podState, createdAt, fireAt time.Time) []TaintEvictionAction {
+	if st.pending {
 		return acts
 	}
 	if !fireAt.After(createdAt) {
-		return append(acts, c.evict(pod, fireAt))
+		return append(acts, c.evict(st, fireAt))
 	}
-	c.pending[key] = pendingEviction{createdAt: createdAt, fireAt: fireAt}
-	if len(c.pending) == 1 || fireAt.Before(c.earliest) {
-		c.earliest = fireAt
-	}
-	return append(acts, TaintEvictionAction{Kind: ScheduleEviction, Pod: key, Node: pod.Spec.NodeName, At: fireAt})
+	st.pending, st.createdAt, st.fireAt = true, createdAt, fireAt
+	st.seq++
+	c.pending++
+	c.push(timer{fireAt: fireAt, key: st.key, st: st, seq: st.seq})
+	return append(acts, TaintEvictionAction{Kind: ScheduleEviction, Pod: st.key, Node: st.pod.Spec.NodeName, At: fireAt})
 }
 
-func (c *TaintEviction) cancel(acts []TaintEvictionAction, key string) []TaintEvictionAction {
-	if _, ok := c.pending[key]; !ok {
+func (c *TaintEviction) cancel(acts []TaintEvictionAction, st *podState) []TaintEvictionAction {
+	if !st.pending {
 		return acts
 	}
-	delete(c.pending, key)
+	c.disarm(st)
 	node := ""
-	if p := c.pods[key]; p != nil {
-		node = p.Spec.NodeName
+	if st.pod != nil {
+		node = st.pod.Spec.NodeName
 	}
-	return append(acts, TaintEvictionAction{Kind: CancelEviction, Pod: key, Node: node})
+	return append(acts, TaintEvictionAction{Kind: CancelEviction, Pod: st.key, Node: node})
+}
+
+// disarm clears a pending eviction; its timer goes stale.
+func (c *TaintEviction) disarm(st *podState) {
+	st.pending = false
+	st.seq++
+	c.pending--
+	if len(c.queue) > 64 && len(c.queue) > 4*c.pending {
+		c.compact()
+	}
 }
 
 // fire runs every eviction due at or before now, earliest first.
 func (c *TaintEviction) fire(acts []TaintEvictionAction, now time.Time) []TaintEvictionAction {
-	type due struct {
-		key string
-		at  time.Time
-	}
-	if len(c.pending) == 0 || now.Before(c.earliest) {
-		return acts
-	}
-	var ready []due
-	var next time.Time
-	for k, p := range c.pending {
-		if !p.fireAt.After(now) {
-			ready = append(ready, due{k, p.fireAt})
-		} else if next.IsZero() || p.fireAt.Before(next) {
-			next = p.fireAt
+	for {
+		c.dropStale()
+		if len(c.queue) == 0 || c.queue[0].fireAt.After(now) {
+			return acts
+		}
+		t := c.pop()
+		c.disarm(t.st)
+		if t.st.pod != nil {
+			acts = append(acts, c.evict(t.st, t.fireAt))
 		}
 	}
-	c.earliest = next
-	slices.SortFunc(ready, func(a, b due) int {
-		if c := a.at.Compare(b.at); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.key, b.key)
-	})
-	for _, r := range ready {
-		delete(c.pending, r.key)
-		if pod := c.pods[r.key]; pod != nil {
-			acts = append(acts, c.evict(pod, r.at))
-		}
-	}
-	return acts
 }
 
 // evict is addConditionAndDeletePod on the pod as last seen.
-func (c *TaintEviction) evict(pod *api.Pod, at time.Time) TaintEvictionAction {
-	return TaintEvictionAction{Kind: EvictPod, Pod: pod.Key(), Node: pod.Spec.NodeName, At: at, DisruptionTarget: TaintEvictionCondition(pod, at)}
+func (c *TaintEviction) evict(st *podState, at time.Time) TaintEvictionAction {
+	return TaintEvictionAction{Kind: EvictPod, Pod: st.key, Node: st.pod.Spec.NodeName, At: at, DisruptionTarget: TaintEvictionCondition(st.pod, at)}
+}
+
+// The timer heap.
+
+func (c *TaintEviction) push(t timer) {
+	c.queue = append(c.queue, t)
+	i := len(c.queue) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !timerBefore(c.queue[i], c.queue[p]) {
+			break
+		}
+		c.queue[i], c.queue[p] = c.queue[p], c.queue[i]
+		i = p
+	}
+}
+
+func (c *TaintEviction) pop() timer {
+	top := c.queue[0]
+	last := len(c.queue) - 1
+	c.queue[0] = c.queue[last]
+	c.queue[last] = timer{}
+	c.queue = c.queue[:last]
+	c.down(0)
+	return top
+}
+
+func (c *TaintEviction) down(i int) {
+	n := len(c.queue)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		m := l
+		if r := l + 1; r < n && timerBefore(c.queue[r], c.queue[l]) {
+			m = r
+		}
+		if !timerBefore(c.queue[m], c.queue[i]) {
+			return
+		}
+		c.queue[i], c.queue[m] = c.queue[m], c.queue[i]
+		i = m
+	}
+}
+
+func (c *TaintEviction) dropStale() {
+	for len(c.queue) > 0 && !c.queue[0].live() {
+		c.pop()
+	}
+}
+
+// compact rebuilds the heap from its live timers.
+func (c *TaintEviction) compact() {
+	live := c.queue[:0]
+	for _, t := range c.queue {
+		if t.live() {
+			live = append(live, t)
+		}
+	}
+	clear(c.queue[len(live):])
+	c.queue = live
+	for i := len(c.queue)/2 - 1; i >= 0; i-- {
+		c.down(i)
+	}
 }
 
 // TaintEvictionCondition returns the DisruptionTarget condition the taint
