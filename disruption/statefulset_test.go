@@ -2,6 +2,8 @@ package disruption
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -140,7 +142,7 @@ func TestStatefulSetAtMostOnePerOrdinal(t *testing.T) {
 			now = now.Add(5 * time.Second)
 			// The world moves: pods become ready or fail, terminating
 			// ones may disappear, the set may be scaled or updated.
-			for _, name := range sortedPodNames(objects) {
+			for _, name := range slices.Sorted(maps.Keys(objects)) {
 				p := objects[name]
 				if p.DeletionTimestamp != nil {
 					gone[name]--
@@ -167,7 +169,7 @@ func TestStatefulSetAtMostOnePerOrdinal(t *testing.T) {
 				set.Status.UpdateRevision = fmt.Sprintf("rev-%d", step+2)
 			}
 			var pods []*api.Pod
-			for _, name := range sortedPodNames(objects) {
+			for _, name := range slices.Sorted(maps.Keys(objects)) {
 				pods = append(pods, objects[name])
 			}
 			res, err := SyncStatefulSet(set, pods, StatefulSetConfig{}, now)
@@ -200,19 +202,4 @@ func TestStatefulSetAtMostOnePerOrdinal(t *testing.T) {
 			}
 		}
 	})
-}
-
-func sortedPodNames(m map[string]*api.Pod) []string {
-	var ks []string
-	for k := range m {
-		ks = append(ks, k)
-	}
-	for i := range ks {
-		for j := i + 1; j < len(ks); j++ {
-			if ks[j] < ks[i] {
-				ks[i], ks[j] = ks[j], ks[i]
-			}
-		}
-	}
-	return ks
 }

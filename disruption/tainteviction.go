@@ -10,7 +10,7 @@ import (
 
 // MessageDeletionByTaintManager is the message of the DisruptionTarget
 // condition the taint eviction controller writes before deleting a pod
-// (its reason is ReasonDeletionByTaintManager).
+// (its reason is api.PodReasonDeletionByTaintManager).
 const MessageDeletionByTaintManager = "Taint manager: deleting due to NoExecute taint"
 
 // NoExecuteTaints returns the taints with effect NoExecute, in order: the
@@ -570,7 +570,7 @@ func TaintEvictionCondition(pod *api.Pod, now time.Time) *api.PodCondition {
 	c := api.PodCondition{
 		Type:               api.DisruptionTarget,
 		Status:             api.ConditionTrue,
-		Reason:             ReasonDeletionByTaintManager,
+		Reason:             api.PodReasonDeletionByTaintManager,
 		Message:            MessageDeletionByTaintManager,
 		ObservedGeneration: pod.Generation,
 		LastTransitionTime: api.NewTime(now),

@@ -3,6 +3,8 @@ package disruption
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"testing"
 	"time"
 
@@ -157,7 +159,7 @@ func TestTaintEvictionCondition(t *testing.T) {
 	pod := newPod("web-0")
 	pod.Generation = 4
 	c := TaintEvictionCondition(pod, t0)
-	want := &api.PodCondition{Type: api.DisruptionTarget, Status: api.ConditionTrue, Reason: ReasonDeletionByTaintManager,
+	want := &api.PodCondition{Type: api.DisruptionTarget, Status: api.ConditionTrue, Reason: api.PodReasonDeletionByTaintManager,
 		Message: MessageDeletionByTaintManager, ObservedGeneration: 4, LastTransitionTime: api.NewTime(t0)}
 	if d := cmp.Diff(want, c); d != "" {
 		t.Fatalf("-want +got:\n%s", d)
@@ -171,7 +173,7 @@ func TestTaintEvictionCondition(t *testing.T) {
 		t.Errorf("equal condition: got a patch %+v", got)
 	}
 	// Another reason with the same status keeps the transition time.
-	pod.Status.Conditions[len(pod.Status.Conditions)-1].Reason = ReasonEvictionByEvictionAPI
+	pod.Status.Conditions[len(pod.Status.Conditions)-1].Reason = api.PodReasonEvictionByEvictionAPI
 	if got := TaintEvictionCondition(pod, t0); got == nil || !got.LastTransitionTime.Equal(t0.Add(-time.Hour)) {
 		t.Errorf("same status: got %+v", got)
 	}
@@ -269,7 +271,7 @@ func TestTaintEvictionNeverEarly(t *testing.T) {
 				node = &n
 				check(c.NodeUpdated(node, now))
 			} else {
-				key := rapid.SampledFrom(sortedKeys(pods)).Draw(t, "pod")
+				key := rapid.SampledFrom(slices.Sorted(maps.Keys(pods))).Draw(t, "pod")
 				p := *pods[key]
 				p.Spec.Tolerations = genTolerations(t, "tolerations")
 				pods[key] = &p
@@ -312,21 +314,6 @@ func TestTaintEvictionRemovalCancels(t *testing.T) {
 			t.Fatalf("fired later: %+v", acts)
 		}
 	})
-}
-
-func sortedKeys(m map[string]*api.Pod) []string {
-	var ks []string
-	for k := range m {
-		ks = append(ks, k)
-	}
-	for i := range ks {
-		for j := i + 1; j < len(ks); j++ {
-			if ks[j] < ks[i] {
-				ks[i], ks[j] = ks[j], ks[i]
-			}
-		}
-	}
-	return ks
 }
 
 // referenceNoExecute is a plain restatement of upstream's two steps
