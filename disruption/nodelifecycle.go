@@ -358,8 +358,8 @@ type NodeHealthReport struct {
 // finds the node bad, as upstream does for the first node of a healthy
 // zone; node label reconciliation; events and metrics.
 //
-// The zero value is not ready; use NewNodeMonitor. A NodeMonitor is not safe
-// for concurrent use.
+// The zero value is ready to use with the default configuration. A
+// NodeMonitor is not safe for concurrent use.
 type NodeMonitor struct {
 	cfg   NodeLifecycleConfig
 	nodes map[string]*nodeHealth
@@ -376,8 +376,14 @@ func NewNodeMonitor(cfg NodeLifecycleConfig) *NodeMonitor {
 // in kube-node-lease, zero when it has none. The node is not modified; the
 // report holds what the controller writes. A nil node is an error.
 func (m *NodeMonitor) Observe(node *api.Node, leaseRenew, now time.Time) (NodeHealthReport, error) {
+	if m == nil {
+		return NodeHealthReport{}, fmt.Errorf("%w: node monitor: nil", ErrInvalidInput)
+	}
 	if node == nil {
 		return NodeHealthReport{}, fmt.Errorf("%w: node: nil", ErrInvalidInput)
+	}
+	if m.nodes == nil {
+		m.nodes = map[string]*nodeHealth{}
 	}
 	h := m.nodes[node.Name]
 	conds := node.Status.Conditions
@@ -471,6 +477,9 @@ func (m *NodeMonitor) noExecute(h *nodeHealth, node *api.Node, ready api.Conditi
 // not ready at once (processPod). False for a node it has not seen or that
 // has no Ready condition.
 func (m *NodeMonitor) NodeNotReady(name string) bool {
+	if m == nil {
+		return false
+	}
 	h := m.nodes[name]
 	return h != nil && h.ready != nil && h.ready.Status != api.ConditionTrue
 }

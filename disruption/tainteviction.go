@@ -250,8 +250,9 @@ func timerBefore(a, b timer) bool {
 //
 // Objects passed in are kept as the controller's cache, like informer
 // objects: pass a new object for a change, never modify one in place.
-// The zero value is not ready; use NewTaintEviction. A TaintEviction is not
-// safe for concurrent use.
+// The zero value is ready to use, like NewTaintEviction's; on a nil
+// *TaintEviction every method does nothing and returns no action. A
+// TaintEviction is not safe for concurrent use.
 type TaintEviction struct {
 	taints map[string][]api.Taint // node → its NoExecute taints (tainted nodes only)
 	pods   map[string]*podState   // pod key → state
@@ -276,6 +277,9 @@ func NewTaintEviction() *TaintEviction {
 // NoExecute taint left, every pending eviction of those pods cancelled).
 // A nil node does nothing beyond firing due evictions.
 func (c *TaintEviction) NodeUpdated(node *api.Node, now time.Time) []TaintEvictionAction {
+	if !c.ready() {
+		return nil
+	}
 	acts := c.fire(nil, now)
 	if node == nil {
 		return acts
@@ -307,6 +311,9 @@ func (c *TaintEviction) NodeUpdated(node *api.Node, now time.Time) []TaintEvicti
 // forgotten; pending evictions of its pods stay (as upstream, which leaves
 // them to fire).
 func (c *TaintEviction) NodeDeleted(name string, now time.Time) []TaintEvictionAction {
+	if !c.ready() {
+		return nil
+	}
 	acts := c.fire(nil, now)
 	delete(c.taints, name)
 	return acts
@@ -316,6 +323,9 @@ func (c *TaintEviction) NodeDeleted(name string, now time.Time) []TaintEvictionA
 // tolerations or node changed, and its node has NoExecute taints, the pod is
 // evaluated. A nil pod does nothing beyond firing due evictions.
 func (c *TaintEviction) PodUpdated(pod *api.Pod, now time.Time) []TaintEvictionAction {
+	if !c.ready() {
+		return nil
+	}
 	acts := c.fire(nil, now)
 	if pod == nil {
 		return acts
@@ -346,6 +356,9 @@ func (c *TaintEviction) PodUpdated(pod *api.Pod, now time.Time) []TaintEvictionA
 // PodDeleted handles the deletion of the pod namespace/name: its pending
 // eviction, if any, is cancelled.
 func (c *TaintEviction) PodDeleted(namespace, name string, now time.Time) []TaintEvictionAction {
+	if !c.ready() {
+		return nil
+	}
 	acts := c.fire(nil, now)
 	key := namespace + "/" + name
 	st := c.pods[key]
@@ -361,12 +374,18 @@ func (c *TaintEviction) PodDeleted(namespace, name string, now time.Time) []Tain
 // Tick lets time pass to now: the evictions due by then fire, earliest
 // first (ties by pod key).
 func (c *TaintEviction) Tick(now time.Time) []TaintEvictionAction {
+	if !c.ready() {
+		return nil
+	}
 	return c.fire(nil, now)
 }
 
 // NextEviction returns the earliest pending eviction time, or false when
 // none is pending.
 func (c *TaintEviction) NextEviction() (time.Time, bool) {
+	if c == nil {
+		return time.Time{}, false
+	}
 	c.dropStale()
 	if len(c.queue) == 0 {
 		return time.Time{}, false
@@ -377,11 +396,25 @@ func (c *TaintEviction) NextEviction() (time.Time, bool) {
 // Pending returns when the eviction of pod namespace/name fires, or false
 // when none is pending.
 func (c *TaintEviction) Pending(namespace, name string) (time.Time, bool) {
+	if c == nil {
+		return time.Time{}, false
+	}
 	st := c.pods[namespace+"/"+name]
 	if st == nil || !st.pending {
 		return time.Time{}, false
 	}
 	return st.fireAt, true
+}
+
+// ready makes the zero value usable; it is false for a nil receiver.
+func (c *TaintEviction) ready() bool {
+	if c == nil {
+		return false
+	}
+	if c.pods == nil {
+		*c = *NewTaintEviction()
+	}
+	return true
 }
 
 // bind keeps the pod object and the node index in step. The index holds

@@ -381,3 +381,28 @@ func FuzzEvaluateNoExecute(f *testing.F) {
 		}
 	})
 }
+
+func TestZeroAndNilControllers(t *testing.T) {
+	var zero TaintEviction
+	pod := newPod("web-0")
+	zero.PodUpdated(pod, t0)
+	acts := zero.NodeUpdated(&api.Node{ObjectMeta: api.ObjectMeta{Name: "node-1"}, Spec: api.NodeSpec{Taints: []api.Taint{noExec("x")}}}, t0)
+	if len(acts) != 1 || acts[0].Kind != EvictPod {
+		t.Errorf("zero value: %+v", acts)
+	}
+	var nilC *TaintEviction
+	if nilC.PodUpdated(pod, t0) != nil || nilC.Tick(t0) != nil || nilC.NodeDeleted("x", t0) != nil || nilC.PodDeleted("a", "b", t0) != nil {
+		t.Error("nil receiver returned actions")
+	}
+	if _, ok := nilC.NextEviction(); ok {
+		t.Error("nil receiver has a next eviction")
+	}
+	var m NodeMonitor
+	if _, err := m.Observe(nodeWith(cond(api.NodeReady, api.ConditionTrue)), time.Time{}, t0); err != nil {
+		t.Errorf("zero NodeMonitor: %v", err)
+	}
+	var nilM *NodeMonitor
+	if _, err := nilM.Observe(nodeWith(), time.Time{}, t0); err == nil || nilM.NodeNotReady("x") {
+		t.Error("nil NodeMonitor")
+	}
+}
