@@ -3,8 +3,10 @@
 // limits, the filter plugins of the default profile (NodeUnschedulable,
 // NodeName, TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit,
 // PodTopologySpread, InterPodAffinity), their scores (with
-// NodeResourcesBalancedAllocation) and the scheduling queue order, over an
-// indexed cluster snapshot that is updated incrementally.
+// NodeResourcesBalancedAllocation), the pod's priority (PodPriority; the
+// admission plugin that sets it is package api/admission) and the
+// scheduling queue, over an indexed cluster snapshot that is updated
+// incrementally.
 //
 // # The evaluation path
 //
@@ -49,6 +51,7 @@
 // # Beside the path
 //
 // PodRequests and PodLimits are the effective requests and limits of one
-// pod (component-helpers' resource helpers); QueueCompare and SortQueue
-// give the order in which the scheduling queue hands out pending pods.
+// pod (component-helpers' resource helpers). Queue is the scheduling queue
+// that decides which pending pod gets the next cycle and when a pod that
+// failed is tried again; QueueCompare (with SortQueue) is its order.
 package scheduling
