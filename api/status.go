@@ -30,6 +30,12 @@ const (
 	PodResizeInProgress PodConditionType = "PodResizeInProgress"
 )
 
+// PodReasonTerminationByKubelet is the reason of the DisruptionTarget
+// condition the kubelet writes on a pod it terminates on its own
+// initiative: a node-pressure eviction or a graceful node shutdown
+// (k8s.io/api/core/v1).
+const PodReasonTerminationByKubelet = "TerminationByKubelet"
+
 // ConditionStatus is True, False or Unknown.
 type ConditionStatus string
 

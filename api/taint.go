@@ -18,9 +18,13 @@ const (
 	TaintNodeOutOfService  = "node.kubernetes.io/out-of-service"
 	TaintNodeNotReady      = "node.kubernetes.io/not-ready"
 	TaintNodeUnreachable   = "node.kubernetes.io/unreachable"
-	LabelHostname          = "kubernetes.io/hostname"
-	LabelTopologyZone      = "topology.kubernetes.io/zone"
-	LabelTopologyRegion    = "topology.kubernetes.io/region"
+	// TaintNodeMemoryPressure is the taint of a node whose MemoryPressure
+	// condition is True; the kubelet admits a BestEffort pod under memory
+	// pressure only when it tolerates it.
+	TaintNodeMemoryPressure = "node.kubernetes.io/memory-pressure"
+	LabelHostname           = "kubernetes.io/hostname"
+	LabelTopologyZone       = "topology.kubernetes.io/zone"
+	LabelTopologyRegion     = "topology.kubernetes.io/region"
 )
 
 // Taint marks a node so that only pods tolerating it run there.

@@ -23,7 +23,7 @@ const (
 	ReasonPreemptionByScheduler  = "PreemptionByScheduler"
 	ReasonDeletionByTaintManager = "DeletionByTaintManager"
 	ReasonDeletionByPodGC        = "DeletionByPodGC"
-	ReasonTerminationByKubelet   = "TerminationByKubelet"
+	ReasonTerminationByKubelet   = api.PodReasonTerminationByKubelet
 	// ReasonEvictionByEvictionAPI is the Eviction API's; see
 	// EvictionDecision.DisruptionTarget.
 	ReasonEvictionByEvictionAPI = "EvictionByEvictionAPI"

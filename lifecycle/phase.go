@@ -21,6 +21,17 @@ func IsStaticPod(pod *api.Pod) bool {
 	return ok && src != "api"
 }
 
+// IsMirrorPod reports whether pod is the API server's mirror of a static
+// pod: it carries the kubernetes.io/config.mirror annotation
+// (pkg/kubelet/types IsMirrorPod). A nil pod is not.
+func IsMirrorPod(pod *api.Pod) bool {
+	if pod == nil {
+		return false
+	}
+	_, ok := pod.Annotations[annotationMirrorPod]
+	return ok
+}
+
 // PhaseOptions are the facts the kubelet knows besides the pod when it
 // computes a phase.
 type PhaseOptions struct {

@@ -205,13 +205,43 @@ func RankForEviction(pods []*api.Pod, stats map[string]PodStats, signal Signal, 
 		if p == nil {
 			return nil, fmt.Errorf("pods[%d]: nil pod", i)
 		}
-		ranks = append(ranks, measure(p, stats, rule))
+		st, ok := stats[p.UID]
+		ranks = append(ranks, measure(p, st, ok, rule, requestsFor(p, rule.measure)))
 	}
-	// The same sort as the eviction manager's (sort.Sort over the same
-	// comparison), so that pods the rules cannot tell apart end up where
-	// upstream puts them: in input order for up to 12 pods.
-	sort.Slice(ranks, func(i, j int) bool { return compareRanks(&ranks[i], &ranks[j], rule.measure) < 0 })
+	s := rankSorter{ranks: ranks, measure: rule.measure}
+	sort.Sort(&s)
 	return ranks, nil
+}
+
+// rankSorter sorts ranks with the eviction manager's comparison. It is the
+// same sort as the kubelet's (sort.Sort over the same comparison), so that
+// pods the rules cannot tell apart end up where upstream puts them: in
+// input order for up to 12 pods. Both RankForEviction and EvictionManager
+// sort through it.
+type rankSorter struct {
+	ranks   []EvictionRank
+	measure Measure
+}
+
+func (s *rankSorter) Len() int { return len(s.ranks) }
+func (s *rankSorter) Less(i, j int) bool {
+	return compareRanks(&s.ranks[i], &s.ranks[j], s.measure) < 0
+}
+func (s *rankSorter) Swap(i, j int) { s.ranks[i], s.ranks[j] = s.ranks[j], s.ranks[i] }
+
+// podRequests are the kubelet's requests of one pod that ranking reads:
+// memory for the memory signals, ephemeral-storage for the disk ones.
+type podRequests struct{ memory, ephemeral api.Quantity }
+
+// requestsFor computes the requests measure m reads (none for processes).
+func requestsFor(p *api.Pod, m Measure) podRequests {
+	switch m {
+	case MeasureProcesses:
+		return podRequests{}
+	case MeasureMemory:
+		return podRequests{memory: kubeletRequest(p, api.ResourceMemory)}
+	}
+	return podRequests{ephemeral: kubeletRequest(p, api.ResourceEphemeralStorage)}
 }
 
 // EvictionOrder is RankForEviction's order as a list of pods, first
@@ -228,9 +258,10 @@ func EvictionOrder(pods []*api.Pod, stats map[string]PodStats, signal Signal, la
 	return out, nil
 }
 
-func measure(p *api.Pod, stats map[string]PodStats, rule rankRule) EvictionRank {
+// measure ranks one pod from its stats entry (ok is false when it has
+// none) and its requests.
+func measure(p *api.Pod, st PodStats, ok bool, rule rankRule, req podRequests) EvictionRank {
 	r := EvictionRank{Pod: p, Measure: rule.measure, Priority: scheduling.PodPriority(p)}
-	st, ok := stats[p.UID]
 	r.HasStats = ok
 	switch rule.measure {
 	case MeasureProcesses:
@@ -247,16 +278,16 @@ func measure(p *api.Pod, stats map[string]PodStats, rule rankRule) EvictionRank 
 			used = u64(st.Memory.WorkingSetBytes)
 		}
 		r.Usage = api.NewQuantity(int64(used), api.BinarySI)
-		r.Request = kubeletRequest(p, api.ResourceMemory)
+		r.Request = req.memory
 		r.Overage = r.Usage.Sub(r.Request)
 	default:
 		r.Usage = diskUsage(p, st, rule)
 		if rule.measure == MeasureDiskInodes {
 			r.Request = api.NewQuantity(0, api.DecimalSI)
 		} else {
-			r.Request = kubeletRequest(p, api.ResourceEphemeralStorage)
+			r.Request = req.ephemeral
 		}
-		r.Overage = r.Usage.Sub(kubeletRequest(p, api.ResourceEphemeralStorage))
+		r.Overage = r.Usage.Sub(req.ephemeral)
 	}
 	r.ExceedsRequests = ok && r.Usage.Cmp(r.Request) > 0
 	return r
