@@ -16,10 +16,10 @@ const (
 	HighestUserDefinablePriority int32 = 1000000000
 	// SystemCriticalPriority is the floor of the system classes: two
 	// billion, the value of system-cluster-critical.
-	SystemCriticalPriority int32 = 2 * HighestUserDefinablePriority
+	SystemCriticalPriority = api.SystemCriticalPriority
 	// DefaultPriority is the priority of a pod that names no class when no
 	// class is marked globalDefault.
-	DefaultPriority int32 = 0
+	DefaultPriority = api.DefaultPriority
 
 	// SystemPriorityClassPrefix reserves class names for the system: a
 	// class whose name starts with it must be one of the built-in classes,
