@@ -167,8 +167,12 @@ type EvictionManager struct {
 	lastTime          [numSignals]time.Time
 
 	cur, met, upd []int
-	stats         map[string]PodStats
+	stats         map[string]int32
+	statsUIDs     []string
+	slots         []reqSlot
+	critical      []bool
 	pods          []*api.Pod
+	ranks         []EvictionRank
 	reqs          map[*api.Pod]cachedRequests
 	sorter        rankSorter
 }
@@ -214,7 +218,7 @@ func (m *EvictionManager) setup(p EvictionPolicy, layout FilesystemLayout) {
 	}
 	m.seen, m.nextSeen = make([]time.Time, n), make([]time.Time, n)
 	m.seenOK, m.nextOK = make([]bool, n), make([]bool, n)
-	m.stats = map[string]PodStats{}
+	m.stats = map[string]int32{}
 	m.reqs = map[*api.Pod]cachedRequests{}
 }
 
@@ -387,9 +391,18 @@ func (m *EvictionManager) Step(obs Observation, now time.Time) EvictionStep {
 	m.ensure()
 	var o observations
 	o.observe(&obs.Summary)
-	for i := range o.obs {
+	n := 0
+	for i := range o.found {
 		if o.found[i] {
-			step.Observations = append(step.Observations, o.obs[i])
+			n++
+		}
+	}
+	if n > 0 {
+		step.Observations = make([]SignalObservation, 0, n)
+		for i := range o.obs {
+			if o.found[i] {
+				step.Observations = append(step.Observations, o.obs[i])
+			}
 		}
 	}
 
@@ -420,6 +433,9 @@ func (m *EvictionManager) Step(obs Observation, now time.Time) EvictionStep {
 	// When each threshold in force was first observed.
 	clear(m.nextOK)
 	var condNow [3]bool
+	if len(cur) > 0 {
+		step.InForce = make([]Threshold, 0, len(cur))
+	}
 	for _, i := range cur {
 		k := m.key[i]
 		if !m.nextOK[k] {
@@ -515,32 +531,62 @@ func (m *EvictionManager) Step(obs Observation, now time.Time) EvictionStep {
 	if len(pods) == 0 {
 		return step
 	}
-	clear(m.stats)
-	for i := range obs.Summary.Pods {
-		m.stats[obs.Summary.Pods[i].PodRef.UID] = obs.Summary.Pods[i]
+	// The Summary's entries by pod UID (a later entry wins, as in the
+	// kubelet's cachedStatsFunc).
+	// Rebuilt only when the entries' UIDs differ from the previous pass's.
+	same := len(m.statsUIDs) == len(obs.Summary.Pods)
+	for i := 0; same && i < len(m.statsUIDs); i++ {
+		same = m.statsUIDs[i] == obs.Summary.Pods[i].PodRef.UID
+	}
+	if !same {
+		clear(m.stats)
+		m.statsUIDs = m.statsUIDs[:0]
+		for i := range obs.Summary.Pods {
+			uid := obs.Summary.Pods[i].PodRef.UID
+			m.stats[uid] = int32(i)
+			m.statsUIDs = append(m.statsUIDs, uid)
+		}
+	}
+	statsOf := func(p *api.Pod) *PodStats {
+		if i, ok := m.stats[p.UID]; ok {
+			return &obs.Summary.Pods[i]
+		}
+		return nil
 	}
 	if len(m.reqs) > 2*len(pods)+16 {
 		clear(m.reqs)
 	}
-	rule, _ := ruleFor(th.Signal, m.layout)
-	ranks := m.sorter.ranks[:0]
-	for _, p := range pods {
-		st, ok := m.stats[p.UID]
-		ranks = append(ranks, measure(p, st, ok, rule, m.requests(p)))
+	if len(m.slots) < len(pods) {
+		m.slots = append(m.slots, make([]reqSlot, len(pods)-len(m.slots))...)
 	}
-	m.sorter.ranks, m.sorter.measure = ranks, rule.measure
-	sort.Sort(&m.sorter)
+	rule, _ := ruleFor(th.Signal, m.layout)
+	ranks := m.ranks[:0]
+	for i, p := range pods {
+		ranks = append(ranks, measure(p, statsOf(p), rule, m.requests(&m.slots[i], p)))
+	}
+	m.ranks = ranks
+	// Only the ranks up to the first pod that is not critical matter; a
+	// full sort is needed only when ties leave that to the sort's order.
+	m.critical = m.critical[:0]
 	for i := range ranks {
-		p := ranks[i].Pod
-		if IsCriticalPod(p) {
+		m.critical = append(m.critical, IsCriticalPod(ranks[i].Pod))
+	}
+	m.sorter.prepare(ranks, rule.measure)
+	lead, ok := m.sorter.leading(m.critical)
+	if !ok {
+		sort.Sort(&m.sorter)
+		lead = m.sorter.order
+	}
+	for _, k := range lead {
+		p := ranks[k].Pod
+		if m.critical[k] {
 			rc.SkippedCritical = append(rc.SkippedCritical, p)
 			continue
 		}
-		st, ok := m.stats[p.UID]
-		msg := m.evictionMessage(rc.Resource, p, st, ok, upd, &o)
+		msg := m.evictionMessage(rc.Resource, p, statsOf(p), upd, &o)
 		step.Eviction = &PodEviction{
 			Pod:     p,
-			Rank:    ranks[i],
+			Rank:    ranks[k],
 			Grace:   termination.EvictionGraceOverride(p, th.Hard(), termination.EvictionConfig{MaxPodGracePeriodSeconds: m.policy.MaxPodGracePeriodSeconds}),
 			Message: msg,
 			Status:  termination.KubeletKillStatus(p, api.PodFailed, lifecycle.Evicted, msg, now),
@@ -550,17 +596,35 @@ func (m *EvictionManager) Step(obs Observation, now time.Time) EvictionStep {
 	return step
 }
 
-// requests returns the pod's ranking requests, cached per pod object.
-func (m *EvictionManager) requests(p *api.Pod) podRequests {
-	if c, ok := m.reqs[p]; ok && c.generation == p.Generation && c.resourceVersion == p.ResourceVersion {
-		return c.req
+// requests returns the pod's ranking requests, cached per pod object:
+// first in the slot of its position in the pod list (a node's pod list
+// rarely changes between passes), then in a map.
+func (m *EvictionManager) requests(slot *reqSlot, p *api.Pod) podRequests {
+	if slot.pod == p && slot.fresh(p) {
+		return slot.req
 	}
-	r := podRequests{
-		memory:    kubeletRequest(p, api.ResourceMemory),
-		ephemeral: kubeletRequest(p, api.ResourceEphemeralStorage),
+	c, ok := m.reqs[p]
+	if !ok || !c.fresh(p) {
+		r := podRequests{
+			memory:    kubeletRequest(p, api.ResourceMemory),
+			ephemeral: kubeletRequest(p, api.ResourceEphemeralStorage),
+		}
+		r.exact()
+		c = cachedRequests{generation: p.Generation, resourceVersion: p.ResourceVersion, req: r}
+		m.reqs[p] = c
 	}
-	m.reqs[p] = cachedRequests{generation: p.Generation, resourceVersion: p.ResourceVersion, req: r}
-	return r
+	*slot = reqSlot{pod: p, cachedRequests: c}
+	return c.req
+}
+
+// reqSlot caches the requests of the pod at one position of the list.
+type reqSlot struct {
+	pod *api.Pod
+	cachedRequests
+}
+
+func (c *cachedRequests) fresh(p *api.Pod) bool {
+	return c.generation == p.Generation && c.resourceVersion == p.ResourceVersion
 }
 
 // evictionMessage writes the kubelet's eviction message (evictionMessage
@@ -570,8 +634,9 @@ func (m *EvictionManager) requests(p *api.Pod) podRequests {
 // pod-level memory request, and each container (regular, then init,
 // matched by name in the order of the pod's container statistics) using
 // more than it requests.
-func (m *EvictionManager) evictionMessage(res api.ResourceName, pod *api.Pod, st PodStats, hasStats bool, acted []int, o *observations) string {
+func (m *EvictionManager) evictionMessage(res api.ResourceName, pod *api.Pod, st *PodStats, acted []int, o *observations) string {
 	var b strings.Builder
+	b.Grow(256)
 	fmt.Fprintf(&b, nodeLowMessageFmt, res)
 	for _, i := range acted {
 		t := &m.all[i]
@@ -586,7 +651,7 @@ func (m *EvictionManager) evictionMessage(res api.ResourceName, pod *api.Pod, st
 		fmt.Fprintf(&b, thresholdMetMessageFmt, q.String(), o.obs[si].Available.String())
 		break
 	}
-	if !hasStats {
+	if st == nil {
 		return b.String()
 	}
 	if res == api.ResourceMemory && api.IsPodLevelResourcesSet(pod) && st.Memory != nil {
