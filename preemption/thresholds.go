@@ -148,12 +148,14 @@ func (v ThresholdValue) Of(capacity api.Quantity) api.Quantity {
 	return api.NewQuantity(int64(float64(capacity.Value())*float64(v.Percentage)), api.BinarySI)
 }
 
-// String renders the value as the settings spell it: "100Mi" or "10%".
+// String renders the value as the settings spell it: "100Mi" or "10%"
+// (the percentage to six significant digits, which hides the float32
+// rounding: 15% is held as 0.150000006).
 func (v ThresholdValue) String() string {
 	if v.Quantity != nil {
 		return v.Quantity.String()
 	}
-	return strconv.FormatFloat(float64(v.Percentage*100), 'g', -1, 32) + "%"
+	return strconv.FormatFloat(float64(v.Percentage)*100, 'g', 6, 64) + "%"
 }
 
 // sameValue is the kubelet's compareThresholdValue: equal quantities, or
