@@ -68,8 +68,8 @@
 // The rules are those of Kubernetes v1.36.3 (pkg/registry/core/pod,
 // k8s.io/apiserver/pkg/registry/rest, pkg/kubelet/pod_workers.go,
 // pkg/kubelet/kuberuntime, pkg/kubelet/eviction, pkg/kubelet/nodeshutdown,
-// pkg/controller/podgc and
-// kubectl delete), checked against the termination.* conformance vectors.
+// pkg/controller/podgc and kubectl delete), checked against the
+// termination.* and kubelet.node-shutdown conformance vectors.
 // Where the source documents describe older releases the reference release
 // wins; notably hard evictions now pass a 1 s override (v1.23 passed 0) and
 // soft evictions cap evictionMaxPodGracePeriod by the pod's own grace
