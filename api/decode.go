@@ -15,13 +15,15 @@ var ErrUnknownKind = errors.New("unknown kind")
 // Object is any of the Kubernetes objects podsem models: *Pod, *Node,
 // *Namespace, *PodDisruptionBudget, *PriorityClass, *Eviction, *Service,
 // *Deployment, *ReplicaSet, *StatefulSet, *ReplicationController,
-// *DaemonSet or *Job.
+// *DaemonSet, *Job, *PersistentVolumeClaim, *PersistentVolume,
+// *StorageClass, *CSINode or *CSIDriver.
 type Object any
 
 // Decode reads a JSON document holding one object or a list and returns the
 // typed objects, as `kubectl get -o json` prints them. A `kind: List`
 // document may mix kinds; a typed list (PodList, NodeList...) gives its
-// items the list's element kind when they carry none. Any apiVersion of a
+// items the list's element kind (setting their kind field) when they carry
+// none. Any apiVersion of a
 // known kind is accepted (policy/v1beta1 PodDisruptionBudget decodes as the
 // v1 type; the fields podsem reads are the same). Unknown fields are
 // ignored; an unknown kind is an error naming it.
@@ -92,6 +94,16 @@ func decodeOne(raw []byte, defaultKind string) (Object, error) {
 		o = &DaemonSet{}
 	case "Job":
 		o = &Job{}
+	case "PersistentVolumeClaim":
+		o = &PersistentVolumeClaim{}
+	case "PersistentVolume":
+		o = &PersistentVolume{}
+	case "StorageClass":
+		o = &StorageClass{}
+	case "CSINode":
+		o = &CSINode{}
+	case "CSIDriver":
+		o = &CSIDriver{}
 	case "":
 		return nil, fmt.Errorf("object has no kind and none can be inferred")
 	default:
@@ -100,5 +112,12 @@ func decodeOne(raw []byte, defaultKind string) (Object, error) {
 	if err := json.Unmarshal(raw, o); err != nil {
 		return nil, fmt.Errorf("%s: %w", kind, err)
 	}
+	if k, ok := o.(interface{ setKind(string) }); ok && tm.Kind == "" {
+		// An item of a typed list takes the list's element kind, so that
+		// encoding it again gives a document Decode reads back.
+		k.setKind(kind)
+	}
 	return o, nil
 }
+
+func (t *TypeMeta) setKind(kind string) { t.Kind = kind }

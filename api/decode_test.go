@@ -100,35 +100,45 @@ func TestEncodeLeavesEmptyFieldsOut(t *testing.T) {
 }
 
 func TestRoundTripTestdata(t *testing.T) {
-	b, err := os.ReadFile("testdata/mixed-list.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	objs, err := Decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, o := range objs {
-		enc, err := json.Marshal(o)
+	for _, name := range []string{"testdata/mixed-list.json", "testdata/storage-list.json"} {
+		b, err := os.ReadFile(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		again, err := Decode(enc)
+		objs, err := Decode(b)
 		if err != nil {
-			t.Fatalf("%s: %v", enc, err)
+			t.Fatal(err)
 		}
-		if d := cmp.Diff(o, again[0], cmp.Comparer(func(a, b Quantity) bool { return a.Cmp(b) == 0 })); d != "" {
-			t.Errorf("round trip differs:\n%s", d)
+		for _, o := range objs {
+			enc, err := json.Marshal(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			again, err := Decode(enc)
+			if err != nil {
+				t.Fatalf("%s: %v", enc, err)
+			}
+			if d := cmp.Diff(o, again[0], cmp.Comparer(func(a, b Quantity) bool { return a.Cmp(b) == 0 })); d != "" {
+				t.Errorf("%s: round trip differs:\n%s", name, d)
+			}
 		}
 	}
 }
 
 func FuzzDecode(f *testing.F) {
-	if b, err := os.ReadFile("testdata/mixed-list.json"); err == nil {
-		f.Add(b)
+	for _, name := range []string{"testdata/mixed-list.json", "testdata/storage-list.json"} {
+		if b, err := os.ReadFile(name); err == nil {
+			f.Add(b)
+		}
 	}
 	f.Add([]byte(`{"kind":"Pod","spec":{"containers":[{"name":"a","resources":{"requests":{"cpu":0.5}}}]}}`))
 	f.Add([]byte(`{"kind":"PodDisruptionBudget","spec":{"maxUnavailable":1}}`))
+	f.Add([]byte(`{"kind":"PersistentVolumeClaimList","items":[{"kind":"PersistentVolumeClaim","spec":{"resources":{"requests":{"storage":"1Gi"}},"storageClassName":null}}]}`))
+	f.Add([]byte(`{"kind":"PersistentVolume","spec":{"capacity":{"storage":1e3},"csi":{"driver":"d","volumeHandle":"h"},"nodeAffinity":{"required":{"nodeSelectorTerms":[{}]}}}}`))
+	f.Add([]byte(`{"kind":"CSINode","spec":{"drivers":[{"name":"d","allocatable":{"count":2},"topologyKeys":null}]}}`))
+	f.Add([]byte(`{"kind":"StorageClass","provisioner":"p","allowedTopologies":[{"matchLabelExpressions":[{"key":"k","values":["v"]}]}]}`))
+	f.Add([]byte(`{"kind":"CSIDriver","spec":{"volumeLifecycleModes":["Ephemeral"],"tokenRequests":[{"audience":"a"}]}}`))
+	f.Add([]byte(`{"kind":"Pod","spec":{"volumes":[{"name":"v","rbd":{"monitors":["m"],"image":"i"}},{"name":"w","azureDisk":{"diskName":"d","diskURI":"u","readOnly":null}}]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		objs, err := Decode(data)
 		if err != nil {

@@ -1,7 +1,9 @@
 // Package api is podsem's data model: the Kubernetes objects the pod rules
 // read — Pod, Node, Namespace, PriorityClass, PodDisruptionBudget, Eviction,
-// and the workload objects (Deployment, ReplicaSet, StatefulSet,
-// ReplicationController, DaemonSet, Job, Service) — with the Kubernetes
+// the workload objects (Deployment, ReplicaSet, StatefulSet,
+// ReplicationController, DaemonSet, Job, Service) and the storage objects
+// the scheduler's volume plugins consult (PersistentVolumeClaim,
+// PersistentVolume, StorageClass, CSINode, CSIDriver) — with the Kubernetes
 // API's JSON field names, so that `kubectl get -o json` output decodes
 // straight into it and encodes back with empty fields left out.
 //
@@ -9,7 +11,10 @@
 // them: resource quantities (ParseQuantity, exact arithmetic and canonical
 // formatting as apimachinery's resource.Quantity), label and node selectors
 // (compiled once, matched without allocation), label key/value validation,
-// the API server's v1 pod defaulting (DefaultPod, applied only on request),
+// the API server's defaulting of pods and storage objects (DefaultPod,
+// DefaultPersistentVolumeClaim, DefaultStorageClass..., applied only on
+// request), the storage helpers every volume rule shares (a claim's class,
+// a volume's binding and node affinity, an ephemeral volume's claim name),
 // the aggregate container resource formula the defaulting relies on, and
 // field errors (FieldError, FieldErrors) that every package's validation
 // returns. It imports nothing from k8s.io.

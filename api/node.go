@@ -26,6 +26,20 @@ type NodeStatus struct {
 	Addresses       []NodeAddress       `json:"addresses,omitempty"`
 	DaemonEndpoints NodeDaemonEndpoints `json:"daemonEndpoints,omitzero"`
 	NodeInfo        NodeSystemInfo      `json:"nodeInfo,omitzero"`
+	// Images are the container images present on the node, which the
+	// scheduler's ImageLocality plugin scores.
+	Images []ContainerImage `json:"images,omitempty"`
+	// DeclaredFeatures are the node features the kubelet declares (sorted,
+	// without duplicates), which the scheduler's NodeDeclaredFeatures
+	// plugin matches against the features a pod needs.
+	DeclaredFeatures []string `json:"declaredFeatures,omitempty"`
+}
+
+// ContainerImage is one image on a node: every name it is known by
+// (repository:tag, repository@digest) and its size in bytes.
+type ContainerImage struct {
+	Names     []string `json:"names"`
+	SizeBytes int64    `json:"sizeBytes,omitempty"`
 }
 
 // NodeConditionType names a node condition (Ready, MemoryPressure...).
@@ -90,16 +104,6 @@ type NodeSystemInfo struct {
 	KubeProxyVersion        string `json:"kubeProxyVersion,omitempty"`
 	OperatingSystem         string `json:"operatingSystem,omitempty"`
 	Architecture            string `json:"architecture,omitempty"`
-}
-
-// FindCondition returns the node's condition of type t, or nil.
-func (n *Node) FindCondition(t NodeConditionType) *NodeCondition {
-	for i := range n.Status.Conditions {
-		if n.Status.Conditions[i].Type == t {
-			return &n.Status.Conditions[i]
-		}
-	}
-	return nil
 }
 
 // Namespace is a core/v1 Namespace; its labels feed namespaceSelector.

@@ -57,7 +57,7 @@ func (n ResourceName) IsExtended() bool {
 // volumes (core/v1 helper IsScalarResourceName).
 func (n ResourceName) IsScalar() bool {
 	return n.IsExtended() || n.IsHugePages() || n.IsPrefixedNative() ||
-		strings.HasPrefix(string(n), "attachable-volumes-")
+		strings.HasPrefix(string(n), ResourceAttachableVolumesPrefix)
 }
 
 // ResourceList maps resource names to quantities (requests, limits,

@@ -28,13 +28,11 @@ const (
 	DisruptionTarget    PodConditionType = "DisruptionTarget"
 	PodResizePending    PodConditionType = "PodResizePending"
 	PodResizeInProgress PodConditionType = "PodResizeInProgress"
+	// AllContainersRestarting is the condition the kubelet sets while it
+	// restarts every container of a pod in place after a restartPolicyRules
+	// entry with action RestartAllContainers fired (KEP-5532).
+	AllContainersRestarting PodConditionType = "AllContainersRestarting"
 )
-
-// PodReasonTerminationByKubelet is the reason of the DisruptionTarget
-// condition the kubelet writes on a pod it terminates on its own
-// initiative: a node-pressure eviction or a graceful node shutdown
-// (k8s.io/api/core/v1).
-const PodReasonTerminationByKubelet = "TerminationByKubelet"
 
 // ConditionStatus is True, False or Unknown.
 type ConditionStatus string
@@ -165,16 +163,6 @@ type ContainerStateTerminated struct {
 	StartedAt   Time   `json:"startedAt,omitzero"`
 	FinishedAt  Time   `json:"finishedAt,omitzero"`
 	ContainerID string `json:"containerID,omitempty"`
-}
-
-// FindCondition returns the condition of type t in conds, or nil.
-func FindCondition(conds []PodCondition, t PodConditionType) *PodCondition {
-	for i := range conds {
-		if conds[i].Type == t {
-			return &conds[i]
-		}
-	}
-	return nil
 }
 
 // IsTerminal reports whether phase is Succeeded or Failed, the phases a pod

@@ -17,7 +17,7 @@ func IsCriticalPod(pod *api.Pod) bool {
 	if pod == nil {
 		return false
 	}
-	return lifecycle.IsStaticPod(pod) || lifecycle.IsMirrorPod(pod) ||
+	return lifecycle.IsStaticPod(pod) || api.IsMirrorPod(pod) ||
 		(pod.Spec.Priority != nil && *pod.Spec.Priority >= scheduling.SystemCriticalPriority)
 }
 

@@ -27,7 +27,7 @@ const (
 	ReasonNotHelpful = "Preemption is not helpful for scheduling"
 	// ReasonPreemptionByScheduler is the DisruptionTarget condition reason
 	// the scheduler gives a victim before deleting it.
-	ReasonPreemptionByScheduler = "PreemptionByScheduler"
+	ReasonPreemptionByScheduler = api.PodReasonPreemptionByScheduler
 )
 
 // Nomination is what a preemption attempt does to the preemptor's

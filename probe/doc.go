@@ -45,9 +45,9 @@
 // and DoHTTP sends it through an HTTPDoer — one request per call — while
 // applying net/http's redirect rules under the kubelet's checker
 // (same-host redirects only, at most 10 requests) and the kubelet's
-// reading of the final response. NetHTTPDoer (http_runner.go, the one
-// file that does I/O) is a doer over net/http configured as the kubelet's
-// transport. ResolvePort, TCPAddress and GRPCTarget give the other
+// reading of the final response. The package does no I/O: the doer over
+// net/http configured as the kubelet's transport is netprobe.HTTPDoer, in
+// the subpackage probe/netprobe. ResolvePort, TCPAddress and GRPCTarget give the other
 // mechanisms' targets; ExecOutcome, TCPOutcome and GRPCOutcome interpret
 // their answers. Runner is the interface a caller implements to run a
 // probe for real; RunWithRetries applies the kubelet's retries to it.

@@ -22,9 +22,13 @@
 // never lengthened, at least 1 s. Each container is then stopped
 // (ContainerGrace): its preStop hook runs for at most the grace period, the
 // time it took is subtracted, the stop signal is sent, and the runtime sends
-// SIGKILL when what is left — at least 2 s — runs out. BuildTimeline lays
-// the whole sequence out in time, including the kubelet restarting halfway,
-// which starts the termination over with the full grace period.
+// SIGKILL when what is left — at least 2 s — runs out; a sidecar's stop
+// signal waits until the regular containers and the next sidecar declared
+// after it have stopped. BuildTimeline lays the whole sequence out in time,
+// including the kubelet restarting halfway, which starts the termination
+// over with the full grace period. lifecycle.Machine stops pods with the
+// same calculators, step by step, and a property test keeps the two in
+// agreement.
 //
 // # Force deletion and pod safety
 //

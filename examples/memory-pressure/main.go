@@ -73,7 +73,7 @@ func main() {
 	const capacity, system = 8192, 1024 // MiB
 	steps := func(t time.Duration) uint64 { return uint64(t / (10 * time.Second)) }
 	loads := []workload{
-		{pod("kube-proxy", 2000001000, "", map[string]string{lifecycle.ConfigSourceAnnotation: "file"}), func(time.Duration) uint64 { return 50 }},
+		{pod("kube-proxy", 2000001000, "", map[string]string{api.ConfigSourceAnnotationKey: "file"}), func(time.Duration) uint64 { return 50 }},
 		{pod("coredns", 2000000000, "70Mi", nil), func(time.Duration) uint64 { return 70 }},
 		{pod("web", 0, "1Gi", nil), func(t time.Duration) uint64 { return 1536 + 10*steps(t) }},
 		{pod("batch", 0, "2Gi", nil), func(t time.Duration) uint64 {

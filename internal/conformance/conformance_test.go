@@ -3,11 +3,12 @@ package conformance
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -29,31 +30,65 @@ func register(family string, a adapter) {
 	adapters[family] = a
 }
 
-func moduleRoot() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..")
+// moduleRoot is the module's root directory: go test runs a package's
+// tests in the package's directory.
+func moduleRoot(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
 }
 
+var loaded struct {
+	sync.Once
+	src       Source
+	fams      []Family
+	err       error
+	top, next int // families at the top and in next/
+}
+
+// loadFamilies reads the vectors once per test binary and prints, the first
+// time, which directory they came from.
 func loadFamilies(t *testing.T) []Family {
 	t.Helper()
-	dir := Dir(moduleRoot())
-	fams, err := Load(dir)
-	if err != nil {
-		t.Fatalf("loading vectors from %s: %v", dir, err)
+	root := moduleRoot(t)
+	loaded.Do(func() {
+		loaded.src = Pick(root)
+		loaded.fams, loaded.err = Load(loaded.src.Dir)
+		for _, f := range loaded.fams {
+			if f.Next {
+				loaded.next++
+			} else {
+				loaded.top++
+			}
+		}
+		fmt.Printf("conformance: vectors from %s: %d families, %d of them in %s/\n",
+			loaded.src.Why, len(loaded.fams), loaded.next, NextDir)
+	})
+	if loaded.err != nil {
+		t.Fatalf("loading vectors from %s: %v", loaded.src.Dir, loaded.err)
 	}
-	if len(fams) == 0 {
-		t.Fatalf("no vector families in %s", dir)
+	if loaded.top == 0 {
+		t.Fatalf("no vector families in %s", loaded.src.Dir)
 	}
-	return fams
+	return loaded.fams
 }
 
 // TestConformance runs every case of every family and prints one line per
-// family. A family without an adapter is reported as not implemented and
-// fails the test: every family in the vector directory must be answered.
+// family. A top-level family without an adapter is reported as not
+// implemented and fails the test: every such family must be answered. A
+// family in next/ (an open issue) without an adapter is reported as pending
+// and does not fail; with one, it must pass like any other.
 func TestConformance(t *testing.T) {
 	for _, fam := range loadFamilies(t) {
 		a, ok := adapters[fam.Family]
 		if !ok {
+			if fam.Next {
+				fmt.Printf("conformance: %s: pending (%d cases)\n", fam.Family, len(fam.Cases))
+				continue
+			}
 			fmt.Printf("conformance: %s: not implemented (%d cases)\n", fam.Family, len(fam.Cases))
 			t.Errorf("%s (%s): no adapter for this family", fam.Family, fam.File)
 			continue
@@ -97,9 +132,12 @@ func gist(b json.RawMessage) string {
 
 // TestRoundTrip decodes every Kubernetes object found in every vector into
 // the api types, encodes it again and checks that no value was lost, and
-// that decoding the encoding gives the same object.
+// that decoding the encoding gives the same object. An object of a family
+// in next/ whose kind api does not decode yet (api.ErrUnknownKind) is
+// counted and skipped; any other failure, there too, fails the test.
 func TestRoundTrip(t *testing.T) {
 	kinds := map[string]int{}
+	unknown := map[string]int{}
 	for _, fam := range loadFamilies(t) {
 		for _, c := range fam.Cases {
 			tree, err := decodeNumbers(c.Input)
@@ -110,6 +148,10 @@ func TestRoundTrip(t *testing.T) {
 				kind := obj["kind"].(string)
 				raw, _ := json.Marshal(obj)
 				objs, err := api.Decode(raw)
+				if err != nil && fam.Next && errors.Is(err, api.ErrUnknownKind) {
+					unknown[kind]++
+					return
+				}
 				if err != nil {
 					t.Errorf("%s/%s: decode %s: %v", fam.Family, c.Name, kind, err)
 					return
@@ -140,12 +182,20 @@ func TestRoundTrip(t *testing.T) {
 			})
 		}
 	}
-	var ks []string
-	for k, n := range kinds {
+	t.Logf("round-tripped objects: %s", countList(kinds))
+	if len(unknown) > 0 {
+		t.Logf("skipped objects of kinds api does not decode yet (%s/ families only): %s", NextDir, countList(unknown))
+	}
+}
+
+// countList prints counts per kind as "Kind=N ...", sorted by kind.
+func countList(m map[string]int) string {
+	ks := make([]string, 0, len(m))
+	for k, n := range m {
 		ks = append(ks, fmt.Sprintf("%s=%d", k, n))
 	}
 	sort.Strings(ks)
-	t.Logf("round-tripped objects: %s", strings.Join(ks, " "))
+	return strings.Join(ks, " ")
 }
 
 // decodeNumbers reads JSON keeping numbers as json.Number, so that int64
