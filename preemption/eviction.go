@@ -450,64 +450,46 @@ func diskUsage(p *api.Pod, st *PodStats, rule rankRule) api.Quantity {
 	if st == nil {
 		return total
 	}
+	// each visits the readings the rule counts.
+	each := func(f func(int64)) {
+		for i := range st.Containers {
+			c := &st.Containers[i]
+			if rule.parts.rootfs {
+				f(pick(c.Rootfs))
+			}
+			if rule.parts.logs {
+				f(pick(c.Logs))
+			}
+		}
+		if rule.parts.volumes {
+			for _, v := range p.Spec.Volumes {
+				if !isLocalVolume(&v) {
+					continue
+				}
+				for j := range st.VolumeStats {
+					if st.VolumeStats[j].Name == v.Name {
+						f(pick(&st.VolumeStats[j].FsStats))
+						break
+					}
+				}
+			}
+		}
+	}
 	// The common case sums in int64; only a total past its range takes
-	// the exact path below.
+	// the exact quantity sum.
 	var sum int64
 	fits := true
-	add := func(v int64) {
+	each(func(v int64) {
 		s := sum + v
 		if (v > 0 && s < sum) || (v < 0 && s > sum) {
 			fits = false
 		}
 		sum = s
-	}
-	for i := range st.Containers {
-		c := &st.Containers[i]
-		if rule.parts.rootfs {
-			add(pick(c.Rootfs))
-		}
-		if rule.parts.logs {
-			add(pick(c.Logs))
-		}
-	}
-	if rule.parts.volumes {
-		for _, v := range p.Spec.Volumes {
-			if !isLocalVolume(&v) {
-				continue
-			}
-			for j := range st.VolumeStats {
-				if st.VolumeStats[j].Name == v.Name {
-					add(pick(&st.VolumeStats[j].FsStats))
-					break
-				}
-			}
-		}
-	}
+	})
 	if fits {
 		return api.NewQuantity(sum, format)
 	}
-	for i := range st.Containers {
-		c := &st.Containers[i]
-		if rule.parts.rootfs {
-			total = total.Add(api.NewQuantity(pick(c.Rootfs), format))
-		}
-		if rule.parts.logs {
-			total = total.Add(api.NewQuantity(pick(c.Logs), format))
-		}
-	}
-	if rule.parts.volumes {
-		for _, v := range p.Spec.Volumes {
-			if !isLocalVolume(&v) {
-				continue
-			}
-			for j := range st.VolumeStats {
-				if st.VolumeStats[j].Name == v.Name {
-					total = total.Add(api.NewQuantity(pick(&st.VolumeStats[j].FsStats), format))
-					break
-				}
-			}
-		}
-	}
+	each(func(v int64) { total = total.Add(api.NewQuantity(v, format)) })
 	return total
 }
 

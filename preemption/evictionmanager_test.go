@@ -2,6 +2,7 @@ package preemption_test
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -311,5 +312,44 @@ func TestAdmitUnderPressure(t *testing.T) {
 	}
 	if a := preemption.AdmitUnderPressure(nil, nil); a.Admit {
 		t.Errorf("nil pod admitted")
+	}
+}
+
+// A pass allocates the same whatever the number of pods, once the pods'
+// requests are cached: nothing per pod, for memory and for disk signals.
+func TestEvictionManagerStepAllocationsIndependentOfPods(t *testing.T) {
+	allocs := func(n int, disk bool) float64 {
+		var pods []*api.Pod
+		var stats []preemption.PodStats
+		for i := 0; i < n; i++ {
+			name := fmt.Sprintf("p%03d", i)
+			pods = append(pods, epod(name, int32(i%3), fmt.Sprintf("%dMi", 64+i%5*32), "1Gi",
+				api.Volume{Name: "v", VolumeSource: api.VolumeSource{EmptyDir: &api.EmptyDirVolumeSource{}}}))
+			s := diskStats(name, uint64(i%9)*256*mi, mi, map[string]uint64{"v": uint64(i%4) * 512 * mi})
+			s.Memory = &preemption.MemoryStats{WorkingSetBytes: u(uint64(i*37%500) * mi)}
+			stats = append(stats, s)
+		}
+		var m preemption.EvictionManager
+		sum := nodeSummary(t0, 80*mi, gi(60), gi(50), gi(100))
+		if disk {
+			sum = nodeSummary(t0, gi(4), gi(4), gi(5), gi(100))
+		}
+		sum.Pods = stats
+		obs := preemption.Observation{Summary: sum, Pods: pods}
+		now := t0
+		step := func() {
+			now = now.Add(10 * time.Second)
+			setSummaryTime(&obs.Summary, now)
+			if m.Step(obs, now).Eviction == nil {
+				t.Fatal("no eviction")
+			}
+		}
+		step()
+		return testing.AllocsPerRun(20, step)
+	}
+	for _, disk := range []bool{false, true} {
+		if few, many := allocs(10, disk), allocs(110, disk); many != few {
+			t.Errorf("disk %v: %v allocations per pass with 10 pods, %v with 110", disk, few, many)
+		}
 	}
 }
