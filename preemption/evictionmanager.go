@@ -169,6 +169,7 @@ type EvictionManager struct {
 	cur, met, upd []int
 	stats         map[string]int32
 	statsUIDs     []string
+	statsGen      uint64
 	slots         []reqSlot
 	critical      []bool
 	pods          []*api.Pod
@@ -532,9 +533,10 @@ func (m *EvictionManager) Step(obs Observation, now time.Time) EvictionStep {
 		return step
 	}
 	// The Summary's entries by pod UID (a later entry wins, as in the
-	// kubelet's cachedStatsFunc).
-	// Rebuilt only when the entries' UIDs differ from the previous pass's.
-	same := len(m.statsUIDs) == len(obs.Summary.Pods)
+	// kubelet's cachedStatsFunc), rebuilt only when the entries' UIDs
+	// differ from the previous pass's; each pod's slot remembers its entry
+	// for as long as the index holds.
+	same := m.statsGen != 0 && len(m.statsUIDs) == len(obs.Summary.Pods)
 	for i := 0; same && i < len(m.statsUIDs); i++ {
 		same = m.statsUIDs[i] == obs.Summary.Pods[i].PodRef.UID
 	}
@@ -546,12 +548,7 @@ func (m *EvictionManager) Step(obs Observation, now time.Time) EvictionStep {
 			m.stats[uid] = int32(i)
 			m.statsUIDs = append(m.statsUIDs, uid)
 		}
-	}
-	statsOf := func(p *api.Pod) *PodStats {
-		if i, ok := m.stats[p.UID]; ok {
-			return &obs.Summary.Pods[i]
-		}
-		return nil
+		m.statsGen++
 	}
 	if len(m.reqs) > 2*len(pods)+16 {
 		clear(m.reqs)
@@ -559,10 +556,25 @@ func (m *EvictionManager) Step(obs Observation, now time.Time) EvictionStep {
 	if len(m.slots) < len(pods) {
 		m.slots = append(m.slots, make([]reqSlot, len(pods)-len(m.slots))...)
 	}
+	statsOf := func(i int) *PodStats {
+		if k := m.slots[i].statsIndex; k >= 0 {
+			return &obs.Summary.Pods[k]
+		}
+		return nil
+	}
 	rule, _ := ruleFor(th.Signal, m.layout)
 	ranks := m.ranks[:0]
 	for i, p := range pods {
-		ranks = append(ranks, measure(p, statsOf(p), rule, m.requests(&m.slots[i], p)))
+		slot := &m.slots[i]
+		req := m.requests(slot, p)
+		if slot.statsGen != m.statsGen {
+			slot.statsIndex = -1
+			if k, ok := m.stats[p.UID]; ok {
+				slot.statsIndex = k
+			}
+			slot.statsGen = m.statsGen
+		}
+		ranks = append(ranks, measure(p, statsOf(i), rule, req))
 	}
 	m.ranks = ranks
 	// Only the ranks up to the first pod that is not critical matter; a
@@ -583,7 +595,7 @@ func (m *EvictionManager) Step(obs Observation, now time.Time) EvictionStep {
 			rc.SkippedCritical = append(rc.SkippedCritical, p)
 			continue
 		}
-		msg := m.evictionMessage(rc.Resource, p, statsOf(p), upd, &o)
+		msg := m.evictionMessage(rc.Resource, p, statsOf(int(k)), upd, &o)
 		step.Eviction = &PodEviction{
 			Pod:     p,
 			Rank:    ranks[k],
@@ -617,10 +629,14 @@ func (m *EvictionManager) requests(slot *reqSlot, p *api.Pod) podRequests {
 	return c.req
 }
 
-// reqSlot caches the requests of the pod at one position of the list.
+// reqSlot caches what belongs to the pod at one position of the list: its
+// requests, and its entry in the Summary (statsIndex, -1 for none) as of
+// the stats index generation statsGen.
 type reqSlot struct {
 	pod *api.Pod
 	cachedRequests
+	statsGen   uint64
+	statsIndex int32
 }
 
 func (c *cachedRequests) fresh(p *api.Pod) bool {
