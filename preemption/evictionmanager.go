@@ -2,6 +2,7 @@ package preemption
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -291,13 +292,16 @@ func withContainerFsThresholds(ts []Threshold, layout FilesystemLayout) []Thresh
 	return out
 }
 
-// Policy is the parsed settings the manager runs with.
+// Policy is the parsed settings the manager runs with (a copy). A nil
+// manager has none.
 func (m *EvictionManager) Policy() EvictionPolicy {
 	if m == nil {
 		return EvictionPolicy{}
 	}
 	m.ensure()
-	return m.policy
+	p := m.policy
+	p.Thresholds = slices.Clone(p.Thresholds)
+	return p
 }
 
 // Conditions are the node pressure conditions reported after the last
