@@ -54,7 +54,7 @@ func TestEvictionManagerProperties(t *testing.T) {
 			p := epod(name, rapid.SampledFrom([]int32{0, 0, 100, 2000000000}).Draw(t, "prio"),
 				rapid.SampledFrom([]string{"", "64Mi", "256Mi"}).Draw(t, "mem"), rapid.SampledFrom([]string{"", "1Gi"}).Draw(t, "disk"))
 			if rapid.IntRange(0, 6).Draw(t, "static?") == 0 {
-				p.Annotations = map[string]string{"kubernetes.io/config.source": "file"}
+				p.Annotations = map[string]string{api.ConfigSourceAnnotationKey: "file"}
 			}
 			if rapid.Bool().Draw(t, "tgps?") {
 				p.Spec.TerminationGracePeriodSeconds = ptrTo(rapid.Int64Range(0, 90).Draw(t, "tgps"))

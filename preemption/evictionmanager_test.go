@@ -62,7 +62,7 @@ func critical(p *api.Pod) *api.Pod {
 
 func TestEvictionManagerHardMemory(t *testing.T) {
 	crit := epod("critical", 0, "", "") // a static pod: critical, yet ranked first
-	crit.Annotations = map[string]string{"kubernetes.io/config.source": "file"}
+	crit.Annotations = map[string]string{api.ConfigSourceAnnotationKey: "file"}
 	burst := epod("burstable", 0, "100Mi", "")
 	best := epod("besteffort", 0, "", "")
 	best.Generation = 3
@@ -195,9 +195,9 @@ func TestEvictionManagerStaleStatistics(t *testing.T) {
 
 func TestEvictionManagerOnlyCriticalPods(t *testing.T) {
 	static := epod("static", 0, "", "")
-	static.Annotations = map[string]string{"kubernetes.io/config.source": "file"}
+	static.Annotations = map[string]string{api.ConfigSourceAnnotationKey: "file"}
 	mirror := epod("mirror", 0, "", "")
-	mirror.Annotations = map[string]string{"kubernetes.io/config.mirror": "abc"}
+	mirror.Annotations = map[string]string{api.ConfigMirrorAnnotationKey: "abc"}
 	var m preemption.EvictionManager
 	sum := nodeSummary(t0, 50*mi, gi(4), gi(50), gi(100))
 	st := m.Step(preemption.Observation{Summary: sum, Pods: []*api.Pod{static, mirror, critical(epod("c", 0, "", ""))}}, t0)
