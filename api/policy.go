@@ -77,19 +77,6 @@ type Preconditions struct {
 	ResourceVersion *string `json:"resourceVersion,omitempty"`
 }
 
-// Priority values with a meaning of their own (pkg/apis/scheduling), which
-// the scheduler, the kubelet's critical-pod check and graceful node
-// shutdown read.
-const (
-	// SystemCriticalPriority is the floor of the system classes: two
-	// billion, the value of system-cluster-critical. A pod at or above it
-	// is critical to the kubelet.
-	SystemCriticalPriority int32 = 2000000000
-	// DefaultPriority is the priority of a pod that names no class when no
-	// class is marked globalDefault.
-	DefaultPriority int32 = 0
-)
-
 // PriorityClass maps a class name to a pod priority value
 // (scheduling.k8s.io/v1). User classes may not exceed 1,000,000,000; the
 // system classes sit above it.

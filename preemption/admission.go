@@ -5,12 +5,11 @@ import (
 
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/lifecycle"
-	"github.com/podsem/podsem/scheduling"
 )
 
 // IsCriticalPod reports whether the kubelet treats pod as critical
 // (pkg/kubelet/types IsCriticalPod): a static pod, a mirror pod, or a pod
-// whose spec.priority is at least scheduling.SystemCriticalPriority. The
+// whose spec.priority is at least api.SystemCriticalPriority. The
 // eviction manager never evicts a critical pod and admits one even under
 // pressure. A nil pod is not critical.
 func IsCriticalPod(pod *api.Pod) bool {
@@ -18,7 +17,7 @@ func IsCriticalPod(pod *api.Pod) bool {
 		return false
 	}
 	return lifecycle.IsStaticPod(pod) || api.IsMirrorPod(pod) ||
-		(pod.Spec.Priority != nil && *pod.Spec.Priority >= scheduling.SystemCriticalPriority)
+		(pod.Spec.Priority != nil && *pod.Spec.Priority >= api.SystemCriticalPriority)
 }
 
 // Admission is the kubelet's answer to a pod it is asked to run.

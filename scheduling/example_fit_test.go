@@ -140,22 +140,3 @@ func ExampleCycle_WhatIf() {
 	// without batch: Success
 	// requested cpu on node-a: 3500
 }
-
-// MergeAffinityLabelKeys applies the API server's create-time merge of
-// matchLabelKeys into the term's selector, so that each revision of a
-// Deployment only repels its own pods.
-func ExampleMergeAffinityLabelKeys() {
-	p := pod("web-7d4b9-x2x", "", "100m", "64Mi", map[string]string{"app": "web", "pod-template-hash": "7d4b9"})
-	p.Spec.Affinity = &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{
-		RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{{
-			LabelSelector:  &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
-			TopologyKey:    api.LabelHostname,
-			MatchLabelKeys: []string{"pod-template-hash"},
-		}}}}
-	merged := scheduling.MergeAffinityLabelKeys(p)
-	sel := merged.Spec.Affinity.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution[0].LabelSelector
-	s, _ := api.LabelSelectorAsSelector(sel)
-	fmt.Println(s)
-	// Output:
-	// app=web,pod-template-hash in (7d4b9)
-}

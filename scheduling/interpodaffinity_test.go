@@ -315,51 +315,6 @@ func TestInterPodAffinityAgreesWithReference(t *testing.T) {
 	})
 }
 
-func TestMergeAffinityLabelKeys(t *testing.T) {
-	p := &api.Pod{}
-	p.Labels = map[string]string{"app": "web", "hash": "h1", "tenant": "t1"}
-	term := func(sel *api.LabelSelector, match, mismatch []string) api.PodAffinityTerm {
-		return api.PodAffinityTerm{LabelSelector: sel, TopologyKey: "zone", MatchLabelKeys: match, MismatchLabelKeys: mismatch}
-	}
-	p.Spec.Affinity = &api.Affinity{
-		PodAffinity: &api.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{
-			term(&api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}, []string{"hash", "absent"}, []string{"tenant"}),
-			term(nil, []string{"hash"}, nil),
-		}},
-		PodAntiAffinity: &api.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{
-			{Weight: 1, PodAffinityTerm: term(&api.LabelSelector{}, nil, []string{"app"})},
-		}},
-	}
-	got := MergeAffinityLabelKeys(p)
-	sel := func(ls *api.LabelSelector) string {
-		if ls == nil {
-			return "<nil>"
-		}
-		s, err := api.LabelSelectorAsSelector(ls)
-		if err != nil {
-			return err.Error()
-		}
-		return s.String()
-	}
-	req := got.Spec.Affinity.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution
-	if s := sel(req[0].LabelSelector); s != "app=web,hash in (h1),tenant notin (t1)" {
-		t.Errorf("term 0: %s", s)
-	}
-	if s := sel(req[1].LabelSelector); s != "<nil>" {
-		t.Errorf("term without selector changed: %s", s)
-	}
-	if s := sel(got.Spec.Affinity.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution[0].PodAffinityTerm.LabelSelector); s != "app notin (web)" {
-		t.Errorf("preferred anti term: %s", s)
-	}
-	if s := sel(p.Spec.Affinity.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution[0].LabelSelector); s != "app=web" {
-		t.Errorf("input modified: %s", s)
-	}
-	plain := &api.Pod{}
-	if MergeAffinityLabelKeys(plain) != plain {
-		t.Error("a pod without label keys should be returned as is")
-	}
-}
-
 // TestInterPodAffinityNamespaceSelectorOnEmptyLabels pins a v1.36.3 quirk
 // found by differential testing against the upstream plugin: the incoming
 // pod's namespaceSelector is matched against an empty label set besides

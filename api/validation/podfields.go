@@ -1,4 +1,4 @@
-package lifecycle
+package validation
 
 import (
 	"net/netip"
@@ -315,7 +315,7 @@ func podClaimNames(claims []api.PodResourceClaim) map[string]bool {
 // resourceClaimTemplateName, which must be a DNS subdomain.
 func validatePodResourceClaims(pod *api.Pod, p api.Path) api.FieldErrors {
 	var errs api.FieldErrors
-	_, mirror := pod.Annotations[annotationMirrorPod]
+	_, mirror := pod.Annotations[api.ConfigMirrorAnnotationKey]
 	seen := map[string]bool{}
 	for i, c := range pod.Spec.ResourceClaims {
 		if mirror {

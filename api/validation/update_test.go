@@ -1,4 +1,4 @@
-package lifecycle_test
+package validation_test
 
 import (
 	"encoding/json"
@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/podsem/podsem/api"
-	"github.com/podsem/podsem/lifecycle"
+	"github.com/podsem/podsem/api/validation"
 )
 
 // vStoredPod is vBasePod as the API server stores it: identity fields set,
@@ -36,7 +36,7 @@ func vClone(t interface{ Fatalf(string, ...any) }, p *api.Pod) *api.Pod {
 	return &out
 }
 
-func TestValidateUpdateRules(t *testing.T) {
+func TestValidatePodUpdateRules(t *testing.T) {
 	deleted := api.NewTimePtr(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
 	tests := []struct {
 		name   string
@@ -174,12 +174,12 @@ func TestValidateUpdateRules(t *testing.T) {
 			if tt.old != nil {
 				tt.old(old)
 			}
-			if errs := lifecycle.ValidateUpdate(old, old); len(errs) != 0 {
+			if errs := validation.ValidatePodUpdate(old, old); len(errs) != 0 {
 				t.Fatalf("old pod does not update onto itself: %v", errs)
 			}
 			newPod := vClone(t, old)
 			tt.mutate(newPod)
-			got := vPairs(lifecycle.ValidateUpdate(newPod, old))
+			got := vPairs(validation.ValidatePodUpdate(newPod, old))
 			want := tt.want
 			if want == nil {
 				want = []string{}
@@ -191,7 +191,7 @@ func TestValidateUpdateRules(t *testing.T) {
 	}
 }
 
-func TestValidateEphemeralContainersUpdate(t *testing.T) {
+func TestValidatePodEphemeralContainersUpdate(t *testing.T) {
 	debugger := func(name string) api.EphemeralContainer {
 		return api.EphemeralContainer{Container: api.Container{
 			Name: name, Image: "busybox", ImagePullPolicy: api.PullIfNotPresent,
@@ -242,7 +242,7 @@ func TestValidateEphemeralContainersUpdate(t *testing.T) {
 			}
 			newPod := vClone(t, old)
 			tt.mutate(newPod)
-			got := vPairs(lifecycle.ValidateEphemeralContainersUpdate(newPod, old))
+			got := vPairs(validation.ValidatePodEphemeralContainersUpdate(newPod, old))
 			want := tt.want
 			if want == nil {
 				want = []string{}
@@ -254,20 +254,20 @@ func TestValidateEphemeralContainersUpdate(t *testing.T) {
 	}
 }
 
-func TestValidateUpdateNil(t *testing.T) {
+func TestValidatePodUpdateNil(t *testing.T) {
 	p := vStoredPod()
-	if len(lifecycle.ValidateUpdate(nil, p)) == 0 || len(lifecycle.ValidateUpdate(p, nil)) == 0 {
-		t.Error("nil pod accepted by ValidateUpdate")
+	if len(validation.ValidatePodUpdate(nil, p)) == 0 || len(validation.ValidatePodUpdate(p, nil)) == 0 {
+		t.Error("nil pod accepted by ValidatePodUpdate")
 	}
-	if len(lifecycle.ValidateEphemeralContainersUpdate(nil, p)) == 0 {
-		t.Error("nil pod accepted by ValidateEphemeralContainersUpdate")
+	if len(validation.ValidatePodEphemeralContainersUpdate(nil, p)) == 0 {
+		t.Error("nil pod accepted by ValidatePodEphemeralContainersUpdate")
 	}
 }
 
 // vPodFieldUpdateCases cover updates touching dnsConfig, hostAliases,
 // hostnameOverride, resourceClaims, volumeDevices, recursiveReadOnly and
 // the pod security context policies. sub "ephemeralcontainers" goes
-// through ValidateEphemeralContainersUpdate. Every expectation was checked
+// through ValidatePodEphemeralContainersUpdate. Every expectation was checked
 // against the v1.36.3 API server's validation.
 var vPodFieldUpdateCases = []struct {
 	name   string
@@ -376,16 +376,16 @@ var vPodFieldUpdateCases = []struct {
 		}},
 }
 
-func TestValidateUpdatePodFields(t *testing.T) {
+func TestValidatePodUpdatePodFields(t *testing.T) {
 	for _, tt := range vPodFieldUpdateCases {
 		t.Run(tt.name, func(t *testing.T) {
 			old := vStoredPod()
 			if tt.old != nil {
 				tt.old(old)
 			}
-			validate := lifecycle.ValidateUpdate
+			validate := validation.ValidatePodUpdate
 			if tt.sub == "ephemeralcontainers" {
-				validate = lifecycle.ValidateEphemeralContainersUpdate
+				validate = validation.ValidatePodEphemeralContainersUpdate
 			}
 			if errs := validate(old, old); len(errs) != 0 {
 				t.Fatalf("old pod does not update onto itself: %v", errs)

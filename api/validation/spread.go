@@ -1,4 +1,4 @@
-package lifecycle
+package validation
 
 import (
 	"strings"
@@ -125,38 +125,6 @@ func validateLabelSelector(s *api.LabelSelector, p api.Path) api.FieldErrors {
 	return errs
 }
 
-// mergeMatchLabelKeys is the part of the pod registry's PrepareForCreate
-// that turns each constraint's matchLabelKeys into `key In (value)`
-// requirements on its labelSelector, for the keys the pod has as labels
-// (MatchLabelKeysInPodTopologySpreadSelectorMerge, on by default). It
-// returns new constraints; the input is not modified.
-func mergeMatchLabelKeys(cs []api.TopologySpreadConstraint, labels map[string]string) []api.TopologySpreadConstraint {
-	if len(cs) == 0 {
-		return cs
-	}
-	out := make([]api.TopologySpreadConstraint, len(cs))
-	copy(out, cs)
-	for i := range out {
-		c := &out[i]
-		if len(c.MatchLabelKeys) == 0 || c.LabelSelector == nil {
-			continue
-		}
-		sel := &api.LabelSelector{
-			MatchLabels:      c.LabelSelector.MatchLabels,
-			MatchExpressions: append([]api.LabelSelectorRequirement(nil), c.LabelSelector.MatchExpressions...),
-		}
-		for _, k := range c.MatchLabelKeys {
-			if v, ok := labels[k]; ok {
-				sel.MatchExpressions = append(sel.MatchExpressions, api.LabelSelectorRequirement{
-					Key: k, Operator: api.LabelSelectorOpIn, Values: []string{v},
-				})
-			}
-		}
-		c.LabelSelector = sel
-	}
-	return out
-}
-
 // validateTolerations checks tolerations (core validation's
 // ValidateTolerations): a qualified-name key, operator Exists when the key
 // is empty, tolerationSeconds only with NoExecute, Equal (or empty) with a
@@ -197,59 +165,4 @@ func validateTolerations(ts []api.Toleration, p api.Path) api.FieldErrors {
 		}
 	}
 	return errs
-}
-
-// mergeAffinityLabelKeys returns affinity with the pod affinity and
-// anti-affinity terms' matchLabelKeys merged into their labelSelector as
-// `key In (value)` and mismatchLabelKeys as `key NotIn (value)`, for the
-// keys the pod's labels carry (the pod strategy's PrepareForCreate with
-// MatchLabelKeysInPodAffinity on). Terms without a labelSelector stay as
-// they are. affinity itself is not modified.
-func mergeAffinityLabelKeys(affinity *api.Affinity, labels map[string]string) *api.Affinity {
-	if affinity == nil || (affinity.PodAffinity == nil && affinity.PodAntiAffinity == nil) {
-		return affinity
-	}
-	mergeTerm := func(t *api.PodAffinityTerm) {
-		if (len(t.MatchLabelKeys) == 0 && len(t.MismatchLabelKeys) == 0) || t.LabelSelector == nil {
-			return
-		}
-		sel := &api.LabelSelector{
-			MatchLabels:      t.LabelSelector.MatchLabels,
-			MatchExpressions: append([]api.LabelSelectorRequirement(nil), t.LabelSelector.MatchExpressions...),
-		}
-		for _, part := range []struct {
-			keys []string
-			op   api.LabelSelectorOperator
-		}{{t.MatchLabelKeys, api.LabelSelectorOpIn}, {t.MismatchLabelKeys, api.LabelSelectorOpNotIn}} {
-			for _, k := range part.keys {
-				if v, ok := labels[k]; ok {
-					sel.MatchExpressions = append(sel.MatchExpressions, api.LabelSelectorRequirement{Key: k, Operator: part.op, Values: []string{v}})
-				}
-			}
-		}
-		t.LabelSelector = sel
-	}
-	mergeTerms := func(req []api.PodAffinityTerm, pref []api.WeightedPodAffinityTerm) ([]api.PodAffinityTerm, []api.WeightedPodAffinityTerm) {
-		req = append([]api.PodAffinityTerm(nil), req...)
-		for i := range req {
-			mergeTerm(&req[i])
-		}
-		pref = append([]api.WeightedPodAffinityTerm(nil), pref...)
-		for i := range pref {
-			mergeTerm(&pref[i].PodAffinityTerm)
-		}
-		return req, pref
-	}
-	out := *affinity
-	if pa := affinity.PodAffinity; pa != nil {
-		c := *pa
-		c.RequiredDuringSchedulingIgnoredDuringExecution, c.PreferredDuringSchedulingIgnoredDuringExecution = mergeTerms(pa.RequiredDuringSchedulingIgnoredDuringExecution, pa.PreferredDuringSchedulingIgnoredDuringExecution)
-		out.PodAffinity = &c
-	}
-	if pa := affinity.PodAntiAffinity; pa != nil {
-		c := *pa
-		c.RequiredDuringSchedulingIgnoredDuringExecution, c.PreferredDuringSchedulingIgnoredDuringExecution = mergeTerms(pa.RequiredDuringSchedulingIgnoredDuringExecution, pa.PreferredDuringSchedulingIgnoredDuringExecution)
-		out.PodAntiAffinity = &c
-	}
-	return &out
 }

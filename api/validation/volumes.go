@@ -1,4 +1,4 @@
-package lifecycle
+package validation
 
 import (
 	"strconv"
@@ -90,7 +90,7 @@ func validateVolumeSource(s *api.VolumeSource, p api.Path, pvcName string) api.F
 		if s.Secret.SecretName == "" {
 			errs = append(errs, api.Required(p.Child("secret").Child("secretName"), ""))
 		}
-		errs = append(errs, validateDefaultMode(s.Secret.DefaultMode, p.Child("secret").Child("defaultMode"))...)
+		errs = append(errs, validateFileMode(s.Secret.DefaultMode, p.Child("secret").Child("defaultMode"))...)
 		errs = append(errs, validateKeyToPaths(s.Secret.Items, p.Child("secret").Child("items"))...)
 	}
 	if s.NFS != nil && one("nfs") {
@@ -107,26 +107,22 @@ func validateVolumeSource(s *api.VolumeSource, p api.Path, pvcName string) api.F
 		errs = append(errs, api.Required(p.Child("persistentVolumeClaim").Child("claimName"), ""))
 	}
 	if s.DownwardAPI != nil && one("downwardAPI") {
-		errs = append(errs, validateDefaultMode(s.DownwardAPI.DefaultMode, p.Child("downwardAPI").Child("defaultMode"))...)
-		for i, it := range s.DownwardAPI.Items {
-			ip := p.Child("downwardAPI").Child("items").Index(i)
-			if it.Path == "" {
-				errs = append(errs, api.Required(ip.Child("path"), ""))
-			}
-			if (it.FieldRef == nil) == (it.ResourceFieldRef == nil) {
-				errs = append(errs, api.Invalid(ip, "resource", "fieldRef and resourceFieldRef can not be specified simultaneously"))
-			}
+		errs = append(errs, validateFileMode(s.DownwardAPI.DefaultMode, p.Child("downwardAPI").Child("defaultMode"))...)
+		// Upstream reports every item's errors at downwardAPI itself,
+		// without the item's index.
+		for _, it := range s.DownwardAPI.Items {
+			errs = append(errs, ValidateDownwardAPIVolumeFile(it, p.Child("downwardAPI"))...)
 		}
 	}
 	if s.ConfigMap != nil && one("configMap") {
 		if s.ConfigMap.Name == "" {
 			errs = append(errs, api.Required(p.Child("configMap").Child("name"), ""))
 		}
-		errs = append(errs, validateDefaultMode(s.ConfigMap.DefaultMode, p.Child("configMap").Child("defaultMode"))...)
+		errs = append(errs, validateFileMode(s.ConfigMap.DefaultMode, p.Child("configMap").Child("defaultMode"))...)
 		errs = append(errs, validateKeyToPaths(s.ConfigMap.Items, p.Child("configMap").Child("items"))...)
 	}
 	if s.Projected != nil && one("projected") {
-		errs = append(errs, validateDefaultMode(s.Projected.DefaultMode, p.Child("projected").Child("defaultMode"))...)
+		errs = append(errs, validateFileMode(s.Projected.DefaultMode, p.Child("projected").Child("defaultMode"))...)
 		for i, src := range s.Projected.Sources {
 			sp := p.Child("projected").Child("sources").Index(i)
 			k := 0
@@ -211,16 +207,14 @@ func validateKeyToPaths(items []api.KeyToPath, p api.Path) api.FieldErrors {
 		} else {
 			errs = append(errs, validateLocalDescendingPath(it.Path, ip.Child("path"))...)
 		}
-		if it.Mode != nil && (*it.Mode > 0o777 || *it.Mode < 0) {
-			errs = append(errs, api.Invalid(ip.Child("mode"), *it.Mode, "must be a number between 0 and 0777 (octal), both inclusive"))
-		}
+		errs = append(errs, validateFileMode(it.Mode, ip.Child("mode"))...)
 	}
 	return errs
 }
 
-// validateDefaultMode checks a volume's defaultMode: a file mode between 0
-// and 0777 (octal).
-func validateDefaultMode(mode *int32, p api.Path) api.FieldErrors {
+// validateFileMode checks a volume's defaultMode or an item's mode: a
+// file mode between 0 and 0777 (octal).
+func validateFileMode(mode *int32, p api.Path) api.FieldErrors {
 	if mode != nil && (*mode < 0 || *mode > 0o777) {
 		return api.FieldErrors{api.Invalid(p, *mode, "must be a number between 0 and 0777 (octal), both inclusive")}
 	}

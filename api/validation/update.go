@@ -1,4 +1,4 @@
-package lifecycle
+package validation
 
 import (
 	"math"
@@ -8,7 +8,7 @@ import (
 	"github.com/podsem/podsem/api"
 )
 
-// ValidateUpdate returns the field errors the Kubernetes API server gives
+// ValidatePodUpdate returns the field errors the Kubernetes API server gives
 // for a PUT of newPod over the stored oldPod, or nil when the update is
 // accepted (the pod registry strategy's ValidateUpdate, i.e. core
 // validation's ValidatePodUpdate, under v1.36.3's default feature gates).
@@ -29,7 +29,7 @@ import (
 // and to required node affinity. Anything else is the generic
 // "pod updates may not change fields other than ..." Forbidden at spec.
 // Adding or removing containers stops the checks at that error.
-func ValidateUpdate(newPod, oldPod *api.Pod) api.FieldErrors {
+func ValidatePodUpdate(newPod, oldPod *api.Pod) api.FieldErrors {
 	if newPod == nil || oldPod == nil {
 		return api.FieldErrors{api.Required(api.NewPath("metadata"), "both the new and the old pod are required")}
 	}
@@ -246,7 +246,7 @@ func termOnlyAdds(n, o api.NodeSelectorTerm) bool {
 	return true
 }
 
-// ValidateEphemeralContainersUpdate returns the field errors the API
+// ValidatePodEphemeralContainersUpdate returns the field errors the API
 // server gives for an update through the pods/ephemeralcontainers
 // subresource (core validation's ValidatePodEphemeralContainersUpdate):
 // the metadata update rules, a valid new pod, and no existing ephemeral
@@ -256,7 +256,7 @@ func termOnlyAdds(n, o api.NodeSelectorTerm) bool {
 // (mirror) pods take no ephemeral containers at all. Other spec changes are
 // not checked here: the subresource's strategy only ever applies the
 // ephemeral containers of the request.
-func ValidateEphemeralContainersUpdate(newPod, oldPod *api.Pod) api.FieldErrors {
+func ValidatePodEphemeralContainersUpdate(newPod, oldPod *api.Pod) api.FieldErrors {
 	if newPod == nil || oldPod == nil {
 		return api.FieldErrors{api.Required(api.NewPath("metadata"), "both the new and the old pod are required")}
 	}
@@ -265,7 +265,7 @@ func ValidateEphemeralContainersUpdate(newPod, oldPod *api.Pod) api.FieldErrors 
 	errs := validateObjectMetaUpdate(&newPod.ObjectMeta, &oldPod.ObjectMeta, meta)
 	errs = append(errs, validatePodMetadataAndSpec(newPod, updateValidationOptions(oldPod))...)
 	errs = append(errs, validatePodAnnotationUpdates(newPod, oldPod, meta.Child("annotations"))...)
-	if _, mirror := oldPod.Annotations[annotationMirrorPod]; mirror {
+	if _, mirror := oldPod.Annotations[api.ConfigMirrorAnnotationKey]; mirror {
 		// Upstream reports this at a path made of one empty field name,
 		// which renders as "[]".
 		return api.FieldErrors{api.Forbidden(api.Path{}.Key(""), "static pods do not support ephemeral containers")}

@@ -1,4 +1,4 @@
-package lifecycle_test
+package validation_test
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/podsem/podsem/api"
-	"github.com/podsem/podsem/lifecycle"
+	"github.com/podsem/podsem/api/validation"
 )
 
 // vPtr returns a pointer to v.
@@ -72,19 +72,19 @@ func vBasePod() *api.Pod {
 	}
 }
 
-func TestValidateCreateBaseIsValid(t *testing.T) {
-	if errs := lifecycle.ValidateCreate(vBasePod()); len(errs) != 0 {
+func TestValidatePodCreateBaseIsValid(t *testing.T) {
+	if errs := validation.ValidatePodCreate(vBasePod()); len(errs) != 0 {
 		t.Fatalf("base pod rejected: %v", errs)
 	}
 }
 
-func TestValidateCreateNil(t *testing.T) {
-	if errs := lifecycle.ValidateCreate(nil); len(errs) == 0 {
+func TestValidatePodCreateNil(t *testing.T) {
+	if errs := validation.ValidatePodCreate(nil); len(errs) == 0 {
 		t.Fatal("nil pod accepted")
 	}
 }
 
-func TestValidateCreateRules(t *testing.T) {
+func TestValidatePodCreateRules(t *testing.T) {
 	sidecar := func(p *api.Pod) *api.Container {
 		p.Spec.InitContainers = append(p.Spec.InitContainers, api.Container{
 			Name: "proxy", Image: "envoy", ImagePullPolicy: api.PullAlways, RestartPolicy: vPtr(api.RestartPolicyAlways),
@@ -490,7 +490,7 @@ func TestValidateCreateRules(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p := vBasePod()
 			tt.mutate(p)
-			got := vPairs(lifecycle.ValidateCreate(p))
+			got := vPairs(validation.ValidatePodCreate(p))
 			want := tt.want
 			if want == nil {
 				want = []string{}
@@ -502,12 +502,12 @@ func TestValidateCreateRules(t *testing.T) {
 	}
 }
 
-func TestValidateCreateDoesNotModifyPod(t *testing.T) {
+func TestValidatePodCreateDoesNotModifyPod(t *testing.T) {
 	p := vBasePod()
 	p.Spec.TopologySpreadConstraints[0].MatchLabelKeys = []string{"app"}
 	p.Status.Phase = api.PodRunning
 	before := fmt.Sprintf("%+v", *p.Spec.TopologySpreadConstraints[0].LabelSelector)
-	lifecycle.ValidateCreate(p)
+	validation.ValidatePodCreate(p)
 	if after := fmt.Sprintf("%+v", *p.Spec.TopologySpreadConstraints[0].LabelSelector); after != before {
 		t.Errorf("labelSelector changed: %s -> %s", before, after)
 	}
@@ -516,30 +516,30 @@ func TestValidateCreateDoesNotModifyPod(t *testing.T) {
 	}
 }
 
-func BenchmarkValidateCreate(b *testing.B) {
+func BenchmarkValidatePodCreate(b *testing.B) {
 	p := vBasePod()
 	b.ReportAllocs()
 	for b.Loop() {
-		lifecycle.ValidateCreate(p)
+		validation.ValidatePodCreate(p)
 	}
 }
 
-func BenchmarkValidateUpdate(b *testing.B) {
+func BenchmarkValidatePodUpdate(b *testing.B) {
 	old := vStoredPod()
 	n := vClone(b, old)
 	n.Spec.Containers[0].Image = "nginx:1.28"
 	b.ReportAllocs()
 	for b.Loop() {
-		lifecycle.ValidateUpdate(n, old)
+		validation.ValidatePodUpdate(n, old)
 	}
 }
 
-func TestValidateCreateKeepsCallersStopSignals(t *testing.T) {
+func TestValidatePodCreateKeepsCallersStopSignals(t *testing.T) {
 	p := vBasePod()
 	p.Spec.Containers[0].Lifecycle = &api.Lifecycle{StopSignal: vPtr("SIGTERM")}
-	lifecycle.ValidateCreate(p)
+	validation.ValidatePodCreate(p)
 	if p.Spec.Containers[0].Lifecycle == nil || p.Spec.Containers[0].Lifecycle.StopSignal == nil {
-		t.Errorf("ValidateCreate dropped the caller's stop signal")
+		t.Errorf("ValidatePodCreate dropped the caller's stop signal")
 	}
 }
 
@@ -789,12 +789,12 @@ var vPodFieldCreateCases = []struct {
 	}, []string{"spec.securityContext.seLinuxChangePolicy FieldValueForbidden", "spec.securityContext.supplementalGroupsPolicy FieldValueForbidden"}},
 }
 
-func TestValidateCreatePodFields(t *testing.T) {
+func TestValidatePodCreatePodFields(t *testing.T) {
 	for _, tt := range vPodFieldCreateCases {
 		t.Run(tt.name, func(t *testing.T) {
 			p := vBasePod()
 			tt.mutate(p)
-			got := vPairs(lifecycle.ValidateCreate(p))
+			got := vPairs(validation.ValidatePodCreate(p))
 			want := tt.want
 			if want == nil {
 				want = []string{}

@@ -1,4 +1,4 @@
-package lifecycle_test
+package validation_test
 
 import (
 	"encoding/json"
@@ -6,7 +6,8 @@ import (
 	"testing"
 
 	"github.com/podsem/podsem/api"
-	"github.com/podsem/podsem/lifecycle"
+	"github.com/podsem/podsem/api/validation"
+	"github.com/podsem/podsem/downward"
 )
 
 // FuzzValidate decodes arbitrary JSON as an old and a new pod and runs
@@ -27,12 +28,12 @@ func FuzzValidate(f *testing.F) {
 		if json.Unmarshal(oldJSON, &oldPod) != nil || json.Unmarshal(newJSON, &newPod) != nil {
 			return
 		}
-		lifecycle.ValidateCreate(&newPod)
-		lifecycle.ValidateUpdate(&newPod, &oldPod)
-		lifecycle.ValidateEphemeralContainersUpdate(&newPod, &oldPod)
-		if len(lifecycle.ValidateCreate(&oldPod)) == 0 {
+		validation.ValidatePodCreate(&newPod)
+		validation.ValidatePodUpdate(&newPod, &oldPod)
+		validation.ValidatePodEphemeralContainersUpdate(&newPod, &oldPod)
+		if len(validation.ValidatePodCreate(&oldPod)) == 0 {
 			oldPod.ResourceVersion = "1"
-			if errs := lifecycle.ValidateUpdate(&oldPod, &oldPod); len(errs) != 0 {
+			if errs := validation.ValidatePodUpdate(&oldPod, &oldPod); len(errs) != 0 {
 				t.Fatalf("valid pod does not update onto itself: %v", errs)
 			}
 		}
@@ -51,7 +52,7 @@ func FuzzNameserverIP(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		p := &api.Pod{Spec: api.PodSpec{DNSConfig: &api.PodDNSConfig{Nameservers: []string{s}}, HostAliases: []api.HostAlias{{IP: s}}}}
 		var nsErrs, haErrs int
-		for _, e := range lifecycle.ValidateCreate(p) {
+		for _, e := range validation.ValidatePodCreate(p) {
 			switch e.Field {
 			case "spec.dnsConfig.nameservers[0]":
 				nsErrs++
@@ -64,6 +65,39 @@ func FuzzNameserverIP(f *testing.F) {
 		}
 		if a, err := netip.ParseAddr(s); err == nil && a.Zone() == "" && !a.Is4In6() && nsErrs != 0 {
 			t.Fatalf("%q is a plain address but was refused", s)
+		}
+	})
+}
+
+// FuzzObjectFieldSelectorResolves checks the API server's field-path
+// validation against the kubelet's resolution: every path validation
+// accepts for a mode, downward.FieldRef resolves in that mode.
+func FuzzObjectFieldSelectorResolves(f *testing.F) {
+	for _, s := range []string{
+		"metadata.name", "metadata.labels['app']", "metadata.annotations['A/b']", "metadata.labels",
+		"spec.host", "status.hostIPs", "status.phase", "['x']", "metadata.labels['a']']", "metadata.labels[''",
+		"metadata.annotations['a[b]c']", "", "']", "['']",
+	} {
+		f.Add(s)
+	}
+	pod := &api.Pod{
+		ObjectMeta: api.ObjectMeta{Name: "web-0", Namespace: "shop", UID: "uid-1",
+			Labels: map[string]string{"app": "web"}, Annotations: map[string]string{"Build": "two"}},
+		Spec: api.PodSpec{NodeName: "node-1", ServiceAccountName: "builder"},
+	}
+	ctx := &downward.Context{
+		Node:  &api.Node{Status: api.NodeStatus{Addresses: []api.NodeAddress{{Type: api.NodeInternalIP, Address: "192.168.0.7"}}}},
+		PodIP: "10.244.0.7", PodIPs: []string{"10.244.0.7"},
+	}
+	f.Fuzz(func(t *testing.T, path string) {
+		ref := api.ObjectFieldSelector{APIVersion: "v1", FieldPath: path}
+		for _, mode := range []downward.Mode{downward.Env, downward.Volume} {
+			if len(validation.ValidateObjectFieldSelector(ref, mode, api.NewPath("fieldRef"))) != 0 {
+				continue
+			}
+			if _, err := downward.FieldRef(pod, ref, mode, ctx); err != nil {
+				t.Fatalf("%q passes %v validation but FieldRef fails: %v", path, mode, err)
+			}
 		}
 	})
 }

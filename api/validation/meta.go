@@ -1,4 +1,4 @@
-package lifecycle
+package validation
 
 import (
 	"strconv"
@@ -14,7 +14,6 @@ const (
 	// an object's annotations may add up to.
 	totalAnnotationSizeLimit = 256 * 1024
 
-	annotationMirrorPod       = "kubernetes.io/config.mirror"
 	annotationDeletionCost    = "controller.kubernetes.io/pod-deletion-cost"
 	annotationAppArmorPrefix  = "container.apparmor.security.beta.kubernetes.io/"
 	appArmorRuntimeDefault    = "runtime/default"
@@ -165,8 +164,8 @@ func validateFinalizers(finalizers []string, p api.Path) api.FieldErrors {
 // AppArmor annotations name a container of the pod and a known profile.
 func validatePodAnnotations(annotations map[string]string, spec *api.PodSpec, p api.Path, allowInvalidDeletionCost bool) api.FieldErrors {
 	var errs api.FieldErrors
-	if v, ok := annotations[annotationMirrorPod]; ok && spec.NodeName == "" {
-		errs = append(errs, api.Invalid(p.Key(annotationMirrorPod), v, "must set spec.nodeName if mirror pod annotation is set"))
+	if v, ok := annotations[api.ConfigMirrorAnnotationKey]; ok && spec.NodeName == "" {
+		errs = append(errs, api.Invalid(p.Key(api.ConfigMirrorAnnotationKey), v, "must set spec.nodeName if mirror pod annotation is set"))
 	}
 	if !allowInvalidDeletionCost && !validDeletionCost(annotations) {
 		errs = append(errs, api.Invalid(p.Key(annotationDeletionCost), annotations[annotationDeletionCost], "must be a 32bit integer"))
@@ -210,7 +209,7 @@ func validatePodAnnotationUpdates(newPod, oldPod *api.Pod, p api.Path) api.Field
 		if strings.HasPrefix(k, annotationAppArmorPrefix) {
 			errs = append(errs, api.Forbidden(p.Key(k), "may not remove or update AppArmor annotations"))
 		}
-		if k == annotationMirrorPod {
+		if k == api.ConfigMirrorAnnotationKey {
 			errs = append(errs, api.Forbidden(p.Key(k), "may not remove or update mirror pod annotation"))
 		}
 	}
@@ -221,7 +220,7 @@ func validatePodAnnotationUpdates(newPod, oldPod *api.Pod, p api.Path) api.Field
 		if strings.HasPrefix(k, annotationAppArmorPrefix) {
 			errs = append(errs, api.Forbidden(p.Key(k), "may not add AppArmor annotations"))
 		}
-		if k == annotationMirrorPod {
+		if k == api.ConfigMirrorAnnotationKey {
 			errs = append(errs, api.Forbidden(p.Key(k), "may not add mirror pod annotation"))
 		}
 	}

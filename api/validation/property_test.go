@@ -1,4 +1,4 @@
-package lifecycle_test
+package validation_test
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/podsem/podsem/api"
-	"github.com/podsem/podsem/lifecycle"
+	"github.com/podsem/podsem/api/validation"
 	"pgregory.net/rapid"
 )
 
@@ -129,13 +129,13 @@ func vGenValidPod(t *rapid.T) *api.Pod {
 func TestPropertyValidPodsAreAccepted(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		p := vGenValidPod(t)
-		if errs := lifecycle.ValidateCreate(p); len(errs) != 0 {
+		if errs := validation.ValidatePodCreate(p); len(errs) != 0 {
 			t.Fatalf("valid pod rejected on create: %v", errs)
 		}
-		if errs := lifecycle.ValidateUpdate(p, p); len(errs) != 0 {
+		if errs := validation.ValidatePodUpdate(p, p); len(errs) != 0 {
 			t.Fatalf("identity update rejected: %v", errs)
 		}
-		if errs := lifecycle.ValidateEphemeralContainersUpdate(p, p); len(errs) != 0 {
+		if errs := validation.ValidatePodEphemeralContainersUpdate(p, p); len(errs) != 0 {
 			t.Fatalf("identity ephemeral-container update rejected: %v", errs)
 		}
 	})
@@ -156,7 +156,7 @@ func TestPropertyImmutableMetadata(t *testing.T) {
 		case "creationTimestamp":
 			n.CreationTimestamp = api.NewTime(n.CreationTimestamp.Add(time.Duration(rapid.IntRange(1, 1e6).Draw(t, "shift")) * time.Second))
 		}
-		for _, errs := range []api.FieldErrors{lifecycle.ValidateUpdate(n, old), lifecycle.ValidateEphemeralContainersUpdate(n, old)} {
+		for _, errs := range []api.FieldErrors{validation.ValidatePodUpdate(n, old), validation.ValidatePodEphemeralContainersUpdate(n, old)} {
 			if !slices.ContainsFunc(errs, func(e *api.FieldError) bool {
 				return e.Field == "metadata."+field && e.Type == api.ErrorTypeInvalid
 			}) {
@@ -184,7 +184,7 @@ func TestPropertyUpdatableFields(t *testing.T) {
 		n.Spec.Tolerations = append(n.Spec.Tolerations, api.Toleration{Key: "example.com/added", Operator: api.TolerationOpExists})
 		n.Labels["tier"] = vGenName(t, "tier")
 		n.Generation += int64(rapid.IntRange(0, 3).Draw(t, "generation-step"))
-		if errs := lifecycle.ValidateUpdate(n, old); len(errs) != 0 {
+		if errs := validation.ValidatePodUpdate(n, old); len(errs) != 0 {
 			t.Fatalf("allowed update rejected: %v", errs)
 		}
 	})
@@ -209,7 +209,7 @@ func TestPropertyFrozenSpecFields(t *testing.T) {
 		case 4:
 			n.Spec.Containers[0].Env = append(n.Spec.Containers[0].Env, api.EnvVar{Name: "DEBUG", Value: "1"})
 		}
-		errs := lifecycle.ValidateUpdate(n, old)
+		errs := validation.ValidatePodUpdate(n, old)
 		if !slices.ContainsFunc(errs, func(e *api.FieldError) bool { return e.Field == "spec" && e.Type == api.ErrorTypeForbidden }) {
 			t.Fatalf("frozen spec change gave %v", errs)
 		}
@@ -222,7 +222,7 @@ func TestPropertyDeadlineNeverLengthens(t *testing.T) {
 		old.Spec.ActiveDeadlineSeconds = vPtr(int64(rapid.IntRange(1, 1<<30).Draw(t, "old-deadline")))
 		n := vClone(t, old)
 		n.Spec.ActiveDeadlineSeconds = vPtr(*old.Spec.ActiveDeadlineSeconds + int64(rapid.IntRange(1, 1<<30).Draw(t, "longer-by")))
-		errs := lifecycle.ValidateUpdate(n, old)
+		errs := validation.ValidatePodUpdate(n, old)
 		if !slices.ContainsFunc(errs, func(e *api.FieldError) bool { return e.Field == "spec.activeDeadlineSeconds" }) {
 			t.Fatalf("lengthened deadline gave %v", errs)
 		}
@@ -237,18 +237,18 @@ func TestPropertyEphemeralContainersOnlyGrow(t *testing.T) {
 			Name: "debugger-" + vGenName(t, "debugger"), Image: "busybox", ImagePullPolicy: api.PullIfNotPresent,
 			TerminationMessagePath: "/dev/termination-log", TerminationMessagePolicy: "File",
 		}})
-		if errs := lifecycle.ValidateEphemeralContainersUpdate(n, old); len(errs) != 0 {
+		if errs := validation.ValidatePodEphemeralContainersUpdate(n, old); len(errs) != 0 {
 			t.Fatalf("adding an ephemeral container rejected: %v", errs)
 		}
-		if errs := lifecycle.ValidateUpdate(n, old); !slices.ContainsFunc(errs, func(e *api.FieldError) bool { return e.Field == "spec" }) {
+		if errs := validation.ValidatePodUpdate(n, old); !slices.ContainsFunc(errs, func(e *api.FieldError) bool { return e.Field == "spec" }) {
 			t.Fatalf("adding an ephemeral container by plain update gave %v", errs)
 		}
-		if errs := lifecycle.ValidateEphemeralContainersUpdate(old, n); !slices.ContainsFunc(errs, func(e *api.FieldError) bool {
+		if errs := validation.ValidatePodEphemeralContainersUpdate(old, n); !slices.ContainsFunc(errs, func(e *api.FieldError) bool {
 			return e.Field == "spec.ephemeralContainers" && e.Type == api.ErrorTypeForbidden
 		}) {
 			t.Fatalf("removing an ephemeral container gave %v", errs)
 		}
-		if errs := lifecycle.ValidateCreate(n); !slices.ContainsFunc(errs, func(e *api.FieldError) bool {
+		if errs := validation.ValidatePodCreate(n); !slices.ContainsFunc(errs, func(e *api.FieldError) bool {
 			return e.Field == "spec.ephemeralContainers" && e.Type == api.ErrorTypeForbidden
 		}) {
 			t.Fatalf("creating with an ephemeral container gave %v", errs)

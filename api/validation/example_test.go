@@ -1,11 +1,12 @@
-package lifecycle_test
+package validation_test
 
 import (
 	"fmt"
 	"time"
 
 	"github.com/podsem/podsem/api"
-	"github.com/podsem/podsem/lifecycle"
+	"github.com/podsem/podsem/api/validation"
+	"github.com/podsem/podsem/downward"
 )
 
 // exampleSeconds returns a pointer to a number of seconds.
@@ -14,7 +15,7 @@ func exampleSeconds(v int64) *int64 { return &v }
 // A pod whose init container carries a readiness probe, which only
 // sidecars (restartPolicy: Always) may have, and which asks for its own
 // user namespace while sharing the host's network.
-func ExampleValidateCreate() {
+func ExampleValidatePodCreate() {
 	pod := &api.Pod{
 		ObjectMeta: api.ObjectMeta{Name: "web", Namespace: "default"},
 		Spec: api.PodSpec{
@@ -35,7 +36,7 @@ func ExampleValidateCreate() {
 			HostUsers:                     new(bool),
 		},
 	}
-	for _, err := range lifecycle.ValidateCreate(pod) {
+	for _, err := range validation.ValidatePodCreate(pod) {
 		fmt.Println(err)
 	}
 	// Output:
@@ -46,7 +47,7 @@ func ExampleValidateCreate() {
 // A running pod may get a new image and a shorter deadline, but not a
 // longer one or a new name; its restart policy is frozen. A deadline error
 // ends the spec checks, as upstream's does.
-func ExampleValidateUpdate() {
+func ExampleValidatePodUpdate() {
 	old := &api.Pod{
 		ObjectMeta: api.ObjectMeta{
 			Name: "web", Namespace: "default", UID: "uid-web", ResourceVersion: "10",
@@ -67,18 +68,18 @@ func ExampleValidateUpdate() {
 	newPod.Spec.Containers = []api.Container{old.Spec.Containers[0]}
 	newPod.Spec.Containers[0].Image = "nginx:1.28"
 	newPod.Spec.ActiveDeadlineSeconds = exampleSeconds(300)
-	fmt.Println("image and shorter deadline:", lifecycle.ValidateUpdate(&newPod, old).Err())
+	fmt.Println("image and shorter deadline:", validation.ValidatePodUpdate(&newPod, old).Err())
 
 	newPod.Spec.ActiveDeadlineSeconds = exampleSeconds(900)
 	newPod.Name = "web-2"
-	for _, err := range lifecycle.ValidateUpdate(&newPod, old) {
+	for _, err := range validation.ValidatePodUpdate(&newPod, old) {
 		fmt.Println(err)
 	}
 
 	newPod.Name = old.Name
 	newPod.Spec.ActiveDeadlineSeconds = old.Spec.ActiveDeadlineSeconds
 	newPod.Spec.RestartPolicy = api.RestartPolicyNever
-	for _, err := range lifecycle.ValidateUpdate(&newPod, old) {
+	for _, err := range validation.ValidatePodUpdate(&newPod, old) {
 		fmt.Println(err.Field, err.Type)
 	}
 	// Output:
@@ -86,4 +87,36 @@ func ExampleValidateUpdate() {
 	// metadata.name: Invalid value: "web-2": field is immutable
 	// spec.activeDeadlineSeconds: Invalid value: 900: must be less than or equal to previous value
 	// spec FieldValueForbidden
+}
+
+// The API server merges matchLabelKeys into the term's selector when a
+// pod is created, so that each revision of a Deployment only repels its
+// own pods.
+func ExampleMergeAffinityLabelKeys() {
+	p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "web-7d4b9-x2x", Namespace: "default",
+		Labels: map[string]string{"app": "web", "pod-template-hash": "7d4b9"}}}
+	p.Spec.Affinity = &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{
+		RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{{
+			LabelSelector:  &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+			TopologyKey:    api.LabelHostname,
+			MatchLabelKeys: []string{"pod-template-hash"},
+		}}}}
+	merged := validation.MergeAffinityLabelKeys(p)
+	sel := merged.Spec.Affinity.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution[0].LabelSelector
+	s, _ := api.LabelSelectorAsSelector(sel)
+	fmt.Println(s)
+	// Output:
+	// app=web,pod-template-hash in (7d4b9)
+}
+
+// A pod's environment may name one label, but only a downwardAPI volume
+// file may expose the whole label map.
+func ExampleValidateObjectFieldSelector() {
+	p := api.NewPath("spec", "containers").Index(0).Child("env").Index(0).Child("valueFrom", "fieldRef")
+	ref := api.ObjectFieldSelector{APIVersion: "v1", FieldPath: "metadata.labels"}
+	fmt.Println(validation.ValidateObjectFieldSelector(ref, downward.Env, p))
+	fmt.Println(validation.ValidateObjectFieldSelector(ref, downward.Volume, p) == nil)
+	// Output:
+	// spec.containers[0].env[0].valueFrom.fieldRef.fieldPath: Unsupported value: "metadata.labels": supported values: "metadata.name", "metadata.namespace", "metadata.uid", "spec.nodeName", "spec.serviceAccountName", "status.hostIP", "status.hostIPs", "status.podIP", "status.podIPs"
+	// true
 }

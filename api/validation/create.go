@@ -1,4 +1,4 @@
-package lifecycle
+package validation
 
 import (
 	"strings"
@@ -6,7 +6,7 @@ import (
 	"github.com/podsem/podsem/api"
 )
 
-// ValidateCreate returns the field errors the Kubernetes API server gives
+// ValidatePodCreate returns the field errors the Kubernetes API server gives
 // for a pod POSTed to /api/v1/namespaces/{ns}/pods, or nil when the pod is
 // accepted. The pod is expected as the API server holds it after decoding
 // and v1 defaulting (see api.DefaultPod); it is not modified.
@@ -24,7 +24,7 @@ import (
 // gates remain). Field paths and error types are upstream's, including its
 // quirks (spec.HostPID and spec.HostIPC spelled with a capital letter, a
 // matchLabelKeys overlap reported at spec.topologySpreadConstraints[i][j]).
-func ValidateCreate(pod *api.Pod) api.FieldErrors {
+func ValidatePodCreate(pod *api.Pod) api.FieldErrors {
 	if pod == nil {
 		return api.FieldErrors{api.Required(api.NewPath("metadata"), "a pod is required")}
 	}

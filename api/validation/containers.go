@@ -1,4 +1,4 @@
-package lifecycle
+package validation
 
 import (
 	"fmt"
@@ -417,11 +417,11 @@ func validateEnv(env []api.EnvVar, p api.Path) api.FieldErrors {
 		vf := ev.ValueFrom
 		if vf.FieldRef != nil {
 			n++
-			errs = append(errs, downward.ValidateFieldRef(*vf.FieldRef, downward.Env, vp.Child("fieldRef"))...)
+			errs = append(errs, ValidateObjectFieldSelector(*vf.FieldRef, downward.Env, vp.Child("fieldRef"))...)
 		}
 		if vf.ResourceFieldRef != nil {
 			n++
-			errs = append(errs, downward.ValidateResourceFieldRef(*vf.ResourceFieldRef, downward.Env, vp.Child("resourceFieldRef"))...)
+			errs = append(errs, ValidateResourceFieldSelector(*vf.ResourceFieldRef, downward.Env, vp.Child("resourceFieldRef"))...)
 		}
 		if vf.ConfigMapKeyRef != nil {
 			n++
@@ -616,9 +616,23 @@ func validateLocalDescendingPath(path string, p api.Path) api.FieldErrors {
 	return append(errs, validatePathNoBacksteps(path, p)...)
 }
 
-// validatePathNoBacksteps forbids ".." as a path element.
+// validateLocalNonReservedPath is validateLocalDescendingPath that also
+// refuses a path starting with ".." (such as "..data", the name the
+// kubelet's atomic writer gives its own directory), reported once only
+// when the ".." element check has not already caught it.
+func validateLocalNonReservedPath(path string, p api.Path) api.FieldErrors {
+	errs := validateLocalDescendingPath(path, p)
+	if strings.HasPrefix(path, "..") && !strings.HasPrefix(path, "../") {
+		errs = append(errs, api.Invalid(p, path, "must not start with '..'"))
+	}
+	return errs
+}
+
+// validatePathNoBacksteps forbids ".." as a path element. Elements are
+// separated by "/" only, as on the API server's Linux (a backslash is an
+// ordinary character there).
 func validatePathNoBacksteps(path string, p api.Path) api.FieldErrors {
-	for _, part := range strings.FieldsFunc(path, func(r rune) bool { return r == '/' || r == '\\' }) {
+	for _, part := range strings.Split(path, "/") {
 		if part == ".." {
 			return api.FieldErrors{api.Invalid(p, path, "must not contain '..'")}
 		}
