@@ -318,6 +318,9 @@ func TestAdmitUnderPressure(t *testing.T) {
 // A pass allocates the same whatever the number of pods, once the pods'
 // requests are cached: nothing per pod, for memory and for disk signals.
 func TestEvictionManagerStepAllocationsIndependentOfPods(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates on its own")
+	}
 	allocs := func(n int, disk bool) float64 {
 		var pods []*api.Pod
 		var stats []preemption.PodStats
