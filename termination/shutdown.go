@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/podsem/podsem/api"
-	"github.com/podsem/podsem/api/admission"
 )
 
 // The status reason and message the kubelet writes on every pod it kills
@@ -53,7 +52,7 @@ func (c ShutdownConfig) Enabled() bool { return len(c.ByPodPriority) > 0 || c.Gr
 // PriorityGroups returns the priority groups the kubelet shuts pods down
 // in, sorted by priority from low to high (entries of equal priority keep
 // their order). Without ByPodPriority they are derived as the kubelet
-// migrates the older settings: priority admission.DefaultPriority with
+// migrates the older settings: priority api.DefaultPriority with
 // GracePeriod − GracePeriodCriticalPods, and api.SystemCriticalPriority
 // with the rest, each truncated to whole seconds. A disabled
 // configuration has no groups. Errors, wrapping ErrInvalidInput, are the
@@ -84,7 +83,7 @@ func (c ShutdownConfig) PriorityGroups() ([]ShutdownGracePeriodByPodPriority, er
 	}
 	regular := c.GracePeriod - c.GracePeriodCriticalPods
 	return []ShutdownGracePeriodByPodPriority{
-		{Priority: admission.DefaultPriority, ShutdownGracePeriodSeconds: int64(regular / time.Second)},
+		{Priority: api.DefaultPriority, ShutdownGracePeriodSeconds: int64(regular / time.Second)},
 		{Priority: api.SystemCriticalPriority, ShutdownGracePeriodSeconds: int64((c.GracePeriod - regular) / time.Second)},
 	}, nil
 }

@@ -15,7 +15,7 @@
 //   - on pod create, ResolvePriority turns spec.priorityClassName into
 //     spec.priority and spec.preemptionPolicy from the PriorityClasses
 //     that exist (the global default for a pod naming none, see
-//     GlobalDefaultClass; DefaultPriority when there is no default), and
+//     GlobalDefaultClass; api.DefaultPriority when there is no default), and
 //     refuses unknown classes and pre-set values that disagree;
 //     Priority.Apply writes the result into the pod;
 //   - on PriorityClass create, AdmitPriorityClass runs the whole request:
