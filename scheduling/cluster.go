@@ -15,7 +15,7 @@ import (
 var ErrInvalidObject = errors.New("scheduling: invalid object")
 
 // errNilCluster is what the update methods of a nil Cluster return.
-var errNilCluster = fmt.Errorf("%w: nil Cluster", ErrInvalidObject)
+var errNilCluster = fmt.Errorf("%w: cluster: nil", ErrInvalidObject)
 
 // Config is the scheduler configuration a Cluster evaluates pods with. The
 // zero value is kube-scheduler v1.36.3's default profile.
