@@ -21,6 +21,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -148,6 +149,18 @@ func Invalid(t testing.TB, err, sentinel error, arg string) {
 	}
 	if !strings.Contains(err.Error(), arg+": nil") {
 		t.Errorf("error %q does not name the argument (%q)", err, arg+": nil")
+	}
+}
+
+// Zero fails t unless each of vs is the zero value of its type: the
+// answer the nil rule gives for a nil argument to a function without an
+// error result.
+func Zero(t testing.TB, vs ...any) {
+	t.Helper()
+	for i, v := range vs {
+		if v != nil && !reflect.ValueOf(v).IsZero() {
+			t.Errorf("result %d is %#v, want the zero %T", i, v, v)
+		}
 	}
 }
 
