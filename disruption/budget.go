@@ -20,11 +20,6 @@ const DeletionTimeout = 2 * time.Minute
 // controller cannot be found among the known controllers.
 var ErrNoController = errors.New("found no controllers for pod")
 
-// ErrInvalidInput is wrapped by the errors this package reports for
-// something it cannot work on at all, such as a nil PodDisruptionBudget;
-// the message names the argument ("pdb: nil"). Test with errors.Is.
-var ErrInvalidInput = errors.New("disruption: invalid input")
-
 // Result explains one evaluation of a budget: the numbers the disruption
 // controller derived and where they came from. Status is what it writes.
 type Result struct {

@@ -45,8 +45,8 @@ var nilCases = map[string]func(t *testing.T){
 			t.Errorf("got %+v, want the zero Priority", p)
 		}
 		p, err = admission.ResolvePriority(&api.Pod{}, nil)
-		if err != nil || p.Value != admission.DefaultPriority {
-			t.Errorf("no classes: got %+v, %v; want the default priority", p, err)
+		if err != nil || p.Value != 0 {
+			t.Errorf("no classes: got %+v, %v; want the default priority, 0", p, err)
 		}
 	},
 }
