@@ -3,6 +3,12 @@ package api
 // Priority value limits and the built-in PriorityClasses, as
 // pkg/apis/scheduling defines them in Kubernetes v1.36.3.
 const (
+	// DefaultPriority is the priority a pod gets when it names no
+	// PriorityClass and no class is marked globalDefault: zero
+	// (pkg/apis/scheduling DefaultPriorityWhenNoDefaultClassExists). The
+	// Priority admission plugin writes it; the kubelet's graceful node
+	// shutdown uses it as the priority of its regular-pods group.
+	DefaultPriority int32 = 0
 	// HighestUserDefinablePriority is the largest value a PriorityClass
 	// not named system-* may have: one billion.
 	HighestUserDefinablePriority int32 = 1000000000

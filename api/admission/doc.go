@@ -15,7 +15,7 @@
 //   - on pod create, ResolvePriority turns spec.priorityClassName into
 //     spec.priority and spec.preemptionPolicy from the PriorityClasses
 //     that exist (the global default for a pod naming none, see
-//     GlobalDefaultClass; DefaultPriority when there is no default), and
+//     GlobalDefaultClass; api.DefaultPriority when there is no default), and
 //     refuses unknown classes and pre-set values that disagree;
 //     Priority.Apply writes the result into the pod;
 //   - on PriorityClass create, AdmitPriorityClass runs the whole request:
@@ -30,10 +30,15 @@
 // # DefaultTolerationSeconds
 //
 // The DefaultTolerationSeconds plugin
-// (plugin/pkg/admission/defaulttolerationseconds), which gives a pod
-// NoExecute tolerations of the node.kubernetes.io/not-ready and
-// node.kubernetes.io/unreachable taints for 300 seconds unless it
-// tolerates them already, is to join this package in tolerations.go.
+// (plugin/pkg/admission/defaulttolerationseconds), in tolerations.go: on
+// every pod create and update, DefaultTolerations appends NoExecute
+// tolerations of node.kubernetes.io/not-ready and
+// node.kubernetes.io/unreachable for TolerationSeconds (300 s each by
+// default; the kube-apiserver flags --default-not-ready-toleration-seconds
+// and --default-unreachable-toleration-seconds) unless the pod already
+// covers the key. Covering is the plugin's own test, not toleration
+// matching: a toleration whose key is that key or empty and whose effect
+// is NoExecute or empty, whatever its operator, value or seconds.
 //
 // Validation itself is package api/validation, which this package calls
 // where a request validates between its admission steps; nothing here

@@ -7,11 +7,6 @@ import (
 	"github.com/podsem/podsem/api/validation"
 )
 
-// DefaultPriority is the priority the Priority admission plugin gives a
-// pod that names no class when no class is marked globalDefault
-// (scheduling.DefaultPriorityWhenNoDefaultClassExists).
-const DefaultPriority int32 = 0
-
 // Priority is what the Priority admission plugin writes into a new pod's
 // spec: the class name (filled in from the global default when the pod
 // named none), the integer priority, and the preemption policy copied from
@@ -57,7 +52,7 @@ func GlobalDefaultClass(classes []api.PriorityClass) *api.PriorityClass {
 // that exist in the cluster:
 //
 //   - a pod naming no class gets the global default class's name, value and
-//     preemption policy, or, with no default, DefaultPriority and
+//     preemption policy, or, with no default, api.DefaultPriority and
 //     PreemptLowerPriority with the name left empty;
 //   - a pod naming a class gets its value and preemption policy; a class
 //     that does not exist is refused (Forbidden), system classes included,
@@ -81,7 +76,7 @@ func ResolvePriority(pod *api.Pod, classes []api.PriorityClass) (Priority, error
 			res = Priority{ClassName: def.Name, Value: def.Value, PreemptionPolicy: def.PreemptionPolicy}
 		} else {
 			p := api.PreemptLowerPriority
-			res = Priority{Value: DefaultPriority, PreemptionPolicy: &p}
+			res = Priority{Value: api.DefaultPriority, PreemptionPolicy: &p}
 		}
 	} else {
 		var pc *api.PriorityClass
