@@ -25,11 +25,12 @@ func nilPodOnNode() *api.Pod {
 // nilCases calls each exported function and method of termination that
 // can be handed nil with nil arguments and checks the documented answer: a
 // nil pod is an error wrapping termination.ErrInvalidInput where there is
-// an error result and the zero value elsewhere; nil delete options are a
-// DELETE without a body, a nil override is none, a nil nodeExists means
-// every missing node is gone, and nil pods and nodes in lists are skipped.
-// Keyed by the names niltest.Nilable lists; TestNilTableComplete keeps it
-// complete.
+// an error result and the zero value elsewhere (KubeletKillStatus, whose
+// doc says so, writes the kill's fields on an empty status); nil delete
+// options are a DELETE without a body, a nil override is none, a nil
+// nodeExists means every missing node is gone, and nil pods and nodes in
+// lists are skipped. Keyed by the names niltest.Nilable lists;
+// TestNilTableComplete keeps it complete.
 var nilCases = map[string]func(t *testing.T){
 	"(*Collector).Collect": func(t *testing.T) {
 		niltest.Zero(t, (*termination.Collector)(nil).Collect([]*api.Pod{nilPodOnNode()}, nil, nil, nilT0))
@@ -48,6 +49,13 @@ var nilCases = map[string]func(t *testing.T){
 		d, err = termination.APIServerGrace(nilPodOnNode(), nil, nilT0)
 		if err != nil || !d.Graceful || d.GracePeriodSeconds == nil || *d.GracePeriodSeconds != 30 {
 			t.Errorf("nil options: got %+v, %v; want a graceful 30 s delete", d, err)
+		}
+	},
+	"BuildShutdownTimeline": func(t *testing.T) {
+		_, err := termination.BuildShutdownTimeline([]*api.Pod{nil}, termination.ShutdownConfig{GracePeriod: 30 * time.Second}, nilT0)
+		niltest.Invalid(t, err, termination.ErrInvalidInput, "pods[0]")
+		if _, err := termination.BuildShutdownTimeline(nil, termination.ShutdownConfig{GracePeriod: 30 * time.Second}, nilT0); err != nil {
+			t.Errorf("no pods: %v", err)
 		}
 	},
 	"BuildTimeline": func(t *testing.T) {
@@ -78,6 +86,15 @@ var nilCases = map[string]func(t *testing.T){
 	},
 	"IsForceDeletion": func(t *testing.T) {
 		niltest.Zero(t, termination.IsForceDeletion(nil))
+	},
+	"KubeletKillStatus": func(t *testing.T) {
+		// Documented exception to the zero value: a nil pod gives the status
+		// holding only what the kill writes.
+		st := termination.KubeletKillStatus(nil, api.PodFailed, "Evicted", "low on memory", nilT0)
+		c := api.FindCondition(st.Conditions, api.DisruptionTarget)
+		if st.Phase != api.PodFailed || st.Reason != "Evicted" || len(st.Conditions) != 1 || c == nil || c.Reason != api.PodReasonTerminationByKubelet {
+			t.Errorf("got %+v, want only the kill's phase, reason and DisruptionTarget condition", st)
+		}
 	},
 	"KillTimeout": func(t *testing.T) {
 		niltest.Zero(t, termination.KillTimeout(nil, nil))

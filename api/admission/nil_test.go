@@ -30,6 +30,11 @@ var nilCases = map[string]func(t *testing.T){
 			t.Errorf("no existing classes: %v", err)
 		}
 	},
+	"DefaultTolerations": func(t *testing.T) {
+		if got := admission.DefaultTolerations(nil, admission.TolerationSeconds{}); got != nil {
+			t.Errorf("got %v, want nil", got)
+		}
+	},
 	"GlobalDefaultClass": func(t *testing.T) {
 		if got := admission.GlobalDefaultClass(nil); got != nil {
 			t.Errorf("got %v, want nil", got)
