@@ -21,9 +21,9 @@ func TestDecodeMixedList(t *testing.T) {
 	if len(objs) != 4 {
 		t.Fatalf("got %d objects, want 4", len(objs))
 	}
-	pod, ok := objs[0].(*Pod)
-	if !ok {
-		t.Fatalf("item 0 is %T", objs[0])
+	pod := objectAs[*Pod](t, objs, 0)
+	if len(pod.Spec.Containers) != 1 {
+		t.Fatalf("got %d containers, want 1", len(pod.Spec.Containers))
 	}
 	c := pod.Spec.Containers[0]
 	if got := c.Resources.Requests.Cpu(); got.Cmp(MustParseQuantity("500m")) != 0 {
@@ -38,15 +38,15 @@ func TestDecodeMixedList(t *testing.T) {
 	if ref := pod.ControllerRef(); ref == nil || ref.Kind != "StatefulSet" {
 		t.Errorf("controller ref = %+v", ref)
 	}
-	node := objs[1].(*Node)
-	if node.Spec.Taints[0].Effect != TaintEffectNoSchedule {
-		t.Errorf("taint = %+v", node.Spec.Taints[0])
+	node := objectAs[*Node](t, objs, 1)
+	if len(node.Spec.Taints) != 1 || node.Spec.Taints[0].Effect != TaintEffectNoSchedule {
+		t.Errorf("taints = %+v", node.Spec.Taints)
 	}
-	pdb := objs[2].(*PodDisruptionBudget)
+	pdb := objectAs[*PodDisruptionBudget](t, objs, 2)
 	if pdb.Spec.MinAvailable == nil || pdb.Spec.MinAvailable.String() != "50%" {
 		t.Errorf("v1beta1 PDB minAvailable = %+v", pdb.Spec.MinAvailable)
 	}
-	pc := objs[3].(*PriorityClass)
+	pc := objectAs[*PriorityClass](t, objs, 3)
 	if pc.Value != 1000000 || pc.PreemptionPolicy == nil || *pc.PreemptionPolicy != PreemptNever {
 		t.Errorf("priority class = %+v", pc)
 	}
@@ -58,7 +58,10 @@ func TestDecodeTypedListInfersKind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(objs) != 2 || objs[1].(*Pod).Name != "b" {
+	if len(objs) != 2 {
+		t.Fatalf("got %#v, want 2 pods", objs)
+	}
+	if p := objectAs[*Pod](t, objs, 1); p.Name != "b" {
 		t.Fatalf("got %#v", objs)
 	}
 }
@@ -117,6 +120,9 @@ func TestRoundTripTestdata(t *testing.T) {
 			again, err := Decode(enc)
 			if err != nil {
 				t.Fatalf("%s: %v", enc, err)
+			}
+			if len(again) != 1 {
+				t.Fatalf("%s: decoded %d objects, want 1", enc, len(again))
 			}
 			if d := cmp.Diff(o, again[0], cmp.Comparer(func(a, b Quantity) bool { return a.Cmp(b) == 0 })); d != "" {
 				t.Errorf("%s: round trip differs:\n%s", name, d)

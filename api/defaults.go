@@ -38,8 +38,12 @@ const (
 // limits; other pod-level limits are never defaulted).
 //
 // Nothing in podsem calls it implicitly: most inputs (and most conformance
-// vectors) are deliberately not defaulted, so callers opt in.
+// vectors) are deliberately not defaulted, so callers opt in. A nil pod is
+// left alone.
 func DefaultPod(pod *Pod) {
+	if pod == nil {
+		return
+	}
 	s := &pod.Spec
 	if s.DNSPolicy == "" {
 		s.DNSPolicy = DNSClusterFirst

@@ -110,7 +110,7 @@ func TestDefaultCSIDriver(t *testing.T) {
 	}
 	set := &CSIDriver{Spec: CSIDriverSpec{AttachRequired: sref(false), VolumeLifecycleModes: []VolumeLifecycleMode{VolumeLifecycleEphemeral}}}
 	DefaultCSIDriver(set)
-	if *set.Spec.AttachRequired || set.Spec.VolumeLifecycleModes[0] != VolumeLifecycleEphemeral || len(set.Spec.VolumeLifecycleModes) != 1 {
+	if set.Spec.AttachRequired == nil || *set.Spec.AttachRequired || len(set.Spec.VolumeLifecycleModes) != 1 || set.Spec.VolumeLifecycleModes[0] != VolumeLifecycleEphemeral {
 		t.Errorf("defaulting overwrote set fields: %+v", set.Spec)
 	}
 	DefaultCSIDriver(nil)
@@ -219,14 +219,14 @@ func TestStorageDefaultingProperties(t *testing.T) {
 			driver.Spec.AttachRequired == nil || driver.Spec.FSGroupPolicy == nil || len(driver.Spec.VolumeLifecycleModes) == 0 {
 			t.Fatalf("a defaulted field is unset: %+v %+v %+v %+v", claim, vol, class, driver)
 		}
-		b := before[0].(*PersistentVolumeClaim)
+		b := objectAs[*PersistentVolumeClaim](t, before, 0)
 		if b.Spec.VolumeMode != nil && *b.Spec.VolumeMode != *claim.Spec.VolumeMode || b.Status.Phase != "" && b.Status.Phase != claim.Status.Phase {
 			t.Fatalf("claim: a set field changed: %+v -> %+v", b, claim)
 		}
-		if c := before[2].(*StorageClass); c.VolumeBindingMode != nil && *c.VolumeBindingMode != class.BindingMode() {
+		if c := objectAs[*StorageClass](t, before, 2); c.VolumeBindingMode != nil && *c.VolumeBindingMode != class.BindingMode() {
 			t.Fatalf("class: binding mode changed: %v -> %v", *c.VolumeBindingMode, class.BindingMode())
 		}
-		if d := before[3].(*CSIDriver); d.Spec.AttachRequired != nil && *d.Spec.AttachRequired != *driver.Spec.AttachRequired ||
+		if d := objectAs[*CSIDriver](t, before, 3); d.Spec.AttachRequired != nil && *d.Spec.AttachRequired != *driver.Spec.AttachRequired ||
 			len(d.Spec.VolumeLifecycleModes) > 0 && !cmp.Equal(d.Spec.VolumeLifecycleModes, driver.Spec.VolumeLifecycleModes) {
 			t.Fatalf("driver: a set field changed: %+v -> %+v", d.Spec, driver.Spec)
 		}

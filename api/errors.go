@@ -1,11 +1,17 @@
 package api
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"strconv"
 	"strings"
 )
+
+// ErrInvalidInput is wrapped by the errors of functions handed something
+// they cannot work on at all, such as a nil object pointer; the message
+// names the argument ("pod: nil"). Test with errors.Is.
+var ErrInvalidInput = errors.New("api: invalid input")
 
 // ErrorType classifies a validation error the way the API server's
 // field.ErrorType does; the string values are upstream's.
@@ -63,8 +69,11 @@ type FieldError struct {
 }
 
 // Error renders the error as the API server does:
-// "field: Invalid value: value: detail".
+// "field: Invalid value: value: detail". A nil FieldError renders as "".
 func (e *FieldError) Error() string {
+	if e == nil {
+		return ""
+	}
 	var b strings.Builder
 	b.WriteString(e.Field)
 	b.WriteString(": ")
@@ -110,11 +119,13 @@ func renderValue(v any) string {
 type FieldErrors []*FieldError
 
 // Error joins the messages; it satisfies error so a non-empty list can be
-// returned as one.
+// returned as one. Nil elements are skipped.
 func (l FieldErrors) Error() string {
-	msgs := make([]string, len(l))
-	for i, e := range l {
-		msgs[i] = e.Error()
+	msgs := make([]string, 0, len(l))
+	for _, e := range l {
+		if e != nil {
+			msgs = append(msgs, e.Error())
+		}
 	}
 	if len(msgs) == 1 {
 		return msgs[0]
@@ -218,7 +229,12 @@ func NotFound(p Path, value any) *FieldError {
 	return &FieldError{Type: ErrorTypeNotFound, Field: p.s, BadValue: value}
 }
 
-// InternalError reports a failure of the validator itself.
+// InternalError reports a failure of the validator itself. A nil err leaves
+// the detail empty.
 func InternalError(p Path, err error) *FieldError {
-	return &FieldError{Type: ErrorTypeInternal, Field: p.s, Detail: err.Error()}
+	fe := &FieldError{Type: ErrorTypeInternal, Field: p.s}
+	if err != nil {
+		fe.Detail = err.Error()
+	}
+	return fe
 }

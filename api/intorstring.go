@@ -40,8 +40,12 @@ func (v IntOrString) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON reads a JSON number (which must be an integer within int32)
-// or string.
+// or string. A nil *IntOrString cannot hold the result: the error wraps
+// ErrInvalidInput.
 func (v *IntOrString) UnmarshalJSON(b []byte) error {
+	if v == nil {
+		return fmt.Errorf("%w: IntOrString: nil pointer", ErrInvalidInput)
+	}
 	if len(b) > 0 && b[0] == '"' {
 		v.IsString, v.IntVal = true, 0
 		return json.Unmarshal(b, &v.StrVal)
@@ -64,10 +68,11 @@ func (v *IntOrString) UnmarshalJSON(b []byte) error {
 // down (floor, so "-10%" of 5 is -1) otherwise. Like upstream the product
 // is formed in float64, so a product beyond 2^53 rounds the way Kubernetes
 // rounds it (99999999999999% of 99, rounded up, is 98999999999999). Any
-// other string is an error naming the value.
+// other string is an error naming the value. A nil v is an error wrapping
+// ErrInvalidInput.
 func ScaledValueFromIntOrPercent(v *IntOrString, total int, roundUp bool) (int, error) {
 	if v == nil {
-		return 0, fmt.Errorf("int-or-percent: nil value")
+		return 0, fmt.Errorf("%w: IntOrString: nil", ErrInvalidInput)
 	}
 	if !v.IsString {
 		return int(v.IntVal), nil

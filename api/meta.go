@@ -46,8 +46,12 @@ type OwnerReference struct {
 }
 
 // ControllerRef returns the owner reference marked controller: true, or nil
-// when the object has no managing controller (metav1.GetControllerOf).
+// when the object has no managing controller (metav1.GetControllerOf). A
+// nil ObjectMeta has none.
 func (m *ObjectMeta) ControllerRef() *OwnerReference {
+	if m == nil {
+		return nil
+	}
 	for i := range m.OwnerReferences {
 		if c := m.OwnerReferences[i].Controller; c != nil && *c {
 			return &m.OwnerReferences[i]
@@ -82,8 +86,12 @@ func (t Time) MarshalJSON() ([]byte, error) {
 	return json.Marshal(t.UTC().Format(time.RFC3339Nano))
 }
 
-// UnmarshalJSON decodes an RFC 3339 string or null.
+// UnmarshalJSON decodes an RFC 3339 string or null. A nil *Time cannot
+// hold the result: the error wraps ErrInvalidInput.
 func (t *Time) UnmarshalJSON(b []byte) error {
+	if t == nil {
+		return fmt.Errorf("%w: Time: nil pointer", ErrInvalidInput)
+	}
 	if string(b) == "null" {
 		t.Time = time.Time{}
 		return nil

@@ -151,12 +151,19 @@ func newNodeSelectorTermMatcher(term *NodeSelectorTerm, path string) (*NodeSelec
 	return m, nil
 }
 
-// Err returns why the term failed to compile, or nil.
-func (m *NodeSelectorTermMatcher) Err() error { return m.err }
+// Err returns why the term failed to compile, or nil (also for a nil
+// matcher, which matches nothing).
+func (m *NodeSelectorTermMatcher) Err() error {
+	if m == nil {
+		return nil
+	}
+	return m.err
+}
 
 // Match reports whether a node with this name and these labels satisfies
 // the term. As in component-helpers, matchFields are only consulted when
-// nodeName is non-empty: a node without a name passes them.
+// nodeName is non-empty: a node without a name passes them. A nil matcher
+// matches no node.
 func (m *NodeSelectorTermMatcher) Match(nodeName string, nodeLabels map[string]string) bool {
 	if m == nil || m.never {
 		return false
@@ -224,7 +231,9 @@ func NewNodeSelectorMatcher(ns *NodeSelector) (*NodeSelectorMatcher, error) {
 }
 
 // Match reports whether a node with this name and these labels satisfies
-// the selector: some valid term matches (or the selector was nil).
+// the selector: some valid term matches (or the selector was nil). A nil
+// *NodeSelectorMatcher (as opposed to the matcher of a nil selector)
+// matches no node.
 func (m *NodeSelectorMatcher) Match(nodeName string, nodeLabels map[string]string) bool {
 	ok, _ := m.MatchWithError(nodeName, nodeLabels)
 	return ok
@@ -232,7 +241,8 @@ func (m *NodeSelectorMatcher) Match(nodeName string, nodeLabels map[string]strin
 
 // MatchWithError is Match that also returns the compile errors of the
 // invalid terms, but only when no term matched (the contract of
-// nodeaffinity.LazyErrorNodeSelector.Match).
+// nodeaffinity.LazyErrorNodeSelector.Match). A nil matcher matches no node
+// and reports no error.
 func (m *NodeSelectorMatcher) MatchWithError(nodeName string, nodeLabels map[string]string) (bool, error) {
 	if m == nil {
 		return false, nil

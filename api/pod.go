@@ -201,13 +201,20 @@ type AppArmorProfile struct {
 
 // IsSidecar reports whether the init container c is a sidecar: an init
 // container with restartPolicy Always, which keeps running beside the app
-// containers (KEP-753).
+// containers (KEP-753). A nil container is not a sidecar.
 func (c *Container) IsSidecar() bool {
-	return c.RestartPolicy != nil && *c.RestartPolicy == RestartPolicyAlways
+	return c != nil && c.RestartPolicy != nil && *c.RestartPolicy == RestartPolicyAlways
 }
 
 // Key returns "namespace/name", the key the API server and controllers use.
-func (p *Pod) Key() string { return p.Namespace + "/" + p.Name }
+// A nil pod has no key: the result is "".
+func (p *Pod) Key() string {
+	if p == nil {
+		return ""
+	}
+	return p.Namespace + "/" + p.Name
+}
 
-// IsTerminating reports whether the pod has a deletionTimestamp.
-func (p *Pod) IsTerminating() bool { return p.DeletionTimestamp != nil }
+// IsTerminating reports whether the pod has a deletionTimestamp. A nil pod
+// is not terminating.
+func (p *Pod) IsTerminating() bool { return p != nil && p.DeletionTimestamp != nil }

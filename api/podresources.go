@@ -38,26 +38,29 @@ type PodResourcesOptions struct {
 }
 
 // IsPodLevelRequestsSet reports whether spec.resources.requests names a
-// resource supported at pod level.
+// resource supported at pod level. A nil pod sets none.
 func IsPodLevelRequestsSet(pod *Pod) bool {
-	return pod.Spec.Resources != nil && hasSupported(pod.Spec.Resources.Requests)
+	return pod != nil && pod.Spec.Resources != nil && hasSupported(pod.Spec.Resources.Requests)
 }
 
 // IsPodLevelLimitsSet reports whether spec.resources.limits names a
-// resource supported at pod level.
+// resource supported at pod level. A nil pod sets none.
 func IsPodLevelLimitsSet(pod *Pod) bool {
-	return pod.Spec.Resources != nil && hasSupported(pod.Spec.Resources.Limits)
+	return pod != nil && pod.Spec.Resources != nil && hasSupported(pod.Spec.Resources.Limits)
 }
 
 // IsPodLevelResourcesSet reports whether spec.resources sets any resource
-// supported at pod level.
+// supported at pod level. A nil pod sets none.
 func IsPodLevelResourcesSet(pod *Pod) bool {
 	return IsPodLevelRequestsSet(pod) || IsPodLevelLimitsSet(pod)
 }
 
 // IsPodResizeInfeasible reports whether the PodResizePending condition says
-// the resize is Infeasible.
+// the resize is Infeasible. A nil pod has no resize.
 func IsPodResizeInfeasible(pod *Pod) bool {
+	if pod == nil {
+		return false
+	}
 	if c := FindCondition(pod.Status.Conditions, PodResizePending); c != nil {
 		return c.Reason == "Infeasible"
 	}
@@ -70,8 +73,12 @@ func IsPodResizeInfeasible(pod *Pod) bool {
 // sidecars summed; each regular init container, plus the sidecars declared
 // before it, as a floor), replaced resource by resource by pod-level
 // spec.resources.requests (cpu, memory, hugepages-*), plus overhead.
+// A nil pod has no requests: the result is empty.
 func PodRequests(pod *Pod, opts PodResourcesOptions) ResourceList {
 	reqs := ResourceList{}
+	if pod == nil {
+		return reqs
+	}
 	if !opts.SkipContainerLevelResources {
 		reqs = AggregateContainerRequests(pod, opts)
 	}
@@ -91,8 +98,11 @@ func PodRequests(pod *Pod, opts PodResourcesOptions) ResourceList {
 // PodLimits is the pod's effective resource limits, as component-helpers'
 // resource.PodLimits computes them: the container aggregate, replaced by
 // pod-level limits where set, plus overhead only for resources that already
-// have a non-zero limit.
+// have a non-zero limit. A nil pod has no limits: the result is empty.
 func PodLimits(pod *Pod, opts PodResourcesOptions) ResourceList {
+	if pod == nil {
+		return ResourceList{}
+	}
 	lims := AggregateContainerLimits(pod, opts)
 	if !opts.SkipPodLevelResources && IsPodLevelResourcesSet(pod) {
 		eff := pod.Spec.Resources.Limits
@@ -242,8 +252,12 @@ func resizeStatusFor(st *PodStatus, name string) *ContainerStatus {
 // (no pod-level resources, no overhead), by the sidecar-aware formula of
 // KEP-753, as component-helpers' resource.AggregateContainerRequests
 // computes it, plus the node-allocatable resources of DRA claims when
-// opts.UseDRANodeAllocatableResourceClaimStatus is set.
+// opts.UseDRANodeAllocatableResourceClaimStatus is set. A nil pod has no
+// containers: the result is empty.
 func AggregateContainerRequests(pod *Pod, opts PodResourcesOptions) ResourceList {
+	if pod == nil {
+		return ResourceList{}
+	}
 	reqs := aggregateContainers(pod, opts, requestsOf, opts.NonMissingContainerRequests)
 	if opts.UseDRANodeAllocatableResourceClaimStatus {
 		for _, st := range pod.Status.NodeAllocatableResourceClaimStatuses {
@@ -255,8 +269,12 @@ func AggregateContainerRequests(pod *Pod, opts PodResourcesOptions) ResourceList
 
 // AggregateContainerLimits is the limits of the pod's containers alone, by
 // the same formula as AggregateContainerRequests (DRA claims and
-// NonMissingContainerRequests do not apply to limits).
+// NonMissingContainerRequests do not apply to limits). A nil pod has no
+// containers: the result is empty.
 func AggregateContainerLimits(pod *Pod, opts PodResourcesOptions) ResourceList {
+	if pod == nil {
+		return ResourceList{}
+	}
 	return aggregateContainers(pod, opts, limitsOf, nil)
 }
 

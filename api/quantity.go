@@ -2,6 +2,7 @@ package api
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/big"
 	"math/bits"
@@ -865,8 +866,12 @@ func (q Quantity) MarshalJSON() ([]byte, error) {
 // JSON string holding a quantity ("500m"), a JSON number read as the
 // quantity it spells (0.5 is 500m, 1e3 is 1e3), or null, which gives the
 // zero Quantity. Whitespace around the text inside the string is ignored;
-// the string's contents are taken literally (escapes are not decoded).
+// the string's contents are taken literally (escapes are not decoded). A
+// nil *Quantity cannot hold the result: the error wraps ErrInvalidInput.
 func (q *Quantity) UnmarshalJSON(data []byte) error {
+	if q == nil {
+		return fmt.Errorf("%w: Quantity: nil pointer", ErrInvalidInput)
+	}
 	if string(data) == "null" {
 		*q = Quantity{}
 		return nil

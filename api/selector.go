@@ -234,7 +234,7 @@ func (r *Requirement) hasValue(v string) bool {
 // listed value; notin/!= hold when the key is absent or its value is not
 // listed; exists/! test presence; gt/lt need the key present with a value
 // that parses as a base-10 int64 and compares strictly. Anything else, and
-// the zero Requirement, matches nothing.
+// the zero Requirement, matches nothing. Nil labels are an empty set.
 func (r Requirement) Matches(ls Labels) bool {
 	if s, ok := ls.(Set); ok {
 		v, has := s[r.key]
@@ -359,7 +359,7 @@ func Everything() Selector { return requirementsSelector(nil) }
 func Nothing() Selector { return nothingSelector{} }
 
 // SelectsNothing reports whether sel is the Nothing() selector
-// (pkg/labels.MatchesNothing).
+// (pkg/labels.MatchesNothing). A nil selector is not.
 func SelectsNothing(sel Selector) bool {
 	_, ok := sel.(nothingSelector)
 	return ok

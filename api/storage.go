@@ -197,13 +197,14 @@ var ErrClaimNotForPod = errors.New("claim not created for pod")
 // ephemeral.VolumeIsForPod checks before the scheduler and kubelet use it.
 // The error wraps ErrClaimNotForPod and reads as upstream's ("PVC ns/name
 // was not created for pod ns/name (pod is not owner)"); a nil pod or claim
-// is bad input and gives an error naming it.
+// is bad input: the error wraps ErrInvalidInput (and ErrClaimNotForPod) and
+// names it.
 func VolumeClaimIsForPod(pod *Pod, claim *PersistentVolumeClaim) error {
 	switch {
 	case pod == nil:
-		return fmt.Errorf("%w: pod: nil", ErrClaimNotForPod)
+		return fmt.Errorf("%w (%w): pod: nil", ErrInvalidInput, ErrClaimNotForPod)
 	case claim == nil:
-		return fmt.Errorf("%w: claim: nil", ErrClaimNotForPod)
+		return fmt.Errorf("%w (%w): claim: nil", ErrInvalidInput, ErrClaimNotForPod)
 	}
 	ref := claim.ControllerRef()
 	if claim.Namespace != pod.Namespace || ref == nil || ref.UID != pod.UID {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -34,7 +35,7 @@ func TestDecodeStorageList(t *testing.T) {
 		t.Fatalf("kinds (-want +got):\n%s", d)
 	}
 
-	bound := objs[0].(*PersistentVolumeClaim)
+	bound := objectAs[*PersistentVolumeClaim](t, objs, 0)
 	if got := bound.Spec.Resources.Requests[ResourceStorage]; got.Cmp(MustParseQuantity("10Gi")) != 0 {
 		t.Errorf("storage request = %v", got)
 	}
@@ -45,7 +46,7 @@ func TestDecodeStorageList(t *testing.T) {
 		t.Errorf("class %q, annotations %v", bound.ClassName(), bound.Annotations)
 	}
 
-	pending := objs[1].(*PersistentVolumeClaim)
+	pending := objectAs[*PersistentVolumeClaim](t, objs, 1)
 	if pending.Spec.StorageClassName != nil || pending.ClassName() != "" {
 		t.Errorf("null storageClassName decodes as unset: %v", pending.Spec.StorageClassName)
 	}
@@ -56,7 +57,7 @@ func TestDecodeStorageList(t *testing.T) {
 		t.Errorf("selector = %+v", pending.Spec.Selector)
 	}
 
-	pv := objs[2].(*PersistentVolume)
+	pv := objectAs[*PersistentVolume](t, objs, 2)
 	if pv.Spec.CSI == nil || pv.Spec.CSI.Driver != "ebs.csi.aws.com" || pv.Spec.CSI.VolumeHandle != "vol-0abc" {
 		t.Errorf("csi source = %+v", pv.Spec.CSI)
 	}
@@ -70,23 +71,24 @@ func TestDecodeStorageList(t *testing.T) {
 		t.Errorf("zone node affinity mismatched")
 	}
 
-	local := objs[3].(*PersistentVolume)
+	local := objectAs[*PersistentVolume](t, objs, 3)
 	if local.Spec.Local == nil || local.Spec.Local.Path != "/mnt/disks/ssd0" || local.Spec.PersistentVolumeReclaimPolicy != PersistentVolumeReclaimRetain {
 		t.Errorf("local pv = %+v", local.Spec)
 	}
 
-	gp3 := objs[4].(*StorageClass)
+	gp3 := objectAs[*StorageClass](t, objs, 4)
 	if gp3.BindingMode() != VolumeBindingWaitForFirstConsumer || gp3.Provisioner != "ebs.csi.aws.com" {
 		t.Errorf("gp3 = %+v", gp3)
 	}
-	if len(gp3.AllowedTopologies) != 1 || gp3.AllowedTopologies[0].MatchLabelExpressions[0].Values[1] != "eu-west-1b" {
+	if len(gp3.AllowedTopologies) != 1 || len(gp3.AllowedTopologies[0].MatchLabelExpressions) != 1 ||
+		!slices.Equal(gp3.AllowedTopologies[0].MatchLabelExpressions[0].Values, []string{"eu-west-1a", "eu-west-1b"}) {
 		t.Errorf("allowedTopologies = %+v", gp3.AllowedTopologies)
 	}
-	if lc := objs[5].(*StorageClass); lc.BindingMode() != VolumeBindingImmediate || lc.Provisioner != NotSupportedProvisioner {
+	if lc := objectAs[*StorageClass](t, objs, 5); lc.BindingMode() != VolumeBindingImmediate || lc.Provisioner != NotSupportedProvisioner {
 		t.Errorf("an undefaulted class binds Immediate: %+v", lc)
 	}
 
-	csiNode := objs[6].(*CSINode)
+	csiNode := objectAs[*CSINode](t, objs, 6)
 	ebs := csiNode.Driver("ebs.csi.aws.com")
 	if ebs == nil || ebs.Allocatable == nil || ebs.Allocatable.Count == nil || *ebs.Allocatable.Count != 25 {
 		t.Errorf("ebs driver = %+v", ebs)
@@ -98,7 +100,7 @@ func TestDecodeStorageList(t *testing.T) {
 		t.Errorf("absent driver found or annotation lost")
 	}
 
-	drv := objs[7].(*CSIDriver)
+	drv := objectAs[*CSIDriver](t, objs, 7)
 	if drv.Spec.AttachRequired == nil || !*drv.Spec.AttachRequired || drv.Spec.NodeAllocatableUpdatePeriodSeconds == nil || *drv.Spec.NodeAllocatableUpdatePeriodSeconds != 60 {
 		t.Errorf("csi driver = %+v", drv.Spec)
 	}
@@ -143,7 +145,7 @@ func TestDecodeStorageTypedLists(t *testing.T) {
 		}
 		// Items of a typed list take the list's element kind.
 		enc, _ := json.Marshal(objs[0])
-		if again, err := Decode(enc); err != nil || typeName(again[0]) != tc.want {
+		if again, err := Decode(enc); err != nil || len(again) != 1 || typeName(again[0]) != tc.want {
 			t.Errorf("%s: re-decoding %s: %v", tc.doc, enc, err)
 		}
 	}
@@ -352,7 +354,7 @@ func TestEphemeralVolumeClaim(t *testing.T) {
 		{"controlled by another pod of the same name", owned("old-uid", &yes), "PVC shop/web-0-scratch was not created for pod shop/web-0 (pod is not owner)"},
 		{"no owner", &PersistentVolumeClaim{ObjectMeta: ObjectMeta{Name: "web-0-scratch", Namespace: "shop"}}, "PVC shop/web-0-scratch was not created for pod shop/web-0 (pod is not owner)"},
 		{"other namespace", func() *PersistentVolumeClaim { c := owned("pod-uid", &yes); c.Namespace = "other"; return c }(), "PVC other/web-0-scratch was not created for pod shop/web-0 (pod is not owner)"},
-		{"nil claim", nil, "claim not created for pod: claim: nil"},
+		{"nil claim", nil, "api: invalid input (claim not created for pod): claim: nil"},
 	} {
 		err := VolumeClaimIsForPod(pod, tc.claim)
 		switch {

@@ -51,8 +51,12 @@ type Toleration struct {
 // ToleratesTaint reports whether t tolerates taint, with the API's matching
 // rule (core/v1 helper ToleratesTaint): effects must match unless the
 // toleration's is empty; keys must match unless the toleration's key is
-// empty with Exists; Equal (or empty) operators compare values.
+// empty with Exists; Equal (or empty) operators compare values. A nil
+// toleration tolerates nothing, and nothing tolerates a nil taint.
 func (t *Toleration) ToleratesTaint(taint *Taint) bool {
+	if t == nil || taint == nil {
+		return false
+	}
 	if t.Effect != "" && t.Effect != taint.Effect {
 		return false
 	}

@@ -140,12 +140,12 @@ func TestEvaluate(t *testing.T) {
 		old := api.NewTime(t0.Add(-time.Hour))
 		b.Status.Conditions = []api.Condition{{Type: ConditionDisruptionAllowed, Status: api.ConditionTrue, Reason: ReasonSufficientPods, LastTransitionTime: old}}
 		st, _ := Evaluate(b, ssPods("zk", 3), zk, t0)
-		if got := st.Conditions[0].LastTransitionTime; !got.Equal(old.Time) {
-			t.Errorf("lastTransitionTime %v, want %v", got, old)
+		if c := api.FindStatusCondition(st.Conditions, ConditionDisruptionAllowed); c == nil || !c.LastTransitionTime.Equal(old.Time) {
+			t.Errorf("condition %+v, want lastTransitionTime %v", c, old)
 		}
 		st, _ = Evaluate(b, ssPods("zk", 2), zk, t0)
-		if got := st.Conditions[0].LastTransitionTime; !got.Equal(t0) {
-			t.Errorf("lastTransitionTime %v, want now", got)
+		if c := api.FindStatusCondition(st.Conditions, ConditionDisruptionAllowed); c == nil || !c.LastTransitionTime.Equal(t0) {
+			t.Errorf("condition %+v, want lastTransitionTime now", c)
 		}
 		if b.Status.Conditions[0].LastTransitionTime != old {
 			t.Error("Evaluate modified its input")

@@ -30,8 +30,12 @@ const StalePodDisruptionTimeout = 2 * time.Minute
 // DisruptionAllowed returns the DisruptionAllowed condition the disruption
 // controller and the Eviction API derive from a budget status
 // (k8s.io/component-helpers/apps/poddisruptionbudget
-// UpdateDisruptionAllowedCondition), without a transition time.
+// UpdateDisruptionAllowedCondition), without a transition time. A nil
+// status has no condition: the result is the zero Condition.
 func DisruptionAllowed(st *api.PodDisruptionBudgetStatus) api.Condition {
+	if st == nil {
+		return api.Condition{}
+	}
 	c := api.Condition{
 		Type:               ConditionDisruptionAllowed,
 		Status:             api.ConditionFalse,
@@ -50,7 +54,7 @@ func DisruptionAllowed(st *api.PodDisruptionBudgetStatus) api.Condition {
 // kubelet, on a pod that is neither terminating nor finished. clearIn is
 // how long until StalePodDisruptionTimeout has passed since the
 // condition's last transition (0 when it already has); then Reset gives
-// the condition the controller writes.
+// the condition the controller writes. A nil pod carries none.
 func StaleDisruption(pod *api.Pod, now time.Time) (stale bool, clearIn time.Duration) {
 	if pod == nil || pod.DeletionTimestamp != nil || pod.Status.Phase.IsTerminal() {
 		return false, 0

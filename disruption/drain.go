@@ -137,7 +137,8 @@ var ErrPodSelector = errors.New("drain: invalid pod selector")
 // when its owner reference says kind DaemonSet and apiVersion apps/v1; a
 // DaemonSet not in daemonSets does not exist, which is an error unless
 // Force, then a warning. now ages deletionTimestamps in whole seconds,
-// truncated. Pods whose spec.nodeName is another node are ignored.
+// truncated. Pods whose spec.nodeName is another node are ignored, and so
+// are nil pods and DaemonSets.
 func PlanDrain(node string, pods []*api.Pod, daemonSets []*api.DaemonSet, flags DrainFlags, now time.Time) DrainPlan {
 	plan := DrainPlan{Node: node}
 	sel, err := api.ParseSelector(flags.PodSelector)

@@ -137,6 +137,9 @@ func (d EvictionDecision) String() string {
 // MaxDisruptedPods (else 403) and room for one more disruption (else 429);
 // it is charged one disruption and records the pod in disruptedPods. The
 // delete itself fails with 409 when a precondition does not hold.
+//
+// A nil eviction is a request without a body: 400 Bad Request. Nil budgets
+// in pdbs are skipped.
 func Evict(pod *api.Pod, eviction *api.Eviction, pdbs []*api.PodDisruptionBudget, opts EvictOptions, now time.Time) EvictionDecision {
 	if eviction == nil {
 		return refuse(RuleBadRequest, 400, StatusBadRequest, "eviction: nil Eviction object")

@@ -129,8 +129,8 @@ func TestEvictMessages(t *testing.T) {
 		b.Status.Conditions = []api.Condition{{Type: ConditionDisruptionAllowed, Status: api.ConditionFalse, Reason: ReasonSyncFailed, Message: "found no controllers for pod \"web-1\""}}
 	})
 	d = Evict(newPod("web-1"), evictionOf("web-1", nil), []*api.PodDisruptionBudget{failed}, EvictOptions{}, t0)
-	if want := "The disruption budget pdb does not allow evicting pods currently because it failed sync: found no controllers for pod \"web-1\""; d.Causes[0].Message != want {
-		t.Errorf("cause %q", d.Causes[0].Message)
+	if want := "The disruption budget pdb does not allow evicting pods currently because it failed sync: found no controllers for pod \"web-1\""; len(d.Causes) != 1 || d.Causes[0].Message != want {
+		t.Errorf("causes %v, want one: %q", d.Causes, want)
 	}
 	d = Evict(newPod("web-1"), evictionOf("web-1", nil), []*api.PodDisruptionBudget{budget(-1, 2, 2)}, EvictOptions{}, t0)
 	if d.Message != `poddisruptionbudget.policy "pdb" is forbidden: pdb disruptions allowed is negative` {
@@ -153,7 +153,7 @@ func TestEvictLastDisruptionFlipsCondition(t *testing.T) {
 	})
 	d := Evict(newPod("web-1"), evictionOf("web-1", nil), []*api.PodDisruptionBudget{b}, EvictOptions{}, t0)
 	c := api.FindStatusCondition(d.BudgetStatus.Conditions, ConditionDisruptionAllowed)
-	if c.Status != api.ConditionFalse || c.Reason != ReasonInsufficientPods || !c.LastTransitionTime.Equal(t0) {
+	if c == nil || c.Status != api.ConditionFalse || c.Reason != ReasonInsufficientPods || !c.LastTransitionTime.Equal(t0) {
 		t.Errorf("condition after last disruption: %+v", c)
 	}
 	if b.Status.Conditions[0].Status != api.ConditionTrue {

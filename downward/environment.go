@@ -95,9 +95,12 @@ func (o Objects) EnvFile(volumeName, path string) (map[string]string, error) {
 // first set (each envFrom source's keys sorted), a redefinition keeping
 // its place and taking the new value, then the remaining service
 // variables sorted by name. Each name appears once.
+//
+// A nil ctx is an empty Context and a nil lookup none (ErrNoLookup when the
+// container needs one); a nil pod is an error wrapping ErrInvalidInput.
 func Environment(pod *api.Pod, container string, ctx *Context, lookup Lookup) ([]EnvVar, error) {
 	if pod == nil {
-		return nil, errors.New("downward: nil pod")
+		return nil, fmt.Errorf("%w: pod: nil", ErrInvalidInput)
 	}
 	if ctx == nil {
 		ctx = &Context{}

@@ -44,4 +44,9 @@ var (
 	// ErrNoLookup: the container references ConfigMaps, Secrets or env
 	// files and no Lookup was given (the kubelet's "no kubeClient defined").
 	ErrNoLookup = errors.New("no lookup for configMaps, secrets or env files")
+
+	// ErrInvalidInput: a function was handed something it cannot work on
+	// at all, such as a nil pod, container or volume; the message names
+	// the argument ("pod: nil").
+	ErrInvalidInput = errors.New("downward: invalid input")
 )

@@ -19,11 +19,15 @@ import "strings"
 // rune of that byte value, so a $ directly before a multi-byte UTF-8
 // character changes it ("$é" does not come back unchanged). Strings
 // without a $ are returned as they are. resolve is called once per
-// complete reference, left to right.
+// complete reference, left to right. A nil resolve resolves nothing:
+// references stay as written ($$ still becomes $).
 func Expand(s string, resolve func(name string) (value string, ok bool)) string {
 	i := strings.IndexByte(s, '$')
 	if i < 0 || i == len(s)-1 {
 		return s
+	}
+	if resolve == nil {
+		resolve = func(string) (string, bool) { return "", false }
 	}
 	var b strings.Builder
 	b.Grow(len(s))

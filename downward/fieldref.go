@@ -1,7 +1,6 @@
 package downward
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -88,10 +87,11 @@ type Context struct {
 // resolve them), a subscript on any other path, a label key that is not
 // a qualified name or an annotation key that is not one once lowercased,
 // and in Env a missing node or a node without an InternalIP or ExternalIP
-// for status.hostIP(s).
+// for status.hostIP(s). A nil ctx is an empty Context; a nil pod is an
+// error wrapping ErrInvalidInput.
 func FieldRef(pod *api.Pod, ref api.ObjectFieldSelector, mode Mode, ctx *Context) (string, error) {
 	if pod == nil {
-		return "", errors.New("downward: nil pod")
+		return "", fmt.Errorf("%w: pod: nil", ErrInvalidInput)
 	}
 	switch mode {
 	case Volume:
@@ -116,6 +116,9 @@ func envFieldRef(pod *api.Pod, ref api.ObjectFieldSelector, ctx *Context) (strin
 	case PathServiceAccountName:
 		return pod.Spec.ServiceAccountName, nil
 	case PathHostIP, PathHostIPs:
+		if ctx.Node == nil {
+			return "", errNoNodeObject
+		}
 		ips, err := HostIPs(ctx.Node)
 		if err != nil {
 			return "", err

@@ -8,6 +8,9 @@ import (
 	"github.com/podsem/podsem/api"
 )
 
+// errNoNodeObject is the answer for host IPs wanted without a Node.
+var errNoNodeObject = fmt.Errorf("%w: no Node object to read host IPs from", ErrNoNode)
+
 // HostIPs returns the node IPs the kubelet reports as a pod's
 // status.hostIPs, the first being status.hostIP (component-helpers
 // GetNodeHostIPs): every parseable InternalIP address in address order,
@@ -16,10 +19,11 @@ import (
 // prints them ("fd00::0b01" becomes "fd00::b01"), and IPv4 addresses with
 // leading zeros are accepted as the kubelet's lenient parser accepts them
 // ("010.0.0.1" is 10.0.0.1). A node without a usable InternalIP or
-// ExternalIP gives an error wrapping ErrNoNode.
+// ExternalIP gives an error wrapping ErrNoNode. A nil node is an error
+// wrapping ErrInvalidInput and ErrNoNode.
 func HostIPs(node *api.Node) ([]string, error) {
 	if node == nil {
-		return nil, fmt.Errorf("%w: no Node object to read host IPs from", ErrNoNode)
+		return nil, fmt.Errorf("%w: node: nil (%w)", ErrInvalidInput, errNoNodeObject)
 	}
 	var first net.IP
 	var out []string

@@ -1,7 +1,6 @@
 package downward
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -39,10 +38,11 @@ var defaultedLimits = [...]api.ResourceName{api.ResourceCPU, api.ResourceMemory,
 // limits.ephemeral-storage, requests.cpu, requests.memory,
 // requests.ephemeral-storage, limits.hugepages-<size> or
 // requests.hugepages-<size>; anything else is an error wrapping
-// ErrUnsupportedResource.
+// ErrUnsupportedResource. A nil container is an error wrapping
+// ErrInvalidInput.
 func ContainerResource(c *api.Container, resource string, divisor api.Quantity) (string, error) {
 	if c == nil {
-		return "", errors.New("downward: nil container")
+		return "", fmt.Errorf("%w: container: nil", ErrInvalidInput)
 	}
 	return extractResource(c.Resources.Limits, c.Resources.Requests, resource, divisor)
 }
@@ -68,10 +68,10 @@ func ContainerResource(c *api.Container, resource string, divisor api.Quantity) 
 // the pod as written.
 //
 // The value is then computed as ContainerResource does, with ref.Divisor
-// (nil or zero means 1).
+// (nil or zero means 1). A nil pod is an error wrapping ErrInvalidInput.
 func ResourceFieldRef(pod *api.Pod, container string, ref api.ResourceFieldSelector, allocatable api.ResourceList) (string, error) {
 	if pod == nil {
-		return "", errors.New("downward: nil pod")
+		return "", fmt.Errorf("%w: pod: nil", ErrInvalidInput)
 	}
 	divisor := divisorOf(ref)
 	if allocatable != nil {

@@ -47,10 +47,15 @@ type File struct {
 // Every item that cannot be resolved contributes an error; the result
 // then still lists all files (the failing ones empty) and the error joins
 // all failures, as the kubelet reports them before refusing to set the
-// volume up. A volume of any other kind is an error.
+// volume up. A volume of any other kind is an error. A nil lookup is none
+// (ErrNoLookup when a source needs one); a nil pod or volume is an error
+// wrapping ErrInvalidInput.
 func VolumeFiles(pod *api.Pod, vol *api.Volume, allocatable api.ResourceList, lookup Lookup) ([]File, error) {
-	if pod == nil || vol == nil {
-		return nil, errors.New("downward: nil pod or volume")
+	switch {
+	case pod == nil:
+		return nil, fmt.Errorf("%w: pod: nil", ErrInvalidInput)
+	case vol == nil:
+		return nil, fmt.Errorf("%w: volume: nil", ErrInvalidInput)
 	}
 	files := map[string]File{}
 	var errs []error
@@ -152,10 +157,11 @@ func collectKeys(files map[string]File, data map[string]string, items []api.KeyT
 // the pod sets securityContext.fsGroup, or runs in a user namespace
 // (hostUsers: false, which treats the volume as if fsGroup were 0),
 // downwardAPI and projected volumes, being read-only, get the group and
-// owner read bits (0440) added. Otherwise mode is unchanged.
+// owner read bits (0440) added. Otherwise mode is unchanged. A nil pod has
+// no volume files: the result is 0.
 func OnDiskMode(pod *api.Pod, mode int32) int32 {
 	if pod == nil {
-		return mode
+		return 0
 	}
 	fsGroup := pod.Spec.SecurityContext != nil && pod.Spec.SecurityContext.FSGroup != nil
 	userNS := pod.Spec.HostUsers != nil && !*pod.Spec.HostUsers

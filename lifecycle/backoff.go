@@ -305,13 +305,11 @@ func (b Backoff) NextRestart(h RestartHistory, now time.Time) (BackoffDecision, 
 // back-off: the pod's name, namespace and UID, the container's name, its
 // image and its resources (pkg/kubelet/kuberuntime GetBackoffKey). A change
 // of image or resources therefore starts a fresh back-off. The text is
-// podsem's own rendering; only equality of keys matters.
+// podsem's own rendering; only equality of keys matters. A nil pod or
+// container has no key: the result is "".
 func BackoffKey(pod *api.Pod, c *api.Container) string {
-	if pod == nil {
-		pod = &api.Pod{}
-	}
-	if c == nil {
-		c = &api.Container{}
+	if pod == nil || c == nil {
+		return ""
 	}
 	var b strings.Builder
 	b.WriteString(pod.Name)

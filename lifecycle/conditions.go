@@ -74,9 +74,13 @@ type SandboxChange struct {
 // 0), when more than one is ready, when the newest is not ready, when the
 // newest's network mode differs from the pod's (hostNetwork or not), or
 // when a pod-network sandbox reports a network status with an empty IP. In
-// those cases the new attempt is the newest's plus one.
+// those cases the new attempt is the newest's plus one. A nil pod has no
+// sandbox to judge: the result is the zero SandboxChange.
 func SandboxChanged(pod *api.Pod, sandboxes []Sandbox) SandboxChange {
-	hostNetwork := pod != nil && pod.Spec.HostNetwork
+	if pod == nil {
+		return SandboxChange{}
+	}
+	hostNetwork := pod.Spec.HostNetwork
 	if len(sandboxes) == 0 {
 		return SandboxChange{NeedNew: true, Why: "no sandbox"}
 	}
@@ -141,8 +145,11 @@ type KubeletConditions struct {
 
 // List returns the conditions in the order the kubelet appends them to the
 // pod status: PodReadyToStartContainers, Initialized, Ready,
-// ContainersReady.
+// ContainersReady. A nil *KubeletConditions lists none.
 func (k *KubeletConditions) List() []api.PodCondition {
+	if k == nil {
+		return nil
+	}
 	return []api.PodCondition{k.ReadyToStartContainers, k.Initialized, k.Ready, k.ContainersReady}
 }
 
@@ -229,11 +236,11 @@ func nameList(names []string) string {
 //
 // Every condition carries observedGeneration = metadata.generation. A
 // condition whose status equals the previous one's keeps its
-// lastTransitionTime; otherwise it gets now. A nil pod is read as an empty
-// one.
+// lastTransitionTime; otherwise it gets now. A nil pod has no conditions:
+// the result is the zero KubeletConditions.
 func Conditions(pod *api.Pod, in ConditionsInput, now time.Time) KubeletConditions {
 	if pod == nil {
-		pod = &api.Pod{}
+		return KubeletConditions{}
 	}
 	prev := in.Previous
 	if prev == nil {

@@ -127,9 +127,12 @@ type StateSummary struct {
 // Describe summarises a container state. When a state carries more than
 // one of waiting, running and terminated (which the kubelet never writes),
 // the first set in the order running, terminated, waiting wins — the order
-// the kubelet's phase computation tests them.
+// the kubelet's phase computation tests them. A nil state is unknown: the
+// result is the zero StateSummary.
 func Describe(s *api.ContainerState) StateSummary {
 	switch {
+	case s == nil:
+		return StateSummary{}
 	case s.Running != nil:
 		return StateSummary{Kind: StateRunning, Since: s.Running.StartedAt.Time}
 	case s.Terminated != nil:
@@ -189,7 +192,8 @@ type ContainerSummary struct {
 }
 
 // DescribeStatus summarises a container status as the kubelet reported it.
-// A nil status is an unknown container.
+// A nil status is an unknown container: the result is the zero
+// ContainerSummary.
 func DescribeStatus(cs *api.ContainerStatus) ContainerSummary {
 	if cs == nil {
 		return ContainerSummary{}

@@ -18,8 +18,12 @@ const DeadlineExceededMessage = "Pod was active on the node longer than the spec
 // spent pulling images and running init containers counts. ok is false when
 // the pod sets no deadline or has no startTime yet (the kubelet's
 // active-deadline handler then never fires). A deadline too large for a
-// time.Duration is reported as not set.
+// time.Duration is reported as not set. A nil pod has no deadline: the
+// result is the zero time and false.
 func ActiveDeadline(pod *api.Pod) (deadline time.Time, ok bool) {
+	if pod == nil {
+		return time.Time{}, false
+	}
 	ads := pod.Spec.ActiveDeadlineSeconds
 	if ads == nil || pod.Status.StartTime.IsZero() {
 		return time.Time{}, false
@@ -36,7 +40,8 @@ func ActiveDeadline(pod *api.Pod) (deadline time.Time, ok bool) {
 // deadline is reached when now − status.startTime ≥ activeDeadlineSeconds,
 // so a pod is past its deadline at the exact second it ends. remaining is the
 // time left (zero or negative once past). A pod without a deadline or
-// without a startTime is never past it, and remaining is then zero.
+// without a startTime is never past it, and remaining is then zero; so is a
+// nil pod.
 //
 // Past the deadline the kubelet kills the pod's containers and reports phase
 // Failed with reason DeadlineExceeded and DeadlineExceededMessage; the

@@ -54,10 +54,10 @@ const NodeUnreachablePodReason = NodeLost
 //   - "(D ago)" uses the latest lastState.terminated.finishedAt among the
 //     counted containers; durations are rendered as kubectl's HumanDuration.
 //
-// A nil pod is read as an empty one.
+// A nil pod has no row: the result is the zero DisplayRow.
 func DisplayStatus(pod *api.Pod, now time.Time) DisplayRow {
 	if pod == nil {
-		pod = &api.Pod{}
+		return DisplayRow{}
 	}
 	st := &pod.Status
 	restarts, sidecarRestarts := 0, 0

@@ -121,8 +121,12 @@ type Machine struct {
 // and metadata (a status already present is ignored; the Machine reports
 // from phase Pending), with an unset terminationGracePeriodSeconds taken
 // as the API server's default (api.DefaultTerminationGracePeriodSeconds).
-// The pod's spec must not be modified afterwards.
+// The pod's spec must not be modified afterwards. A nil pod has no
+// machine: the result is nil, whose methods answer with zero values.
 func NewMachine(pod *api.Pod, cfg MachineConfig) *Machine {
+	if pod == nil {
+		return nil
+	}
 	m := &Machine{cfg: cfg, images: map[string]bool{}, wakes: map[time.Time]bool{}, phase: api.PodPending}
 	m.pod.TypeMeta, m.pod.ObjectMeta, m.pod.Spec = pod.TypeMeta, pod.ObjectMeta, pod.Spec
 	m.pod.DeletionTimestamp, m.pod.DeletionGracePeriodSeconds = nil, nil
@@ -156,16 +160,22 @@ func NewMachine(pod *api.Pod, cfg MachineConfig) *Machine {
 // spec.nodeName set once scheduled, metadata with the deletion fields once
 // deleted, and the status of the latest Step. The result shares slices with
 // the Machine and must not be modified; it is what DisplayStatus takes.
+// A nil Machine has no pod.
 func (m *Machine) Pod() *api.Pod {
+	if m == nil {
+		return nil
+	}
 	p := m.pod
 	return &p
 }
 
 // Why explains what the machine did at the latest Step: the sequencer's
 // reason for what it started or waits for, or why the pod is being
-// stopped.
+// stopped. A nil Machine explains nothing: the result is "".
 func (m *Machine) Why() string {
 	switch {
+	case m == nil:
+		return ""
 	case m.removed:
 		return "the pod was removed"
 	case m.nodeLost:
@@ -180,12 +190,13 @@ func (m *Machine) Why() string {
 	return m.why
 }
 
-// Terminal reports whether the pod reached Succeeded or Failed.
-func (m *Machine) Terminal() bool { return m.phase.IsTerminal() }
+// Terminal reports whether the pod reached Succeeded or Failed; a nil
+// Machine's has not.
+func (m *Machine) Terminal() bool { return m != nil && m.phase.IsTerminal() }
 
 // Removed reports whether the pod object is gone (ActionRemovePod was
-// issued, or an unscheduled pod was deleted).
-func (m *Machine) Removed() bool { return m.removed }
+// issued, or an unscheduled pod was deleted); a nil Machine's is not.
+func (m *Machine) Removed() bool { return m != nil && m.removed }
 
 // find returns the Machine's record of the container name, looked up as
 // api.PodSpec.FindContainer does; nil when the pod has no such container.
@@ -210,8 +221,12 @@ func (m *Machine) at(kind api.ContainerKind, i int) *mcontainer {
 
 // Step feeds one event to the machine at time now and returns the pod
 // status the kubelet reports afterwards and the actions to perform, in
-// order. now should not go backwards between calls.
+// order. now should not go backwards between calls. A nil Machine does
+// nothing: the results are the zero status and no actions.
 func (m *Machine) Step(ev Event, now time.Time) (api.PodStatus, []Action) {
+	if m == nil {
+		return api.PodStatus{}, nil
+	}
 	var acts []Action
 	if m.removed {
 		return m.pod.Status, nil

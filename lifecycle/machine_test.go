@@ -199,6 +199,9 @@ func TestMachineScenarios(t *testing.T) {
 			{104 * sec, ContainerStarted("app"), "Running | Running | 1/1 | ReportStatus"},
 		})
 		st := m.Pod().Status
+		if len(st.InitContainerStatuses) != 1 || len(st.ContainerStatuses) != 1 {
+			t.Fatalf("got %d init and %d container statuses, want 1 and 1", len(st.InitContainerStatuses), len(st.ContainerStatuses))
+		}
 		if st.InitContainerStatuses[0].RestartCount != 1 || st.ContainerStatuses[0].RestartCount != 1 {
 			t.Errorf("restart counts = %d, %d; want 1, 1", st.InitContainerStatuses[0].RestartCount, st.ContainerStatuses[0].RestartCount)
 		}

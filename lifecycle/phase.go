@@ -89,19 +89,20 @@ type PhaseResult struct {
 // reported earlier; ReportedPhase does that merge, and ValidPhaseTransition
 // states the rule it upholds.
 //
-// A nil pod is read as an empty one.
+// A nil pod has no phase: the result is "".
 func Phase(pod *api.Pod, opts PhaseOptions) api.PodPhase {
 	if pod == nil {
-		pod = &api.Pod{}
+		return ""
 	}
 	var c PhaseCounts
 	return phase(pod, opts, &c)
 }
 
 // ExplainPhase is Phase with the container tally and the deciding rule.
+// A nil pod has no phase: the result is the zero PhaseResult.
 func ExplainPhase(pod *api.Pod, opts PhaseOptions) PhaseResult {
 	if pod == nil {
-		pod = &api.Pod{}
+		return PhaseResult{}
 	}
 	var r PhaseResult
 	r.Phase = phase(pod, opts, &r.Counts)

@@ -199,25 +199,3 @@ func FuzzStatusCalculators(f *testing.F) {
 		_ = ValidPhaseTransition(pod.Status.Phase, api.PodRunning)
 	})
 }
-
-// TestNilInputs: nil pods, specs and containers are answered, not panicked
-// on.
-func TestNilInputs(t *testing.T) {
-	if got := Phase(nil, PhaseOptions{}); got != api.PodPending {
-		t.Errorf("Phase(nil) = %s", got)
-	}
-	_ = ExplainPhase(nil, PhaseOptions{})
-	_ = Conditions(nil, ConditionsInput{}, fxT0)
-	if got := QOSClass(nil); got != api.PodQOSBestEffort {
-		t.Errorf("QOSClass(nil) = %s", got)
-	}
-	_ = GetPodQOS(nil)
-	_ = DisplayStatus(nil, fxT0)
-	_ = SandboxChanged(nil, fxSandboxes)
-	_ = BackoffKey(nil, nil)
-	_ = IsStaticPod(nil)
-	if d := ShouldRestart(nil, api.ContainerKindRegular, nil, 1); !d.Restart {
-		t.Errorf("ShouldRestart(nil spec) = %+v, want the default policy Always", d)
-	}
-	_ = IsContainerRestartable(nil, api.ContainerKindInit, nil)
-}

@@ -55,10 +55,11 @@ func addQOS(sum *[2]api.Quantity, has *[2]bool, l api.ResourceList) (seen [2]boo
 // API server defaults requests from limits); else Burstable.
 //
 // The pod is read as given; apply api.DefaultPod first to see the class of
-// the pod as the API server stores it. A nil pod is BestEffort.
+// the pod as the API server stores it. A nil pod has no class: the result
+// is "".
 func QOSClass(pod *api.Pod) api.PodQOSClass {
 	if pod == nil {
-		return api.PodQOSBestEffort
+		return ""
 	}
 	var s qosSums
 	guaranteed := true
@@ -110,7 +111,7 @@ func QOSClass(pod *api.Pod) api.PodQOSClass {
 // GetPodQOS returns the pod's QoS class as the kubelet and scheduler read
 // it (pkg/apis/core/v1/helper/qos GetPodQOS): status.qosClass when it is
 // set — the class is fixed when the pod is created and survives in-place
-// resizes — else QOSClass(pod).
+// resizes — else QOSClass(pod). A nil pod has no class: the result is "".
 func GetPodQOS(pod *api.Pod) api.PodQOSClass {
 	if pod != nil && pod.Status.QOSClass != "" {
 		return pod.Status.QOSClass

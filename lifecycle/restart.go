@@ -88,9 +88,13 @@ func (d RestartDecision) String() string {
 }
 
 // PodRestartPolicy is the pod's restart policy with the API default applied:
-// an empty spec.restartPolicy means Always.
+// an empty spec.restartPolicy means Always. A nil spec has no policy: the
+// result is "".
 func PodRestartPolicy(spec *api.PodSpec) api.RestartPolicy {
-	if spec == nil || spec.RestartPolicy == "" {
+	if spec == nil {
+		return ""
+	}
+	if spec.RestartPolicy == "" {
 		return api.RestartPolicyAlways
 	}
 	return spec.RestartPolicy
@@ -151,10 +155,14 @@ func policyRestarts(p api.RestartPolicy, code int32) (restart, ok bool) {
 // without one follows the pod's restartPolicy, whose empty value means
 // Always. Rules are ignored on a container without its own restartPolicy.
 //
-// It does not know the container's kind; ShouldRestart does.
+// It does not know the container's kind; ShouldRestart does. A nil spec or
+// container decides nothing: no restart, by no rule (Rule is -1).
 func ContainerShouldRestart(spec *api.PodSpec, c *api.Container, code int32) RestartDecision {
 	d := RestartDecision{Rule: -1}
-	if c != nil && c.RestartPolicy != nil {
+	if spec == nil || c == nil {
+		return d
+	}
+	if c.RestartPolicy != nil {
 		if i := matchRestartRule(c.RestartPolicyRules, code); i >= 0 {
 			d.Rule = i
 			switch c.RestartPolicyRules[i].Action {
@@ -194,7 +202,13 @@ func ContainerShouldRestart(spec *api.PodSpec, c *api.Container, code int32) Res
 //     one that failed follows ContainerShouldRestart (restarted unless the
 //     effective policy is Never);
 //   - a regular container follows ContainerShouldRestart.
+//
+// A nil spec or container decides nothing: no restart, by no rule (Rule is
+// -1).
 func ShouldRestart(spec *api.PodSpec, kind api.ContainerKind, c *api.Container, code int32) RestartDecision {
+	if spec == nil || c == nil {
+		return RestartDecision{Rule: -1}
+	}
 	switch kind {
 	case api.ContainerKindEphemeral:
 		return RestartDecision{Source: FromEphemeral, Rule: -1, Policy: api.RestartPolicyNever}
@@ -218,15 +232,19 @@ func ShouldRestart(spec *api.PodSpec, kind api.ContainerKind, c *api.Container, 
 // IsContainerRestartable): a container with its own restartPolicy is
 // restartable when some rule has action Restart or its policy is not Never;
 // otherwise when the pod's restartPolicy is not Never. Sidecars are always
-// restartable and ephemeral containers never.
+// restartable and ephemeral containers never. A nil spec or container is
+// not restartable.
 func IsContainerRestartable(spec *api.PodSpec, kind api.ContainerKind, c *api.Container) bool {
+	if spec == nil || c == nil {
+		return false
+	}
 	switch kind {
 	case api.ContainerKindEphemeral:
 		return false
 	case api.ContainerKindSidecar:
 		return true
 	}
-	if c != nil && c.RestartPolicy != nil {
+	if c.RestartPolicy != nil {
 		for i := range c.RestartPolicyRules {
 			if c.RestartPolicyRules[i].Action == api.RestartRuleActionRestart {
 				return true

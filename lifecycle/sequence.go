@@ -164,8 +164,12 @@ func sidecarStarted(c *api.Container, cs *api.ContainerStatus) bool {
 // StartRestart starts when Backoff allows. Liveness and startup probe
 // failures, which make the kubelet kill a running container, are not seen
 // here either; once the container has exited it is restarted as above.
+// A nil pod has nothing to run: the result is the zero SequencePlan.
 func Sequence(pod *api.Pod, sandboxes []Sandbox) SequencePlan {
 	var plan SequencePlan
+	if pod == nil {
+		return plan
+	}
 	sequence(pod, sandboxes, &plan)
 	return plan
 }

@@ -135,6 +135,9 @@ func TestDoHTTPHopHeaders(t *testing.T) {
 	if res := DoHTTP(srv, req); res.Outcome != OutcomeSuccess {
 		t.Fatalf("%+v", res)
 	}
+	if len(srv.sent) != 3 {
+		t.Fatalf("sent %d requests, want 3", len(srv.sent))
+	}
 	hop := srv.sent[1]
 	if hop.URL.String() != "https://127.0.0.1:8080/b" || hop.Host != "vhost" || hop.Header.Get("Referer") != "https://127.0.0.1:8080/a" || hop.Header.Get("Authorization") != "Bearer t" {
 		t.Errorf("relative hop: %v host %q headers %v", hop.URL, hop.Host, hop.Header)

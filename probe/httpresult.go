@@ -60,8 +60,9 @@ type HTTPResult struct {
 }
 
 // ProbeHTTP builds the request for an httpGet action and runs it with d
-// (NewHTTPRequest then DoHTTP). A request that cannot be built gives
-// OutcomeUnknown with the building error.
+// (NewHTTPRequest then DoHTTP). A request that cannot be built, or a nil
+// d, gives OutcomeUnknown with the error (wrapping ErrInvalid for nil
+// arguments).
 func ProbeHTTP(d HTTPDoer, podIP string, container *api.Container, action *api.HTTPGetAction) HTTPResult {
 	req, err := NewHTTPRequest(podIP, container, action)
 	if err != nil {
@@ -87,10 +88,14 @@ func ProbeHTTP(d HTTPDoer, podIP string, container *api.Container, action *api.H
 //     `Get "<location>": stopped after 10 redirects`.
 //
 // The final response gives success for 200-299, warning for 300-399 and
-// failure otherwise; see HTTPResult for the output.
+// failure otherwise; see HTTPResult for the output. A nil d or request URL
+// gives OutcomeUnknown with an error wrapping ErrInvalid.
 func DoHTTP(d HTTPDoer, req Request) HTTPResult {
-	if d == nil || req.URL == nil {
-		return HTTPResult{Outcome: OutcomeUnknown, Err: fmt.Errorf("%w: no HTTP doer or request URL", ErrInvalid)}
+	switch {
+	case d == nil:
+		return HTTPResult{Outcome: OutcomeUnknown, Err: fmt.Errorf("%w: HTTPDoer: nil", ErrInvalid)}
+	case req.URL == nil:
+		return HTTPResult{Outcome: OutcomeUnknown, Err: fmt.Errorf("%w: request URL: nil", ErrInvalid)}
 	}
 	first := req
 	cur := req

@@ -21,16 +21,24 @@ type PortError struct {
 	Number int
 }
 
-// Error returns the kubelet's text for the failure.
+// Error returns the kubelet's text for the failure; a nil *PortError's is
+// "".
 func (e *PortError) Error() string {
+	if e == nil {
+		return ""
+	}
 	if e.Err != nil {
 		return e.Err.Error()
 	}
 	return fmt.Sprintf("invalid port number: %d", e.Number)
 }
 
-// Unwrap exposes ErrInvalid and the underlying error.
+// Unwrap exposes ErrInvalid and the underlying error; a nil *PortError
+// wraps nothing.
 func (e *PortError) Unwrap() []error {
+	if e == nil {
+		return nil
+	}
 	if e.Err != nil {
 		return []error{ErrInvalid, e.Err}
 	}
@@ -42,7 +50,7 @@ func (e *PortError) Unwrap() []error {
 // number is taken as is; a name is looked up among the container's ports
 // by name, and when no port has that name the name itself is parsed as a
 // decimal number (so "8080" works without a declared port). The result
-// must lie in 1..65535.
+// must lie in 1..65535. A nil container declares no ports.
 func ResolvePort(port api.IntOrString, c *api.Container) (int, error) {
 	n := int(port.IntVal)
 	if port.IsString {

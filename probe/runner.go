@@ -2,6 +2,7 @@ package probe
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/podsem/podsem/api"
 )
@@ -27,8 +28,16 @@ type Runner interface {
 // MaxProbeRetries attempts while the runner returns an error. It returns
 // the first attempt's outcome that came without an error, or OutcomeError
 // with the last error when every attempt failed to run. Feed the outcome
-// to Worker.Step.
+// to Worker.Step. p, pod, status and c go to the runner as given; a nil
+// ctx or r runs nothing and is an error wrapping ErrInvalid, with
+// OutcomeUnknown.
 func RunWithRetries(ctx context.Context, r Runner, kind Kind, p *api.Probe, pod *api.Pod, status *api.PodStatus, c *api.Container, containerID string) (Outcome, string, error) {
+	switch {
+	case ctx == nil:
+		return OutcomeUnknown, "", fmt.Errorf("%w: context: nil", ErrInvalid)
+	case r == nil:
+		return OutcomeUnknown, "", fmt.Errorf("%w: runner: nil", ErrInvalid)
+	}
 	var err error
 	for range MaxProbeRetries {
 		var o Outcome

@@ -213,10 +213,13 @@ type Worker struct {
 // the spec, so apply api.DefaultPod first as the API server would. It fails
 // when the container does not exist, has no probe of that kind, or the
 // probe's periodSeconds, thresholds or initialDelaySeconds are out of
-// range.
+// range. A nil pod is an error wrapping ErrInvalid.
+//
+// The methods of a nil *Worker (what NewWorker returns with an error)
+// answer with zero values: it is never due and its Step does nothing.
 func NewWorker(kind Kind, pod *api.Pod, containerName string, cfg WorkerConfig) (*Worker, error) {
 	if pod == nil {
-		return nil, fmt.Errorf("%w: nil pod", ErrInvalid)
+		return nil, fmt.Errorf("%w: pod: nil", ErrInvalid)
 	}
 	if kind < Liveness || kind > Startup {
 		return nil, fmt.Errorf("%w: probe kind %d", ErrInvalid, kind)
@@ -259,41 +262,66 @@ func NewWorker(kind Kind, pod *api.Pod, containerName string, cfg WorkerConfig) 
 	}, nil
 }
 
-// Kind is the probe kind the worker runs.
-func (w *Worker) Kind() Kind { return w.kind }
+// Kind is the probe kind the worker runs (zero for a nil worker).
+func (w *Worker) Kind() Kind {
+	if w == nil {
+		return 0
+	}
+	return w.kind
+}
 
-// Result is the cached result for the container the worker last saw.
-func (w *Worker) Result() Result { return w.cached }
+// Result is the cached result for the container the worker last saw (zero
+// for a nil worker).
+func (w *Worker) Result() Result {
+	if w == nil {
+		return 0
+	}
+	return w.cached
+}
 
 // ContainerID is the container instance the worker last saw ("" before
-// the first one).
-func (w *Worker) ContainerID() string { return w.containerID }
+// the first one, and for a nil worker).
+func (w *Worker) ContainerID() string {
+	if w == nil {
+		return ""
+	}
+	return w.containerID
+}
 
-// OnHold reports whether the worker waits for a new container ID.
-func (w *Worker) OnHold() bool { return w.onHold }
+// OnHold reports whether the worker waits for a new container ID; a nil
+// worker does not.
+func (w *Worker) OnHold() bool { return w != nil && w.onHold }
 
-// Stopped reports whether the worker has exited.
-func (w *Worker) Stopped() bool { return w.stopped }
+// Stopped reports whether the worker has exited; a nil worker never ran,
+// so it has not.
+func (w *Worker) Stopped() bool { return w != nil && w.stopped }
 
-// Period is the probe's periodSeconds as a duration: the worker's tick.
-func (w *Worker) Period() time.Duration { return w.period }
+// Period is the probe's periodSeconds as a duration: the worker's tick
+// (zero for a nil worker).
+func (w *Worker) Period() time.Duration {
+	if w == nil {
+		return 0
+	}
+	return w.period
+}
 
 // NextDue is when the worker's next tick is due: at once (the zero time)
 // before the first step, then one period after the previous step, as the
 // kubelet's probe ticker fires. (The kubelet also delays a fresh worker's
 // first tick by a random fraction of the period when the kubelet itself
-// started less than a period ago; that jitter is the caller's choice.)
+// started less than a period ago; that jitter is the caller's choice.) A
+// nil worker's is the zero time.
 func (w *Worker) NextDue() time.Time {
-	if !w.ticked {
+	if w == nil || !w.ticked {
 		return time.Time{}
 	}
 	return w.lastTick.Add(w.period)
 }
 
 // Due reports whether a tick is due at now: the worker is still running
-// and now is not before NextDue.
+// and now is not before NextDue. A nil worker is never due.
 func (w *Worker) Due(now time.Time) bool {
-	return !w.stopped && !now.Before(w.NextDue())
+	return w != nil && !w.stopped && !now.Before(w.NextDue())
 }
 
 // plan is the part of a step decided before the probe runs.
@@ -370,17 +398,23 @@ func wholeSeconds(d time.Duration) int32 {
 }
 
 // WouldProbe reports whether a Step with this status at now would run the
-// probe and consume its outcome. It does not change the worker.
+// probe and consume its outcome. It does not change the worker. A nil
+// worker never probes.
 func (w *Worker) WouldProbe(status *api.PodStatus, now time.Time) bool {
-	return w.decide(status, now).reason == ReasonProbed
+	return w != nil && w.decide(status, now).reason == ReasonProbed
 }
 
 // Step performs one tick of the worker at now: status is the pod status the
 // kubelet's status manager holds (nil when it has none), and outcome is what
 // the probe mechanism reports if the worker runs it (ignored otherwise).
 // The returned Step says whether the probe ran, the cached result, whether
-// the worker is on hold or has exited, and the effect of any change.
+// the worker is on hold or has exited, and the effect of any change. A nil
+// worker does nothing: the result is the zero Step (not probed, not
+// keeping going).
 func (w *Worker) Step(status *api.PodStatus, outcome Outcome, now time.Time) Step {
+	if w == nil {
+		return Step{}
+	}
 	if !w.stopped {
 		w.lastTick, w.ticked = now, true
 	}

@@ -30,9 +30,12 @@ type StrategyGrace struct {
 // absent); 0 for a pod that was never scheduled or is already Succeeded or
 // Failed; a negative result becomes 1. A nil opts means "no options", for
 // which the strategy declines (Graceful false). The options are not
-// modified.
+// modified. A nil pod has no grace: the result is the zero StrategyGrace.
 func CheckGracefulDelete(pod *api.Pod, opts *api.DeleteOptions) StrategyGrace {
-	if pod == nil || opts == nil {
+	if pod == nil {
+		return StrategyGrace{}
+	}
+	if opts == nil {
 		return StrategyGrace{Source: SourceUnset}
 	}
 	var period int64
@@ -134,7 +137,8 @@ type APIServerDecision struct {
 //
 // A nil opts is a DELETE without a body, which the API server handles as
 // empty options. The pod is not modified. DeletionTimestamp is reported as
-// the API server stores it, in whole seconds.
+// the API server stores it, in whole seconds. A nil pod is an error wrapping
+// ErrInvalidInput (and the decision is Rejected).
 func APIServerGrace(pod *api.Pod, opts *api.DeleteOptions, now time.Time) (d APIServerDecision, err error) {
 	defer func() {
 		if d.DeletionTimestamp != nil {
@@ -143,7 +147,7 @@ func APIServerGrace(pod *api.Pod, opts *api.DeleteOptions, now time.Time) (d API
 		}
 	}()
 	if pod == nil {
-		return APIServerDecision{Outcome: OutcomeRejected}, fmt.Errorf("%w: pod is nil", ErrInvalidInput)
+		return APIServerDecision{Outcome: OutcomeRejected}, fmt.Errorf("%w: pod: nil", ErrInvalidInput)
 	}
 	var o api.DeleteOptions
 	if opts != nil {

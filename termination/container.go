@@ -92,9 +92,11 @@ type ContainerGraceResult struct {
 //     at most the grace period; its whole elapsed seconds are subtracted;
 //  4. the sidecar ordering wait, if any, is subtracted the same way;
 //  5. the result is raised to at least 2 s.
+//
+// A nil pod is an error wrapping ErrInvalidInput.
 func ContainerGrace(pod *api.Pod, k ContainerKill) (ContainerGraceResult, error) {
 	if pod == nil {
-		return ContainerGraceResult{}, fmt.Errorf("%w: pod is nil", ErrInvalidInput)
+		return ContainerGraceResult{}, fmt.Errorf("%w: pod: nil", ErrInvalidInput)
 	}
 	ref, ok := pod.Spec.FindContainer(k.ContainerName) // the kubelet's GetContainerSpec order
 	if !ok {
@@ -179,7 +181,8 @@ func baseContainerGrace(pod *api.Pod, c *api.Container, reason KillReason) (int6
 // PreStopRuntime estimates how long a container's preStop hook runs when
 // nothing cuts it short: sleep.seconds for a sleep hook, zero for an exec or
 // httpGet hook (whose real duration only the caller knows) and for a
-// container without a hook.
+// container without a hook. A nil container has no hook: the result is
+// zero.
 func PreStopRuntime(c *api.Container) time.Duration {
 	if c == nil || c.Lifecycle == nil || c.Lifecycle.PreStop == nil || c.Lifecycle.PreStop.Sleep == nil {
 		return 0

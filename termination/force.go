@@ -15,7 +15,7 @@ const ForceDeleteWarning = "Immediate deletion does not wait for confirmation th
 // IsForceDeletion reports whether a DELETE with these options is a force
 // deletion: gracePeriodSeconds is 0, so the API server removes the object at
 // once without waiting for the kubelet to confirm that the pod's processes
-// have stopped.
+// have stopped. Nil options (a DELETE without a body) are not.
 func IsForceDeletion(opts *api.DeleteOptions) bool {
 	return opts != nil && opts.GracePeriodSeconds != nil && *opts.GracePeriodSeconds == 0
 }
@@ -84,10 +84,11 @@ type ForceDecision struct {
 // finished) and a user who knowingly accepts the risk may do it. Other
 // controllers may only start a graceful deletion. A pod that was never
 // scheduled or is already Succeeded or Failed has no processes, so removing
-// it is safe for anyone.
+// it is safe for anyone. A nil pod decides nothing: the result is the zero
+// ForceDecision (not allowed).
 func MayForceDelete(pod *api.Pod, req ForceDeleteRequest) ForceDecision {
 	if pod == nil {
-		return ForceDecision{Reason: "no pod"}
+		return ForceDecision{}
 	}
 	if pod.Spec.NodeName == "" {
 		return ForceDecision{Allowed: true, Reason: "the pod was never scheduled: no process can be running"}

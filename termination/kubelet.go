@@ -45,15 +45,19 @@ type PodGrace struct {
 // one second. A grace period therefore never lengthens across repeated
 // kills, with one upstream exception kept as is: a
 // deletionGracePeriodSeconds of 0 (a force deletion) counts as "nothing
-// recorded", so an override in the same kill replaces the 1 s floor.
+// recorded", so an override in the same kill replaces the 1 s floor. A nil
+// pod has no grace: the result is the zero PodGrace.
 func KubeletPodGrace(pod *api.Pod, st PodWorkerState) PodGrace {
+	if pod == nil {
+		return PodGrace{}
+	}
 	grace := st.RecordedGracePeriodSeconds
 	src := SourceRecorded
 	if grace == 0 {
 		src = SourceUnset
 	}
 	overridden := false
-	if pod != nil && pod.DeletionGracePeriodSeconds != nil {
+	if pod.DeletionGracePeriodSeconds != nil {
 		if v := *pod.DeletionGracePeriodSeconds; grace == 0 || v < grace {
 			grace, src, overridden = v, SourceDeletionGracePeriod, true
 		}
@@ -111,8 +115,12 @@ type EvictionOverride struct {
 // HardEvictionGracePeriodSeconds; for a soft threshold
 // evictionMaxPodGracePeriod, capped by spec.terminationGracePeriodSeconds
 // when the pod sets one. Feed the value to KubeletPodGrace as the
-// PodWorkerState override to get the grace the pod actually receives.
+// PodWorkerState override to get the grace the pod actually receives. A
+// nil pod has no override: the result is the zero EvictionOverride.
 func EvictionGraceOverride(pod *api.Pod, hard bool, cfg EvictionConfig) EvictionOverride {
+	if pod == nil {
+		return EvictionOverride{}
+	}
 	if hard {
 		return EvictionOverride{
 			GracePeriodSeconds: HardEvictionGracePeriodSeconds,
@@ -121,7 +129,7 @@ func EvictionGraceOverride(pod *api.Pod, hard bool, cfg EvictionConfig) Eviction
 		}
 	}
 	max := cfg.MaxPodGracePeriodSeconds
-	if pod != nil && pod.Spec.TerminationGracePeriodSeconds != nil && *pod.Spec.TerminationGracePeriodSeconds < max {
+	if pod.Spec.TerminationGracePeriodSeconds != nil && *pod.Spec.TerminationGracePeriodSeconds < max {
 		v := *pod.Spec.TerminationGracePeriodSeconds
 		return EvictionOverride{
 			GracePeriodSeconds: v,
@@ -141,13 +149,17 @@ func EvictionGraceOverride(pod *api.Pod, hard bool, cfg EvictionConfig) Eviction
 // ExceededGracePeriod event and gives up waiting: one and a half times the
 // grace period (integer seconds: g + g/2), at least
 // MinimumKillTimeoutSeconds. The grace period is the override when one is
-// given, else spec.terminationGracePeriodSeconds, else 0.
+// given, else spec.terminationGracePeriodSeconds, else 0. A nil override is
+// none; a nil pod has no kill to time: the result is zero.
 func KillTimeout(pod *api.Pod, override *int64) time.Duration {
+	if pod == nil {
+		return 0
+	}
 	var g int64
 	switch {
 	case override != nil:
 		g = *override
-	case pod != nil && pod.Spec.TerminationGracePeriodSeconds != nil:
+	case pod.Spec.TerminationGracePeriodSeconds != nil:
 		g = *pod.Spec.TerminationGracePeriodSeconds
 	}
 	t := g + g/2

@@ -81,7 +81,7 @@ func TestKillTimeout(t *testing.T) {
 		{runningPod(i64(30)), i64(2), 10 * time.Second},
 		{runningPod(nil), nil, 10 * time.Second},
 		{runningPod(i64(30)), i64(100), 150 * time.Second},
-		{nil, nil, 10 * time.Second},
+		{nil, i64(30), 0}, // a nil pod has no kill to time
 	}
 	for _, tt := range tests {
 		if got := KillTimeout(tt.pod, tt.override); got != tt.want {

@@ -136,8 +136,13 @@ func NewCollector(cfg GCConfig) *Collector {
 //
 // Each pod is handled once per pass: it is patched to phase Failed unless
 // already Succeeded or Failed (orphans also get a DisruptionTarget
-// condition, reason DeletionByPodGC) and force-deleted with grace 0.
+// condition, reason DeletionByPodGC) and force-deleted with grace 0. Nil
+// pods and nodes are skipped. A nil Collector has no quarantine to keep
+// and collects nothing: the result is the zero GCResult.
 func (c *Collector) Collect(pods []*api.Pod, nodes []*api.Node, nodeExists func(name string) bool, now time.Time) GCResult {
+	if c == nil {
+		return GCResult{}
+	}
 	if c.waiting == nil {
 		c.waiting = map[string]time.Time{}
 	}
@@ -244,7 +249,7 @@ func (c *Collector) Collect(pods []*api.Pod, nodes []*api.Node, nodeExists func(
 // CollectGarbage runs one collector pass in the steady state: every node
 // pods name that is absent from nodes is taken as missing for the whole
 // quarantine and confirmed deleted. Use a Collector to model the quarantine
-// across passes.
+// across passes. Nil pods and nodes are skipped.
 func CollectGarbage(pods []*api.Pod, nodes []*api.Node, cfg GCConfig, now time.Time) GCResult {
 	c := NewCollector(cfg)
 	known := map[string]bool{}

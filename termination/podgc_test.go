@@ -115,6 +115,9 @@ func TestCollectorOrphansNeedQuarantine(t *testing.T) {
 		}
 		if len(want) == 1 {
 			st := r2.Actions[0].Patched
+			if st == nil {
+				t.Fatalf("second pass after %s: the orphan was deleted without a status patch", after)
+			}
 			c := api.FindCondition(st.Conditions, api.DisruptionTarget)
 			if st.Phase != api.PodFailed || st.ObservedGeneration != 2 || c == nil || c.Reason != api.PodReasonDeletionByPodGC ||
 				c.Message != MessageDeletionByPodGC || c.Status != api.ConditionTrue || c.ObservedGeneration != 2 {
@@ -190,8 +193,11 @@ func TestCollectorReplacesDisruptionTargetOfOrphans(t *testing.T) {
 		t.Fatalf("actions %+v", r.Actions)
 	}
 	st := r.Actions[0].Patched
+	if st == nil {
+		t.Fatalf("action %+v has no status patch", r.Actions[0])
+	}
 	c := api.FindCondition(st.Conditions, api.DisruptionTarget)
-	if len(st.Conditions) != 2 || c.Reason != api.PodReasonDeletionByPodGC || !c.LastTransitionTime.Equal(old) || c.ObservedGeneration != 3 {
+	if len(st.Conditions) != 2 || c == nil || c.Reason != api.PodReasonDeletionByPodGC || !c.LastTransitionTime.Equal(old) || c.ObservedGeneration != 3 {
 		t.Errorf("conditions %+v", st.Conditions)
 	}
 	if len(p.Status.Conditions) != 2 || p.Status.Conditions[1].Reason != "PreemptionByScheduler" || p.Status.Phase != api.PodRunning {

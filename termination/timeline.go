@@ -163,10 +163,11 @@ func (t Timeline) String() string {
 // while the kubelet still stops the processes (with a 1 s pod grace). A
 // repeated DELETE that does not shorten the grace changes nothing. A
 // kubelet restart begins the termination of the containers still running
-// anew with the full grace period.
+// anew with the full grace period. A nil pod is an error wrapping
+// ErrInvalidInput.
 func BuildTimeline(pod *api.Pod, req DeleteRequest, now time.Time) (Timeline, error) {
 	if pod == nil {
-		return Timeline{}, fmt.Errorf("%w: pod is nil", ErrInvalidInput)
+		return Timeline{}, fmt.Errorf("%w: pod: nil", ErrInvalidInput)
 	}
 	dec, err := APIServerGrace(pod, req.Options, now)
 	if err != nil {

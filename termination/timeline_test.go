@@ -85,12 +85,12 @@ func TestTimelineSlowPreStopGetsExtension(t *testing.T) {
 func TestTimelineStopSignal(t *testing.T) {
 	p := runningPod(i64(10))
 	tl, _ := BuildTimeline(p, DeleteRequest{ImageStopSignal: map[string]string{"app": "SIGQUIT"}}, t0)
-	if e := find(tl, TimelineStopSignal); e == nil || e.Detail[:7] != "SIGQUIT" {
+	if e := find(tl, TimelineStopSignal); e == nil || !strings.HasPrefix(e.Detail, "SIGQUIT") {
 		t.Errorf("image STOPSIGNAL not used: %+v", e)
 	}
 	p.Spec.Containers[0].Lifecycle = &api.Lifecycle{StopSignal: ptr("SIGUSR1")}
 	tl, _ = BuildTimeline(p, DeleteRequest{ImageStopSignal: map[string]string{"app": "SIGQUIT"}}, t0)
-	if e := find(tl, TimelineStopSignal); e == nil || e.Detail[:7] != "SIGUSR1" {
+	if e := find(tl, TimelineStopSignal); e == nil || !strings.HasPrefix(e.Detail, "SIGUSR1") {
 		t.Errorf("lifecycle.stopSignal not preferred: %+v", e)
 	}
 }

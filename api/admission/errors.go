@@ -37,16 +37,22 @@ type Error struct {
 	Detail string
 }
 
-// Error renders the API server's status message.
+// Error renders the API server's status message. A nil *Error renders as "".
 func (e *Error) Error() string {
+	if e == nil {
+		return ""
+	}
 	if e.Reason == "Invalid" {
 		return fmt.Sprintf("%s %q is invalid: %s", e.Resource, e.Name, e.FieldErrors.Error())
 	}
 	return fmt.Sprintf("%s %q is forbidden: %s", e.Resource, e.Name, e.Detail)
 }
 
-// Unwrap returns ErrForbidden or ErrInvalid.
+// Unwrap returns ErrForbidden or ErrInvalid; a nil *Error wraps nothing.
 func (e *Error) Unwrap() error {
+	if e == nil {
+		return nil
+	}
 	if e.Reason == "Invalid" {
 		return ErrInvalid
 	}

@@ -24,6 +24,7 @@ import (
 // gates remain). Field paths and error types are upstream's, including its
 // quirks (spec.HostPID and spec.HostIPC spelled with a capital letter, a
 // matchLabelKeys overlap reported at spec.topologySpreadConstraints[i][j]).
+// A nil pod gives a single Required error at metadata.
 func ValidatePodCreate(pod *api.Pod) api.FieldErrors {
 	if pod == nil {
 		return api.FieldErrors{api.Required(api.NewPath("metadata"), "a pod is required")}

@@ -33,14 +33,14 @@ func TestMergeAffinityLabelKeys(t *testing.T) {
 		}
 		return s.String()
 	}
-	req := got.Spec.Affinity.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution
+	req, pref := affinityTerms(t, got, 2, 1)
 	if s := sel(req[0].LabelSelector); s != "app=web,hash in (h1),tenant notin (t1)" {
 		t.Errorf("term 0: %s", s)
 	}
 	if s := sel(req[1].LabelSelector); s != "<nil>" {
 		t.Errorf("term without selector changed: %s", s)
 	}
-	if s := sel(got.Spec.Affinity.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution[0].PodAffinityTerm.LabelSelector); s != "app notin (web)" {
+	if s := sel(pref[0].PodAffinityTerm.LabelSelector); s != "app notin (web)" {
 		t.Errorf("preferred anti term: %s", s)
 	}
 	if s := sel(p.Spec.Affinity.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution[0].LabelSelector); s != "app=web" {
@@ -76,11 +76,28 @@ func TestMergeAffinityLabelKeysKeepsOtherTerms(t *testing.T) {
 	if got == p {
 		t.Fatal("a pod with label keys was returned as is")
 	}
-	if s := got.Spec.Affinity.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution[0].LabelSelector; s != plain.LabelSelector {
+	req, pref := affinityTerms(t, got, 1, 1)
+	if s := req[0].LabelSelector; s != plain.LabelSelector {
 		t.Errorf("term without keys got a new selector %v", s)
 	}
-	w := got.Spec.Affinity.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution[0]
+	w := pref[0]
 	if w.Weight != 7 || len(w.PodAffinityTerm.LabelSelector.MatchExpressions) != 1 {
 		t.Errorf("preferred term = %+v", w)
 	}
+}
+
+// affinityTerms returns the required pod affinity terms and the preferred
+// anti-affinity terms of p, failing t unless there are nReq and nPref of
+// them.
+func affinityTerms(t *testing.T, p *api.Pod, nReq, nPref int) ([]api.PodAffinityTerm, []api.WeightedPodAffinityTerm) {
+	t.Helper()
+	if p == nil || p.Spec.Affinity == nil || p.Spec.Affinity.PodAffinity == nil || p.Spec.Affinity.PodAntiAffinity == nil {
+		t.Fatalf("merged pod lost its affinity: %+v", p)
+	}
+	req := p.Spec.Affinity.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution
+	pref := p.Spec.Affinity.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution
+	if len(req) != nReq || len(pref) != nPref {
+		t.Fatalf("got %d required and %d preferred terms, want %d and %d", len(req), len(pref), nReq, nPref)
+	}
+	return req, pref
 }

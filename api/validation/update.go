@@ -28,7 +28,8 @@ import (
 // (from negative to 1), and for a pod still gated, additions to nodeSelector
 // and to required node affinity. Anything else is the generic
 // "pod updates may not change fields other than ..." Forbidden at spec.
-// Adding or removing containers stops the checks at that error.
+// Adding or removing containers stops the checks at that error. A nil new
+// or old pod gives a single Required error at metadata.
 func ValidatePodUpdate(newPod, oldPod *api.Pod) api.FieldErrors {
 	if newPod == nil || oldPod == nil {
 		return api.FieldErrors{api.Required(api.NewPath("metadata"), "both the new and the old pod are required")}
@@ -255,7 +256,8 @@ func termOnlyAdds(n, o api.NodeSelectorTerm) bool {
 // may not have ports, probes, lifecycle hooks or resources. Static
 // (mirror) pods take no ephemeral containers at all. Other spec changes are
 // not checked here: the subresource's strategy only ever applies the
-// ephemeral containers of the request.
+// ephemeral containers of the request. A nil new or old pod gives a single
+// Required error at metadata.
 func ValidatePodEphemeralContainersUpdate(newPod, oldPod *api.Pod) api.FieldErrors {
 	if newPod == nil || oldPod == nil {
 		return api.FieldErrors{api.Required(api.NewPath("metadata"), "both the new and the old pod are required")}

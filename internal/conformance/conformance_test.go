@@ -145,7 +145,11 @@ func TestRoundTrip(t *testing.T) {
 				t.Fatalf("%s/%s: %v", fam.Family, c.Name, err)
 			}
 			walkObjects(tree, func(obj map[string]any) {
-				kind := obj["kind"].(string)
+				kind, ok := obj["kind"].(string)
+				if !ok {
+					t.Errorf("%s/%s: an object's kind is %T, not a string", fam.Family, c.Name, obj["kind"])
+					return
+				}
 				raw, _ := json.Marshal(obj)
 				objs, err := api.Decode(raw)
 				if err != nil && fam.Next && errors.Is(err, api.ErrUnknownKind) {
@@ -157,6 +161,10 @@ func TestRoundTrip(t *testing.T) {
 					return
 				}
 				kinds[kind]++
+				if len(objs) != 1 {
+					t.Errorf("%s/%s: decode %s gave %d objects, want 1", fam.Family, c.Name, kind, len(objs))
+					return
+				}
 				enc, err := json.Marshal(objs[0])
 				if err != nil {
 					t.Errorf("%s/%s: encode %s: %v", fam.Family, c.Name, kind, err)
@@ -174,6 +182,10 @@ func TestRoundTrip(t *testing.T) {
 				again, err := api.Decode(enc)
 				if err != nil {
 					t.Errorf("%s/%s: decode of encoding %s: %v", fam.Family, c.Name, kind, err)
+					return
+				}
+				if len(again) != 1 {
+					t.Errorf("%s/%s: decode of encoding %s gave %d objects, want 1", fam.Family, c.Name, kind, len(again))
 					return
 				}
 				if d := cmp.Diff(objs[0], again[0], cmp.Comparer(func(a, b api.Quantity) bool { return a.Cmp(b) == 0 })); d != "" {

@@ -17,8 +17,8 @@ import (
 // HTTP prober (pkg/probe/http): no keep-alives, no compression, no proxy,
 // TLS without certificate verification, and one deadline for the whole
 // attempt (redirect hops included). Use a new one for every probe attempt;
-// a nil *HTTPDoer sends nothing and returns an error wrapping
-// probe.ErrInvalid.
+// a nil *HTTPDoer (or one not made by NewHTTPDoer) sends nothing and
+// returns an error wrapping probe.ErrInvalid.
 type HTTPDoer struct {
 	client   *http.Client
 	deadline time.Time
@@ -49,7 +49,7 @@ func NewHTTPDoer(timeout time.Duration) *HTTPDoer {
 // them), and reads at most probe.MaxBodyBytes+1 bytes of the body. The
 // error is the transport's own, not wrapped in a *url.Error.
 func (d *HTTPDoer) Do(req probe.Request) (probe.Response, error) {
-	if d == nil {
+	if d == nil || d.client == nil {
 		return probe.Response{}, fmt.Errorf("%w: doer: nil", probe.ErrInvalid)
 	}
 	if req.URL == nil {

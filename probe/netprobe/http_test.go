@@ -51,6 +51,9 @@ func TestHTTPDoerAgainstServer(t *testing.T) {
 		t.Fatalf("/ok: %+v", res)
 	}
 	want := http.Header{"User-Agent": {probe.UserAgent}, "Accept": {"*/*"}, "Connection": {"close"}}
+	if len(saw) != 1 {
+		t.Fatalf("/ok: the server saw %d requests, want 1", len(saw))
+	}
 	if d := cmp.Diff(want, saw[0]); d != "" {
 		t.Errorf("wire headers (-want +got):\n%s", d)
 	}

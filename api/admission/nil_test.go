@@ -1,0 +1,63 @@
+package admission_test
+
+import (
+	"testing"
+
+	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/api/admission"
+	"github.com/podsem/podsem/internal/niltest"
+)
+
+// nilCases calls each exported function and method of api/admission that
+// can be handed nil with nil arguments and checks the documented answer.
+// Keyed by the names niltest.Nilable lists; TestNilTableComplete keeps it
+// complete.
+var nilCases = map[string]func(t *testing.T){
+	"(*Error).Error": func(t *testing.T) {
+		if got := (*admission.Error)(nil).Error(); got != "" {
+			t.Errorf("got %q, want empty", got)
+		}
+	},
+	"(*Error).Unwrap": func(t *testing.T) {
+		if got := (*admission.Error)(nil).Unwrap(); got != nil {
+			t.Errorf("got %v, want nil", got)
+		}
+	},
+	"AdmitPriorityClass": func(t *testing.T) {
+		niltest.Invalid(t, admission.AdmitPriorityClass(nil, nil), admission.ErrInvalidInput, "PriorityClass")
+		pc := &api.PriorityClass{ObjectMeta: api.ObjectMeta{Name: "high"}, Value: 1000, GlobalDefault: true}
+		if err := admission.AdmitPriorityClass(pc, nil); err != nil {
+			t.Errorf("no existing classes: %v", err)
+		}
+	},
+	"DefaultTolerations": func(t *testing.T) {
+		if got := admission.DefaultTolerations(nil, admission.TolerationSeconds{}); got != nil {
+			t.Errorf("got %v, want nil", got)
+		}
+	},
+	"GlobalDefaultClass": func(t *testing.T) {
+		if got := admission.GlobalDefaultClass(nil); got != nil {
+			t.Errorf("got %v, want nil", got)
+		}
+	},
+	"Priority.Apply": func(t *testing.T) {
+		admission.Priority{Value: 7}.Apply(nil)
+	},
+	"ResolvePriority": func(t *testing.T) {
+		p, err := admission.ResolvePriority(nil, nil)
+		niltest.Invalid(t, err, admission.ErrInvalidInput, "pod")
+		if p != (admission.Priority{}) {
+			t.Errorf("got %+v, want the zero Priority", p)
+		}
+		p, err = admission.ResolvePriority(&api.Pod{}, nil)
+		if err != nil || p.Value != 0 {
+			t.Errorf("no classes: got %+v, %v; want the default priority, 0", p, err)
+		}
+	},
+}
+
+func TestNil(t *testing.T) { niltest.Run(t, nilCases) }
+
+// TestNilTableComplete fails naming any exported function or method of
+// api/admission that can be handed nil and has no case in nilCases.
+func TestNilTableComplete(t *testing.T) { niltest.Check(t, ".", nilCases, nil) }

@@ -1,0 +1,54 @@
+package validation_test
+
+import (
+	"testing"
+
+	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/api/validation"
+	"github.com/podsem/podsem/internal/niltest"
+)
+
+// requiredAtMetadata is the answer of the validators for a nil object: one
+// Required error at metadata, as a request without a body would get.
+func requiredAtMetadata(t *testing.T, errs api.FieldErrors) {
+	t.Helper()
+	if len(errs) != 1 || errs[0] == nil || errs[0].Type != api.ErrorTypeRequired || errs[0].Field != "metadata" {
+		t.Errorf("got %v, want one Required error at metadata", errs)
+	}
+}
+
+// nilCases calls each exported function of api/validation that can be
+// handed nil with nil arguments and checks the documented answer. Keyed by
+// the names niltest.Nilable lists; TestNilTableComplete keeps it complete.
+var nilCases = map[string]func(t *testing.T){
+	"MergeAffinityLabelKeys": func(t *testing.T) {
+		if got := validation.MergeAffinityLabelKeys(nil); got != nil {
+			t.Errorf("got %v, want nil", got)
+		}
+	},
+	"ValidateDeleteOptions": func(t *testing.T) {
+		if errs := validation.ValidateDeleteOptions(nil); errs != nil {
+			t.Errorf("nil options are the empty options, accepted; got %v", errs)
+		}
+	},
+	"ValidatePodCreate": func(t *testing.T) {
+		requiredAtMetadata(t, validation.ValidatePodCreate(nil))
+	},
+	"ValidatePodEphemeralContainersUpdate": func(t *testing.T) {
+		requiredAtMetadata(t, validation.ValidatePodEphemeralContainersUpdate(nil, &api.Pod{}))
+		requiredAtMetadata(t, validation.ValidatePodEphemeralContainersUpdate(&api.Pod{}, nil))
+	},
+	"ValidatePodUpdate": func(t *testing.T) {
+		requiredAtMetadata(t, validation.ValidatePodUpdate(nil, &api.Pod{}))
+		requiredAtMetadata(t, validation.ValidatePodUpdate(&api.Pod{}, nil))
+	},
+	"ValidatePriorityClass": func(t *testing.T) {
+		requiredAtMetadata(t, validation.ValidatePriorityClass(nil))
+	},
+}
+
+func TestNil(t *testing.T) { niltest.Run(t, nilCases) }
+
+// TestNilTableComplete fails naming any exported function of
+// api/validation that can be handed nil and has no case in nilCases.
+func TestNilTableComplete(t *testing.T) { niltest.Check(t, ".", nilCases, nil) }
