@@ -6,7 +6,6 @@ import (
 
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/termination"
-	"pgregory.net/rapid"
 )
 
 // containerRole is the kind of container being drawn.
@@ -32,7 +31,9 @@ type containerCtx struct {
 	hostPorts map[string]bool
 	qos       int
 	grace     int64
-	gpu       bool // a container already asks for GPUs
+	gpu       bool // the pod asks for GPUs, in its first regular container
+	hostPort  bool // the pod asks for a host port, on its first port
+	hugePages bool // the pod asks for huge pages, in its first container with cpu or memory
 }
 
 func (cx *containerCtx) uniqueName(base string) string {
@@ -46,28 +47,31 @@ func (cx *containerCtx) uniqueName(base string) string {
 
 // drawContainers draws the pod's init containers (sidecars among them)
 // and its regular containers.
-func (g *podGen) drawContainers(t *rapid.T, p *api.Pod) {
+func (g *podGen) drawContainers(d *drawer, p *api.Pod) {
 	cx := &containerCtx{
 		pod:       p,
 		names:     map[string]bool{},
 		hostPorts: map[string]bool{},
-		qos:       pick(t, "qos", []int{qosBurstable, qosBestEffort, qosGuaranteed}),
+		qos:       pick(d, "qos", []int{qosBurstable, qosBestEffort, qosGuaranteed}),
 		grace:     termination.DefaultTerminationGracePeriodSeconds,
 	}
 	if g := p.Spec.TerminationGracePeriodSeconds; g != nil {
 		cx.grace = *g
 	}
-	for range intIn(t, "init-containers", 0, g.maxInit) {
+	cx.gpu = g.opts.Without&ExtendedResources == 0 && chance(d, "gpu", 60)
+	cx.hostPort = g.opts.Without&HostPorts == 0 && chance(d, "host-port", 25)
+	cx.hugePages = g.opts.Without&ExtendedResources == 0 && chance(d, "hugepages", 40)
+	for range intIn(d, "init-containers", 0, g.maxInit) {
 		role := roleInit
-		if rapid.Bool().Draw(t, "sidecar") {
+		if flip(d, "sidecar") {
 			role = roleSidecar
 		}
-		p.Spec.InitContainers = append(p.Spec.InitContainers, g.drawContainer(t, cx, role))
+		p.Spec.InitContainers = append(p.Spec.InitContainers, g.drawContainer(d, cx, role))
 	}
-	for range intIn(t, "containers", 1, g.maxC) {
-		p.Spec.Containers = append(p.Spec.Containers, g.drawContainer(t, cx, roleRegular))
+	for range intIn(d, "containers", 1, g.maxC) {
+		p.Spec.Containers = append(p.Spec.Containers, g.drawContainer(d, cx, roleRegular))
 	}
-	if chance(t, "ann-default-container", 6) {
+	if chance(d, "ann-default-container", 6) {
 		if p.Annotations == nil {
 			p.Annotations = map[string]string{}
 		}
@@ -75,28 +79,28 @@ func (g *podGen) drawContainers(t *rapid.T, p *api.Pod) {
 	}
 }
 
-func (g *podGen) drawContainer(t *rapid.T, cx *containerCtx, role containerRole) api.Container {
+func (g *podGen) drawContainer(d *drawer, cx *containerCtx, role containerRole) api.Container {
 	var c api.Container
 	type named struct{ name, image string }
 	var n named
 	switch role {
 	case roleRegular:
-		n = pick(t, "container", []named{
+		n = pick(d, "container", []named{
 			{"app", "ghcr.io/example/app:v1.4.2"}, {"server", "nginx:1.27"}, {"cache", "redis:7.2"},
 			{"worker", "example.com/team/worker@sha256:4c1b2c6fbd8f0e5c8b9d1a3f7e6d5c4b3a29180f7e6d5c4b3a29180f7e6d5c4b"},
 			{"debug", "busybox"}, {"pause", "registry.k8s.io/pause:3.10"},
 		})
-		if rapid.Bool().Draw(t, "command") {
+		if flip(d, "command") {
 			c.Command = []string{"/app/server"}
 			c.Args = []string{"--port=8080", "--log-level=info"}
 		}
 	case roleInit:
-		n = pick(t, "init-container", []named{
+		n = pick(d, "init-container", []named{
 			{"init-db", "busybox:1.36"}, {"migrate", "ghcr.io/example/migrate:v3"}, {"wait-for-deps", "alpine:3.20"},
 		})
 		c.Command = []string{"sh", "-c", "until nslookup db; do sleep 2; done"}
 	case roleSidecar:
-		n = pick(t, "sidecar", []named{
+		n = pick(d, "sidecar", []named{
 			{"istio-proxy", "docker.io/istio/proxyv2:1.22.0"}, {"log-shipper", "fluent/fluent-bit:3.0"},
 			{"vault-agent", "hashicorp/vault:1.17"}, {"cloud-sql-proxy", "gcr.io/cloud-sql-connectors/cloud-sql-proxy:2.11.0"},
 		})
@@ -104,45 +108,45 @@ func (g *podGen) drawContainer(t *rapid.T, cx *containerCtx, role containerRole)
 		c.RestartPolicy = ptr(api.RestartPolicyAlways)
 	}
 	c.Name, c.Image = cx.uniqueName(n.name), n.image
-	if chance(t, "pull-policy", 4) {
-		c.ImagePullPolicy = pick(t, "pull-policy-value", []api.PullPolicy{api.PullIfNotPresent, api.PullAlways, api.PullNever})
+	if chance(d, "pull-policy", 4) {
+		c.ImagePullPolicy = pick(d, "pull-policy-value", []api.PullPolicy{api.PullIfNotPresent, api.PullAlways, api.PullNever})
 	}
-	if chance(t, "termination-message-policy", 5) {
+	if chance(d, "termination-message-policy", 5) {
 		c.TerminationMessagePolicy = "FallbackToLogsOnError"
 	}
 	if role != roleInit {
-		c.Ports = g.drawPorts(t, cx, role)
+		c.Ports = g.drawPorts(d, cx, role)
 	}
-	c.Env = drawEnv(t, cx)
-	if chance(t, "env-from", 6) {
+	c.Env = drawEnv(d, cx)
+	if chance(d, "env-from", 6) {
 		c.EnvFrom = []api.EnvFromSource{{ConfigMapRef: &api.ConfigMapEnvSource{LocalObjectReference: api.LocalObjectReference{Name: cx.pod.Labels["app"] + "-config"}}}}
 	}
 	for _, v := range cx.pod.Spec.Volumes {
-		if rapid.Bool().Draw(t, "mount") {
+		if flip(d, "mount") {
 			c.VolumeMounts = append(c.VolumeMounts, api.VolumeMount{Name: v.Name, MountPath: mountPath(v.Name), ReadOnly: v.Name != "cache"})
 		}
 	}
-	c.Resources = g.drawResources(t, cx, role)
+	c.Resources = g.drawResources(d, cx, role)
 	if role != roleInit {
-		if chance(t, "liveness", 2) {
-			c.LivenessProbe = drawProbe(t, cx, &c, "liveness")
+		if chance(d, "liveness", 2) {
+			c.LivenessProbe = drawProbe(d, cx, &c, "liveness")
 		}
-		if chance(t, "readiness", 2) {
-			c.ReadinessProbe = drawProbe(t, cx, &c, "readiness")
+		if chance(d, "readiness", 2) {
+			c.ReadinessProbe = drawProbe(d, cx, &c, "readiness")
 		}
-		if chance(t, "startup", 4) {
-			c.StartupProbe = drawProbe(t, cx, &c, "startup")
+		if chance(d, "startup", 4) {
+			c.StartupProbe = drawProbe(d, cx, &c, "startup")
 		}
-		c.Lifecycle = drawLifecycle(t, cx, &c)
+		c.Lifecycle = drawLifecycle(d, cx, &c)
 	}
-	if chance(t, "security-context", 4) {
+	if chance(d, "security-context", 4) {
 		c.SecurityContext = &api.SecurityContext{
 			AllowPrivilegeEscalation: ptr(false),
 			ReadOnlyRootFilesystem:   ptr(true),
 			RunAsNonRoot:             ptr(true),
 			Capabilities:             &api.Capabilities{Drop: []string{"ALL"}},
 		}
-		if chance(t, "bind-service", 4) {
+		if chance(d, "bind-service", 4) {
 			c.SecurityContext.Capabilities.Add = []string{"NET_BIND_SERVICE"}
 		}
 	}
@@ -151,7 +155,7 @@ func (g *podGen) drawContainer(t *rapid.T, cx *containerCtx, role containerRole)
 
 // drawPorts draws a container's ports: named or not, a protocol or the
 // default, and now and then a host port unique in the pod.
-func (g *podGen) drawPorts(t *rapid.T, cx *containerCtx, role containerRole) []api.ContainerPort {
+func (g *podGen) drawPorts(d *drawer, cx *containerCtx, role containerRole) []api.ContainerPort {
 	candidates := []api.ContainerPort{
 		{Name: "http", ContainerPort: 8080}, {Name: "https", ContainerPort: 8443},
 		{Name: "metrics", ContainerPort: 9090}, {Name: "grpc", ContainerPort: 50051},
@@ -162,16 +166,17 @@ func (g *podGen) drawPorts(t *rapid.T, cx *containerCtx, role containerRole) []a
 	}
 	var ports []api.ContainerPort
 	for _, cp := range candidates {
-		if len(ports) == 2 || !chance(t, "port", 3) {
+		if len(ports) == 2 || !chance(d, "port", 3) {
 			continue
 		}
-		if chance(t, "port-unnamed", 3) {
+		if chance(d, "port-unnamed", 3) {
 			cp.Name = ""
 		}
-		if cp.Protocol == "" && rapid.Bool().Draw(t, "port-protocol") {
+		if cp.Protocol == "" && flip(d, "port-protocol") {
 			cp.Protocol = api.ProtocolTCP
 		}
-		if g.opts.Without&HostPorts == 0 && chance(t, "host-port", 10) {
+		if cx.hostPort {
+			cx.hostPort = false
 			proto := cp.Protocol
 			if proto == "" {
 				proto = api.ProtocolTCP
@@ -190,7 +195,7 @@ func (g *podGen) drawPorts(t *rapid.T, cx *containerCtx, role containerRole) []a
 // drawEnv draws a container's environment: plain values, the downward
 // API's fieldRef and resourceFieldRef, and keys of a ConfigMap and a
 // Secret.
-func drawEnv(t *rapid.T, cx *containerCtx) []api.EnvVar {
+func drawEnv(d *drawer, cx *containerCtx) []api.EnvVar {
 	app := cx.pod.Labels["app"]
 	field := func(path string) *api.EnvVarSource {
 		return &api.EnvVarSource{FieldRef: &api.ObjectFieldSelector{FieldPath: path}}
@@ -209,7 +214,7 @@ func drawEnv(t *rapid.T, cx *containerCtx) []api.EnvVar {
 	}
 	var env []api.EnvVar
 	for _, e := range candidates {
-		if chance(t, "env", 5) {
+		if chance(d, "env", 5) {
 			env = append(env, e)
 		}
 	}
@@ -238,46 +243,51 @@ func mebiQuantity(mi int64) api.Quantity {
 // pod's QoS class: requests never above limits, extended resources and
 // huge pages with requests equal to limits (or only limits, which
 // defaulting copies), huge pages only beside cpu or memory.
-func (g *podGen) drawResources(t *rapid.T, cx *containerCtx, role containerRole) api.ResourceRequirements {
+func (g *podGen) drawResources(d *drawer, cx *containerCtx, role containerRole) api.ResourceRequirements {
 	req, lim := api.ResourceList{}, api.ResourceList{}
-	cpus := []int64{100, 50, 250, 500, 1000, 10, 200, 750, 1500, 2000}
-	mems := []int64{128, 64, 256, 512, 1024, 16, 32, 2048, 4096}
+	// Mostly small, as most containers are (sidecars smaller still); now
+	// and then a big one.
+	cpus := []int64{100, 50, 250, 10, 200, 100, 500, 1000, 2000}
+	mems := []int64{128, 64, 256, 32, 512, 128, 256, 1024, 2048}
+	if role == roleSidecar {
+		cpus, mems = []int64{50, 10, 100}, []int64{64, 32, 128}
+	}
 	switch cx.qos {
 	case qosGuaranteed:
-		cpu, mem := cpuQuantity(pick(t, "cpu", cpus)), mebiQuantity(pick(t, "memory", mems))
+		cpu, mem := cpuQuantity(pick(d, "cpu", cpus)), mebiQuantity(pick(d, "memory", mems))
 		lim[api.ResourceCPU], lim[api.ResourceMemory] = cpu, mem
-		if rapid.Bool().Draw(t, "requests-explicit") {
+		if flip(d, "requests-explicit") {
 			req[api.ResourceCPU], req[api.ResourceMemory] = cpu, mem
 		}
 	case qosBurstable:
-		if !chance(t, "no-cpu-request", 3) {
-			m := pick(t, "cpu", cpus)
+		if !chance(d, "no-cpu-request", 3) {
+			m := pick(d, "cpu", cpus)
 			req[api.ResourceCPU] = cpuQuantity(m)
-			if chance(t, "cpu-limit", 3) {
-				lim[api.ResourceCPU] = cpuQuantity(m * int64(pick(t, "cpu-limit-factor", []int{2, 1, 4})))
+			if chance(d, "cpu-limit", 3) {
+				lim[api.ResourceCPU] = cpuQuantity(m * int64(pick(d, "cpu-limit-factor", []int{2, 1, 4})))
 			}
 		}
-		if !chance(t, "no-memory-request", 3) {
-			m := pick(t, "memory", mems)
+		if !chance(d, "no-memory-request", 3) {
+			m := pick(d, "memory", mems)
 			req[api.ResourceMemory] = mebiQuantity(m)
-			if rapid.Bool().Draw(t, "memory-limit") {
-				lim[api.ResourceMemory] = mebiQuantity(m * int64(pick(t, "memory-limit-factor", []int{1, 2})))
+			if flip(d, "memory-limit") {
+				lim[api.ResourceMemory] = mebiQuantity(m * int64(pick(d, "memory-limit-factor", []int{1, 2})))
 			}
 		}
 	}
-	if chance(t, "ephemeral-storage", 6) {
-		m := pick(t, "ephemeral-storage-size", []int64{1024, 500, 2048})
+	if chance(d, "ephemeral-storage", 6) {
+		m := pick(d, "ephemeral-storage-size", []int64{1024, 500, 2048})
 		req[api.ResourceEphemeralStorage] = mebiQuantity(m)
-		if rapid.Bool().Draw(t, "ephemeral-storage-limit") {
+		if flip(d, "ephemeral-storage-limit") {
 			lim[api.ResourceEphemeralStorage] = mebiQuantity(2 * m)
 		}
 	}
 	if g.opts.Without&ExtendedResources == 0 {
-		if role == roleRegular && !cx.gpu && chance(t, "gpu", 8) {
-			cx.gpu = true
-			n := api.NewQuantity(int64(intIn(t, "gpus", 1, 2)), api.DecimalSI)
+		if role == roleRegular && cx.gpu {
+			cx.gpu = false
+			n := api.NewQuantity(int64(intIn(d, "gpus", 1, 2)), api.DecimalSI)
 			lim[resourceGPU] = n
-			if rapid.Bool().Draw(t, "gpu-request") {
+			if flip(d, "gpu-request") {
 				req[resourceGPU] = n
 			}
 		}
@@ -285,10 +295,11 @@ func (g *podGen) drawResources(t *rapid.T, cx *containerCtx, role containerRole)
 		_, reqMem := req[api.ResourceMemory]
 		_, limCPU := lim[api.ResourceCPU]
 		_, limMem := lim[api.ResourceMemory]
-		if (reqCPU || reqMem || limCPU || limMem) && chance(t, "hugepages", 12) {
-			hp := mebiQuantity(2 * int64(pick(t, "hugepages-pages", []int{1, 2, 64, 256})))
+		if (reqCPU || reqMem || limCPU || limMem) && cx.hugePages {
+			cx.hugePages = false
+			hp := mebiQuantity(2 * int64(pick(d, "hugepages-pages", []int{1, 2, 64, 256})))
 			lim[resourceHugePages2Mi] = hp
-			if rapid.Bool().Draw(t, "hugepages-request") {
+			if flip(d, "hugepages-request") {
 				req[resourceHugePages2Mi] = hp
 			}
 		}
@@ -305,12 +316,12 @@ func (g *podGen) drawResources(t *rapid.T, cx *containerCtx, role containerRole)
 
 // probePort is a port of the container to probe, by number or by name,
 // or 8080 when the container declares none.
-func probePort(t *rapid.T, c *api.Container) api.IntOrString {
+func probePort(d *drawer, c *api.Container) api.IntOrString {
 	if len(c.Ports) == 0 {
 		return api.FromInt(8080)
 	}
-	cp := pick(t, "probe-port", c.Ports)
-	if cp.Name != "" && rapid.Bool().Draw(t, "probe-port-by-name") {
+	cp := pick(d, "probe-port", c.Ports)
+	if cp.Name != "" && flip(d, "probe-port-by-name") {
 		return api.FromString(cp.Name)
 	}
 	return api.FromInt(cp.ContainerPort)
@@ -320,38 +331,38 @@ func probePort(t *rapid.T, c *api.Container) api.IntOrString {
 // "startup") with one mechanism and timings the API server accepts:
 // successThreshold 1 for liveness and startup probes, a probe-level grace
 // period only on those two. Zero timings are left for defaulting.
-func drawProbe(t *rapid.T, cx *containerCtx, c *api.Container, kind string) *api.Probe {
+func drawProbe(d *drawer, cx *containerCtx, c *api.Container, kind string) *api.Probe {
 	pr := &api.Probe{}
-	switch pick(t, kind+"-mechanism", []string{"httpGet", "exec", "tcpSocket", "grpc"}) {
+	switch pick(d, kind+"-mechanism", []string{"httpGet", "exec", "tcpSocket", "grpc"}) {
 	case "httpGet":
-		h := &api.HTTPGetAction{Path: pick(t, "probe-path", []string{"/healthz", "/ready", "/"}), Port: probePort(t, c)}
-		if rapid.Bool().Draw(t, "probe-scheme") {
-			h.Scheme = pick(t, "probe-scheme-value", []api.URIScheme{api.URISchemeHTTP, api.URISchemeHTTPS})
+		h := &api.HTTPGetAction{Path: pick(d, "probe-path", []string{"/healthz", "/ready", "/"}), Port: probePort(d, c)}
+		if flip(d, "probe-scheme") {
+			h.Scheme = pick(d, "probe-scheme-value", []api.URIScheme{api.URISchemeHTTP, api.URISchemeHTTPS})
 		}
-		if chance(t, "probe-header", 5) {
+		if chance(d, "probe-header", 5) {
 			h.HTTPHeaders = []api.HTTPHeader{{Name: "X-Probe", Value: "kubelet"}}
 		}
 		pr.HTTPGet = h
 	case "exec":
 		pr.Exec = &api.ExecAction{Command: []string{"cat", "/tmp/healthy"}}
 	case "tcpSocket":
-		pr.TCPSocket = &api.TCPSocketAction{Port: probePort(t, c)}
+		pr.TCPSocket = &api.TCPSocketAction{Port: probePort(d, c)}
 	case "grpc":
 		pr.GRPC = &api.GRPCAction{Port: 50051}
-		if rapid.Bool().Draw(t, "grpc-service") {
+		if flip(d, "grpc-service") {
 			pr.GRPC.Service = ptr(kind)
 		}
 	}
-	pr.InitialDelaySeconds = int32(pick(t, "initial-delay", []int{0, 5, 10, 30}))
-	pr.TimeoutSeconds = int32(pick(t, "timeout", []int{0, 1, 2, 5}))
-	pr.PeriodSeconds = int32(pick(t, "period", []int{0, 10, 5, 30}))
-	pr.FailureThreshold = int32(pick(t, "failure-threshold", []int{0, 3, 1, 5, 30}))
+	pr.InitialDelaySeconds = int32(pick(d, "initial-delay", []int{0, 5, 10, 30}))
+	pr.TimeoutSeconds = int32(pick(d, "timeout", []int{0, 1, 2, 5}))
+	pr.PeriodSeconds = int32(pick(d, "period", []int{0, 10, 5, 30}))
+	pr.FailureThreshold = int32(pick(d, "failure-threshold", []int{0, 3, 1, 5, 30}))
 	if kind == "readiness" {
-		pr.SuccessThreshold = int32(pick(t, "success-threshold", []int{0, 1, 2, 3}))
+		pr.SuccessThreshold = int32(pick(d, "success-threshold", []int{0, 1, 2, 3}))
 	} else {
-		pr.SuccessThreshold = int32(pick(t, "success-threshold", []int{0, 1}))
-		if chance(t, "probe-grace", 6) {
-			pr.TerminationGracePeriodSeconds = ptr(int64(pick(t, "probe-grace-seconds", []int{10, 1, 60})))
+		pr.SuccessThreshold = int32(pick(d, "success-threshold", []int{0, 1}))
+		if chance(d, "probe-grace", 6) {
+			pr.TerminationGracePeriodSeconds = ptr(int64(pick(d, "probe-grace-seconds", []int{10, 1, 60})))
 		}
 	}
 	return pr
@@ -359,26 +370,26 @@ func drawProbe(t *rapid.T, cx *containerCtx, c *api.Container, kind string) *api
 
 // drawLifecycle draws postStart and preStop hooks; a sleep never outlasts
 // the pod's grace period.
-func drawLifecycle(t *rapid.T, cx *containerCtx, c *api.Container) *api.Lifecycle {
+func drawLifecycle(d *drawer, cx *containerCtx, c *api.Container) *api.Lifecycle {
 	var lc api.Lifecycle
-	if chance(t, "post-start", 6) {
+	if chance(d, "post-start", 6) {
 		h := &api.LifecycleHandler{}
-		if rapid.Bool().Draw(t, "post-start-exec") {
+		if flip(d, "post-start-exec") {
 			h.Exec = &api.ExecAction{Command: []string{"/bin/sh", "-c", "echo started > /tmp/started"}}
 		} else {
-			h.HTTPGet = &api.HTTPGetAction{Path: "/started", Port: probePort(t, c)}
+			h.HTTPGet = &api.HTTPGetAction{Path: "/started", Port: probePort(d, c)}
 		}
 		lc.PostStart = h
 	}
-	if chance(t, "pre-stop", 3) {
+	if chance(d, "pre-stop", 3) {
 		h := &api.LifecycleHandler{}
-		switch pick(t, "pre-stop-mechanism", []string{"sleep", "exec", "httpGet"}) {
+		switch pick(d, "pre-stop-mechanism", []string{"sleep", "exec", "httpGet"}) {
 		case "sleep":
-			h.Sleep = &api.SleepAction{Seconds: int64(intIn(t, "pre-stop-sleep", 0, int(min(cx.grace, 30))))}
+			h.Sleep = &api.SleepAction{Seconds: int64(intIn(d, "pre-stop-sleep", 0, int(min(cx.grace, 30))))}
 		case "exec":
 			h.Exec = &api.ExecAction{Command: []string{"/bin/sh", "-c", "nginx -s quit; sleep 5"}}
 		case "httpGet":
-			h.HTTPGet = &api.HTTPGetAction{Path: "/shutdown", Port: probePort(t, c), Scheme: api.URISchemeHTTP}
+			h.HTTPGet = &api.HTTPGetAction{Path: "/shutdown", Port: probePort(d, c), Scheme: api.URISchemeHTTP}
 		}
 		lc.PreStop = h
 	}

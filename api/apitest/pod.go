@@ -122,13 +122,16 @@ func DefaultPriorityClasses() []api.PriorityClass {
 // and labels, annotations and owner references of ReplicaSet, StatefulSet,
 // Job and DaemonSet pods and of bare ones.
 //
-// The pods are new: unscheduled, with an empty status.
+// The pods are new: unscheduled, with the status the API server gives a
+// pod it creates (phase Pending and the pod's QoS class), or none when
+// AsWritten.
 func Pod(opts PodOptions) *rapid.Generator[*api.Pod] {
 	g := newPodGen(opts)
 	return rapid.Custom(func(t *rapid.T) *api.Pod {
-		id := g.drawIdentity(t)
-		p := g.drawPod(t, id)
-		g.finish(t, p)
+		d := newDrawer(t)
+		id := g.drawIdentity(d)
+		p := g.drawPod(d, id)
+		g.finish(d, p)
 		return p
 	})
 }
@@ -143,6 +146,17 @@ type podGen struct {
 	maxC       int
 	maxInit    int
 	now        time.Time
+	// appsIn, when set (by Cluster), are the apps of each namespace whose
+	// pods exist: pod affinity looks for them rather than for any app.
+	appsIn map[string][]string
+}
+
+// affinityApps are the apps pod affinity terms of p may select.
+func (g *podGen) affinityApps(p *api.Pod) []string {
+	if apps := g.appsIn[p.Namespace]; len(apps) > 0 {
+		return apps
+	}
+	return g.apps
 }
 
 func newPodGen(opts PodOptions) *podGen {
@@ -193,28 +207,28 @@ type identity struct {
 	name           string
 }
 
-func (g *podGen) drawIdentity(t *rapid.T) identity {
+func (g *podGen) drawIdentity(d *drawer) identity {
 	id := identity{
-		namespace: pick(t, "namespace", g.namespaces),
-		app:       pick(t, "app", g.apps),
-		kind:      pick(t, "owner-kind", []string{kindReplicaSet, kindBare, kindStatefulSet, kindJob, kindDaemonSet}),
+		namespace: pick(d, "namespace", g.namespaces),
+		app:       pick(d, "app", g.apps),
+		kind:      pick(d, "owner-kind", []string{kindReplicaSet, kindBare, kindStatefulSet, kindJob, kindDaemonSet}),
 	}
-	id.hash = templateHash(id.namespace, id.app, intIn(t, "revision", 0, 2))
-	suffix := encode(rapid.Uint64().Draw(t, "name-suffix"), 5)
+	id.hash = templateHash(id.namespace, id.app, intIn(d, "revision", 0, 2))
+	suffix := encode(hashOf(strconv.Itoa(intIn(d, "name-suffix", 0, 1<<20))), 5)
 	switch id.kind {
 	case kindReplicaSet:
 		id.owner = id.app + "-" + id.hash
 		id.name = id.owner + "-" + suffix
 	case kindStatefulSet:
 		id.owner = id.app
-		id.ordinal = intIn(t, "ordinal", 0, 4)
+		id.ordinal = intIn(d, "ordinal", 0, 4)
 		id.name = id.app + "-" + strconv.Itoa(id.ordinal)
 	case kindJob, kindDaemonSet:
 		id.owner = id.app
 		id.name = id.app + "-" + suffix
 	default:
 		id.name = id.app
-		if rapid.Bool().Draw(t, "bare-suffix") {
+		if flip(d, "bare-suffix") {
 			id.name += "-" + suffix
 		}
 	}
@@ -222,44 +236,44 @@ func (g *podGen) drawIdentity(t *rapid.T) identity {
 }
 
 // drawPod draws the pod's metadata and spec.
-func (g *podGen) drawPod(t *rapid.T, id identity) *api.Pod {
+func (g *podGen) drawPod(d *drawer, id identity) *api.Pod {
 	p := &api.Pod{
 		TypeMeta:   api.TypeMeta{APIVersion: "v1", Kind: "Pod"},
 		ObjectMeta: api.ObjectMeta{Name: id.name, Namespace: id.namespace},
 	}
-	g.drawMeta(t, p, id)
+	g.drawMeta(d, p, id)
 	s := &p.Spec
 	switch id.kind {
 	case kindJob:
-		s.RestartPolicy = pick(t, "restart-policy", []api.RestartPolicy{api.RestartPolicyNever, api.RestartPolicyOnFailure})
+		s.RestartPolicy = pick(d, "restart-policy", []api.RestartPolicy{api.RestartPolicyNever, api.RestartPolicyOnFailure})
 	case kindBare:
-		s.RestartPolicy = pick(t, "restart-policy", []api.RestartPolicy{"", api.RestartPolicyAlways, api.RestartPolicyOnFailure, api.RestartPolicyNever})
+		s.RestartPolicy = pick(d, "restart-policy", []api.RestartPolicy{"", api.RestartPolicyAlways, api.RestartPolicyOnFailure, api.RestartPolicyNever})
 	default:
-		s.RestartPolicy = pick(t, "restart-policy", []api.RestartPolicy{"", api.RestartPolicyAlways})
+		s.RestartPolicy = pick(d, "restart-policy", []api.RestartPolicy{"", api.RestartPolicyAlways})
 	}
-	if !chance(t, "grace-default", 3) {
-		s.TerminationGracePeriodSeconds = ptr(int64(pick(t, "grace", []int{30, 0, 5, 10, 60, 120, 300, 3600})))
+	if !chance(d, "grace-default", 3) {
+		s.TerminationGracePeriodSeconds = ptr(int64(pick(d, "grace", []int{30, 0, 5, 10, 60, 120, 300, 3600})))
 	}
-	if id.kind == kindJob && rapid.Bool().Draw(t, "job-deadline") || chance(t, "deadline", 20) {
-		s.ActiveDeadlineSeconds = ptr(int64(pick(t, "deadline-seconds", []int{600, 60, 3600, 86400})))
+	if id.kind == kindJob && flip(d, "job-deadline") || chance(d, "deadline", 20) {
+		s.ActiveDeadlineSeconds = ptr(int64(pick(d, "deadline-seconds", []int{600, 60, 3600, 86400})))
 	}
 	if id.kind == kindStatefulSet {
 		s.Hostname, s.Subdomain = id.name, id.app
 	}
-	if chance(t, "service-account", 3) {
+	if chance(d, "service-account", 3) {
 		s.ServiceAccountName = id.app
-		if chance(t, "automount", 3) {
+		if chance(d, "automount", 3) {
 			s.AutomountServiceAccountToken = ptr(false)
 		}
 	}
-	if chance(t, "dns-default", 10) {
+	if chance(d, "dns-default", 10) {
 		s.DNSPolicy = api.DNSDefault
 	}
-	if chance(t, "os", 5) {
+	if chance(d, "os", 5) {
 		s.OS = &api.PodOS{Name: api.Linux}
 	}
-	if chance(t, "pod-security", 4) {
-		uid := int64(pick(t, "run-as-user", []int{1000, 65532, 101}))
+	if chance(d, "pod-security", 4) {
+		uid := int64(pick(d, "run-as-user", []int{1000, 65532, 101}))
 		s.SecurityContext = &api.PodSecurityContext{
 			RunAsNonRoot:   ptr(true),
 			RunAsUser:      &uid,
@@ -267,20 +281,20 @@ func (g *podGen) drawPod(t *rapid.T, id identity) *api.Pod {
 			SeccompProfile: &api.SeccompProfile{Type: "RuntimeDefault"},
 		}
 	}
-	if chance(t, "readiness-gate", 10) {
+	if chance(d, "readiness-gate", 10) {
 		s.ReadinessGates = []api.PodReadinessGate{{ConditionType: "example.com/load-balancer-ready"}}
 	}
-	g.drawVolumes(t, p)
-	g.drawContainers(t, p)
-	g.drawPlacement(t, p, id)
-	if len(g.classes) > 0 && !chance(t, "no-priority-class", 3) {
-		s.PriorityClassName = pick(t, "priority-class", g.classes).Name
+	g.drawVolumes(d, p)
+	g.drawContainers(d, p)
+	g.drawPlacement(d, p, id)
+	if len(g.classes) > 0 && !chance(d, "no-priority-class", 3) {
+		s.PriorityClassName = pick(d, "priority-class", g.classes).Name
 	}
 	return p
 }
 
 // drawMeta draws labels, annotations and the owner reference.
-func (g *podGen) drawMeta(t *rapid.T, p *api.Pod, id identity) {
+func (g *podGen) drawMeta(d *drawer, p *api.Pod, id identity) {
 	labels := map[string]string{"app": id.app}
 	switch id.kind {
 	case kindReplicaSet:
@@ -296,17 +310,17 @@ func (g *podGen) drawMeta(t *rapid.T, p *api.Pod, id identity) {
 		labels["controller-revision-hash"] = id.hash
 		labels["pod-template-generation"] = "1"
 	}
-	if rapid.Bool().Draw(t, "label-app-name") {
+	if flip(d, "label-app-name") {
 		labels[labelAppName] = id.app
 	}
-	if chance(t, "label-tier", 3) {
-		labels[labelTier] = pick(t, "tier", []string{"frontend", "backend", "data"})
+	if chance(d, "label-tier", 3) {
+		labels[labelTier] = pick(d, "tier", []string{"frontend", "backend", "data"})
 	}
-	if chance(t, "label-team", 3) {
-		labels[labelTeam] = pick(t, "team", []string{"team-a", "team-b", "platform"})
+	if chance(d, "label-team", 3) {
+		labels[labelTeam] = pick(d, "team", []string{"team-a", "team-b", "platform"})
 	}
-	if chance(t, "label-version", 4) {
-		labels["version"] = pick(t, "version", []string{"v1.4.2", "1.0", "2025.06.01-rc.1"})
+	if chance(d, "label-version", 4) {
+		labels["version"] = pick(d, "version", []string{"v1.4.2", "1.0", "2025.06.01-rc.1"})
 	}
 	p.Labels = labels
 
@@ -317,17 +331,17 @@ func (g *podGen) drawMeta(t *rapid.T, p *api.Pod, id identity) {
 		}
 		ann[k] = v
 	}
-	if chance(t, "ann-prometheus", 3) {
+	if chance(d, "ann-prometheus", 3) {
 		add("prometheus.io/scrape", "true")
 		add("prometheus.io/port", "9090")
 	}
-	if chance(t, "ann-safe-to-evict", 6) {
-		add("cluster-autoscaler.kubernetes.io/safe-to-evict", strconv.FormatBool(rapid.Bool().Draw(t, "safe-to-evict")))
+	if chance(d, "ann-safe-to-evict", 6) {
+		add("cluster-autoscaler.kubernetes.io/safe-to-evict", strconv.FormatBool(flip(d, "safe-to-evict")))
 	}
-	if chance(t, "ann-deletion-cost", 6) {
-		add("controller.kubernetes.io/pod-deletion-cost", strconv.Itoa(intIn(t, "deletion-cost", -1000, 1000)))
+	if chance(d, "ann-deletion-cost", 6) {
+		add("controller.kubernetes.io/pod-deletion-cost", strconv.Itoa(intIn(d, "deletion-cost", -1000, 1000)))
 	}
-	if chance(t, "ann-description", 8) {
+	if chance(d, "ann-description", 8) {
 		add("example.com/description", "Free text: annotations take any value, even = and / or \"quotes\".")
 	}
 	p.Annotations = ann
@@ -346,13 +360,13 @@ func (g *podGen) drawMeta(t *rapid.T, p *api.Pod, id identity) {
 }
 
 // finish turns a drawn pod into the stored object, unless AsWritten.
-func (g *podGen) finish(t *rapid.T, p *api.Pod) {
+func (g *podGen) finish(d *drawer, p *api.Pod) {
 	if g.opts.AsWritten {
 		return
 	}
 	p.UID = uidOf("Pod", p.Namespace, p.Name)
 	p.Generation = 1
-	p.CreationTimestamp = api.NewTime(g.now.Add(-time.Duration(intIn(t, "age-seconds", 0, 86400)) * time.Second))
+	p.CreationTimestamp = api.NewTime(g.now.Add(-time.Duration(intIn(d, "age-seconds", 0, 86400)) * time.Second))
 	if prio, err := scheduling.ResolvePriority(p, g.classes); err == nil {
 		prio.Apply(p)
 	} else {
@@ -362,28 +376,29 @@ func (g *podGen) finish(t *rapid.T, p *api.Pod) {
 		p.Spec.PriorityClassName = ""
 	}
 	api.DefaultPod(p)
+	p.Status = newPodStatus(p)
 }
 
 // drawVolumes draws the pod's volumes: scratch space, configuration and
 // a certificate.
-func (g *podGen) drawVolumes(t *rapid.T, p *api.Pod) {
-	if chance(t, "vol-cache", 3) {
+func (g *podGen) drawVolumes(d *drawer, p *api.Pod) {
+	if chance(d, "vol-cache", 3) {
 		ed := &api.EmptyDirVolumeSource{}
-		if rapid.Bool().Draw(t, "vol-cache-limit") {
-			q := api.MustParseQuantity(pick(t, "vol-cache-size", []string{"1Gi", "500Mi", "10Gi"}))
+		if flip(d, "vol-cache-limit") {
+			q := api.MustParseQuantity(pick(d, "vol-cache-size", []string{"1Gi", "500Mi", "10Gi"}))
 			ed.SizeLimit = &q
 		}
-		if chance(t, "vol-cache-memory", 5) {
+		if chance(d, "vol-cache-memory", 5) {
 			ed.Medium = "Memory"
 		}
 		p.Spec.Volumes = append(p.Spec.Volumes, api.Volume{Name: "cache", VolumeSource: api.VolumeSource{EmptyDir: ed}})
 	}
-	if chance(t, "vol-config", 3) {
+	if chance(d, "vol-config", 3) {
 		p.Spec.Volumes = append(p.Spec.Volumes, api.Volume{Name: "config", VolumeSource: api.VolumeSource{
 			ConfigMap: &api.ConfigMapVolumeSource{LocalObjectReference: api.LocalObjectReference{Name: p.Labels["app"] + "-config"}},
 		}})
 	}
-	if chance(t, "vol-tls", 5) {
+	if chance(d, "vol-tls", 5) {
 		p.Spec.Volumes = append(p.Spec.Volumes, api.Volume{Name: "tls", VolumeSource: api.VolumeSource{
 			Secret: &api.SecretVolumeSource{SecretName: p.Labels["app"] + "-tls"},
 		}})
@@ -402,23 +417,23 @@ func mountPath(volume string) string {
 }
 
 // drawPlacement draws the constraints on where the pod may run.
-func (g *podGen) drawPlacement(t *rapid.T, p *api.Pod, id identity) {
+func (g *podGen) drawPlacement(d *drawer, p *api.Pod, id identity) {
 	w := g.opts.Without
 	var aff api.Affinity
 	if w&NodeAffinity == 0 {
-		p.Spec.NodeSelector = g.drawNodeSelector(t)
-		aff.NodeAffinity = g.drawNodeAffinity(t, id)
+		p.Spec.NodeSelector = g.drawNodeSelector(d)
+		aff.NodeAffinity = g.drawNodeAffinity(d, id)
 	}
 	if w&PodAffinity == 0 {
-		aff.PodAffinity, aff.PodAntiAffinity = g.drawPodAffinity(t, p)
+		aff.PodAffinity, aff.PodAntiAffinity = g.drawPodAffinity(d, p)
 	}
 	if aff != (api.Affinity{}) {
 		p.Spec.Affinity = &aff
 	}
 	if w&TopologySpread == 0 {
-		p.Spec.TopologySpreadConstraints = g.drawSpread(t, p)
+		p.Spec.TopologySpreadConstraints = g.drawSpread(d, p)
 	}
 	if w&Tolerations == 0 {
-		p.Spec.Tolerations = g.drawTolerations(t, p, id)
+		p.Spec.Tolerations = g.drawTolerations(d, p, id)
 	}
 }

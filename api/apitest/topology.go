@@ -121,11 +121,17 @@ func (tp Topology) zoneNames() []string {
 	return out
 }
 
-func (tp Topology) instanceTypeNames() []string {
-	its := tp.instanceTypes()
-	out := make([]string, len(its))
-	for i, it := range its {
-		out[i] = it.Name
+// plainInstanceTypeNames are the names of the shapes without GPUs, which
+// node selectors and affinity name (GPU nodes are tainted).
+func (tp Topology) plainInstanceTypeNames() []string {
+	var out []string
+	for _, it := range tp.instanceTypes() {
+		if it.GPUs == 0 {
+			out = append(out, it.Name)
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, tp.instanceTypes()[0].Name)
 	}
 	return out
 }
