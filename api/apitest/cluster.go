@@ -191,8 +191,10 @@ func planWorkloads(d *drawer, g *podGen, n int) []workload {
 		}
 		base := pick(d, "workload-app", g.apps)
 		id.app = base
+		// A second web in a namespace is web-v2: a numeric suffix would
+		// collide with a StatefulSet's pod names.
 		for i := 2; used[id.namespace+"/"+id.app]; i++ {
-			id.app = base + "-" + strconv.Itoa(i)
+			id.app = base + "-v" + strconv.Itoa(i)
 		}
 		used[id.namespace+"/"+id.app] = true
 		id.hash = templateHash(id.namespace, id.app, 0)
