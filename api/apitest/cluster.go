@@ -12,11 +12,11 @@ import (
 )
 
 // ClusterOptions configure Cluster. The zero value draws small clusters
-// (one to eight nodes, up to forty pods) of the default Topology.
+// (one to eight nodes, up to five pods a node) of the default Topology.
 type ClusterOptions struct {
 	// Nodes is the number of nodes; 0 draws one to eight.
 	Nodes int
-	// Pods is the number of pods; 0 draws up to forty.
+	// Pods is the number of pods; 0 draws up to five per node.
 	Pods int
 	// Pending is how many of the Pods (the last ones created) the
 	// scheduler has not looked at yet: they stay unbound, as just created.
@@ -148,7 +148,7 @@ func drawCluster(d *drawer, opts ClusterOptions) *ClusterState {
 	}
 
 	po := opts.Pod
-	po.Topology, po.NodeNames, po.AsWritten, po.Now = opts.Topology, names, false, now
+	po.Topology, po.NodeNames, po.AsWritten, po.Now = presentTopology(opts.Topology, cs.Nodes), names, false, now
 	g := newPodGen(po)
 	cs.PriorityClasses = g.classes
 	for _, ns := range g.namespaces {
@@ -160,7 +160,7 @@ func drawCluster(d *drawer, opts ClusterOptions) *ClusterState {
 
 	nPods := opts.Pods
 	if nPods <= 0 {
-		nPods = intIn(d, "pods", 0, 40)
+		nPods = intIn(d, "pods", 0, 5*nNodes)
 	}
 	workloads := planWorkloads(d, g, nPods)
 	// Pod affinity selects among the apps created before (and the pod's
@@ -177,6 +177,29 @@ func drawCluster(d *drawer, opts ClusterOptions) *ClusterState {
 	place(d, cs, opts, now)
 	cs.drawBudgets(d, workloads)
 	return cs
+}
+
+// presentTopology is the part of tp the nodes have: the zones and
+// instance types pods' node selection may name, so that in a small
+// cluster it names nodes that exist.
+func presentTopology(tp Topology, nodes []*api.Node) Topology {
+	zones, types := map[string]bool{}, map[string]bool{}
+	for _, n := range nodes {
+		zones[n.Labels[api.LabelTopologyZone]] = true
+		types[n.Labels[labelInstanceType]] = true
+	}
+	var out Topology
+	for _, z := range tp.zones() {
+		if zones[z.Name] {
+			out.Zones = append(out.Zones, z)
+		}
+	}
+	for _, it := range tp.instanceTypes() {
+		if types[it.Name] {
+			out.InstanceTypes = append(out.InstanceTypes, it)
+		}
+	}
+	return out
 }
 
 // planWorkloads splits n pods into workloads of various kinds, each with

@@ -19,7 +19,7 @@ func (g *podGen) drawNodeSelector(d *drawer) map[string]string {
 	case labelInstanceType:
 		return map[string]string{labelInstanceType: pick(d, "node-selector-type", g.tp.plainInstanceTypeNames())}
 	default:
-		return map[string]string{labelArch: pick(d, "node-selector-arch", []string{"amd64", "arm64"})}
+		return map[string]string{labelArch: pick(d, "node-selector-arch", g.tp.archs())}
 	}
 }
 
@@ -34,7 +34,7 @@ func (g *podGen) drawNodeRequirement(d *drawer) api.NodeSelectorRequirement {
 	case "type":
 		return api.NodeSelectorRequirement{Key: labelInstanceType, Operator: api.NodeSelectorOpNotIn, Values: []string{pick(d, "node-req-type", g.tp.plainInstanceTypeNames())}}
 	case "arch":
-		return api.NodeSelectorRequirement{Key: labelArch, Operator: api.NodeSelectorOpIn, Values: subset(d, "node-req-arch", []string{"amd64", "arm64"})}
+		return api.NodeSelectorRequirement{Key: labelArch, Operator: api.NodeSelectorOpIn, Values: subset(d, "node-req-arch", g.tp.archs())}
 	case "gt":
 		return api.NodeSelectorRequirement{Key: labelGeneration, Operator: api.NodeSelectorOpGt, Values: []string{strconv.Itoa(intIn(d, "node-req-gt", 0, 4))}}
 	case "lt":

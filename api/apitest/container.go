@@ -58,9 +58,10 @@ func (g *podGen) drawContainers(d *drawer, p *api.Pod) {
 	if g := p.Spec.TerminationGracePeriodSeconds; g != nil {
 		cx.grace = *g
 	}
-	cx.gpu = g.opts.Without&ExtendedResources == 0 && chance(d, "gpu", 60)
+	gpus, hugePages := g.tp.offers()
+	cx.gpu = gpus && g.opts.Without&ExtendedResources == 0 && chance(d, "gpu", 60)
 	cx.hostPort = g.opts.Without&HostPorts == 0 && chance(d, "host-port", 25)
-	cx.hugePages = g.opts.Without&ExtendedResources == 0 && chance(d, "hugepages", 40)
+	cx.hugePages = hugePages && g.opts.Without&ExtendedResources == 0 && chance(d, "hugepages", 40)
 	for range intIn(d, "init-containers", 0, g.maxInit) {
 		role := roleInit
 		if flip(d, "sidecar") {
@@ -81,11 +82,10 @@ func (g *podGen) drawContainers(d *drawer, p *api.Pod) {
 
 func (g *podGen) drawContainer(d *drawer, cx *containerCtx, role containerRole) api.Container {
 	var c api.Container
-	type named struct{ name, image string }
 	var n named
 	switch role {
 	case roleRegular:
-		n = pick(d, "container", []named{
+		n = pickNamed(d, cx, "container", []named{
 			{"app", "ghcr.io/example/app:v1.4.2"}, {"server", "nginx:1.27"}, {"cache", "redis:7.2"},
 			{"worker", "example.com/team/worker@sha256:4c1b2c6fbd8f0e5c8b9d1a3f7e6d5c4b3a29180f7e6d5c4b3a29180f7e6d5c4b"},
 			{"debug", "busybox"}, {"pause", "registry.k8s.io/pause:3.10"},
@@ -95,12 +95,12 @@ func (g *podGen) drawContainer(d *drawer, cx *containerCtx, role containerRole) 
 			c.Args = []string{"--port=8080", "--log-level=info"}
 		}
 	case roleInit:
-		n = pick(d, "init-container", []named{
+		n = pickNamed(d, cx, "init-container", []named{
 			{"init-db", "busybox:1.36"}, {"migrate", "ghcr.io/example/migrate:v3"}, {"wait-for-deps", "alpine:3.20"},
 		})
 		c.Command = []string{"sh", "-c", "until nslookup db; do sleep 2; done"}
 	case roleSidecar:
-		n = pick(d, "sidecar", []named{
+		n = pickNamed(d, cx, "sidecar", []named{
 			{"istio-proxy", "docker.io/istio/proxyv2:1.22.0"}, {"log-shipper", "fluent/fluent-bit:3.0"},
 			{"vault-agent", "hashicorp/vault:1.17"}, {"cloud-sql-proxy", "gcr.io/cloud-sql-connectors/cloud-sql-proxy:2.11.0"},
 		})
@@ -151,6 +151,24 @@ func (g *podGen) drawContainer(d *drawer, cx *containerCtx, role containerRole) 
 		}
 	}
 	return c
+}
+
+// named is a container name with the image it usually runs.
+type named struct{ name, image string }
+
+// pickNamed draws one of the candidates whose name the pod does not use
+// yet, or any when it uses them all (uniqueName then adds a suffix).
+func pickNamed(d *drawer, cx *containerCtx, label string, candidates []named) named {
+	var free []named
+	for _, c := range candidates {
+		if !cx.names[c.name] {
+			free = append(free, c)
+		}
+	}
+	if len(free) == 0 {
+		free = candidates
+	}
+	return pick(d, label, free)
 }
 
 // drawPorts draws a container's ports: named or not, a protocol or the

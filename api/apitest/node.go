@@ -96,20 +96,20 @@ func drawNode(d *drawer, opts *NodeOptions, index int) *api.Node {
 		n.Labels["nvidia.com/gpu.present"] = "true"
 		taint(string(resourceGPU), "present", api.TaintEffectNoSchedule)
 	}
-	if chance(d, "dedicated", 12) {
+	if chance(d, "dedicated", 20) {
 		n.Labels[keyDedicated] = "infra"
 		taint(keyDedicated, "infra", api.TaintEffectNoSchedule)
 	}
-	if chance(d, "spot", 5) {
+	if chance(d, "spot", 6) {
 		n.Labels[labelSpot] = "true"
 		n.Labels["node.kubernetes.io/lifecycle"] = "spot"
-		taint(labelSpot, "true", pick(d, "spot-effect", []api.TaintEffect{api.TaintEffectPreferNoSchedule, api.TaintEffectPreferNoSchedule, api.TaintEffectNoSchedule, api.TaintEffectNoExecute}))
+		taint(labelSpot, "true", pick(d, "spot-effect", []api.TaintEffect{api.TaintEffectPreferNoSchedule, api.TaintEffectPreferNoSchedule, api.TaintEffectPreferNoSchedule, api.TaintEffectNoSchedule, api.TaintEffectNoExecute}))
 	}
-	if chance(d, "control-plane", 20) {
+	if chance(d, "control-plane", 40) {
 		n.Labels["node-role.kubernetes.io/control-plane"] = ""
 		taint("node-role.kubernetes.io/control-plane", "", api.TaintEffectNoSchedule)
 	}
-	if chance(d, "cordoned", 15) {
+	if chance(d, "cordoned", 30) {
 		n.Spec.Unschedulable = true
 		taint(api.TaintNodeUnschedulable, "", api.TaintEffectNoSchedule)
 	}
@@ -125,25 +125,25 @@ func drawNode(d *drawer, opts *NodeOptions, index int) *api.Node {
 	ready := cond(api.NodeReady, api.ConditionTrue, "KubeletReady", "kubelet is posting ready status")
 	switch pick(d, "health", []string{"healthy", "not-ready", "unreachable", "memory-pressure", "disk-pressure"}) {
 	case "not-ready":
-		if chance(d, "not-ready-now", 5) {
+		if chance(d, "not-ready-now", 10) {
 			ready = cond(api.NodeReady, api.ConditionFalse, "KubeletNotReady", "container runtime network not ready: NetworkReady=false")
 			taint(api.TaintNodeNotReady, "", api.TaintEffectNoSchedule)
 			taint(api.TaintNodeNotReady, "", api.TaintEffectNoExecute)
 		}
 	case "unreachable":
-		if chance(d, "unreachable-now", 5) {
+		if chance(d, "unreachable-now", 10) {
 			ready = cond(api.NodeReady, api.ConditionUnknown, "NodeStatusUnknown", "Kubelet stopped posting node status.")
 			memory.Status, disk.Status, pid.Status = api.ConditionUnknown, api.ConditionUnknown, api.ConditionUnknown
 			taint(api.TaintNodeUnreachable, "", api.TaintEffectNoSchedule)
 			taint(api.TaintNodeUnreachable, "", api.TaintEffectNoExecute)
 		}
 	case "memory-pressure":
-		if chance(d, "memory-pressure-now", 5) {
+		if chance(d, "memory-pressure-now", 10) {
 			memory = cond(api.NodeMemoryPressure, api.ConditionTrue, "KubeletHasInsufficientMemory", "kubelet has insufficient memory available")
 			taint("node.kubernetes.io/memory-pressure", "", api.TaintEffectNoSchedule)
 		}
 	case "disk-pressure":
-		if chance(d, "disk-pressure-now", 5) {
+		if chance(d, "disk-pressure-now", 10) {
 			disk = cond(api.NodeDiskPressure, api.ConditionTrue, "KubeletHasDiskPressure", "kubelet has disk pressure")
 			taint("node.kubernetes.io/disk-pressure", "", api.TaintEffectNoSchedule)
 		}

@@ -121,6 +121,27 @@ func (tp Topology) zoneNames() []string {
 	return out
 }
 
+// archs are the CPU architectures of the instance types.
+func (tp Topology) archs() []string {
+	var out []string
+	for _, it := range tp.instanceTypes() {
+		if !slices.Contains(out, it.Arch) {
+			out = append(out, it.Arch)
+		}
+	}
+	return out
+}
+
+// offers reports whether some instance type has GPUs, and whether some
+// has huge pages: pods ask for them only then.
+func (tp Topology) offers() (gpus, hugePages bool) {
+	for _, it := range tp.instanceTypes() {
+		gpus = gpus || it.GPUs > 0
+		hugePages = hugePages || it.HugePages2Mi != ""
+	}
+	return gpus, hugePages
+}
+
 // plainInstanceTypeNames are the names of the shapes without GPUs, which
 // node selectors and affinity name (GPU nodes are tainted).
 func (tp Topology) plainInstanceTypeNames() []string {
