@@ -1,10 +1,14 @@
 package api
 
-import "strings"
-
 // API server v1 defaults for pods (pkg/apis/core/v1 defaulting in
 // Kubernetes v1.36.3, default feature gates: PodLevelResources on).
 const (
+	// DefaultTerminationGracePeriodSeconds is the value the API server's
+	// defaulting gives spec.terminationGracePeriodSeconds when a pod is
+	// created without one. Pods stored before defaulting (or built by hand)
+	// may lack it; upstream then treats the absent value as 0 at the API
+	// server's DELETE and as "no preference" in the kubelet (see package
+	// termination), so no calculator substitutes this value on its own.
 	DefaultTerminationGracePeriodSeconds int64 = 30
 	DefaultSchedulerName                       = "default-scheduler"
 	DefaultTerminationMessagePath              = "/dev/termination-log"
@@ -109,31 +113,20 @@ func roundUpToMilli(l ResourceList) {
 	}
 }
 
-// ImagePullPolicyFor is the pull policy the API server defaults for image:
-// Always when the tag is "latest" or no tag and no digest are given,
-// IfNotPresent otherwise.
+// ImagePullPolicyFor is the imagePullPolicy the API server's v1 defaulting
+// gives a container (or image volume) with none: Always when the image's
+// tag is "latest", spelled out or implied by a reference with neither tag
+// nor digest ("nginx", "localhost:5000/nginx"); IfNotPresent otherwise,
+// including a digest-only reference ("nginx@sha256:…") and a reference
+// the API server cannot parse (it ignores the error and sees no tag). A
+// reference with both, such as "nginx:latest@sha256:…", has tag latest and
+// gets Always. It is the one default for the whole module: the pod state
+// machine pulls by it too.
 func ImagePullPolicyFor(image string) PullPolicy {
-	if imageTag(image) == "latest" {
+	if tag, _ := imageTag(image); tag == "latest" {
 		return PullAlways
 	}
 	return PullIfNotPresent
-}
-
-// imageTag extracts the tag of an image reference; an untagged reference
-// without a digest has the implied tag "latest", one with a digest has none.
-func imageTag(image string) string {
-	name := image
-	if i := strings.IndexByte(name, '@'); i >= 0 {
-		name = name[:i]
-		if j := strings.LastIndexByte(name, ':'); j >= 0 && !strings.Contains(name[j:], "/") {
-			return name[j+1:]
-		}
-		return ""
-	}
-	if j := strings.LastIndexByte(name, ':'); j >= 0 && !strings.Contains(name[j:], "/") {
-		return name[j+1:]
-	}
-	return "latest"
 }
 
 func defaultContainer(c *Container, hostNetwork bool) {

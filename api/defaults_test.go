@@ -136,23 +136,6 @@ func cmpQuantity() cmp.Option {
 	return cmp.Comparer(func(a, b Quantity) bool { return a.Cmp(b) == 0 })
 }
 
-func TestImagePullPolicyFor(t *testing.T) {
-	for img, want := range map[string]PullPolicy{
-		"nginx":                       PullAlways,
-		"nginx:latest":                PullAlways,
-		"nginx:1.27":                  PullIfNotPresent,
-		"localhost:5000/nginx":        PullAlways,
-		"localhost:5000/nginx:latest": PullAlways,
-		"localhost:5000/nginx:1":      PullIfNotPresent,
-		"nginx@sha256:0123":           PullIfNotPresent,
-		"nginx:latest@sha256:0123":    PullAlways,
-	} {
-		if got := ImagePullPolicyFor(img); got != want {
-			t.Errorf("%s: got %s, want %s", img, got, want)
-		}
-	}
-}
-
 func TestResourceNameClasses(t *testing.T) {
 	for _, tc := range []struct {
 		name                             ResourceName
@@ -171,44 +154,5 @@ func TestResourceNameClasses(t *testing.T) {
 		if n.IsNative() != tc.native || n.IsPrefixedNative() != tc.prefixed || n.IsExtended() != tc.extended || n.IsScalar() != tc.scal {
 			t.Errorf("%s: native=%v prefixed=%v extended=%v scalar=%v", n, n.IsNative(), n.IsPrefixedNative(), n.IsExtended(), n.IsScalar())
 		}
-	}
-}
-
-func TestLookups(t *testing.T) {
-	spec := &PodSpec{
-		InitContainers:      []Container{{Name: "init"}},
-		Containers:          []Container{{Name: "app"}},
-		EphemeralContainers: []EphemeralContainer{{Container: Container{Name: "debug"}}},
-	}
-	for _, n := range []string{"init", "app", "debug"} {
-		if c := spec.FindContainer(n); c == nil || c.Name != n {
-			t.Errorf("FindContainer(%q) = %v", n, c)
-		}
-	}
-	if spec.FindContainer("x") != nil || (*PodSpec)(nil).FindContainer("app") != nil {
-		t.Errorf("missing containers must give nil")
-	}
-	st := &PodStatus{
-		ContainerStatuses:          []ContainerStatus{{Name: "app", RestartCount: 1}},
-		InitContainerStatuses:      []ContainerStatus{{Name: "init"}, {Name: "app", RestartCount: 2}},
-		EphemeralContainerStatuses: []ContainerStatus{{Name: "debug"}},
-	}
-	if cs := st.FindContainerStatus("app"); cs == nil || cs.RestartCount != 1 {
-		t.Errorf("app containers are searched first: %v", cs)
-	}
-	if st.FindContainerStatus("debug") == nil || st.FindContainerStatus("x") != nil || (*PodStatus)(nil).FindContainerStatus("app") != nil {
-		t.Errorf("status lookups")
-	}
-}
-
-func TestFindContainerKubeletOrder(t *testing.T) {
-	// A name repeated across lists (validation rejects it) resolves to the
-	// init container, as the kubelet's GetContainerSpec does.
-	spec := &PodSpec{
-		InitContainers: []Container{{Name: "x", Image: "init"}},
-		Containers:     []Container{{Name: "x", Image: "app"}},
-	}
-	if c := spec.FindContainer("x"); c == nil || c.Image != "init" {
-		t.Errorf("FindContainer(x) = %+v, want the init container", c)
 	}
 }

@@ -11,10 +11,12 @@
 // them: resource quantities (ParseQuantity, exact arithmetic and canonical
 // formatting as apimachinery's resource.Quantity), label and node selectors
 // (compiled once, matched without allocation), label key/value validation,
-// the API server's defaulting of pods and storage objects (DefaultPod,
-// DefaultPersistentVolumeClaim, DefaultStorageClass..., applied only on
-// request), the storage helpers every volume rule shares (a claim's class,
-// a volume's binding and node affinity, an ephemeral volume's claim name),
+// the API server's defaulting of pods, PriorityClasses and storage
+// objects (DefaultPod, DefaultPriorityClass, DefaultPersistentVolumeClaim,
+// DefaultStorageClass..., applied only on request), the well-known priority
+// values and built-in system PriorityClasses (SystemPriorityClasses), the
+// storage helpers every volume rule shares (a claim's class, a volume's
+// binding and node affinity, an ephemeral volume's claim name),
 // the aggregate container resource formula the defaulting relies on, and
 // field errors (FieldError, FieldErrors) that every package's validation
 // returns. It imports nothing from k8s.io.

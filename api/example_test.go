@@ -70,3 +70,42 @@ func ExamplePodRequests() {
 	fmt.Println(a.String(), b.String())
 	// Output: 2050m 2
 }
+
+// FindContainer looks a container up by name in any of the pod's three
+// lists and says which kind it is and where it sits.
+func ExamplePodSpec_FindContainer() {
+	always := api.RestartPolicyAlways
+	spec := api.PodSpec{
+		InitContainers: []api.Container{{Name: "migrate"}, {Name: "proxy", RestartPolicy: &always}},
+		Containers:     []api.Container{{Name: "app"}},
+	}
+	for _, name := range []string{"app", "migrate", "proxy", "debug"} {
+		ref, ok := spec.FindContainer(name)
+		if !ok {
+			fmt.Printf("%s: not in the pod\n", name)
+			continue
+		}
+		fmt.Printf("%s: %s at %s\n", name, ref.Kind, ref.Path())
+	}
+	// Output:
+	// app: container at spec.containers[0]
+	// migrate: init container at spec.initContainers[0]
+	// proxy: sidecar container at spec.initContainers[1]
+	// debug: not in the pod
+}
+
+// The API server pulls an image on every start (Always) when its tag is
+// latest, written or implied; a digest alone pins it, a digest beside the
+// tag latest does not.
+func ExampleImagePullPolicyFor() {
+	digest := "@sha256:4c0fdaa8b6341bfdeca5f18f7837462c80cff90527ee35ef185571e1c327beac"
+	for _, image := range []string{"nginx", "nginx:1.27", "nginx" + digest, "nginx:latest" + digest, "localhost:5000/nginx"} {
+		fmt.Printf("%-12s %s\n", api.ImagePullPolicyFor(image), image)
+	}
+	// Output:
+	// Always       nginx
+	// IfNotPresent nginx:1.27
+	// IfNotPresent nginx@sha256:4c0fdaa8b6341bfdeca5f18f7837462c80cff90527ee35ef185571e1c327beac
+	// Always       nginx:latest@sha256:4c0fdaa8b6341bfdeca5f18f7837462c80cff90527ee35ef185571e1c327beac
+	// Always       localhost:5000/nginx
+}

@@ -106,16 +106,6 @@ type NodeSystemInfo struct {
 	Architecture            string `json:"architecture,omitempty"`
 }
 
-// FindCondition returns the node's condition of type t, or nil.
-func (n *Node) FindCondition(t NodeConditionType) *NodeCondition {
-	for i := range n.Status.Conditions {
-		if n.Status.Conditions[i].Type == t {
-			return &n.Status.Conditions[i]
-		}
-	}
-	return nil
-}
-
 // Namespace is a core/v1 Namespace; its labels feed namespaceSelector.
 type Namespace struct {
 	TypeMeta   `json:",inline"`

@@ -28,6 +28,10 @@ const (
 	DisruptionTarget    PodConditionType = "DisruptionTarget"
 	PodResizePending    PodConditionType = "PodResizePending"
 	PodResizeInProgress PodConditionType = "PodResizeInProgress"
+	// AllContainersRestarting is the condition the kubelet sets while it
+	// restarts every container of a pod in place after a restartPolicyRules
+	// entry with action RestartAllContainers fired (KEP-5532).
+	AllContainersRestarting PodConditionType = "AllContainersRestarting"
 )
 
 // ConditionStatus is True, False or Unknown.
@@ -159,16 +163,6 @@ type ContainerStateTerminated struct {
 	StartedAt   Time   `json:"startedAt,omitzero"`
 	FinishedAt  Time   `json:"finishedAt,omitzero"`
 	ContainerID string `json:"containerID,omitempty"`
-}
-
-// FindCondition returns the condition of type t in conds, or nil.
-func FindCondition(conds []PodCondition, t PodConditionType) *PodCondition {
-	for i := range conds {
-		if conds[i].Type == t {
-			return &conds[i]
-		}
-	}
-	return nil
 }
 
 // IsTerminal reports whether phase is Succeeded or Failed, the phases a pod

@@ -12,15 +12,12 @@ const (
 	TaintEffectNoExecute        TaintEffect = "NoExecute"
 )
 
-// Well-known taints and labels the pod rules consult.
+// Well-known labels the pod rules consult. The well-known taint keys are in
+// wellknown_taints.go.
 const (
-	TaintNodeUnschedulable = "node.kubernetes.io/unschedulable"
-	TaintNodeOutOfService  = "node.kubernetes.io/out-of-service"
-	TaintNodeNotReady      = "node.kubernetes.io/not-ready"
-	TaintNodeUnreachable   = "node.kubernetes.io/unreachable"
-	LabelHostname          = "kubernetes.io/hostname"
-	LabelTopologyZone      = "topology.kubernetes.io/zone"
-	LabelTopologyRegion    = "topology.kubernetes.io/region"
+	LabelHostname       = "kubernetes.io/hostname"
+	LabelTopologyZone   = "topology.kubernetes.io/zone"
+	LabelTopologyRegion = "topology.kubernetes.io/region"
 )
 
 // Taint marks a node so that only pods tolerating it run there.

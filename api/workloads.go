@@ -40,16 +40,84 @@ type ReplicaSetSpec struct {
 type StatefulSet struct {
 	TypeMeta   `json:",inline"`
 	ObjectMeta `json:"metadata,omitzero"`
-	Spec       StatefulSetSpec `json:"spec,omitzero"`
-	Status     WorkloadStatus  `json:"status,omitzero"`
+	Spec       StatefulSetSpec   `json:"spec,omitzero"`
+	Status     StatefulSetStatus `json:"status,omitzero"`
 }
 
-// StatefulSetSpec holds a StatefulSet's replicas, selector and template.
+// StatefulSetSpec holds a StatefulSet's replicas, selector, template and
+// the rules by which its controller creates, replaces and updates pods.
 type StatefulSetSpec struct {
 	Replicas    *int32          `json:"replicas,omitempty"`
 	Selector    *LabelSelector  `json:"selector,omitempty"`
 	Template    PodTemplateSpec `json:"template,omitzero"`
 	ServiceName string          `json:"serviceName,omitempty"`
+	// PodManagementPolicy is OrderedReady (the default when empty: one
+	// pod at a time, in ordinal order) or Parallel.
+	PodManagementPolicy PodManagementPolicyType   `json:"podManagementPolicy,omitempty"`
+	UpdateStrategy      StatefulSetUpdateStrategy `json:"updateStrategy,omitzero"`
+	MinReadySeconds     int32                     `json:"minReadySeconds,omitempty"`
+	// Ordinals, when set, moves the first ordinal from 0 to Start.
+	Ordinals *StatefulSetOrdinals `json:"ordinals,omitempty"`
+}
+
+// PodManagementPolicyType is how a StatefulSet's pods are created and
+// deleted: OrderedReady or Parallel.
+type PodManagementPolicyType string
+
+// The pod management policies.
+const (
+	OrderedReadyPodManagement PodManagementPolicyType = "OrderedReady"
+	ParallelPodManagement     PodManagementPolicyType = "Parallel"
+)
+
+// StatefulSetUpdateStrategyType is RollingUpdate (the default) or OnDelete.
+type StatefulSetUpdateStrategyType string
+
+// The StatefulSet update strategies.
+const (
+	RollingUpdateStatefulSetStrategyType StatefulSetUpdateStrategyType = "RollingUpdate"
+	OnDeleteStatefulSetStrategyType      StatefulSetUpdateStrategyType = "OnDelete"
+)
+
+// StatefulSetUpdateStrategy says how a template change reaches the pods.
+type StatefulSetUpdateStrategy struct {
+	Type          StatefulSetUpdateStrategyType     `json:"type,omitempty"`
+	RollingUpdate *RollingUpdateStatefulSetStrategy `json:"rollingUpdate,omitempty"`
+}
+
+// RollingUpdateStatefulSetStrategy bounds a rolling update: pods with an
+// ordinal below Partition keep the old revision; MaxUnavailable (behind
+// the MaxUnavailableStatefulSet feature gate) lets several update at once.
+type RollingUpdateStatefulSetStrategy struct {
+	Partition      *int32       `json:"partition,omitempty"`
+	MaxUnavailable *IntOrString `json:"maxUnavailable,omitempty"`
+}
+
+// Labels the StatefulSet controller puts on its pods (k8s.io/api/apps/v1).
+const (
+	// LabelControllerRevisionHash names the ControllerRevision (the
+	// template version) a pod was created from.
+	LabelControllerRevisionHash = "controller-revision-hash"
+	// LabelStatefulSetPodName holds the pod's own name, its stable
+	// identity.
+	LabelStatefulSetPodName = "statefulset.kubernetes.io/pod-name"
+	// LabelPodIndex holds the pod's ordinal.
+	LabelPodIndex = "apps.kubernetes.io/pod-index"
+)
+
+// StatefulSetOrdinals holds the first ordinal of a StatefulSet's pods.
+type StatefulSetOrdinals struct {
+	Start int32 `json:"start,omitempty"`
+}
+
+// StatefulSetStatus is what the StatefulSet controller reports: the
+// replica counts plus the revisions of a rolling update.
+type StatefulSetStatus struct {
+	WorkloadStatus
+	CurrentReplicas int32  `json:"currentReplicas,omitempty"`
+	CurrentRevision string `json:"currentRevision,omitempty"`
+	UpdateRevision  string `json:"updateRevision,omitempty"`
+	CollisionCount  *int32 `json:"collisionCount,omitempty"`
 }
 
 // ReplicationController is a core/v1 ReplicationController; its selector is

@@ -69,7 +69,7 @@ func TestEvaluate(t *testing.T) {
 			if res.Reason != tc.reason {
 				t.Errorf("reason %s, want %s", res.Reason, tc.reason)
 			}
-			c := FindCondition(st.Conditions, ConditionDisruptionAllowed)
+			c := api.FindStatusCondition(st.Conditions, ConditionDisruptionAllowed)
 			if c == nil || c.Reason != tc.reason || c.LastTransitionTime.IsZero() {
 				t.Errorf("condition %+v, want reason %s with a transition time", c, tc.reason)
 			}
@@ -109,7 +109,7 @@ func TestEvaluate(t *testing.T) {
 				if st.DisruptionsAllowed != 0 || st.CurrentHealthy != 7 || st.DesiredHealthy != 4 || st.ExpectedPods != 9 {
 					t.Errorf("fail safe must keep old counts and allow nothing: %+v", st)
 				}
-				c := FindCondition(st.Conditions, ConditionDisruptionAllowed)
+				c := api.FindStatusCondition(st.Conditions, ConditionDisruptionAllowed)
 				if c == nil || c.Status != api.ConditionFalse || c.Reason != ReasonSyncFailed || c.Message != res.Err.Error() {
 					t.Errorf("condition %+v", c)
 				}

@@ -17,18 +17,6 @@ const (
 	ReasonSyncFailed           = "SyncFailed"
 )
 
-// The reasons of a pod's DisruptionTarget condition, one per component
-// that disrupts pods (k8s.io/api/core/v1).
-const (
-	ReasonPreemptionByScheduler  = "PreemptionByScheduler"
-	ReasonDeletionByTaintManager = "DeletionByTaintManager"
-	ReasonDeletionByPodGC        = "DeletionByPodGC"
-	ReasonTerminationByKubelet   = "TerminationByKubelet"
-	// ReasonEvictionByEvictionAPI is the Eviction API's; see
-	// EvictionDecision.DisruptionTarget.
-	ReasonEvictionByEvictionAPI = "EvictionByEvictionAPI"
-)
-
 // MessageEvictionByEvictionAPI is the message of the DisruptionTarget
 // condition the Eviction API adds.
 const MessageEvictionByEvictionAPI = "Eviction API: evicting"
@@ -68,7 +56,7 @@ func StaleDisruption(pod *api.Pod, now time.Time) (stale bool, clearIn time.Dura
 		return false, 0
 	}
 	c := api.FindCondition(pod.Status.Conditions, api.DisruptionTarget)
-	if c == nil || c.Status != api.ConditionTrue || c.Reason == ReasonTerminationByKubelet {
+	if c == nil || c.Status != api.ConditionTrue || c.Reason == api.PodReasonTerminationByKubelet {
 		return false, 0
 	}
 	return true, max(StalePodDisruptionTimeout-now.Sub(c.LastTransitionTime.Time), 0)
@@ -102,14 +90,4 @@ func setCondition(conds []api.Condition, c api.Condition, now time.Time) []api.C
 		c.LastTransitionTime = api.NewTime(now)
 	}
 	return append(conds, c)
-}
-
-// FindCondition returns the budget condition of type t, or nil.
-func FindCondition(conds []api.Condition, t string) *api.Condition {
-	for i := range conds {
-		if conds[i].Type == t {
-			return &conds[i]
-		}
-	}
-	return nil
 }

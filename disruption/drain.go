@@ -61,10 +61,6 @@ const (
 	MsgUnmanagedWarning    = "deleting Pods that declare no controller"
 )
 
-// MirrorPodAnnotation marks a static pod's mirror in the API; drain skips
-// such pods (the kubelet owns them).
-const MirrorPodAnnotation = "kubernetes.io/config.mirror"
-
 // PodDrain is drain's verdict on one pod.
 type PodDrain struct {
 	Pod *api.Pod
@@ -279,7 +275,7 @@ func (f *drainFilters) daemonSet(p *api.Pod) (bool, PodDeleteReason, string) {
 }
 
 func (f *drainFilters) mirrorPod(p *api.Pod) (bool, PodDeleteReason, string) {
-	if _, ok := p.Annotations[MirrorPodAnnotation]; ok {
+	if api.IsMirrorPod(p) {
 		return false, DrainSkip, ""
 	}
 	return okay()

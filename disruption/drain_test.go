@@ -14,7 +14,7 @@ func emptyDir(p *api.Pod) {
 	p.Spec.Volumes = append(p.Spec.Volumes, api.Volume{Name: "scratch", VolumeSource: api.VolumeSource{EmptyDir: &api.EmptyDirVolumeSource{}}})
 }
 
-func mirror(p *api.Pod) { p.Annotations = map[string]string{MirrorPodAnnotation: "x"} }
+func mirror(p *api.Pod) { p.Annotations = map[string]string{api.ConfigMirrorAnnotationKey: "x"} }
 
 func daemonSet(ns, name string) *api.DaemonSet {
 	return &api.DaemonSet{ObjectMeta: api.ObjectMeta{Name: name, Namespace: ns}}

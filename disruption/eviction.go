@@ -252,7 +252,7 @@ func checkBudget(pdb *api.PodDisruptionBudget) (EvictionDecision, bool) {
 	case st.DisruptionsAllowed == 0:
 		d := refuse(RuleBudgetExhausted, 429, StatusTooManyRequests, budgetViolation)
 		msg := fmt.Sprintf("The disruption budget %s needs %d healthy pods and has %d currently", pdb.Name, st.DesiredHealthy, st.CurrentHealthy)
-		if c := FindCondition(st.Conditions, ConditionDisruptionAllowed); c != nil && c.Reason == ReasonSyncFailed {
+		if c := api.FindStatusCondition(st.Conditions, ConditionDisruptionAllowed); c != nil && c.Reason == ReasonSyncFailed {
 			msg = fmt.Sprintf("The disruption budget %s does not allow evicting pods currently because it failed sync: %s", pdb.Name, c.Message)
 		}
 		d.Causes = []StatusCause{{Type: "DisruptionBudget", Message: msg}}
@@ -356,7 +356,7 @@ func deletePod(d *EvictionDecision, pod *api.Pod, o *api.DeleteOptions, dryRun, 
 		target = &api.PodCondition{
 			Type:               api.DisruptionTarget,
 			Status:             api.ConditionTrue,
-			Reason:             ReasonEvictionByEvictionAPI,
+			Reason:             api.PodReasonEvictionByEvictionAPI,
 			Message:            MessageEvictionByEvictionAPI,
 			LastTransitionTime: api.NewTime(now),
 		}

@@ -102,7 +102,7 @@ func TestEvict(t *testing.T) {
 			if (d.DisruptionTarget != nil) != tc.conditionSet {
 				t.Errorf("DisruptionTarget %+v, want set=%v", d.DisruptionTarget, tc.conditionSet)
 			}
-			if d.DisruptionTarget != nil && (d.DisruptionTarget.Reason != ReasonEvictionByEvictionAPI || d.DisruptionTarget.Status != api.ConditionTrue) {
+			if d.DisruptionTarget != nil && (d.DisruptionTarget.Reason != api.PodReasonEvictionByEvictionAPI || d.DisruptionTarget.Status != api.ConditionTrue) {
 				t.Errorf("DisruptionTarget %+v", d.DisruptionTarget)
 			}
 			var rv string
@@ -152,7 +152,7 @@ func TestEvictLastDisruptionFlipsCondition(t *testing.T) {
 		b.Status.Conditions = []api.Condition{{Type: ConditionDisruptionAllowed, Status: api.ConditionTrue, Reason: ReasonSufficientPods, LastTransitionTime: api.NewTime(t0.Add(-time.Hour))}}
 	})
 	d := Evict(newPod("web-1"), evictionOf("web-1", nil), []*api.PodDisruptionBudget{b}, EvictOptions{}, t0)
-	c := FindCondition(d.BudgetStatus.Conditions, ConditionDisruptionAllowed)
+	c := api.FindStatusCondition(d.BudgetStatus.Conditions, ConditionDisruptionAllowed)
 	if c.Status != api.ConditionFalse || c.Reason != ReasonInsufficientPods || !c.LastTransitionTime.Equal(t0) {
 		t.Errorf("condition after last disruption: %+v", c)
 	}
@@ -173,11 +173,11 @@ func TestStaleDisruption(t *testing.T) {
 		stale bool
 		in    time.Duration
 	}{
-		{"fresh", newPod("a", cond(ReasonEvictionByEvictionAPI, t0.Add(-30*time.Second))), true, 90 * time.Second},
-		{"expired", newPod("a", cond(ReasonPreemptionByScheduler, t0.Add(-5*time.Minute))), true, 0},
-		{"kubelet's is never stale", newPod("a", cond(ReasonTerminationByKubelet, t0.Add(-5*time.Minute))), false, 0},
-		{"terminating", newPod("a", terminating, cond(ReasonEvictionByEvictionAPI, t0.Add(-5*time.Minute))), false, 0},
-		{"finished", newPod("a", phase(api.PodFailed), cond(ReasonEvictionByEvictionAPI, t0.Add(-5*time.Minute))), false, 0},
+		{"fresh", newPod("a", cond(api.PodReasonEvictionByEvictionAPI, t0.Add(-30*time.Second))), true, 90 * time.Second},
+		{"expired", newPod("a", cond(api.PodReasonPreemptionByScheduler, t0.Add(-5*time.Minute))), true, 0},
+		{"kubelet's is never stale", newPod("a", cond(api.PodReasonTerminationByKubelet, t0.Add(-5*time.Minute))), false, 0},
+		{"terminating", newPod("a", terminating, cond(api.PodReasonEvictionByEvictionAPI, t0.Add(-5*time.Minute))), false, 0},
+		{"finished", newPod("a", phase(api.PodFailed), cond(api.PodReasonEvictionByEvictionAPI, t0.Add(-5*time.Minute))), false, 0},
 		{"no condition", newPod("a"), false, 0},
 		{"nil", nil, false, 0},
 	} {

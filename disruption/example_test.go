@@ -187,7 +187,7 @@ func ExampleStaleDisruption() {
 	now := time.Date(2025, 3, 3, 8, 0, 0, 0, time.UTC)
 	pod := zkPods(true)[0]
 	pod.Status.Conditions = append(pod.Status.Conditions, api.PodCondition{
-		Type: api.DisruptionTarget, Status: api.ConditionTrue, Reason: disruption.ReasonEvictionByEvictionAPI,
+		Type: api.DisruptionTarget, Status: api.ConditionTrue, Reason: api.PodReasonEvictionByEvictionAPI,
 		LastTransitionTime: api.NewTime(now.Add(-45 * time.Second)),
 	})
 	stale, in := disruption.StaleDisruption(pod, now)

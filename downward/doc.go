@@ -39,16 +39,22 @@
 // files through a caller-provided Lookup (Objects is an in-memory one),
 // and Expand / ExpandVars implement $(VAR) expansion with $$ escaping.
 // VolumeFiles lists the files of a downwardAPI or projected volume with
-// their contents and modes. ValidateFieldRef, ValidateResourceFieldRef
-// and ValidateVolumeFile apply the API server's validation, with errors
-// naming the field. Every error wraps one of the package's sentinel
-// errors (ErrUnsupportedField, ErrInvalidKey, ErrNoNode, ...).
+// their contents and modes. CanonicalFieldPath is the API server's
+// field-label conversion, which both the kubelet and validation apply.
+// Every error wraps one of the package's sentinel errors
+// (ErrUnsupportedField, ErrInvalidKey, ErrNoNode, ...).
+//
+// Which field paths, resources and divisors a pod may name at all is the
+// API server's rule, not the kubelet's: package api/validation checks
+// them (ValidateObjectFieldSelector, ValidateResourceFieldSelector,
+// ValidateDownwardAPIVolumeFile) and imports this package, never the
+// other way round.
 //
 // The rules are those of Kubernetes v1.36.3: pkg/fieldpath, pkg/kubelet
 // (makeEnvironmentVariables, podFieldSelectorRuntimeValue,
 // defaultPodLimitsForDownwardAPI), pkg/api/v1/resource,
-// pkg/volume/downwardapi, pkg/apis/core/validation and the kubelet's
-// $(VAR) expansion. Where they surprise (spec.restartPolicy,
+// pkg/volume/downwardapi, the field-label conversion of pkg/apis/core
+// and the kubelet's $(VAR) expansion. Where they surprise (spec.restartPolicy,
 // spec.schedulerName and status.phase pass the API's field-label check
 // but the kubelet cannot resolve them; spec.host is an alias of
 // spec.nodeName; annotation keys are checked lowercased; pod IPs follow

@@ -102,10 +102,11 @@ func Environment(pod *api.Pod, container string, ctx *Context, lookup Lookup) ([
 	if ctx == nil {
 		ctx = &Context{}
 	}
-	c := findContainer(pod, container, true)
-	if c == nil {
+	ref, ok := pod.Spec.FindContainer(container)
+	if !ok {
 		return nil, fmt.Errorf("%w: %q is not a container of pod %q", ErrContainerNotFound, container, pod.Name)
 	}
+	c := ref.Container
 	ns := pod.Namespace
 	env := envBuilder{vals: make(map[string]string, len(c.Env))}
 

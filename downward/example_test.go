@@ -198,16 +198,6 @@ func ExampleFormatMap() {
 	// owner="line1\nline2"
 }
 
-func ExampleValidateFieldRef() {
-	p := api.NewPath("spec", "containers").Index(0).Child("env").Index(0).Child("valueFrom", "fieldRef")
-	// Whole label maps are for volumes only.
-	fmt.Println(downward.ValidateFieldRef(api.ObjectFieldSelector{APIVersion: "v1", FieldPath: "metadata.labels"}, downward.Env, p))
-	fmt.Println(downward.ValidateFieldRef(api.ObjectFieldSelector{APIVersion: "v1", FieldPath: "metadata.labels"}, downward.Volume, p) == nil)
-	// Output:
-	// spec.containers[0].env[0].valueFrom.fieldRef.fieldPath: Unsupported value: "metadata.labels": supported values: "metadata.name", "metadata.namespace", "metadata.uid", "spec.nodeName", "spec.serviceAccountName", "status.hostIP", "status.hostIPs", "status.podIP", "status.podIPs"
-	// true
-}
-
 func ExampleHostIPs() {
 	node := &api.Node{Status: api.NodeStatus{Addresses: []api.NodeAddress{
 		{Type: api.NodeExternalIP, Address: "203.0.113.5"},

@@ -9,8 +9,9 @@ import (
 )
 
 // FuzzFieldRef drives the field-path parser and both resolution paths
-// with arbitrary paths: nothing panics, SplitSubscript splits losslessly,
-// and every path API validation accepts resolves.
+// with arbitrary paths: nothing panics and SplitSubscript splits
+// losslessly. (That every path API validation accepts also resolves is
+// api/validation's FuzzObjectFieldSelectorResolves.)
 func FuzzFieldRef(f *testing.F) {
 	for _, s := range []string{
 		"metadata.name", "metadata.labels['app']", "metadata.annotations['A/b']", "metadata.labels",
@@ -31,11 +32,7 @@ func FuzzFieldRef(f *testing.F) {
 		pod, ctx := testPod(), testContext()
 		ref := api.ObjectFieldSelector{APIVersion: version, FieldPath: path}
 		for _, mode := range []Mode{Env, Volume} {
-			_, err := FieldRef(pod, ref, mode, ctx)
-			valid := ValidateFieldRef(api.ObjectFieldSelector{APIVersion: "v1", FieldPath: path}, mode, api.NewPath("fieldRef"))
-			if len(valid) == 0 && (version == "" || version == "v1" || mode == Volume) && err != nil {
-				t.Fatalf("%q passes %v validation but FieldRef fails: %v", path, mode, err)
-			}
+			_, _ = FieldRef(pod, ref, mode, ctx)
 		}
 		_, _ = CanonicalFieldPath(version, path)
 	})

@@ -78,23 +78,25 @@ func ResourceFieldRef(pod *api.Pod, container string, ref api.ResourceFieldSelec
 		allocatable = podLevelAllocatable(pod, allocatable)
 	}
 	if ref.ContainerName == "" {
-		c := findContainer(pod, container, true)
-		if c == nil {
+		own, ok := pod.Spec.FindContainer(container)
+		if !ok {
 			return "", fmt.Errorf("%w: container %q (the container whose environment is built) is not in pod %q", ErrContainerNotFound, container, pod.Name)
 		}
+		c := own.Container
 		return extractResource(mergeLimits(c.Resources.Limits, allocatable), c.Resources.Requests, ref.Resource, divisor)
 	}
-	for i := range pod.Spec.Containers {
-		if c := &pod.Spec.Containers[i]; c.Name == ref.ContainerName {
-			return extractResource(mergeLimits(c.Resources.Limits, allocatable), c.Resources.Requests, ref.Resource, divisor)
-		}
+	named, err := namedContainer(pod, ref.ContainerName)
+	if err != nil {
+		return "", err
 	}
-	for i := range pod.Spec.InitContainers {
-		if c := &pod.Spec.InitContainers[i]; c.Name == ref.ContainerName {
-			return extractResource(c.Resources.Limits, c.Resources.Requests, ref.Resource, divisor)
-		}
+	c := named.Container
+	limits := c.Resources.Limits
+	if named.Kind == api.ContainerKindRegular {
+		// The kubelet fills in node allocatable for the app containers of
+		// its pod copy only; an init container's unset limits stay unset.
+		limits = mergeLimits(limits, allocatable)
 	}
-	return "", fmt.Errorf("%w: resourceFieldRef.containerName %q is not a container or init container of pod %q", ErrContainerNotFound, ref.ContainerName, pod.Name)
+	return extractResource(limits, c.Resources.Requests, ref.Resource, divisor)
 }
 
 // volumeResource resolves a downwardAPI volume file's resourceFieldRef
@@ -103,10 +105,11 @@ func ResourceFieldRef(pod *api.Pod, container string, ref api.ResourceFieldSelec
 // zero cpu, memory and ephemeral-storage limits filled from the node's
 // allocatable alone (pod-level limits play no part here).
 func volumeResource(pod *api.Pod, ref api.ResourceFieldSelector, allocatable api.ResourceList) (string, error) {
-	c := findContainer(pod, ref.ContainerName, false)
-	if c == nil {
-		return "", fmt.Errorf("%w: resourceFieldRef.containerName %q is not a container or init container of pod %q", ErrContainerNotFound, ref.ContainerName, pod.Name)
+	named, err := namedContainer(pod, ref.ContainerName)
+	if err != nil {
+		return "", err
 	}
+	c := named.Container
 	return extractResource(mergeLimits(c.Resources.Limits, allocatable), c.Resources.Requests, ref.Resource, divisorOf(ref))
 }
 
@@ -119,27 +122,18 @@ func divisorOf(ref api.ResourceFieldSelector) api.Quantity {
 	return *ref.Divisor
 }
 
-// findContainer finds a container by name among the regular containers,
-// then the init containers, then (when ephemeral) the ephemeral ones.
-func findContainer(pod *api.Pod, name string, ephemeral bool) *api.Container {
-	for i := range pod.Spec.Containers {
-		if pod.Spec.Containers[i].Name == name {
-			return &pod.Spec.Containers[i]
-		}
+// namedContainer is the container a resourceFieldRef's containerName
+// names: an app or init container (sidecars included) of the pod, as
+// upstream's ExtractResourceValueByContainerName accepts; an ephemeral
+// container cannot be named. (Upstream searches the app containers before
+// the init containers, api.PodSpec.FindContainer the other way round: the
+// two differ only for a pod repeating a name, which validation rejects.)
+func namedContainer(pod *api.Pod, name string) (api.ContainerRef, error) {
+	c, ok := pod.Spec.FindContainer(name)
+	if !ok || c.Kind == api.ContainerKindEphemeral {
+		return api.ContainerRef{}, fmt.Errorf("%w: resourceFieldRef.containerName %q is not a container or init container of pod %q", ErrContainerNotFound, name, pod.Name)
 	}
-	for i := range pod.Spec.InitContainers {
-		if pod.Spec.InitContainers[i].Name == name {
-			return &pod.Spec.InitContainers[i]
-		}
-	}
-	if ephemeral {
-		for i := range pod.Spec.EphemeralContainers {
-			if pod.Spec.EphemeralContainers[i].Name == name {
-				return &pod.Spec.EphemeralContainers[i].Container
-			}
-		}
-	}
-	return nil
+	return c, nil
 }
 
 // podLevelAllocatable returns allocatable with the pod's non-zero

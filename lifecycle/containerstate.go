@@ -239,9 +239,3 @@ func TerminatedReason(code int32, oomKilled bool) string {
 	}
 	return Error
 }
-
-// FindContainerStatus returns the status the pod reports for the container
-// name (see api.PodStatus.FindContainerStatus for the search order), or nil.
-func FindContainerStatus(status *api.PodStatus, name string) *api.ContainerStatus {
-	return status.FindContainerStatus(name)
-}

@@ -80,12 +80,8 @@ func DisplayStatus(pod *api.Pod, now time.Time) DisplayRow {
 		}
 	}
 	isSidecar := func(name string) bool {
-		for i := range pod.Spec.InitContainers {
-			if pod.Spec.InitContainers[i].Name == name {
-				return pod.Spec.InitContainers[i].IsSidecar()
-			}
-		}
-		return false
+		ref, ok := pod.Spec.FindContainer(name)
+		return ok && ref.Kind == api.ContainerKindSidecar
 	}
 
 	initializing := false
@@ -198,12 +194,8 @@ func DisplayStatus(pod *api.Pod, now time.Time) DisplayRow {
 }
 
 func initializedTrue(st *api.PodStatus) bool {
-	for i := range st.Conditions {
-		if st.Conditions[i].Type == api.PodInitialized {
-			return st.Conditions[i].Status == api.ConditionTrue
-		}
-	}
-	return false
+	c := api.FindCondition(st.Conditions, api.PodInitialized)
+	return c != nil && c.Status == api.ConditionTrue
 }
 
 func readyTrue(st *api.PodStatus) bool {

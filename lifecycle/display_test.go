@@ -254,19 +254,6 @@ func TestDescribe(t *testing.T) {
 	if TerminatedReason(0, false) != Completed || TerminatedReason(1, false) != Error || TerminatedReason(137, true) != OOMKilled {
 		t.Error("TerminatedReason")
 	}
-	st := &api.PodStatus{
-		InitContainerStatuses:      []api.ContainerStatus{{Name: "i"}},
-		ContainerStatuses:          []api.ContainerStatus{{Name: "a"}},
-		EphemeralContainerStatuses: []api.ContainerStatus{{Name: "e"}},
-	}
-	for _, n := range []string{"i", "a", "e"} {
-		if got := FindContainerStatus(st, n); got == nil || got.Name != n {
-			t.Errorf("FindContainerStatus(%q) = %v", n, got)
-		}
-	}
-	if FindContainerStatus(st, "x") != nil {
-		t.Error("found a status that does not exist")
-	}
 }
 
 func TestDescribeStatus(t *testing.T) {

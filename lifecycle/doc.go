@@ -1,9 +1,93 @@
-// Package lifecycle answers what the kubelet and the API server answer about
-// a pod's life: its phase, container states and their reasons, the
-// kubelet-owned conditions (PodReadyToStartContainers — formerly
-// PodHasNetwork —, Initialized, ContainersReady, Ready) with readiness
-// gates, the QoS class, restart policy and crash-loop back-off, init and
-// sidecar container sequencing, activeDeadlineSeconds, the kubectl STATUS
-// column, create and update validation, and a side-effect-free pod state
-// machine that composes them for a node agent to drive.
+// Package lifecycle is the kubelet's view of a pod's life on its node, as
+// Kubernetes v1.36.3's kubelet computes it: what phase the pod is in, what
+// each container is doing and why, which conditions hold, when a container
+// that exited runs again, which container starts next, and what
+// `kubectl get pods` prints about it all. Every answer is a pure function
+// of the pod, the facts the kubelet knows besides it (the runtime's
+// sandboxes, the restart history) and the time, passed in as now.
+//
+// Rules about what the API server accepts — create and update validation,
+// admission — are not here: they are packages api/validation and
+// api/admission. Probes are package probe, grace periods and deletion
+// package termination.
+//
+// # What each part answers
+//
+// Phase. Phase is the kubelet's getPhase (pkg/kubelet/kubelet_pods.go):
+// Pending, Running, Succeeded or Failed from the container statuses and
+// the restart policy, with init containers and sidecars counted apart.
+// ExplainPhase returns the same phase with the counts and the rule that
+// decided it. ReportedPhase merges the computed phase with what was
+// already reported (generateAPIPodStatus), and ValidPhaseTransition is the
+// guarantee behind it: a phase never goes back and a terminal phase is
+// never left.
+//
+// Container states. Describe, DescribeStatus and TerminatedReason read a
+// container's waiting, running or terminated state and the reason strings
+// the kubelet writes (ContainerCreating, CrashLoopBackOff, Completed,
+// Error, OOMKilled, ...).
+//
+// Conditions. Conditions generates the kubelet-owned conditions
+// (pkg/kubelet/status): PodReadyToStartContainers (formerly
+// PodHasNetwork), Initialized, ContainersReady and Ready with readiness
+// gates, keeping lastTransitionTime when a condition does not change.
+// IsKubeletCondition tells the kubelet's conditions from the ones other
+// components own. SandboxChanged is the runtime manager's verdict on
+// whether the pod needs a new sandbox, which both the conditions and the
+// start sequence depend on.
+//
+// QoS class. QOSClass computes Guaranteed, Burstable or BestEffort from
+// requests and limits (pkg/apis/core/v1/helper/qos, pod-level resources
+// included); GetPodQOS prefers the class already recorded in the status.
+//
+// Restarts and back-off. ContainerShouldRestart is the per-container
+// restart rule of pkg/api/v1/pod: the container's own restartPolicy and
+// restartPolicyRules, else the pod's restartPolicy. ShouldRestart adds
+// what the container's kind changes (an ephemeral container never
+// restarts, a sidecar always does, an init container that exited 0 is
+// done). PodRestartPolicy applies the API default. Backoff is the
+// crash-loop back-off:
+// a value whose zero is the release's 10 s doubling to 300 s, with
+// NextRestart answering from a container's restart history and
+// InBackOff/Advance keeping the kubelet's per-container entry as a value.
+//
+// Start order. Sequence is the part of the kubelet's computePodActions
+// that decides which containers start now: ephemeral containers, then
+// init containers one at a time in spec order (each must exit 0, or, if
+// it is a sidecar, be running and past its startup probe, before the next
+// starts), then the regular containers together, in a new sandbox when
+// SandboxChanged says so.
+//
+// Deadline. ActiveDeadline and PastActiveDeadline are the kubelet's
+// activeDeadlineSeconds handler: measured from status.startTime, a pod past
+// it is failed with reason DeadlineExceeded.
+//
+// Display. DisplayStatus renders the READY, STATUS, RESTARTS and AGE
+// columns of `kubectl get pods` as the API server's table printer does
+// (Init:1/3, CrashLoopBackOff, Terminating, ...).
+//
+// # The Machine
+//
+// Machine composes the parts into the pod's whole life on one node, as a
+// side-effect-free state machine in the style of go.etcd.io/raft. NewMachine
+// takes the pod as created and a MachineConfig (zero: the kubelet's
+// defaults); the caller then feeds it Events — Scheduled, SandboxReady,
+// ImagePulled, ContainerStarted, ContainerExited, settled ProbeResults
+// from package probe, DeletionRequested, NodeUnreachable, Tick — with the
+// time through Step, and gets back the pod status the kubelet would
+// report and the Actions to perform: create the sandbox, pull an image,
+// start or kill a container, step again at a given time. The Machine uses
+// Sequence for what starts, ShouldRestart and Backoff for restarts,
+// PastActiveDeadline for the deadline, Phase and ValidPhaseTransition for
+// the phase and Conditions for the conditions, so its answers agree with
+// the single functions. It performs nothing and never reads the clock;
+// the scripted stories in testdata/machine show it event by event.
+//
+// # Entry points
+//
+// A node agent reporting status calls Phase (or ReportedPhase) and
+// Conditions on every sync, ShouldRestart and Backoff.NextRestart when a
+// container exits, and Sequence to know what to start; or it drives a
+// Machine and lets it call them. A tool that only reads pods needs Phase,
+// QOSClass and DisplayStatus. Nothing here modifies the pod it is given.
 package lifecycle

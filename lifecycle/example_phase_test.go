@@ -170,9 +170,9 @@ func ExampleQOSClass() {
 func ExampleShouldRestart() {
 	always := api.RestartPolicyAlways
 	spec := &api.PodSpec{RestartPolicy: api.RestartPolicyNever}
-	fmt.Println(lifecycle.ShouldRestart(spec, lifecycle.SidecarContainer, &api.Container{Name: "proxy", RestartPolicy: &always}, 0))
-	fmt.Println(lifecycle.ShouldRestart(spec, lifecycle.RegularContainer, &api.Container{Name: "app"}, 1))
-	fmt.Println(lifecycle.ShouldRestart(&api.PodSpec{}, lifecycle.InitContainer, &api.Container{Name: "init"}, 0))
+	fmt.Println(lifecycle.ShouldRestart(spec, api.ContainerKindSidecar, &api.Container{Name: "proxy", RestartPolicy: &always}, 0))
+	fmt.Println(lifecycle.ShouldRestart(spec, api.ContainerKindRegular, &api.Container{Name: "app"}, 1))
+	fmt.Println(lifecycle.ShouldRestart(&api.PodSpec{}, api.ContainerKindInit, &api.Container{Name: "init"}, 0))
 	// Output:
 	// restarted by sidecar Always
 	// not restarted by pod restartPolicy Never

@@ -35,8 +35,9 @@ const (
 	// thresholds (see package probe).
 	EventProbeResult
 	// EventDeletionRequested: the pod was deleted through the API with
-	// grace period Event.GraceSeconds (negative: none given, the pod's
-	// terminationGracePeriodSeconds applies).
+	// gracePeriodSeconds Event.GraceSeconds in the DeleteOptions
+	// (negative: none given, the pod's terminationGracePeriodSeconds
+	// applies).
 	EventDeletionRequested
 	// EventNodeLost: the node stopped reporting; the node lifecycle
 	// controller marks the pod not Ready, and nothing more is heard from
@@ -45,10 +46,15 @@ const (
 	// EventTick: time passed; due back-offs, deadlines and grace periods
 	// are acted on.
 	EventTick
+	// EventPreStopFinished: the preStop hook of Event.Container, started
+	// by ActionRunPreStop, completed (an exec or httpGet hook; the Machine
+	// times sleep hooks itself). Without it the kubelet waits for the hook
+	// until the kill's grace period runs out.
+	EventPreStopFinished
 )
 
 var eventNames = [...]string{"", "Scheduled", "SandboxReady", "SandboxDied", "ImagePulled", "ContainerStarted",
-	"ContainerExited", "ProbeResult", "DeletionRequested", "NodeLost", "Tick"}
+	"ContainerExited", "ProbeResult", "DeletionRequested", "NodeLost", "Tick", "PreStopFinished"}
 
 // String names the event kind.
 func (k EventKind) String() string {
@@ -147,7 +153,7 @@ func (e Event) String() string {
 		return s + "(" + e.Node + ")"
 	case EventSandboxReady:
 		return s + "(" + e.IP + ")"
-	case EventImagePulled, EventContainerStarted:
+	case EventImagePulled, EventContainerStarted, EventPreStopFinished:
 		return s + "(" + e.Container + ")"
 	case EventContainerExited:
 		s += "(" + e.Container + ", " + strconv.Itoa(int(e.ExitCode))
@@ -194,13 +200,21 @@ func ProbeResult(container string, kind ProbeKind, success bool) Event {
 	return Event{Kind: EventProbeResult, Container: container, Probe: kind, Success: success}
 }
 
-// DeletionRequested is the event of the pod being deleted with the given
-// grace period in seconds, as the API server set
-// metadata.deletionGracePeriodSeconds; a negative value means none was
-// given and the pod's terminationGracePeriodSeconds (30 s by default)
-// applies. A later request may only shorten the grace period.
+// DeletionRequested is the event of a DELETE of the pod whose
+// DeleteOptions carry gracePeriodSeconds graceSeconds; a negative value
+// means none was given, so the pod's terminationGracePeriodSeconds (30 s by
+// default) applies. The Machine records the deletion fields as the API
+// server does (termination.APIServerGrace): a later request may only
+// shorten the grace period, and 0 is a force deletion, after which the
+// kubelet still stops the containers with the 1 s minimum.
 func DeletionRequested(graceSeconds int64) Event {
 	return Event{Kind: EventDeletionRequested, GraceSeconds: graceSeconds}
+}
+
+// PreStopFinished is the event of container's preStop hook having
+// completed.
+func PreStopFinished(container string) Event {
+	return Event{Kind: EventPreStopFinished, Container: container}
 }
 
 // NodeUnreachable is the EventNodeLost event: the node stopped reporting.
@@ -222,17 +236,21 @@ const (
 	// ActionStartContainer: create and start Action.Container; report
 	// EventContainerStarted, later EventContainerExited.
 	ActionStartContainer
-	// ActionRunPreStop: run Action.Container's preStop hook (before the
-	// ActionKillContainer that follows in the same step).
+	// ActionRunPreStop: run Action.Container's preStop hook now and report
+	// EventPreStopFinished when it completes (a sleep hook is timed by the
+	// Machine and needs no report). The kubelet waits for the hook for at
+	// most the kill's grace period; the stop signal follows as an
+	// ActionKillContainer.
 	ActionRunPreStop
-	// ActionKillContainer: stop Action.Container, giving it
-	// Action.GraceSeconds before SIGKILL; report EventContainerExited.
-	// The grace period is the budget the kubelet's killContainer starts
-	// from (the preStop hook's run time counts against it): the probe's or
-	// the pod's terminationGracePeriodSeconds, or, once the pod is deleted,
-	// what remains of the deletion grace period (at least 1 s). A second
-	// kill with a shorter grace period may follow; one with 0 is the
-	// forced kill at the end of the grace period.
+	// ActionKillContainer: send Action.Container its stop signal and
+	// SIGKILL it Action.GraceSeconds later unless it exits first; report
+	// EventContainerExited. GraceSeconds is the stop timeout the kubelet's
+	// killContainer hands the runtime (termination.ContainerGrace): the
+	// kill's grace period — the pod worker's (termination.KubeletPodGrace)
+	// when the pod stops, the probe's or the pod's own for a failed
+	// liveness or startup probe — less the whole seconds the preStop hook
+	// and, for a sidecar, the wait for its turn took, at least 2 s. When
+	// the timeout runs out a kill with GraceSeconds 0 follows: SIGKILL now.
 	ActionKillContainer
 	// ActionRetryAt: step the machine again (with Tick) at Action.At; for
 	// a crash-loop back-off Action.Container and Action.Delay are set.

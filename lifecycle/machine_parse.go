@@ -13,7 +13,7 @@ var ErrBadEvent = errors.New("invalid machine event")
 // ParseEvent reads an event in the form Event.String writes it, so that
 // scenarios can be scripted as text: "Scheduled(node-1)",
 // "SandboxReady(10.0.0.5)", "SandboxDied", "ImagePulled(app)",
-// "ContainerStarted(app)", "ContainerExited(app, 1)" or
+// "ContainerStarted(app)", "PreStopFinished(app)", "ContainerExited(app, 1)" or
 // "ContainerExited(app, 137, OOMKilled)", "ProbeResult(app, readiness,
 // true)", "DeletionRequested(30)", "NodeLost", "Tick". Arguments are
 // trimmed of surrounding spaces; a container name may not contain a comma
@@ -80,7 +80,7 @@ func ParseEvent(s string) (Event, error) {
 		} else {
 			ev.IP = args[0]
 		}
-	case EventImagePulled, EventContainerStarted:
+	case EventImagePulled, EventContainerStarted, EventPreStopFinished:
 		split(1)
 		if err = want(1, 1); err != nil {
 			return Event{}, err

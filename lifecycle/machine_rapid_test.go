@@ -39,8 +39,11 @@ func genMachinePod(t *rapid.T) *api.Pod {
 	for i := 0; i < nApp; i++ {
 		c := api.Container{Name: "app-" + string(rune('a'+i)), Image: image("appImage"),
 			StartupProbe: probe("startup"), LivenessProbe: probe("liveness"), ReadinessProbe: probe("readiness")}
-		if rapid.Bool().Draw(t, "preStop") {
+		switch rapid.IntRange(0, 2).Draw(t, "preStop") {
+		case 1:
 			c.Lifecycle = &api.Lifecycle{PreStop: &api.LifecycleHandler{Sleep: &api.SleepAction{Seconds: 1}}}
+		case 2:
+			c.Lifecycle = &api.Lifecycle{PreStop: &api.LifecycleHandler{Exec: &api.ExecAction{Command: []string{"drain"}}}}
 		}
 		pod.Spec.Containers = append(pod.Spec.Containers, c)
 	}
@@ -167,7 +170,7 @@ func (d *machineDriver) drawEvent(t *rapid.T) Event {
 	case "nonsense":
 		c := rapid.SampledFrom(d.names()).Draw(t, "nonsenseContainer")
 		return rapid.SampledFrom([]Event{ContainerStarted(c), ContainerExited(c, 3, ""), ImagePulled(c),
-			SandboxReady("10.0.0.9"), ProbeResult(c, Readiness, true)}).Draw(t, "nonsenseEvent")
+			SandboxReady("10.0.0.9"), ProbeResult(c, Readiness, true), PreStopFinished(c)}).Draw(t, "nonsenseEvent")
 	}
 	return Scheduled("node-1")
 }
@@ -176,7 +179,7 @@ func (d *machineDriver) drawEvent(t *rapid.T) Event {
 func (d *machineDriver) step(t *rapid.T, ev Event) {
 	prev := d.st
 	if ev.Kind == EventContainerExited && d.isRegularInit(ev.Container) && ev.ExitCode == 0 {
-		if cs := FindContainerStatus(&prev, ev.Container); cs != nil && cs.State.Running != nil {
+		if cs := prev.FindContainerStatus(ev.Container); cs != nil && cs.State.Running != nil {
 			d.initDone[ev.Container] = true
 		}
 	}
@@ -269,6 +272,8 @@ func (d *machineDriver) step(t *rapid.T, ev Event) {
 			}
 			d.startedAt[a.Container] = d.now
 			d.pending = append(d.pending, ContainerStarted(a.Container))
+		case ActionRunPreStop:
+			d.pending = append(d.pending, PreStopFinished(a.Container))
 		case ActionKillContainer:
 			d.pending = append(d.pending, ContainerExited(a.Container, 137, ""))
 		case ActionRetryAt:

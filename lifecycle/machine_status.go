@@ -132,7 +132,7 @@ func (m *Machine) apiStatuses(list []mcontainer, hasInit bool, now time.Time) []
 			cs.LastTerminationState.Terminated = c.previous
 			started = c.startupOK
 			switch c.kind {
-			case RegularContainer, SidecarContainer:
+			case api.ContainerKindRegular, api.ContainerKindSidecar:
 				cs.Ready = started && (c.spec.ReadinessProbe == nil || c.readyOK)
 			}
 		case c.last != nil:
@@ -145,7 +145,7 @@ func (m *Machine) apiStatuses(list []mcontainer, hasInit bool, now time.Time) []
 				cs.State.Terminated = c.last
 				cs.LastTerminationState.Terminated = c.previous
 			}
-			cs.Ready = c.kind == InitContainer && c.last.ExitCode == 0
+			cs.Ready = c.kind == api.ContainerKindInit && c.last.ExitCode == 0
 		default:
 			reason := ContainerCreating
 			if hasInit {

@@ -1,15 +1,11 @@
 package lifecycle
 
 import (
-	"strings"
 	"time"
 
 	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/termination"
 )
-
-// defaultTerminationGraceSeconds is the API default of
-// spec.terminationGracePeriodSeconds.
-const defaultTerminationGraceSeconds = 30
 
 // runState is where one container is in the runtime, as the Machine
 // tracks it.
@@ -25,9 +21,8 @@ const (
 
 // mcontainer is the Machine's record of one container of the pod.
 type mcontainer struct {
-	spec  *api.Container
-	kind  ContainerKind
-	index int
+	spec *api.Container
+	kind api.ContainerKind
 
 	state    runState
 	prior    runState // state to return to when a pull or start is abandoned
@@ -38,12 +33,13 @@ type mcontainer struct {
 	previous *api.ContainerStateTerminated // termination before the current run
 
 	startupOK, readyOK bool
-	killing            bool
-	killGrace          int64
-	preStopRun         bool
-	cancelled          bool // a start was abandoned when the pod began terminating
-	pulled             bool // image pulled for the next start (imagePullPolicy Always)
-	waitReason         string
+	// kill is the kubelet's killContainer in progress for the current
+	// run, nil when none is.
+	kill       *containerKill
+	preStopRun bool // the preStop hook ran in the current run
+	cancelled  bool // a start was abandoned when the pod began terminating
+	pulled     bool // image pulled for the next start (imagePullPolicy Always)
+	waitReason string
 
 	backoff        BackoffEntry
 	hasBackoff     bool
@@ -64,7 +60,13 @@ type mcontainer struct {
 // PastActiveDeadline for activeDeadlineSeconds, Phase and
 // ValidPhaseTransition for the phase (which never goes back and never
 // leaves Succeeded or Failed), and Conditions for the kubelet-owned
-// conditions. Events that do not fit the current state (a start nobody
+// conditions. Stopping follows package termination: the API server's
+// deletion bookkeeping (APIServerGrace), the pod worker's grace period
+// (KubeletPodGrace) and each container's stop timeout (ContainerGrace),
+// with the preStop hooks run in parallel and sidecars signalled after the
+// regular containers and the sidecars declared after them have stopped, so
+// a deletion gives each container the stop signal and SIGKILL at the times
+// termination.BuildTimeline lays out. Events that do not fit the current state (a start nobody
 // asked for, an exit of a container that is not running, a probe result
 // for a probe the container does not have) are ignored. Probe results come
 // settled (after the probe's thresholds), as probe.Step.MachineEvent gives
@@ -73,7 +75,10 @@ type mcontainer struct {
 // Not modelled: a restartPolicyRules action RestartAllContainers restarts
 // only the container that exited (the kubelet restarts the whole pod in
 // place); image pull failures and their back-off; ephemeral containers
-// added after NewMachine.
+// added after NewMachine. When a later DELETE shortens the grace period
+// mid-stop, every container still running is killed again with the new
+// grace period from that moment, without running its preStop hook a
+// second time.
 //
 // A Machine is not safe for concurrent use.
 type Machine struct {
@@ -94,11 +99,13 @@ type Machine struct {
 	deleted     bool
 	finalized   bool // every container stopped; the pod is terminal
 	removed     bool
-	killBy      time.Time // when the grace period of the stop runs out
-	killGrace   int64
-	forceSent   bool
-	// graceRetrySent: the ActionRetryAt for killBy was issued.
-	graceRetrySent bool
+	// podGrace is the pod worker's grace period for the stop under way
+	// (termination.KubeletPodGrace); round counts the kill rounds, a new
+	// one starting whenever the grace period is shortened.
+	podGrace int64
+	round    int
+	// wakes holds the times ActionRetryAt was issued for kill timers.
+	wakes map[time.Time]bool
 
 	why string // the latest plan's explanation
 	// view is scratch space for the pod as the package's calculators
@@ -112,26 +119,34 @@ type Machine struct {
 
 // NewMachine returns a Machine for pod, which is read as created: its spec
 // and metadata (a status already present is ignored; the Machine reports
-// from phase Pending). The pod's spec must not be modified afterwards.
+// from phase Pending), with an unset terminationGracePeriodSeconds taken
+// as the API server's default (api.DefaultTerminationGracePeriodSeconds).
+// The pod's spec must not be modified afterwards.
 func NewMachine(pod *api.Pod, cfg MachineConfig) *Machine {
-	m := &Machine{cfg: cfg, images: map[string]bool{}, phase: api.PodPending}
+	m := &Machine{cfg: cfg, images: map[string]bool{}, wakes: map[time.Time]bool{}, phase: api.PodPending}
 	m.pod.TypeMeta, m.pod.ObjectMeta, m.pod.Spec = pod.TypeMeta, pod.ObjectMeta, pod.Spec
 	m.pod.DeletionTimestamp, m.pod.DeletionGracePeriodSeconds = nil, nil
+	if m.pod.Spec.TerminationGracePeriodSeconds == nil {
+		// The pod is read as the API server stored it, which defaults
+		// this field on create.
+		g := api.DefaultTerminationGracePeriodSeconds
+		m.pod.Spec.TerminationGracePeriodSeconds = &g
+	}
 	for _, img := range cfg.ImagesPresent {
 		m.images[img] = true
 	}
 	spec := &m.pod.Spec
 	m.init = make([]mcontainer, len(spec.InitContainers))
 	for i := range spec.InitContainers {
-		m.init[i] = mcontainer{spec: &spec.InitContainers[i], kind: initKind(&spec.InitContainers[i]), index: i}
+		m.init[i] = mcontainer{spec: &spec.InitContainers[i], kind: api.InitContainerKind(&spec.InitContainers[i])}
 	}
 	m.regular = make([]mcontainer, len(spec.Containers))
 	for i := range spec.Containers {
-		m.regular[i] = mcontainer{spec: &spec.Containers[i], kind: RegularContainer, index: i}
+		m.regular[i] = mcontainer{spec: &spec.Containers[i], kind: api.ContainerKindRegular}
 	}
 	m.ephemeral = make([]mcontainer, len(spec.EphemeralContainers))
 	for i := range spec.EphemeralContainers {
-		m.ephemeral[i] = mcontainer{spec: &spec.EphemeralContainers[i].Container, kind: EphemeralContainer, index: i}
+		m.ephemeral[i] = mcontainer{spec: &spec.EphemeralContainers[i].Container, kind: api.ContainerKindEphemeral}
 	}
 	m.pod.Status = api.PodStatus{Phase: api.PodPending, QOSClass: QOSClass(pod)}
 	return m
@@ -172,25 +187,25 @@ func (m *Machine) Terminal() bool { return m.phase.IsTerminal() }
 // issued, or an unscheduled pod was deleted).
 func (m *Machine) Removed() bool { return m.removed }
 
+// find returns the Machine's record of the container name, looked up as
+// api.PodSpec.FindContainer does; nil when the pod has no such container.
 func (m *Machine) find(name string) *mcontainer {
-	for _, list := range [3][]mcontainer{m.regular, m.init, m.ephemeral} {
-		for i := range list {
-			if list[i].spec.Name == name {
-				return &list[i]
-			}
-		}
+	ref, ok := m.pod.Spec.FindContainer(name)
+	if !ok {
+		return nil
 	}
-	return nil
+	return m.at(ref.Kind, ref.Index)
 }
 
-// podGrace is spec.terminationGracePeriodSeconds, 30 when unset, 0 when
-// negative.
-func (m *Machine) podGrace() int64 {
-	g := int64(defaultTerminationGraceSeconds)
-	if p := m.pod.Spec.TerminationGracePeriodSeconds; p != nil {
-		g = max(*p, 0)
+// at returns the record of entry i of the spec list of the given kind.
+func (m *Machine) at(kind api.ContainerKind, i int) *mcontainer {
+	switch kind {
+	case api.ContainerKindInit, api.ContainerKindSidecar:
+		return &m.init[i]
+	case api.ContainerKindEphemeral:
+		return &m.ephemeral[i]
 	}
-	return g
+	return &m.regular[i]
 }
 
 // Step feeds one event to the machine at time now and returns the pod
@@ -301,9 +316,9 @@ func (m *Machine) apply(ev Event, now time.Time, acts *[]Action) {
 		c.sandbox = m.sandboxGen
 		c.started = now
 		c.previous = c.last
-		c.startupOK = c.spec.StartupProbe == nil || c.kind == EphemeralContainer
+		c.startupOK = c.spec.StartupProbe == nil || c.kind == api.ContainerKindEphemeral
 		c.readyOK = false
-		c.killing, c.preStopRun, c.backoffCleared, c.retrySent = false, false, false, false
+		c.kill, c.preStopRun, c.backoffCleared, c.retrySent = nil, false, false, false
 		c.waitReason = ""
 	case EventContainerExited:
 		c := m.find(ev.Container)
@@ -317,6 +332,10 @@ func (m *Machine) apply(ev Event, now time.Time, acts *[]Action) {
 		m.exit(c, ev.ExitCode, reason, now)
 	case EventProbeResult:
 		m.probe(ev, now, acts)
+	case EventPreStopFinished:
+		if c := m.find(ev.Container); c != nil && c.kill != nil && c.kill.hook {
+			c.kill.hookReported, c.kill.hookReportedAt = true, now
+		}
 	}
 }
 
@@ -339,7 +358,7 @@ func (m *Machine) exit(c *mcontainer, code int32, reason string, now time.Time) 
 	c.state = runExited
 	c.last = &api.ContainerStateTerminated{ExitCode: code, Reason: reason,
 		StartedAt: api.NewTime(c.started), FinishedAt: api.NewTime(now)}
-	c.startupOK, c.readyOK, c.killing = false, false, false
+	c.startupOK, c.readyOK, c.kill = false, false, nil
 }
 
 // probe applies a probe result: startup gates the others; liveness and
@@ -347,7 +366,7 @@ func (m *Machine) exit(c *mcontainer, code int32, reason string, now time.Time) 
 // consumed by computePodActions).
 func (m *Machine) probe(ev Event, now time.Time, acts *[]Action) {
 	c := m.find(ev.Container)
-	if c == nil || c.state != runRunning || c.killing || c.kind == InitContainer || c.kind == EphemeralContainer {
+	if c == nil || c.state != runRunning || c.kill != nil || c.kind == api.ContainerKindInit || c.kind == api.ContainerKindEphemeral {
 		return
 	}
 	p := ev.Probe.Of(c.spec)
@@ -362,12 +381,12 @@ func (m *Machine) probe(ev Event, now time.Time, acts *[]Action) {
 		if ev.Success {
 			c.startupOK = true
 		} else if !m.terminating {
-			m.kill(c, probeGrace(p, m.podGrace()), "startup probe failed", acts)
+			m.startKill(c, termination.KillReasonStartupProbe, nil, "startup probe failed", now, acts)
 			m.restartAfterKill(c, now)
 		}
 	case Liveness:
 		if c.startupOK && !ev.Success && !m.terminating {
-			m.kill(c, probeGrace(p, m.podGrace()), "liveness probe failed", acts)
+			m.startKill(c, termination.KillReasonLivenessProbe, nil, "liveness probe failed", now, acts)
 			m.restartAfterKill(c, now)
 		}
 	case Readiness:
@@ -385,7 +404,7 @@ func (m *Machine) probe(ev Event, now time.Time, acts *[]Action) {
 // current delay ago. The decision is taken now; the restart itself follows
 // the container's exit.
 func (m *Machine) restartAfterKill(c *mcontainer, now time.Time) {
-	if c.kind == RegularContainer && PodRestartPolicy(&m.pod.Spec) == api.RestartPolicyNever {
+	if c.kind == api.ContainerKindRegular && PodRestartPolicy(&m.pod.Spec) == api.RestartPolicyNever {
 		return
 	}
 	var e *BackoffEntry
@@ -403,73 +422,6 @@ func (m *Machine) restartAfterKill(c *mcontainer, now time.Time) {
 	c.backoffCleared = true
 }
 
-// probeGrace is the grace period of a kill after a failed liveness or
-// startup probe: the probe's own terminationGracePeriodSeconds when set.
-func probeGrace(p *api.Probe, pod int64) int64 {
-	if p.TerminationGracePeriodSeconds != nil {
-		return max(*p.TerminationGracePeriodSeconds, 0)
-	}
-	return pod
-}
-
-// kill asks for a running container to be stopped, running its preStop
-// hook first (once per run).
-func (m *Machine) kill(c *mcontainer, grace int64, reason string, acts *[]Action) {
-	if c.kind != EphemeralContainer && !c.preStopRun && c.spec.Lifecycle != nil && c.spec.Lifecycle.PreStop != nil && grace > 0 {
-		c.preStopRun = true
-		*acts = append(*acts, Action{Kind: ActionRunPreStop, Container: c.spec.Name, Reason: reason})
-	}
-	c.killing, c.killGrace = true, grace
-	*acts = append(*acts, Action{Kind: ActionKillContainer, Container: c.spec.Name, GraceSeconds: grace, Reason: reason})
-}
-
-// requestDeletion records a DELETE of the pod.
-func (m *Machine) requestDeletion(grace int64, now time.Time, acts *[]Action) {
-	if grace < 0 {
-		grace = m.podGrace()
-	}
-	if m.deleted {
-		if grace >= *m.pod.DeletionGracePeriodSeconds {
-			return // a grace period only ever shortens
-		}
-	}
-	g := grace
-	m.pod.DeletionGracePeriodSeconds = &g
-	m.pod.DeletionTimestamp = api.NewTimePtr(now.Add(time.Duration(grace) * time.Second))
-	first := !m.deleted
-	m.deleted = true
-	if !m.scheduled || m.finalized {
-		// Unscheduled and terminal pods are removed at once.
-		m.removed = true
-		*acts = append(*acts, Action{Kind: ActionRemovePod, Reason: "deleted"})
-		return
-	}
-	if m.nodeLost {
-		return // nobody on the node hears of it
-	}
-	// The kubelet's pod worker never gives less than one second.
-	grace = max(grace, 1)
-	m.startTerminating(grace, now)
-	if !first {
-		// A shorter grace period re-issues the kills in progress.
-		m.eachContainer(func(c *mcontainer) {
-			if c.state == runRunning && c.killing && c.killGrace > grace {
-				c.killing = false
-			}
-		})
-	}
-}
-
-// startTerminating makes the kubelet stop the pod within grace seconds.
-func (m *Machine) startTerminating(grace int64, now time.Time) {
-	by := now.Add(time.Duration(grace) * time.Second)
-	if m.terminating && !by.Before(m.killBy) {
-		return
-	}
-	m.terminating = true
-	m.killBy, m.killGrace, m.forceSent, m.graceRetrySent = by, grace, false, false
-}
-
 // drive is the kubelet's sync: check the deadline, plan with Sequence,
 // start or stop containers.
 func (m *Machine) drive(now time.Time, acts *[]Action) {
@@ -477,7 +429,7 @@ func (m *Machine) drive(now time.Time, acts *[]Action) {
 		if past, _ := PastActiveDeadline(&m.pod, now); past {
 			m.reason, m.message = DeadlineExceeded, DeadlineExceededMessage
 			m.phase = api.PodFailed
-			m.startTerminating(m.podGrace(), now)
+			m.startTerminating(now)
 		} else if d, ok := ActiveDeadline(&m.pod); ok && !m.deadlineSent {
 			m.deadlineSent = true
 			*acts = append(*acts, Action{Kind: ActionRetryAt, At: d, Reason: DeadlineExceeded})
@@ -488,7 +440,7 @@ func (m *Machine) drive(now time.Time, acts *[]Action) {
 		// already Succeeded or Failed is not synced any more, only
 		// stopped.
 		if m.phase.IsTerminal() || m.computePhase(now).IsTerminal() {
-			m.startTerminating(m.podGrace(), now)
+			m.startTerminating(now)
 		} else {
 			m.runPlan(now, acts)
 		}
@@ -496,6 +448,7 @@ func (m *Machine) drive(now time.Time, acts *[]Action) {
 	if m.terminating && !m.finalized {
 		m.stop(now, acts)
 	}
+	m.advanceKills(now, acts)
 }
 
 // runtimePod is the pod with the runtime's view of the containers, which
@@ -533,7 +486,7 @@ func (m *Machine) runPlan(now time.Time, acts *[]Action) {
 	plan := Sequence(m.runtimePod(), m.sandboxes)
 	m.why = plan.Why
 	if plan.Done {
-		m.startTerminating(m.podGrace(), now)
+		m.startTerminating(now)
 		return
 	}
 	if plan.CreateSandbox {
@@ -554,16 +507,7 @@ func (m *Machine) runPlan(now time.Time, acts *[]Action) {
 		return
 	}
 	for _, s := range plan.Start {
-		var c *mcontainer
-		switch s.Kind {
-		case InitContainer, SidecarContainer:
-			c = &m.init[s.Index]
-		case RegularContainer:
-			c = &m.regular[s.Index]
-		case EphemeralContainer:
-			c = &m.ephemeral[s.Index]
-		}
-		m.tryStart(c, now, acts)
+		m.tryStart(m.at(s.Kind, s.Index), now, acts)
 	}
 }
 
@@ -616,15 +560,12 @@ const (
 	pullForbidden
 )
 
-// pullNeeded applies imagePullPolicy (defaulted as the API server does:
-// Always for an untagged or :latest image, else IfNotPresent).
+// pullNeeded applies imagePullPolicy, defaulted as the API server does
+// (api.ImagePullPolicyFor) when the spec leaves it empty.
 func pullNeeded(c *mcontainer, images map[string]bool) pullNeed {
 	policy := c.spec.ImagePullPolicy
 	if policy == "" {
-		policy = api.PullIfNotPresent
-		if imageIsLatest(c.spec.Image) {
-			policy = api.PullAlways
-		}
+		policy = api.ImagePullPolicyFor(c.spec.Image)
 	}
 	switch {
 	case c.pulled:
@@ -637,96 +578,6 @@ func pullNeeded(c *mcontainer, images map[string]bool) pullNeed {
 		return pullForbidden
 	}
 	return pullYes
-}
-
-// imageIsLatest: the image has no tag or the tag latest (digests count as
-// pinned).
-func imageIsLatest(image string) bool {
-	if strings.Contains(image, "@") {
-		return false
-	}
-	name := image
-	if i := strings.LastIndexByte(name, '/'); i >= 0 {
-		name = name[i+1:]
-	}
-	i := strings.LastIndexByte(name, ':')
-	return i < 0 || name[i+1:] == "latest"
-}
-
-// stop drives a terminating pod: abandon pending starts, kill the
-// containers (sidecars only once the other containers have stopped, in
-// reverse spec order as the kubelet does), force-kill at the end of the
-// grace period, and finalize once nothing runs.
-func (m *Machine) stop(now time.Time, acts *[]Action) {
-	grace := m.killGrace
-	if rem := m.killBy.Sub(now); rem < time.Duration(grace)*time.Second {
-		grace = max(int64((rem+time.Second-1)/time.Second), 0)
-	}
-	expired := !now.Before(m.killBy)
-	m.eachContainer(func(c *mcontainer) {
-		if c.state == runPulling || c.state == runStarting {
-			c.cancelled = c.state == runStarting
-			c.state = c.prior
-		}
-	})
-	mainRunning := false
-	for _, list := range [2][]mcontainer{m.regular, m.ephemeral} {
-		for i := range list {
-			if list[i].state == runRunning {
-				mainRunning = true
-			}
-		}
-	}
-	for i := range m.init {
-		if m.init[i].kind == InitContainer && m.init[i].state == runRunning {
-			mainRunning = true
-		}
-	}
-	killList := func(list []mcontainer, sidecars bool) {
-		for i := range list {
-			c := &list[i]
-			if c.state != runRunning || (c.kind == SidecarContainer) != sidecars {
-				continue
-			}
-			switch {
-			case !c.killing:
-				m.kill(c, grace, m.stopReason(), acts)
-			case expired && c.killGrace > 0 && !m.forceSent:
-				c.killGrace = 0
-				*acts = append(*acts, Action{Kind: ActionKillContainer, Container: c.spec.Name, Reason: "grace period expired"})
-			}
-		}
-	}
-	killList(m.regular, false)
-	killList(m.ephemeral, false)
-	killList(m.init, false)
-	if !mainRunning {
-		for i := len(m.init) - 1; i >= 0; i-- {
-			killList(m.init[i:i+1], true)
-		}
-	}
-	if expired {
-		m.forceSent = true
-	}
-	running := false
-	m.eachContainer(func(c *mcontainer) {
-		if c.state == runRunning {
-			running = true
-		}
-	})
-	if !running {
-		m.finalized = true
-		if len(m.sandboxes) > 0 && m.sandboxes[0].Ready {
-			// With every container stopped the kubelet stops the sandbox.
-			m.sandboxes[0].Ready = false
-			*acts = append(*acts, Action{Kind: ActionStopSandbox, Reason: m.stopReason()})
-		}
-		return
-	}
-	if !expired && !m.graceRetrySent {
-		m.graceRetrySent = true
-		*acts = append(*acts, Action{Kind: ActionRetryAt, At: m.killBy, Reason: "grace period"})
-	}
 }
 
 func (m *Machine) stopReason() string {

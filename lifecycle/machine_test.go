@@ -142,18 +142,23 @@ func TestMachineScenarios(t *testing.T) {
 			{1 * sec, SandboxReady("10.0.0.1"), "Pending | ContainerCreating | 0/1 | StartContainer(app) ReportStatus"},
 			{2 * sec, ContainerStarted("app"), "Running | Running | 1/1 | ReportStatus"},
 			{3 * sec, ProbeResult("app", Liveness, true), "Running | Running | 1/1 |"},
-			{30 * sec, ProbeResult("app", Liveness, false), "Running | Running | 1/1 | RunPreStop(app) KillContainer(app, 30s)"},
+			// The kubelet runs the 5 s sleep hook, then stops the container
+			// with what is left of its 30 s.
+			{30 * sec, ProbeResult("app", Liveness, false), "Running | Running | 1/1 | RunPreStop(app) RetryAt(2025-06-01T12:00:35Z, preStop hook)"},
+			{35 * sec, Tick(), "Running | Running | 1/1 | KillContainer(app, 25s) RetryAt(2025-06-01T12:01:00Z, grace period)"},
 			{40 * sec, ContainerExited("app", 137, ""), "Running | Error | 0/1 | StartContainer(app) ReportStatus"},
 			{41 * sec, ContainerStarted("app"), "Running | Running | 1/1 | ReportStatus"},
 			// Killed again 5 s after a run that ended at 40 s: inside the
 			// 10 s back-off, so the restart waits 10 s after this exit.
-			{45 * sec, ProbeResult("app", Liveness, false), "Running | Running | 1/1 | RunPreStop(app) KillContainer(app, 30s)"},
-			{46 * sec, ContainerExited("app", 137, ""), "Running | CrashLoopBackOff | 0/1 | RetryAt(2025-06-01T12:00:56Z, app back-off 10s) ReportStatus"},
-			{56 * sec, Tick(), "Running | Error | 0/1 | StartContainer(app) ReportStatus"},
-			{56 * sec, ContainerStarted("app"), "Running | Running | 1/1 | ReportStatus"},
+			{45 * sec, ProbeResult("app", Liveness, false), "Running | Running | 1/1 | RunPreStop(app) RetryAt(2025-06-01T12:00:50Z, preStop hook)"},
+			{50 * sec, Tick(), "Running | Running | 1/1 | KillContainer(app, 25s) RetryAt(2025-06-01T12:01:15Z, grace period)"},
+			{51 * sec, ContainerExited("app", 137, ""), "Running | CrashLoopBackOff | 0/1 | RetryAt(2025-06-01T12:01:01Z, app back-off 10s) ReportStatus"},
+			{61 * sec, Tick(), "Running | Error | 0/1 | StartContainer(app) ReportStatus"},
+			{61 * sec, ContainerStarted("app"), "Running | Running | 1/1 | ReportStatus"},
 			// A kill long after the previous exit restarts at once.
-			{200 * sec, ProbeResult("app", Liveness, false), "Running | Running | 1/1 | RunPreStop(app) KillContainer(app, 30s)"},
-			{201 * sec, ContainerExited("app", 137, ""), "Running | Error | 0/1 | StartContainer(app) ReportStatus"},
+			{200 * sec, ProbeResult("app", Liveness, false), "Running | Running | 1/1 | RunPreStop(app) RetryAt(2025-06-01T12:03:25Z, preStop hook)"},
+			{205 * sec, Tick(), "Running | Running | 1/1 | KillContainer(app, 25s) RetryAt(2025-06-01T12:03:50Z, grace period)"},
+			{206 * sec, ContainerExited("app", 137, ""), "Running | Error | 0/1 | StartContainer(app) ReportStatus"},
 		})
 	})
 
@@ -363,5 +368,37 @@ func TestMachineWhy(t *testing.T) {
 	m.Step(DeletionRequested(0), machineT0)
 	if got, want := m.Why(), "stopping the pod: the pod was deleted"; got != want {
 		t.Errorf("Why = %q, want %q", got, want)
+	}
+}
+
+// TestMachineDefaultPullPolicy checks that a container without
+// imagePullPolicy is pulled by the API server's default
+// (api.ImagePullPolicyFor), even when the image is already on the node: a
+// tag latest beside a digest still means Always.
+func TestMachineDefaultPullPolicy(t *testing.T) {
+	digest := "@sha256:" + strings.Repeat("ab", 32)
+	for _, tc := range []struct {
+		image string
+		pull  bool
+	}{
+		{"nginx", true},
+		{"nginx:latest" + digest, true},
+		{"localhost:5000/nginx", true},
+		{"nginx" + digest, false},
+		{"nginx:1.25", false},
+		{"localhost:5000/nginx:1.25", false},
+	} {
+		pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "default", UID: "u1"},
+			Spec: api.PodSpec{Containers: []api.Container{{Name: "app", Image: tc.image}}}}
+		m := NewMachine(pod, MachineConfig{ImagesPresent: []string{tc.image}})
+		m.Step(Scheduled("node-1"), machineT0)
+		_, acts := m.Step(SandboxReady("10.0.0.1"), machineT0.Add(time.Second))
+		want := ActionStartContainer
+		if tc.pull {
+			want = ActionPullImage
+		}
+		if len(acts) == 0 || acts[0].Kind != want {
+			t.Errorf("%s on the node: actions %v, want %s first", tc.image, acts, want)
+		}
 	}
 }

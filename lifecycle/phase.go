@@ -6,19 +6,16 @@ import (
 	"github.com/podsem/podsem/api"
 )
 
-// ConfigSourceAnnotation is the annotation the kubelet puts on every pod it
-// runs to say where the pod came from; any value other than "api" (a file or
-// an HTTP URL) marks a static pod (pkg/kubelet/types IsStaticPod).
-const ConfigSourceAnnotation = "kubernetes.io/config.source"
-
-// IsStaticPod reports whether the kubelet treats pod as a static pod: its
-// ConfigSourceAnnotation is present and is not "api".
+// IsStaticPod reports whether the kubelet treats pod as a static pod
+// (pkg/kubelet/types IsStaticPod): its api.ConfigSourceAnnotationKey is
+// present and is not api.ConfigSourceAPI (a file or an HTTP URL). A nil pod
+// is not.
 func IsStaticPod(pod *api.Pod) bool {
 	if pod == nil {
 		return false
 	}
-	src, ok := pod.Annotations[ConfigSourceAnnotation]
-	return ok && src != "api"
+	src, ok := pod.Annotations[api.ConfigSourceAnnotationKey]
+	return ok && src != api.ConfigSourceAPI
 }
 
 // PhaseOptions are the facts the kubelet knows besides the pod when it

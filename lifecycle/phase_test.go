@@ -128,7 +128,7 @@ func TestPhase(t *testing.T) {
 				Status: api.PodStatus{InitContainerStatuses: tc.initSt, ContainerStatuses: tc.regularSt},
 			}
 			if tc.static {
-				pod.Annotations = map[string]string{ConfigSourceAnnotation: "file"}
+				pod.Annotations = map[string]string{api.ConfigSourceAnnotationKey: "file"}
 			}
 			if got := Phase(pod, tc.opts); got != tc.want {
 				t.Errorf("Phase = %s, want %s (%s)", got, tc.want, ExplainPhase(pod, tc.opts).Why)
@@ -142,7 +142,7 @@ func TestPhase(t *testing.T) {
 
 func TestIsStaticPod(t *testing.T) {
 	for src, want := range map[string]bool{"api": false, "file": true, "http": true} {
-		p := &api.Pod{ObjectMeta: api.ObjectMeta{Annotations: map[string]string{ConfigSourceAnnotation: src}}}
+		p := &api.Pod{ObjectMeta: api.ObjectMeta{Annotations: map[string]string{api.ConfigSourceAnnotationKey: src}}}
 		if got := IsStaticPod(p); got != want {
 			t.Errorf("IsStaticPod(source %q) = %v, want %v", src, got, want)
 		}
@@ -193,7 +193,7 @@ func FuzzStatusCalculators(f *testing.F) {
 		_ = SandboxChanged(&pod, nil)
 		for i := range pod.Spec.Containers {
 			c := &pod.Spec.Containers[i]
-			_ = ShouldRestart(&pod.Spec, RegularContainer, c, 1).String()
+			_ = ShouldRestart(&pod.Spec, api.ContainerKindRegular, c, 1).String()
 			_ = BackoffKey(&pod, c)
 		}
 		_ = ValidPhaseTransition(pod.Status.Phase, api.PodRunning)
@@ -216,11 +216,8 @@ func TestNilInputs(t *testing.T) {
 	_ = SandboxChanged(nil, fxSandboxes)
 	_ = BackoffKey(nil, nil)
 	_ = IsStaticPod(nil)
-	if d := ShouldRestart(nil, RegularContainer, nil, 1); !d.Restart {
+	if d := ShouldRestart(nil, api.ContainerKindRegular, nil, 1); !d.Restart {
 		t.Errorf("ShouldRestart(nil spec) = %+v, want the default policy Always", d)
 	}
-	_ = IsContainerRestartable(nil, InitContainer, nil)
-	if _, _, ok := FindContainer(nil, "a"); ok {
-		t.Error("FindContainer(nil) found something")
-	}
+	_ = IsContainerRestartable(nil, api.ContainerKindInit, nil)
 }

@@ -6,70 +6,6 @@ import (
 	"github.com/podsem/podsem/api"
 )
 
-// ContainerKind says which list of the pod spec a container comes from, which
-// decides how the kubelet restarts it.
-type ContainerKind uint8
-
-// The container kinds.
-const (
-	// RegularContainer is an entry of spec.containers (an app container).
-	RegularContainer ContainerKind = iota
-	// InitContainer is an entry of spec.initContainers without
-	// restartPolicy Always: it runs to completion before the next one starts.
-	InitContainer
-	// SidecarContainer is an entry of spec.initContainers with
-	// restartPolicy Always (KEP-753): it is started in init order and keeps
-	// running beside the app containers.
-	SidecarContainer
-	// EphemeralContainer is an entry of spec.ephemeralContainers, a debugging
-	// container the kubelet never restarts.
-	EphemeralContainer
-)
-
-// String returns the kind's name as used in podsem's messages.
-func (k ContainerKind) String() string {
-	switch k {
-	case RegularContainer:
-		return "container"
-	case InitContainer:
-		return "init container"
-	case SidecarContainer:
-		return "sidecar container"
-	case EphemeralContainer:
-		return "ephemeral container"
-	}
-	return fmt.Sprintf("ContainerKind(%d)", uint8(k))
-}
-
-// FindContainer looks a container up by name in the pod spec: regular
-// containers first, then init containers (sidecars included), then
-// ephemeral containers. ok is false when no container has that name.
-func FindContainer(spec *api.PodSpec, name string) (c *api.Container, kind ContainerKind, ok bool) {
-	if spec == nil {
-		return nil, 0, false
-	}
-	for i := range spec.Containers {
-		if spec.Containers[i].Name == name {
-			return &spec.Containers[i], RegularContainer, true
-		}
-	}
-	for i := range spec.InitContainers {
-		if spec.InitContainers[i].Name == name {
-			k := InitContainer
-			if spec.InitContainers[i].IsSidecar() {
-				k = SidecarContainer
-			}
-			return &spec.InitContainers[i], k, true
-		}
-	}
-	for i := range spec.EphemeralContainers {
-		if spec.EphemeralContainers[i].Name == name {
-			return &spec.EphemeralContainers[i].Container, EphemeralContainer, true
-		}
-	}
-	return nil, 0, false
-}
-
 // RestartSource names which rule decided a restart.
 type RestartSource uint8
 
@@ -258,18 +194,18 @@ func ContainerShouldRestart(spec *api.PodSpec, c *api.Container, code int32) Res
 //     one that failed follows ContainerShouldRestart (restarted unless the
 //     effective policy is Never);
 //   - a regular container follows ContainerShouldRestart.
-func ShouldRestart(spec *api.PodSpec, kind ContainerKind, c *api.Container, code int32) RestartDecision {
+func ShouldRestart(spec *api.PodSpec, kind api.ContainerKind, c *api.Container, code int32) RestartDecision {
 	switch kind {
-	case EphemeralContainer:
+	case api.ContainerKindEphemeral:
 		return RestartDecision{Source: FromEphemeral, Rule: -1, Policy: api.RestartPolicyNever}
-	case SidecarContainer:
+	case api.ContainerKindSidecar:
 		d := ContainerShouldRestart(spec, c, code)
 		if d.Source != FromRule {
 			d.Source, d.Policy = FromSidecar, api.RestartPolicyAlways
 		}
 		d.Restart = true
 		return d
-	case InitContainer:
+	case api.ContainerKindInit:
 		if code == 0 {
 			return RestartDecision{Source: FromInitCompletion, Rule: -1}
 		}
@@ -283,11 +219,11 @@ func ShouldRestart(spec *api.PodSpec, kind ContainerKind, c *api.Container, code
 // restartable when some rule has action Restart or its policy is not Never;
 // otherwise when the pod's restartPolicy is not Never. Sidecars are always
 // restartable and ephemeral containers never.
-func IsContainerRestartable(spec *api.PodSpec, kind ContainerKind, c *api.Container) bool {
+func IsContainerRestartable(spec *api.PodSpec, kind api.ContainerKind, c *api.Container) bool {
 	switch kind {
-	case EphemeralContainer:
+	case api.ContainerKindEphemeral:
 		return false
-	case SidecarContainer:
+	case api.ContainerKindSidecar:
 		return true
 	}
 	if c != nil && c.RestartPolicy != nil {

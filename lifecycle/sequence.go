@@ -46,9 +46,9 @@ func (r StartReason) String() string {
 type ContainerStart struct {
 	// Name is the container's name.
 	Name string
-	// Kind is the spec list it comes from: InitContainer, SidecarContainer,
-	// RegularContainer or EphemeralContainer.
-	Kind ContainerKind
+	// Kind is the spec list it comes from: api.ContainerKindInit, api.ContainerKindSidecar,
+	// api.ContainerKindRegular or api.ContainerKindEphemeral.
+	Kind api.ContainerKind
 	// Index is its position in that list.
 	Index int
 	// Reason is why it starts now.
@@ -189,7 +189,7 @@ func sequence(pod *api.Pod, sandboxes []Sandbox, plan *SequencePlan) {
 	for i := range spec.EphemeralContainers {
 		c := &spec.EphemeralContainers[i]
 		if s, _ := containerSeqState(api.ContainerStatusByName(st.EphemeralContainerStatuses, c.Name)); s == seqNone {
-			plan.Start = append(plan.Start, ContainerStart{Name: c.Name, Kind: EphemeralContainer, Index: i, Reason: StartFirstRun})
+			plan.Start = append(plan.Start, ContainerStart{Name: c.Name, Kind: api.ContainerKindEphemeral, Index: i, Reason: StartFirstRun})
 		}
 	}
 
@@ -221,7 +221,7 @@ func sequenceNewSandbox(pod *api.Pod, attempt uint32, plan *SequencePlan) {
 				continue
 			}
 		}
-		regular = append(regular, ContainerStart{Name: c.Name, Kind: RegularContainer, Index: i, Reason: reason})
+		regular = append(regular, ContainerStart{Name: c.Name, Kind: api.ContainerKindRegular, Index: i, Reason: reason})
 	}
 	if len(regular) == 0 && anyRegularRan(pod) {
 		plan.Done = true
@@ -231,7 +231,7 @@ func sequenceNewSandbox(pod *api.Pod, attempt uint32, plan *SequencePlan) {
 	plan.CreateSandbox = true
 	if len(spec.InitContainers) > 0 {
 		c := &spec.InitContainers[0]
-		plan.Start = append(plan.Start, ContainerStart{Name: c.Name, Kind: initKind(c), Index: 0, Reason: reason})
+		plan.Start = append(plan.Start, ContainerStart{Name: c.Name, Kind: api.InitContainerKind(c), Index: 0, Reason: reason})
 		plan.Why = "create the pod sandbox, then start the first init container " + c.Name
 		return
 	}
@@ -263,13 +263,6 @@ func anyRegularRan(pod *api.Pod) bool {
 	return false
 }
 
-func initKind(c *api.Container) ContainerKind {
-	if c.IsSidecar() {
-		return SidecarContainer
-	}
-	return InitContainer
-}
-
 // sequenceInit plans the init containers and reports whether the pod has
 // initialized (regular containers may run). The statuses are read from the
 // last init container backwards: the runtime may already have removed the
@@ -297,20 +290,20 @@ func sequenceInit(pod *api.Pod, plan *SequencePlan) bool {
 	waiting := ""
 	for i := n - 1; i >= 0; i-- {
 		c := &spec.InitContainers[i]
-		kind := initKind(c)
+		kind := api.InitContainerKind(c)
 		cs := api.ContainerStatusByName(st.InitContainerStatuses, c.Name)
 		s, code := containerSeqState(cs)
 		if s == seqNone {
-			if reached && kind == SidecarContainer {
+			if reached && kind == api.ContainerKindSidecar {
 				plan.Start = append(plan.Start, ContainerStart{Name: c.Name, Kind: kind, Index: i, Reason: StartRestart})
 			}
 			continue
 		}
-		if reached && kind == InitContainer {
+		if reached && kind == api.ContainerKindInit {
 			continue
 		}
 		switch {
-		case s == seqRunning && kind == InitContainer:
+		case s == seqRunning && kind == api.ContainerKindInit:
 			waiting = "init container " + c.Name + " is running"
 		case s == seqRunning && !sidecarStarted(c, cs):
 			waiting = "sidecar " + c.Name + " has not passed its startup probe"
@@ -319,9 +312,9 @@ func sequenceInit(pod *api.Pod, plan *SequencePlan) bool {
 				initialized = true
 			} else if !reached {
 				next := &spec.InitContainers[i+1]
-				plan.Start = append(plan.Start, ContainerStart{Name: next.Name, Kind: initKind(next), Index: i + 1, Reason: StartAfterInit})
+				plan.Start = append(plan.Start, ContainerStart{Name: next.Name, Kind: api.InitContainerKind(next), Index: i + 1, Reason: StartAfterInit})
 			}
-		case kind == SidecarContainer: // exited sidecar
+		case kind == api.ContainerKindSidecar: // exited sidecar
 			plan.Start = append(plan.Start, ContainerStart{Name: c.Name, Kind: kind, Index: i, Reason: StartRestart})
 		case code != 0: // failed init container
 			if !ShouldRestart(spec, kind, c, code).Restart {
@@ -337,14 +330,14 @@ func sequenceInit(pod *api.Pod, plan *SequencePlan) bool {
 				initialized = true
 			} else {
 				next := &spec.InitContainers[i+1]
-				plan.Start = append(plan.Start, ContainerStart{Name: next.Name, Kind: initKind(next), Index: i + 1, Reason: StartAfterInit})
+				plan.Start = append(plan.Start, ContainerStart{Name: next.Name, Kind: api.InitContainerKind(next), Index: i + 1, Reason: StartAfterInit})
 			}
 		}
 		reached = true
 	}
 	if !reached {
 		c := &spec.InitContainers[0]
-		plan.Start = append(plan.Start, ContainerStart{Name: c.Name, Kind: initKind(c), Index: 0, Reason: StartFirstRun})
+		plan.Start = append(plan.Start, ContainerStart{Name: c.Name, Kind: api.InitContainerKind(c), Index: 0, Reason: StartFirstRun})
 	}
 	// The loop walked backwards; start in spec order.
 	inits := plan.Start[first:]
@@ -376,10 +369,10 @@ func sequenceRegular(pod *api.Pod, plan *SequencePlan) {
 		case seqRunning:
 			running++
 		case seqNone:
-			plan.Start = append(plan.Start, ContainerStart{Name: c.Name, Kind: RegularContainer, Index: i, Reason: StartFirstRun})
+			plan.Start = append(plan.Start, ContainerStart{Name: c.Name, Kind: api.ContainerKindRegular, Index: i, Reason: StartFirstRun})
 		case seqExited:
-			if ShouldRestart(spec, RegularContainer, c, code).Restart {
-				plan.Start = append(plan.Start, ContainerStart{Name: c.Name, Kind: RegularContainer, Index: i, Reason: StartRestart})
+			if ShouldRestart(spec, api.ContainerKindRegular, c, code).Restart {
+				plan.Start = append(plan.Start, ContainerStart{Name: c.Name, Kind: api.ContainerKindRegular, Index: i, Reason: StartRestart})
 			}
 		}
 	}

@@ -69,7 +69,7 @@ func TestSequenceProperties(t *testing.T) {
 			seen[s.Name] = true
 			var c *api.Container
 			switch s.Kind {
-			case RegularContainer:
+			case api.ContainerKindRegular:
 				c = &pod.Spec.Containers[s.Index]
 				if !plan.Initialized && !plan.CreateSandbox {
 					t.Fatalf("regular container %s starts before initialization: %+v", s.Name, plan)
@@ -77,12 +77,12 @@ func TestSequenceProperties(t *testing.T) {
 				if plan.CreateSandbox && len(inits) > 0 {
 					t.Fatalf("regular container %s starts with a new sandbox before the init containers: %+v", s.Name, plan)
 				}
-			case InitContainer, SidecarContainer:
+			case api.ContainerKindInit, api.ContainerKindSidecar:
 				c = &pod.Spec.InitContainers[s.Index]
-				if initKind(c) != s.Kind {
-					t.Fatalf("%s has kind %v, want %v", s.Name, s.Kind, initKind(c))
+				if api.InitContainerKind(c) != s.Kind {
+					t.Fatalf("%s has kind %v, want %v", s.Name, s.Kind, api.InitContainerKind(c))
 				}
-				if s.Kind == InitContainer && policy == api.RestartPolicyNever && s.Reason == StartRestart {
+				if s.Kind == api.ContainerKindInit && policy == api.RestartPolicyNever && s.Reason == StartRestart {
 					t.Fatalf("init container %s restarted under Never", s.Name)
 				}
 			default:

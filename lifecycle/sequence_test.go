@@ -74,12 +74,12 @@ func TestSequence(t *testing.T) {
 		{
 			name: "no sandbox: create it, then the first init container",
 			pod:  seqPod("", twoInits, "app"),
-			want: SequencePlan{CreateSandbox: true, Start: []start{{"init-a", InitContainer, 0, StartFirstRun}}},
+			want: SequencePlan{CreateSandbox: true, Start: []start{{"init-a", api.ContainerKindInit, 0, StartFirstRun}}},
 		},
 		{
 			name: "no sandbox, no init containers: all app containers",
 			pod:  seqPod("", nil, "a", "b"),
-			want: SequencePlan{CreateSandbox: true, Start: []start{{"a", RegularContainer, 0, StartFirstRun}, {"b", RegularContainer, 1, StartFirstRun}}},
+			want: SequencePlan{CreateSandbox: true, Start: []start{{"a", api.ContainerKindRegular, 0, StartFirstRun}, {"b", api.ContainerKindRegular, 1, StartFirstRun}}},
 		},
 		{
 			name:      "sandbox ready, nothing ran: first init container",
@@ -87,7 +87,7 @@ func TestSequence(t *testing.T) {
 			init:      []api.ContainerStatus{stWaiting("init-a", PodInitializing), stWaiting("init-b", PodInitializing)},
 			app:       []api.ContainerStatus{stWaiting("app", PodInitializing)},
 			sandboxes: readySandbox,
-			want:      SequencePlan{Start: []start{{"init-a", InitContainer, 0, StartFirstRun}}},
+			want:      SequencePlan{Start: []start{{"init-a", api.ContainerKindInit, 0, StartFirstRun}}},
 		},
 		{
 			name:      "first init container running: wait",
@@ -101,28 +101,28 @@ func TestSequence(t *testing.T) {
 			pod:       seqPod("", twoInits, "app"),
 			init:      []api.ContainerStatus{stExited("init-a", 0), stWaiting("init-b", PodInitializing)},
 			sandboxes: readySandbox,
-			want:      SequencePlan{Start: []start{{"init-b", InitContainer, 1, StartAfterInit}}},
+			want:      SequencePlan{Start: []start{{"init-b", api.ContainerKindInit, 1, StartAfterInit}}},
 		},
 		{
 			name:      "init records of earlier containers gone: the last one decides",
 			pod:       seqPod("", twoInits, "app"),
 			init:      []api.ContainerStatus{stExited("init-b", 0)},
 			sandboxes: readySandbox,
-			want:      SequencePlan{Initialized: true, Start: []start{{"app", RegularContainer, 0, StartFirstRun}}},
+			want:      SequencePlan{Initialized: true, Start: []start{{"app", api.ContainerKindRegular, 0, StartFirstRun}}},
 		},
 		{
 			name:      "init failed under Always: restarted (OnFailure)",
 			pod:       seqPod(api.RestartPolicyAlways, twoInits, "app"),
 			init:      []api.ContainerStatus{stExited("init-a", 1)},
 			sandboxes: readySandbox,
-			want:      SequencePlan{Start: []start{{"init-a", InitContainer, 0, StartRestart}}},
+			want:      SequencePlan{Start: []start{{"init-a", api.ContainerKindInit, 0, StartRestart}}},
 		},
 		{
 			name:      "init in CrashLoopBackOff counts as exited",
 			pod:       seqPod(api.RestartPolicyOnFailure, twoInits, "app"),
 			init:      []api.ContainerStatus{stBackOff("init-a", 2)},
 			sandboxes: readySandbox,
-			want:      SequencePlan{Start: []start{{"init-a", InitContainer, 0, StartRestart}}},
+			want:      SequencePlan{Start: []start{{"init-a", api.ContainerKindInit, 0, StartRestart}}},
 		},
 		{
 			name:      "init failed under Never: the pod is done",
@@ -136,7 +136,7 @@ func TestSequence(t *testing.T) {
 			pod:       seqPod("", twoInits, "a", "b"),
 			init:      []api.ContainerStatus{stExited("init-a", 0), stExited("init-b", 0)},
 			sandboxes: readySandbox,
-			want:      SequencePlan{Initialized: true, Start: []start{{"a", RegularContainer, 0, StartFirstRun}, {"b", RegularContainer, 1, StartFirstRun}}},
+			want:      SequencePlan{Initialized: true, Start: []start{{"a", api.ContainerKindRegular, 0, StartFirstRun}, {"b", api.ContainerKindRegular, 1, StartFirstRun}}},
 		},
 		{
 			name:      "sidecar not yet started (startup probe pending): next init waits",
@@ -150,21 +150,21 @@ func TestSequence(t *testing.T) {
 			pod:       seqPod("", withSidecar, "app"),
 			init:      []api.ContainerStatus{stExited("init-a", 0), stRunning("proxy", true)},
 			sandboxes: readySandbox,
-			want:      SequencePlan{Start: []start{{"init-b", InitContainer, 2, StartAfterInit}}},
+			want:      SequencePlan{Start: []start{{"init-b", api.ContainerKindInit, 2, StartAfterInit}}},
 		},
 		{
 			name:      "sidecar without startup probe counts as started when running",
 			pod:       seqPod("", []api.Container{sidecarC("log", false), initC("init-b")}, "app"),
 			init:      []api.ContainerStatus{stRunning("log", false)},
 			sandboxes: readySandbox,
-			want:      SequencePlan{Start: []start{{"init-b", InitContainer, 1, StartAfterInit}}},
+			want:      SequencePlan{Start: []start{{"init-b", api.ContainerKindInit, 1, StartAfterInit}}},
 		},
 		{
 			name:      "sidecar exited during init: restarted, the next init keeps running",
 			pod:       seqPod("", withSidecar, "app"),
 			init:      []api.ContainerStatus{stExited("init-a", 0), stExited("proxy", 1), stRunning("init-b", false)},
 			sandboxes: readySandbox,
-			want:      SequencePlan{Start: []start{{"proxy", SidecarContainer, 1, StartRestart}}},
+			want:      SequencePlan{Start: []start{{"proxy", api.ContainerKindSidecar, 1, StartRestart}}},
 		},
 		{
 			name:      "sidecar exited after initialization: restarted even under Never",
@@ -172,14 +172,14 @@ func TestSequence(t *testing.T) {
 			init:      []api.ContainerStatus{stExited("init-a", 0), stExited("proxy", 0), stExited("init-b", 0)},
 			app:       []api.ContainerStatus{stRunning("app", true)},
 			sandboxes: readySandbox,
-			want:      SequencePlan{Initialized: true, Start: []start{{"proxy", SidecarContainer, 1, StartRestart}}},
+			want:      SequencePlan{Initialized: true, Start: []start{{"proxy", api.ContainerKindSidecar, 1, StartRestart}}},
 		},
 		{
 			name:      "last init container is a started sidecar: initialized",
 			pod:       seqPod("", []api.Container{initC("init-a"), sidecarC("proxy", false)}, "app"),
 			init:      []api.ContainerStatus{stExited("init-a", 0), stRunning("proxy", true)},
 			sandboxes: readySandbox,
-			want:      SequencePlan{Initialized: true, Start: []start{{"app", RegularContainer, 0, StartFirstRun}}},
+			want:      SequencePlan{Initialized: true, Start: []start{{"app", api.ContainerKindRegular, 0, StartFirstRun}}},
 		},
 		{
 			name:      "app exited 0 under OnFailure, other running: nothing",
@@ -193,14 +193,14 @@ func TestSequence(t *testing.T) {
 			pod:       seqPod(api.RestartPolicyOnFailure, nil, "a"),
 			app:       []api.ContainerStatus{stExited("a", 1)},
 			sandboxes: readySandbox,
-			want:      SequencePlan{Initialized: true, Start: []start{{"a", RegularContainer, 0, StartRestart}}},
+			want:      SequencePlan{Initialized: true, Start: []start{{"a", api.ContainerKindRegular, 0, StartRestart}}},
 		},
 		{
 			name:      "app exited 0 under Always: restart",
 			pod:       seqPod(api.RestartPolicyAlways, nil, "a"),
 			app:       []api.ContainerStatus{stExited("a", 0)},
 			sandboxes: readySandbox,
-			want:      SequencePlan{Initialized: true, Start: []start{{"a", RegularContainer, 0, StartRestart}}},
+			want:      SequencePlan{Initialized: true, Start: []start{{"a", api.ContainerKindRegular, 0, StartRestart}}},
 		},
 		{
 			name:      "all apps stopped under Never: done, sidecar left to be stopped",
@@ -228,7 +228,7 @@ func TestSequence(t *testing.T) {
 			init:      []api.ContainerStatus{stExited("init-a", 0), stExited("init-b", 0)},
 			app:       []api.ContainerStatus{stExited("app", 137)},
 			sandboxes: []Sandbox{{Ready: false, Attempt: 0}},
-			want:      SequencePlan{CreateSandbox: true, Start: []start{{"init-a", InitContainer, 0, StartSandboxRecreated}}},
+			want:      SequencePlan{CreateSandbox: true, Start: []start{{"init-a", api.ContainerKindInit, 0, StartSandboxRecreated}}},
 		},
 		{
 			name:      "sandbox died, new one up: old app exit does not count as initialized",
@@ -257,7 +257,7 @@ func TestSequence(t *testing.T) {
 			pod:       seqPod(api.RestartPolicyOnFailure, nil, "a", "b"),
 			app:       []api.ContainerStatus{stExited("a", 0), stExited("b", 1)},
 			sandboxes: []Sandbox{{Ready: false}},
-			want:      SequencePlan{CreateSandbox: true, Start: []start{{"b", RegularContainer, 1, StartSandboxRecreated}}},
+			want:      SequencePlan{CreateSandbox: true, Start: []start{{"b", api.ContainerKindRegular, 1, StartSandboxRecreated}}},
 		},
 		{
 			name:      "ephemeral containers start once, before init is done",
@@ -266,7 +266,7 @@ func TestSequence(t *testing.T) {
 			eph:       []api.EphemeralContainer{{Container: api.Container{Name: "debug"}}, {Container: api.Container{Name: "old"}}},
 			ephSt:     []api.ContainerStatus{stExited("old", 1)},
 			sandboxes: readySandbox,
-			want:      SequencePlan{Start: []start{{"debug", EphemeralContainer, 0, StartFirstRun}}},
+			want:      SequencePlan{Start: []start{{"debug", api.ContainerKindEphemeral, 0, StartFirstRun}}},
 		},
 		{
 			name:      "being deleted: nothing starts",
@@ -287,7 +287,7 @@ func TestSequence(t *testing.T) {
 			}(),
 			app:       []api.ContainerStatus{stExited("a", 42)},
 			sandboxes: readySandbox,
-			want:      SequencePlan{Initialized: true, Start: []start{{"a", RegularContainer, 0, StartRestart}}},
+			want:      SequencePlan{Initialized: true, Start: []start{{"a", api.ContainerKindRegular, 0, StartRestart}}},
 		},
 	}
 	for _, tt := range tests {

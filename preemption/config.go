@@ -1,12 +1,9 @@
 package preemption
 
-import "time"
-
 // Config tunes kube-scheduler's DefaultPreemption plugin. The zero value is
 // Kubernetes v1.36.3's default: DefaultPreemptionArgs with
-// minCandidateNodesPercentage 10 and minCandidateNodesAbsolute 100, a dry
-// run that starts at the first potential node, and pods without a
-// status.startTime treated as started after every pod that has one.
+// minCandidateNodesPercentage 10 and minCandidateNodesAbsolute 100, and a
+// dry run that starts at the first potential node.
 type Config struct {
 	// MinCandidateNodesPercentage is DefaultPreemptionArgs'
 	// minCandidateNodesPercentage: the share (0-100) of the potential
@@ -25,10 +22,6 @@ type Config struct {
 	// candidates it looks for; callers wanting upstream's spread pass
 	// their own random number.
 	Offset int
-	// Now is the time a pod without status.startTime is taken to have
-	// started (upstream reads the clock at each comparison). The zero value
-	// treats such a pod as started after every pod that has a start time.
-	Now time.Time
 }
 
 // The defaults of DefaultPreemptionArgs in kube-scheduler v1.36.3.

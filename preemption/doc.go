@@ -1,5 +1,7 @@
 // Package preemption decides who loses when resources run short, as
-// Kubernetes v1.36.3 decides it in two places.
+// Kubernetes v1.36.3 decides it in two places: the scheduler's preemption
+// and the kubelet's node-pressure eviction (when it evicts, whom, and what
+// the evicted pod looks like).
 //
 // # Scheduler preemption
 //
@@ -37,12 +39,25 @@
 //     node lose their nomination. When no node helps, the nomination is
 //     cleared.
 //
-// Preempt runs all of this over a scheduling.Cluster snapshot, evaluating
-// the filters through the snapshot's what-if views so that nothing is
-// copied; Result carries the decision, every candidate, and per node the
-// filter status and the dry run's verdict. Config's zero value is
-// v1.36.3's default configuration; the random offset at which upstream
-// starts the dry run is an input.
+// Preempt runs all of this where the scheduler runs it: after a scheduling
+// cycle found no node. It takes that scheduling.Cycle and the
+// scheduling.Decision it made, so the filters are not run again: the
+// decision's per-node statuses say which nodes are worth a dry run, and
+// the dry run evaluates the pod through the cycle's what-if views
+// (Cycle.WhatIf), so that nothing is copied. Result carries the decision,
+// every candidate, and per node the filter status and the dry run's
+// verdict; its message, when no node helps, is the scheduler's FitError
+// text (scheduling.FitErrorMessage) after "preemption: ". Config's zero
+// value is v1.36.3's default configuration; the random offset at which
+// upstream starts the dry run is an input, and so is now, the time at
+// which pods without a start time count as started:
+//
+//	cy := cluster.NewCycle(pod)
+//	var d scheduling.Decision
+//	if len(cy.Decide(&d).Feasible()) == 0 {
+//		r := preemption.Preempt(cy, &d, pdbs, preemption.Config{}, now)
+//		...
+//	}
 //
 // # Node-pressure eviction order
 //
@@ -66,4 +81,48 @@
 // disk, after priority for pid. Requests are the kubelet's: pod-level requests
 // replace container requests, and overhead is added only to a non-zero
 // total.
+//
+// # When the kubelet evicts: thresholds and the eviction manager
+//
+// The kubelet acts on node pressure through eviction thresholds, set by
+// evictionHard, evictionSoft, evictionSoftGracePeriod and
+// evictionMinimumReclaim (ParseEvictionSettings reads them as the
+// configuration spells them, ParseEvictionFlag as the --eviction-* flags
+// do; the zero EvictionSettings is v1.36.3's Linux default,
+// memory.available<100Mi, nodefs.available<10%, nodefs.inodesFree<5%,
+// imagefs.available<15%, imagefs.inodesFree<5%). A percentage is a
+// float32 fraction of the signal's capacity, "0%" and "100%" are dropped,
+// and every hard memory.available threshold is copied as an
+// allocatableMemory.available one.
+//
+// EvictionManager is the kubelet's eviction manager (synchronize) as a
+// state machine. Each Step takes one housekeeping pass — the kubelet
+// Summary API's answer (Summary) and the active pods — and the time, and
+// returns an EvictionStep: the thresholds in force and those met (a soft
+// threshold only once it has held for its grace period; a met threshold
+// stays in force until the signal recovers past its minimum reclaim), the
+// node conditions (MemoryPressure, DiskPressure, PIDPressure, held for
+// evictionPressureTransitionPeriod after the last breach, regardless of
+// grace periods), the resource reclaimed (only with statistics newer than
+// at the previous pass; memory first; image and container garbage
+// collection first for disk signals), and at most one evicted pod: the
+// first pod of the eviction order (RankForEviction — the same ranking) that
+// is not critical (IsCriticalPod: static, mirror, priority at least
+// 2000000000), with its grace-period override (1 s for a hard threshold,
+// evictionMaxPodGracePeriod capped by the pod's own for a soft one, from
+// termination.EvictionGraceOverride), the kubelet's message and the pod's
+// final status (Failed, Evicted, the DisruptionTarget condition with
+// reason TerminationByKubelet). The manager performs nothing.
+//
+// AdmitUnderPressure (and EvictionManager.Admit) is the kubelet's
+// admission check on a node under pressure: under MemoryPressure alone
+// only BestEffort pods that do not tolerate the memory-pressure taint are
+// refused; under DiskPressure or PIDPressure every pod is; critical pods
+// always pass. The refusal reads "Evicted", "The node had condition:
+// [...]. ".
+//
+// Upstream keeps thresholds in Go maps, so which of two thresholds acted
+// on at once is reclaimed can differ between two kubelets. podsem keeps
+// them in a fixed order (hard before soft, signals in Signal constant
+// order, allocatable copies after them) and says so where it matters.
 package preemption

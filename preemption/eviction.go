@@ -205,13 +205,165 @@ func RankForEviction(pods []*api.Pod, stats map[string]PodStats, signal Signal, 
 		if p == nil {
 			return nil, fmt.Errorf("pods[%d]: nil pod", i)
 		}
-		ranks = append(ranks, measure(p, stats, rule))
+		var st *PodStats
+		if v, ok := stats[p.UID]; ok {
+			st = &v
+		}
+		ranks = append(ranks, measure(p, st, rule, requestsFor(p, rule.measure)))
 	}
-	// The same sort as the eviction manager's (sort.Sort over the same
-	// comparison), so that pods the rules cannot tell apart end up where
-	// upstream puts them: in input order for up to 12 pods.
-	sort.Slice(ranks, func(i, j int) bool { return compareRanks(&ranks[i], &ranks[j], rule.measure) < 0 })
-	return ranks, nil
+	var s rankSorter
+	s.sort(ranks, rule.measure)
+	out := make([]EvictionRank, len(ranks))
+	for i, k := range s.order {
+		out[i] = ranks[k]
+	}
+	return out, nil
+}
+
+// rankSorter orders ranks with the eviction manager's comparison. It is
+// the same sort as the kubelet's (sort.Sort over the same comparison), so
+// that pods the rules cannot tell apart end up where upstream puts them:
+// in input order for up to 12 pods. It sorts a permutation rather than
+// the ranks themselves, which gives the same order without moving the
+// ranks. Both RankForEviction and EvictionManager sort through it.
+type rankSorter struct {
+	ranks   []EvictionRank
+	keys    []rankKey
+	measure Measure
+	// order is the permutation: order[i] indexes ranks.
+	order []int32
+	// lead is leading's buffer.
+	lead []int32
+}
+
+// sort orders ranks; afterwards s.order lists them first evicted first.
+func (s *rankSorter) sort(ranks []EvictionRank, m Measure) {
+	s.prepare(ranks, m)
+	sort.Sort(s)
+}
+
+// prepare sets the sorter up over ranks without sorting them.
+func (s *rankSorter) prepare(ranks []EvictionRank, m Measure) {
+	s.ranks, s.measure = ranks, m
+	s.order, s.keys = s.order[:0], s.keys[:0]
+	for i := range ranks {
+		s.order = append(s.order, int32(i))
+		s.keys = append(s.keys, keyOf(&ranks[i]))
+	}
+}
+
+func (s *rankSorter) cmp(i, j int32) int {
+	return compareRanks(&s.keys[i], &s.keys[j], &s.ranks[i], &s.ranks[j], s.measure)
+}
+
+// leading returns, after prepare, the beginning of the sorted order up to
+// and including the first rank that skip does not exclude — all the
+// eviction manager needs — without sorting, when strict comparisons alone
+// decide it: that rank is strictly before every other rank not skipped,
+// no rank ties with it, and the skipped ranks before it are strictly
+// ordered among themselves. Any correct sort then puts exactly these ranks
+// first in this order, so the answer equals the full sort's. ok is false
+// when ties could let the sort's own order matter (or for the process
+// measure, whose comparison is not a strict order at the extremes); the
+// caller then sorts.
+func (s *rankSorter) leading(skip []bool) (prefix []int32, ok bool) {
+	if s.measure == MeasureProcesses {
+		return nil, false
+	}
+	best := int32(-1)
+	for i := range s.ranks {
+		if !skip[i] && (best < 0 || s.cmp(int32(i), best) < 0) {
+			best = int32(i)
+		}
+	}
+	if best < 0 {
+		return nil, false
+	}
+	lead := s.lead[:0]
+	for i := range s.ranks {
+		if i := int32(i); i != best {
+			switch c := s.cmp(i, best); {
+			case c == 0:
+				return nil, false
+			case c < 0:
+				lead = append(lead, i)
+			}
+		}
+	}
+	for i := 1; i < len(lead); i++ {
+		for j := i; j > 0; j-- {
+			c := s.cmp(lead[j], lead[j-1])
+			if c == 0 {
+				return nil, false
+			}
+			if c > 0 {
+				break
+			}
+			lead[j], lead[j-1] = lead[j-1], lead[j]
+		}
+	}
+	s.lead = append(lead, best)
+	return s.lead, true
+}
+
+func (s *rankSorter) Len() int { return len(s.order) }
+func (s *rankSorter) Less(i, j int) bool {
+	a, b := s.order[i], s.order[j]
+	return compareRanks(&s.keys[a], &s.keys[b], &s.ranks[a], &s.ranks[b], s.measure) < 0
+}
+func (s *rankSorter) Swap(i, j int) { s.order[i], s.order[j] = s.order[j], s.order[i] }
+
+// podRequests are the kubelet's requests of one pod that ranking reads:
+// memory for the memory signals, ephemeral-storage for the disk ones, each
+// also as an int64 (exact64) when it is a whole number that fits one.
+type podRequests struct {
+	memory, ephemeral     api.Quantity
+	memory64, ephemeral64 int64
+	memoryOK, ephemeralOK bool
+}
+
+// requestsFor computes the requests measure m reads (none for processes).
+func requestsFor(p *api.Pod, m Measure) podRequests {
+	var r podRequests
+	switch m {
+	case MeasureProcesses:
+	case MeasureMemory:
+		r.memory = kubeletRequest(p, api.ResourceMemory)
+	default:
+		r.ephemeral = kubeletRequest(p, api.ResourceEphemeralStorage)
+	}
+	r.exact()
+	return r
+}
+
+// exact fills the int64 forms.
+func (r *podRequests) exact() {
+	r.memory64, r.memoryOK = r.memory.AsInt64()
+	r.ephemeral64, r.ephemeralOK = r.ephemeral.AsInt64()
+}
+
+// usageMinusRequest is u − q as Quantity.Sub computes it (the result in
+// u's format, q's when u is zero), by int64 arithmetic when u (the whole
+// number ui) and q (qi when qok) allow it: the ranking does it for every
+// pod, and the general path costs far more.
+func usageMinusRequest(u api.Quantity, ui int64, q api.Quantity, qi int64, qok bool) api.Quantity {
+	d := ui - qi
+	if !qok || (qi > 0 && d > ui) || (qi < 0 && d < ui) {
+		return u.Sub(q)
+	}
+	f := u.Format()
+	if ui == 0 {
+		f = q.Format()
+	}
+	return api.NewQuantity(d, f)
+}
+
+// usageAbove reports u > q, by int64 comparison when q is one.
+func usageAbove(u api.Quantity, ui int64, q api.Quantity, qi int64, qok bool) bool {
+	if qok {
+		return ui > qi
+	}
+	return u.Cmp(q) > 0
 }
 
 // EvictionOrder is RankForEviction's order as a list of pods, first
@@ -228,9 +380,11 @@ func EvictionOrder(pods []*api.Pod, stats map[string]PodStats, signal Signal, la
 	return out, nil
 }
 
-func measure(p *api.Pod, stats map[string]PodStats, rule rankRule) EvictionRank {
+// measure ranks one pod from its stats entry (nil when it has none) and
+// its requests.
+func measure(p *api.Pod, st *PodStats, rule rankRule, req podRequests) EvictionRank {
 	r := EvictionRank{Pod: p, Measure: rule.measure, Priority: scheduling.PodPriority(p)}
-	st, ok := stats[p.UID]
+	ok := st != nil
 	r.HasStats = ok
 	switch rule.measure {
 	case MeasureProcesses:
@@ -247,23 +401,34 @@ func measure(p *api.Pod, stats map[string]PodStats, rule rankRule) EvictionRank 
 			used = u64(st.Memory.WorkingSetBytes)
 		}
 		r.Usage = api.NewQuantity(int64(used), api.BinarySI)
-		r.Request = kubeletRequest(p, api.ResourceMemory)
-		r.Overage = r.Usage.Sub(r.Request)
-	default:
-		r.Usage = diskUsage(p, st, rule)
-		if rule.measure == MeasureDiskInodes {
-			r.Request = api.NewQuantity(0, api.DecimalSI)
-		} else {
-			r.Request = kubeletRequest(p, api.ResourceEphemeralStorage)
-		}
-		r.Overage = r.Usage.Sub(kubeletRequest(p, api.ResourceEphemeralStorage))
+		r.Request = req.memory
+		r.Overage = usageMinusRequest(r.Usage, int64(used), req.memory, req.memory64, req.memoryOK)
+		r.ExceedsRequests = ok && usageAbove(r.Usage, int64(used), req.memory, req.memory64, req.memoryOK)
+		return r
 	}
-	r.ExceedsRequests = ok && r.Usage.Cmp(r.Request) > 0
+	r.Usage = diskUsage(p, st, rule)
+	ui, uok := r.Usage.AsInt64()
+	if uok {
+		r.Overage = usageMinusRequest(r.Usage, ui, req.ephemeral, req.ephemeral64, req.ephemeralOK)
+	} else {
+		r.Overage = r.Usage.Sub(req.ephemeral)
+	}
+	if rule.measure == MeasureDiskInodes {
+		r.Request = api.NewQuantity(0, api.DecimalSI)
+		r.ExceedsRequests = ok && r.Usage.Sign() > 0
+		return r
+	}
+	r.Request = req.ephemeral
+	if uok {
+		r.ExceedsRequests = ok && usageAbove(r.Usage, ui, req.ephemeral, req.ephemeral64, req.ephemeralOK)
+	} else {
+		r.ExceedsRequests = ok && r.Usage.Cmp(r.Request) > 0
+	}
 	return r
 }
 
 // diskUsage adds up the filesystem usage the rule counts for the pod.
-func diskUsage(p *api.Pod, st PodStats, rule rankRule) api.Quantity {
+func diskUsage(p *api.Pod, st *PodStats, rule rankRule) api.Quantity {
 	inodes := rule.measure == MeasureDiskInodes
 	pick := func(fs *FsStats) int64 {
 		if fs == nil {
@@ -282,28 +447,49 @@ func diskUsage(p *api.Pod, st PodStats, rule rankRule) api.Quantity {
 		format = api.DecimalSI
 	}
 	total := api.NewQuantity(0, format)
-	for i := range st.Containers {
-		c := &st.Containers[i]
-		if rule.parts.rootfs {
-			total = total.Add(api.NewQuantity(pick(c.Rootfs), format))
-		}
-		if rule.parts.logs {
-			total = total.Add(api.NewQuantity(pick(c.Logs), format))
-		}
+	if st == nil {
+		return total
 	}
-	if rule.parts.volumes {
-		for _, v := range p.Spec.Volumes {
-			if !isLocalVolume(&v) {
-				continue
+	// each visits the readings the rule counts.
+	each := func(f func(int64)) {
+		for i := range st.Containers {
+			c := &st.Containers[i]
+			if rule.parts.rootfs {
+				f(pick(c.Rootfs))
 			}
-			for j := range st.VolumeStats {
-				if st.VolumeStats[j].Name == v.Name {
-					total = total.Add(api.NewQuantity(pick(&st.VolumeStats[j].FsStats), format))
-					break
+			if rule.parts.logs {
+				f(pick(c.Logs))
+			}
+		}
+		if rule.parts.volumes {
+			for _, v := range p.Spec.Volumes {
+				if !isLocalVolume(&v) {
+					continue
+				}
+				for j := range st.VolumeStats {
+					if st.VolumeStats[j].Name == v.Name {
+						f(pick(&st.VolumeStats[j].FsStats))
+						break
+					}
 				}
 			}
 		}
 	}
+	// The common case sums in int64; only a total past its range takes
+	// the exact quantity sum.
+	var sum int64
+	fits := true
+	each(func(v int64) {
+		s := sum + v
+		if (v > 0 && s < sum) || (v < 0 && s > sum) {
+			fits = false
+		}
+		sum = s
+	})
+	if fits {
+		return api.NewQuantity(sum, format)
+	}
+	each(func(v int64) { total = total.Add(api.NewQuantity(v, format)) })
 	return total
 }
 
@@ -340,20 +526,34 @@ func kubeletRequest(p *api.Pod, name api.ResourceName) api.Quantity {
 	return q
 }
 
-// compareRanks is the eviction manager's multi-key comparison: negative
-// when a is evicted before b.
-func compareRanks(a, b *EvictionRank, m Measure) int {
+// rankKey is what the comparison reads of an EvictionRank, kept compact
+// so that sorting a full node's ranks stays in cache: the overage (or the
+// process count) as an int64 when it is a whole number that fits one.
+type rankKey struct {
+	priority          int32
+	hasStats, exceeds bool
+	exact             bool
+	overage           int64
+}
+
+func keyOf(r *EvictionRank) rankKey {
+	k := rankKey{priority: r.Priority, hasStats: r.HasStats, exceeds: r.ExceedsRequests}
+	k.overage, k.exact = r.Overage.AsInt64()
+	return k
+}
+
+// compareRanks is the eviction manager's multi-key comparison of two
+// ranks through their keys: negative when a is evicted before b.
+func compareRanks(a, b *rankKey, ra, rb *EvictionRank, m Measure) int {
 	if m == MeasureProcesses {
 		if c := comparePriority(a, b); c != 0 {
 			return c
 		}
-		if c := compareStats(a, b); c != 0 || !a.HasStats {
+		if c := compareStats(a, b); c != 0 || !a.hasStats {
 			return c
 		}
 		// Upstream subtracts the unsigned counts and converts to int.
-		pa, _ := a.Usage.AsInt64()
-		pb, _ := b.Usage.AsInt64()
-		d := int64(uint64(pb) - uint64(pa))
+		d := int64(uint64(b.overage) - uint64(a.overage))
 		switch {
 		case d < 0:
 			return -1
@@ -365,8 +565,8 @@ func compareRanks(a, b *EvictionRank, m Measure) int {
 	if c := compareStats(a, b); c != 0 {
 		return c
 	}
-	if a.HasStats && a.ExceedsRequests != b.ExceedsRequests {
-		if a.ExceedsRequests {
+	if a.hasStats && a.exceeds != b.exceeds {
+		if a.exceeds {
 			return -1
 		}
 		return 1
@@ -374,29 +574,38 @@ func compareRanks(a, b *EvictionRank, m Measure) int {
 	if c := comparePriority(a, b); c != 0 {
 		return c
 	}
-	if !a.HasStats {
+	if !a.hasStats {
 		return 0
 	}
-	return b.Overage.Cmp(a.Overage)
+	if a.exact && b.exact {
+		switch {
+		case a.overage > b.overage:
+			return -1
+		case a.overage < b.overage:
+			return 1
+		}
+		return 0
+	}
+	return rb.Overage.Cmp(ra.Overage)
 }
 
 // compareStats puts the pod without stats first; 0 when both have stats
 // or both lack them.
-func compareStats(a, b *EvictionRank) int {
+func compareStats(a, b *rankKey) int {
 	switch {
-	case a.HasStats == b.HasStats:
+	case a.hasStats == b.hasStats:
 		return 0
-	case !a.HasStats:
+	case !a.hasStats:
 		return -1
 	}
 	return 1
 }
 
-func comparePriority(a, b *EvictionRank) int {
+func comparePriority(a, b *rankKey) int {
 	switch {
-	case a.Priority < b.Priority:
+	case a.priority < b.priority:
 		return -1
-	case a.Priority > b.Priority:
+	case a.priority > b.priority:
 		return 1
 	}
 	return 0

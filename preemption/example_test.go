@@ -2,21 +2,30 @@ package preemption_test
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/preemption"
+	"github.com/podsem/podsem/scheduling"
 )
 
 // The scenario of the Kubernetes "Pod Priority and Preemption" page: a
-// high-priority pod needs 1.5 cpu on a full 2-cpu node. The two
-// priority-0 pods go; the priority-500 pod is reprieved because the
-// preemptor fits beside it.
+// high-priority pod needs 1.5 cpu on a full 2-cpu node. The scheduling
+// cycle finds no node; preemption works from that cycle and its decision.
+// The two priority-0 pods go; the priority-500 pod is reprieved because
+// the preemptor fits beside it.
 func ExamplePreempt() {
 	c := cluster([]*api.Node{node("node-1", "2", "4Gi")},
 		bound("low-1", "node-1", "1", 0, 1),
 		bound("low-2", "node-1", "500m", 0, 2),
 		bound("mid-1", "node-1", "500m", 500, 3))
-	r := preemption.Preempt(c, pending("high-prio", "1500m", 1000000), nil, preemption.Config{})
+	cy := c.NewCycle(pending("high-prio", "1500m", 1000000))
+	var d scheduling.Decision
+	if cy.Decide(&d); len(d.Feasible()) > 0 {
+		return // it fits somewhere: nothing to preempt
+	}
+	now := time.Date(2025, 3, 1, 9, 0, 0, 0, time.UTC) // a scheduler passes time.Now()
+	r := preemption.Preempt(cy, &d, nil, preemption.Config{}, now)
 	fmt.Println(r.Nomination, r.Node)
 	fmt.Println(names(r.Victims))
 	fmt.Println(r)
@@ -34,7 +43,8 @@ func ExamplePreempt_disruptionBudget() {
 		bound("zk-0", "node-a", "2", 0, 1),
 		bound("batch", "node-b", "2", 100, 1))
 	zk := pdb("zk", "zk-0", 0)
-	r := preemption.Preempt(c, pending("urgent", "1", 1000), []*api.PodDisruptionBudget{zk}, preemption.Config{})
+	cy := c.NewCycle(pending("urgent", "1", 1000))
+	r := preemption.Preempt(cy, cy.Decide(nil), []*api.PodDisruptionBudget{zk}, preemption.Config{}, time.Time{})
 	for _, cand := range r.Candidates {
 		fmt.Println(cand.Node, names(cand.Victims), "violations:", cand.PDBViolations)
 	}
@@ -52,7 +62,8 @@ func ExamplePreempt_never() {
 	p := pending("polite", "1", 1000)
 	never := api.PreemptNever
 	p.Spec.PreemptionPolicy = &never
-	r := preemption.Preempt(c, p, nil, preemption.Config{})
+	cy := c.NewCycle(p)
+	r := preemption.Preempt(cy, cy.Decide(nil), nil, preemption.Config{}, time.Time{})
 	fmt.Println(r.Nomination)
 	fmt.Println(r.Message)
 	// Output:

@@ -3,6 +3,7 @@ package preemption_test
 import (
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/preemption"
@@ -74,7 +75,7 @@ func FuzzPreempt(f *testing.F) {
 		if err != nil {
 			return
 		}
-		r := preemption.Preempt(c, in.Preemptor, in.PDBs, preemption.Config{Offset: in.Offset})
+		r := preempt(c, in.Preemptor, in.PDBs, preemption.Config{Offset: in.Offset}, time.Time{})
 		_ = r.String()
 		for _, cand := range r.Candidates {
 			for _, v := range cand.Victims {

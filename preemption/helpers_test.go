@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/preemption"
 	"github.com/podsem/podsem/scheduling"
 )
 
@@ -51,6 +52,13 @@ func cluster(nodes []*api.Node, pods ...*api.Pod) *scheduling.Cluster {
 		panic(err)
 	}
 	return c
+}
+
+// preempt makes the scheduling decision for pod on c and runs Preempt on
+// it, as a scheduler does after a cycle finds no node for the pod.
+func preempt(c *scheduling.Cluster, pod *api.Pod, pdbs []*api.PodDisruptionBudget, cfg preemption.Config, now time.Time) preemption.Result {
+	cy := c.NewCycle(pod)
+	return preemption.Preempt(cy, cy.Decide(nil), pdbs, cfg, now)
 }
 
 func names(pods []*api.Pod) []string {

@@ -2,6 +2,7 @@ package preemption
 
 import (
 	"math"
+	"time"
 
 	"github.com/podsem/podsem/scheduling"
 )
@@ -24,7 +25,7 @@ const priorityShift = int64(math.MaxInt32) + 1
 // It returns the index of the first best candidate in candidate order and
 // the names of all best candidates (upstream picks among them by map
 // iteration order, so any of them is upstream's answer).
-func pickOneNode(candidates []Candidate, cfg *Config) (int, []string) {
+func pickOneNode(candidates []Candidate, now time.Time) (int, []string) {
 	rules := []func(c *Candidate) int64{
 		func(c *Candidate) int64 { return -int64(c.PDBViolations) },
 		func(c *Candidate) int64 { return -int64(scheduling.PodPriority(c.Victims[0])) },
@@ -36,7 +37,7 @@ func pickOneNode(candidates []Candidate, cfg *Config) (int, []string) {
 			return -sum
 		},
 		func(c *Candidate) int64 { return -int64(len(c.Victims)) },
-		func(c *Candidate) int64 { return earliestTopStart(c, cfg) },
+		func(c *Candidate) int64 { return earliestTopStart(c, now) },
 	}
 	alive := make([]int, len(candidates))
 	for i := range alive {
@@ -70,21 +71,21 @@ func pickOneNode(candidates []Candidate, cfg *Config) (int, []string) {
 // earliestTopStart is the earliest start time (Unix nanoseconds) among the
 // candidate's victims of the highest priority (the scheduler's
 // GetEarliestPodStartTime).
-func earliestTopStart(c *Candidate, cfg *Config) int64 {
+func earliestTopStart(c *Candidate, now time.Time) int64 {
 	if len(c.Victims) == 0 {
 		return math.MinInt64
 	}
 	top := scheduling.PodPriority(c.Victims[0])
-	earliest := startNanos(c.Victims[0], cfg)
+	earliest := startNanos(c.Victims[0], now)
 	for _, v := range c.Victims[1:] {
 		p := scheduling.PodPriority(v)
 		switch {
 		case p == top:
-			if s := startNanos(v, cfg); s < earliest {
+			if s := startNanos(v, now); s < earliest {
 				earliest = s
 			}
 		case p > top:
-			top, earliest = p, startNanos(v, cfg)
+			top, earliest = p, startNanos(v, now)
 		}
 	}
 	return earliest

@@ -2,6 +2,7 @@ package preemption_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/preemption"
@@ -86,7 +87,7 @@ func TestPreemptThroughFilters(t *testing.T) {
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			check(t, preemption.Preempt(cluster(tt.nodes, tt.pods...), tt.pod, nil, preemption.Config{}), tt.want)
+			check(t, preempt(cluster(tt.nodes, tt.pods...), tt.pod, nil, preemption.Config{}, time.Time{}), tt.want)
 		})
 	}
 }

@@ -1,9 +1,9 @@
 package preemption
 
 import (
+	"errors"
 	"fmt"
-	"sort"
-	"strings"
+	"time"
 
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/scheduling"
@@ -27,7 +27,7 @@ const (
 	ReasonNotHelpful = "Preemption is not helpful for scheduling"
 	// ReasonPreemptionByScheduler is the DisruptionTarget condition reason
 	// the scheduler gives a victim before deleting it.
-	ReasonPreemptionByScheduler = "PreemptionByScheduler"
+	ReasonPreemptionByScheduler = api.PodReasonPreemptionByScheduler
 )
 
 // Nomination is what a preemption attempt does to the preemptor's
@@ -122,18 +122,29 @@ type Result struct {
 	Err error
 }
 
-// Preempt runs kube-scheduler's DefaultPreemption PostFilter for pod,
-// a pending pod that fits on no node of the snapshot c, and reports
-// what the scheduler does next, as v1.36.3's preemption Evaluator does:
+// ErrInvalidInput is wrapped by Result.Err when Preempt is given a nil
+// cycle or decision, or a decision that another cycle wrote; test for it
+// with errors.Is.
+var ErrInvalidInput = errors.New("preemption: invalid input")
+
+// errNoNodes is the error of an attempt on a snapshot without nodes, in
+// upstream's words.
+var errNoNodes = errors.New("no nodes available")
+
+// Preempt runs kube-scheduler's DefaultPreemption PostFilter for the pod
+// of the scheduling cycle cy, a pending pod that d, the decision cy made
+// for it (cy.Decide), found no node for, and reports what the scheduler
+// does next, as v1.36.3's preemption Evaluator does:
 //
 //  1. the pod must be eligible (PodEligibleToPreemptOthers): not
 //     preemptionPolicy Never, and no lower-priority pod terminating because
 //     of preemption (DisruptionTarget condition, reason
 //     PreemptionByScheduler) on its nominated node, unless that node is now
 //     UnschedulableAndUnresolvable; otherwise the nomination is kept;
-//  2. only nodes whose filter status is Unschedulable are tried; on
-//     each, the dry run (SelectVictimsOnNode) finds the minimal victims,
-//     stopping once enough candidates are found (Config.NumCandidates);
+//  2. only nodes whose status in d is Unschedulable are tried; on each,
+//     the dry run (SelectVictimsOnNode, through cy.WhatIf) finds the
+//     minimal victims, stopping once enough candidates are found
+//     (Config.NumCandidates);
 //  3. no candidate clears the nomination; otherwise the best node is
 //     chosen by fewest budget violations, lowest highest-victim priority,
 //     smallest sum of victim priorities (each shifted by 2^31), fewest
@@ -142,26 +153,37 @@ type Result struct {
 //     nominated to the chosen node with a lower priority lose their
 //     nomination.
 //
-// pdbs are all the cluster's PodDisruptionBudgets (with their status);
-// the pod need not be in c. c is only read.
-func Preempt(c *scheduling.Cluster, pod *api.Pod, pdbs []*api.PodDisruptionBudget, cfg Config) Result {
-	if c == nil || pod == nil {
-		return Result{Err: fmt.Errorf("preemption: nil cluster or pod")}
+// pdbs are all the cluster's PodDisruptionBudgets (with their status). now
+// is the time a pod without status.startTime counts as started when pods
+// are ranked (upstream reads the clock there); the zero time ranks such
+// pods after every pod that has a start time. The filters are not run
+// again: d's verdicts are the scheduling cycle's. Neither the snapshot nor
+// d is modified; cy, like any Cycle, must not be used by another
+// goroutine meanwhile. A nil cy or d, or a d that cy did not write, gives
+// a Result whose Err wraps ErrInvalidInput.
+func Preempt(cy *scheduling.Cycle, d *scheduling.Decision, pdbs []*api.PodDisruptionBudget, cfg Config, now time.Time) Result {
+	switch {
+	case cy == nil:
+		return Result{Err: fmt.Errorf("%w: cycle: nil", ErrInvalidInput)}
+	case d == nil:
+		return Result{Err: fmt.Errorf("%w: decision: nil", ErrInvalidInput)}
+	case d.Cycle() != cy:
+		return Result{Err: fmt.Errorf("%w: decision: not made by this cycle (call cy.Decide first)", ErrInvalidInput)}
 	}
-	cy := c.NewCycle(pod)
-	filter := cy.Filter()
-	return preempt(c, cy, filter, pod, pdbs, &cfg)
-}
-
-func preempt(c *scheduling.Cluster, cy *scheduling.Cycle, filter []scheduling.NodeResult, pod *api.Pod, pdbs []*api.PodDisruptionBudget, cfg *Config) Result {
-	if ok, reason := eligible(c, pod, filter); !ok {
+	c, pod := cy.Cluster(), cy.Pod().Pod
+	if ok, reason := eligible(c, pod, d); !ok {
 		return Result{Nomination: NominationKeep, Message: MessagePrefix + reason}
 	}
-	res := Result{Eligible: true, Nodes: make([]NodeOutcome, len(filter))}
-	potential := make([]int, 0, len(filter))
-	for i, r := range filter {
-		res.Nodes[i] = NodeOutcome{Node: r.Node, Filter: r.Status}
-		if r.Status.Code == scheduling.Unschedulable {
+	if d.NumNodes() == 0 {
+		// Upstream's findCandidates fails before looking at any node.
+		return Result{Eligible: true, Nomination: NominationKeep, Err: errNoNodes, Message: MessagePrefix + errNoNodes.Error()}
+	}
+	res := Result{Eligible: true, Nodes: make([]NodeOutcome, d.NumNodes())}
+	potential := make([]int, 0, len(res.Nodes))
+	for i := range res.Nodes {
+		st := d.Status(i)
+		res.Nodes[i] = NodeOutcome{Node: c.NodeAt(i).Name(), Filter: st}
+		if st.Code == scheduling.Unschedulable {
 			potential = append(potential, i)
 		}
 	}
@@ -170,7 +192,8 @@ func preempt(c *scheduling.Cluster, cy *scheduling.Cycle, filter []scheduling.No
 	}
 
 	budgets := compileBudgets(pdbs)
-	d := &dryRun{cfg: cfg, cycle: cy, priority: scheduling.PodPriority(pod), budgets: budgets, allowed: make([]int32, len(budgets))}
+	prio := scheduling.PodPriority(pod)
+	dr := &dryRun{now: now, cycle: cy, priority: prio, budgets: budgets, allowed: make([]int32, len(budgets))}
 	want := cfg.NumCandidates(len(potential))
 	offset := cfg.Offset % len(potential)
 	if offset < 0 {
@@ -180,8 +203,8 @@ func preempt(c *scheduling.Cluster, cy *scheduling.Cycle, filter []scheduling.No
 	var errs []error
 	for k := range potential {
 		i := potential[(offset+k)%len(potential)]
-		n := c.NodeAt(filter[i].Index)
-		victims, numViolating, st := d.selectVictims(n)
+		n := c.NodeAt(i)
+		victims, numViolating, st := dr.selectVictims(n)
 		res.Nodes[i].Evaluated = true
 		if st.IsSuccess() && len(victims) == 0 {
 			st = scheduling.Status{Code: scheduling.Error, Plugin: pluginName,
@@ -222,7 +245,7 @@ func preempt(c *scheduling.Cluster, cy *scheduling.Cycle, filter []scheduling.No
 		return noCandidate(res)
 	}
 
-	best, tied := pickOneNode(res.Candidates, cfg)
+	best, tied := pickOneNode(res.Candidates, now)
 	chosen := res.Candidates[best]
 	res.Nomination = NominationSet
 	res.Node = chosen.Node
@@ -236,9 +259,8 @@ func preempt(c *scheduling.Cluster, cy *scheduling.Cycle, filter []scheduling.No
 			res.Deleted = append(res.Deleted, v)
 		}
 	}
-	prio := scheduling.PodPriority(pod)
 	for _, p := range c.NominatedPods(chosen.Node) {
-		if p.Priority() < prio {
+		if scheduling.PodPriority(p.Pod) < prio {
 			res.ClearedNominations = append(res.ClearedNominations, p.Pod)
 		}
 	}
@@ -246,7 +268,7 @@ func preempt(c *scheduling.Cluster, cy *scheduling.Cycle, filter []scheduling.No
 }
 
 // eligible is DefaultPreemption's PodEligibleToPreemptOthers.
-func eligible(c *scheduling.Cluster, pod *api.Pod, filter []scheduling.NodeResult) (bool, string) {
+func eligible(c *scheduling.Cluster, pod *api.Pod, d *scheduling.Decision) (bool, string) {
 	if pod.Spec.PreemptionPolicy != nil && *pod.Spec.PreemptionPolicy == api.PreemptNever {
 		return false, ReasonPolicyNever
 	}
@@ -258,12 +280,12 @@ func eligible(c *scheduling.Cluster, pod *api.Pod, filter []scheduling.NodeResul
 	if n == nil {
 		return true, ""
 	}
-	if i := n.Index(); i < len(filter) && filter[i].Status.Code == scheduling.UnschedulableAndUnresolvable {
+	if d.Status(n.Index()).Code == scheduling.UnschedulableAndUnresolvable {
 		return true, ""
 	}
 	prio := scheduling.PodPriority(pod)
 	for _, p := range n.Pods() {
-		if p.Priority() < prio && TerminatingByPreemption(p.Pod) {
+		if scheduling.PodPriority(p.Pod) < prio && TerminatingByPreemption(p.Pod) {
 			return false, ReasonTerminatingOnNominated
 		}
 	}
@@ -289,31 +311,23 @@ func TerminatingByPreemption(p *api.Pod) bool {
 // noCandidate finishes a result in which no node helps: the nomination is
 // cleared and the message is the scheduler's FitError over the dry-run
 // statuses, the nodes not tried counting as "Preemption is not helpful for
-// scheduling".
+// scheduling" (upstream's status for the nodes absent from the dry run).
 func noCandidate(res Result) Result {
 	res.Nomination = NominationClear
-	counts := map[string]int{}
-	for _, n := range res.Nodes {
-		if !n.Evaluated {
-			counts[ReasonNotHelpful]++
-			continue
-		}
-		for _, r := range n.DryRun.Reasons {
-			counts[r]++
+	statuses := make([]scheduling.Status, len(res.Nodes))
+	for i, n := range res.Nodes {
+		if n.Evaluated {
+			statuses[i] = n.DryRun
+		} else {
+			statuses[i] = scheduling.Status{Code: scheduling.UnschedulableAndUnresolvable, Plugin: pluginName, Reasons: reasonsNotHelpful}
 		}
 	}
-	parts := make([]string, 0, len(counts))
-	for r, k := range counts {
-		parts = append(parts, fmt.Sprintf("%d %s", k, r))
-	}
-	sort.Strings(parts)
-	msg := fmt.Sprintf("0/%d nodes are available:", len(res.Nodes))
-	if len(parts) > 0 {
-		msg += " " + strings.Join(parts, ", ")
-	}
-	res.Message = MessagePrefix + msg + "."
+	res.Message = MessagePrefix + scheduling.FitErrorMessage(len(res.Nodes), statuses)
 	return res
 }
+
+// reasonsNotHelpful is the reason list of the nodes preemption did not try.
+var reasonsNotHelpful = []string{ReasonNotHelpful}
 
 func statusError(st scheduling.Status) error {
 	if st.Err != nil {

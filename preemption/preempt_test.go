@@ -1,9 +1,11 @@
 package preemption_test
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/podsem/podsem/api"
@@ -197,7 +199,7 @@ func TestPreempt(t *testing.T) {
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			check(t, preemption.Preempt(tt.c, tt.pod, tt.pdbs, tt.cfg), tt.want)
+			check(t, preempt(tt.c, tt.pod, tt.pdbs, tt.cfg, time.Time{}), tt.want)
 		})
 	}
 }
@@ -221,10 +223,31 @@ func TestNumCandidates(t *testing.T) {
 	}
 }
 
-func TestPreemptNil(t *testing.T) {
-	r := preemption.Preempt(nil, nil, nil, preemption.Config{})
-	if r.Err == nil || r.Nomination != preemption.NominationKeep {
-		t.Fatalf("got %+v, want an error and keep", r)
+func TestPreemptBadInput(t *testing.T) {
+	c := cluster([]*api.Node{node("node-a", "2", "4Gi")}, bound("a", "node-a", "2", 0, 1))
+	cy := c.NewCycle(pending("high", "1", 1000))
+	other := c.NewCycle(pending("high", "1", 1000))
+	for name, r := range map[string]preemption.Result{
+		"nil cycle":          preemption.Preempt(nil, cy.Decide(nil), nil, preemption.Config{}, time.Time{}),
+		"nil decision":       preemption.Preempt(cy, nil, nil, preemption.Config{}, time.Time{}),
+		"empty decision":     preemption.Preempt(cy, &scheduling.Decision{}, nil, preemption.Config{}, time.Time{}),
+		"another's decision": preemption.Preempt(cy, other.Decide(nil), nil, preemption.Config{}, time.Time{}),
+	} {
+		if !errors.Is(r.Err, preemption.ErrInvalidInput) || r.Nomination != preemption.NominationKeep {
+			t.Errorf("%s: got %+v, want ErrInvalidInput and keep", name, r)
+		}
+	}
+	if r := preemption.Preempt(cy, cy.Decide(nil), nil, preemption.Config{}, time.Time{}); r.Err != nil || r.Node != "node-a" {
+		t.Errorf("the cycle's own decision: %+v", r)
+	}
+}
+
+// With no node at all, upstream's dry run fails with an error before
+// looking at nodes: the nomination is kept.
+func TestPreemptNoNodes(t *testing.T) {
+	r := preempt(cluster(nil), pending("high", "1", 1000), nil, preemption.Config{}, time.Time{})
+	if r.Err == nil || r.Nomination != preemption.NominationKeep || r.Message != "preemption: no nodes available" || !r.Eligible {
+		t.Fatalf("got %+v, want an error, keep and upstream's message", r)
 	}
 }
 
@@ -257,7 +280,7 @@ func TestPreemptConcurrentReaders(t *testing.T) {
 	done := make(chan string, 8)
 	for i := 0; i < 8; i++ {
 		go func() {
-			done <- preemption.Preempt(c, pending("high", "1", 1000), nil, preemption.Config{}).Node
+			done <- preempt(c, pending("high", "1", 1000), nil, preemption.Config{}, time.Time{}).Node
 		}()
 	}
 	for i := 0; i < 8; i++ {

@@ -80,7 +80,7 @@ func fitsWithout(c *scheduling.Cluster, pod *api.Pod, nodeName string, victims [
 func TestPreemptVictimsProperty(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		w := genWorld(t)
-		r := preemption.Preempt(w.c, w.pod, w.pdbs, preemption.Config{})
+		r := preempt(w.c, w.pod, w.pdbs, preemption.Config{}, time.Time{})
 		prio := scheduling.PodPriority(w.pod)
 		for _, cand := range r.Candidates {
 			if len(cand.Victims) == 0 {
@@ -130,7 +130,7 @@ func TestPreemptVictimsProperty(t *testing.T) {
 				t.Fatalf("clear with candidates %v / node %q", r.Candidates, r.Node)
 			}
 		}
-		if again := preemption.Preempt(w.c, w.pod, w.pdbs, preemption.Config{}); !reflect.DeepEqual(names(again.Victims), names(r.Victims)) || again.Node != r.Node {
+		if again := preempt(w.c, w.pod, w.pdbs, preemption.Config{}, time.Time{}); !reflect.DeepEqual(names(again.Victims), names(r.Victims)) || again.Node != r.Node {
 			t.Fatalf("not deterministic: %s %v then %s %v", r.Node, names(r.Victims), again.Node, names(again.Victims))
 		}
 	})
@@ -252,8 +252,8 @@ func TestEvictionOrderProperty(t *testing.T) {
 func TestOffsetIrrelevantOnSmallClusters(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		w := genWorld(t)
-		base := preemption.Preempt(w.c, w.pod, w.pdbs, preemption.Config{})
-		other := preemption.Preempt(w.c, w.pod, w.pdbs, preemption.Config{Offset: rapid.IntRange(-10, 10).Draw(t, "offset"), Now: t0.Add(time.Hour)})
+		base := preempt(w.c, w.pod, w.pdbs, preemption.Config{}, time.Time{})
+		other := preempt(w.c, w.pod, w.pdbs, preemption.Config{Offset: rapid.IntRange(-10, 10).Draw(t, "offset")}, t0.Add(time.Hour))
 		if len(base.Candidates) != len(other.Candidates) || base.Nomination != other.Nomination {
 			t.Fatalf("offset changed the outcome: %v vs %v", base.Candidates, other.Candidates)
 		}

@@ -1,5 +1,7 @@
 package preemption
 
+import "github.com/podsem/podsem/api"
+
 // PodStats is one pod's entry of the kubelet Summary API
 // (stats/v1alpha1 PodStats), with the fields the eviction manager reads.
 // It decodes from the Summary API's JSON.
@@ -29,23 +31,25 @@ type ContainerStats struct {
 }
 
 // FsStats is filesystem usage in bytes and inodes; a nil field is
-// unknown and counts as 0.
+// unknown and counts as 0. Time is when the numbers were read.
 type FsStats struct {
-	AvailableBytes *uint64 `json:"availableBytes,omitempty"`
-	CapacityBytes  *uint64 `json:"capacityBytes,omitempty"`
-	UsedBytes      *uint64 `json:"usedBytes,omitempty"`
-	InodesFree     *uint64 `json:"inodesFree,omitempty"`
-	Inodes         *uint64 `json:"inodes,omitempty"`
-	InodesUsed     *uint64 `json:"inodesUsed,omitempty"`
+	Time           api.Time `json:"time,omitzero"`
+	AvailableBytes *uint64  `json:"availableBytes,omitempty"`
+	CapacityBytes  *uint64  `json:"capacityBytes,omitempty"`
+	UsedBytes      *uint64  `json:"usedBytes,omitempty"`
+	InodesFree     *uint64  `json:"inodesFree,omitempty"`
+	Inodes         *uint64  `json:"inodes,omitempty"`
+	InodesUsed     *uint64  `json:"inodesUsed,omitempty"`
 }
 
 // MemoryStats is memory usage; the eviction manager ranks by the working
-// set.
+// set. Time is when the numbers were read.
 type MemoryStats struct {
-	AvailableBytes  *uint64 `json:"availableBytes,omitempty"`
-	UsageBytes      *uint64 `json:"usageBytes,omitempty"`
-	WorkingSetBytes *uint64 `json:"workingSetBytes,omitempty"`
-	RSSBytes        *uint64 `json:"rssBytes,omitempty"`
+	Time            api.Time `json:"time,omitzero"`
+	AvailableBytes  *uint64  `json:"availableBytes,omitempty"`
+	UsageBytes      *uint64  `json:"usageBytes,omitempty"`
+	WorkingSetBytes *uint64  `json:"workingSetBytes,omitempty"`
+	RSSBytes        *uint64  `json:"rssBytes,omitempty"`
 }
 
 // ProcessStats is the pod's process count.

@@ -3,6 +3,7 @@ package preemption
 import (
 	"math"
 	"sort"
+	"time"
 
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/scheduling"
@@ -56,11 +57,11 @@ func splitByViolation(pods []*scheduling.PodInfo, budgets []budget, allowed []in
 	}
 	for _, p := range pods {
 		violates := false
-		labels := p.Labels()
+		labels := p.Pod.Labels
 		if len(labels) != 0 {
 			for i := range budgets {
 				b := &budgets[i]
-				if b.namespace != p.Namespace() || !b.selector.Matches(api.Set(labels)) {
+				if b.namespace != p.Pod.Namespace || !b.selector.Matches(api.Set(labels)) {
 					continue
 				}
 				if _, ok := b.disrupted[p.Pod.Name]; ok {
@@ -82,13 +83,15 @@ func splitByViolation(pods []*scheduling.PodInfo, budgets []budget, allowed []in
 }
 
 // startNanos is the pod's start time as the scheduler's GetPodStartTime
-// reads it: status.startTime, or "now" when it is unset.
-func startNanos(p *api.Pod, cfg *Config) int64 {
+// reads it: status.startTime, or now when it is unset (upstream reads the
+// clock there); a zero now puts such a pod after every pod with a start
+// time.
+func startNanos(p *api.Pod, now time.Time) int64 {
 	if p.Status.StartTime != nil && !p.Status.StartTime.Time.IsZero() {
 		return p.Status.StartTime.UnixNano()
 	}
-	if !cfg.Now.IsZero() {
-		return cfg.Now.UnixNano()
+	if !now.IsZero() {
+		return now.UnixNano()
 	}
 	return math.MaxInt64
 }
@@ -96,7 +99,7 @@ func startNanos(p *api.Pod, cfg *Config) int64 {
 // compareImportance orders pods most important first, as the scheduler's
 // MoreImportantPod does: higher priority first, then the one that started
 // earlier. Pods equal on both compare 0.
-func compareImportance(a, b *api.Pod, cfg *Config) int {
+func compareImportance(a, b *api.Pod, now time.Time) int {
 	pa, pb := scheduling.PodPriority(a), scheduling.PodPriority(b)
 	if pa != pb {
 		if pa > pb {
@@ -104,7 +107,7 @@ func compareImportance(a, b *api.Pod, cfg *Config) int {
 		}
 		return 1
 	}
-	sa, sb := startNanos(a, cfg), startNanos(b, cfg)
+	sa, sb := startNanos(a, now), startNanos(b, now)
 	switch {
 	case sa < sb:
 		return -1
@@ -116,7 +119,7 @@ func compareImportance(a, b *api.Pod, cfg *Config) int {
 
 // dryRun is the scratch space of one decision's per-node victim selection.
 type dryRun struct {
-	cfg      *Config
+	now      time.Time
 	cycle    *scheduling.Cycle
 	priority int32
 	budgets  []budget
@@ -130,13 +133,13 @@ type dryRun struct {
 // sorting allocates nothing).
 type byImportance struct {
 	pods []*scheduling.PodInfo
-	cfg  *Config
+	now  time.Time
 }
 
 func (s *byImportance) Len() int      { return len(s.pods) }
 func (s *byImportance) Swap(i, j int) { s.pods[i], s.pods[j] = s.pods[j], s.pods[i] }
 func (s *byImportance) Less(i, j int) bool {
-	return compareImportance(s.pods[i].Pod, s.pods[j].Pod, s.cfg) < 0
+	return compareImportance(s.pods[i].Pod, s.pods[j].Pod, s.now) < 0
 }
 
 // selectVictims is DefaultPreemption's SelectVictimsOnNode: remove every
@@ -150,7 +153,7 @@ func (s *byImportance) Less(i, j int) bool {
 func (d *dryRun) selectVictims(n *scheduling.NodeInfo) ([]*scheduling.PodInfo, int, scheduling.Status) {
 	d.potential = d.potential[:0]
 	for _, p := range n.Pods() {
-		if p.Priority() < d.priority {
+		if scheduling.PodPriority(p.Pod) < d.priority {
 			d.potential = append(d.potential, p)
 		}
 	}
@@ -166,7 +169,7 @@ func (d *dryRun) selectVictims(n *scheduling.NodeInfo) ([]*scheduling.PodInfo, i
 	}
 	// The same sort algorithm as upstream's (sort.Slice), so that pods
 	// equal on priority and start time come out in the same order.
-	d.sorter = byImportance{pods: d.potential, cfg: d.cfg}
+	d.sorter = byImportance{pods: d.potential, now: d.now}
 	sort.Sort(&d.sorter)
 	d.violating, d.other = splitByViolation(d.potential, d.budgets, d.allowed, d.violating[:0], d.other[:0])
 	violating, other := d.violating, d.other
@@ -201,7 +204,7 @@ func (d *dryRun) selectVictims(n *scheduling.NodeInfo) ([]*scheduling.PodInfo, i
 		}
 	}
 	if len(violating) != 0 && len(other) != 0 {
-		d.sorter = byImportance{pods: victims, cfg: d.cfg}
+		d.sorter = byImportance{pods: victims, now: d.now}
 		sort.Sort(&d.sorter)
 	}
 	return victims, numViolating, scheduling.Status{}

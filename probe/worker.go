@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/lifecycle"
 )
 
 // KubeletRestartGrace is how much earlier than the kubelet's own start a
@@ -13,12 +14,6 @@ import (
 // running across a kubelet restart: such a container keeps whatever the
 // kubelet reported before, so the worker caches no initial value for it.
 const KubeletRestartGrace = 10 * time.Second
-
-// allContainersRestarting is the pod condition the kubelet sets while it
-// restarts every container of a pod after a RestartAllContainers restart
-// rule fired (KEP-5532); while it is True, an exited container is coming
-// back whatever its own restart policy says.
-const allContainersRestarting api.PodConditionType = "AllContainersRestarting"
 
 // WorkerConfig tunes a Worker. The zero value behaves as v1.36.3's kubelet
 // does when it has not restarted recently.
@@ -185,10 +180,12 @@ type Worker struct {
 	kind          Kind
 	containerName string
 	sidecar       bool
-	restartPolicy *api.RestartPolicy
-	restartRules  []api.ContainerRestartRule
-	podPolicy     api.RestartPolicy
-	deleting      bool
+	// restartSpec and restartContainer hold the pod's and the container's
+	// restart policies (and the container's restart rules), the inputs of
+	// lifecycle.ContainerShouldRestart.
+	restartSpec      api.PodSpec
+	restartContainer api.Container
+	deleting         bool
 
 	initialDelay     int32
 	period           time.Duration
@@ -224,10 +221,13 @@ func NewWorker(kind Kind, pod *api.Pod, containerName string, cfg WorkerConfig) 
 	if kind < Liveness || kind > Startup {
 		return nil, fmt.Errorf("%w: probe kind %d", ErrInvalid, kind)
 	}
-	c, sidecar, path := findContainer(pod, containerName)
-	if c == nil {
-		return nil, fmt.Errorf("%w: pod %s has no container %q", ErrInvalid, pod.Key(), containerName)
+	ref, ok := pod.Spec.FindContainer(containerName)
+	if !ok || (ref.Kind != api.ContainerKindRegular && ref.Kind != api.ContainerKindSidecar) {
+		// Probes on a plain init or ephemeral container are rejected by
+		// validation, and the kubelet never starts workers for them.
+		return nil, fmt.Errorf("%w: pod %s has no container or sidecar %q", ErrInvalid, pod.Key(), containerName)
 	}
+	c, sidecar, path := ref.Container, ref.Kind == api.ContainerKindSidecar, ref.Path().String()
 	p := kind.Of(c)
 	if p == nil {
 		return nil, fmt.Errorf("%w: %s has no %sProbe", ErrInvalid, path, kind)
@@ -247,9 +247,8 @@ func NewWorker(kind Kind, pod *api.Pod, containerName string, cfg WorkerConfig) 
 		kind:             kind,
 		containerName:    containerName,
 		sidecar:          sidecar,
-		restartPolicy:    c.RestartPolicy,
-		restartRules:     c.RestartPolicyRules,
-		podPolicy:        pod.Spec.RestartPolicy,
+		restartSpec:      api.PodSpec{RestartPolicy: pod.Spec.RestartPolicy},
+		restartContainer: api.Container{RestartPolicy: c.RestartPolicy, RestartPolicyRules: c.RestartPolicyRules},
 		deleting:         pod.DeletionTimestamp != nil,
 		initialDelay:     p.InitialDelaySeconds,
 		period:           time.Duration(p.PeriodSeconds) * time.Second,
@@ -258,26 +257,6 @@ func NewWorker(kind Kind, pod *api.Pod, containerName string, cfg WorkerConfig) 
 		kubeletStart:     cfg.KubeletStart,
 		lastResult:       ResultSuccess,
 	}, nil
-}
-
-func findContainer(pod *api.Pod, name string) (c *api.Container, sidecar bool, path string) {
-	for i := range pod.Spec.Containers {
-		if pod.Spec.Containers[i].Name == name {
-			return &pod.Spec.Containers[i], false, fmt.Sprintf("spec.containers[%d]", i)
-		}
-	}
-	for i := range pod.Spec.InitContainers {
-		ic := &pod.Spec.InitContainers[i]
-		if ic.Name == name {
-			if !ic.IsSidecar() {
-				// Probes on a plain init container are rejected by
-				// validation, and the kubelet never starts workers for them.
-				return nil, false, ""
-			}
-			return ic, true, fmt.Sprintf("spec.initContainers[%d]", i)
-		}
-	}
-	return nil, false, ""
 }
 
 // Kind is the probe kind the worker runs.
@@ -335,10 +314,12 @@ func (w *Worker) decide(status *api.PodStatus, now time.Time) plan {
 	if status.Phase == api.PodSucceeded || status.Phase == api.PodFailed {
 		return plan{reason: ReasonPodTerminal}
 	}
-	c := findStatus(status.ContainerStatuses, w.containerName)
-	if c == nil {
-		c = findStatus(status.InitContainerStatuses, w.containerName)
-		if c == nil {
+	// The app containers' statuses first, then the init containers'; an
+	// entry without a container ID is not a container yet.
+	c := api.ContainerStatusByName(status.ContainerStatuses, w.containerName)
+	if c == nil || c.ContainerID == "" {
+		c = api.ContainerStatusByName(status.InitContainerStatuses, w.containerName)
+		if c == nil || c.ContainerID == "" {
 			return plan{reason: ReasonNoContainer}
 		}
 	}
@@ -386,19 +367,6 @@ func wholeSeconds(d time.Duration) int32 {
 		return math.MinInt32
 	}
 	return int32(s)
-}
-
-// findStatus returns the status named name that carries a container ID.
-func findStatus(list []api.ContainerStatus, name string) *api.ContainerStatus {
-	for i := range list {
-		if list[i].Name == name {
-			if list[i].ContainerID == "" {
-				return nil
-			}
-			return &list[i]
-		}
-	}
-	return nil
 }
 
 // WouldProbe reports whether a Step with this status at now would run the
@@ -561,57 +529,13 @@ func (w *Worker) thresholdEffect(r Result) Effect {
 
 // willRestart reports whether the kubelet will start the container again
 // after it exited with code: always while the pod's AllContainersRestarting
-// condition is True; otherwise, for a container with its own restartPolicy,
-// when a matching restart rule's action is Restart or RestartAllContainers
-// or else by that policy; otherwise by the pod's restartPolicy (an empty or
-// unknown one counting as Always).
+// condition is True (every container is coming back, whatever its own
+// policy says); otherwise as lifecycle.ContainerShouldRestart decides, the
+// kubelet's own rule (container restartPolicy and restartPolicyRules, then
+// the pod's restartPolicy).
 func (w *Worker) willRestart(status *api.PodStatus, code int32) bool {
-	if cond := api.FindCondition(status.Conditions, allContainersRestarting); cond != nil && cond.Status == api.ConditionTrue {
+	if cond := api.FindCondition(status.Conditions, api.AllContainersRestarting); cond != nil && cond.Status == api.ConditionTrue {
 		return true
 	}
-	if w.restartPolicy != nil {
-		if a, ok := matchRule(w.restartRules, code); ok &&
-			(a == api.RestartRuleActionRestart || a == api.RestartRuleActionRestartAllContainers) {
-			// RestartAllContainers brings this container back too, along
-			// with every other container of the pod.
-			return true
-		}
-		switch *w.restartPolicy {
-		case api.RestartPolicyAlways:
-			return true
-		case api.RestartPolicyOnFailure:
-			return code != 0
-		case api.RestartPolicyNever:
-			return false
-		}
-	}
-	switch w.podPolicy {
-	case api.RestartPolicyNever:
-		return false
-	case api.RestartPolicyOnFailure:
-		return code != 0
-	}
-	return true
-}
-
-// matchRule returns the action of the first restart rule whose exit-code
-// clause matches code.
-func matchRule(rules []api.ContainerRestartRule, code int32) (api.ContainerRestartRuleAction, bool) {
-	for i := range rules {
-		ec := rules[i].ExitCodes
-		if ec == nil {
-			continue
-		}
-		in := false
-		for _, v := range ec.Values {
-			if v == code {
-				in = true
-				break
-			}
-		}
-		if (ec.Operator == api.ExitCodesOpIn && in) || (ec.Operator == api.ExitCodesOpNotIn && !in) {
-			return rules[i].Action, true
-		}
-	}
-	return "", false
+	return lifecycle.ContainerShouldRestart(&w.restartSpec, &w.restartContainer, code).Restart
 }

@@ -63,21 +63,12 @@ func spreadBenchPod(app string, extra ...api.LabelSelectorRequirement) *api.Pod 
 	}
 }
 
-// spreadDecision is one full PodTopologySpread decision through the
-// buffered API this benchmark measures: a new Cycle (PreFilter), then
-// Cycle.Decide into a Decision reused from decision to decision (Filter on
-// every node, PreScore/Score/NormalizeScore on the feasible ones).
+// spreadDecision is one full PodTopologySpread decision: a new Cycle
+// (PreFilter), then Cycle.Decide into a Decision reused from decision to
+// decision (Filter on every node, PreScore/Score/NormalizeScore on the
+// feasible ones).
 func spreadDecision(c *Cluster, pod *api.Pod, d *Decision) int {
-	return c.NewCycle(pod).Decide(d).NumFeasible()
-}
-
-// spreadDecisionAlloc is the same decision through the allocating
-// convenience API (Cycle.Filter, then Cycle.Score): new []NodeResult and
-// []NodeScore lists every time.
-func spreadDecisionAlloc(c *Cluster, pod *api.Pod, _ *Decision) int {
-	cy := c.NewCycle(pod)
-	res := cy.Filter()
-	return len(cy.Score(res))
+	return len(c.NewCycle(pod).Decide(d).Feasible())
 }
 
 // BenchmarkSpreadDecision times one full scheduling decision for a pod
@@ -87,16 +78,14 @@ func spreadDecisionAlloc(c *Cluster, pod *api.Pod, _ *Decision) int {
 // cluster in the JSON file named by PODSEM_BENCH_CLUSTER
 // ({"nodes": [...], "pods": [...], "pod": {...}}) when set.
 //
-// nodes=N/cold and nodes=N/warm measure the buffered API
-// (Cluster.NewCycle + Cycle.Decide into a reused Decision): "cold" uses a
+// nodes=N/cold and nodes=N/warm measure Cluster.NewCycle + Cycle.Decide
+// into a reused Decision: "cold" uses a
 // selector the snapshot has never seen in every iteration, so the
 // matching pods are counted once per iteration; "warm" repeats the same
 // pod, so the per-selector counts cached by the snapshot are reused.
 // "cold" makes each selector new with a requirement on a label no pod
 // carries; "cold-labels" with one on a label every pod carries, so the
 // candidate pods' labels must be read.
-// nodes=N/alloc-api/{cold,cold-labels,warm} measure the same decision through the
-// allocating convenience API (Cycle.Filter + Cycle.Score).
 func BenchmarkSpreadDecision(b *testing.B) {
 	for _, n := range []int{500, 5000} {
 		nodes, pods := spreadBenchCluster(n, 10)
@@ -106,7 +95,6 @@ func BenchmarkSpreadDecision(b *testing.B) {
 		}
 		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
 			benchSpread(b, c, spreadBenchPod("app-7"), spreadDecision)
-			b.Run("alloc-api", func(b *testing.B) { benchSpread(b, c, spreadBenchPod("app-7"), spreadDecisionAlloc) })
 		})
 	}
 	if path := os.Getenv("PODSEM_BENCH_CLUSTER"); path != "" {
@@ -214,7 +202,7 @@ func BenchmarkSpreadPlugin(b *testing.B) {
 			pl.preFilter()
 			feasible = feasible[:0]
 			for _, ni := range c.nodes {
-				if st := pl.filter(&NodeView{Info: ni}); st.Code == Success {
+				if st := pl.filter(&nodeView{info: ni}); st.Code == Success {
 					feasible = append(feasible, ni)
 				}
 			}

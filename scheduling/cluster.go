@@ -9,9 +9,13 @@ import (
 )
 
 // ErrInvalidObject is wrapped by the errors the Cluster's update methods
-// return for objects they cannot index (no name, duplicate key, unknown
-// key); test for it with errors.Is.
+// return for objects they cannot index (nil, no name, duplicate key,
+// unknown key), and by what-if statuses without a node; test for it with
+// errors.Is. The update methods of a nil Cluster return it too.
 var ErrInvalidObject = errors.New("scheduling: invalid object")
+
+// errNilCluster is what the update methods of a nil Cluster return.
+var errNilCluster = fmt.Errorf("%w: cluster: nil", ErrInvalidObject)
 
 // Config is the scheduler configuration a Cluster evaluates pods with. The
 // zero value is kube-scheduler v1.36.3's default profile.
@@ -50,7 +54,7 @@ func (cfg *Config) hardPodAffinityWeight() int64 {
 //
 // Build it once with NewCluster and keep it current with AddPod,
 // RemovePod, UpdatePod, AddNode, RemoveNode, UpdateNode and SetNamespace.
-// Queries (Filter, Score, Explain, NewCycle and every read accessor) never
+// Queries (NewCycle and what a Cycle does, and every read accessor) never
 // modify the snapshot, so any number of goroutines may query it at once;
 // updates must not run concurrently with queries or with each other (guard
 // the Cluster with a sync.RWMutex if both happen).
@@ -165,38 +169,37 @@ func knownPlugin(name string) bool {
 	return false
 }
 
-// Config returns the configuration the snapshot was built with.
-func (c *Cluster) Config() Config { return c.cfg }
-
-// NumNodes returns the number of nodes.
-func (c *Cluster) NumNodes() int { return len(c.nodes) }
-
-// NodeAt returns the node at index i (0 <= i < NumNodes()).
-func (c *Cluster) NodeAt(i int) *NodeInfo { return c.nodes[i] }
-
-// NodeByName returns the node with that name, or nil.
-func (c *Cluster) NodeByName(name string) *NodeInfo { return c.byName[name] }
-
-// Nodes returns the nodes in index order. The slice must not be modified.
-func (c *Cluster) Nodes() []*NodeInfo { return c.nodes }
-
-// Pod returns the indexed pod with that namespace and name, or nil.
-func (c *Cluster) Pod(namespace, name string) *PodInfo { return c.pods[namespace+"/"+name] }
-
-// PodsInNamespace returns the pods bound to snapshot nodes in a namespace
-// (phase Succeeded/Failed excluded). The slice must not be modified.
-func (c *Cluster) PodsInNamespace(ns string) []*PodInfo { return c.byNamespace[ns] }
-
-// NamespaceLabels returns the labels of the Namespace object, and whether
-// one is known.
-func (c *Cluster) NamespaceLabels(ns string) (map[string]string, bool) {
-	l, ok := c.namespaces[ns]
-	return l, ok
+// NumNodes returns the number of nodes (0 for a nil Cluster).
+func (c *Cluster) NumNodes() int {
+	if c == nil {
+		return 0
+	}
+	return len(c.nodes)
 }
 
-// NominatedPods returns the pending pods nominated to the node, sorted by
-// key.
+// NodeAt returns the node at index i, the index a Decision reports it
+// under; nil when i is not in [0, NumNodes()).
+func (c *Cluster) NodeAt(i int) *NodeInfo {
+	if c == nil || i < 0 || i >= len(c.nodes) {
+		return nil
+	}
+	return c.nodes[i]
+}
+
+// NodeByName returns the node with that name, or nil.
+func (c *Cluster) NodeByName(name string) *NodeInfo {
+	if c == nil {
+		return nil
+	}
+	return c.byName[name]
+}
+
+// NominatedPods returns the pending pods nominated to the node (by
+// status.nominatedNodeName), sorted by namespace/name.
 func (c *Cluster) NominatedPods(nodeName string) []*PodInfo {
+	if c == nil {
+		return nil
+	}
 	m := c.nominated[nodeName]
 	out := make([]*PodInfo, 0, len(m))
 	for _, p := range m {
@@ -210,6 +213,9 @@ func (c *Cluster) NominatedPods(nodeName string) []*PodInfo {
 // namespaceSelector in inter-pod affinity terms. A namespace with no object
 // has no labels.
 func (c *Cluster) SetNamespace(ns *api.Namespace) error {
+	if c == nil {
+		return errNilCluster
+	}
 	if ns == nil || ns.Name == "" {
 		return fmt.Errorf("%w: namespace without metadata.name", ErrInvalidObject)
 	}
@@ -222,11 +228,20 @@ func (c *Cluster) SetNamespace(ns *api.Namespace) error {
 }
 
 // RemoveNamespace forgets a Namespace object.
-func (c *Cluster) RemoveNamespace(name string) { delete(c.namespaces, name) }
+func (c *Cluster) RemoveNamespace(name string) {
+	if c != nil {
+		delete(c.namespaces, name)
+	}
+}
 
 // AddNode adds a node at the end of the index order. Pods already given
 // that are bound to it start counting there.
-func (c *Cluster) AddNode(n *api.Node) error { return c.addNode(n, &NodeInfo{}) }
+func (c *Cluster) AddNode(n *api.Node) error {
+	if c == nil {
+		return errNilCluster
+	}
+	return c.addNode(n, &NodeInfo{})
+}
 
 func (c *Cluster) addNode(n *api.Node, ni *NodeInfo) error {
 	if n == nil || n.Name == "" {
@@ -253,6 +268,9 @@ func (c *Cluster) addNode(n *api.Node, ni *NodeInfo) error {
 // RemoveNode removes a node; the indices of later nodes shift down by one.
 // Its pods stay known and count again if a node of that name is added.
 func (c *Cluster) RemoveNode(name string) error {
+	if c == nil {
+		return errNilCluster
+	}
 	ni, ok := c.byName[name]
 	if !ok {
 		return fmt.Errorf("%w: no node %q", ErrInvalidObject, name)
@@ -277,6 +295,9 @@ func (c *Cluster) RemoveNode(name string) error {
 // UpdateNode replaces the node object of the same name, keeping its index
 // and its pods.
 func (c *Cluster) UpdateNode(n *api.Node) error {
+	if c == nil {
+		return errNilCluster
+	}
 	if n == nil || n.Name == "" {
 		return fmt.Errorf("%w: node without metadata.name", ErrInvalidObject)
 	}
@@ -293,6 +314,9 @@ func (c *Cluster) UpdateNode(n *api.Node) error {
 // AddPod adds a pod, placed as described on Cluster. The pod must not be
 // modified while in the snapshot (replace it with UpdatePod).
 func (c *Cluster) AddPod(p *api.Pod) error {
+	if c == nil {
+		return errNilCluster
+	}
 	if p == nil || p.Name == "" {
 		return fmt.Errorf("%w: pod without metadata.name", ErrInvalidObject)
 	}
@@ -308,6 +332,9 @@ func (c *Cluster) AddPod(p *api.Pod) error {
 
 // RemovePod removes the pod with that namespace and name.
 func (c *Cluster) RemovePod(namespace, name string) error {
+	if c == nil {
+		return errNilCluster
+	}
 	key := namespace + "/" + name
 	pi, ok := c.pods[key]
 	if !ok {
@@ -321,6 +348,9 @@ func (c *Cluster) RemovePod(namespace, name string) error {
 // UpdatePod replaces the pod with the same namespace and name (for example
 // once it is bound, nominated, resized or terminating).
 func (c *Cluster) UpdatePod(p *api.Pod) error {
+	if c == nil {
+		return errNilCluster
+	}
 	if p == nil || p.Name == "" {
 		return fmt.Errorf("%w: pod without metadata.name", ErrInvalidObject)
 	}

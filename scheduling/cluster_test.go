@@ -222,7 +222,8 @@ func genSnapPod(t *rapid.T, name string) *api.Pod {
 	return p
 }
 
-func snapFilterSummary(res []NodeResult) []string {
+func snapFilterSummary(d *Decision) []string {
+	res := results(d)
 	out := make([]string, len(res))
 	for i, r := range res {
 		out[i] = fmt.Sprintf("%s %s %v", r.Node, r.Status.Code, r.Status.Reasons)
@@ -267,20 +268,20 @@ func TestIncrementalEqualsScratch(t *testing.T) {
 			case 4:
 				name := rapid.SampledFrom(podNames).Draw(t, "rmpod")
 				ns := rapid.SampledFrom([]string{"ns0", "ns1"}).Draw(t, "rmns")
-				had := c.Pod(ns, name) != nil
+				had := c.pods[ns+"/"+name] != nil
 				if err := c.RemovePod(ns, name); (err == nil) != had {
 					t.Fatalf("RemovePod %s/%s: err=%v", ns, name, err)
 				}
 			case 5:
 				p := genSnapPod(t, rapid.SampledFrom(podNames).Draw(t, "updpod"))
-				had := c.Pod(p.Namespace, p.Name) != nil
+				had := c.pods[p.Key()] != nil
 				if err := c.UpdatePod(p); (err == nil) != had {
 					t.Fatalf("UpdatePod %s: err=%v", p.Key(), err)
 				}
 			}
 		}
 		var nodes []*api.Node
-		for _, n := range c.Nodes() {
+		for _, n := range c.nodes {
 			nodes = append(nodes, n.Node())
 		}
 		var pods []*api.Pod
@@ -297,11 +298,12 @@ func TestIncrementalEqualsScratch(t *testing.T) {
 		probe := genSnapPod(t, "incoming")
 		probe.Spec.NodeName = ""
 		probe.Status.NominatedNodeName = ""
-		if d := cmp.Diff(snapFilterSummary(scratch.Filter(probe)), snapFilterSummary(c.Filter(probe))); d != "" {
-			t.Fatalf("Filter differs (-scratch +incremental):\n%s", d)
+		want, got := decide(scratch, probe), decide(c, probe)
+		if d := cmp.Diff(snapFilterSummary(want), snapFilterSummary(got)); d != "" {
+			t.Fatalf("filters differ (-scratch +incremental):\n%s", d)
 		}
-		if d := cmp.Diff(scratch.Score(probe, scratch.Filter(probe)), c.Score(probe, c.Filter(probe))); d != "" {
-			t.Fatalf("Score differs (-scratch +incremental):\n%s", d)
+		if d := cmp.Diff(want.Scores(nil), got.Scores(nil)); d != "" {
+			t.Fatalf("scores differ (-scratch +incremental):\n%s", d)
 		}
 	})
 }

@@ -1,33 +1,47 @@
 package scheduling
 
-import "github.com/podsem/podsem/api"
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
 
 // Decision is the outcome of one full scheduling decision for a pod over
 // the snapshot — kube-scheduler's schedulePod without the host selection:
-// PreFilter, Filter on every node, then PreScore, Score and NormalizeScore
-// on the nodes that passed, with the plugins' weights applied as
-// RunScorePlugins does.
+// PreFilter, Filter on every node (with the pods nominated there, as
+// addNominatedPods does), then PreScore, Score and NormalizeScore on the
+// nodes that passed, with the plugins' weights applied as RunScorePlugins
+// does. (*Cycle).Decide writes it; everything a caller asks of the
+// decision is read from it:
 //
-// A Decision is a reusable buffer: (*Cycle).Decide overwrites it, reusing
-// its storage, so that a caller scheduling pod after pod allocates nothing
-// per node once the buffer has grown to the snapshot's size. It holds the
-// verdicts compactly (one small integer per node; the Status with its
-// reasons and numbers only for the nodes a filter rejected) and the scores
-// as one column per score plugin; NodeResult and NodeScore values are built
-// only when asked for (Result, Results, Score, Scores).
+//   - per node, by snapshot index: Fits and Status (Success, or the status
+//     of the first plugin that rejected the node, with upstream's reasons
+//     and, for NodeResourcesFit, the numbers);
+//   - the feasible nodes (Feasible), their weighted totals (Totals), their
+//     per-plugin breakdown (Scores) and the best of them (BestIndex);
+//   - the PreFilter and PreScore statuses, and Message, the FitError text
+//     kube-scheduler records when no node fits.
+//
+// A Decision is a reusable buffer: Decide overwrites it, reusing its
+// storage, so that a caller scheduling pod after pod allocates nothing per
+// node once the buffer has grown to the snapshot's size. It holds the
+// verdicts compactly (one small integer per node; a Status only for the
+// nodes a filter rejected) and the scores as one column per score plugin;
+// NodeScore values are built only when Scores asks for them.
 //
 // The zero value is an empty decision ready for use. A Decision refers to
-// the snapshot it was computed on: its node names and indexes are valid
+// the cycle and the snapshot it was computed on: its node indexes are valid
 // until the snapshot is next updated or the Decision is reused. It is not
 // safe for concurrent use.
 type Decision struct {
+	cy    *Cycle
 	nodes []*NodeInfo
 	// verdict[i] is 0 when node i passed every filter, otherwise 1 + the
 	// position of its rejection in rejections.
 	verdict    []int32
 	rejections []Status
-	// cands holds the node indexes still passing during Filter; afterwards
-	// feasible holds the survivors in index order.
+	// cands holds the node indexes still passing during the filters;
+	// afterwards feasible holds the survivors in index order.
 	cands    []int
 	feasible []int
 	infos    []*NodeInfo // feasible nodes, for PreScore
@@ -42,47 +56,37 @@ type Decision struct {
 	preScore  []Status
 	// rejectAll is set when a PreFilter rejected or failed.
 	rejectAll bool
-	// scored is false after FilterDecision: no scores were computed.
-	scored bool
-}
-
-// Decide makes one full decision for pod (see Decision), writing into d
-// and returning it; a nil d allocates a new one. It is c.NewCycle(pod)
-// followed by (*Cycle).Decide.
-func (c *Cluster) Decide(pod *api.Pod, d *Decision) *Decision {
-	return c.NewCycle(pod).Decide(d)
 }
 
 // Decide runs the filters on every node and scores the feasible ones,
 // writing the outcome into d (reused; nil allocates a new Decision) and
-// returning it. The verdicts equal Filter's and the scores equal Score's
-// over Filter's results, node for node. Like Score, it records the PreScore
-// statuses that (*Cycle).PreScore returns.
+// returning it. Every node is evaluated, in index order: this is
+// kube-scheduler's findNodesThatPassFilters without its stopping once
+// numFeasibleNodesToFind nodes fit. A nil Cycle gives an empty decision: no
+// node, no message beyond "0/0 nodes are available:".
 func (cy *Cycle) Decide(d *Decision) *Decision {
 	if d == nil {
 		d = &Decision{}
 	}
+	if cy == nil {
+		d.clear()
+		return d
+	}
 	cy.runPreFilter()
+	d.cy = cy
 	cy.filterDecision(d)
 	cy.scoreDecision(d)
 	return d
 }
 
-// FilterDecision is the filter half of Decide: it runs the filters on
-// every node and writes the verdicts into d (reused; nil allocates a new
-// Decision), leaving the scores empty (Totals and Scores return nothing,
-// BestIndex reports no node). Preemption and "does it fit anywhere"
-// questions need no more.
-func (cy *Cycle) FilterDecision(d *Decision) *Decision {
-	if d == nil {
-		d = &Decision{}
+// clear empties d, keeping its storage.
+func (d *Decision) clear() {
+	clear(d.rejections)
+	*d = Decision{
+		verdict: d.verdict[:0], rejections: d.rejections[:0], cands: d.cands[:0], feasible: d.feasible[:0],
+		infos: d.infos[:0], scorers: d.scorers[:0], weights: d.weights[:0], raw: d.raw[:0], totals: d.totals[:0],
+		preFilter: d.preFilter[:0], preScore: d.preScore[:0],
 	}
-	cy.runPreFilter()
-	cy.filterDecision(d)
-	d.scorers, d.weights, d.preScore = d.scorers[:0], d.weights[:0], d.preScore[:0]
-	d.raw, d.totals, d.infos = d.raw[:0], d.totals[:0], d.infos[:0]
-	d.scored = false
-	return d
 }
 
 // reject records a rejection of node i.
@@ -119,7 +123,7 @@ func (cy *Cycle) filterDecision(d *Decision) {
 	nominated := len(cy.c.nominated) > 0
 	for i, ni := range nodes {
 		if nominated && len(cy.c.nominated[ni.name]) > 0 {
-			if st := cy.filterNode(ni); !st.IsSuccess() {
+			if st := cy.evaluate(cy.active, nodeView{info: ni}, cy.nominatedFor(ni)); !st.IsSuccess() {
 				d.reject(i, st)
 			}
 			continue
@@ -165,13 +169,13 @@ func (cy *Cycle) sieve(d *Decision, cands []int, p cyclePlugin, q quickFilter) [
 				w++
 				continue
 			}
-			view.Info = nodes[i]
+			view.info = nodes[i]
 			cy.rejectWith(d, i, p, &w, cands)
 		}
 		return cands[:w]
 	}
 	for _, i := range cands {
-		view.Info = nodes[i]
+		view.info = nodes[i]
 		if q != nil && quickFits(q, view) {
 			cands[w] = i
 			w++
@@ -207,8 +211,6 @@ func (cy *Cycle) scoreDecision(d *Decision) {
 	d.preScore = d.preScore[:0]
 	d.totals = grow(d.totals, f)
 	clear(d.totals)
-	cy.preScore = nil
-	d.scored = true
 	if f == 0 {
 		d.raw = d.raw[:0]
 		return
@@ -244,7 +246,6 @@ func (cy *Cycle) scoreDecision(d *Decision) {
 			d.totals[k] += w * s
 		}
 	}
-	cy.preScore = append([]Status(nil), d.preScore...)
 }
 
 // scoreColumn writes p's raw score of every feasible node into col,
@@ -268,57 +269,59 @@ func grow[T any](s []T, n int) []T {
 	return s[:n]
 }
 
+// Cycle returns the cycle that wrote the decision, nil for an empty one.
+// preemption.Preempt uses it to check that a decision belongs to the cycle
+// it is given.
+func (d *Decision) Cycle() *Cycle {
+	if d == nil {
+		return nil
+	}
+	return d.cy
+}
+
 // NumNodes returns the number of nodes the decision covered (the
 // snapshot's nodes, in index order).
-func (d *Decision) NumNodes() int { return len(d.verdict) }
+func (d *Decision) NumNodes() int {
+	if d == nil {
+		return 0
+	}
+	return len(d.verdict)
+}
 
 // Fits reports whether node index i passed every filter.
-func (d *Decision) Fits(i int) bool { return i >= 0 && i < len(d.verdict) && d.verdict[i] == 0 }
+func (d *Decision) Fits(i int) bool {
+	return d != nil && i >= 0 && i < len(d.verdict) && d.verdict[i] == 0
+}
 
-// Status returns Filter's status for node index i: Success, or the status
-// of the first plugin that rejected it.
+// Status returns the filters' verdict on node index i: Success, or the
+// status of the first plugin that rejected it, as kube-scheduler's
+// findNodesThatPassFilters records it (a PreFilter that rejects gives
+// every node its status). An index outside the decision gives Success's
+// zero Status.
 func (d *Decision) Status(i int) Status {
-	if i < 0 || i >= len(d.verdict) || d.verdict[i] == 0 {
+	if d == nil || i < 0 || i >= len(d.verdict) || d.verdict[i] == 0 {
 		return Status{}
 	}
 	return d.rejections[d.verdict[i]-1]
 }
 
-// Result returns node index i's result as Filter reports it.
-func (d *Decision) Result(i int) NodeResult {
-	return NodeResult{Node: d.nodes[i].name, Index: i, Status: d.Status(i)}
-}
-
-// Results returns every node's result, as Filter does, written into dst's
-// storage when it is large enough.
-func (d *Decision) Results(dst []NodeResult) []NodeResult {
-	dst = grow(dst, len(d.verdict))
-	for i := range dst {
-		dst[i] = d.Result(i)
-	}
-	return dst
-}
-
 // Feasible returns the indexes of the nodes that passed every filter, in
 // index order. The slice belongs to the decision: read it, do not keep it
 // past the next Decide.
-func (d *Decision) Feasible() []int { return d.feasible }
-
-// NumFeasible returns the number of nodes that passed every filter.
-func (d *Decision) NumFeasible() int { return len(d.feasible) }
+func (d *Decision) Feasible() []int {
+	if d == nil {
+		return nil
+	}
+	return d.feasible
+}
 
 // Totals returns the weighted score of each feasible node, aligned with
-// Feasible (empty after FilterDecision). The slice belongs to the
-// decision.
-func (d *Decision) Totals() []int64 { return d.totals }
-
-// Score returns the k-th feasible node's score with its breakdown, as
-// Score reports it; k must be in [0, NumFeasible()) and the decision
-// scored (Decide, not FilterDecision).
-func (d *Decision) Score(k int) NodeScore {
-	s := NodeScore{Plugins: make([]PluginScore, len(d.scorers))}
-	d.fillScore(k, &s)
-	return s
+// Feasible. The slice belongs to the decision.
+func (d *Decision) Totals() []int64 {
+	if d == nil {
+		return nil
+	}
+	return d.totals
 }
 
 func (d *Decision) fillScore(k int, s *NodeScore) {
@@ -330,12 +333,12 @@ func (d *Decision) fillScore(k int, s *NodeScore) {
 	}
 }
 
-// Scores returns the feasible nodes' scores, as Score reports them, written
-// into dst's storage (and its entries' Plugins storage) when large enough;
-// nil when no node is feasible or the decision was not scored
-// (FilterDecision).
+// Scores returns the feasible nodes' scores with their per-plugin
+// breakdown, aligned with Feasible, written into dst's storage (and its
+// entries' Plugins storage) when large enough; nil when no node is
+// feasible.
 func (d *Decision) Scores(dst []NodeScore) []NodeScore {
-	if len(d.feasible) == 0 || !d.scored {
+	if d == nil || len(d.feasible) == 0 {
 		return nil
 	}
 	dst = grow(dst, len(d.feasible))
@@ -361,9 +364,9 @@ func (d *Decision) Scores(dst []NodeScore) []NodeScore {
 // BestIndex returns the feasible node with the highest total score and
 // that score; among equal totals the lowest index wins (kube-scheduler
 // picks one of the tied nodes at random). ok is false when no node is
-// feasible or the decision was not scored (FilterDecision).
+// feasible.
 func (d *Decision) BestIndex() (index int, total int64, ok bool) {
-	if len(d.feasible) == 0 || !d.scored {
+	if d == nil || len(d.feasible) == 0 {
 		return -1, 0, false
 	}
 	best := 0
@@ -376,36 +379,96 @@ func (d *Decision) BestIndex() (index int, total int64, ok bool) {
 }
 
 // PreFilter returns each plugin's PreFilter status, in plugin order.
-func (d *Decision) PreFilter() []Status { return append([]Status(nil), d.preFilter...) }
+func (d *Decision) PreFilter() []Status {
+	if d == nil {
+		return nil
+	}
+	return append([]Status(nil), d.preFilter...)
+}
 
-// PreScore returns the PreScore status of each score plugin (nil when no
-// node was feasible).
+// PreScore returns the PreScore status of each score plugin, in plugin
+// order (nil when no node was feasible: PreScore did not run).
 func (d *Decision) PreScore() []Status {
-	if len(d.preScore) == 0 {
+	if d == nil || len(d.preScore) == 0 {
 		return nil
 	}
 	return append([]Status(nil), d.preScore...)
 }
 
 // Message returns kube-scheduler's FitError message ("0/3 nodes are
-// available: ...") when no node is feasible, "" otherwise.
+// available: ...", see FitErrorMessage) when no node is feasible, ""
+// otherwise. When a PreFilter rejected the pod, the message carries that
+// plugin's reasons once instead of a count per node, as upstream's
+// FitError does.
 func (d *Decision) Message() string {
+	if d == nil {
+		return fitErrorMessage(0, nil, nil)
+	}
 	if len(d.feasible) > 0 {
 		return ""
 	}
 	if d.rejectAll {
 		st := d.preFilterRejection()
-		return fitErrorMessage(len(d.verdict), nil, &st)
+		return fitErrorMessage(len(d.verdict), &st, nil)
 	}
-	return fitErrorMessage(len(d.verdict), d.Results(nil), nil)
+	return fitErrorMessage(len(d.verdict), nil, d.rejections)
 }
 
 // preFilterRejection returns the first PreFilter status that rejected.
 func (d *Decision) preFilterRejection() Status {
 	for _, st := range d.preFilter {
-		if st.Code != Success && st.Code != Skip {
+		if !st.IsSuccess() {
 			return st
 		}
 	}
 	return Status{}
+}
+
+// FitErrorMessage is the text of kube-scheduler's FitError, the message of
+// the FailedScheduling event when a pod fits on no node:
+// "0/<numNodes> nodes are available: " followed by every reason the
+// statuses give, each with the number of statuses that gave it, sorted as
+// strings, and a period ("0/3 nodes are available: 1 node(s) were
+// unschedulable, 2 Insufficient cpu."). statuses holds one status per node
+// that was rejected (statuses without reasons add nothing); an Error
+// status without reasons counts its error's text, as upstream's AsStatus
+// makes it the reason. With no reason at all the text ends at the colon,
+// as upstream prints it. Decision.Message is this over a decision's
+// rejections; preemption builds its own message from it.
+func FitErrorMessage(numNodes int, statuses []Status) string {
+	return fitErrorMessage(numNodes, nil, statuses)
+}
+
+// fitErrorMessage is FitErrorMessage, or, when preFilter is set, the
+// message of a PreFilter rejection: that status's reasons once, not per
+// node.
+func fitErrorMessage(numNodes int, preFilter *Status, statuses []Status) string {
+	msg := fmt.Sprintf("0/%d nodes are available:", numNodes)
+	if preFilter != nil {
+		return msg + " " + strings.Join(statusReasons(preFilter), ", ") + "."
+	}
+	counts := map[string]int{}
+	for i := range statuses {
+		for _, reason := range statusReasons(&statuses[i]) {
+			counts[reason]++
+		}
+	}
+	if len(counts) == 0 {
+		return msg
+	}
+	parts := make([]string, 0, len(counts))
+	for reason, n := range counts {
+		parts = append(parts, fmt.Sprintf("%d %s", n, reason))
+	}
+	sort.Strings(parts)
+	return msg + " " + strings.Join(parts, ", ") + "."
+}
+
+// statusReasons returns the reasons a status gives in a FitError: its
+// reasons, or for an Error status without any, its error's text.
+func statusReasons(st *Status) []string {
+	if len(st.Reasons) == 0 && st.Code == Error && st.Err != nil {
+		return []string{st.Err.Error()}
+	}
+	return st.Reasons
 }

@@ -1,6 +1,7 @@
 package scheduling
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"testing"
@@ -10,16 +11,22 @@ import (
 )
 
 // checkDecisionMatches checks that d, decided for pod on c, reports node
-// for node what Filter and Score report, and the same FitError message as
-// Explain.
+// for node what the plain oracle (plainFilter, plainScore, plainMessage)
+// reports, and that Explain agrees with it.
 func checkDecisionMatches(t *rapid.T, c *Cluster, pod *api.Pod, d *Decision) {
-	want := c.Filter(pod)
-	wantScores := c.Score(pod, want)
-	got := c.Decide(pod, d)
+	oracle := c.NewCycle(pod)
+	want := plainFilter(oracle)
+	wantScores, wantPreScore := plainScore(oracle, want)
+	wantMsg := plainMessage(oracle, want)
+	cy := c.NewCycle(pod)
+	got := cy.Decide(d)
+	if got != d || got.Cycle() != cy {
+		t.Fatalf("Decide wrote another decision or cycle")
+	}
 	if got.NumNodes() != len(want) {
 		t.Fatalf("NumNodes %d, want %d", got.NumNodes(), len(want))
 	}
-	if res := got.Results(nil); !reflect.DeepEqual(res, want) && !(len(res) == 0 && len(want) == 0) {
+	if res := results(got); !reflect.DeepEqual(res, want) && !(len(res) == 0 && len(want) == 0) {
 		t.Fatalf("results\n got %v\nwant %v", res, want)
 	}
 	feasible := 0
@@ -31,8 +38,8 @@ func checkDecisionMatches(t *rapid.T, c *Cluster, pod *api.Pod, d *Decision) {
 			feasible++
 		}
 	}
-	if got.NumFeasible() != feasible {
-		t.Fatalf("NumFeasible %d, want %d", got.NumFeasible(), feasible)
+	if len(got.Feasible()) != feasible {
+		t.Fatalf("%d feasible, want %d", len(got.Feasible()), feasible)
 	}
 	gotScores := got.Scores(nil)
 	if len(gotScores) != len(wantScores) {
@@ -40,27 +47,18 @@ func checkDecisionMatches(t *rapid.T, c *Cluster, pod *api.Pod, d *Decision) {
 	}
 	for k := range wantScores {
 		g, w := gotScores[k], wantScores[k]
-		if g.Node != w.Node || g.Index != w.Index || g.Total != w.Total || len(g.Plugins) != len(w.Plugins) ||
-			(len(w.Plugins) > 0 && !reflect.DeepEqual(g.Plugins, w.Plugins)) {
+		if g.Node != w.Node || g.Index != w.Index || g.Total != w.Total || !reflect.DeepEqual(g.Plugins, w.Plugins) {
 			t.Fatalf("score %d: got %v, want %v", k, g, w)
-		}
-		if s := got.Score(k); s.String() != w.String() {
-			t.Fatalf("Score(%d) = %v, want %v", k, s, w)
 		}
 		if got.Totals()[k] != w.Total || got.Feasible()[k] != w.Index {
 			t.Fatalf("Totals/Feasible %d disagree with %v", k, w)
 		}
 	}
-	fd := c.NewCycle(pod).FilterDecision(d)
-	if res := fd.Results(nil); !reflect.DeepEqual(res, want) && !(len(res) == 0 && len(want) == 0) {
-		t.Fatalf("FilterDecision results\n got %v\nwant %v", res, want)
+	if ps := got.PreScore(); !reflect.DeepEqual(ps, wantPreScore) {
+		t.Fatalf("PreScore\n got %v\nwant %v", ps, wantPreScore)
 	}
-	if _, _, ok := fd.BestIndex(); ok || fd.Scores(nil) != nil || len(fd.Totals()) != 0 || fd.NumFeasible() != feasible {
-		t.Fatalf("FilterDecision: scores %v, totals %v, %d feasible", fd.Scores(nil), fd.Totals(), fd.NumFeasible())
-	}
-	got = c.Decide(pod, d)
-	if msg := c.Explain(pod).Message; got.Message() != msg {
-		t.Fatalf("Message %q, want %q", got.Message(), msg)
+	if got.Message() != wantMsg {
+		t.Fatalf("Message %q, want %q", got.Message(), wantMsg)
 	}
 	if idx, total, ok := got.BestIndex(); ok != (feasible > 0) {
 		t.Fatalf("BestIndex ok=%v with %d feasible", ok, feasible)
@@ -71,12 +69,35 @@ func checkDecisionMatches(t *rapid.T, c *Cluster, pod *api.Pod, d *Decision) {
 			}
 		}
 	}
+	// A cycle may be asked again: Explain, then Decide once more, on the
+	// same cycle give the same answers.
+	e := cy.Explain()
+	again := cy.Decide(nil)
+	if !reflect.DeepEqual(results(again), results(got)) || !reflect.DeepEqual(again.Scores(nil), gotScores) {
+		t.Fatalf("deciding again on the same cycle differs")
+	}
+	if e.Message != wantMsg {
+		t.Fatalf("Explain message %q, want %q", e.Message, wantMsg)
+	}
+	for i, ne := range e.Nodes {
+		if !reflect.DeepEqual(ne.Status, want[i].Status) {
+			t.Fatalf("Explain node %d: %v, want %v", i, ne.Status, want[i].Status)
+		}
+		if ne.Fits() != (len(ne.Rejections) == 0) {
+			t.Fatalf("Explain node %d fits=%v with rejections %v", i, ne.Fits(), ne.Rejections)
+		}
+	}
+	for i, n := range c.nodes {
+		if st := c.NewCycle(pod).WhatIf(n).Filter(); !reflect.DeepEqual(st, want[i].Status) {
+			t.Fatalf("WhatIf(%s) unchanged: %v, want %v", n.name, st, want[i].Status)
+		}
+	}
 }
 
-// A Decision reused across pods and snapshots reports exactly what Filter
-// and Score report, with every default plugin, nominated pods and
-// PreFilter rejections.
-func TestDecisionEqualsFilterAndScore(t *testing.T) {
+// A Decision reused across pods and snapshots reports exactly what the
+// plain filters and scores report, with every default plugin, nominated
+// pods and PreFilter rejections.
+func TestDecisionEqualsPlainFilterAndScore(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		var nodes []*api.Node
 		for _, name := range snapNodeNames[:rapid.IntRange(0, len(snapNodeNames)).Draw(t, "nodes")] {
@@ -100,10 +121,15 @@ func TestDecisionEqualsFilterAndScore(t *testing.T) {
 }
 
 // The same with topology spread constraints, inclusion policies and
-// minDomains.
-func TestDecisionEqualsFilterAndScoreSpread(t *testing.T) {
+// minDomains, on nodes with room for the pod (so that PodTopologySpread,
+// not NodeResourcesFit, decides).
+func TestDecisionEqualsPlainFilterAndScoreSpread(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		nodes, pods, pod := genSpreadCluster(t)
+		for _, n := range nodes {
+			n.Status.Allocatable = api.ResourceList{api.ResourcePods: api.MustParseQuantity("110"),
+				api.ResourceCPU: api.MustParseQuantity("4"), api.ResourceMemory: api.MustParseQuantity("8Gi")}
+		}
 		c, err := NewCluster(nodes, pods, Config{})
 		if err != nil {
 			t.Fatal(err)
@@ -117,23 +143,66 @@ func TestDecisionEqualsFilterAndScoreSpread(t *testing.T) {
 	})
 }
 
-// ScoreInto with a reused list equals Score.
-func TestScoreIntoReuse(t *testing.T) {
+// Scores written into a reused list equal a fresh list.
+func TestScoresReuse(t *testing.T) {
 	nodes, pods := spreadBenchCluster(30, 3)
 	c, err := NewCluster(nodes, pods, Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	var d Decision
 	var dst []NodeScore
 	for _, app := range []string{"app-1", "app-2", "app-1"} {
 		pod := spreadBenchPod(app)
-		cy := c.NewCycle(pod)
-		res := cy.Filter()
-		want := c.Score(pod, res)
-		dst = cy.ScoreInto(res, dst)
+		c.NewCycle(pod).Decide(&d)
+		want := decide(c, pod).Scores(nil)
+		dst = d.Scores(dst)
 		if !reflect.DeepEqual(dst, want) {
-			t.Fatalf("%s: ScoreInto\n got %v\nwant %v", app, dst, want)
+			t.Fatalf("%s: Scores\n got %v\nwant %v", app, dst, want)
 		}
+	}
+}
+
+// A nil Cycle, Decision or WhatIf answers with empty values.
+func TestDecisionNil(t *testing.T) {
+	var cy *Cycle
+	d := cy.Decide(nil)
+	if d.NumNodes() != 0 || len(d.Feasible()) != 0 || d.Message() != "0/0 nodes are available:" || d.Cycle() != nil {
+		t.Fatalf("nil cycle: %d nodes, message %q", d.NumNodes(), d.Message())
+	}
+	var nd *Decision
+	if nd.Fits(0) || nd.Status(0).Code != Success || nd.Scores(nil) != nil || nd.Message() != "0/0 nodes are available:" {
+		t.Fatal("nil Decision")
+	}
+	if _, _, ok := nd.BestIndex(); ok {
+		t.Fatal("nil Decision has a best node")
+	}
+	if cy.Explain() != nil || cy.WhatIf(nil) != nil || cy.Pod() != nil || cy.Cluster() != nil {
+		t.Fatal("nil Cycle")
+	}
+	var w *WhatIf
+	w.RemovePod(nil)
+	w.AddPod(nil)
+	if st := w.Filter(); st.Code != Error || !errors.Is(st.Err, ErrInvalidObject) || w.Pod("a", "b") != nil {
+		t.Fatalf("nil WhatIf: %v", st)
+	}
+	c, err := NewCluster(nil, nil, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.NewCycle(nil) != nil || c.NewCycle(&api.Pod{}).WhatIf(nil) != nil || c.NodeAt(0) != nil {
+		t.Fatal("nil pod or node")
+	}
+	var nc *Cluster
+	if nc.NewCycle(&api.Pod{}) != nil || nc.NumNodes() != 0 || nc.NodeByName("a") != nil || nc.NominatedPods("a") != nil {
+		t.Fatal("nil Cluster")
+	}
+	if err := nc.AddPod(&api.Pod{}); !errors.Is(err, ErrInvalidObject) {
+		t.Fatalf("AddPod on a nil Cluster: %v", err)
+	}
+	var n *NodeInfo
+	if n.Name() != "" || n.Index() != -1 || n.Node() != nil || n.Pods() != nil || n.Requested().MilliCPU != 0 {
+		t.Fatal("nil NodeInfo")
 	}
 }
 
@@ -150,8 +219,8 @@ func TestDecisionAllocsIndependentOfNodes(t *testing.T) {
 		}
 		pod := spreadBenchPod("app-3")
 		var d Decision
-		c.Decide(pod, &d)
-		return testing.AllocsPerRun(5, func() { c.Decide(pod, &d) })
+		c.NewCycle(pod).Decide(&d)
+		return testing.AllocsPerRun(5, func() { c.NewCycle(pod).Decide(&d) })
 	}
 	if small, large := allocs(50), allocs(500); large > small {
 		t.Fatalf("allocations grow with nodes: %v at 50 nodes, %v at 500", small, large)

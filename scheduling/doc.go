@@ -1,15 +1,57 @@
 // Package scheduling answers where a pod may run and how good each place
 // is, as kube-scheduler v1.36.3 answers it: effective pod requests and
-// limits, the filter plugins (NodeResourcesFit, NodeName,
-// NodeUnschedulable, TaintToleration, NodeAffinity, NodePorts,
-// InterPodAffinity, PodTopologySpread), their scores, priority resolution
-// and the scheduling queue order, all over an indexed cluster snapshot that
-// is updated incrementally.
+// limits, the filter plugins of the default profile (NodeUnschedulable,
+// NodeName, TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit,
+// PodTopologySpread, InterPodAffinity), their scores (with
+// NodeResourcesBalancedAllocation), the pod's priority (PodPriority; the
+// admission plugin that sets it is package api/admission) and the
+// scheduling queue, over an indexed cluster snapshot that is updated
+// incrementally.
 //
-// One scheduling decision is a Cycle (Cluster.NewCycle): Filter and Score
-// return NodeResult and NodeScore lists, convenient but allocated per
-// node; Decide (and FilterDecision) write the same answers into a
-// reusable Decision that keeps one small verdict per node, the statuses of
-// rejected nodes only and one score column per plugin, so that a caller
-// deciding pod after pod allocates nothing per node.
+// # The evaluation path
+//
+// Every question about placing a pod follows one path:
+//
+//	c, err := scheduling.NewCluster(nodes, pods, scheduling.Config{})
+//	cy := c.NewCycle(pod)  // one scheduling cycle for one pod
+//	var d scheduling.Decision
+//	cy.Decide(&d)          // PreFilter, Filter, PreScore, Score, NormalizeScore
+//
+// NewCluster indexes the nodes and pods once (the scheduler's cache
+// snapshot); AddPod, RemovePod, UpdatePod, AddNode, RemoveNode, UpdateNode,
+// SetNamespace and SetSpreadWorkloads keep it current without a rebuild.
+// Config is the scheduler configuration; its zero value is v1.36.3's
+// default profile.
+//
+// NewCycle starts the scheduling cycle of one pod: the plugins are
+// instantiated for it, and their PreFilter runs once, on the first question
+// the cycle is asked. A cycle answers three questions:
+//
+//   - Decide: the scheduler's decision, written into a Decision. Per node
+//     (by snapshot index, the index NodeAt takes) it holds whether the pod
+//     fits and, if not, the Status of the first plugin that rejected it,
+//     with upstream's reason text and the numbers behind it; for the
+//     feasible nodes their weighted scores, the per-plugin breakdown and
+//     the best node; and Message, the "0/N nodes are available: ..." text
+//     kube-scheduler records when no node fits. A Decision is a reusable
+//     buffer: a caller deciding pod after pod into the same one allocates
+//     nothing per node.
+//   - Explain: "why is my pod Pending?" for people, an Explanation that
+//     runs every plugin on every node on its own (not only the first
+//     rejection) and prints as a table.
+//   - WhatIf: the pod on one node with some pods taken away or added,
+//     without copying the snapshot; preemption's dry run is built on it,
+//     and package preemption takes a Cycle and its Decision to decide whom
+//     to evict when no node fits.
+//
+// The snapshot is only read by cycles, so any number of goroutines may run
+// cycles on it at once; each Cycle and Decision belongs to one goroutine,
+// and updates must not run while cycles do.
+//
+// # Beside the path
+//
+// PodRequests and PodLimits are the effective requests and limits of one
+// pod (component-helpers' resource helpers). Queue is the scheduling queue
+// that decides which pending pod gets the next cycle and when a pod that
+// failed is tried again; QueueCompare (with SortQueue) is its order.
 package scheduling

@@ -52,11 +52,10 @@ func ExampleCycle_Decide() {
 	// best: node1
 }
 
-// FilterDecision keeps only the verdicts; Message says why nothing fits,
-// as kube-scheduler's FitError event does: node1's zone already holds two
-// more foo=bar pods than the empty zoneB, node2 has no zone label and
-// node3 (zoneB) is cordoned.
-func ExampleCycle_FilterDecision() {
+// When no node fits, Message says why, as kube-scheduler's FitError event
+// does: node1's zone already holds two more foo=bar pods than the empty
+// zoneB, node2 has no zone label and node3 (zoneB) is cordoned.
+func ExampleDecision_Message() {
 	cordoned := docNode("node3", "zoneB")
 	cordoned.Spec.Unschedulable = true
 	nodes := []*api.Node{docNode("node1", "zoneA"), docNode("node2", ""), cordoned}
@@ -66,10 +65,24 @@ func ExampleCycle_FilterDecision() {
 		return
 	}
 	pod := myPod(map[string]string{"foo": "bar"}, spreadOver("zone"))
-	d := c.NewCycle(pod).FilterDecision(nil)
-	fmt.Println(d.NumFeasible(), "feasible")
+	d := c.NewCycle(pod).Decide(nil)
+	fmt.Println(len(d.Feasible()), "feasible")
 	fmt.Println(d.Message())
 	// Output:
 	// 0 feasible
 	// 0/3 nodes are available: 1 node(s) didn't match pod topology spread constraints, 1 node(s) didn't match pod topology spread constraints (missing required label), 1 node(s) were unschedulable.
+}
+
+// FitErrorMessage counts the reasons of the rejected nodes' statuses, as
+// kube-scheduler's FitError does; preemption builds its own message from
+// it.
+func ExampleFitErrorMessage() {
+	cpu := scheduling.Status{Code: scheduling.Unschedulable, Plugin: scheduling.PluginNodeResourcesFit, Reasons: []string{"Insufficient cpu"}}
+	taint := scheduling.Status{Code: scheduling.UnschedulableAndUnresolvable, Plugin: scheduling.PluginTaintToleration,
+		Reasons: []string{scheduling.ReasonTaints}}
+	fmt.Println(scheduling.FitErrorMessage(3, []scheduling.Status{cpu, taint, cpu}))
+	fmt.Println(scheduling.FitErrorMessage(0, nil))
+	// Output:
+	// 0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu.
+	// 0/0 nodes are available:
 }

@@ -40,9 +40,9 @@ func pod(name, nodeName, cpu, memory string, labels map[string]string) *api.Pod 
 }
 
 // A pod asks for 2 cpu: node-a is already busy, node-b is tainted for GPU
-// work, node-c is too small altogether. Filter says, per node, which
+// work, node-c is too small altogether. The decision says, per node, which
 // plugin kept the pod off and why.
-func ExampleCluster_Filter() {
+func ExampleDecision_Status() {
 	gpu := api.Taint{Key: "nvidia.com/gpu", Value: "present", Effect: api.TaintEffectNoSchedule}
 	c, err := scheduling.NewCluster(
 		[]*api.Node{
@@ -56,9 +56,11 @@ func ExampleCluster_Filter() {
 		fmt.Println(err)
 		return
 	}
-	for _, r := range c.Filter(pod("web", "", "2", "1Gi", nil)) {
-		fmt.Printf("%s: %s\n", r.Node, r.Status)
-		for _, ins := range r.Status.Insufficient {
+	d := c.NewCycle(pod("web", "", "2", "1Gi", nil)).Decide(nil)
+	for i := range d.NumNodes() {
+		st := d.Status(i)
+		fmt.Printf("%s: %s\n", c.NodeAt(i).Name(), st)
+		for _, ins := range st.Insufficient {
 			fmt.Printf("  %s: requested %dm, %dm of %dm in use\n", ins.Resource, ins.Requested, ins.Used, ins.Capacity)
 		}
 	}
@@ -72,7 +74,7 @@ func ExampleCluster_Filter() {
 
 // Explain answers "why is my pod Pending?": every plugin that rejects each
 // node, and the message kube-scheduler records in the pod's events.
-func ExampleCluster_Explain() {
+func ExampleCycle_Explain() {
 	c, _ := scheduling.NewCluster(
 		[]*api.Node{
 			node("node-a", "2", "4Gi", map[string]string{api.LabelTopologyZone: "zone-a"}),
@@ -87,7 +89,7 @@ func ExampleCluster_Explain() {
 			LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "db"}},
 			TopologyKey:   api.LabelTopologyZone,
 		}}}}
-	fmt.Print(c.Explain(p))
+	fmt.Print(c.NewCycle(p).Explain())
 	// Output:
 	// pod default/db-1
 	// NODE    FITS   WHY NOT
@@ -96,12 +98,12 @@ func ExampleCluster_Explain() {
 	// 0/2 nodes are available: 1 Insufficient cpu, 1 node(s) didn't match Pod's node affinity/selector.
 }
 
-// Score ranks the nodes that passed the filters: here the pod prefers
+// The scores rank the nodes that passed the filters: here the pod prefers
 // nodes with SSDs (node affinity, weight 2 in the default profile) and
 // tolerates no PreferNoSchedule taint (weight 3); the three nodes are
 // equally free, so the resource scores (81 least-allocated, 93 balanced)
 // add the same 174 to each.
-func ExampleCluster_Score() {
+func ExampleDecision_Scores() {
 	soft := api.Taint{Key: "spot", Effect: api.TaintEffectPreferNoSchedule}
 	c, _ := scheduling.NewCluster([]*api.Node{
 		node("node-a", "4", "8Gi", map[string]string{"disk": "ssd"}, soft),
@@ -112,7 +114,7 @@ func ExampleCluster_Score() {
 	p.Spec.Affinity = &api.Affinity{NodeAffinity: &api.NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.PreferredSchedulingTerm{{
 		Weight: 10, Preference: api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{{Key: "disk", Operator: api.NodeSelectorOpIn, Values: []string{"ssd"}}}},
 	}}}}
-	for _, s := range c.Score(p, c.Filter(p)) {
+	for _, s := range c.NewCycle(p).Decide(nil).Scores(nil) {
 		fmt.Println(s.Node, s.Total)
 	}
 	// Output:
@@ -130,7 +132,7 @@ func ExampleCycle_WhatIf() {
 		scheduling.Config{})
 	cy := c.NewCycle(pod("urgent", "", "2", "1Gi", nil))
 	n := c.NodeByName("node-a")
-	fmt.Println("as is:", cy.FilterNode(n).Status)
+	fmt.Println("as is:", cy.Decide(nil).Status(n.Index()))
 	w := cy.WhatIf(n)
 	w.RemovePod(w.Pod("default", "batch"))
 	fmt.Println("without batch:", w.Filter())
@@ -139,23 +141,4 @@ func ExampleCycle_WhatIf() {
 	// as is: NodeResourcesFit: Unschedulable: Insufficient cpu
 	// without batch: Success
 	// requested cpu on node-a: 3500
-}
-
-// MergeAffinityLabelKeys applies the API server's create-time merge of
-// matchLabelKeys into the term's selector, so that each revision of a
-// Deployment only repels its own pods.
-func ExampleMergeAffinityLabelKeys() {
-	p := pod("web-7d4b9-x2x", "", "100m", "64Mi", map[string]string{"app": "web", "pod-template-hash": "7d4b9"})
-	p.Spec.Affinity = &api.Affinity{PodAntiAffinity: &api.PodAntiAffinity{
-		RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{{
-			LabelSelector:  &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
-			TopologyKey:    api.LabelHostname,
-			MatchLabelKeys: []string{"pod-template-hash"},
-		}}}}
-	merged := scheduling.MergeAffinityLabelKeys(p)
-	sel := merged.Spec.Affinity.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution[0].LabelSelector
-	s, _ := api.LabelSelectorAsSelector(sel)
-	fmt.Println(s)
-	// Output:
-	// app=web,pod-template-hash in (7d4b9)
 }

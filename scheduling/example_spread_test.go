@@ -63,11 +63,12 @@ func placements(nodes []*api.Node, pods []*api.Pod, pod *api.Pod) string {
 		return err.Error()
 	}
 	var fit, why []string
-	for _, r := range c.Filter(pod) {
-		if r.Fits() {
-			fit = append(fit, r.Node)
+	d := c.NewCycle(pod).Decide(nil)
+	for i := range d.NumNodes() {
+		if name := c.NodeAt(i).Name(); d.Fits(i) {
+			fit = append(fit, name)
 		} else {
-			why = append(why, r.Node+": "+r.Status.String())
+			why = append(why, name+": "+d.Status(i).String())
 		}
 	}
 	if len(fit) == 0 {
@@ -171,7 +172,7 @@ func Example_topologySpreadClusterDefaults() {
 		}
 		c.SetSpreadWorkloads(scheduling.SpreadWorkloads{Services: []*api.Service{svc}})
 		var out []string
-		for _, s := range c.Score(pod, c.Filter(pod)) {
+		for _, s := range c.NewCycle(pod).Decide(nil).Scores(nil) {
 			out = append(out, fmt.Sprintf("%s=%d", s.Node, s.Plugins[0].Score))
 		}
 		fmt.Println(strings.Join(out, " "))

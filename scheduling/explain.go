@@ -32,7 +32,8 @@ type Explanation struct {
 // NodeExplanation is one node's verdict.
 type NodeExplanation struct {
 	Node string
-	// Status is what Filter reports: Success or the first rejection.
+	// Status is the node's verdict in the Decision: Success or the first
+	// rejection.
 	Status Status
 	// Rejections lists every plugin that rejects the node, in plugin
 	// order (each plugin run on its own).
@@ -42,98 +43,49 @@ type NodeExplanation struct {
 // Fits reports whether the node passes every filter.
 func (e NodeExplanation) Fits() bool { return e.Status.Code == Success }
 
-// Feasible returns the names of the nodes that pass every filter.
-func (e *Explanation) Feasible() []string {
-	var out []string
-	for _, n := range e.Nodes {
-		if n.Fits() {
-			out = append(out, n.Node)
-		}
-	}
-	return out
-}
-
-// Explain evaluates pod on every node and explains the outcome (see
-// Explanation).
-func (c *Cluster) Explain(pod *api.Pod) *Explanation {
-	return c.NewCycle(pod).Explain()
-}
-
-// Explain evaluates the cycle's pod on every node (see Explanation).
+// Explain evaluates the cycle's pod on every node and explains the
+// outcome (see Explanation). It is Decide plus, for every node, each
+// plugin's verdict on its own. A nil Cycle gives nil.
 func (cy *Cycle) Explain() *Explanation {
-	cy.runPreFilter()
-	e := &Explanation{Pod: cy.pod.key, PreFilter: append([]Status(nil), cy.preFilter...)}
-	results := make([]NodeResult, len(cy.c.nodes))
+	if cy == nil {
+		return nil
+	}
+	var d Decision
+	cy.Decide(&d)
+	e := &Explanation{Pod: cy.pod.key, PreFilter: d.PreFilter(), PreScore: d.PreScore(), Message: d.Message()}
 	e.Nodes = make([]NodeExplanation, len(cy.c.nodes))
 	for i, n := range cy.c.nodes {
-		ne := NodeExplanation{Node: n.node.Name, Status: cy.filterNode(n)}
+		ne := NodeExplanation{Node: n.name, Status: d.Status(i)}
 		for _, st := range cy.preFilter {
-			if st.Code.Rejects() {
+			if !st.IsSuccess() {
 				ne.Rejections = append(ne.Rejections, st)
 			}
 		}
-		var nom []*PodInfo
-		if len(cy.c.nominated[n.node.Name]) > 0 {
-			nom = cy.nominatedFor(n)
-		}
+		nom := cy.nominatedFor(n)
 		for _, p := range cy.active {
-			if st := cy.evaluate([]cyclePlugin{p}, NodeView{Info: n}, nom); !st.IsSuccess() {
+			if st := cy.evaluate([]cyclePlugin{p}, nodeView{info: n}, nom); !st.IsSuccess() {
 				ne.Rejections = append(ne.Rejections, st)
 			}
 		}
 		e.Nodes[i] = ne
-		results[i] = NodeResult{Node: n.node.Name, Index: i, Status: ne.Status}
 	}
-	e.Scores = cy.Score(results)
-	e.PreScore = cy.PreScore()
+	e.Scores = d.Scores(nil)
 	sort.SliceStable(e.Scores, func(i, j int) bool {
 		if e.Scores[i].Total != e.Scores[j].Total {
 			return e.Scores[i].Total > e.Scores[j].Total
 		}
 		return e.Scores[i].Node < e.Scores[j].Node
 	})
-	if len(e.Scores) == 0 {
-		e.Message = fitErrorMessage(len(cy.c.nodes), results, cy.rejectAll)
-	}
 	return e
-}
-
-// fitErrorMessage builds kube-scheduler's FitError text: the number of
-// nodes, then each reason with the number of nodes it was given for,
-// sorted as strings.
-func fitErrorMessage(numNodes int, results []NodeResult, preFilter *Status) string {
-	msg := fmt.Sprintf("0/%d nodes are available", numNodes)
-	if preFilter != nil {
-		reasons := preFilter.Reasons
-		if len(reasons) == 0 && preFilter.Err != nil {
-			reasons = []string{preFilter.Err.Error()}
-		}
-		return msg + ": " + strings.Join(reasons, ", ") + "."
-	}
-	counts := map[string]int{}
-	for _, r := range results {
-		for _, reason := range r.Status.Reasons {
-			counts[reason]++
-		}
-		if r.Status.Code == Error && r.Status.Err != nil {
-			counts[r.Status.Err.Error()]++
-		}
-	}
-	parts := make([]string, 0, len(counts))
-	for reason, n := range counts {
-		parts = append(parts, fmt.Sprintf("%d %s", n, reason))
-	}
-	sort.Strings(parts)
-	if len(parts) == 0 {
-		return msg + ":" // as upstream prints it when no node gave a reason
-	}
-	return msg + ": " + strings.Join(parts, ", ") + "."
 }
 
 // String renders the explanation as a table: one line per node with its
 // verdict and every rejecting plugin's reasons and numbers, then the
-// scores of the feasible nodes.
+// scores of the feasible nodes ("" for a nil Explanation).
 func (e *Explanation) String() string {
+	if e == nil {
+		return ""
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "pod %s\n", e.Pod)
 	width := len("NODE")

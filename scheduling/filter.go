@@ -1,102 +1,11 @@
 package scheduling
 
-import "github.com/podsem/podsem/api"
-
-// Filter runs the filter plugins for pod on every node of the snapshot, in
-// index order, the way kube-scheduler's findNodesThatPassFilters does
-// (without its sampling of a percentage of nodes): each node's result is
-// Success or the status of the first plugin that rejected it, with
-// upstream's reason text and, for NodeResourcesFit, the numbers. A
-// PreFilter that rejects or fails gives every node that status. Pods
-// nominated to a node with a priority at least the pod's are taken into
-// account as the framework's addNominatedPods does.
-//
-// No node costs an allocation; the result slice is one allocation per
-// call. A caller making many decisions keeps a slice and calls
-// c.NewCycle(pod).FilterInto(results) instead.
-func (c *Cluster) Filter(pod *api.Pod) []NodeResult {
-	return c.NewCycle(pod).Filter()
-}
-
-// Filter runs the filters on every node (see Cluster.Filter).
-func (cy *Cycle) Filter() []NodeResult {
-	return cy.FilterInto(nil)
-}
-
-// FilterInto is Filter writing into dst's storage when it is large enough
-// (dst's contents are overwritten), so that a caller scheduling pod after
-// pod allocates the results once.
-func (cy *Cycle) FilterInto(dst []NodeResult) []NodeResult {
-	cy.runPreFilter()
-	n := len(cy.c.nodes)
-	if cap(dst) < n {
-		dst = make([]NodeResult, n)
-	}
-	out := dst[:n]
-	fast := cy.rejectAll == nil && cy.allQuick
-	for i, ni := range cy.c.nodes {
-		r := &out[i]
-		r.Node, r.Index = ni.name, i
-		if fast && cy.quickPass(ni) {
-			r.Status = Status{}
-			continue
-		}
-		r.Status = cy.filterNode(ni)
-	}
-	return out
-}
-
-// quickPass reports whether every active plugin's quick check passes on
-// the node as it stands; it is only asked when every active plugin has one.
-// Nodes with nominated pods take the full path.
-func (cy *Cycle) quickPass(n *NodeInfo) bool {
-	if len(cy.c.nominated) > 0 && len(cy.c.nominated[n.name]) > 0 {
-		return false
-	}
-	cy.view.Info = n
-	for _, q := range cy.quick {
-		if !quickFits(q, &cy.view) {
-			return false
-		}
-	}
-	return true
-}
-
-// FilterNode runs the filters on one node.
-func (cy *Cycle) FilterNode(n *NodeInfo) NodeResult {
-	cy.runPreFilter()
-	return NodeResult{Node: n.node.Name, Index: n.index, Status: cy.filterNode(n)}
-}
-
-func (cy *Cycle) filterNode(n *NodeInfo) Status {
-	if cy.rejectAll != nil {
-		return *cy.rejectAll
-	}
-	if len(cy.c.nominated) > 0 && len(cy.c.nominated[n.name]) > 0 {
-		if nom := cy.nominatedFor(n); len(nom) > 0 {
-			return cy.evaluate(cy.active, NodeView{Info: n}, nom)
-		}
-	}
-	// The common case reuses one view so that no node costs an allocation,
-	// and asks the plugins that can answer cheaply first.
-	cy.view.Info = n
-	for i, q := range cy.quick {
-		if q != nil && quickFits(q, &cy.view) {
-			continue
-		}
-		p := cy.active[i]
-		if st := p.filter(&cy.view); st.Code != Success && st.Code != Skip {
-			st.Plugin = p.name()
-			return st
-		}
-	}
-	return Status{}
-}
+import "fmt"
 
 // evaluate runs the filters on a node view, following the framework's
 // RunFilterPluginsWithNominatedPods: when pods are nominated to the node,
 // the pod must fit both with them added and without them.
-func (cy *Cycle) evaluate(plugins []cyclePlugin, view NodeView, nom []*PodInfo) Status {
+func (cy *Cycle) evaluate(plugins []cyclePlugin, view nodeView, nom []*PodInfo) Status {
 	if len(nom) == 0 {
 		return runFilters(plugins, &view)
 	}
@@ -104,11 +13,11 @@ func (cy *Cycle) evaluate(plugins []cyclePlugin, view NodeView, nom []*PodInfo) 
 	for i, p := range plugins {
 		with[i] = p.clone()
 		for _, q := range nom {
-			with[i].addPod(q, view.Info)
+			with[i].addPod(q, view.info)
 		}
 	}
 	withView := view
-	withView.Added = append(append([]*PodInfo(nil), view.Added...), nom...)
+	withView.added = append(append([]*PodInfo(nil), view.added...), nom...)
 	if st := runFilters(with, &withView); !st.IsSuccess() {
 		return st
 	}
@@ -117,7 +26,7 @@ func (cy *Cycle) evaluate(plugins []cyclePlugin, view NodeView, nom []*PodInfo) 
 
 // runFilters runs the plugins' filters on one node view and returns the
 // first rejection, or Success.
-func runFilters(plugins []cyclePlugin, v *NodeView) Status {
+func runFilters(plugins []cyclePlugin, v *nodeView) Status {
 	for _, p := range plugins {
 		if q, ok := p.(quickFilter); ok && q.fits(v) {
 			continue
@@ -134,12 +43,12 @@ func runFilters(plugins []cyclePlugin, v *NodeView) Status {
 // quickFilter is implemented by plugins that can say cheaply that a node
 // passes; filter (with its reasons) then only runs for the others.
 type quickFilter interface {
-	fits(v *NodeView) bool
+	fits(v *nodeView) bool
 }
 
 // quickFits calls q.fits, naming the hot plugins so that their checks
 // are called directly (and inlined) rather than through the interface.
-func quickFits(q quickFilter, v *NodeView) bool {
+func quickFits(q quickFilter, v *nodeView) bool {
 	switch p := q.(type) {
 	case *fitPlugin:
 		return p.fits(v)
@@ -165,12 +74,12 @@ func (cy *Cycle) nominatedFor(n *NodeInfo) []*PodInfo {
 		return nil // the common case: nothing to sort or copy
 	}
 	var out []*PodInfo
-	prio := cy.pod.Priority()
+	prio := cy.pod.priority()
 	for _, p := range cy.c.NominatedPods(n.node.Name) {
 		if p.key == cy.pod.key || (p.Pod.UID != "" && p.Pod.UID == cy.pod.Pod.UID) {
 			continue
 		}
-		if p.Priority() >= prio {
+		if p.priority() >= prio {
 			out = append(out, p)
 		}
 	}
@@ -182,24 +91,27 @@ func (cy *Cycle) nominatedFor(n *NodeInfo) []*PodInfo {
 // the snapshot: the node's numbers are adjusted on the fly and the plugins'
 // cycle state (counts over other pods, such as inter-pod affinity's) is
 // cloned and updated, as the framework's PreFilterExtensions AddPod and
-// RemovePod do. As in the framework, a plugin whose PreFilter said Skip is
-// not revisited: adding a pod with required anti-affinity does not bring
-// InterPodAffinity back for a pod it skipped. Build it with
-// (*Cycle).WhatIf.
+// RemovePod do; this is the dry run of kube-scheduler's preemption
+// (SelectVictimsOnNode). As in the framework, a plugin whose PreFilter
+// said Skip is not revisited: adding a pod with required anti-affinity
+// does not bring InterPodAffinity back for a pod it skipped. Build it with
+// (*Cycle).WhatIf; with nothing removed or added, Filter is the node's
+// verdict as it stands.
 type WhatIf struct {
 	cy      *Cycle
-	view    NodeView
+	view    nodeView
 	plugins []cyclePlugin
 }
 
-// WhatIf starts a what-if evaluation of the cycle's pod on node n.
+// WhatIf starts a what-if evaluation of the cycle's pod on node n, a node
+// of the cycle's snapshot. A nil Cycle or node gives a nil WhatIf, whose
+// Filter reports an Error status.
 func (cy *Cycle) WhatIf(n *NodeInfo) *WhatIf {
+	if cy == nil || n == nil {
+		return nil
+	}
 	cy.runPreFilter()
-	return cy.whatIf(n)
-}
-
-func (cy *Cycle) whatIf(n *NodeInfo) *WhatIf {
-	w := &WhatIf{cy: cy, view: NodeView{Info: n}}
+	w := &WhatIf{cy: cy, view: nodeView{info: n}}
 	w.plugins = make([]cyclePlugin, len(cy.active))
 	for i, p := range cy.active {
 		w.plugins[i] = p.clone()
@@ -209,39 +121,40 @@ func (cy *Cycle) whatIf(n *NodeInfo) *WhatIf {
 
 // RemovePod treats p (a pod bound to the node) as gone; removing a pod that
 // AddPod added undoes the addition. nil, a pod of another node and a pod
-// already removed are ignored.
+// already removed are ignored, as is any pod on a nil WhatIf.
 func (w *WhatIf) RemovePod(p *PodInfo) {
-	if p == nil {
+	if w == nil || p == nil {
 		return
 	}
-	if i := indexOf(w.view.Added, p); i >= 0 {
-		w.view.Added = append(w.view.Added[:i], w.view.Added[i+1:]...)
-	} else if p.node != w.view.Info || indexOf(w.view.Removed, p) >= 0 {
+	if i := indexOf(w.view.added, p); i >= 0 {
+		w.view.added = append(w.view.added[:i], w.view.added[i+1:]...)
+	} else if p.node != w.view.info || indexOf(w.view.removed, p) >= 0 {
 		return
 	} else {
-		w.view.Removed = append(w.view.Removed, p)
+		w.view.removed = append(w.view.removed, p)
 	}
 	for _, pl := range w.plugins {
-		pl.removePod(p, w.view.Info)
+		pl.removePod(p, w.view.info)
 	}
 }
 
 // AddPod treats p as bound to the node; adding back a pod that RemovePod
 // removed undoes the removal (a reprieved victim). nil, a pod already on
-// the node and a pod already added are ignored.
+// the node and a pod already added are ignored, as is any pod on a nil
+// WhatIf.
 func (w *WhatIf) AddPod(p *PodInfo) {
-	if p == nil {
+	if w == nil || p == nil {
 		return
 	}
-	if i := indexOf(w.view.Removed, p); i >= 0 {
-		w.view.Removed = append(w.view.Removed[:i], w.view.Removed[i+1:]...)
-	} else if p.node == w.view.Info || indexOf(w.view.Added, p) >= 0 {
+	if i := indexOf(w.view.removed, p); i >= 0 {
+		w.view.removed = append(w.view.removed[:i], w.view.removed[i+1:]...)
+	} else if p.node == w.view.info || indexOf(w.view.added, p) >= 0 {
 		return
 	} else {
-		w.view.Added = append(w.view.Added, p)
+		w.view.added = append(w.view.added, p)
 	}
 	for _, pl := range w.plugins {
-		pl.addPod(p, w.view.Info)
+		pl.addPod(p, w.view.info)
 	}
 }
 
@@ -255,19 +168,27 @@ func indexOf(list []*PodInfo, p *PodInfo) int {
 }
 
 // Filter runs the filters under the what-if, taking pods nominated to the
-// node into account as Cycle.Filter does.
+// node into account as Decide does: Success, or the status of the first
+// plugin that rejects the pod there.
 func (w *WhatIf) Filter() Status {
+	if w == nil {
+		err := fmt.Errorf("%w: what-if without a cycle or node", ErrInvalidObject)
+		return Status{Code: Error, Err: err}
+	}
 	if w.cy.rejectAll != nil {
 		return *w.cy.rejectAll
 	}
-	return w.cy.evaluate(w.plugins, w.view, w.cy.nominatedFor(w.view.Info))
+	return w.cy.evaluate(w.plugins, w.view, w.cy.nominatedFor(w.view.info))
 }
 
 // Pod returns the snapshot's PodInfo for an API pod on the node, for use
 // with RemovePod; nil when the pod is not on the node.
 func (w *WhatIf) Pod(namespace, name string) *PodInfo {
-	p := w.cy.c.Pod(namespace, name)
-	if p == nil || p.node != w.view.Info {
+	if w == nil {
+		return nil
+	}
+	p := w.cy.c.pods[namespace+"/"+name]
+	if p == nil || p.node != w.view.info {
 		return nil
 	}
 	return p

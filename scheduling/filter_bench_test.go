@@ -58,55 +58,21 @@ func benchFilterPod() *api.Pod {
 
 // BenchmarkFilter runs every filter (resources, taints, node affinity and
 // the rest of the default profile) for one pod over 5,000 nodes holding
-// 50,000 pods. ns/node is the cost per node.
+// 50,000 pods: the filter half of Cycle.Decide, into a reused Decision
+// (statuses kept only for rejected nodes). ns/node is the cost per node.
 func BenchmarkFilter(b *testing.B) {
 	c := benchCluster(b, 5000, 10, 0)
 	pod := benchFilterPod()
-	count := func(res []NodeResult) int {
-		feasible := 0
-		for _, r := range res {
-			if r.Fits() {
-				feasible++
-			}
-		}
-		return feasible
-	}
-	// Cluster.Filter: a new cycle and a new result slice per decision.
-	b.Run("new-results", func(b *testing.B) {
-		b.ReportAllocs()
-		var feasible int
-		for b.Loop() {
-			feasible = count(c.Filter(pod))
-		}
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/5000, "ns/node")
-		if feasible == 0 {
-			b.Fatal("no feasible node")
-		}
-	})
-	// Cycle.FilterInto: a new cycle per decision, results reused.
-	b.Run("reused-results", func(b *testing.B) {
-		b.ReportAllocs()
-		var res []NodeResult
-		var feasible int
-		for b.Loop() {
-			res = c.NewCycle(pod).FilterInto(res)
-			feasible = count(res)
-		}
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/5000, "ns/node")
-		if feasible == 0 {
-			b.Fatal("no feasible node")
-		}
-	})
-	// Cycle.FilterDecision: a new cycle per decision, the verdicts in a
-	// reused Decision (statuses kept only for rejected nodes).
 	b.Run("decision", func(b *testing.B) {
 		b.ReportAllocs()
 		var d Decision
 		for b.Loop() {
-			c.NewCycle(pod).FilterDecision(&d)
+			cy := c.NewCycle(pod)
+			cy.runPreFilter()
+			cy.filterDecision(&d)
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/5000, "ns/node")
-		if d.NumFeasible() == 0 {
+		if len(d.Feasible()) == 0 {
 			b.Fatal("no feasible node")
 		}
 	})
@@ -125,7 +91,7 @@ func BenchmarkDecide(b *testing.B) {
 		c.NewCycle(pod).Decide(&d)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/5000, "ns/node")
-	if d.NumFeasible() == 0 {
+	if len(d.Feasible()) == 0 {
 		b.Fatal("no feasible node")
 	}
 }
@@ -149,17 +115,6 @@ func BenchmarkInterPodAffinity(b *testing.B) {
 				TopologyKey:   api.LabelTopologyZone,
 			}}}},
 	}
-	// alloc-api: Cycle.Filter then Cycle.Score, new result lists each time.
-	b.Run("alloc-api", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			cy := c.NewCycle(pod)
-			res := cy.Filter()
-			cy.Score(res)
-		}
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/5000, "ns/node")
-	})
-	// decision: Cycle.Decide into a reused Decision.
 	b.Run("decision", func(b *testing.B) {
 		b.ReportAllocs()
 		var d Decision
@@ -176,7 +131,7 @@ func BenchmarkNewCluster(b *testing.B) {
 	src := benchCluster(b, 5000, 10, 100)
 	var nodes []*api.Node
 	var pods []*api.Pod
-	for _, n := range src.Nodes() {
+	for _, n := range src.nodes {
 		nodes = append(nodes, n.Node())
 		for _, p := range n.Pods() {
 			pods = append(pods, p.Pod)

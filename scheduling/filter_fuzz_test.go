@@ -28,7 +28,7 @@ func FuzzExplain(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e := c.Explain(&p)
+		e := c.NewCycle(&p).Explain()
 		_ = e.String()
 		if p.Name != "" && c.AddPod(&p) == nil {
 			_ = c.RemovePod(p.Namespace, p.Name)
@@ -48,14 +48,14 @@ func TestConcurrentQueries(t *testing.T) {
 	in := ftPod("d", "in", "", 500, web)
 	in.Spec.Affinity = &api.Affinity{PodAffinity: &api.PodAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{{Weight: 5,
 		PodAffinityTerm: api.PodAffinityTerm{LabelSelector: &api.LabelSelector{MatchLabels: web}, TopologyKey: api.LabelTopologyZone}}}}}
-	want := c.Explain(in).String()
+	want := c.NewCycle(in).Explain().String()
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for range 50 {
-				if got := c.Explain(in).String(); got != want {
+				if got := c.NewCycle(in).Explain().String(); got != want {
 					t.Errorf("concurrent Explain differs:\n%s\nwant:\n%s", got, want)
 					return
 				}

@@ -41,12 +41,12 @@ func newNodeUnschedulablePlugin(p *PodInfo) *nodeUnschedulablePlugin {
 func (pl *nodeUnschedulablePlugin) name() string       { return PluginNodeUnschedulable }
 func (pl *nodeUnschedulablePlugin) clone() cyclePlugin { return pl }
 
-func (pl *nodeUnschedulablePlugin) fits(v *NodeView) bool {
-	return !v.Info.unschedulable || pl.tolerates
+func (pl *nodeUnschedulablePlugin) fits(v *nodeView) bool {
+	return !v.info.unschedulable || pl.tolerates
 }
 
-func (pl *nodeUnschedulablePlugin) filter(v *NodeView) Status {
-	if v.Info.unschedulable && !pl.tolerates {
+func (pl *nodeUnschedulablePlugin) filter(v *nodeView) Status {
+	if v.info.unschedulable && !pl.tolerates {
 		return Status{Code: UnschedulableAndUnresolvable, Reasons: reasonsNodeUnschedulable}
 	}
 	return Status{}
@@ -66,12 +66,12 @@ func newNodeNamePlugin(p *PodInfo) *nodeNamePlugin {
 func (pl *nodeNamePlugin) name() string       { return PluginNodeName }
 func (pl *nodeNamePlugin) clone() cyclePlugin { return pl }
 
-func (pl *nodeNamePlugin) fits(v *NodeView) bool {
-	return pl.nodeName == "" || pl.nodeName == v.Info.name
+func (pl *nodeNamePlugin) fits(v *nodeView) bool {
+	return pl.nodeName == "" || pl.nodeName == v.info.name
 }
 
-func (pl *nodeNamePlugin) filter(v *NodeView) Status {
-	if pl.nodeName != "" && pl.nodeName != v.Info.name {
+func (pl *nodeNamePlugin) filter(v *nodeView) Status {
+	if pl.nodeName != "" && pl.nodeName != v.info.name {
 		return Status{Code: UnschedulableAndUnresolvable, Reasons: reasonsNodeName}
 	}
 	return Status{}

@@ -2,6 +2,7 @@ package scheduling
 
 import (
 	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -177,7 +178,7 @@ func TestFilterPlugins(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			c := ftCluster(t, tc.nodes, tc.pods, Config{})
-			res := c.Filter(tc.pod)
+			res := results(decide(c, tc.pod))
 			var got []Status
 			for _, r := range res {
 				got = append(got, r.Status)
@@ -198,7 +199,7 @@ func TestNodeAffinityFilter(t *testing.T) {
 	c := ftCluster(t, nodes, nil, Config{Plugins: []string{PluginNodeAffinity}})
 	fits := func(p *api.Pod) []bool {
 		var out []bool
-		for _, r := range c.Filter(p) {
+		for _, r := range results(decide(c, p)) {
 			out = append(out, r.Fits())
 		}
 		return out
@@ -235,7 +236,7 @@ func TestNodeAffinityFilter(t *testing.T) {
 		{Key: "metadata.name", Operator: api.NodeSelectorOpIn, Values: []string{"n1"}},
 		{Key: "metadata.name", Operator: api.NodeSelectorOpIn, Values: []string{"n2"}},
 	}})
-	res := c.Filter(conflict)
+	res := results(decide(c, conflict))
 	if want := ftStatus(UnschedulableAndUnresolvable, PluginNodeAffinity, ReasonNodeAffinityConflict); !cmp.Equal(res[0].Status, want) {
 		t.Errorf("conflicting matchFields: %v, want %v", res[0].Status, want)
 	}
@@ -251,7 +252,7 @@ func TestWhatIfRemovesVictims(t *testing.T) {
 		LabelSelector: &api.LabelSelector{MatchLabels: web}, TopologyKey: api.LabelTopologyZone}}}}
 	c := ftCluster(t, []*api.Node{ftNode("n1", 2000, 10, zoneA)}, []*api.Pod{victim, other}, Config{})
 	cy := c.NewCycle(in)
-	if st := cy.FilterNode(c.NodeAt(0)).Status; st.Code != Unschedulable {
+	if st := cy.WhatIf(c.NodeAt(0)).Filter(); st.Code != Unschedulable {
 		t.Fatalf("before: %v, want Unschedulable", st)
 	}
 	w := cy.WhatIf(c.NodeAt(0))
@@ -284,16 +285,16 @@ func TestNominatedPodsAreAccounted(t *testing.T) {
 	nominated.Spec.Priority = &prio
 	c := ftCluster(t, []*api.Node{ftNode("n1", 2000, 10, nil)}, []*api.Pod{nominated}, Config{})
 	low := ftPod("d", "low", "", 1000, nil)
-	if st := c.Filter(low)[0].Status; st.Code != Unschedulable || st.Reasons[0] != "Insufficient cpu" {
+	if st := decide(c, low).Status(0); st.Code != Unschedulable || st.Reasons[0] != "Insufficient cpu" {
 		t.Errorf("lower-priority pod: %v, want Insufficient cpu", st)
 	}
 	high := ftPod("d", "high", "", 1000, nil)
 	p := int32(20)
 	high.Spec.Priority = &p
-	if st := c.Filter(high)[0].Status; st.Code != Success {
+	if st := decide(c, high).Status(0); st.Code != Success {
 		t.Errorf("higher-priority pod: %v, want Success", st)
 	}
-	if st := c.Filter(nominated)[0].Status; st.Code != Success {
+	if st := decide(c, nominated).Status(0); st.Code != Success {
 		t.Errorf("the nominated pod itself: %v, want Success", st)
 	}
 }
@@ -306,7 +307,7 @@ func TestScores(t *testing.T) {
 	pod := ftPod("d", "in", "", 0, nil)
 	pod.Spec.Affinity = &api.Affinity{NodeAffinity: &api.NodeAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.PreferredSchedulingTerm{{
 		Weight: 7, Preference: api.NodeSelectorTerm{MatchExpressions: []api.NodeSelectorRequirement{{Key: "disk", Operator: api.NodeSelectorOpIn, Values: []string{"ssd"}}}}}}}}
-	scores := c.Score(pod, c.Filter(pod))
+	scores := decide(c, pod).Scores(nil)
 	want := []NodeScore{
 		// NodeResourcesFit: (1000m - 100m non-zero default) / 1000m free;
 		// BalancedAllocation skips best-effort pods.
@@ -325,7 +326,7 @@ func TestInvalidSelectorIsAnError(t *testing.T) {
 	pod := ftPod("d", "in", "", 0, nil)
 	pod.Spec.Affinity = &api.Affinity{PodAffinity: &api.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{{
 		LabelSelector: &api.LabelSelector{MatchExpressions: []api.LabelSelectorRequirement{{Key: "a", Operator: "Bogus"}}}, TopologyKey: "zone"}}}}
-	st := c.Filter(pod)[0].Status
+	st := decide(c, pod).Status(0)
 	if st.Code != Error || st.Err == nil || st.Plugin != PluginInterPodAffinity {
 		t.Fatalf("status = %v, want an InterPodAffinity Error", st)
 	}
@@ -383,7 +384,7 @@ func TestWhatIfEqualsRebuiltSnapshot(t *testing.T) {
 		for _, p := range node.Pods() {
 			if rapid.Bool().Draw(t, "remove") {
 				w.RemovePod(p)
-				removed[p.Key()] = true
+				removed[p.key] = true
 			}
 		}
 		// Pods not in the snapshot may be added (as the framework adds
@@ -416,7 +417,7 @@ func TestWhatIfEqualsRebuiltSnapshot(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := rebuilt.NewCycle(in).FilterNode(rebuilt.NodeByName(node.Name())).Status
+		want := rebuilt.NewCycle(in).WhatIf(rebuilt.NodeByName(node.Name())).Filter()
 		got := w.Filter()
 		if d := cmp.Diff(want, got); d != "" {
 			t.Fatalf("what-if without %v, with %d more (-rebuilt +what-if):\n%s", removed, len(extra), d)
@@ -426,7 +427,7 @@ func TestWhatIfEqualsRebuiltSnapshot(t *testing.T) {
 
 func TestExplainMessage(t *testing.T) {
 	empty := ftCluster(t, nil, nil, Config{})
-	if got := empty.Explain(ftPod("d", "in", "", 0, nil)).Message; got != "0/0 nodes are available:" {
+	if got := empty.NewCycle(ftPod("d", "in", "", 0, nil)).Explain().Message; got != "0/0 nodes are available:" {
 		t.Errorf("empty cluster: %q", got)
 	}
 	c := ftCluster(t, []*api.Node{ftNode("n1", 1000, 10, nil), ftNode("n2", 100, 10, nil)}, nil, Config{})
@@ -436,7 +437,7 @@ func TestExplainMessage(t *testing.T) {
 			{Key: "metadata.name", Operator: api.NodeSelectorOpIn, Values: []string{"n1"}},
 			{Key: "metadata.name", Operator: api.NodeSelectorOpIn, Values: []string{"n2"}},
 		}}}}}}
-	e := c.Explain(conflict)
+	e := c.NewCycle(conflict).Explain()
 	if e.Message != "0/2 nodes are available: pod affinity terms conflict." {
 		t.Errorf("prefilter rejection: %q", e.Message)
 	}
@@ -445,9 +446,9 @@ func TestExplainMessage(t *testing.T) {
 	}
 	big := ftPod("d", "in", "", 500, nil)
 	big.Spec.Tolerations = nil
-	e = c.Explain(big)
-	if want := "0/2 nodes are available: 1 Insufficient cpu."; e.Message != "" || len(e.Feasible()) != 1 {
-		t.Errorf("one feasible node: message %q (want none, not %q), feasible %v", e.Message, want, e.Feasible())
+	e = c.NewCycle(big).Explain()
+	if want := "0/2 nodes are available: 1 Insufficient cpu."; e.Message != "" || !e.Nodes[0].Fits() || e.Nodes[1].Fits() {
+		t.Errorf("one feasible node: message %q (want none, not %q), nodes %v", e.Message, want, e.Nodes)
 	}
 }
 
@@ -468,7 +469,7 @@ func TestFitScalarResourcesAndSidecarPorts(t *testing.T) {
 		"hugepages-2Mi":   api.MustParseQuantity("128Mi"),
 		"other.io/fpga":   api.MustParseQuantity("1"),
 	}
-	st := c.Filter(in)[0].Status
+	st := decide(c, in).Status(0)
 	want := Status{Code: UnschedulableAndUnresolvable, Plugin: PluginNodeResourcesFit,
 		Reasons: []string{"Insufficient example.com/gpu", "Insufficient hugepages-2Mi", "Insufficient other.io/fpga"},
 		Insufficient: []InsufficientResource{
@@ -480,18 +481,19 @@ func TestFitScalarResourcesAndSidecarPorts(t *testing.T) {
 		t.Errorf("scalar resources (-want +got):\n%s", d)
 	}
 	ignoring := ftCluster(t, []*api.Node{n}, []*api.Pod{used, sidecar}, Config{IgnoredResources: []string{"example.com/gpu"}, IgnoredResourceGroups: []string{"other.io"}})
-	if st := ignoring.Filter(in)[0].Status; len(st.Reasons) != 1 || st.Reasons[0] != "Insufficient hugepages-2Mi" {
+	if st := decide(ignoring, in).Status(0); len(st.Reasons) != 1 || st.Reasons[0] != "Insufficient hugepages-2Mi" {
 		t.Errorf("ignored extended resources: %v", st)
 	}
-	if got, want := c.NodeAt(0).UsedHostPorts(), []HostPort{{IP: "0.0.0.0", Protocol: "TCP", Port: 15001}}; !cmp.Equal(got, want) {
-		t.Errorf("UsedHostPorts = %v, want %v", got, want)
+	ports := &c.NodeAt(0).ports
+	if got, want := ports.exact, map[hostPort]int{{ip: "0.0.0.0", protocol: "TCP", port: 15001}: 1}; !reflect.DeepEqual(got, want) {
+		t.Errorf("used host ports = %v, want %v", got, want)
 	}
-	if !c.NodeAt(0).HostPortInUse("10.0.0.1", "", 15001) || c.NodeAt(0).HostPortInUse("", "UDP", 15001) {
-		t.Error("HostPortInUse")
+	if ports.conflictCount(hostPort{"10.0.0.1", "TCP", 15001}) == 0 || ports.conflictCount(hostPort{"0.0.0.0", "UDP", 15001}) != 0 {
+		t.Error("host port conflicts")
 	}
 	port := ftPod("d", "port", "", 0, nil)
 	port.Spec.Containers[0].Ports = []api.ContainerPort{{ContainerPort: 15001, HostPort: 15001}}
-	if st := c.Filter(port)[0].Status; st.Plugin != PluginNodePorts {
+	if st := decide(c, port).Status(0); st.Plugin != PluginNodePorts {
 		t.Errorf("a sidecar's host port is in use: %v", st)
 	}
 }
@@ -510,7 +512,7 @@ func TestFitPrefixedNativeResourceIsScalar(t *testing.T) {
 	}
 	in := ftPod("d", "in", "", 0, nil)
 	in.Spec.Containers[0].Resources.Requests = api.ResourceList{"kubernetes.io/foo": api.MustParseQuantity("2")}
-	st := c.Filter(in)[0].Status
+	st := decide(c, in).Status(0)
 	want := []InsufficientResource{{Resource: "kubernetes.io/foo", Reason: "Insufficient kubernetes.io/foo", Requested: 2, Used: 1, Capacity: 2}}
 	if d := cmp.Diff(want, st.Insufficient); d != "" {
 		t.Errorf("prefixed native resource (-want +got):\n%s", d)

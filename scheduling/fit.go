@@ -64,8 +64,8 @@ func (pl *fitPlugin) clone() cyclePlugin { return pl }
 
 // fits is the filter without the report: a pod slot and room for every
 // requested resource.
-func (pl *fitPlugin) fits(v *NodeView) bool {
-	n := v.Info
+func (pl *fitPlugin) fits(v *nodeView) bool {
+	n := v.info
 	alloc := &n.allocatable
 	if int64(v.numPods())+1 > alloc.AllowedPodNumber {
 		return false
@@ -87,8 +87,8 @@ func (pl *fitPlugin) fits(v *NodeView) bool {
 	return true
 }
 
-func (pl *fitPlugin) filter(v *NodeView) Status {
-	n := v.Info
+func (pl *fitPlugin) filter(v *nodeView) Status {
+	n := v.info
 	alloc := &n.allocatable
 	var ins []InsufficientResource
 	if pods := int64(v.numPods()); pods+1 > alloc.AllowedPodNumber {

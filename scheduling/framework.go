@@ -1,56 +1,64 @@
 package scheduling
 
-// Plugin framework shared by every filter and score of this package.
+// The plugin framework: how a filter or score plugin is written here.
 //
-// HOW TO PLUG IN A PLUGIN (for spread.go — PodTopologySpread):
+// A plugin is a type implementing cyclePlugin (below), one value per
+// scheduling cycle. (*Cluster).plugins builds the enabled ones for each
+// NewCycle, calling one constructor per plugin in kube-scheduler's
+// default-profile order (defaultPlugins). A constructor only records what it
+// needs from the incoming pod and the snapshot (func newXPlugin(c *Cluster,
+// p *PodInfo)); it does no counting, never fails, and embeds basePlugin for
+// the extension points the plugin does not implement.
 //
-// Each scheduling cycle (one incoming pod over the snapshot) instantiates
-// its plugins through (*Cluster).plugins, which calls one constructor per
-// enabled plugin, in kube-scheduler's default-profile order:
+// The cycle calls the extension points as the framework does:
 //
-//	NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodePorts,
-//	NodeResourcesFit, PodTopologySpread, InterPodAffinity
+//   - preFilter, once per cycle before any filter (runPreFilter, on the
+//     first Decide, Explain or WhatIf): the per-pod work, such as compiling
+//     selectors and counting matching pods per topology domain. It returns
+//     Success, Skip (filter is never called and every node passes this
+//     plugin), a rejection given to every node, or Error with Err set for
+//     bad input such as an invalid selector.
+//   - filter, once per node: it reads the node through a *nodeView, which
+//     is the snapshot's NodeInfo with the pods a what-if removed or added
+//     (preemption's victims, nominated pods). What depends on the node's
+//     pods therefore comes from the view (numPods, requested,
+//     portConflict) or from the plugin's own counts, which addPod and
+//     removePod keep in step (inter-pod affinity, topology spread); never
+//     from the NodeInfo alone. filter must not allocate when the node
+//     passes (return Status{}), and a rejection reuses the package-level
+//     reason slices (reasonsTaints, ...) unless it carries numbers (as
+//     NodeResourcesFit's does), so that a decision over thousands of nodes
+//     allocates nothing per passing node. A plugin may add fits
+//     (quickFilter): a cheap check whose true lets the node through
+//     without calling filter; when it says false, filter runs and has the
+//     last word, so fits may be conservative.
+//   - preScore, once over the feasible nodes, then score per feasible node
+//     (the raw score) and normalizeScore over all of them in place, to
+//     0..MaxNodeScore; Decide applies the weight of defaultScoreWeight.
+//     preScore returns Skip when the plugin has nothing to score (every
+//     node gets 0 from it), or Error.
 //
-// The PodTopologySpread constructor lives in spread*.go and must be:
+// Where state lives: everything a plugin computes for the pod lives on the
+// plugin value, for the cycle's lifetime; the snapshot (the Cluster and its
+// indexes: label columns, pods per namespace and label, the spread cache)
+// is only read, so a plugin may keep pointers into it. clone copies what
+// addPod and removePod change, and those two update it as if a pod were
+// added to or removed from a node (the framework's PreFilterExtensions),
+// which is how WhatIf and nominated pods are evaluated without copying the
+// snapshot. Plugins whose state does not depend on other pods return
+// themselves from clone.
 //
-//	func newSpreadPlugin(c *Cluster, p *PodInfo) cyclePlugin
+// Decide (decision.go) sieves the candidate nodes plugin by plugin and
+// scores column by column, calling the hottest plugins through their
+// concrete types (sieve, quickFits, scoreColumn); PodTopologySpread works
+// on node indexes there (fitsIndex, preScoreIndexes, scoreIndexes). A new
+// plugin needs none of that to be correct: the plain path through the
+// interface gives the same answers, and the package's property tests
+// compare Decide with it (plain_test.go).
 //
-// returning a value implementing cyclePlugin (below) whose name() is
-// PluginPodTopologySpread. The constructor must be cheap (it runs even when
-// only Score is asked for); the PreFilter work (counting matching pods per
-// domain over c's nodes, with c.Config().Spread for default constraints)
-// belongs in preFilter(), which the framework calls once per cycle before
-// any filter(); PreScore work belongs in preScore(). Embed basePlugin for
-// the defaults (PreFilter Success, PreScore Skip, no-op addPod/removePod).
-// clone() must deep-copy whatever addPod/removePod change (they update the
-// counts for what-if evaluation: preemption victims, nominated pods). A
-// constructor never fails: bad input (an invalid selector) is reported by
-// preFilter() (and preScore()) returning a Status with Code Error and Err.
-// plugins() calls it (wired), and the snapshot's update methods keep the
-// spread cache (spread_index.go) current.
-//
-// Optional fast path: a plugin may also implement quickFilter
-// (fits(v *NodeView) bool, in filter.go); Filter then calls fits first and
-// calls filter only for nodes fits rejects, so the common "passes" case
-// builds no Status.
-//
-// Decide (decision.go) sieves the candidate nodes plugin by plugin in
-// profile order and scores column by column; hot plugins get direct
-// (non-interface) calls there: sieve and scoreColumn switch on the
-// concrete type, and PodTopologySpread works on node indexes throughout
-// (fitsIndex, preScoreIndexes, scoreIndexes), never reading a NodeInfo.
-//
-// What the spread plugin can read: c.NumNodes(), c.Nodes(), c.NodeAt(i),
-// c.NodeByName(name) (*NodeInfo: Node(), Name(), Labels(), Taints(),
-// Pods(), Index()); c.PodsInNamespace(ns); PodInfo (Pod, Labels(),
-// Namespace(), IsTerminating(), Node()); p.Pod for the incoming pod;
-// NewRequiredNodeAffinity(pod).Match(node) for nodeAffinityPolicy Honor and
-// FindUntoleratedTaint(taints, tolerations) for nodeTaintsPolicy Honor; and
-// defaultNormalizeScore. Inside the package, c.labels.column(key) gives a
-// node label key as an array of interned value ids by node index (see
-// labelColumn in nodeinfo.go), kept current by the snapshot. Snapshot
-// accessors never mutate, so a plugin may keep pointers into the snapshot
-// for the cycle's duration.
+// Adding a plugin: its name constant (Plugin*), its place in
+// defaultPlugins and plugins(), its weight in defaultScoreWeight, and its
+// reason texts (Reason*) as upstream spells them.
 
 import (
 	"fmt"
@@ -99,11 +107,6 @@ func (c Code) String() string {
 		return "Error"
 	}
 	return fmt.Sprintf("Code(%d)", int(c))
-}
-
-// Rejects reports whether the code keeps the pod off the node.
-func (c Code) Rejects() bool {
-	return c == Unschedulable || c == UnschedulableAndUnresolvable || c == Error
 }
 
 // The plugin names, as kube-scheduler registers them.
@@ -218,19 +221,6 @@ type InsufficientResource struct {
 	Unresolvable bool
 }
 
-// NodeResult is the outcome of the filters for one node: Status.Code is
-// Success when the pod fits, otherwise the status of the first plugin that
-// rejected it (kube-scheduler stops at the first rejection).
-type NodeResult struct {
-	// Node is the node's name; Index its position in the snapshot.
-	Node   string
-	Index  int
-	Status Status
-}
-
-// Fits reports whether every filter passed.
-func (r NodeResult) Fits() bool { return r.Status.Code == Success }
-
 // PluginScore is one plugin's contribution to a node's score: the
 // normalized score (0-100) and the plugin's weight.
 type PluginScore struct {
@@ -240,8 +230,14 @@ type PluginScore struct {
 }
 
 // NodeScore is a feasible node's score: the weighted sum of the plugins'
-// normalized scores, as kube-scheduler's RunScorePlugins adds them, and the
-// breakdown.
+// normalized scores, as kube-scheduler's RunPreScorePlugins and
+// RunScorePlugins compute it, and the breakdown. Each plugin's raw scores
+// are normalized to 0..MaxNodeScore and multiplied by its weight in the
+// default profile: TaintToleration 3, NodeAffinity 2, PodTopologySpread 2,
+// InterPodAffinity 2, NodeResourcesFit 1 (the LeastAllocated strategy over
+// cpu and memory), NodeResourcesBalancedAllocation 1; a plugin whose
+// PreScore says Skip contributes 0. ImageLocality (weight 1) is not
+// modelled: the snapshot holds no node images.
 type NodeScore struct {
 	Node    string
 	Index   int
@@ -263,11 +259,9 @@ type SpreadArgs struct {
 	DefaultConstraints []api.TopologySpreadConstraint
 }
 
-// cyclePlugin is one plugin instantiated for one pod's scheduling cycle.
-// Its constructor performs the PreFilter computation; the methods are the
-// remaining extension points. All methods must be safe to call from
-// several goroutines at once once constructed (they only read), except
-// addPod/removePod, which are only called on a clone.
+// cyclePlugin is one plugin instantiated for one pod's scheduling cycle
+// (see the top of this file). A cycle is used by one goroutine at a time;
+// addPod and removePod are only called on a clone.
 type cyclePlugin interface {
 	// name returns the plugin's registered name (Plugin* constants).
 	name() string
@@ -278,7 +272,7 @@ type cyclePlugin interface {
 	preFilter() Status
 	// filter judges one node (only called when preFilter succeeded). v
 	// carries the node and any pods a what-if adds or removes there.
-	filter(v *NodeView) Status
+	filter(v *nodeView) Status
 	// preScore prepares scoring over the nodes that passed every filter and
 	// returns Success, or Skip when the plugin has nothing to score (each
 	// node then gets 0 from it).
@@ -301,9 +295,11 @@ type cyclePlugin interface {
 // Cycle is one scheduling cycle: an incoming pod evaluated against the
 // snapshot with the configured plugins, as kube-scheduler's framework runs
 // PreFilter, Filter, PreScore, Score and NormalizeScore. Build it with
-// (*Cluster).NewCycle; it reads the snapshot, so the snapshot must not be
-// updated while the cycle is in use. A Cycle is not safe for concurrent
-// use; create one per goroutine.
+// (*Cluster).NewCycle, then ask it for a Decision (Decide), an Explanation
+// (Explain) or a what-if on one node (WhatIf); PreFilter runs once, on the
+// first of these, and is reused by the others. A cycle reads the snapshot,
+// so the snapshot must not be updated while the cycle is in use. A Cycle is
+// not safe for concurrent use; create one per goroutine.
 type Cycle struct {
 	c       *Cluster
 	pod     *PodInfo
@@ -316,35 +312,41 @@ type Cycle struct {
 	// quick holds, aligned with active, the plugins' quickFilter (nil for
 	// plugins without one).
 	quick []quickFilter
-	// allQuick: every active plugin has a quick check.
-	allQuick bool
 	// rejectAll is set when a PreFilter rejected or failed: every node gets
 	// it.
 	rejectAll *Status
-	// preScore holds the PreScore statuses of the last Score call.
-	preScore []Status
-	// view is the node view Filter reuses from node to node.
-	view NodeView
+	// view is the node view the filters reuse from node to node.
+	view nodeView
 }
 
 // NewCycle starts a scheduling cycle for pod. The pod need not be in the
 // snapshot; if a pod with its key is there, it is not treated specially
-// (callers scheduling a pod remove it first, as the scheduler does).
+// (callers scheduling a pod remove it first, as the scheduler does). A nil
+// pod or Cluster gives a nil Cycle, whose decisions cover no node.
 func (c *Cluster) NewCycle(pod *api.Pod) *Cycle {
+	if c == nil || pod == nil {
+		return nil
+	}
 	pi := newIncomingPodInfo(pod)
 	return &Cycle{c: c, pod: pi, plugins: c.plugins(pi)}
 }
 
-// Pod returns the incoming pod as indexed for the cycle.
-func (cy *Cycle) Pod() *PodInfo { return cy.pod }
-
-// Plugins returns the names of the plugins the cycle runs, in order.
-func (cy *Cycle) Plugins() []string {
-	out := make([]string, len(cy.plugins))
-	for i, p := range cy.plugins {
-		out[i] = p.name()
+// Pod returns the incoming pod as indexed for the cycle (nil for a nil
+// Cycle).
+func (cy *Cycle) Pod() *PodInfo {
+	if cy == nil {
+		return nil
 	}
-	return out
+	return cy.pod
+}
+
+// Cluster returns the snapshot the cycle evaluates the pod on (nil for a
+// nil Cycle).
+func (cy *Cycle) Cluster() *Cluster {
+	if cy == nil {
+		return nil
+	}
+	return cy.c
 }
 
 // enabled reports whether the configuration runs the plugin.
@@ -387,7 +389,6 @@ func (cy *Cycle) runPreFilter() {
 		return
 	}
 	cy.preFilterDone = true
-	cy.allQuick = true
 	cy.preFilter = make([]Status, len(cy.plugins))
 	for i, p := range cy.plugins {
 		st := p.preFilter()
@@ -396,9 +397,8 @@ func (cy *Cycle) runPreFilter() {
 		switch {
 		case st.Code == Success:
 			cy.active = append(cy.active, p)
-			q, ok := p.(quickFilter)
+			q, _ := p.(quickFilter)
 			cy.quick = append(cy.quick, q)
-			cy.allQuick = cy.allQuick && ok
 		case st.Code == Skip:
 		default:
 			if cy.rejectAll == nil {
@@ -407,10 +407,4 @@ func (cy *Cycle) runPreFilter() {
 			}
 		}
 	}
-}
-
-// PreFilter returns each plugin's PreFilter status, in plugin order.
-func (cy *Cycle) PreFilter() []Status {
-	cy.runPreFilter()
-	return append([]Status(nil), cy.preFilter...)
 }

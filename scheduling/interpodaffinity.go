@@ -320,16 +320,16 @@ func (pl *interPodAffinityPlugin) updateWithPod(p *PodInfo, n *NodeInfo, v int64
 	}
 }
 
-func (pl *interPodAffinityPlugin) fits(v *NodeView) bool {
-	return pl.filterCode(v.Info.index) == Success
+func (pl *interPodAffinityPlugin) fits(v *nodeView) bool {
+	return pl.filterCode(v.info.index) == Success
 }
 
-func (pl *interPodAffinityPlugin) filter(v *NodeView) Status {
-	switch pl.filterCode(v.Info.index) {
+func (pl *interPodAffinityPlugin) filter(v *nodeView) Status {
+	switch pl.filterCode(v.info.index) {
 	case UnschedulableAndUnresolvable:
 		return Status{Code: UnschedulableAndUnresolvable, Reasons: reasonsPodAffinity}
 	case Unschedulable:
-		if !pl.satisfiesAntiAffinity(v.Info.index) {
+		if !pl.satisfiesAntiAffinity(v.info.index) {
 			return Status{Code: Unschedulable, Reasons: reasonsPodAntiAffinity}
 		}
 		return Status{Code: Unschedulable, Reasons: reasonsExistingAnti}

@@ -280,14 +280,14 @@ func TestInterPodAffinityAgreesWithReference(t *testing.T) {
 		pod.Spec.Affinity = genAffinity(t)
 
 		wantPre, wantCodes, wantPreScore, wantScores := refInterPodAffinity(c, pod)
-		cy := c.NewCycle(pod)
-		if got := cy.PreFilter()[0].Code; got != wantPre {
+		d := decide(c, pod)
+		if got := d.PreFilter()[0].Code; got != wantPre {
 			t.Fatalf("preFilter %v, want %v", got, wantPre)
 		}
 		if wantPre == Error {
 			return
 		}
-		res := cy.Filter()
+		res := results(d)
 		var codes []Code
 		for _, r := range res {
 			codes = append(codes, r.Status.Code)
@@ -295,9 +295,9 @@ func TestInterPodAffinityAgreesWithReference(t *testing.T) {
 		if d := cmp.Diff(wantCodes, codes); d != "" {
 			t.Fatalf("filter codes (-want +got):\n%s", d)
 		}
-		scores := cy.Score(res)
+		scores := d.Scores(nil)
 		gotPreScore := Code(-1)
-		if ps := cy.PreScore(); len(ps) > 0 {
+		if ps := d.PreScore(); len(ps) > 0 {
 			gotPreScore = ps[0].Code
 		}
 		if gotPreScore != wantPreScore {
@@ -313,51 +313,6 @@ func TestInterPodAffinityAgreesWithReference(t *testing.T) {
 			}
 		}
 	})
-}
-
-func TestMergeAffinityLabelKeys(t *testing.T) {
-	p := &api.Pod{}
-	p.Labels = map[string]string{"app": "web", "hash": "h1", "tenant": "t1"}
-	term := func(sel *api.LabelSelector, match, mismatch []string) api.PodAffinityTerm {
-		return api.PodAffinityTerm{LabelSelector: sel, TopologyKey: "zone", MatchLabelKeys: match, MismatchLabelKeys: mismatch}
-	}
-	p.Spec.Affinity = &api.Affinity{
-		PodAffinity: &api.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []api.PodAffinityTerm{
-			term(&api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}, []string{"hash", "absent"}, []string{"tenant"}),
-			term(nil, []string{"hash"}, nil),
-		}},
-		PodAntiAffinity: &api.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []api.WeightedPodAffinityTerm{
-			{Weight: 1, PodAffinityTerm: term(&api.LabelSelector{}, nil, []string{"app"})},
-		}},
-	}
-	got := MergeAffinityLabelKeys(p)
-	sel := func(ls *api.LabelSelector) string {
-		if ls == nil {
-			return "<nil>"
-		}
-		s, err := api.LabelSelectorAsSelector(ls)
-		if err != nil {
-			return err.Error()
-		}
-		return s.String()
-	}
-	req := got.Spec.Affinity.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution
-	if s := sel(req[0].LabelSelector); s != "app=web,hash in (h1),tenant notin (t1)" {
-		t.Errorf("term 0: %s", s)
-	}
-	if s := sel(req[1].LabelSelector); s != "<nil>" {
-		t.Errorf("term without selector changed: %s", s)
-	}
-	if s := sel(got.Spec.Affinity.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution[0].PodAffinityTerm.LabelSelector); s != "app notin (web)" {
-		t.Errorf("preferred anti term: %s", s)
-	}
-	if s := sel(p.Spec.Affinity.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution[0].LabelSelector); s != "app=web" {
-		t.Errorf("input modified: %s", s)
-	}
-	plain := &api.Pod{}
-	if MergeAffinityLabelKeys(plain) != plain {
-		t.Error("a pod without label keys should be returned as is")
-	}
 }
 
 // TestInterPodAffinityNamespaceSelectorOnEmptyLabels pins a v1.36.3 quirk
@@ -409,7 +364,7 @@ func TestInterPodAffinityNamespaceSelectorOnEmptyLabels(t *testing.T) {
 				}
 			}
 			var got []string
-			for _, r := range c.NewCycle(incoming(tt.nsSel)).Filter() {
+			for _, r := range results(c.NewCycle(incoming(tt.nsSel)).Decide(nil)) {
 				got = append(got, r.Status.Code.String())
 			}
 			if d := cmp.Diff(tt.want, got); d != "" {

@@ -13,22 +13,22 @@ import (
 // term.
 const ReasonNodeAffinityConflict = "pod affinity terms conflict"
 
-// RequiredNodeAffinity is a pod's compiled spec.nodeSelector and required
+// requiredNodeAffinity is a pod's compiled spec.nodeSelector and required
 // node affinity (component-helpers nodeaffinity.RequiredNodeAffinity): a
 // node matches when it has every nodeSelector label and satisfies some
-// required term. Build it with NewRequiredNodeAffinity; safe for
+// required term. Build it with newRequiredNodeAffinity; safe for
 // concurrent use.
-type RequiredNodeAffinity struct {
+type requiredNodeAffinity struct {
 	selector api.Selector // nil without nodeSelector
 	affinity *api.NodeSelectorMatcher
 }
 
-// NewRequiredNodeAffinity compiles the pod's nodeSelector and required
+// newRequiredNodeAffinity compiles the pod's nodeSelector and required
 // node affinity. Invalid terms never match (the scheduler ignores their
 // parse errors, as LazyErrorNodeSelector lets it); the error is returned
 // for callers that want to report it.
-func NewRequiredNodeAffinity(pod *api.Pod) (*RequiredNodeAffinity, error) {
-	r := &RequiredNodeAffinity{}
+func newRequiredNodeAffinity(pod *api.Pod) (*requiredNodeAffinity, error) {
+	r := &requiredNodeAffinity{}
 	if len(pod.Spec.NodeSelector) > 0 {
 		r.selector = api.SelectorFromSet(api.Set(pod.Spec.NodeSelector))
 	}
@@ -39,9 +39,9 @@ func NewRequiredNodeAffinity(pod *api.Pod) (*RequiredNodeAffinity, error) {
 	return r, err
 }
 
-// Match reports whether the node satisfies the pod's nodeSelector and
+// match reports whether the node satisfies the pod's nodeSelector and
 // required node affinity.
-func (r *RequiredNodeAffinity) Match(node *api.Node) bool {
+func (r *requiredNodeAffinity) match(node *api.Node) bool {
 	if r.selector != nil && !r.selector.Matches(api.Set(node.Labels)) {
 		return false
 	}
@@ -126,10 +126,10 @@ func (pl *nodeAffinityPlugin) preFilter() Status {
 	return Status{}
 }
 
-func (pl *nodeAffinityPlugin) fits(v *NodeView) bool { return pl.required.match(v.Info) }
+func (pl *nodeAffinityPlugin) fits(v *nodeView) bool { return pl.required.match(v.info) }
 
-func (pl *nodeAffinityPlugin) filter(v *NodeView) Status {
-	if !pl.required.match(v.Info) {
+func (pl *nodeAffinityPlugin) filter(v *nodeView) Status {
+	if !pl.required.match(v.info) {
 		return Status{Code: UnschedulableAndUnresolvable, Reasons: reasonsNodeAffinity}
 	}
 	return Status{}
@@ -281,7 +281,7 @@ func (c *Cluster) compileTerm(term *api.NodeSelectorTerm) (colTerm, error) {
 	return t, nil
 }
 
-// compiledNodeAffinity is RequiredNodeAffinity compiled against the
+// compiledNodeAffinity is requiredNodeAffinity compiled against the
 // snapshot's label columns for one cycle.
 type compiledNodeAffinity struct {
 	selector []colRequirement // nodeSelector, as In requirements

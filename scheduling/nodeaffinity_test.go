@@ -67,10 +67,10 @@ func TestCompiledNodeAffinityAgreesWithSelectors(t *testing.T) {
 			}
 			pod.Spec.Affinity = &api.Affinity{NodeAffinity: &api.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &api.NodeSelector{NodeSelectorTerms: terms}}}
 		}
-		ref, _ := NewRequiredNodeAffinity(pod)
+		ref, _ := newRequiredNodeAffinity(pod)
 		compiled := c.compileRequiredNodeAffinity(pod)
 		for i, n := range nodes {
-			if want, got := ref.Match(n), compiled.match(c.NodeAt(i)); want != got {
+			if want, got := ref.match(n), compiled.match(c.NodeAt(i)); want != got {
 				t.Fatalf("node %s %v: reference %v, compiled %v", n.Name, n.Labels, want, got)
 			}
 		}

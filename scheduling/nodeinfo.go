@@ -78,21 +78,9 @@ func newResource(l api.ResourceList) Resource {
 	return r
 }
 
-// Clone returns a deep copy of r.
-func (r Resource) Clone() Resource {
-	out := r
-	if r.Scalar != nil {
-		out.Scalar = make(map[api.ResourceName]int64, len(r.Scalar))
-		for k, v := range r.Scalar {
-			out.Scalar[k] = v
-		}
-	}
-	return out
-}
-
-// Equal reports whether r and o hold the same amounts (an absent scalar
+// equal reports whether r and o hold the same amounts (an absent scalar
 // equals zero).
-func (r Resource) Equal(o Resource) bool {
+func (r Resource) equal(o Resource) bool {
 	if r.MilliCPU != o.MilliCPU || r.Memory != o.Memory || r.EphemeralStorage != o.EphemeralStorage ||
 		r.AllowedPodNumber != o.AllowedPodNumber {
 		return false
@@ -242,10 +230,13 @@ func (p hostPort) conflictsWith(q hostPort) bool {
 	return p.ip == q.ip || p.ip == "0.0.0.0" || q.ip == "0.0.0.0"
 }
 
-// PodInfo is a pod as the snapshot indexes it: the pod, its key, the
-// resources the scheduler accounts for it, its host ports and its compiled
-// inter-pod affinity terms (framework.PodInfo). A PodInfo is immutable once
-// built, except for its placement, which the Cluster maintains.
+// PodInfo is a pod as the snapshot indexes it (framework.PodInfo): the API
+// object, with what the filters need precomputed — the resources the
+// scheduler accounts for it, its host ports, its compiled inter-pod
+// affinity terms — and its placement, which the Cluster maintains. Callers
+// get PodInfos from the snapshot (NodeInfo.Pods, Cluster.NominatedPods,
+// WhatIf.Pod, Cycle.Pod) to hand back to a WhatIf; read the pod itself
+// through Pod.
 type PodInfo struct {
 	// Pod is the API object; it must not be modified while in the snapshot.
 	Pod *api.Pod
@@ -287,32 +278,8 @@ func (p *PodInfo) labelPos(lp labelPair) int {
 	return i
 }
 
-// Key returns "namespace/name".
-func (p *PodInfo) Key() string { return p.key }
-
-// Namespace returns the pod's namespace.
-func (p *PodInfo) Namespace() string { return p.Pod.Namespace }
-
-// Labels returns the pod's labels.
-func (p *PodInfo) Labels() map[string]string { return p.Pod.Labels }
-
-// Requests returns the resources the scheduler accounts for the pod (do not
-// modify the Scalar map).
-func (p *PodInfo) Requests() Resource { return p.requests }
-
-// IsTerminating reports whether the pod has a deletionTimestamp.
-func (p *PodInfo) IsTerminating() bool { return p.Pod.DeletionTimestamp != nil }
-
-// Node returns the node the pod is bound to in the snapshot, or nil.
-func (p *PodInfo) Node() *NodeInfo { return p.node }
-
-// Priority returns spec.priority, 0 when unset.
-func (p *PodInfo) Priority() int32 {
-	if p.Pod.Spec.Priority != nil {
-		return *p.Pod.Spec.Priority
-	}
-	return 0
-}
+// priority is the pod's spec.priority (PodPriority).
+func (p *PodInfo) priority() int32 { return PodPriority(p.Pod) }
 
 // hasAffinityTerms reports whether the pod has any inter-pod (anti-)affinity
 // term (framework NodeInfo.PodsWithAffinity membership).
@@ -348,9 +315,9 @@ func newIncomingPodInfo(pod *api.Pod) *PodInfo {
 }
 
 // NodeInfo is one node of the snapshot with what the filters need about it
-// (framework.NodeInfo): its allocatable resources, the sum of its pods'
-// requests, its pods, its used host ports. Read it through its methods; it
-// changes only through the Cluster's update methods.
+// (framework.NodeInfo): the node object, its allocatable resources, the sum
+// of its pods' requests, its pods, its used host ports. Read it through its
+// methods; it changes only through the Cluster's update methods.
 type NodeInfo struct {
 	// The fields every filter pass reads come first, to share cache lines.
 
@@ -390,74 +357,60 @@ func (n *NodeInfo) setNode(node *api.Node) {
 	n.allocatable = newResource(node.Status.Allocatable)
 }
 
+// The accessors below treat a nil NodeInfo (NodeByName of an unknown
+// name) as an empty node: no object, no name, index -1, no pods, zero
+// amounts.
+
 // Node returns the API object.
-func (n *NodeInfo) Node() *api.Node { return n.node }
+func (n *NodeInfo) Node() *api.Node {
+	if n == nil {
+		return nil
+	}
+	return n.node
+}
 
 // Name returns the node's name.
-func (n *NodeInfo) Name() string { return n.node.Name }
+func (n *NodeInfo) Name() string {
+	if n == nil {
+		return ""
+	}
+	return n.name
+}
 
-// Index returns the node's position in the snapshot (0..NumNodes-1).
-func (n *NodeInfo) Index() int { return n.index }
-
-// Labels returns the node's labels.
-func (n *NodeInfo) Labels() map[string]string { return n.node.Labels }
-
-// Taints returns the node's taints.
-func (n *NodeInfo) Taints() []api.Taint { return n.node.Spec.Taints }
+// Index returns the node's position in the snapshot (0..NumNodes-1), the
+// index a Decision reports it under.
+func (n *NodeInfo) Index() int {
+	if n == nil {
+		return -1
+	}
+	return n.index
+}
 
 // Pods returns the pods bound to the node, terminating ones included, in
 // no particular order. The slice must not be modified.
-func (n *NodeInfo) Pods() []*PodInfo { return n.pods }
-
-// NumPods returns the number of pods bound to the node.
-func (n *NodeInfo) NumPods() int { return len(n.pods) }
+func (n *NodeInfo) Pods() []*PodInfo {
+	if n == nil {
+		return nil
+	}
+	return n.pods
+}
 
 // Allocatable returns the node's status.allocatable in scheduler units (do
 // not modify the Scalar map).
-func (n *NodeInfo) Allocatable() Resource { return n.allocatable }
+func (n *NodeInfo) Allocatable() Resource {
+	if n == nil {
+		return Resource{}
+	}
+	return n.allocatable
+}
 
 // Requested returns the sum of the requests of the node's pods, as the
 // scheduler accounts them (do not modify the Scalar map).
-func (n *NodeInfo) Requested() Resource { return n.requested }
-
-// HostPort is a host port bound on a node: IP ("0.0.0.0" for all),
-// protocol and port.
-type HostPort struct {
-	IP       string
-	Protocol string
-	Port     int32
-}
-
-// UsedHostPorts lists the host ports the node's pods bind (containers and
-// sidecars), each once, sorted by port, protocol and IP.
-func (n *NodeInfo) UsedHostPorts() []HostPort {
-	out := make([]HostPort, 0, len(n.ports.exact))
-	for p := range n.ports.exact {
-		out = append(out, HostPort{IP: p.ip, Protocol: p.protocol, Port: p.port})
+func (n *NodeInfo) Requested() Resource {
+	if n == nil {
+		return Resource{}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Port != b.Port {
-			return a.Port < b.Port
-		}
-		if a.Protocol != b.Protocol {
-			return a.Protocol < b.Protocol
-		}
-		return a.IP < b.IP
-	})
-	return out
-}
-
-// HostPortInUse reports whether a pod on the node binds the host port
-// (ip "" means 0.0.0.0, protocol "" means TCP) or one conflicting with it.
-func (n *NodeInfo) HostPortInUse(ip, protocol string, port int32) bool {
-	if ip == "" {
-		ip = "0.0.0.0"
-	}
-	if protocol == "" {
-		protocol = "TCP"
-	}
-	return n.ports.conflictCount(hostPort{ip, protocol, port}) > 0
+	return n.requested
 }
 
 func (n *NodeInfo) addPod(p *PodInfo) {
@@ -496,32 +449,32 @@ func (n *NodeInfo) removePod(p *PodInfo) {
 	p.node = nil
 }
 
-// NodeView is a node as a what-if sees it: the snapshot's node with some of
+// nodeView is a node as a filter sees it: the snapshot's node with some of
 // its pods taken away (preemption victims) and some pods added (pods
-// nominated to it), without copying anything. The zero Removed/Added view
-// is the node as it stands.
-type NodeView struct {
-	Info *NodeInfo
-	// Removed are pods of Info treated as gone; Added are pods treated as
-	// bound to Info.
-	Removed []*PodInfo
-	Added   []*PodInfo
+// nominated to it), without copying anything. With nothing removed or
+// added it is the node as it stands.
+type nodeView struct {
+	info *NodeInfo
+	// removed are pods of info treated as gone; added are pods treated as
+	// bound to info.
+	removed []*PodInfo
+	added   []*PodInfo
 }
 
 // numPods is the pod count under the what-if.
-func (v *NodeView) numPods() int { return len(v.Info.pods) - len(v.Removed) + len(v.Added) }
+func (v *nodeView) numPods() int { return len(v.info.pods) - len(v.removed) + len(v.added) }
 
 // requested returns the requested amounts under the what-if for the
 // fixed-name resources.
-func (v *NodeView) requested() (cpu, mem, eph int64) {
-	r := &v.Info.requested
+func (v *nodeView) requested() (cpu, mem, eph int64) {
+	r := &v.info.requested
 	cpu, mem, eph = r.MilliCPU, r.Memory, r.EphemeralStorage
-	for _, p := range v.Removed {
+	for _, p := range v.removed {
 		cpu -= p.requests.MilliCPU
 		mem -= p.requests.Memory
 		eph -= p.requests.EphemeralStorage
 	}
-	for _, p := range v.Added {
+	for _, p := range v.added {
 		cpu += p.requests.MilliCPU
 		mem += p.requests.Memory
 		eph += p.requests.EphemeralStorage
@@ -531,12 +484,12 @@ func (v *NodeView) requested() (cpu, mem, eph int64) {
 
 // requestedScalar returns the requested amount of a scalar resource under
 // the what-if.
-func (v *NodeView) requestedScalar(name api.ResourceName) int64 {
-	n := v.Info.requested.Scalar[name]
-	for _, p := range v.Removed {
+func (v *nodeView) requestedScalar(name api.ResourceName) int64 {
+	n := v.info.requested.Scalar[name]
+	for _, p := range v.removed {
 		n -= p.requests.Scalar[name]
 	}
-	for _, p := range v.Added {
+	for _, p := range v.added {
 		n += p.requests.Scalar[name]
 	}
 	return n
@@ -544,9 +497,9 @@ func (v *NodeView) requestedScalar(name api.ResourceName) int64 {
 
 // portConflict reports whether p conflicts with a host port in use under
 // the what-if.
-func (v *NodeView) portConflict(p hostPort) bool {
-	n := v.Info.ports.conflictCount(p)
-	for _, q := range v.Removed {
+func (v *nodeView) portConflict(p hostPort) bool {
+	n := v.info.ports.conflictCount(p)
+	for _, q := range v.removed {
 		for _, qp := range q.ports {
 			if p.conflictsWith(qp) {
 				n--
@@ -556,7 +509,7 @@ func (v *NodeView) portConflict(p hostPort) bool {
 	if n > 0 {
 		return true
 	}
-	for _, q := range v.Added {
+	for _, q := range v.added {
 		for _, qp := range q.ports {
 			if p.conflictsWith(qp) {
 				return true

@@ -22,7 +22,7 @@ func (pl *nodePortsPlugin) preFilter() Status {
 	return Status{}
 }
 
-func (pl *nodePortsPlugin) fits(v *NodeView) bool {
+func (pl *nodePortsPlugin) fits(v *nodeView) bool {
 	for _, p := range pl.ports {
 		if v.portConflict(p) {
 			return false
@@ -31,7 +31,7 @@ func (pl *nodePortsPlugin) fits(v *NodeView) bool {
 	return true
 }
 
-func (pl *nodePortsPlugin) filter(v *NodeView) Status {
+func (pl *nodePortsPlugin) filter(v *nodeView) Status {
 	for _, p := range pl.ports {
 		if v.portConflict(p) {
 			return Status{Code: Unschedulable, Reasons: reasonsNodePorts}

@@ -16,34 +16,25 @@ type QueuedPod struct {
 	Timestamp time.Time
 }
 
-// QueueLess reports whether a leaves the scheduling queue before b, by
-// kube-scheduler's default QueueSort plugin (PrioritySort): the higher
-// spec.priority first (unset counts as 0), and between equal priorities
-// the earlier queue timestamp first. Pods equal on both are unordered: the
-// queue may hand them out either way.
-func QueueLess(a, b QueuedPod) bool {
-	pa, pb := PodPriority(a.Pod), PodPriority(b.Pod)
-	if pa != pb {
-		return pa > pb
-	}
-	return a.Timestamp.Before(b.Timestamp)
-}
-
-// QueueCompare is QueueLess as a three-way comparison for slices.SortFunc:
-// negative when a goes first, positive when b does, 0 for pods the queue
-// cannot tell apart.
+// QueueCompare is the order in which the scheduling queue hands out
+// pending pods, by kube-scheduler's default QueueSort plugin
+// (PrioritySort's Less), as a three-way comparison for slices.SortFunc:
+// negative when a leaves the queue before b, positive when b does, 0 for
+// pods the queue cannot tell apart. The higher spec.priority goes first
+// (unset counts as 0), and between equal priorities the earlier queue
+// timestamp.
 func QueueCompare(a, b QueuedPod) int {
-	switch {
-	case QueueLess(a, b):
-		return -1
-	case QueueLess(b, a):
+	if pa, pb := PodPriority(a.Pod), PodPriority(b.Pod); pa != pb {
+		if pa > pb {
+			return -1
+		}
 		return 1
 	}
-	return 0
+	return a.Timestamp.Compare(b.Timestamp)
 }
 
 // SortQueue orders pods the way the scheduling queue hands them out, first
-// out first (see QueueLess). Pods the queue cannot tell apart keep their
+// out first (see QueueCompare). Pods the queue cannot tell apart keep their
 // relative order.
 func SortQueue(pods []QueuedPod) {
 	slices.SortStableFunc(pods, QueueCompare)

@@ -250,13 +250,13 @@ func (e *queueEntry) backingOff(now time.Time) bool {
 }
 
 // queueOrderLess is the active queue's order (the default QueueSort
-// plugin, QueueLess), ties broken by arrival in the heap.
+// plugin, QueueCompare), ties broken by arrival in the heap.
 func queueOrderLess(a, b *queueEntry) bool {
 	qa, qb := QueuedPod{Pod: a.pod, Timestamp: a.timestamp}, QueuedPod{Pod: b.pod, Timestamp: b.timestamp}
-	if QueueLess(qa, qb) {
-		return true
+	if c := QueueCompare(qa, qb); c != 0 {
+		return c < 0
 	}
-	return !QueueLess(qb, qa) && a.seq < b.seq
+	return a.seq < b.seq
 }
 
 // backoffLess orders the backoff queue of rejected pods: earliest expiry
@@ -471,7 +471,7 @@ func (q *Queue) Delete(key string, now time.Time) error {
 
 // Pop hands out the pod the scheduler tries next at now and puts it in
 // flight, its Attempts one higher (attempts is that new count): the best
-// pod of the active queue by the queue order (QueueLess: higher priority,
+// pod of the active queue by the queue order (QueueCompare: higher priority,
 // then earlier queue timestamp); when the active queue is empty, the
 // backoff pod whose latest attempt plugins rejected with the earliest
 // BackoffUntil (then by the queue order) even though its backoff has not

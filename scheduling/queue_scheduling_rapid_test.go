@@ -124,7 +124,7 @@ func (r *refQueue) pop(now time.Time) (string, int, bool) {
 	r.advance(now)
 	best := ""
 	better := func(a, b *refPod) bool {
-		return QueueLess(QueuedPod{a.pod, a.ts}, QueuedPod{b.pod, b.ts})
+		return QueueCompare(QueuedPod{a.pod, a.ts}, QueuedPod{b.pod, b.ts}) < 0
 	}
 	for _, k := range r.order {
 		p := r.pods[k]
@@ -481,7 +481,7 @@ func TestQueuePopIsBestEligible(t *testing.T) {
 				}
 				for _, k := range before.Active {
 					e, _ := q.Entry(k)
-					if QueueLess(QueuedPod{e.Pod, e.Timestamp}, QueuedPod{got.Pod, got.Timestamp}) {
+					if QueueCompare(QueuedPod{e.Pod, e.Timestamp}, QueuedPod{got.Pod, got.Timestamp}) < 0 {
 						t.Fatalf("popped %s before the better %s", pod.Key(), k)
 					}
 				}
@@ -495,7 +495,7 @@ func TestQueuePopIsBestEligible(t *testing.T) {
 						continue
 					}
 					if e.ConsecutiveErrors == 0 && (b.Until.Before(got.BackoffUntil) ||
-						b.Until.Equal(got.BackoffUntil) && QueueLess(QueuedPod{e.Pod, e.Timestamp}, QueuedPod{got.Pod, got.Timestamp})) {
+						b.Until.Equal(got.BackoffUntil) && QueueCompare(QueuedPod{e.Pod, e.Timestamp}, QueuedPod{got.Pod, got.Timestamp}) < 0) {
 						t.Fatalf("popped %s from backoff before the better %s", pod.Key(), b.Key)
 					}
 				}

@@ -50,7 +50,7 @@ func TestSortQueueProperties(t *testing.T) {
 		SortQueue(q)
 		for i := 1; i < len(q); i++ {
 			a, b := q[i-1], q[i]
-			if QueueLess(b, a) {
+			if QueueCompare(a, b) > 0 {
 				t.Fatalf("%s (prio %d, %v) handed out before %s (prio %d, %v)",
 					a.Pod.Name, PodPriority(a.Pod), a.Timestamp, b.Pod.Name, PodPriority(b.Pod), b.Timestamp)
 			}

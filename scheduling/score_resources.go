@@ -76,7 +76,7 @@ func newBalancedPlugin(p *PodInfo) *balancedPlugin { return &balancedPlugin{pod:
 
 func (pl *balancedPlugin) name() string            { return PluginNodeResourcesBalancedAllocation }
 func (pl *balancedPlugin) clone() cyclePlugin      { return pl }
-func (pl *balancedPlugin) filter(*NodeView) Status { return Status{} }
+func (pl *balancedPlugin) filter(*nodeView) Status { return Status{} }
 
 // preFilter is Skip: the plugin only scores.
 func (pl *balancedPlugin) preFilter() Status { return Status{Code: Skip} }

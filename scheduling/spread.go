@@ -37,8 +37,8 @@ var ErrInvalidSpreadArgs = errors.New("invalid PodTopologySpread arguments")
 // v1.36.3 applies to a pod with no spec.topologySpreadConstraints under
 // System defaulting: spread over kubernetes.io/hostname with maxSkew 3 and
 // over topology.kubernetes.io/zone with maxSkew 5, both ScheduleAnyway (so
-// they only score). Their selector is the one DefaultSpreadSelector builds
-// from the Services and the controller that select the pod; a pod no
+// they only score). Their selector is built from the Services and the
+// controller that select the pod (see Cluster.SetSpreadWorkloads); a pod no
 // Service or supported controller selects is not spread by default.
 func SystemDefaultSpreadConstraints() []api.TopologySpreadConstraint {
 	return []api.TopologySpreadConstraint{
@@ -57,14 +57,14 @@ type SpreadWorkloads struct {
 	StatefulSets           []*api.StatefulSet
 }
 
-// DefaultSpreadSelector is the label selector the default spread
+// defaultSpreadSelector is the label selector the default spread
 // constraints give a pod (the scheduler's helper.DefaultSelector): the
 // merged selectors of the Services in the pod's namespace whose (non-nil)
 // selector matches the pod, then the selector of the pod's controller when
 // it is a v1 ReplicationController (merged as labels), or an apps/v1
 // ReplicaSet or StatefulSet (its requirements added) found in the pod's
 // namespace. An Empty result means the pod gets no default constraints.
-func DefaultSpreadSelector(pod *api.Pod, w SpreadWorkloads) api.Selector {
+func defaultSpreadSelector(pod *api.Pod, w SpreadWorkloads) api.Selector {
 	set := api.Set{}
 	for _, svc := range w.Services {
 		if svc == nil || svc.Namespace != pod.Namespace || svc.Spec.Selector == nil {
@@ -220,7 +220,7 @@ func mergeMatchLabelKeys(sel api.Selector, keys []string, podLabels map[string]s
 
 // spreadConstraintsFor returns the pod's constraints with the given action:
 // its own when it has any, else the configured defaults with the selector
-// DefaultSpreadSelector builds (none when that selector is empty).
+// defaultSpreadSelector builds (none when that selector is empty).
 func spreadConstraintsFor(pod *api.Pod, args SpreadArgs, w SpreadWorkloads, action api.UnsatisfiableConstraintAction) ([]spreadConstraint, error) {
 	if len(pod.Spec.TopologySpreadConstraints) > 0 {
 		return compileSpreadConstraints(pod.Spec.TopologySpreadConstraints, pod, action)
@@ -233,7 +233,7 @@ func spreadConstraintsFor(pod *api.Pod, args SpreadArgs, w SpreadWorkloads, acti
 	if err != nil || len(cs) == 0 {
 		return nil, err
 	}
-	sel := DefaultSpreadSelector(pod, w)
+	sel := defaultSpreadSelector(pod, w)
 	if sel.Empty() {
 		return nil, nil
 	}

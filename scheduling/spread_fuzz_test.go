@@ -48,11 +48,9 @@ func FuzzSpreadConstraint(f *testing.F) {
 				}},
 			},
 		}
-		cy := c.NewCycle(pod)
-		res := cy.Filter()
-		cy.Score(res)
+		d := decide(c, pod)
 		if _, err := api.LabelSelectorAsSelector(pod.Spec.TopologySpreadConstraints[0].LabelSelector); err != nil && hard {
-			if st := cy.PreFilter()[0]; st.Code != Error {
+			if st := d.PreFilter()[0]; st.Code != Error {
 				t.Fatalf("invalid selector: preFilter %v, want Error", st)
 			}
 		}

@@ -102,7 +102,7 @@ func (sc *spreadCache) postingsFor(c *Cluster, ns, key string) *keyPostings {
 		return kp
 	}
 	kp := &keyPostings{byValue: map[string][]*PodInfo{}, slot: map[*PodInfo]int{}}
-	for _, p := range c.PodsInNamespace(ns) {
+	for _, p := range c.byNamespace[ns] {
 		if !countable(p) {
 			continue
 		}
@@ -326,7 +326,7 @@ func (sc *spreadCache) selectorCounts(c *Cluster, ns string, sel api.Selector) (
 			}
 		}
 	} else {
-		for _, p := range c.PodsInNamespace(ns) {
+		for _, p := range c.byNamespace[ns] {
 			if countable(p) && sel.Matches(api.Set(p.Pod.Labels)) {
 				e.perNode[p.node.index]++
 			}
@@ -376,7 +376,7 @@ func (sc *spreadCache) syncNodes(c *Cluster) {
 // podAttached counts a pod just bound to a snapshot node.
 func (sc *spreadCache) podAttached(p *PodInfo) { sc.podDelta(p, 1) }
 
-// podDetached uncounts a pod about to leave its node (p.Node() still set).
+// podDetached uncounts a pod about to leave its node (p.node still set).
 func (sc *spreadCache) podDetached(p *PodInfo) { sc.podDelta(p, -1) }
 
 func (sc *spreadCache) podDelta(p *PodInfo, d int32) {

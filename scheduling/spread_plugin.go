@@ -36,7 +36,7 @@ type spreadPlugin struct {
 	pod   *PodInfo
 	cache *spreadCache
 
-	affinity     *RequiredNodeAffinity // nil when the pod has no required node affinity or selector
+	affinity     *requiredNodeAffinity // nil when the pod has no required node affinity or selector
 	affinityDone bool
 	// reasons are the rejection texts, allocated once per cycle.
 	reasonSkew, reasonMissing []string
@@ -138,12 +138,12 @@ func (pl *spreadPlugin) spreadCache() *spreadCache {
 	return pl.cache
 }
 
-func (pl *spreadPlugin) requiredAffinity() *RequiredNodeAffinity {
+func (pl *spreadPlugin) requiredAffinity() *requiredNodeAffinity {
 	if !pl.affinityDone {
 		pl.affinityDone = true
 		pod := pl.pod.Pod
 		if len(pod.Spec.NodeSelector) > 0 || requiredNodeSelector(pod) != nil {
-			pl.affinity, _ = NewRequiredNodeAffinity(pod)
+			pl.affinity, _ = newRequiredNodeAffinity(pod)
 		}
 	}
 	return pl.affinity
@@ -163,11 +163,11 @@ func (pl *spreadPlugin) needsInclusion(cs []spreadConstraint) bool {
 // included reports whether node n counts for constraint c under its node
 // inclusion policies.
 func (pl *spreadPlugin) included(c *spreadConstraint, n *NodeInfo) bool {
-	if c.honorAffinity && pl.affinity != nil && !pl.affinity.Match(n.node) {
+	if c.honorAffinity && pl.affinity != nil && !pl.affinity.match(n.node) {
 		return false
 	}
 	if c.honorTaints && len(n.node.Spec.Taints) > 0 {
-		if _, bad := FindUntoleratedTaint(n.node.Spec.Taints, pl.pod.Pod.Spec.Tolerations); bad {
+		if _, bad := findUntoleratedTaint(n.node.Spec.Taints, pl.pod.Pod.Spec.Tolerations); bad {
 			return false
 		}
 	}
@@ -244,11 +244,11 @@ func (pl *spreadPlugin) preFilter() Status {
 	return Status{}
 }
 
-func (pl *spreadPlugin) filter(v *NodeView) Status {
+func (pl *spreadPlugin) filter(v *nodeView) Status {
 	if !pl.hardOK {
 		return Status{}
 	}
-	n := v.Info.index
+	n := v.info.index
 	for i := range pl.hs {
 		h := &pl.hs[i]
 		d := h.ids[n]
@@ -288,8 +288,8 @@ func (pl *spreadPlugin) fitsIndex(n int) bool {
 
 // fits is the quick check (quickFilter): what-ifs reach the plugin through
 // addPod/removePod, so the view's node index is all it needs.
-func (pl *spreadPlugin) fits(v *NodeView) bool {
-	return !pl.hardOK || pl.fitsIndex(v.Info.index)
+func (pl *spreadPlugin) fits(v *nodeView) bool {
+	return !pl.hardOK || pl.fitsIndex(v.info.index)
 }
 
 func (pl *spreadPlugin) clone() cyclePlugin {

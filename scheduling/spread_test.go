@@ -29,7 +29,7 @@ func runSpreadPlugin(c *Cluster, pod *api.Pod) spreadRun {
 	for _, n := range c.nodes {
 		st := Status{}
 		if r.preFilter.Code == Success {
-			st = pl.filter(&NodeView{Info: n})
+			st = pl.filter(&nodeView{info: n})
 		} else if r.preFilter.Code != Skip {
 			st = r.preFilter
 		}
@@ -174,9 +174,9 @@ func TestSpreadPreFilterSkipAndDefaults(t *testing.T) {
 		t.Fatalf("without a service: preFilter %v preScore %v, want Skip Skip", r.preFilter, r.preScore)
 	}
 	svc := &api.Service{ObjectMeta: api.ObjectMeta{Name: "s", Namespace: "default"}, Spec: api.ServiceSpec{Selector: map[string]string{"foo": "bar"}}}
-	sel := DefaultSpreadSelector(pod, SpreadWorkloads{Services: []*api.Service{svc}})
+	sel := defaultSpreadSelector(pod, SpreadWorkloads{Services: []*api.Service{svc}})
 	if sel.String() != "foo=bar" {
-		t.Fatalf("DefaultSpreadSelector = %q, want foo=bar", sel.String())
+		t.Fatalf("defaultSpreadSelector = %q, want foo=bar", sel.String())
 	}
 	cs, err := spreadConstraintsFor(pod, SpreadArgs{}, SpreadWorkloads{Services: []*api.Service{svc}}, api.ScheduleAnyway)
 	if err != nil || len(cs) != 2 || cs[0].key != api.LabelHostname || cs[0].maxSkew != 3 || cs[1].maxSkew != 5 {
@@ -195,12 +195,12 @@ func TestDefaultSpreadSelectorOwners(t *testing.T) {
 		Spec: api.ReplicaSetSpec{Selector: &api.LabelSelector{MatchLabels: map[string]string{"rev": "1"}}}}
 	svc := &api.Service{ObjectMeta: api.ObjectMeta{Name: "s", Namespace: "ns"}, Spec: api.ServiceSpec{Selector: map[string]string{"app": "a"}}}
 	otherNS := &api.Service{ObjectMeta: api.ObjectMeta{Name: "s2", Namespace: "elsewhere"}, Spec: api.ServiceSpec{Selector: map[string]string{"x": "y"}}}
-	got := DefaultSpreadSelector(pod, SpreadWorkloads{Services: []*api.Service{svc, otherNS}, ReplicaSets: []*api.ReplicaSet{rs}}).String()
+	got := defaultSpreadSelector(pod, SpreadWorkloads{Services: []*api.Service{svc, otherNS}, ReplicaSets: []*api.ReplicaSet{rs}}).String()
 	if got != "app=a,rev=1" {
 		t.Errorf("selector %q, want app=a,rev=1", got)
 	}
 	pod.OwnerReferences[0].APIVersion = "extensions/v1beta1"
-	if got := DefaultSpreadSelector(pod, SpreadWorkloads{ReplicaSets: []*api.ReplicaSet{rs}}); !got.Empty() {
+	if got := defaultSpreadSelector(pod, SpreadWorkloads{ReplicaSets: []*api.ReplicaSet{rs}}); !got.Empty() {
 		t.Errorf("an old-API ReplicaSet owner must be ignored, got %q", got.String())
 	}
 }
@@ -215,18 +215,18 @@ type spreadOracle struct {
 
 func (o *spreadOracle) eligible(ci int, n *NodeInfo) bool {
 	for _, h := range o.hard {
-		if _, ok := n.Labels()[h.key]; !ok {
+		if _, ok := n.node.Labels[h.key]; !ok {
 			return false
 		}
 	}
 	c := o.hard[ci]
 	if c.honorAffinity {
-		if ra, _ := NewRequiredNodeAffinity(o.pod); !ra.Match(n.Node()) {
+		if ra, _ := newRequiredNodeAffinity(o.pod); !ra.match(n.node) {
 			return false
 		}
 	}
 	if c.honorTaints {
-		if _, bad := FindUntoleratedTaint(n.Taints(), o.pod.Spec.Tolerations); bad {
+		if _, bad := findUntoleratedTaint(n.node.Spec.Taints, o.pod.Spec.Tolerations); bad {
 			return false
 		}
 	}
@@ -237,11 +237,11 @@ func (o *spreadOracle) eligible(ci int, n *NodeInfo) bool {
 func (o *spreadOracle) counts(ci int) map[string]int {
 	c := o.hard[ci]
 	out := map[string]int{}
-	for _, n := range o.c.Nodes() {
+	for _, n := range o.c.nodes {
 		if !o.eligible(ci, n) {
 			continue
 		}
-		d := n.Labels()[c.key]
+		d := n.node.Labels[c.key]
 		out[d] += 0
 		if c.selector.Empty() {
 			continue
@@ -356,12 +356,12 @@ func TestSpreadFilterKeepsSkewProperty(t *testing.T) {
 		}
 		o := &spreadOracle{c: c, pod: pod, hard: hard}
 		r := runSpreadPlugin(c, pod)
-		for ni, n := range c.Nodes() {
+		for ni, n := range c.nodes {
 			st := r.filter[ni]
 			// The oracle's own verdict.
 			want := Success
 			for ci, h := range hard {
-				d, ok := n.Labels()[h.key]
+				d, ok := n.node.Labels[h.key]
 				if !ok {
 					want = UnschedulableAndUnresolvable
 					break
@@ -386,7 +386,7 @@ func TestSpreadFilterKeepsSkewProperty(t *testing.T) {
 			for ci, h := range hard {
 				counts := o.counts(ci)
 				before := globalMin(counts, h.minDomains)
-				d := n.Labels()[h.key]
+				d := n.node.Labels[h.key]
 				if o.eligible(ci, n) && h.selector.Matches(api.Set(pod.Labels)) {
 					counts[d]++
 				}
@@ -445,9 +445,9 @@ func TestSpreadCacheIncremental(t *testing.T) {
 				if err := c.AddPod(p); err != nil {
 					t.Fatal(err)
 				}
-				sc.podAttached(c.Pod(p.Namespace, p.Name))
+				sc.podAttached(c.pods[p.Namespace+"/"+p.Name])
 			case 1: // remove a pod
-				ps := c.PodsInNamespace("default")
+				ps := c.byNamespace["default"]
 				if len(ps) == 0 {
 					continue
 				}
@@ -514,7 +514,7 @@ func TestSpreadCacheIncremental(t *testing.T) {
 			}
 		}
 		gotIdx, wantIdx := sc.keyIndex(c, "zone"), fresh.keyIndex(c, "zone")
-		for i := range c.Nodes() {
+		for i := range c.nodes {
 			g, w := gotIdx.ids[i], wantIdx.ids[i]
 			if (g < 0) != (w < 0) || (g >= 0 && gotIdx.values[g] != wantIdx.values[w]) {
 				t.Fatalf("node %d: incremental domain %d, fresh %d", i, g, w)
@@ -566,12 +566,12 @@ func TestSpreadWhatIfRemoveProperty(t *testing.T) {
 			t.Fatal(err)
 		}
 		victim := pods[rapid.IntRange(0, len(pods)-1).Draw(t, "victim")]
-		vi := c.Pod(victim.Namespace, victim.Name)
-		if vi == nil || vi.Node() == nil || victim.DeletionTimestamp != nil {
+		vi := c.pods[victim.Namespace+"/"+victim.Name]
+		if vi == nil || vi.node == nil || victim.DeletionTimestamp != nil {
 			return
 		}
 		cy := c.NewCycle(pod)
-		w := cy.WhatIf(vi.Node())
+		w := cy.WhatIf(vi.node)
 		w.RemovePod(vi)
 		got := w.Filter()
 
@@ -585,9 +585,9 @@ func TestSpreadWhatIfRemoveProperty(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := c2.NewCycle(pod).FilterNode(c2.NodeByName(vi.Node().Name())).Status
+		want := c2.NewCycle(pod).WhatIf(c2.NodeByName(vi.node.Name())).Filter()
 		if got.Code != want.Code {
-			t.Fatalf("what-if without %s on %s: %v, rebuilt snapshot: %v", victim.Name, vi.Node().Name(), got, want)
+			t.Fatalf("what-if without %s on %s: %v, rebuilt snapshot: %v", victim.Name, vi.node.Name(), got, want)
 		}
 	})
 }
@@ -642,9 +642,9 @@ func TestSpreadSelectorCountsBruteForce(t *testing.T) {
 		sc := newSpreadCache()
 		got, _ := sc.selectorCounts(c, "default", sel)
 		want := make([]int32, c.NumNodes())
-		for _, p := range c.PodsInNamespace("default") {
+		for _, p := range c.byNamespace["default"] {
 			if countable(p) && sel.Matches(api.Set(p.Pod.Labels)) {
-				want[p.Node().Index()]++
+				want[p.node.index]++
 			}
 		}
 		if d := cmp.Diff(want, got); d != "" {

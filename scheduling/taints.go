@@ -13,12 +13,12 @@ func toleratesTaint(tols []api.Toleration, t *api.Taint) bool {
 	return false
 }
 
-// FindUntoleratedTaint returns the first of the node's NoSchedule or
+// findUntoleratedTaint returns the first of the node's NoSchedule or
 // NoExecute taints that none of the tolerations tolerates, as the
 // TaintToleration filter looks for it (v1helper
 // FindMatchingUntoleratedTaint); ok is false when every such taint is
 // tolerated. PreferNoSchedule taints never keep a pod off a node.
-func FindUntoleratedTaint(taints []api.Taint, tols []api.Toleration) (taint api.Taint, ok bool) {
+func findUntoleratedTaint(taints []api.Taint, tols []api.Toleration) (taint api.Taint, ok bool) {
 	for i := range taints {
 		t := &taints[i]
 		if t.Effect != api.TaintEffectNoSchedule && t.Effect != api.TaintEffectNoExecute {
@@ -50,19 +50,19 @@ func newTaintPlugin(p *PodInfo) *taintPlugin {
 func (pl *taintPlugin) name() string       { return PluginTaintToleration }
 func (pl *taintPlugin) clone() cyclePlugin { return pl }
 
-func (pl *taintPlugin) fits(v *NodeView) bool {
-	if !v.Info.hardTaints {
+func (pl *taintPlugin) fits(v *nodeView) bool {
+	if !v.info.hardTaints {
 		return true
 	}
-	_, bad := FindUntoleratedTaint(v.Info.node.Spec.Taints, pl.tols)
+	_, bad := findUntoleratedTaint(v.info.node.Spec.Taints, pl.tols)
 	return !bad
 }
 
-func (pl *taintPlugin) filter(v *NodeView) Status {
-	if !v.Info.hardTaints {
+func (pl *taintPlugin) filter(v *nodeView) Status {
+	if !v.info.hardTaints {
 		return Status{}
 	}
-	if _, bad := FindUntoleratedTaint(v.Info.node.Spec.Taints, pl.tols); bad {
+	if _, bad := findUntoleratedTaint(v.info.node.Spec.Taints, pl.tols); bad {
 		return Status{Code: UnschedulableAndUnresolvable, Reasons: reasonsTaints}
 	}
 	return Status{}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/api/validation"
 )
 
 // StrategyGrace is the answer of the pod registry strategy's
@@ -157,7 +158,8 @@ func APIServerGrace(pod *api.Pod, opts *api.DeleteOptions, now time.Time) (d API
 		t := pod.DeletionTimestamp.Time
 		d.DeletionTimestamp = &t
 	}
-	if err := ValidateDeleteOptions(&o); err != nil {
+	if errs := validation.ValidateDeleteOptions(&o); len(errs) > 0 {
+		err := invalidDeleteOptions(errs)
 		d.Outcome, d.Reason = OutcomeRejected, err.Error()
 		return d, err
 	}
@@ -255,35 +257,14 @@ func repeatDelete(d APIServerDecision, normalizedOptions bool, now time.Time) AP
 	return d
 }
 
-// ValidateDeleteOptions checks DeleteOptions as the API server's
-// metav1 validation does before any delete: orphanDependents and
-// propagationPolicy are mutually exclusive, propagationPolicy must be
-// Orphan, Background or Foreground, and dryRun may only hold "All". The
-// error wraps ErrInvalidDeleteOptions.
-func ValidateDeleteOptions(o *api.DeleteOptions) error {
-	if o == nil {
-		return nil
+// invalidDeleteOptions wraps the API server's refusal of the options in
+// ErrInvalidDeleteOptions, the field errors joined by "; ".
+func invalidDeleteOptions(errs api.FieldErrors) error {
+	msgs := make([]string, len(errs))
+	for i, e := range errs {
+		msgs[i] = e.Error()
 	}
-	var problems []string
-	if o.OrphanDependents != nil && o.PropagationPolicy != nil {
-		problems = append(problems, "propagationPolicy: Invalid value: orphanDependents and propagationPolicy cannot both be set")
-	}
-	if p := o.PropagationPolicy; p != nil {
-		switch *p {
-		case "Orphan", "Background", "Foreground":
-		default:
-			problems = append(problems, fmt.Sprintf("propagationPolicy: Unsupported value: %q: supported values: \"Foreground\", \"Background\", \"Orphan\"", *p))
-		}
-	}
-	for i, v := range o.DryRun {
-		if v != "All" {
-			problems = append(problems, fmt.Sprintf("dryRun[%d]: Unsupported value: %q: supported values: \"All\"", i, v))
-		}
-	}
-	if len(problems) > 0 {
-		return fmt.Errorf("%w: %s", ErrInvalidDeleteOptions, strings.Join(problems, "; "))
-	}
-	return nil
+	return fmt.Errorf("%w: %s", ErrInvalidDeleteOptions, strings.Join(msgs, "; "))
 }
 
 func checkPreconditions(pod *api.Pod, o *api.DeleteOptions) error {

@@ -129,8 +129,13 @@ func TestAPIServerGraceErrors(t *testing.T) {
 			t.Errorf("options %+v: %v", o, err)
 		}
 	}
-	if err := ValidateDeleteOptions(&api.DeleteOptions{PropagationPolicy: ptr("Foreground"), DryRun: []string{"All"}}); err != nil {
+	if _, err := APIServerGrace(p, &api.DeleteOptions{PropagationPolicy: ptr("Foreground"), DryRun: []string{"All"}}, t0); err != nil {
 		t.Errorf("valid options rejected: %v", err)
+	}
+	_, err = APIServerGrace(p, &api.DeleteOptions{PropagationPolicy: ptr("Sometimes"), DryRun: []string{"All", "Some"}}, t0)
+	const want = `termination: invalid delete options: propagationPolicy: Unsupported value: "Sometimes": supported values: "Foreground", "Background", "Orphan"; dryRun[1]: Unsupported value: "Some": supported values: "All"`
+	if err == nil || err.Error() != want {
+		t.Errorf("bad options: %v, want %s", err, want)
 	}
 }
 

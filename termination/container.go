@@ -96,10 +96,11 @@ func ContainerGrace(pod *api.Pod, k ContainerKill) (ContainerGraceResult, error)
 	if pod == nil {
 		return ContainerGraceResult{}, fmt.Errorf("%w: pod is nil", ErrInvalidInput)
 	}
-	c := pod.Spec.FindContainer(k.ContainerName) // the kubelet's GetContainerSpec order
-	if c == nil {
+	ref, ok := pod.Spec.FindContainer(k.ContainerName) // the kubelet's GetContainerSpec order
+	if !ok {
 		return ContainerGraceResult{}, fmt.Errorf("%w: pod %s has no container %q", ErrInvalidInput, pod.Key(), k.ContainerName)
 	}
+	c := ref.Container
 	reason := k.Reason
 	if reason == "" {
 		reason = KillReasonUnknown

@@ -1,8 +1,9 @@
 // Package termination answers how a pod stops: the grace period the API
 // server records for a DELETE, the grace the kubelet uses for the pod and
 // for each container (eviction overrides, probe-level grace, preStop time),
-// the termination timeline, force deletion and the at-most-one guarantee it
-// endangers, and which pods the pod garbage collector deletes.
+// the termination timeline, graceful node shutdown, force deletion and the
+// at-most-one guarantee it endangers, and which pods the pod garbage
+// collector deletes.
 //
 // # How a pod stops
 //
@@ -21,9 +22,13 @@
 // never lengthened, at least 1 s. Each container is then stopped
 // (ContainerGrace): its preStop hook runs for at most the grace period, the
 // time it took is subtracted, the stop signal is sent, and the runtime sends
-// SIGKILL when what is left — at least 2 s — runs out. BuildTimeline lays
-// the whole sequence out in time, including the kubelet restarting halfway,
-// which starts the termination over with the full grace period.
+// SIGKILL when what is left — at least 2 s — runs out; a sidecar's stop
+// signal waits until the regular containers and the next sidecar declared
+// after it have stopped. BuildTimeline lays the whole sequence out in time,
+// including the kubelet restarting halfway, which starts the termination
+// over with the full grace period. lifecycle.Machine stops pods with the
+// same calculators, step by step, and a property test keeps the two in
+// agreement.
 //
 // # Force deletion and pod safety
 //
@@ -43,12 +48,32 @@
 // quarantine, and unscheduled terminating pods, marking running ones Failed
 // first. CollectGarbage is a single steady-state pass.
 //
+// # Pods the kubelet stops on its own
+//
+// When the kubelet itself ends a pod — a node-pressure eviction (decided in
+// package preemption) or a graceful node shutdown — it writes the final
+// status (KubeletKillStatus): the phase, a reason and message, and a
+// DisruptionTarget condition with reason TerminationByKubelet.
+//
+// A graceful node shutdown (pkg/kubelet/nodeshutdown) stops the node's pods
+// in priority groups (ShutdownConfig.PriorityGroups): shutdownGracePeriod
+// and shutdownGracePeriodCriticalPods make two groups, priority 0 and
+// 2000000000; shutdownGracePeriodByPodPriority makes any number. A pod
+// joins the group with the largest priority not above its own (the lowest
+// group when it is below all of them), and gets the group's grace period,
+// or its own terminationGracePeriodSeconds when that is not longer.
+// BuildShutdownTimeline lays the groups out one after the other, from the
+// lowest priority, each waiting at most its grace period, with every pod's
+// final status (Failed, or Succeeded when it already was; reason
+// Terminated). An empty configuration turns the feature off.
+//
 // # Sources and fidelity
 //
 // The rules are those of Kubernetes v1.36.3 (pkg/registry/core/pod,
 // k8s.io/apiserver/pkg/registry/rest, pkg/kubelet/pod_workers.go,
-// pkg/kubelet/kuberuntime, pkg/kubelet/eviction, pkg/controller/podgc and
-// kubectl delete), checked against the termination.* conformance vectors.
+// pkg/kubelet/kuberuntime, pkg/kubelet/eviction, pkg/kubelet/nodeshutdown,
+// pkg/controller/podgc and kubectl delete), checked against the
+// termination.* and kubelet.node-shutdown conformance vectors.
 // Where the source documents describe older releases the reference release
 // wins; notably hard evictions now pass a 1 s override (v1.23 passed 0) and
 // soft evictions cap evictionMaxPodGracePeriod by the pod's own grace

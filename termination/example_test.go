@@ -137,7 +137,7 @@ func ExampleBuildTimeline() {
 	//  0s PreStopStarted app
 	//  5s PreStopFinished app
 	//  5s StopSignal app
-	//  7s ContainerExited app
+	//  7s ExitedAfterSignal app
 	//  7s StatusReported
 	//  7s ObjectRemoved
 }

@@ -5,14 +5,6 @@ import "errors"
 // Grace-period constants of Kubernetes v1.36.3. Each names the component
 // whose rule it is.
 const (
-	// DefaultTerminationGracePeriodSeconds is the value the API server's
-	// defaulting gives spec.terminationGracePeriodSeconds when a pod is
-	// created without one. Pods stored before defaulting (or built by hand)
-	// may lack it; the calculators then follow upstream, which treats an
-	// absent value as 0 at the API server and as "no preference" in the
-	// kubelet.
-	DefaultTerminationGracePeriodSeconds int64 = 30
-
 	// MinimumPodGracePeriodSeconds is the floor the kubelet's pod workers
 	// put on the pod-level grace period: whatever the inputs, a pod is given
 	// at least one second.

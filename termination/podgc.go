@@ -22,12 +22,10 @@ const (
 	GCCheckPeriod = 20 * time.Second
 )
 
-// Reason and message of the DisruptionTarget condition the collector adds to
-// orphaned pods.
-const (
-	ReasonDeletionByPodGC  = "DeletionByPodGC"
-	MessageDeletionByPodGC = "PodGC: node no longer exists"
-)
+// MessageDeletionByPodGC is the message of the DisruptionTarget condition
+// (reason api.PodReasonDeletionByPodGC) the collector adds to orphaned
+// pods.
+const MessageDeletionByPodGC = "PodGC: node no longer exists"
 
 // GCConfig configures the pod garbage collector. The zero value is
 // kube-controller-manager's v1.36.3 default.
@@ -290,7 +288,7 @@ func (p *gcPass) remove(pod *api.Pod, reason GCReason, orphan bool, why string) 
 			setCondition(&st, api.PodCondition{
 				Type:               api.DisruptionTarget,
 				Status:             api.ConditionTrue,
-				Reason:             ReasonDeletionByPodGC,
+				Reason:             api.PodReasonDeletionByPodGC,
 				Message:            MessageDeletionByPodGC,
 				ObservedGeneration: pod.Generation,
 			}, p.now)

@@ -116,7 +116,7 @@ func TestCollectorOrphansNeedQuarantine(t *testing.T) {
 		if len(want) == 1 {
 			st := r2.Actions[0].Patched
 			c := api.FindCondition(st.Conditions, api.DisruptionTarget)
-			if st.Phase != api.PodFailed || st.ObservedGeneration != 2 || c == nil || c.Reason != ReasonDeletionByPodGC ||
+			if st.Phase != api.PodFailed || st.ObservedGeneration != 2 || c == nil || c.Reason != api.PodReasonDeletionByPodGC ||
 				c.Message != MessageDeletionByPodGC || c.Status != api.ConditionTrue || c.ObservedGeneration != 2 {
 				t.Errorf("orphan patch %+v", st)
 			}
@@ -191,7 +191,7 @@ func TestCollectorReplacesDisruptionTargetOfOrphans(t *testing.T) {
 	}
 	st := r.Actions[0].Patched
 	c := api.FindCondition(st.Conditions, api.DisruptionTarget)
-	if len(st.Conditions) != 2 || c.Reason != ReasonDeletionByPodGC || !c.LastTransitionTime.Equal(old) || c.ObservedGeneration != 3 {
+	if len(st.Conditions) != 2 || c.Reason != api.PodReasonDeletionByPodGC || !c.LastTransitionTime.Equal(old) || c.ObservedGeneration != 3 {
 		t.Errorf("conditions %+v", st.Conditions)
 	}
 	if len(p.Status.Conditions) != 2 || p.Status.Conditions[1].Reason != "PreemptionByScheduler" || p.Status.Phase != api.PodRunning {

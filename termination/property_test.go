@@ -200,9 +200,9 @@ func TestPropertyTimelineOrdered(t *testing.T) {
 				t.Fatalf("offset %s for %s", e.Offset, e.At)
 			}
 			switch e.Kind {
-			case EventStopSignal:
+			case TimelineStopSignal:
 				signalled[e.Container] = true
-			case EventKilled:
+			case TimelineKilled:
 				if !signalled[e.Container] {
 					t.Fatalf("%s killed before its stop signal:\n%s", e.Container, tl)
 				}
@@ -212,7 +212,7 @@ func TestPropertyTimelineOrdered(t *testing.T) {
 			}
 		}
 		last := tl.Events[len(tl.Events)-1]
-		if !tl.API.Immediate && tl.API.Outcome != OutcomePending && last.Kind != EventObjectRemoved {
+		if !tl.API.Immediate && tl.API.Outcome != OutcomePending && last.Kind != TimelineObjectRemoved {
 			t.Fatalf("graceful deletion does not end with the object's removal:\n%s", tl)
 		}
 	})

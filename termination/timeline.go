@@ -36,64 +36,69 @@ type DeleteRequest struct {
 	KubeletRestart *time.Duration
 }
 
-// EventKind names one step of a pod's termination.
-type EventKind string
+// TimelineEventKind names one step of a pod's termination.
+type TimelineEventKind string
 
 // The steps of a termination, in the order they happen for one container.
 const (
-	// EventDeleteRequested: the API server receives the DELETE.
-	EventDeleteRequested EventKind = "DeleteRequested"
-	// EventNoChange: a deletion with an equal or shorter grace period is
+	// TimelineDeleteRequested: the API server receives the DELETE.
+	TimelineDeleteRequested TimelineEventKind = "DeleteRequested"
+	// TimelineNoChange: a deletion with an equal or shorter grace period is
 	// already in progress; the request changes nothing.
-	EventNoChange EventKind = "NoChange"
-	// EventMarkedTerminating: deletionTimestamp and
+	TimelineNoChange TimelineEventKind = "NoChange"
+	// TimelineMarkedTerminating: deletionTimestamp and
 	// deletionGracePeriodSeconds are set; clients see the pod Terminating.
-	EventMarkedTerminating EventKind = "MarkedTerminating"
-	// EventRemovedFromEndpoints: the endpoint controllers stop routing
+	TimelineMarkedTerminating TimelineEventKind = "MarkedTerminating"
+	// TimelineRemovedFromEndpoints: the endpoint controllers stop routing
 	// traffic to the pod, at the same time as the kubelet starts stopping
 	// it.
-	EventRemovedFromEndpoints EventKind = "RemovedFromEndpoints"
-	// EventTerminationStarted: the kubelet begins terminating the pod with
+	TimelineRemovedFromEndpoints TimelineEventKind = "RemovedFromEndpoints"
+	// TimelineTerminationStarted: the kubelet begins terminating the pod with
 	// its pod-level grace period.
-	EventTerminationStarted EventKind = "TerminationStarted"
-	// EventKubeletRestarted: the kubelet restarted mid-termination and
+	TimelineTerminationStarted TimelineEventKind = "TerminationStarted"
+	// TimelineKubeletRestarted: the kubelet restarted mid-termination and
 	// begins again with the full grace period.
-	EventKubeletRestarted EventKind = "KubeletRestarted"
-	// EventPreStopStarted: the container's preStop hook starts.
-	EventPreStopStarted EventKind = "PreStopStarted"
-	// EventPreStopFinished: the hook completed.
-	EventPreStopFinished EventKind = "PreStopFinished"
-	// EventPreStopTimedOut: the hook was still running when the grace period
+	TimelineKubeletRestarted TimelineEventKind = "KubeletRestarted"
+	// TimelinePreStopStarted: the container's preStop hook starts.
+	TimelinePreStopStarted TimelineEventKind = "PreStopStarted"
+	// TimelinePreStopFinished: the hook completed.
+	TimelinePreStopFinished TimelineEventKind = "PreStopFinished"
+	// TimelinePreStopTimedOut: the hook was still running when the grace period
 	// ran out; the kubelet stops waiting for it.
-	EventPreStopTimedOut EventKind = "PreStopTimedOut"
-	// EventGraceExtended: less than 2 s of grace was left for the stop
+	TimelinePreStopTimedOut TimelineEventKind = "PreStopTimedOut"
+	// TimelineGraceExtended: less than 2 s of grace was left for the stop
 	// signal, so the container gets the one-time 2 s minimum.
-	EventGraceExtended EventKind = "GraceExtended"
-	// EventStopSignal: the runtime sends the stop signal (SIGTERM, the
+	TimelineGraceExtended TimelineEventKind = "GraceExtended"
+	// TimelineStopSignal: the runtime sends the stop signal (SIGTERM, the
 	// image's STOPSIGNAL or lifecycle.stopSignal).
-	EventStopSignal EventKind = "StopSignal"
-	// EventContainerExited: the container's process exited on its own.
-	EventContainerExited EventKind = "ContainerExited"
-	// EventKilled: the stop timeout ran out and the runtime sent SIGKILL.
-	EventKilled EventKind = "Killed"
-	// EventStatusReported: the kubelet reports the pod's final status.
-	EventStatusReported EventKind = "StatusReported"
-	// EventObjectRemoved: the pod object leaves the API (a DELETE with grace
+	TimelineStopSignal TimelineEventKind = "StopSignal"
+	// TimelineExited: the container's process exited on its own after its
+	// stop signal, before the stop timeout ran out (a prediction from
+	// DeleteRequest.ExitAfterSignal, not an observed exit).
+	TimelineExited TimelineEventKind = "ExitedAfterSignal"
+	// TimelineKilled: the stop timeout ran out and the runtime sent SIGKILL.
+	TimelineKilled TimelineEventKind = "Killed"
+	// TimelineStatusReported: the kubelet reports the pod's final status.
+	TimelineStatusReported TimelineEventKind = "StatusReported"
+	// TimelineObjectRemoved: the pod object leaves the API (a DELETE with grace
 	// 0, by the kubelet at the end or by the API server at once for a force
 	// deletion).
-	EventObjectRemoved EventKind = "ObjectRemoved"
+	TimelineObjectRemoved TimelineEventKind = "ObjectRemoved"
 )
 
-// Event is one step of a termination timeline.
-type Event struct {
+// TimelineEvent is one step of a termination timeline.
+type TimelineEvent struct {
 	At time.Time
 	// Offset is At minus the time of the request.
 	Offset time.Duration
-	Kind   EventKind
+	Kind   TimelineEventKind
 	// Container names the container for per-container steps.
 	Container string
-	// Signal is the stop signal for EventStopSignal.
+	// Signal is the stop signal for TimelineStopSignal.
 	Signal string
+	// GraceSeconds is, for TimelineStopSignal, the stop timeout handed to
+	// the runtime (ContainerGrace): the seconds from the signal to SIGKILL.
+	GraceSeconds int64
 	// Detail explains the step and the numbers behind it.
 	Detail string
 }
@@ -115,7 +120,7 @@ type Timeline struct {
 	Warning      string
 	// Events are ordered by time; steps at the same instant keep their
 	// causal order.
-	Events []Event
+	Events []TimelineEvent
 }
 
 // String renders the timeline one event per line, offsets from the
@@ -168,12 +173,16 @@ func BuildTimeline(pod *api.Pod, req DeleteRequest, now time.Time) (Timeline, er
 		return Timeline{API: dec}, err
 	}
 	tl := Timeline{API: dec}
-	add := func(at time.Time, kind EventKind, container, detail string) {
-		tl.Events = append(tl.Events, Event{At: at, Offset: at.Sub(now), Kind: kind, Container: container, Detail: detail})
+	addEvent := func(e TimelineEvent) {
+		e.Offset = e.At.Sub(now)
+		tl.Events = append(tl.Events, e)
 	}
-	add(now, EventDeleteRequested, "", dec.Reason)
+	add := func(at time.Time, kind TimelineEventKind, container, detail string) {
+		addEvent(TimelineEvent{At: at, Kind: kind, Container: container, Detail: detail})
+	}
+	add(now, TimelineDeleteRequested, "", dec.Reason)
 	if dec.Outcome == OutcomePending {
-		add(now, EventNoChange, "", "the termination already under way continues unchanged")
+		add(now, TimelineNoChange, "", "the termination already under way continues unchanged")
 		return tl, nil
 	}
 	nothingRuns := pod.Spec.NodeName == "" || pod.Status.Phase.IsTerminal()
@@ -182,13 +191,13 @@ func BuildTimeline(pod *api.Pod, req DeleteRequest, now time.Time) (Timeline, er
 		if tl.ForceDeleted {
 			tl.Warning = ForceDeleteWarning
 		}
-		add(now, EventObjectRemoved, "", "removed from storage at once (grace period 0)")
+		add(now, TimelineObjectRemoved, "", "removed from storage at once (grace period 0)")
 		if !nothingRuns {
-			add(now, EventRemovedFromEndpoints, "", "the object is gone, so its endpoints go with it")
+			add(now, TimelineRemovedFromEndpoints, "", "the object is gone, so its endpoints go with it")
 		}
 	} else {
-		add(now, EventMarkedTerminating, "", fmt.Sprintf("deletionTimestamp %s, deletionGracePeriodSeconds %d", dec.DeletionTimestamp.UTC().Format(time.RFC3339), *dec.DeletionGracePeriodSeconds))
-		add(now, EventRemovedFromEndpoints, "", "endpoints stop routing to the pod as its termination begins")
+		add(now, TimelineMarkedTerminating, "", fmt.Sprintf("deletionTimestamp %s, deletionGracePeriodSeconds %d", dec.DeletionTimestamp.UTC().Format(time.RFC3339), *dec.DeletionGracePeriodSeconds))
+		add(now, TimelineRemovedFromEndpoints, "", "endpoints stop routing to the pod as its termination begins")
 	}
 	if nothingRuns {
 		return tl, nil
@@ -202,8 +211,8 @@ func BuildTimeline(pod *api.Pod, req DeleteRequest, now time.Time) (Timeline, er
 	cs := runningContainers(&after, req)
 	if len(cs) == 0 {
 		if !dec.Immediate {
-			add(now, EventStatusReported, "", "no container is running")
-			add(now, EventObjectRemoved, "", "the kubelet deletes the pod with grace period 0")
+			add(now, TimelineStatusReported, "", "no container is running")
+			add(now, TimelineObjectRemoved, "", "the kubelet deletes the pod with grace period 0")
 		}
 		return tl, nil
 	}
@@ -211,13 +220,13 @@ func BuildTimeline(pod *api.Pod, req DeleteRequest, now time.Time) (Timeline, er
 	tl.Grace = KubeletPodGrace(&after, PodWorkerState{})
 	tl.Start = now
 	tl.Deadline = now.Add(time.Duration(tl.Grace.GracePeriodSeconds) * time.Second)
-	add(now, EventTerminationStarted, "", fmt.Sprintf("pod grace %ds (%s); deadline %s", tl.Grace.GracePeriodSeconds, tl.Grace.Reason, tl.Deadline.UTC().Format(time.RFC3339)))
+	add(now, TimelineTerminationStarted, "", fmt.Sprintf("pod grace %ds (%s); deadline %s", tl.Grace.GracePeriodSeconds, tl.Grace.Reason, tl.Deadline.UTC().Format(time.RFC3339)))
 
 	restart := time.Time{}
 	if req.KubeletRestart != nil && *req.KubeletRestart >= 0 {
 		restart = now.Add(*req.KubeletRestart)
 	}
-	if err := runRound(&after, cs, now, tl.Grace.GracePeriodSeconds, restart, add); err != nil {
+	if err := runRound(&after, cs, now, tl.Grace.GracePeriodSeconds, restart, addEvent); err != nil {
 		return tl, err
 	}
 	if !restart.IsZero() {
@@ -232,8 +241,8 @@ func BuildTimeline(pod *api.Pod, req DeleteRequest, now time.Time) (Timeline, er
 			tl.Grace = g
 			tl.Start = restart
 			tl.Deadline = restart.Add(time.Duration(g.GracePeriodSeconds) * time.Second)
-			add(restart, EventKubeletRestarted, "", fmt.Sprintf("termination starts over with the full %ds; deadline %s", g.GracePeriodSeconds, tl.Deadline.UTC().Format(time.RFC3339)))
-			if err := runRound(&after, still, restart, g.GracePeriodSeconds, time.Time{}, add); err != nil {
+			add(restart, TimelineKubeletRestarted, "", fmt.Sprintf("termination starts over with the full %ds; deadline %s", g.GracePeriodSeconds, tl.Deadline.UTC().Format(time.RFC3339)))
+			if err := runRound(&after, still, restart, g.GracePeriodSeconds, time.Time{}, addEvent); err != nil {
 				return tl, err
 			}
 		}
@@ -246,8 +255,8 @@ func BuildTimeline(pod *api.Pod, req DeleteRequest, now time.Time) (Timeline, er
 		}
 	}
 	if !dec.Immediate {
-		add(end, EventStatusReported, "", "every container has stopped; the kubelet reports the final status")
-		add(end, EventObjectRemoved, "", "the kubelet deletes the pod with grace period 0")
+		add(end, TimelineStatusReported, "", "every container has stopped; the kubelet reports the final status")
+		add(end, TimelineObjectRemoved, "", "the kubelet deletes the pod with grace period 0")
 	}
 	sort.SliceStable(tl.Events, func(i, j int) bool { return tl.Events[i].At.Before(tl.Events[j].At) })
 	return tl, nil
@@ -257,7 +266,8 @@ func BuildTimeline(pod *api.Pod, req DeleteRequest, now time.Time) (Timeline, er
 type ctrState struct {
 	c        *api.Container
 	sidecar  bool
-	order    int // position among sidecars, for the reverse stop order
+	order    int // a sidecar's index in spec.initContainers
+	next     int // index of the next sidecar declared after it, or -1
 	preStop  time.Duration
 	exitIn   *time.Duration
 	signal   string
@@ -271,7 +281,7 @@ type ctrState struct {
 func runningContainers(pod *api.Pod, req DeleteRequest) []*ctrState {
 	var out []*ctrState
 	mk := func(c *api.Container, sidecar bool, order int) *ctrState {
-		s := &ctrState{c: c, sidecar: sidecar, order: order, preStop: PreStopRuntime(c), signal: "SIGTERM"}
+		s := &ctrState{c: c, sidecar: sidecar, order: order, next: -1, preStop: PreStopRuntime(c), signal: "SIGTERM"}
 		if d, ok := req.PreStop[c.Name]; ok {
 			s.preStop = d
 		}
@@ -297,14 +307,22 @@ func runningContainers(pod *api.Pod, req DeleteRequest) []*ctrState {
 		}
 		out = append(out, mk(c, false, 0))
 	}
-	n := 0
-	for i := range pod.Spec.InitContainers {
+	next := -1
+	var sidecars []*ctrState
+	for i := len(pod.Spec.InitContainers) - 1; i >= 0; i-- {
 		c := &pod.Spec.InitContainers[i]
-		if !c.IsSidecar() || containerTerminated(pod.Status.InitContainerStatuses, c.Name) {
+		if !c.IsSidecar() {
 			continue
 		}
-		n++
-		out = append(out, mk(c, true, n))
+		if !containerTerminated(pod.Status.InitContainerStatuses, c.Name) {
+			s := mk(c, true, i)
+			s.next = next
+			sidecars = append(sidecars, s)
+		}
+		next = i
+	}
+	for i := len(sidecars) - 1; i >= 0; i-- {
+		out = append(out, sidecars[i])
 	}
 	return out
 }
@@ -321,16 +339,20 @@ func containerTerminated(st []api.ContainerStatus, name string) bool {
 // runRound stops the given containers starting at start with pod grace
 // seconds. Events at or after cutoff (a kubelet restart; zero for none) are
 // not emitted, and containers still running then are left unstopped.
-func runRound(pod *api.Pod, cs []*ctrState, start time.Time, grace int64, cutoff time.Time, add func(time.Time, EventKind, string, string)) error {
-	emit := func(at time.Time, kind EventKind, c *ctrState, detail string) {
-		if !cutoff.IsZero() && !at.Before(cutoff) {
+func runRound(pod *api.Pod, cs []*ctrState, start time.Time, grace int64, cutoff time.Time, add func(TimelineEvent)) error {
+	emitEvent := func(e TimelineEvent) {
+		if !cutoff.IsZero() && !e.At.Before(cutoff) {
 			return
 		}
-		add(at, kind, c.c.Name, detail)
+		add(e)
+	}
+	emit := func(at time.Time, kind TimelineEventKind, c *ctrState, detail string) {
+		emitEvent(TimelineEvent{At: at, Kind: kind, Container: c.c.Name, Detail: detail})
 	}
 	// Main containers first, then sidecars from the last declared to the
-	// first: each sidecar waits for the main containers and the sidecars
-	// declared after it.
+	// first: each sidecar waits for the main containers and for the next
+	// sidecar declared after it, as kuberuntime's termination ordering has
+	// it (a next sidecar that is not running holds nothing back).
 	order := make([]*ctrState, 0, len(cs))
 	for _, c := range cs {
 		if !c.sidecar {
@@ -348,7 +370,11 @@ func runRound(pod *api.Pod, cs []*ctrState, start time.Time, grace int64, cutoff
 
 	deadline := start.Add(time.Duration(grace) * time.Second)
 	var mainStop time.Time
-	laterSidecarStop := time.Time{}
+	mainOutlives := false
+	inRound := map[int]*ctrState{}
+	for _, c := range sidecars {
+		inRound[c.order] = c
+	}
 	for _, c := range order {
 		ran := c.c.Lifecycle != nil && c.c.Lifecycle.PreStop != nil && grace > 0
 		elapsed := time.Duration(0)
@@ -364,8 +390,14 @@ func runRound(pod *api.Pod, cs []*ctrState, start time.Time, grace int64, cutoff
 		wait := time.Duration(0)
 		if c.sidecar {
 			turn := mainStop
-			if laterSidecarStop.After(turn) {
-				turn = laterSidecarStop
+			n := inRound[c.next]
+			switch {
+			case mainOutlives || (n != nil && !n.stopped):
+				// A container it waits for outlives this round: it waits
+				// as long as its grace period allows.
+				turn = deadline.Add(time.Duration(grace) * time.Second)
+			case n != nil && n.stopAt.After(turn):
+				turn = n.stopAt
 			}
 			remaining := grace - int64(elapsed/time.Second)
 			if w := turn.Sub(start.Add(elapsed)); w > 0 && remaining > 0 {
@@ -401,48 +433,46 @@ func runRound(pod *api.Pod, cs []*ctrState, start time.Time, grace int64, cutoff
 		}
 
 		if ran && start.Before(stopAt) {
-			emit(start, EventPreStopStarted, c, fmt.Sprintf("preStop hook runs (at most %ds)", grace))
+			emit(start, TimelinePreStopStarted, c, fmt.Sprintf("preStop hook runs (at most %ds)", grace))
 			if c.preStop > time.Duration(grace)*time.Second {
 				if deadline.Before(stopAt) {
-					emit(deadline, EventPreStopTimedOut, c, fmt.Sprintf("still running at the deadline; the kubelet stops waiting after %ds", grace))
+					emit(deadline, TimelinePreStopTimedOut, c, fmt.Sprintf("still running at the deadline; the kubelet stops waiting after %ds", grace))
 				}
 			} else if !start.Add(elapsed).After(stopAt) {
-				emit(start.Add(elapsed), EventPreStopFinished, c, fmt.Sprintf("took %s; %ds subtracted", elapsed, r.PreStopSeconds))
+				emit(start.Add(elapsed), TimelinePreStopFinished, c, fmt.Sprintf("took %s; %ds subtracted", elapsed, r.PreStopSeconds))
 			}
 		}
 		if !signalAt.After(stopAt) {
 			if r.Source == SourceMinimum {
-				emit(signalAt, EventGraceExtended, c, fmt.Sprintf("less than %ds of grace left; the runtime still gets %ds before SIGKILL", MinimumContainerGracePeriodSeconds, MinimumContainerGracePeriodSeconds))
+				emit(signalAt, TimelineGraceExtended, c, fmt.Sprintf("less than %ds of grace left; the runtime still gets %ds before SIGKILL", MinimumContainerGracePeriodSeconds, MinimumContainerGracePeriodSeconds))
 			}
 			detail := fmt.Sprintf("%s; SIGKILL after %ds", c.signal, r.GracePeriodSeconds)
 			if wait > 0 {
 				detail += fmt.Sprintf(" (waited %s for the containers that stop before this sidecar)", wait)
 			}
 			if cutoff.IsZero() || signalAt.Before(cutoff) {
-				emit(signalAt, EventStopSignal, c, detail)
+				emitEvent(TimelineEvent{At: signalAt, Kind: TimelineStopSignal, Container: c.c.Name, Signal: c.signal,
+					GraceSeconds: r.GracePeriodSeconds, Detail: detail})
 				if !c.signaled {
 					c.signaled, c.signalAt, c.exitAt = true, signalAt, exitAt
 				}
 			}
 		}
 		if !cutoff.IsZero() && !stopAt.Before(cutoff) {
+			mainOutlives = mainOutlives || !c.sidecar
 			continue
 		}
 		c.stopped, c.stopAt = true, stopAt
 		if killed {
-			emit(stopAt, EventKilled, c, fmt.Sprintf("SIGKILL: the %ds stop timeout ran out", r.GracePeriodSeconds))
+			emit(stopAt, TimelineKilled, c, fmt.Sprintf("SIGKILL: the %ds stop timeout ran out", r.GracePeriodSeconds))
 		} else {
 			first := signalAt
 			if c.signaled {
 				first = c.signalAt
 			}
-			emit(stopAt, EventContainerExited, c, fmt.Sprintf("exited %s after its stop signal", exitAt.Sub(first)))
+			emit(stopAt, TimelineExited, c, fmt.Sprintf("exited %s after its stop signal", exitAt.Sub(first)))
 		}
-		if c.sidecar {
-			if stopAt.After(laterSidecarStop) {
-				laterSidecarStop = stopAt
-			}
-		} else if stopAt.After(mainStop) {
+		if !c.sidecar && stopAt.After(mainStop) {
 			mainStop = stopAt
 		}
 	}

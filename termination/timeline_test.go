@@ -11,7 +11,7 @@ import (
 
 type evKey struct {
 	offset    time.Duration
-	kind      EventKind
+	kind      TimelineEventKind
 	container string
 }
 
@@ -45,16 +45,16 @@ func TestTimelineDefaultDelete(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkEvents(t, tl, []evKey{
-		{0, EventDeleteRequested, ""},
-		{0, EventMarkedTerminating, ""},
-		{0, EventRemovedFromEndpoints, ""},
-		{0, EventTerminationStarted, ""},
-		{0, EventPreStopStarted, "app"},
-		{sec(5), EventPreStopFinished, "app"},
-		{sec(5), EventStopSignal, "app"},
-		{sec(7), EventContainerExited, "app"},
-		{sec(7), EventStatusReported, ""},
-		{sec(7), EventObjectRemoved, ""},
+		{0, TimelineDeleteRequested, ""},
+		{0, TimelineMarkedTerminating, ""},
+		{0, TimelineRemovedFromEndpoints, ""},
+		{0, TimelineTerminationStarted, ""},
+		{0, TimelinePreStopStarted, "app"},
+		{sec(5), TimelinePreStopFinished, "app"},
+		{sec(5), TimelineStopSignal, "app"},
+		{sec(7), TimelineExited, "app"},
+		{sec(7), TimelineStatusReported, ""},
+		{sec(7), TimelineObjectRemoved, ""},
 	})
 	if tl.ForceDeleted || tl.Grace.GracePeriodSeconds != 30 || !tl.Deadline.Equal(t0.Add(30*time.Second)) {
 		t.Errorf("timeline %+v", tl)
@@ -68,29 +68,29 @@ func TestTimelineSlowPreStopGetsExtension(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkEvents(t, tl, []evKey{
-		{0, EventDeleteRequested, ""},
-		{0, EventMarkedTerminating, ""},
-		{0, EventRemovedFromEndpoints, ""},
-		{0, EventTerminationStarted, ""},
-		{0, EventPreStopStarted, "app"},
-		{sec(30), EventPreStopTimedOut, "app"},
-		{sec(30), EventGraceExtended, "app"},
-		{sec(30), EventStopSignal, "app"},
-		{sec(32), EventKilled, "app"},
-		{sec(32), EventStatusReported, ""},
-		{sec(32), EventObjectRemoved, ""},
+		{0, TimelineDeleteRequested, ""},
+		{0, TimelineMarkedTerminating, ""},
+		{0, TimelineRemovedFromEndpoints, ""},
+		{0, TimelineTerminationStarted, ""},
+		{0, TimelinePreStopStarted, "app"},
+		{sec(30), TimelinePreStopTimedOut, "app"},
+		{sec(30), TimelineGraceExtended, "app"},
+		{sec(30), TimelineStopSignal, "app"},
+		{sec(32), TimelineKilled, "app"},
+		{sec(32), TimelineStatusReported, ""},
+		{sec(32), TimelineObjectRemoved, ""},
 	})
 }
 
 func TestTimelineStopSignal(t *testing.T) {
 	p := runningPod(i64(10))
 	tl, _ := BuildTimeline(p, DeleteRequest{ImageStopSignal: map[string]string{"app": "SIGQUIT"}}, t0)
-	if e := find(tl, EventStopSignal); e == nil || e.Detail[:7] != "SIGQUIT" {
+	if e := find(tl, TimelineStopSignal); e == nil || e.Detail[:7] != "SIGQUIT" {
 		t.Errorf("image STOPSIGNAL not used: %+v", e)
 	}
 	p.Spec.Containers[0].Lifecycle = &api.Lifecycle{StopSignal: ptr("SIGUSR1")}
 	tl, _ = BuildTimeline(p, DeleteRequest{ImageStopSignal: map[string]string{"app": "SIGQUIT"}}, t0)
-	if e := find(tl, EventStopSignal); e == nil || e.Detail[:7] != "SIGUSR1" {
+	if e := find(tl, TimelineStopSignal); e == nil || e.Detail[:7] != "SIGUSR1" {
 		t.Errorf("lifecycle.stopSignal not preferred: %+v", e)
 	}
 }
@@ -105,15 +105,15 @@ func TestTimelineForceDeletion(t *testing.T) {
 		t.Errorf("force: %+v", tl)
 	}
 	checkEvents(t, tl, []evKey{
-		{0, EventDeleteRequested, ""},
-		{0, EventObjectRemoved, ""},
-		{0, EventRemovedFromEndpoints, ""},
-		{0, EventTerminationStarted, ""},
-		{0, EventPreStopStarted, "app"},
-		{sec(1), EventPreStopTimedOut, "app"},
-		{sec(1), EventGraceExtended, "app"},
-		{sec(1), EventStopSignal, "app"},
-		{sec(3), EventKilled, "app"},
+		{0, TimelineDeleteRequested, ""},
+		{0, TimelineObjectRemoved, ""},
+		{0, TimelineRemovedFromEndpoints, ""},
+		{0, TimelineTerminationStarted, ""},
+		{0, TimelinePreStopStarted, "app"},
+		{sec(1), TimelinePreStopTimedOut, "app"},
+		{sec(1), TimelineGraceExtended, "app"},
+		{sec(1), TimelineStopSignal, "app"},
+		{sec(3), TimelineKilled, "app"},
 	})
 }
 
@@ -124,7 +124,7 @@ func TestTimelineNothingRunning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkEvents(t, tl, []evKey{{0, EventDeleteRequested, ""}, {0, EventObjectRemoved, ""}})
+	checkEvents(t, tl, []evKey{{0, TimelineDeleteRequested, ""}, {0, TimelineObjectRemoved, ""}})
 	if tl.ForceDeleted {
 		t.Error("an unscheduled pod is not a risky force deletion")
 	}
@@ -136,7 +136,7 @@ func TestTimelinePendingRepeat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkEvents(t, tl, []evKey{{0, EventDeleteRequested, ""}, {0, EventNoChange, ""}})
+	checkEvents(t, tl, []evKey{{0, TimelineDeleteRequested, ""}, {0, TimelineNoChange, ""}})
 }
 
 func TestTimelineKubeletRestartRestartsGrace(t *testing.T) {
@@ -147,19 +147,19 @@ func TestTimelineKubeletRestartRestartsGrace(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkEvents(t, tl, []evKey{
-		{0, EventDeleteRequested, ""},
-		{0, EventMarkedTerminating, ""},
-		{0, EventRemovedFromEndpoints, ""},
-		{0, EventTerminationStarted, ""},
-		{0, EventPreStopStarted, "app"},
-		{sec(10), EventKubeletRestarted, ""},
-		{sec(10), EventPreStopStarted, "app"},
-		{sec(40), EventPreStopTimedOut, "app"},
-		{sec(40), EventGraceExtended, "app"},
-		{sec(40), EventStopSignal, "app"},
-		{sec(42), EventKilled, "app"},
-		{sec(42), EventStatusReported, ""},
-		{sec(42), EventObjectRemoved, ""},
+		{0, TimelineDeleteRequested, ""},
+		{0, TimelineMarkedTerminating, ""},
+		{0, TimelineRemovedFromEndpoints, ""},
+		{0, TimelineTerminationStarted, ""},
+		{0, TimelinePreStopStarted, "app"},
+		{sec(10), TimelineKubeletRestarted, ""},
+		{sec(10), TimelinePreStopStarted, "app"},
+		{sec(40), TimelinePreStopTimedOut, "app"},
+		{sec(40), TimelineGraceExtended, "app"},
+		{sec(40), TimelineStopSignal, "app"},
+		{sec(42), TimelineKilled, "app"},
+		{sec(42), TimelineStatusReported, ""},
+		{sec(42), TimelineObjectRemoved, ""},
 	})
 	if !tl.Deadline.Equal(t0.Add(40 * time.Second)) {
 		t.Errorf("deadline %s", tl.Deadline)
@@ -173,7 +173,7 @@ func TestTimelineSignalledProcessKeepsExitAcrossRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := find(tl, EventContainerExited)
+	e := find(tl, TimelineExited)
 	if e == nil || e.Offset != 8*time.Second {
 		t.Errorf("exit: %+v\n%s", e, tl)
 	}
@@ -187,16 +187,16 @@ func TestTimelineSidecarsStopLast(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var proxySignal, appExit *Event
+	var proxySignal, appExit *TimelineEvent
 	for i := range tl.Events {
 		e := &tl.Events[i]
 		if e.Container == "init-done" {
 			t.Errorf("completed init container has events: %+v", e)
 		}
-		if e.Kind == EventStopSignal && e.Container == "proxy" {
+		if e.Kind == TimelineStopSignal && e.Container == "proxy" {
 			proxySignal = e
 		}
-		if e.Kind == EventContainerExited && e.Container == "app" {
+		if e.Kind == TimelineExited && e.Container == "app" {
 			appExit = e
 		}
 	}
@@ -215,7 +215,7 @@ func TestTimelineErrors(t *testing.T) {
 	}
 }
 
-func find(tl Timeline, k EventKind) *Event {
+func find(tl Timeline, k TimelineEventKind) *TimelineEvent {
 	for i := range tl.Events {
 		if tl.Events[i].Kind == k {
 			return &tl.Events[i]
@@ -250,7 +250,47 @@ func TestTimelineSkipsStoppedContainersAndRenders(t *testing.T) {
 	p.Status.ContainerStatuses[0].State = api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: 1}}
 	tl, _ = BuildTimeline(p, DeleteRequest{}, t0)
 	checkEvents(t, tl, []evKey{
-		{0, EventDeleteRequested, ""}, {0, EventMarkedTerminating, ""}, {0, EventRemovedFromEndpoints, ""},
-		{0, EventStatusReported, ""}, {0, EventObjectRemoved, ""},
+		{0, TimelineDeleteRequested, ""}, {0, TimelineMarkedTerminating, ""}, {0, TimelineRemovedFromEndpoints, ""},
+		{0, TimelineStatusReported, ""}, {0, TimelineObjectRemoved, ""},
 	})
+}
+
+// A sidecar waits for the regular containers and for the next sidecar
+// declared after it, not for every later one: when that next sidecar is no
+// longer running, nothing holds it back (kuberuntime's termination
+// ordering).
+func TestTimelineSidecarWaitsForNextSidecarOnly(t *testing.T) {
+	always := api.RestartPolicyAlways
+	p := runningPod(i64(10))
+	p.Spec.InitContainers = []api.Container{
+		{Name: "s1", RestartPolicy: &always},
+		{Name: "s2", RestartPolicy: &always},
+		{Name: "s3", RestartPolicy: &always},
+	}
+	p.Status.InitContainerStatuses = []api.ContainerStatus{
+		{Name: "s2", State: api.ContainerState{Terminated: &api.ContainerStateTerminated{ExitCode: 1}}},
+	}
+	req := DeleteRequest{ExitAfterSignal: map[string]time.Duration{"app": 0, "s1": 0}} // s3 ignores its signal
+	tl, err := BuildTimeline(p, req, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]TimelineEvent{}
+	for _, e := range tl.Events {
+		if e.Kind == TimelineStopSignal {
+			got[e.Container] = e
+		}
+	}
+	for name, want := range map[string]struct {
+		at    time.Duration
+		grace int64
+	}{"app": {0, 10}, "s3": {0, 10}, "s1": {0, 10}} {
+		e, ok := got[name]
+		if !ok || e.Offset != want.at || e.GraceSeconds != want.grace || e.Signal != "SIGTERM" {
+			t.Errorf("%s: stop signal %+v, want at %v with %ds", name, e, want.at, want.grace)
+		}
+	}
+	if _, ok := got["s2"]; ok {
+		t.Errorf("s2 has stopped already, yet it is signalled:\n%s", tl)
+	}
 }

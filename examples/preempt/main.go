@@ -2,9 +2,10 @@
 // cluster, as Kubernetes v1.36.3 makes them:
 //
 //   - kube-scheduler's DefaultPreemption for a high-priority pod that fits
-//     nowhere: which nodes it tries, the minimal victims on each (with the
-//     PodDisruptionBudget that reshapes them), the node it picks and why,
-//     and the nominations it clears;
+//     nowhere: the scheduling cycle's FitError, then, from that cycle's
+//     decision, which nodes preemption tries, the minimal victims on each
+//     (with the PodDisruptionBudget that reshapes them), the node it picks
+//     and why, and the nominations it clears;
 //   - the kubelet's ranking of one node's pods under memory pressure.
 //
 // Usage:
@@ -16,6 +17,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/preemption"
@@ -111,7 +113,13 @@ func run() error {
 	}
 
 	fmt.Println("== kube-scheduler: preemption for shop/payments (priority 100000, 3 cpu)")
-	r := preemption.Preempt(c, &preemptor, pdbs, preemption.Config{})
+	// The scheduling cycle finds no node; preemption starts from that
+	// cycle and its decision.
+	cy := c.NewCycle(&preemptor)
+	var d scheduling.Decision
+	cy.Decide(&d)
+	fmt.Println(d.Message())
+	r := preemption.Preempt(cy, &d, pdbs, preemption.Config{}, time.Now())
 	fmt.Println(r)
 	fmt.Println()
 	fmt.Println("candidates (dry-run order; the lowest highest-victim priority wins here):")

@@ -123,7 +123,7 @@ func main() {
 		if i > 0 {
 			fmt.Println()
 		}
-		e := c.Explain(&p)
+		e := c.NewCycle(&p).Explain()
 		fmt.Print(e)
 		if len(e.Scores) > 0 {
 			fmt.Printf("=> would be bound to %s\n", e.Scores[0].Node)

@@ -89,7 +89,7 @@ func runPDBStatus(input, want json.RawMessage) error {
 	for k, v := range st.DisruptedPods {
 		got.DisruptedPods[k] = v.Time
 	}
-	if c := disruption.FindCondition(st.Conditions, disruption.ConditionDisruptionAllowed); c != nil {
+	if c := api.FindStatusCondition(st.Conditions, disruption.ConditionDisruptionAllowed); c != nil {
 		got.ConditionStatus, got.ConditionReason = string(c.Status), c.Reason
 	}
 	if w.DisruptedPods == nil {
@@ -150,7 +150,7 @@ func runEviction(input, want json.RawMessage) error {
 		da := d.BudgetStatus.DisruptionsAllowed
 		got.PDBDisruptionsAllowedAfter = &da
 		_, got.PDBDisruptedPodsAdded = d.BudgetStatus.DisruptedPods[in.Pod.Name]
-		if c := disruption.FindCondition(d.BudgetStatus.Conditions, disruption.ConditionDisruptionAllowed); c != nil {
+		if c := api.FindStatusCondition(d.BudgetStatus.Conditions, disruption.ConditionDisruptionAllowed); c != nil {
 			got.PDBConditionReasonAfter = c.Reason
 		}
 	}

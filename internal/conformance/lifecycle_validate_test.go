@@ -6,7 +6,7 @@ import (
 	"sort"
 
 	"github.com/podsem/podsem/api"
-	"github.com/podsem/podsem/lifecycle"
+	"github.com/podsem/podsem/api/validation"
 )
 
 func init() {
@@ -20,7 +20,7 @@ type fieldErrorPair struct {
 	Type  string `json:"type"`
 }
 
-// runValidateCreate: lifecycle.ValidateCreate on the defaulted pod.
+// runValidateCreate: validation.ValidatePodCreate on the defaulted pod.
 func runValidateCreate(input, want json.RawMessage) error {
 	var in struct {
 		Pod api.Pod `json:"pod"`
@@ -28,11 +28,11 @@ func runValidateCreate(input, want json.RawMessage) error {
 	if err := json.Unmarshal(input, &in); err != nil {
 		return fmt.Errorf("decoding input: %w", err)
 	}
-	return compareFieldErrors(want, lifecycle.ValidateCreate(&in.Pod))
+	return compareFieldErrors(want, validation.ValidatePodCreate(&in.Pod))
 }
 
-// runValidateUpdate: lifecycle.ValidateUpdate, or
-// lifecycle.ValidateEphemeralContainersUpdate for the ephemeralcontainers
+// runValidateUpdate: validation.ValidatePodUpdate, or
+// validation.ValidatePodEphemeralContainersUpdate for the ephemeralcontainers
 // subresource.
 func runValidateUpdate(input, want json.RawMessage) error {
 	var in struct {
@@ -46,9 +46,9 @@ func runValidateUpdate(input, want json.RawMessage) error {
 	var got api.FieldErrors
 	switch in.Subresource {
 	case "":
-		got = lifecycle.ValidateUpdate(&in.NewPod, &in.OldPod)
+		got = validation.ValidatePodUpdate(&in.NewPod, &in.OldPod)
 	case "ephemeralcontainers":
-		got = lifecycle.ValidateEphemeralContainersUpdate(&in.NewPod, &in.OldPod)
+		got = validation.ValidatePodEphemeralContainersUpdate(&in.NewPod, &in.OldPod)
 	default:
 		return fmt.Errorf("unknown subresource %q", in.Subresource)
 	}

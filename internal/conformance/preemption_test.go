@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/preemption"
@@ -75,7 +76,10 @@ func runPreemptionDefault(input, want json.RawMessage) error {
 	if err != nil {
 		return fmt.Errorf("building the snapshot: %w", err)
 	}
-	r := preemption.Preempt(c, &in.Preemptor, pdbs, preemption.Config{})
+	cy := c.NewCycle(&in.Preemptor)
+	var d scheduling.Decision
+	cy.Decide(&d)
+	r := preemption.Preempt(cy, &d, pdbs, preemption.Config{}, time.Time{})
 
 	if got := r.Nomination.String(); got != w.Nomination {
 		return Mismatch("nomination", w.Nomination, fmt.Sprintf("%s (%s)", got, r.Message))

@@ -48,7 +48,7 @@ func runNodeFit(input, want json.RawMessage) error {
 	if err != nil {
 		return err
 	}
-	e := c.Explain(&in.Pod)
+	e := c.NewCycle(&in.Pod).Explain()
 	ne := e.Nodes[0]
 	var rejectedBy, insufficient []string
 	statuses := map[string]fitStatusWant{}
@@ -126,8 +126,9 @@ func runInterPodAffinity(input, want json.RawMessage) error {
 			return err
 		}
 	}
-	cy := c.NewCycle(&in.Pod)
-	pre := cy.PreFilter()[0]
+	var d scheduling.Decision
+	c.NewCycle(&in.Pod).Decide(&d)
+	pre := d.PreFilter()[0]
 	if pre.Code == scheduling.Error {
 		if w.Error {
 			return nil
@@ -140,12 +141,12 @@ func runInterPodAffinity(input, want json.RawMessage) error {
 	if pre.Code.String() != w.PreFilter {
 		return Mismatch("preFilter", w.PreFilter, pre.Code.String())
 	}
-	results := cy.Filter()
 	var gotFilter []filterWant
-	for _, r := range results {
-		fw := filterWant{Node: r.Node, Fits: r.Fits(), Code: r.Status.Code.String()}
-		if !r.Fits() && len(r.Status.Reasons) > 0 {
-			fw.Reason = r.Status.Reasons[0]
+	for i := range d.NumNodes() {
+		st := d.Status(i)
+		fw := filterWant{Node: c.NodeAt(i).Name(), Fits: d.Fits(i), Code: st.Code.String()}
+		if !d.Fits(i) && len(st.Reasons) > 0 {
+			fw.Reason = st.Reasons[0]
 		}
 		gotFilter = append(gotFilter, fw)
 	}
@@ -157,9 +158,9 @@ func runInterPodAffinity(input, want json.RawMessage) error {
 			return Mismatch("filter", w.Filter, gotFilter)
 		}
 	}
-	scores := cy.Score(results)
+	scores := d.Scores(nil)
 	preScore := "NotRun"
-	if ps := cy.PreScore(); len(ps) > 0 {
+	if ps := d.PreScore(); len(ps) > 0 {
 		if ps[0].Code == scheduling.Error {
 			if w.Error {
 				return nil

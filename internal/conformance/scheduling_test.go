@@ -2,7 +2,6 @@ package conformance
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -13,7 +12,6 @@ import (
 
 func init() {
 	register("resources.pod-requests", runPodRequests)
-	register("scheduling.priority-admission", runPriorityAdmission)
 	register("scheduling.queue-order", runQueueOrder)
 	register("scheduling.topology-spread", runTopologySpread)
 }
@@ -66,100 +64,6 @@ func runPodRequests(input, want json.RawMessage) error {
 		return Mismatch("limits", w.Limits, lims)
 	}
 	return nil
-}
-
-// runPriorityAdmission: scheduling.ResolvePriority on pod create,
-// scheduling.AdmitPriorityClass on PriorityClass create.
-func runPriorityAdmission(input, want json.RawMessage) error {
-	var in struct {
-		Op              string              `json:"op"`
-		PriorityClasses []api.PriorityClass `json:"priorityClasses"`
-		Pod             *api.Pod            `json:"pod"`
-		PriorityClass   *api.PriorityClass  `json:"priorityClass"`
-	}
-	if err := json.Unmarshal(input, &in); err != nil {
-		return fmt.Errorf("decoding input: %w", err)
-	}
-	var w struct {
-		Error             bool    `json:"error"`
-		Reason            string  `json:"reason"`
-		Stage             string  `json:"stage"`
-		PriorityClassName string  `json:"priorityClassName"`
-		Priority          *int32  `json:"priority"`
-		PreemptionPolicy  *string `json:"preemptionPolicy"`
-		FieldErrors       []struct {
-			Field string `json:"field"`
-			Type  string `json:"type"`
-		} `json:"fieldErrors"`
-	}
-	if err := json.Unmarshal(want, &w); err != nil {
-		return fmt.Errorf("decoding want: %w", err)
-	}
-	switch in.Op {
-	case "pod-create":
-		res, err := scheduling.ResolvePriority(in.Pod, in.PriorityClasses)
-		if w.Error {
-			var ae *scheduling.AdmissionError
-			if !errors.As(err, &ae) {
-				return Mismatch("error", want, res)
-			}
-			if ae.Reason != w.Reason {
-				return Mismatch("reason", w.Reason, ae.Reason)
-			}
-			return nil
-		}
-		if err != nil {
-			return Mismatch("result", want, err.Error())
-		}
-		pod := *in.Pod
-		res.Apply(&pod)
-		var pp *string
-		if pod.Spec.PreemptionPolicy != nil {
-			s := string(*pod.Spec.PreemptionPolicy)
-			pp = &s
-		}
-		got := map[string]any{"priorityClassName": pod.Spec.PriorityClassName, "priority": *pod.Spec.Priority, "preemptionPolicy": pp}
-		if pod.Spec.PriorityClassName != w.PriorityClassName || w.Priority == nil || *w.Priority != *pod.Spec.Priority ||
-			(pp == nil) != (w.PreemptionPolicy == nil) || (pp != nil && *pp != *w.PreemptionPolicy) {
-			return Mismatch("admitted pod", want, got)
-		}
-		return nil
-	case "priorityclass-create":
-		pc := *in.PriorityClass
-		err := scheduling.AdmitPriorityClass(&pc, in.PriorityClasses)
-		if !w.Error {
-			if err != nil {
-				return Mismatch("result", want, err.Error())
-			}
-			if w.PreemptionPolicy != nil && (pc.PreemptionPolicy == nil || string(*pc.PreemptionPolicy) != *w.PreemptionPolicy) {
-				return Mismatch("preemptionPolicy", *w.PreemptionPolicy, pc.PreemptionPolicy)
-			}
-			return nil
-		}
-		var ae *scheduling.AdmissionError
-		if !errors.As(err, &ae) {
-			return Mismatch("error", want, fmt.Sprint(err))
-		}
-		stage := "admission"
-		if errors.Is(err, scheduling.ErrInvalid) {
-			stage = "validation"
-		}
-		if stage != w.Stage || ae.Reason != w.Reason {
-			return Mismatch("stage/reason", w.Stage+"/"+w.Reason, stage+"/"+ae.Reason)
-		}
-		var wantFE, gotFE []string
-		for _, fe := range w.FieldErrors {
-			wantFE = append(wantFE, fe.Field+" "+fe.Type)
-		}
-		for _, fe := range ae.FieldErrors {
-			gotFE = append(gotFE, fe.Field+" "+string(fe.Type))
-		}
-		if !sameSet(wantFE, gotFE) {
-			return Mismatch("fieldErrors", wantFE, gotFE)
-		}
-		return nil
-	}
-	return fmt.Errorf("unknown op %q", in.Op)
 }
 
 func sameSet(a, b []string) bool {
@@ -259,7 +163,8 @@ func runQueueOrder(input, want json.RawMessage) error {
 }
 
 // runTopologySpread: one cycle of a snapshot running PodTopologySpread
-// alone: Filter on every node, then Score on the nodes that passed.
+// alone, Decide: Filter on every node, then Score on the nodes that
+// passed.
 func runTopologySpread(input, want json.RawMessage) error {
 	var in struct {
 		Pod   api.Pod    `json:"pod"`
@@ -317,16 +222,16 @@ func runTopologySpread(input, want json.RawMessage) error {
 		Services: in.Services, ReplicaSets: in.ReplicaSets,
 		StatefulSets: in.StatefulSets, ReplicationControllers: in.ReplicationControllers,
 	})
-	cy := c.NewCycle(&in.Pod)
-	pre := cy.PreFilter()[0]
+	var d scheduling.Decision
+	c.NewCycle(&in.Pod).Decide(&d)
+	pre := d.PreFilter()[0]
 	if w.Error {
 		// Upstream fails in PreFilter (hard constraints) or PreScore (soft
 		// ones); either is an Error status here.
 		if pre.Code == scheduling.Error {
 			return nil
 		}
-		cy.Score(cy.Filter())
-		if ps := cy.PreScore(); len(ps) > 0 && ps[0].Code == scheduling.Error {
+		if ps := d.PreScore(); len(ps) > 0 && ps[0].Code == scheduling.Error {
 			return nil
 		}
 		return Mismatch("error", true, pre.String())
@@ -334,23 +239,23 @@ func runTopologySpread(input, want json.RawMessage) error {
 	if pre.Code.String() != w.PreFilter {
 		return Mismatch("preFilter", w.PreFilter, pre.String())
 	}
-	results := cy.Filter()
-	got := make([]nodeFilter, len(results))
-	for i, r := range results {
-		got[i] = nodeFilter{Node: r.Node, Fits: r.Fits(), Code: r.Status.Code.String()}
-		if !r.Fits() {
-			got[i].Reason = strings.Join(r.Status.Reasons, ", ")
+	got := make([]nodeFilter, d.NumNodes())
+	for i := range got {
+		st := d.Status(i)
+		got[i] = nodeFilter{Node: c.NodeAt(i).Name(), Fits: d.Fits(i), Code: st.Code.String()}
+		if !d.Fits(i) {
+			got[i].Reason = strings.Join(st.Reasons, ", ")
 		}
-		if r.Status.Code == scheduling.Skip {
+		if st.Code == scheduling.Skip {
 			got[i].Code = "Success"
 		}
 	}
-	if d := SameJSON(toJSONTree(w.Filter), toJSONTree(got), "filter"); d != "" {
+	if diff := SameJSON(toJSONTree(w.Filter), toJSONTree(got), "filter"); diff != "" {
 		return Mismatch("filter", w.Filter, got)
 	}
-	scores := cy.Score(results)
+	scores := d.Scores(nil)
 	preScore := "NotRun"
-	if ps := cy.PreScore(); len(ps) > 0 {
+	if ps := d.PreScore(); len(ps) > 0 {
 		if ps[0].Code == scheduling.Error {
 			return Mismatch("preScore", w.PreScore, ps[0].String())
 		}
@@ -366,7 +271,7 @@ func runTopologySpread(input, want json.RawMessage) error {
 	for i, s := range scores {
 		gotScores[i] = nodeScore{Node: s.Node, Score: s.Plugins[0].Score}
 	}
-	if d := SameJSON(toJSONTree(w.Scores), toJSONTree(gotScores), "scores"); d != "" {
+	if diff := SameJSON(toJSONTree(w.Scores), toJSONTree(gotScores), "scores"); diff != "" {
 		return Mismatch("scores", w.Scores, gotScores)
 	}
 	return nil

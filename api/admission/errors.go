@@ -1,0 +1,54 @@
+package admission
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/podsem/podsem/api"
+)
+
+// Sentinel errors of the admission decisions; test with errors.Is.
+var (
+	// ErrForbidden: an admission plugin refused the object (HTTP 403,
+	// reason Forbidden).
+	ErrForbidden = errors.New("forbidden")
+	// ErrInvalid: registry validation refused the object (HTTP 422, reason
+	// Invalid); the Error lists the fields.
+	ErrInvalid = errors.New("invalid")
+	// ErrInvalidInput is wrapped when a function is handed something it
+	// cannot judge at all, such as a nil pod; the message names the
+	// argument.
+	ErrInvalidInput = errors.New("admission: invalid input")
+)
+
+// Error is the API server's refusal of a create request, as the status it
+// answers with. Reason is "Forbidden" (an admission plugin refused) or
+// "Invalid" (validation failed, FieldErrors says where). Its message is
+// the API server's status message.
+type Error struct {
+	// Reason is the API status reason: "Forbidden" or "Invalid".
+	Reason string
+	// Resource and Name identify the object, as in the status message
+	// ("pods", "priorityclasses.scheduling.k8s.io").
+	Resource, Name string
+	// FieldErrors are the validation failures when Reason is "Invalid".
+	FieldErrors api.FieldErrors
+	// Detail is the plugin's own explanation when Reason is "Forbidden".
+	Detail string
+}
+
+// Error renders the API server's status message.
+func (e *Error) Error() string {
+	if e.Reason == "Invalid" {
+		return fmt.Sprintf("%s %q is invalid: %s", e.Resource, e.Name, e.FieldErrors.Error())
+	}
+	return fmt.Sprintf("%s %q is forbidden: %s", e.Resource, e.Name, e.Detail)
+}
+
+// Unwrap returns ErrForbidden or ErrInvalid.
+func (e *Error) Unwrap() error {
+	if e.Reason == "Invalid" {
+		return ErrInvalid
+	}
+	return ErrForbidden
+}

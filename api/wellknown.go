@@ -1,0 +1,52 @@
+package api
+
+// Well-known names that several components (and several podsem packages)
+// read or write: the reasons of the DisruptionTarget pod condition and the
+// kubelet's pod-source annotations. Each string lives here once; packages
+// refer to these constants instead of spelling it again.
+
+// The reasons of a pod's DisruptionTarget condition (k8s.io/api/core/v1),
+// one per component that disrupts pods.
+const (
+	// PodReasonPreemptionByScheduler: kube-scheduler preempts the pod to
+	// make room for a higher-priority one.
+	PodReasonPreemptionByScheduler = "PreemptionByScheduler"
+	// PodReasonDeletionByTaintManager: the NoExecute taint eviction
+	// controller deletes the pod for a taint it does not tolerate.
+	PodReasonDeletionByTaintManager = "DeletionByTaintManager"
+	// PodReasonEvictionByEvictionAPI: the pods/eviction subresource evicts
+	// the pod (kubectl drain, the descheduler, ...).
+	PodReasonEvictionByEvictionAPI = "EvictionByEvictionAPI"
+	// PodReasonDeletionByPodGC: the pod garbage collector deletes the pod
+	// because its node is gone.
+	PodReasonDeletionByPodGC = "DeletionByPodGC"
+	// PodReasonTerminationByKubelet: the kubelet itself terminates the pod
+	// (node-pressure eviction, graceful node shutdown).
+	PodReasonTerminationByKubelet = "TerminationByKubelet"
+)
+
+// The annotations the kubelet uses to tell where a pod came from
+// (pkg/kubelet/types).
+const (
+	// ConfigSourceAnnotationKey is set by the kubelet on every pod it runs:
+	// "api" for a pod from the API server, a file path or an HTTP URL for a
+	// static pod.
+	ConfigSourceAnnotationKey = "kubernetes.io/config.source"
+	// ConfigSourceAPI is the ConfigSourceAnnotationKey value of pods from
+	// the API server.
+	ConfigSourceAPI = "api"
+	// ConfigMirrorAnnotationKey marks a mirror pod: the API object the
+	// kubelet creates to show one of its static pods. kubectl drain skips
+	// such pods, and the API server forbids changing the annotation.
+	ConfigMirrorAnnotationKey = "kubernetes.io/config.mirror"
+)
+
+// IsMirrorPod reports whether pod is a mirror pod (it carries
+// ConfigMirrorAnnotationKey, whatever the value). A nil pod is not.
+func IsMirrorPod(pod *Pod) bool {
+	if pod == nil {
+		return false
+	}
+	_, ok := pod.Annotations[ConfigMirrorAnnotationKey]
+	return ok
+}

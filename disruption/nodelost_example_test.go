@@ -1,0 +1,174 @@
+package disruption_test
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/disruption"
+)
+
+var lostAt = time.Date(2025, 3, 1, 10, 0, 0, 0, time.UTC)
+
+// A pod admitted with the default tolerations, on a node that turned
+// unreachable: it may stay 300 s after the taint eviction controller
+// notices the taint.
+func ExampleEvaluateNoExecute() {
+	seconds := int64(300)
+	taints := []api.Taint{{Key: api.TaintNodeUnreachable, Effect: api.TaintEffectNoExecute}}
+	tolerations := []api.Toleration{
+		{Key: api.TaintNodeNotReady, Operator: api.TolerationOpExists, Effect: api.TaintEffectNoExecute, TolerationSeconds: &seconds},
+		{Key: api.TaintNodeUnreachable, Operator: api.TolerationOpExists, Effect: api.TaintEffectNoExecute, TolerationSeconds: &seconds},
+	}
+	d := disruption.EvaluateNoExecute(taints, tolerations)
+	fmt.Println(d.Outcome, d.After, d.Decisive.Key)
+	// Output: Deadline 5m0s node.kubernetes.io/unreachable
+}
+
+// The deadline counts from when the controller sees the taint, not from
+// its timeAdded; a later, shorter toleration does not bring it forward.
+func ExampleTaintEviction() {
+	c := disruption.NewTaintEviction()
+	seconds := int64(300)
+	pod := &api.Pod{
+		ObjectMeta: api.ObjectMeta{Name: "web-0", Namespace: "default", Generation: 1},
+		Spec: api.PodSpec{NodeName: "node-2", Tolerations: []api.Toleration{
+			{Key: api.TaintNodeUnreachable, Operator: api.TolerationOpExists, Effect: api.TaintEffectNoExecute, TolerationSeconds: &seconds},
+		}},
+	}
+	node := &api.Node{ObjectMeta: api.ObjectMeta{Name: "node-2"}, Spec: api.NodeSpec{Taints: []api.Taint{
+		{Key: api.TaintNodeUnreachable, Effect: api.TaintEffectNoExecute, TimeAdded: api.NewTimePtr(lostAt.Add(-time.Hour))},
+	}}}
+	show := func(acts []disruption.TaintEvictionAction) {
+		for _, a := range acts {
+			fmt.Printf("%s %s at %s", a.Kind, a.Pod, a.At.Format("15:04:05"))
+			if a.DisruptionTarget != nil {
+				fmt.Printf(" (%s: %s)", a.DisruptionTarget.Reason, a.DisruptionTarget.Message)
+			}
+			fmt.Println()
+		}
+	}
+	c.PodUpdated(pod, lostAt)
+	show(c.NodeUpdated(node, lostAt))
+	shorter := *pod
+	five := int64(5)
+	shorter.Spec.Tolerations = []api.Toleration{{Key: api.TaintNodeUnreachable, Operator: api.TolerationOpExists, Effect: api.TaintEffectNoExecute, TolerationSeconds: &five}}
+	show(c.PodUpdated(&shorter, lostAt.Add(time.Minute)))
+	next, _ := c.NextEviction()
+	show(c.Tick(next))
+	// Output:
+	// ScheduleEviction default/web-0 at 10:05:00
+	// EvictPod default/web-0 at 10:05:00 (DeletionByTaintManager: Taint manager: deleting due to NoExecute taint)
+}
+
+// The NoSchedule taints a node's conditions call for.
+func ExampleConditionTaints() {
+	node := &api.Node{
+		Spec: api.NodeSpec{Unschedulable: true},
+		Status: api.NodeStatus{Conditions: []api.NodeCondition{
+			{Type: api.NodeReady, Status: api.ConditionFalse},
+			{Type: api.NodeDiskPressure, Status: api.ConditionTrue},
+		}},
+	}
+	for _, t := range disruption.ConditionTaints(node) {
+		fmt.Printf("%s:%s\n", t.Key, t.Effect)
+	}
+	// Output:
+	// node.kubernetes.io/not-ready:NoSchedule
+	// node.kubernetes.io/disk-pressure:NoSchedule
+	// node.kubernetes.io/unschedulable:NoSchedule
+}
+
+// The Ready-based NoExecute pass: an Unknown node trades its not-ready
+// taint for unreachable, with a fresh timeAdded.
+func ExampleNoExecuteTaintPass() {
+	node := &api.Node{
+		Spec:   api.NodeSpec{Taints: []api.Taint{{Key: api.TaintNodeNotReady, Effect: api.TaintEffectNoExecute}}},
+		Status: api.NodeStatus{Conditions: []api.NodeCondition{{Type: api.NodeReady, Status: api.ConditionUnknown}}},
+	}
+	u := disruption.NoExecuteTaintPass(node, lostAt)
+	for _, t := range u.Added {
+		fmt.Println("added", t.Key, t.TimeAdded.Format(time.TimeOnly))
+	}
+	for _, t := range u.Removed {
+		fmt.Println("removed", t.Key)
+	}
+	// Output:
+	// added node.kubernetes.io/unreachable 10:00:00
+	// removed node.kubernetes.io/not-ready
+}
+
+// The pod status write of MarkPodsNotReady.
+func ExampleMarkPodNotReady() {
+	pod := &api.Pod{Status: api.PodStatus{Conditions: []api.PodCondition{{Type: api.PodReady, Status: api.ConditionTrue}}}}
+	c := disruption.MarkPodNotReady(pod, lostAt)
+	fmt.Println(c.Type, c.Status, c.LastTransitionTime.Format(time.TimeOnly))
+	// Output: Ready False 10:00:00
+}
+
+// The node lifecycle controller looks every 5 s; a kubelet silent since
+// 10:00:00 is marked Unknown at the first look strictly after the 50 s
+// grace period.
+func ExampleNodeMonitor() {
+	m := disruption.NewNodeMonitor(disruption.NodeLifecycleConfig{})
+	node := &api.Node{
+		ObjectMeta: api.ObjectMeta{Name: "node-2"},
+		Status: api.NodeStatus{Conditions: []api.NodeCondition{
+			{Type: api.NodeReady, Status: api.ConditionTrue, LastHeartbeatTime: api.NewTime(lostAt)},
+		}},
+	}
+	for s := 0; s <= 60; s += 5 {
+		rep, _ := m.Observe(node, lostAt, lostAt.Add(time.Duration(s)*time.Second))
+		if rep.Status != nil {
+			fmt.Printf("t=%ds Ready=%s (%s); mark pods not ready: %v\n", s, rep.CurrentReady.Status, rep.CurrentReady.Reason, rep.MarkPodsNotReady)
+			for _, t := range rep.Taints {
+				fmt.Printf("  %s:%s\n", t.Key, t.Effect)
+			}
+			break
+		}
+	}
+	// Output:
+	// t=55s Ready=Unknown (NodeStatusUnknown); mark pods not ready: true
+	//   node.kubernetes.io/unreachable:NoSchedule
+	//   node.kubernetes.io/unreachable:NoExecute
+}
+
+// db-1 was deleted on a lost node and is stuck Terminating: the
+// StatefulSet creates no second db-1, and under OrderedReady it waits.
+func ExampleSyncStatefulSet() {
+	replicas := int32(3)
+	set := &api.StatefulSet{
+		ObjectMeta: api.ObjectMeta{Name: "db", Namespace: "default"},
+		Spec:       api.StatefulSetSpec{Replicas: &replicas},
+		Status:     api.StatefulSetStatus{CurrentRevision: "db-1a", UpdateRevision: "db-1a"},
+	}
+	pod := func(name string, terminating bool) *api.Pod {
+		p := &api.Pod{
+			ObjectMeta: api.ObjectMeta{Name: name, Namespace: "default", Labels: map[string]string{
+				api.LabelStatefulSetPodName: name, api.LabelControllerRevisionHash: "db-1a"}},
+			Status: api.PodStatus{Phase: api.PodRunning, Conditions: []api.PodCondition{{Type: api.PodReady, Status: api.ConditionTrue}}},
+		}
+		if terminating {
+			p.DeletionTimestamp = api.NewTimePtr(lostAt)
+		}
+		return p
+	}
+	res, _ := disruption.SyncStatefulSet(set, []*api.Pod{pod("db-0", false), pod("db-1", true), pod("db-2", false)}, disruption.StatefulSetConfig{}, lostAt)
+	fmt.Println(len(res.Actions), "actions; waits for", res.Wait.Pod, res.Wait.Reason)
+	res, _ = disruption.SyncStatefulSet(set, []*api.Pod{pod("db-0", false), pod("db-2", false)}, disruption.StatefulSetConfig{}, lostAt)
+	fmt.Println(res.Actions[0])
+	// Output:
+	// 0 actions; waits for db-1 terminating
+	// Create db-1 (missing)
+}
+
+// A ReplicaSet counts the terminating pod as gone and replaces it at once.
+func ExampleSyncReplicaSet() {
+	replicas := int32(3)
+	rs := &api.ReplicaSet{ObjectMeta: api.ObjectMeta{Name: "web"}, Spec: api.ReplicaSetSpec{Replicas: &replicas}}
+	running := api.PodStatus{Phase: api.PodRunning}
+	lost := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "web-b", DeletionTimestamp: api.NewTimePtr(lostAt)}, Status: running}
+	res, _ := disruption.SyncReplicaSet(rs, []*api.Pod{{ObjectMeta: api.ObjectMeta{Name: "web-a"}, Status: running}, lost, {ObjectMeta: api.ObjectMeta{Name: "web-c"}, Status: running}})
+	fmt.Printf("active %d, terminating %d: create %d\n", res.Active, res.Terminating, res.Create)
+	// Output: active 2, terminating 1: create 1
+}

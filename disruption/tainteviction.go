@@ -1,0 +1,646 @@
+package disruption
+
+import (
+	"cmp"
+	"slices"
+	"time"
+
+	"github.com/podsem/podsem/api"
+)
+
+// MessageDeletionByTaintManager is the message of the DisruptionTarget
+// condition the taint eviction controller writes before deleting a pod
+// (its reason is api.PodReasonDeletionByTaintManager).
+const MessageDeletionByTaintManager = "Taint manager: deleting due to NoExecute taint"
+
+// NoExecuteTaints returns the taints with effect NoExecute, in order: the
+// only ones the taint eviction controller looks at (getNoExecuteTaints).
+// The result is a new slice, empty (not nil) when there are none.
+func NoExecuteTaints(taints []api.Taint) []api.Taint {
+	out := []api.Taint{}
+	for i := range taints {
+		if taints[i].Effect == api.TaintEffectNoExecute {
+			out = append(out, taints[i])
+		}
+	}
+	return out
+}
+
+// NoExecuteOutcome is what the NoExecute taints of a node mean for one pod
+// on it.
+type NoExecuteOutcome uint8
+
+// The outcomes of EvaluateNoExecute.
+const (
+	// NoExecuteNoTaints: the node has no NoExecute taint; any pending
+	// eviction of the pod is cancelled.
+	NoExecuteNoTaints NoExecuteOutcome = iota
+	// NoExecuteUntolerated: some taint is tolerated by no toleration; the
+	// pod is deleted at once, replacing any pending eviction.
+	NoExecuteUntolerated
+	// NoExecuteDeadline: every taint is tolerated and some used toleration
+	// bounds it; the pod is deleted After the evaluation (0 = at once),
+	// unless an eviction is already pending (see TaintEviction).
+	NoExecuteDeadline
+	// NoExecuteForever: every taint is tolerated without a time limit; any
+	// pending eviction is cancelled.
+	NoExecuteForever
+)
+
+// String names the outcome.
+func (o NoExecuteOutcome) String() string {
+	switch o {
+	case NoExecuteNoTaints:
+		return "NoTaints"
+	case NoExecuteUntolerated:
+		return "Untolerated"
+	case NoExecuteDeadline:
+		return "Deadline"
+	case NoExecuteForever:
+		return "Forever"
+	}
+	return "NoExecuteOutcome(?)"
+}
+
+// NoExecuteDecision is the taint eviction controller's judgement of one
+// pod's tolerations against its node's NoExecute taints.
+type NoExecuteDecision struct {
+	Outcome NoExecuteOutcome
+	// After is how long after the evaluation the pod is deleted, for
+	// NoExecuteDeadline: the smallest tolerationSeconds among the used
+	// tolerations, 0 when any of them is ≤ 0.
+	After time.Duration
+	// Untolerated points at the first taint (in the taints given) that no
+	// toleration tolerates, for NoExecuteUntolerated.
+	Untolerated *api.Taint
+	// Decisive points at the used toleration that set After (the first one
+	// reaching the minimum), for NoExecuteDeadline.
+	Decisive *api.Toleration
+}
+
+// EvaluateNoExecute judges tolerations against NoExecute taints as the taint
+// eviction controller does (pkg/controller/tainteviction processPodOnNode
+// with GetMatchingTolerations and getMinTolerationTime). Taints of other
+// effects in taints are skipped. For each taint only the FIRST toleration in
+// list order that tolerates it (api.Toleration.ToleratesTaint) is used, so an
+// earlier toleration without tolerationSeconds makes a later, bounded one of
+// the same taint moot. If some taint has no such toleration the pod is
+// evicted now; otherwise the minimum tolerationSeconds over the used
+// tolerations decides, any used value ≤ 0 meaning now and none at all
+// meaning forever.
+//
+// It allocates nothing; the pointers in the result point into the inputs.
+func EvaluateNoExecute(taints []api.Taint, tolerations []api.Toleration) NoExecuteDecision {
+	tainted := false
+	var decisive *api.Toleration
+	var minSeconds int64
+	for i := range taints {
+		taint := &taints[i]
+		if taint.Effect != api.TaintEffectNoExecute {
+			continue
+		}
+		tainted = true
+		used := firstTolerating(tolerations, taint)
+		if used == nil {
+			return NoExecuteDecision{Outcome: NoExecuteUntolerated, Untolerated: taint}
+		}
+		if used.TolerationSeconds == nil {
+			continue
+		}
+		s := max(*used.TolerationSeconds, 0)
+		if decisive == nil || s < minSeconds {
+			decisive, minSeconds = used, s
+		}
+	}
+	switch {
+	case !tainted:
+		return NoExecuteDecision{Outcome: NoExecuteNoTaints}
+	case decisive == nil:
+		return NoExecuteDecision{Outcome: NoExecuteForever}
+	}
+	return NoExecuteDecision{Outcome: NoExecuteDeadline, After: secondsDuration(minSeconds), Decisive: decisive}
+}
+
+// firstTolerating returns the first toleration that tolerates taint, or nil.
+func firstTolerating(tolerations []api.Toleration, taint *api.Taint) *api.Toleration {
+	for j := range tolerations {
+		if tolerations[j].ToleratesTaint(taint) {
+			return &tolerations[j]
+		}
+	}
+	return nil
+}
+
+// secondsDuration converts whole seconds to a Duration, saturating instead
+// of wrapping for values beyond about 292 years.
+func secondsDuration(s int64) time.Duration {
+	const maxSeconds = int64(1<<63-1) / int64(time.Second)
+	if s > maxSeconds {
+		return time.Duration(1<<63 - 1)
+	}
+	return time.Duration(s) * time.Second
+}
+
+// TaintEvictionActionKind says what the taint eviction controller asks for.
+type TaintEvictionActionKind uint8
+
+// The actions of TaintEviction.
+const (
+	// ScheduleEviction: the pod is to be deleted At (a timer is set).
+	ScheduleEviction TaintEvictionActionKind = iota + 1
+	// CancelEviction: a pending eviction of the pod is called off (upstream
+	// records a "Cancelling deletion" event).
+	CancelEviction
+	// EvictPod: delete the pod now. DisruptionTarget, when set, is first
+	// written to the pod's status (a status patch); then the pod is deleted
+	// with a plain DELETE without options, so the pod's own
+	// terminationGracePeriodSeconds applies — also for a pod already
+	// terminating.
+	EvictPod
+)
+
+// String names the action kind.
+func (k TaintEvictionActionKind) String() string {
+	switch k {
+	case ScheduleEviction:
+		return "ScheduleEviction"
+	case CancelEviction:
+		return "CancelEviction"
+	case EvictPod:
+		return "EvictPod"
+	}
+	return "TaintEvictionActionKind(?)"
+}
+
+// TaintEvictionAction is one thing the controller asks its caller to do.
+type TaintEvictionAction struct {
+	Kind TaintEvictionActionKind
+	// Pod is "namespace/name".
+	Pod string
+	// Node is the node the pod is bound to, as the controller last saw it.
+	Node string
+	// At is when the eviction fires (ScheduleEviction) or fired (EvictPod).
+	At time.Time
+	// DisruptionTarget is the condition written before an EvictPod delete
+	// (status True, reason DeletionByTaintManager, observedGeneration =
+	// metadata.generation), nil when the pod already carries an equal one
+	// and no patch is sent.
+	DisruptionTarget *api.PodCondition
+}
+
+// podState is what the controller keeps per pod: the object as last seen
+// and its pending eviction, if any.
+type podState struct {
+	key     string
+	pod     *api.Pod
+	pending bool
+	// createdAt is when the pending eviction was first scheduled, fireAt
+	// when it fires; seq tells a live timer from a stale one.
+	createdAt, fireAt time.Time
+	seq               uint64
+}
+
+// timer is one entry of the eviction queue; it is stale once its pod's
+// seq moved on (cancelled or replaced).
+type timer struct {
+	fireAt time.Time
+	key    string
+	st     *podState
+	seq    uint64
+}
+
+func (t timer) live() bool { return t.st.pending && t.st.seq == t.seq }
+
+func timerBefore(a, b timer) bool {
+	if c := a.fireAt.Compare(b.fireAt); c != 0 {
+		return c < 0
+	}
+	return a.key < b.key
+}
+
+// TaintEviction is the NoExecute taint eviction controller of
+// kube-controller-manager (pkg/controller/tainteviction) as a pure state
+// machine. It keeps what the upstream controller keeps: the NoExecute
+// taints of each tainted node, the pods it has seen (as its informer
+// does) and the pending evictions, each with the time it was first
+// scheduled.
+//
+// Feed it node and pod events with the time the controller processes them;
+// each call first fires the evictions due at or before that time (so an
+// eviction due at the same instant as an event fires before the event is
+// handled), then handles the event, and returns the actions in order. Tick
+// only fires due evictions; NextEviction says when to tick next.
+//
+// The rules it keeps, upstream's, not the documentation's:
+//   - A deadline counts from when the controller processes the node or pod
+//     event, never from the taint's timeAdded: an old taint still gives the
+//     full tolerationSeconds.
+//   - Once an eviction is pending, a later evaluation that still yields a
+//     deadline (0 s included) keeps it unchanged, neither earlier nor
+//     later; only an untolerated taint (delete now), tolerating forever or
+//     the removal of every NoExecute taint (cancel) changes it. (At the same
+//     instant as the first scheduling, the new deadline replaces it.)
+//   - A node event is acted on only if its list of NoExecute taints
+//     changed (field by field, timeAdded included), a pod event only if
+//     its tolerations or node changed; a pod event while its node has no
+//     NoExecute taint does nothing.
+//   - When an eviction fires, the DisruptionTarget condition is patched
+//     unless an equal one (status, reason, message, no lastProbeTime) is
+//     there — observedGeneration is not compared — and the pod is deleted.
+//
+// Objects passed in are kept as the controller's cache, like informer
+// objects: pass a new object for a change, never modify one in place.
+// The zero value is ready to use, like NewTaintEviction's; on a nil
+// *TaintEviction every method does nothing and returns no action. A
+// TaintEviction is not safe for concurrent use.
+type TaintEviction struct {
+	taints map[string][]api.Taint // node → its NoExecute taints (tainted nodes only)
+	pods   map[string]*podState   // pod key → state
+	onNode map[string][]*podState // node → the pods bound to it, sorted by key
+	// queue is a min-heap of timers by (fireAt, key), stale ones included
+	// until they reach the top or the heap is compacted.
+	queue   []timer
+	pending int
+}
+
+// NewTaintEviction returns a controller that has seen nothing yet.
+func NewTaintEviction() *TaintEviction {
+	return &TaintEviction{
+		taints: map[string][]api.Taint{},
+		pods:   map[string]*podState{},
+		onNode: map[string][]*podState{},
+	}
+}
+
+// NodeUpdated handles the add or update of node at now: when its NoExecute
+// taints changed, every pod bound to it is re-evaluated (or, with no
+// NoExecute taint left, every pending eviction of those pods cancelled).
+// A nil node does nothing beyond firing due evictions.
+func (c *TaintEviction) NodeUpdated(node *api.Node, now time.Time) []TaintEvictionAction {
+	if !c.ready() {
+		return nil
+	}
+	acts := c.fire(nil, now)
+	if node == nil {
+		return acts
+	}
+	newTaints := NoExecuteTaints(node.Spec.Taints)
+	if old, ok := c.taints[node.Name]; ok && sameTaints(old, newTaints) || !ok && len(newTaints) == 0 {
+		// Unchanged: an untainted node that stays untainted also means no
+		// pending eviction here, except after a missed cancel, which the
+		// upstream controller would not repair either.
+		return acts
+	}
+	if len(newTaints) == 0 {
+		delete(c.taints, node.Name)
+		for _, st := range c.onNode[node.Name] {
+			acts = c.cancel(acts, st)
+		}
+		return acts
+	}
+	c.taints[node.Name] = newTaints
+	bound := c.onNode[node.Name]
+	acts = slices.Grow(acts, len(bound))
+	for _, st := range bound {
+		acts = c.process(acts, st, newTaints, now)
+	}
+	return acts
+}
+
+// NodeDeleted handles the deletion of the node named name: its taints are
+// forgotten; pending evictions of its pods stay (as upstream, which leaves
+// them to fire).
+func (c *TaintEviction) NodeDeleted(name string, now time.Time) []TaintEvictionAction {
+	if !c.ready() {
+		return nil
+	}
+	acts := c.fire(nil, now)
+	delete(c.taints, name)
+	return acts
+}
+
+// PodUpdated handles the add or update of pod at now: when it is new, or its
+// tolerations or node changed, and its node has NoExecute taints, the pod is
+// evaluated. A nil pod does nothing beyond firing due evictions.
+func (c *TaintEviction) PodUpdated(pod *api.Pod, now time.Time) []TaintEvictionAction {
+	if !c.ready() {
+		return nil
+	}
+	acts := c.fire(nil, now)
+	if pod == nil {
+		return acts
+	}
+	key := pod.Key()
+	st := c.pods[key]
+	var old *api.Pod
+	if st == nil {
+		st = &podState{key: key}
+		c.pods[key] = st
+	} else {
+		old = st.pod
+	}
+	c.bind(st, old, pod)
+	if old != nil && old.Spec.NodeName == pod.Spec.NodeName && sameTolerations(old.Spec.Tolerations, pod.Spec.Tolerations) {
+		return acts
+	}
+	if pod.Spec.NodeName == "" {
+		return acts
+	}
+	taints, ok := c.taints[pod.Spec.NodeName]
+	if !ok {
+		return acts
+	}
+	return c.process(acts, st, taints, now)
+}
+
+// PodDeleted handles the deletion of the pod namespace/name: its pending
+// eviction, if any, is cancelled.
+func (c *TaintEviction) PodDeleted(namespace, name string, now time.Time) []TaintEvictionAction {
+	if !c.ready() {
+		return nil
+	}
+	acts := c.fire(nil, now)
+	key := namespace + "/" + name
+	st := c.pods[key]
+	if st == nil {
+		return acts
+	}
+	acts = c.cancel(acts, st)
+	c.bind(st, st.pod, nil)
+	delete(c.pods, key)
+	return acts
+}
+
+// Tick lets time pass to now: the evictions due by then fire, earliest
+// first (ties by pod key).
+func (c *TaintEviction) Tick(now time.Time) []TaintEvictionAction {
+	if !c.ready() {
+		return nil
+	}
+	return c.fire(nil, now)
+}
+
+// NextEviction returns the earliest pending eviction time, or false when
+// none is pending.
+func (c *TaintEviction) NextEviction() (time.Time, bool) {
+	if c == nil {
+		return time.Time{}, false
+	}
+	c.dropStale()
+	if len(c.queue) == 0 {
+		return time.Time{}, false
+	}
+	return c.queue[0].fireAt, true
+}
+
+// Pending returns when the eviction of pod namespace/name fires, or false
+// when none is pending.
+func (c *TaintEviction) Pending(namespace, name string) (time.Time, bool) {
+	if c == nil {
+		return time.Time{}, false
+	}
+	st := c.pods[namespace+"/"+name]
+	if st == nil || !st.pending {
+		return time.Time{}, false
+	}
+	return st.fireAt, true
+}
+
+// ready makes the zero value usable; it is false for a nil receiver.
+func (c *TaintEviction) ready() bool {
+	if c == nil {
+		return false
+	}
+	if c.pods == nil {
+		*c = *NewTaintEviction()
+	}
+	return true
+}
+
+// bind keeps the pod object and the node index in step. The index holds
+// each node's pods sorted by key, so that actions come in a stable order
+// (upstream walks its index in map order).
+func (c *TaintEviction) bind(st *podState, old, pod *api.Pod) {
+	st.pod = pod
+	if old != nil && (pod == nil || old.Spec.NodeName != pod.Spec.NodeName) {
+		bound := c.onNode[old.Spec.NodeName]
+		if i, ok := slices.BinarySearchFunc(bound, st.key, compareBound); ok {
+			bound = slices.Delete(bound, i, i+1)
+		}
+		if len(bound) == 0 {
+			delete(c.onNode, old.Spec.NodeName)
+		} else {
+			c.onNode[old.Spec.NodeName] = bound
+		}
+	}
+	if pod != nil && pod.Spec.NodeName != "" {
+		bound := c.onNode[pod.Spec.NodeName]
+		if i, ok := slices.BinarySearchFunc(bound, st.key, compareBound); !ok {
+			c.onNode[pod.Spec.NodeName] = slices.Insert(bound, i, st)
+		}
+	}
+}
+
+func compareBound(st *podState, key string) int { return cmp.Compare(st.key, key) }
+
+// process is processPodOnNode: it judges the pod against taints at now.
+func (c *TaintEviction) process(acts []TaintEvictionAction, st *podState, taints []api.Taint, now time.Time) []TaintEvictionAction {
+	d := EvaluateNoExecute(taints, st.pod.Spec.Tolerations)
+	switch d.Outcome {
+	case NoExecuteNoTaints, NoExecuteForever:
+		return c.cancel(acts, st)
+	case NoExecuteUntolerated:
+		acts = c.cancel(acts, st)
+		return c.schedule(acts, st, now, now)
+	}
+	createdAt, fireAt := now, now.Add(d.After)
+	if st.pending {
+		// A pending eviction first scheduled earlier stays as it is; only
+		// one scheduled at this very instant is replaced.
+		if st.createdAt.Add(d.After).Before(fireAt) {
+			return acts
+		}
+		createdAt = st.createdAt
+		acts = c.cancel(acts, st)
+	}
+	return c.schedule(acts, st, createdAt, fireAt)
+}
+
+// schedule arms an eviction, firing it at once when it is already due.
+func (c *TaintEviction) schedule(acts []TaintEvictionAction, st *podState, createdAt, fireAt time.Time) []TaintEvictionAction {
+	if st.pending {
+		return acts
+	}
+	if !fireAt.After(createdAt) {
+		return append(acts, c.evict(st, fireAt))
+	}
+	st.pending, st.createdAt, st.fireAt = true, createdAt, fireAt
+	st.seq++
+	c.pending++
+	c.push(timer{fireAt: fireAt, key: st.key, st: st, seq: st.seq})
+	return append(acts, TaintEvictionAction{Kind: ScheduleEviction, Pod: st.key, Node: st.pod.Spec.NodeName, At: fireAt})
+}
+
+func (c *TaintEviction) cancel(acts []TaintEvictionAction, st *podState) []TaintEvictionAction {
+	if !st.pending {
+		return acts
+	}
+	c.disarm(st)
+	node := ""
+	if st.pod != nil {
+		node = st.pod.Spec.NodeName
+	}
+	return append(acts, TaintEvictionAction{Kind: CancelEviction, Pod: st.key, Node: node})
+}
+
+// disarm clears a pending eviction; its timer goes stale.
+func (c *TaintEviction) disarm(st *podState) {
+	st.pending = false
+	st.seq++
+	c.pending--
+	if len(c.queue) > 64 && len(c.queue) > 4*c.pending {
+		c.compact()
+	}
+}
+
+// fire runs every eviction due at or before now, earliest first.
+func (c *TaintEviction) fire(acts []TaintEvictionAction, now time.Time) []TaintEvictionAction {
+	for {
+		c.dropStale()
+		if len(c.queue) == 0 || c.queue[0].fireAt.After(now) {
+			return acts
+		}
+		t := c.pop()
+		c.disarm(t.st)
+		if t.st.pod != nil {
+			acts = append(acts, c.evict(t.st, t.fireAt))
+		}
+	}
+}
+
+// evict is addConditionAndDeletePod on the pod as last seen.
+func (c *TaintEviction) evict(st *podState, at time.Time) TaintEvictionAction {
+	return TaintEvictionAction{Kind: EvictPod, Pod: st.key, Node: st.pod.Spec.NodeName, At: at, DisruptionTarget: TaintEvictionCondition(st.pod, at)}
+}
+
+// The timer heap.
+
+func (c *TaintEviction) push(t timer) {
+	c.queue = append(c.queue, t)
+	i := len(c.queue) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !timerBefore(c.queue[i], c.queue[p]) {
+			break
+		}
+		c.queue[i], c.queue[p] = c.queue[p], c.queue[i]
+		i = p
+	}
+}
+
+func (c *TaintEviction) pop() timer {
+	top := c.queue[0]
+	last := len(c.queue) - 1
+	c.queue[0] = c.queue[last]
+	c.queue[last] = timer{}
+	c.queue = c.queue[:last]
+	c.down(0)
+	return top
+}
+
+func (c *TaintEviction) down(i int) {
+	n := len(c.queue)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		m := l
+		if r := l + 1; r < n && timerBefore(c.queue[r], c.queue[l]) {
+			m = r
+		}
+		if !timerBefore(c.queue[m], c.queue[i]) {
+			return
+		}
+		c.queue[i], c.queue[m] = c.queue[m], c.queue[i]
+		i = m
+	}
+}
+
+func (c *TaintEviction) dropStale() {
+	for len(c.queue) > 0 && !c.queue[0].live() {
+		c.pop()
+	}
+}
+
+// compact rebuilds the heap from its live timers.
+func (c *TaintEviction) compact() {
+	live := c.queue[:0]
+	for _, t := range c.queue {
+		if t.live() {
+			live = append(live, t)
+		}
+	}
+	clear(c.queue[len(live):])
+	c.queue = live
+	for i := len(c.queue)/2 - 1; i >= 0; i-- {
+		c.down(i)
+	}
+}
+
+// TaintEvictionCondition returns the DisruptionTarget condition the taint
+// eviction controller writes on pod when it evicts it at now (status True,
+// reason DeletionByTaintManager, observedGeneration = metadata.generation),
+// or nil when the pod already has one that the API helper
+// (pkg/api/v1/pod UpdatePodCondition) counts as equal — same status,
+// reason and message and no lastProbeTime — in which case no status patch
+// is sent. The lastTransitionTime is kept from an existing condition of the
+// same status, else now. A nil pod gives nil.
+func TaintEvictionCondition(pod *api.Pod, now time.Time) *api.PodCondition {
+	if pod == nil {
+		return nil
+	}
+	c := api.PodCondition{
+		Type:               api.DisruptionTarget,
+		Status:             api.ConditionTrue,
+		Reason:             api.PodReasonDeletionByTaintManager,
+		Message:            MessageDeletionByTaintManager,
+		ObservedGeneration: pod.Generation,
+		LastTransitionTime: api.NewTime(now),
+	}
+	if old := api.FindCondition(pod.Status.Conditions, api.DisruptionTarget); old != nil && old.Status == c.Status {
+		if old.Reason == c.Reason && old.Message == c.Message && old.LastProbeTime.IsZero() {
+			return nil
+		}
+		c.LastTransitionTime = old.LastTransitionTime
+	}
+	return &c
+}
+
+// sameTaints compares two taint lists field by field, timeAdded by instant.
+func sameTaints(a, b []api.Taint) bool {
+	return slices.EqualFunc(a, b, func(x, y api.Taint) bool {
+		return x.Key == y.Key && x.Value == y.Value && x.Effect == y.Effect && sameTimePtr(x.TimeAdded, y.TimeAdded)
+	})
+}
+
+func sameTimePtr(a, b *api.Time) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return a.Equal(b.Time)
+}
+
+// sameTolerations is the semantic equality of the API helpers: nil and
+// empty lists are equal, tolerationSeconds compared by value.
+func sameTolerations(a, b []api.Toleration) bool {
+	return slices.EqualFunc(a, b, func(x, y api.Toleration) bool {
+		if x.Key != y.Key || x.Operator != y.Operator || x.Value != y.Value || x.Effect != y.Effect {
+			return false
+		}
+		if x.TolerationSeconds == nil || y.TolerationSeconds == nil {
+			return x.TolerationSeconds == nil && y.TolerationSeconds == nil
+		}
+		return *x.TolerationSeconds == *y.TolerationSeconds
+	})
+}

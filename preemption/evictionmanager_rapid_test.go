@@ -1,0 +1,147 @@
+package preemption_test
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/preemption"
+	"pgregory.net/rapid"
+)
+
+// TestEvictionManagerProperties drives managers with random settings, pods
+// and Summary series and checks, at every pass:
+//
+//   - a critical pod is never evicted, and the pod evicted is the first
+//     pod that is not critical in RankForEviction's order for the
+//     reclaimed signal, the critical pods before it being the ones skipped;
+//   - no threshold is met (so none is acted on) before it has been in
+//     force continuously for its grace period;
+//   - a pressure condition is reported exactly while one of its
+//     thresholds was in force less than the transition period ago: it
+//     never clears earlier;
+//   - an eviction only comes with a reclaim.
+func TestEvictionManagerProperties(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		settings := preemption.EvictionSettings{
+			Hard: map[string]string{"nodefs.available": rapid.SampledFrom([]string{"10%", "5Gi"}).Draw(t, "nodefs")},
+			Soft: map[string]string{"memory.available": rapid.SampledFrom([]string{"1Gi", "1.5Gi", "20%"}).Draw(t, "soft")},
+			SoftGracePeriod: map[string]string{"memory.available": rapid.SampledFrom([]string{"0s", "30s", "1m", "1m30s"}).Draw(t, "grace"),
+				"nodefs.available": "10s"},
+			PressureTransitionPeriod: rapid.SampledFrom([]string{"", "0s", "30s", "1m"}).Draw(t, "transition"),
+			MaxPodGracePeriodSeconds: rapid.Int64Range(-1, 60).Draw(t, "maxPodGrace"),
+		}
+		if rapid.Bool().Draw(t, "hard memory") {
+			settings.Hard["memory.available"] = rapid.SampledFrom([]string{"100Mi", "500Mi"}).Draw(t, "hardMem")
+		}
+		if rapid.Bool().Draw(t, "min reclaim") {
+			settings.MinimumReclaim = map[string]string{"memory.available": rapid.SampledFrom([]string{"0", "200Mi", "5%"}).Draw(t, "reclaim")}
+		}
+		layout := rapid.SampledFrom([]preemption.FilesystemLayout{preemption.LayoutShared, preemption.LayoutDedicatedImageFs}).Draw(t, "layout")
+		m, err := preemption.NewEvictionManager(settings, layout)
+		if err != nil {
+			t.Fatal(err)
+		}
+		period := m.Policy().PressureTransitionPeriod
+
+		n := rapid.IntRange(0, 16).Draw(t, "pods")
+		var pods []*api.Pod
+		var stats []preemption.PodStats
+		for i := 0; i < n; i++ {
+			name := fmt.Sprintf("p%d", i)
+			p := epod(name, rapid.SampledFrom([]int32{0, 0, 100, 2000000000}).Draw(t, "prio"),
+				rapid.SampledFrom([]string{"", "64Mi", "256Mi"}).Draw(t, "mem"), rapid.SampledFrom([]string{"", "1Gi"}).Draw(t, "disk"))
+			if rapid.IntRange(0, 6).Draw(t, "static?") == 0 {
+				p.Annotations = map[string]string{api.ConfigSourceAnnotationKey: "file"}
+			}
+			if rapid.Bool().Draw(t, "tgps?") {
+				p.Spec.TerminationGracePeriodSeconds = ptrTo(rapid.Int64Range(0, 90).Draw(t, "tgps"))
+			}
+			pods = append(pods, p)
+			if rapid.IntRange(0, 5).Draw(t, "stats?") == 0 {
+				continue
+			}
+			s := diskStats(name, uint64(rapid.IntRange(0, 4).Draw(t, "rootfs"))*256*mi, uint64(rapid.IntRange(0, 2).Draw(t, "logs"))*mi, nil)
+			s.Memory = &preemption.MemoryStats{WorkingSetBytes: u(uint64(rapid.IntRange(0, 8).Draw(t, "ws")) * 64 * mi)}
+			stats = append(stats, s)
+		}
+
+		runStart := map[string]time.Time{}
+		var lastInForce [3]*time.Time
+		conds := []api.NodeConditionType{api.NodeMemoryPressure, api.NodeDiskPressure, api.NodePIDPressure}
+		now, statsAt := t0, t0
+		for k, steps := 0, rapid.IntRange(1, 10).Draw(t, "steps"); k < steps; k++ {
+			now = now.Add(time.Duration(rapid.IntRange(1, 60).Draw(t, "dt")) * time.Second)
+			if rapid.IntRange(0, 4).Draw(t, "stale?") != 0 {
+				statsAt = now
+			}
+			sum := nodeSummary(statsAt, uint64(rapid.SampledFrom([]int{50, 300, 800, 1200, 1700, 4096}).Draw(t, "avail"))*mi, gi(4),
+				uint64(rapid.SampledFrom([]int{2, 4, 8, 20}).Draw(t, "fsAvail"))*gi(1), gi(100))
+			sum.Pods = stats
+			st := m.Step(preemption.Observation{Summary: sum, Pods: pods}, now)
+
+			inForce := map[string]bool{}
+			for _, th := range st.InForce {
+				key := th.String()
+				inForce[key] = true
+				if _, ok := runStart[key]; !ok {
+					runStart[key] = now
+				}
+				c := slices.Index(conds, th.Signal.NodeCondition())
+				at := now
+				lastInForce[c] = &at
+			}
+			for key := range runStart {
+				if !inForce[key] {
+					delete(runStart, key)
+				}
+			}
+			for _, th := range st.ThresholdsMet {
+				start, ok := runStart[th.String()]
+				if !ok || now.Sub(start) < th.GracePeriod {
+					t.Fatalf("pass %d: %s met after %v in force, grace %v", k, th, now.Sub(start), th.GracePeriod)
+				}
+			}
+			for c, last := range lastInForce {
+				want := last != nil && now.Sub(*last) < period
+				if got := slices.Contains(st.Conditions, conds[c]); got != want {
+					t.Fatalf("pass %d: %s reported %v, want %v (last in force %v, period %v)", k, conds[c], got, want, last, period)
+				}
+			}
+
+			e := st.Eviction
+			if e == nil {
+				continue
+			}
+			if st.Reclaim == nil {
+				t.Fatalf("pass %d: eviction without reclaim", k)
+			}
+			if preemption.IsCriticalPod(e.Pod) {
+				t.Fatalf("pass %d: critical pod %s evicted", k, e.Pod.Name)
+			}
+			ranks, err := preemption.RankForEviction(pods, preemption.StatsByUID(stats), st.Reclaim.Threshold.Signal, layout)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var skipped []*api.Pod
+			for _, r := range ranks {
+				if !preemption.IsCriticalPod(r.Pod) {
+					if r.Pod != e.Pod {
+						t.Fatalf("pass %d: evicted %s, ranking says %s", k, e.Pod.Name, r.Pod.Name)
+					}
+					break
+				}
+				skipped = append(skipped, r.Pod)
+			}
+			if !slices.Equal(skipped, st.Reclaim.SkippedCritical) {
+				t.Fatalf("pass %d: skipped %d critical pods, ranking has %d before %s", k, len(st.Reclaim.SkippedCritical), len(skipped), e.Pod.Name)
+			}
+			if e.Grace.GracePeriodSeconds != 1 && st.Reclaim.Threshold.Hard() {
+				t.Fatalf("pass %d: hard eviction with grace %d", k, e.Grace.GracePeriodSeconds)
+			}
+			pods = slices.DeleteFunc(pods, func(p *api.Pod) bool { return p == e.Pod })
+		}
+	})
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package preemption_test
+
+const raceEnabled = false
