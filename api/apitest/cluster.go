@@ -267,8 +267,8 @@ func (g *podGen) drawWorkloadPods(d *drawer, w workload, seen map[string]bool) [
 			p.Labels[k] = v
 		}
 		if id.kind == kindStatefulSet {
-			p.Labels["statefulset.kubernetes.io/pod-name"] = name
-			p.Labels["apps.kubernetes.io/pod-index"] = strconv.Itoa(r)
+			p.Labels[api.LabelStatefulSetPodName] = name
+			p.Labels[api.LabelPodIndex] = strconv.Itoa(r)
 			p.Spec.Hostname = name
 		}
 		pods = append(pods, &p)
@@ -308,7 +308,7 @@ func (c *ClusterState) addController(w workload, pods []*api.Pod) {
 				Template:    template,
 				ServiceName: id.app,
 			},
-			Status: api.WorkloadStatus{ObservedGeneration: 1, Replicas: replicas},
+			Status: api.StatefulSetStatus{WorkloadStatus: api.WorkloadStatus{ObservedGeneration: 1, Replicas: replicas}},
 		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/api/admission"
 	"github.com/podsem/podsem/api/apitest"
 	"github.com/podsem/podsem/disruption"
 	"github.com/podsem/podsem/scheduling"
@@ -46,7 +47,7 @@ func checkCluster(c *apitest.ClusterState) error {
 		case p.Spec.NodeName != "" && ph != api.PodRunning && ph != api.PodSucceeded:
 			return fmt.Errorf("bound pod %s in phase %s", p.Key(), ph)
 		}
-		want, err := scheduling.ResolvePriority(&api.Pod{Spec: api.PodSpec{PriorityClassName: p.Spec.PriorityClassName}}, c.PriorityClasses)
+		want, err := admission.ResolvePriority(&api.Pod{Spec: api.PodSpec{PriorityClassName: p.Spec.PriorityClassName}}, c.PriorityClasses)
 		if err != nil || p.Spec.Priority == nil || *p.Spec.Priority != want.Value {
 			return fmt.Errorf("pod %s priority %v, class %q resolves to %d (%v)", p.Key(), p.Spec.Priority, p.Spec.PriorityClassName, want.Value, err)
 		}

@@ -5,7 +5,6 @@ import (
 	"strconv"
 
 	"github.com/podsem/podsem/api"
-	"github.com/podsem/podsem/termination"
 )
 
 // containerRole is the kind of container being drawn.
@@ -53,7 +52,7 @@ func (g *podGen) drawContainers(d *drawer, p *api.Pod) {
 		names:     map[string]bool{},
 		hostPorts: map[string]bool{},
 		qos:       pick(d, "qos", []int{qosBurstable, qosBestEffort, qosGuaranteed}),
-		grace:     termination.DefaultTerminationGracePeriodSeconds,
+		grace:     api.DefaultTerminationGracePeriodSeconds,
 	}
 	if g := p.Spec.TerminationGracePeriodSeconds; g != nil {
 		cx.grace = *g

@@ -18,8 +18,9 @@
 //     requests and limits (extended resources and huge pages included),
 //     node and pod (anti-)affinity, topology spread constraints,
 //     tolerations, priority classes, owner references — as stored after a
-//     create (defaulted, priority resolved, status Pending) or, with
-//     AsWritten, as a user writes them.
+//     create (defaulted, through the Priority and DefaultTolerationSeconds
+//     admission plugins, status Pending) or, with AsWritten, as a user
+//     writes them.
 //   - Node(NodeOptions): nodes with a cloud node's labels (hostname, zone,
 //     region, instance type, os, arch), taints of every effect (dedicated
 //     pools, GPUs, spot, cordoned, NotReady and unreachable nodes),

@@ -2,9 +2,9 @@ package apitest_test
 
 import (
 	"github.com/podsem/podsem/api"
-	"github.com/podsem/podsem/lifecycle"
+	"github.com/podsem/podsem/api/validation"
 )
 
 // validateCreate is the API server's create validation of a pod: the one
 // place this package's tests name it.
-func validateCreate(p *api.Pod) api.FieldErrors { return lifecycle.ValidateCreate(p) }
+func validateCreate(p *api.Pod) api.FieldErrors { return validation.ValidatePodCreate(p) }

@@ -140,12 +140,12 @@ func drawNode(d *drawer, opts *NodeOptions, index int) *api.Node {
 	case "memory-pressure":
 		if chance(d, "memory-pressure-now", 10) {
 			memory = cond(api.NodeMemoryPressure, api.ConditionTrue, "KubeletHasInsufficientMemory", "kubelet has insufficient memory available")
-			taint("node.kubernetes.io/memory-pressure", "", api.TaintEffectNoSchedule)
+			taint(api.TaintNodeMemoryPressure, "", api.TaintEffectNoSchedule)
 		}
 	case "disk-pressure":
 		if chance(d, "disk-pressure-now", 10) {
 			disk = cond(api.NodeDiskPressure, api.ConditionTrue, "KubeletHasDiskPressure", "kubelet has disk pressure")
-			taint("node.kubernetes.io/disk-pressure", "", api.TaintEffectNoSchedule)
+			taint(api.TaintNodeDiskPressure, "", api.TaintEffectNoSchedule)
 		}
 	}
 	n.Status.Conditions = []api.NodeCondition{memory, disk, pid, ready}

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/podsem/podsem/api"
-	"github.com/podsem/podsem/scheduling"
+	"github.com/podsem/podsem/api/admission"
 	"pgregory.net/rapid"
 )
 
@@ -22,7 +22,9 @@ const (
 	PodAffinity
 	// TopologySpread: spec.topologySpreadConstraints.
 	TopologySpread
-	// Tolerations: spec.tolerations.
+	// Tolerations: the pod's own spec.tolerations. Stored pods still get
+	// the not-ready and unreachable tolerations the DefaultTolerationSeconds
+	// admission plugin adds to every pod.
 	Tolerations
 	// HostPorts: containers' ports[].hostPort.
 	HostPorts
@@ -44,7 +46,7 @@ type PodOptions struct {
 	// PriorityClasses are the classes that exist: pods name one of them
 	// (or none) in spec.priorityClassName and, unless AsWritten, carry the
 	// priority and preemption policy the Priority admission plugin resolves
-	// from them (scheduling.ResolvePriority). Nil means
+	// from them (admission.ResolvePriority). Nil means
 	// DefaultPriorityClasses(); an empty non-nil slice means no class
 	// exists and no pod names one.
 	PriorityClasses []api.PriorityClass
@@ -61,12 +63,13 @@ type PodOptions struct {
 	MaxContainers     int
 	MaxInitContainers int
 	// AsWritten leaves pods as a user writes them: no uid, creation time
-	// or generation, no priority resolved, and none of the API server's
-	// defaulting. Such a pod passes create validation once api.DefaultPod
-	// has been applied to it. Otherwise pods are as the API server stores
-	// them after a create: defaulted (api.DefaultPod), with priority
-	// resolved, a uid, generation 1 and a creation time in the day before
-	// Now.
+	// or generation, no priority resolved, none of the API server's
+	// defaulting or admission. Such a pod passes create validation once
+	// api.DefaultPod has been applied to it. Otherwise pods are as the API
+	// server stores them after a create: defaulted (api.DefaultPod), with
+	// the Priority and DefaultTolerationSeconds admission plugins applied
+	// (admission.ResolvePriority, admission.DefaultTolerations), a uid,
+	// generation 1 and a creation time in the day before Now.
 	AsWritten bool
 	// Now is the moment the pods are observed at; zero means
 	// 2025-06-01T12:00:00Z.
@@ -76,7 +79,7 @@ type PodOptions struct {
 // DefaultPriorityClasses returns the PriorityClasses generated pods name
 // when PodOptions.PriorityClasses is nil, and that generated clusters hold:
 // the two system classes the API server creates
-// (scheduling.SystemPriorityClasses) and four of a typical cluster —
+// (api.SystemPriorityClasses) and four of a typical cluster —
 // "batch-low" (100, never preempts), "standard" (1000, the global
 // default), "high-priority" (100000) and "critical-apps" (1000000). Each
 // is stored as the API server would store it (preemptionPolicy defaulted).
@@ -90,10 +93,10 @@ func DefaultPriorityClasses() []api.PriorityClass {
 		if policy != "" {
 			pc.PreemptionPolicy = &policy
 		}
-		scheduling.DefaultPriorityClassFields(&pc)
+		api.DefaultPriorityClass(&pc)
 		return pc
 	}
-	return append(scheduling.SystemPriorityClasses(),
+	return append(api.SystemPriorityClasses(),
 		class("batch-low", 100, false, api.PreemptNever, "Batch work that waits rather than preempts."),
 		class("standard", 1000, true, "", "The default for pods that name no class."),
 		class("high-priority", 100000, false, "", "User-facing services."),
@@ -300,14 +303,14 @@ func (g *podGen) drawMeta(d *drawer, p *api.Pod, id identity) {
 	case kindReplicaSet:
 		labels[labelPodTemplateHash] = id.hash
 	case kindStatefulSet:
-		labels["controller-revision-hash"] = id.owner + "-" + id.hash
-		labels["statefulset.kubernetes.io/pod-name"] = id.name
-		labels["apps.kubernetes.io/pod-index"] = strconv.Itoa(id.ordinal)
+		labels[api.LabelControllerRevisionHash] = id.owner + "-" + id.hash
+		labels[api.LabelStatefulSetPodName] = id.name
+		labels[api.LabelPodIndex] = strconv.Itoa(id.ordinal)
 	case kindJob:
 		labels["batch.kubernetes.io/job-name"] = id.owner
 		labels["job-name"] = id.owner
 	case kindDaemonSet:
-		labels["controller-revision-hash"] = id.hash
+		labels[api.LabelControllerRevisionHash] = id.hash
 		labels["pod-template-generation"] = "1"
 	}
 	if flip(d, "label-app-name") {
@@ -367,7 +370,7 @@ func (g *podGen) finish(d *drawer, p *api.Pod) {
 	p.UID = uidOf("Pod", p.Namespace, p.Name)
 	p.Generation = 1
 	p.CreationTimestamp = api.NewTime(g.now.Add(-time.Duration(intIn(d, "age-seconds", 0, 86400)) * time.Second))
-	if prio, err := scheduling.ResolvePriority(p, g.classes); err == nil {
+	if prio, err := admission.ResolvePriority(p, g.classes); err == nil {
 		prio.Apply(p)
 	} else {
 		// The class list lacks the one named (only possible with a caller's
@@ -376,6 +379,7 @@ func (g *podGen) finish(d *drawer, p *api.Pod) {
 		p.Spec.PriorityClassName = ""
 	}
 	api.DefaultPod(p)
+	p.Spec.Tolerations = admission.DefaultTolerations(p, admission.TolerationSeconds{})
 	p.Status = newPodStatus(p)
 }
 
