@@ -329,14 +329,21 @@ func podFeatures() []podFeature {
 		{"toleration Equal", func(p *api.Pod) bool {
 			return anyToleration(p, func(t api.Toleration) bool { return t.Value != "" })
 		}},
-		{"toleration Exists", func(p *api.Pod) bool {
-			return anyToleration(p, func(t api.Toleration) bool { return t.Operator == api.TolerationOpExists && t.Key != "" })
+		{"toleration Exists (beyond admission's)", func(p *api.Pod) bool {
+			return anyToleration(p, func(t api.Toleration) bool {
+				return t.Operator == api.TolerationOpExists && t.Key != "" && t.Key != api.TaintNodeNotReady && t.Key != api.TaintNodeUnreachable
+			})
+		}},
+		{"admission's default tolerations", func(p *api.Pod) bool {
+			return anyToleration(p, func(t api.Toleration) bool {
+				return t.Key == api.TaintNodeNotReady && t.TolerationSeconds != nil && *t.TolerationSeconds == 300
+			})
 		}},
 		{"toleration of every taint", func(p *api.Pod) bool {
 			return anyToleration(p, func(t api.Toleration) bool { return t.Key == "" })
 		}},
-		{"tolerationSeconds", func(p *api.Pod) bool {
-			return anyToleration(p, func(t api.Toleration) bool { return t.TolerationSeconds != nil })
+		{"tolerationSeconds other than admission's 300", func(p *api.Pod) bool {
+			return anyToleration(p, func(t api.Toleration) bool { return t.TolerationSeconds != nil && *t.TolerationSeconds != 300 })
 		}},
 		{"priorityClassName standard (the global default)", hasPriorityClass("standard")},
 		{"spec.priority", func(p *api.Pod) bool { return p.Spec.Priority != nil && *p.Spec.Priority > 0 }},
