@@ -31,7 +31,7 @@ func CheckPlacementFeasible(snap *scheduling.Cluster, pod *api.Pod, node string)
 		return fmt.Errorf("%w: pod %s placed on node %q, which is not in the cluster", ErrViolation, pod.Key(), node)
 	}
 	var d scheduling.Decision
-	decide(snap, pod, &d)
+	decide(newCycle(snap, pod), &d)
 	if d.Fits(n.Index()) {
 		return nil
 	}

@@ -355,12 +355,12 @@ func place(d *drawer, cs *ClusterState, opts ClusterOptions, now time.Time) {
 // none is feasible is left in dec for its message.
 func placeOne(d *drawer, snap *scheduling.Cluster, p *api.Pod, dec *scheduling.Decision) (int, bool) {
 	const probes = 8
+	cy := newCycle(snap, p)
 	n := snap.NumNodes()
 	if n == 0 {
-		decide(snap, p, dec)
+		decide(cy, dec)
 		return 0, false
 	}
-	cy := snap.NewCycle(p)
 	// rapid favours small numbers; a hash of the pod's name salted with a
 	// small draw spreads the starting node evenly and still shrinks.
 	salt := strconv.Itoa(intIn(d, "placement", 0, 3))
@@ -370,7 +370,7 @@ func placeOne(d *drawer, snap *scheduling.Cluster, p *api.Pod, dec *scheduling.D
 			return k, true
 		}
 	}
-	decide(snap, p, dec)
+	decide(cy, dec)
 	feasible := dec.Feasible()
 	if len(feasible) == 0 {
 		return 0, false

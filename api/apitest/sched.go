@@ -8,10 +8,15 @@ import (
 // This file is the one place the package drives kube-scheduler's
 // evaluation (scheduling's cycle API).
 
-// decide runs one scheduling cycle for pod over snap (PreFilter, Filter on
-// every node, then the scores), writing the outcome into d.
-func decide(snap *scheduling.Cluster, pod *api.Pod, d *scheduling.Decision) *scheduling.Decision {
-	return snap.NewCycle(pod).Decide(d)
+// newCycle starts one scheduling cycle for pod over snap.
+func newCycle(snap *scheduling.Cluster, pod *api.Pod) *scheduling.Cycle {
+	return snap.NewCycle(pod)
+}
+
+// decide runs the cycle in full (PreFilter, Filter on every node, then the
+// scores), writing the outcome into d.
+func decide(cy *scheduling.Cycle, d *scheduling.Decision) *scheduling.Decision {
+	return cy.Decide(d)
 }
 
 // fitsNode reports whether the cycle's pod passes every filter on node i
