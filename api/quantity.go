@@ -408,7 +408,9 @@ func (q Quantity) Neg() Quantity {
 }
 
 // Add returns q + o. The result keeps q's format, except that a zero q
-// takes o's format (as resource.Quantity.Add does).
+// takes o's format (as resource.Quantity.Add does). Unlike
+// resource.Quantity.Add, which changes its receiver, Add leaves q as it is:
+// use the result (sum = sum.Add(x)).
 func (q Quantity) Add(o Quantity) Quantity {
 	f := q.format
 	if q.IsZero() {
@@ -445,7 +447,8 @@ func (q Quantity) Add(o Quantity) Quantity {
 }
 
 // Sub returns q - o. The result keeps q's format, except that a zero q
-// takes o's format (as resource.Quantity.Sub does).
+// takes o's format (as resource.Quantity.Sub does). Like Add, it leaves q
+// as it is and returns the difference.
 func (q Quantity) Sub(o Quantity) Quantity {
 	return q.Add(o.Neg())
 }
