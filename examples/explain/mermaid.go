@@ -1,0 +1,5 @@
+package main
+
+import "strings"
+
+func writeMermaid(b *strings.Builder, r *report) {}
