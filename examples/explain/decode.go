@@ -27,6 +27,9 @@ type where struct {
 }
 
 func (w where) String() string {
+	if w.doc == 0 {
+		return "" // the file as a whole
+	}
 	var b strings.Builder
 	if w.kind != "" || w.name != "" {
 		b.WriteString(strings.TrimSpace(w.kind + " " + w.nsName()))
@@ -60,7 +63,10 @@ type inputError struct {
 }
 
 func (e inputError) String() string {
-	parts := []string{e.at.file, e.at.String()}
+	parts := []string{e.at.file}
+	if s := e.at.String(); s != "" {
+		parts = append(parts, s)
+	}
 	if e.field != "" {
 		parts = append(parts, e.field)
 	}
@@ -175,6 +181,9 @@ func (in *input) document(at where, tree any) {
 				}
 				return w
 			}
+			if kind != "List" {
+				iat.kind = strings.TrimSuffix(kind, "List") // until the item names its own
+			}
 			in.object(iat, item, wrap)
 		}
 		return
@@ -186,7 +195,9 @@ func (in *input) document(at where, tree any) {
 // copy of it) into the document api.Decode reads.
 func (in *input) object(at where, obj any, wrap func(any) map[string]any) {
 	if m, ok := obj.(map[string]any); ok {
-		at.kind, _ = m["kind"].(string)
+		if k, ok := m["kind"].(string); ok && k != "" {
+			at.kind = k
+		}
 		if md, ok := m["metadata"].(map[string]any); ok {
 			at.name, _ = md["name"].(string)
 			at.namespace, _ = md["namespace"].(string)
@@ -412,17 +423,7 @@ func shortValue(v any) string {
 	return string(b)
 }
 
-// kindOf is an object's kind as its type says.
+// kindOf is an object's kind as its Go type names it.
 func kindOf(o api.Object) string {
-	switch o.(type) {
-	case *api.Pod:
-		return "Pod"
-	case *api.Node:
-		return "Node"
-	case *api.PodDisruptionBudget:
-		return "PodDisruptionBudget"
-	case *api.PriorityClass:
-		return "PriorityClass"
-	}
 	return strings.TrimPrefix(fmt.Sprintf("%T", o), "*api.")
 }

@@ -26,7 +26,8 @@ func writeMermaid(b *strings.Builder, r *report) {
 		for _, f := range r.findings {
 			fmt.Fprintf(b, "- %s\n", mdEscape(f.Error()))
 		}
-		b.WriteString("\n")
+		b.WriteString("\nIt never runs, so there is nothing to draw.\n\n")
+		return
 	}
 
 	b.WriteString("### Lifecycle\n\n")

@@ -212,6 +212,10 @@ func (w *world) explain(at where, pod *api.Pod) *report {
 	r.requests = scheduling.PodRequests(r.stored, scheduling.FitRequestOptions())
 	r.limits = scheduling.PodLimits(r.stored, scheduling.RequestOptions{})
 	r.qos = lifecycle.QOSClass(r.stored)
+	if r.refused() {
+		// The API server refuses the pod: it never exists, let alone runs.
+		return r
+	}
 
 	r.statusOf = pod
 	if pod.Status.Phase == "" {
@@ -262,6 +266,9 @@ func (w *world) explain(at where, pod *api.Pod) *report {
 	r.eviction = disruption.Evict(r.stored, ev, w.budgetPointers(), disruption.EvictOptions{}, w.now)
 	return r
 }
+
+// refused reports whether the API server would refuse to create the pod.
+func (r *report) refused() bool { return len(r.findings) > 0 || r.admission != nil }
 
 // store returns the pod as the API server would store it on create (see
 // report.stored). The pod read is not modified.

@@ -31,6 +31,10 @@ func writeText(b *strings.Builder, r *report, now time.Time) {
 	if r.priority != "" {
 		fmt.Fprintf(b, "  priority  %s\n", r.priority)
 	}
+	if r.refused() {
+		b.WriteString("\nThe API server refuses the pod as it is, so it never runs: the other sections need the findings fixed.\n\n")
+		return
+	}
 
 	if r.statusOf == r.pod {
 		fmt.Fprintf(b, "\nstatus (the pod as read, at %s)\n", now.Format(time.RFC3339))
@@ -51,9 +55,17 @@ func writeText(b *strings.Builder, r *report, now time.Time) {
 		}
 	}
 	b.WriteString("  kubectl get pods:\n")
-	w := max(len("NAME"), len(r.pod.Name))
-	fmt.Fprintf(b, "    %-*s  %-5s  %-16s  %-8s  %s\n", w, "NAME", "READY", "STATUS", "RESTARTS", "AGE")
-	fmt.Fprintf(b, "    %-*s  %-5s  %-16s  %-8s  %s\n", w, r.pod.Name, r.row.Ready, r.row.Status, r.row.Restarts, r.row.Age)
+	cols := [][2]string{{"NAME", r.pod.Name}, {"READY", r.row.Ready}, {"STATUS", r.row.Status}, {"RESTARTS", r.row.Restarts}, {"AGE", r.row.Age}}
+	var head, row strings.Builder
+	for i, c := range cols {
+		w := max(len(c[0]), len(c[1]))
+		if i == len(cols)-1 {
+			w = 0
+		}
+		fmt.Fprintf(&head, "%-*s   ", w, c[0])
+		fmt.Fprintf(&row, "%-*s   ", w, c[1])
+	}
+	fmt.Fprintf(b, "    %s\n    %s\n", strings.TrimRight(head.String(), " "), strings.TrimRight(row.String(), " "))
 
 	b.WriteString("\nlifecycle (a happy path through the kubelet's pod state machine: start, run, `kubectl delete`)\n")
 	for _, s := range r.story {
@@ -142,8 +154,8 @@ func writeText(b *strings.Builder, r *report, now time.Time) {
 		if bu.computed {
 			src = "as the disruption controller's next sync computes it"
 		}
-		fmt.Fprintf(b, "  PodDisruptionBudget %s/%s (%s): %s; status %s: expected %d, healthy %d, desired %d, disruptions allowed %d\n",
-			bu.pdb.Namespace, bu.pdb.Name, budgetSpecText(bu.pdb), "selects the pod", src,
+		fmt.Fprintf(b, "  PodDisruptionBudget %s/%s selects the pod: %s; status %s: expected %d, healthy %d, desired %d, disruptions allowed %d\n",
+			bu.pdb.Namespace, bu.pdb.Name, budgetSpecText(bu.pdb), src,
 			st.ExpectedPods, st.CurrentHealthy, st.DesiredHealthy, st.DisruptionsAllowed)
 	}
 	if len(r.budgets) == 0 {
