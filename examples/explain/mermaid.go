@@ -57,7 +57,7 @@ func writeMermaid(b *strings.Builder, r *report) {
 
 // mermaidLifecycle draws the story as a stateDiagram-v2.
 func mermaidLifecycle(b *strings.Builder, story []storyStep) {
-	b.WriteString("```mermaid\nstateDiagram-v2\n    direction LR\n")
+	b.WriteString("```mermaid\nstateDiagram-v2\n")
 	ids := map[string]string{}
 	prev := "[*]"
 	for _, s := range story {
@@ -189,7 +189,7 @@ func mermaidPlacement(b *strings.Builder, r *report) {
 		fmt.Fprintf(b, "The nodes could not be indexed: %s\n\n", mdEscape(pl.err.Error()))
 		return
 	}
-	b.WriteString("```mermaid\nflowchart LR\n")
+	b.WriteString("```mermaid\nflowchart TB\n")
 	fmt.Fprintf(b, "    pod([%s])\n", mmQuote(fmt.Sprintf("%s/%s: %s", r.pod.Namespace, r.pod.Name, resourceText(r.requests))))
 	var fit, nofit []string
 	ids := map[string]string{}
