@@ -28,16 +28,19 @@
 // Namespaces, Services and workload controllers, and ConfigMaps and
 // Secrets for environment lookups). Objects without a namespace are in
 // "default". With no FILE the embedded sample is explained: the pod
-// sample/pod.yaml in the cluster sample/cluster.yaml.
+// sample/pod.yaml in the cluster sample/cluster.yaml (or in the --cluster
+// files, when some are given).
 //
 // --at pins "now" (RFC 3339, or "now" for the wall clock). It defaults to
 // 2025-06-01T12:00:00Z, so that the output of the same files is the same
 // every time.
 //
-// --format mermaid prints Markdown with Mermaid diagrams instead: the
-// pod's lifecycle as a state diagram, the probe schedule and the
-// termination timeline as Gantt charts, and the scheduling answer as a
-// per-zone flowchart of nodes with a table of fit, spread and score.
+// --format mermaid prints Markdown with Mermaid diagrams instead, which
+// GitHub and most Markdown viewers draw: the pod's lifecycle as a state
+// diagram, the probe schedule and the termination timeline as Gantt
+// charts, the scheduling answer as a per-zone flowchart of nodes with a
+// table of fit, topology spread verdict and score, and the downward API
+// values and the eviction answer as tables and text.
 //
 // Bad input — a file that cannot be read or parsed, an unknown kind, an
 // invalid value — gets one line on stderr, "FILE: OBJECT: FIELD: VALUE:

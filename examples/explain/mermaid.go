@@ -53,6 +53,46 @@ func writeMermaid(b *strings.Builder, r *report) {
 		b.WriteString("### Placement\n\n")
 		mermaidPlacement(b, r)
 	}
+
+	if len(r.env) > 0 || len(r.files) > 0 {
+		fmt.Fprintf(b, "### Downward API\n\n%s.\n\n| container or volume | name | value |\n|---|---|---|\n", upperFirst(runningText(r)))
+		for _, e := range r.env {
+			if e.err != nil {
+				fmt.Fprintf(b, "| %s | (error) | %s |\n", cell(e.container), cell(e.err.Error()))
+			}
+			for _, v := range e.vars {
+				fmt.Fprintf(b, "| %s | %s | `%s` |\n", cell(e.container), cell(v.Name), cell(v.Value))
+			}
+		}
+		for _, f := range r.files {
+			if f.err != nil {
+				fmt.Fprintf(b, "| volume %s | (error) | %s |\n", cell(f.volume), cell(f.err.Error()))
+			}
+			for _, file := range f.files {
+				fmt.Fprintf(b, "| volume %s | %s | `%s` |\n", cell(f.volume), cell(file.Path), cell(fmt.Sprintf("%q", file.Data)))
+			}
+		}
+		b.WriteString("\n")
+	}
+
+	b.WriteString("### Eviction\n\n")
+	for _, bu := range r.budgets {
+		st := bu.pdb.Status
+		fmt.Fprintf(b, "PodDisruptionBudget %s/%s (%s) selects the pod: %d healthy of %d desired, %d disruption(s) allowed.\n",
+			bu.pdb.Namespace, bu.pdb.Name, budgetSpecText(bu.pdb), st.CurrentHealthy, st.DesiredHealthy, st.DisruptionsAllowed)
+	}
+	verdict := "refused"
+	if r.eviction.Allowed {
+		verdict = "allowed"
+	}
+	fmt.Fprintf(b, "The Eviction API now: **%s**, %s.\n\n", verdict, mdEscape(r.eviction.String()))
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // mermaidLifecycle draws the story as a stateDiagram-v2.
