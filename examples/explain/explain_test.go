@@ -1,0 +1,138 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// goldens are the end-to-end runs whose whole output testdata holds: the
+// command line, stdout, stderr and the exit status.
+var goldens = []struct {
+	name string
+	args []string
+}{
+	{"sample.txt", nil},
+	{"sample.md", []string{"--format", "mermaid"}},
+	{"list.txt", []string{"testdata/list.json"}},
+	{"list.md", []string{"--format=mermaid", "testdata/list.json"}},
+	{"multi.txt", []string{"testdata/multi.yaml"}},
+	{"malformed.txt", []string{"testdata/malformed.yaml", "testdata/truncated.json", "testdata/missing.yaml"}},
+	{"cluster-flag.txt", []string{"--at", "2025-06-01T12:10:00Z", "--cluster", "sample/cluster.yaml", "sample/pod.yaml"}},
+}
+
+func TestGolden(t *testing.T) {
+	for _, g := range goldens {
+		t.Run(g.name, func(t *testing.T) {
+			got := runTranscript(g.args, "")
+			path := filepath.Join("testdata", "golden", g.name)
+			if *update {
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to write it)", err)
+			}
+			if d := cmp.Diff(string(want), got); d != "" {
+				t.Errorf("output differs from %s (-want +got; go test -update rewrites it):\n%s", path, d)
+			}
+		})
+	}
+}
+
+// runTranscript runs explain and returns what it printed, in the form the
+// golden files hold.
+func runTranscript(args []string, stdin string) string {
+	var out, errb bytes.Buffer
+	code := run(args, strings.NewReader(stdin), &out, &errb)
+	var b strings.Builder
+	fmt.Fprintf(&b, "$ explain %s\n%s", strings.Join(args, " "), out.String())
+	if errb.Len() > 0 {
+		fmt.Fprintf(&b, "--- stderr\n%s", errb.String())
+	}
+	fmt.Fprintf(&b, "--- exit %d\n", code)
+	return b.String()
+}
+
+// The embedded sample explains without complaint: CI runs it.
+func TestSampleExitsZero(t *testing.T) {
+	for _, args := range [][]string{nil, {"--format", "mermaid"}} {
+		var out, errb bytes.Buffer
+		if code := run(args, strings.NewReader(""), &out, &errb); code != 0 || errb.Len() > 0 {
+			t.Errorf("explain %v: exit %d, stderr %q", args, code, errb.String())
+		}
+	}
+}
+
+// Input on stdin ("-") is read like a file.
+func TestStdin(t *testing.T) {
+	data, err := os.ReadFile("testdata/multi.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromFile := runTranscript([]string{"testdata/multi.yaml"}, "")
+	fromStdin := runTranscript([]string{"-"}, string(data))
+	fromFile = strings.ReplaceAll(fromFile, "testdata/multi.yaml", "-")
+	if d := cmp.Diff(fromFile, fromStdin); d != "" {
+		t.Errorf("stdin differs from the file (-file +stdin):\n%s", d)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"--format", "svg"},
+		{"--at", "yesterday"},
+		{"--no-such-flag"},
+	} {
+		var out, errb bytes.Buffer
+		if code := run(args, strings.NewReader(""), &out, &errb); code != 2 {
+			t.Errorf("explain %v: exit %d, want 2 (stderr %q)", args, code, errb.String())
+		}
+	}
+}
+
+// Every bad-input line names the file and the object, and each bad object
+// gets exactly one line.
+func TestBadInputLines(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run([]string{"testdata/malformed.yaml"}, strings.NewReader(""), &out, &errb)
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	lines := strings.Split(strings.TrimSpace(errb.String()), "\n")
+	want := []string{
+		`testdata/malformed.yaml: Pod bad-quantity (document 1): spec.containers[0].resources.limits.cpu: "lots": `,
+		`testdata/malformed.yaml: Pod bad-type (document 2): spec.containers[0].ports[0].containerPort: "http": `,
+		`testdata/malformed.yaml: Ingress web (document 3): kind: "Ingress": `,
+		`testdata/malformed.yaml: document 4: line `,
+		`testdata/malformed.yaml: document 5: `,
+		`testdata/malformed.yaml: Pod listed-bad (document 6, items[1]): spec.containers[0].resources.requests.memory: "12XB": `,
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("got %d lines, want %d:\n%s", len(lines), len(want), errb.String())
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("line %d = %q, want prefix %q", i+1, lines[i], w)
+		}
+	}
+	for _, name := range []string{"listed-good", "good"} {
+		if !strings.Contains(out.String(), "== Pod default/"+name+" ") {
+			t.Errorf("pod %s was not explained", name)
+		}
+	}
+}

@@ -1,0 +1,186 @@
+package main
+
+// The scheduling and preemption section lives in this one file, written
+// against scheduling's cycle API (NewCluster, NewCycle, Decide, Explain)
+// and preemption.Preempt, so that a change of that API is made here only.
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/preemption"
+	"github.com/podsem/podsem/scheduling"
+)
+
+// placement is kube-scheduler's answer for one pod over the nodes read.
+type placement struct {
+	err         error
+	explanation *scheduling.Explanation
+	best        string // the node the pod would be bound to, "" when none fits
+	preempt     *preemption.Result
+	chosen      string // best, or the node nominated after preemption
+	zones       []zone
+}
+
+// zone groups the nodes of one topology.kubernetes.io/zone value ("" for
+// nodes without the label), sorted by name.
+type zone struct {
+	name  string
+	nodes []nodeFit
+}
+
+// nodeFit is one node's row of the fit table.
+type nodeFit struct {
+	node   string
+	fits   bool
+	why    []string // every rejecting plugin, "Plugin: reason"
+	spread string   // the PodTopologySpread verdict: "ok", its reason, or "" without constraints
+	score  int64
+	scored bool
+	victim []string // pods preemption would evict here
+}
+
+// place runs one scheduling cycle for pod over the nodes and the pods
+// bound to them (pod itself left out), then, when no node fits, the
+// scheduler's preemption with the budgets' current status.
+func (w *world) place(pod *api.Pod) *placement {
+	pl := &placement{}
+	var bound []*api.Pod
+	for _, p := range w.pods {
+		if p.Spec.NodeName == "" || (p.Namespace == pod.Namespace && p.Name == pod.Name) {
+			continue
+		}
+		bound = append(bound, p)
+	}
+	c, err := scheduling.NewCluster(w.nodes, bound, scheduling.Config{})
+	if err != nil {
+		pl.err = err
+		return pl
+	}
+	for _, ns := range w.namespaces {
+		if err := c.SetNamespace(ns); err != nil {
+			pl.err = err
+			return pl
+		}
+	}
+	c.SetSpreadWorkloads(w.workloads)
+	cy := c.NewCycle(pod)
+	var d scheduling.Decision
+	cy.Decide(&d)
+	pl.explanation = cy.Explain()
+	if i, _, ok := d.BestIndex(); ok {
+		pl.best = c.NodeAt(i).Name()
+		pl.chosen = pl.best
+	} else {
+		r := preemption.Preempt(cy, &d, w.budgetPointers(), preemption.Config{}, w.now)
+		pl.preempt = &r
+		if r.Err == nil && r.Node != "" {
+			pl.chosen = r.Node
+		}
+	}
+	pl.zones = fitTable(pl, c, len(pod.Spec.TopologySpreadConstraints) > 0)
+	return pl
+}
+
+// fitTable groups the explanation's nodes by zone.
+func fitTable(pl *placement, c *scheduling.Cluster, hasSpread bool) []zone {
+	byZone := map[string][]nodeFit{}
+	scores := map[string]int64{}
+	for _, s := range pl.explanation.Scores {
+		scores[s.Node] = s.Total
+	}
+	victims := map[string][]string{}
+	if pl.preempt != nil && pl.preempt.Node != "" {
+		for _, v := range pl.preempt.Victims {
+			victims[pl.preempt.Node] = append(victims[pl.preempt.Node], v.Namespace+"/"+v.Name)
+		}
+	}
+	for _, ne := range pl.explanation.Nodes {
+		nf := nodeFit{node: ne.Node, fits: ne.Fits(), victim: victims[ne.Node]}
+		if hasSpread {
+			nf.spread = "ok"
+		}
+		for _, st := range ne.Rejections {
+			reason := strings.Join(st.Reasons, ", ")
+			nf.why = append(nf.why, st.Plugin+": "+reason)
+			if st.Plugin == scheduling.PluginPodTopologySpread {
+				nf.spread = reason
+			}
+		}
+		nf.score, nf.scored = scores[ne.Node]
+		z := ""
+		if n := c.NodeByName(ne.Node); n != nil {
+			z = n.Node().Labels[api.LabelTopologyZone]
+		}
+		byZone[z] = append(byZone[z], nf)
+	}
+	var out []zone
+	for name, nodes := range byZone {
+		sort.Slice(nodes, func(i, j int) bool { return nodes[i].node < nodes[j].node })
+		out = append(out, zone{name: name, nodes: nodes})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
+// writePlacement prints the scheduling section as text.
+func writePlacement(b *strings.Builder, pl *placement, pod *api.Pod) {
+	if pl.err != nil {
+		fmt.Fprintf(b, "  the nodes could not be indexed: %v\n", pl.err)
+		return
+	}
+	if pod.Spec.NodeName != "" {
+		fmt.Fprintf(b, "  bound to %s; the scheduler's filters for it there, the pod itself left out:\n", pod.Spec.NodeName)
+	}
+	for _, z := range pl.zones {
+		name := z.name
+		if name == "" {
+			name = "(no zone label)"
+		}
+		fmt.Fprintf(b, "  zone %s\n", name)
+		for _, n := range z.nodes {
+			verdict := "fits"
+			if !n.fits {
+				verdict = "no"
+			}
+			line := fmt.Sprintf("    %-10s %-4s", n.node, verdict)
+			if n.scored {
+				line += fmt.Sprintf(" score %d", n.score)
+			}
+			if len(n.why) > 0 {
+				line += "  " + strings.Join(n.why, "; ")
+			}
+			b.WriteString(strings.TrimRight(line, " ") + "\n")
+		}
+	}
+	switch {
+	case pl.best != "":
+		fmt.Fprintf(b, "  => would be bound to %s\n", pl.best)
+	case pl.explanation.Message != "":
+		fmt.Fprintf(b, "  => %s\n", pl.explanation.Message)
+	}
+	if pl.preempt == nil {
+		return
+	}
+	r := pl.preempt
+	b.WriteString("  preemption (kube-scheduler's DefaultPreemption):\n")
+	switch {
+	case r.Err != nil:
+		fmt.Fprintf(b, "    %v\n", r.Err)
+	case !r.Eligible:
+		fmt.Fprintf(b, "    not eligible: %s\n", r.Message)
+	case r.Node == "":
+		fmt.Fprintf(b, "    no node can be freed: %s\n", r.Message)
+	default:
+		vs := make([]string, 0, len(r.Victims))
+		for _, v := range r.Victims {
+			vs = append(vs, fmt.Sprintf("%s/%s (priority %d)", v.Namespace, v.Name, scheduling.PodPriority(v)))
+		}
+		fmt.Fprintf(b, "    nominate %s, evicting %s; %d PodDisruptionBudget violation(s)\n", r.Node, strings.Join(vs, ", "), r.PDBViolations)
+		for _, c := range r.Candidates {
+			fmt.Fprintf(b, "    candidate %s: %d victim(s), %d violation(s)\n", c.Node, len(c.Victims), c.PDBViolations)
+		}
+	}
+}

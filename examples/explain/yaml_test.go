@@ -1,0 +1,360 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"go.yaml.in/yaml/v3"
+	"pgregory.net/rapid"
+
+	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/internal/conformance"
+)
+
+// decodedKinds are the kinds api.Decode accepts (api.Object's list).
+var decodedKinds = []string{
+	"Pod", "Node", "Namespace", "PodDisruptionBudget", "PriorityClass", "Eviction", "Service",
+	"Deployment", "ReplicaSet", "StatefulSet", "ReplicationController", "DaemonSet", "Job",
+	"PersistentVolumeClaim", "PersistentVolume", "StorageClass", "CSINode", "CSIDriver",
+}
+
+// perKind bounds how many objects of one kind the property draws from.
+const perKind = 40
+
+var (
+	vectorOnce    sync.Once
+	vectorObjects map[string][]map[string]any
+	vectorErr     error
+)
+
+// objectsByKind returns Kubernetes objects found in the in-module
+// conformance vectors (next/ included), at most perKind of each kind, as
+// generic JSON trees: they were written by Kubernetes' own encoders. Kinds
+// the vectors lack (Job) come from testdata/jobs.json.
+func objectsByKind(t testing.TB) map[string][]map[string]any {
+	vectorOnce.Do(func() {
+		files, err := conformance.ReadFiles(filepath.Join("..", "..", filepath.FromSlash(conformance.VendoredDir)))
+		if err != nil {
+			vectorErr = err
+			return
+		}
+		vectorObjects = map[string][]map[string]any{}
+		for _, f := range files {
+			tree, err := readNumbers(f.Data)
+			if err != nil {
+				vectorErr = fmt.Errorf("%s: %w", f.Name, err)
+				return
+			}
+			walkObjects(tree, func(o map[string]any) {
+				k, _ := o["kind"].(string)
+				if len(vectorObjects[k]) < perKind {
+					vectorObjects[k] = append(vectorObjects[k], o)
+				}
+			})
+		}
+		extra, err := os.ReadFile(filepath.Join("testdata", "jobs.json"))
+		if err != nil {
+			vectorErr = err
+			return
+		}
+		tree, err := readNumbers(extra)
+		if err != nil {
+			vectorErr = err
+			return
+		}
+		for _, it := range tree.(map[string]any)["items"].([]any) {
+			o := it.(map[string]any)
+			k := o["kind"].(string)
+			vectorObjects[k] = append(vectorObjects[k], o)
+		}
+	})
+	if vectorErr != nil {
+		t.Fatal(vectorErr)
+	}
+	return vectorObjects
+}
+
+func readNumbers(b []byte) (any, error) {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var v any
+	err := d.Decode(&v)
+	return v, err
+}
+
+// walkObjects calls f for every JSON object with a kind and metadata.
+func walkObjects(v any, f func(map[string]any)) {
+	switch x := v.(type) {
+	case map[string]any:
+		if k, ok := x["kind"].(string); ok && k != "" {
+			if _, ok := x["metadata"]; ok {
+				f(x)
+				return
+			}
+		}
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			walkObjects(x[k], f)
+		}
+	case []any:
+		for _, e := range x {
+			walkObjects(e, f)
+		}
+	}
+}
+
+// yamlNode writes a generic JSON tree as the YAML a person would: keys
+// sorted, numbers as written, strings quoted only where YAML would read
+// them as something else.
+func yamlNode(v any) *yaml.Node {
+	switch x := v.(type) {
+	case map[string]any:
+		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k}, yamlNode(x[k]))
+		}
+		return n
+	case []any:
+		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+		for _, e := range x {
+			n.Content = append(n.Content, yamlNode(e))
+		}
+		return n
+	case json.Number:
+		tag := "!!int"
+		if strings.ContainsAny(string(x), ".eE") {
+			tag = "!!float"
+		}
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: string(x)}
+	case string:
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: x}
+	case bool:
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: fmt.Sprint(x)}
+	case nil:
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}
+	}
+	panic(fmt.Sprintf("yamlNode: %T", v))
+}
+
+// fataler is what the helpers need of a *testing.T or *rapid.T.
+type fataler interface {
+	Helper()
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+}
+
+func toYAML(t fataler, v any) []byte {
+	var b bytes.Buffer
+	e := yaml.NewEncoder(&b)
+	e.SetIndent(2)
+	if err := e.Encode(yamlNode(v)); err != nil {
+		t.Fatalf("encoding YAML: %v", err)
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// readObjects runs a file through explain's reader.
+func readObjects(t fataler, name string, data []byte) []api.Object {
+	t.Helper()
+	in := newInput()
+	in.read(name, data)
+	if len(in.errs) > 0 {
+		var msgs []string
+		for _, e := range in.errs {
+			msgs = append(msgs, e.String())
+		}
+		t.Fatalf("reading %s:\n%s\n--- input:\n%s", name, strings.Join(msgs, "\n"), data)
+	}
+	out := make([]api.Object, len(in.objects))
+	for i, d := range in.objects {
+		out[i] = d.obj
+	}
+	return out
+}
+
+var byValue = cmp.Comparer(func(a, b api.Quantity) bool { return a.Cmp(b) == 0 })
+
+// trickyStrings are strings YAML would read as something else unquoted.
+var trickyStrings = []string{
+	"yes", "no", "on", "off", "true", "False", "null", "~", "", "1", "0x1F", "1e3", "0644", ".inf",
+	"-", "- a", "a: b", "#comment", "2025-06-01T12:00:00Z", " padded ", "multi\nline", "'quoted'", `"dq"`,
+	"@at", "*alias", "&anchor", "!tag", "%pct", "{a: 1}", "[1, 2]", "---", "...",
+}
+
+// The YAML and JSON forms of the same object decode to equal objects, for
+// every kind api.Decode accepts: objects from the conformance vectors,
+// with labels and annotations drawn from strings YAML would misread if
+// written carelessly.
+func TestYAMLDecodesAsJSON(t *testing.T) {
+	objs := objectsByKind(t)
+	for _, k := range decodedKinds {
+		if len(objs[k]) == 0 {
+			t.Fatalf("no %s in the conformance vectors to test with", k)
+		}
+	}
+	rapid.Check(t, func(rt *rapid.T) {
+		kind := rapid.SampledFrom(decodedKinds).Draw(rt, "kind")
+		obj := rapid.SampledFrom(objs[kind]).Draw(rt, "object")
+		tree := cloneTree(obj)
+		md, _ := tree["metadata"].(map[string]any)
+		if md != nil {
+			str := rapid.OneOf(rapid.SampledFrom(trickyStrings), rapid.String())
+			labels := map[string]any{}
+			for k, v := range rapid.MapOfN(rapid.StringMatching(`[a-z]{1,8}`), str, 0, 4).Draw(rt, "annotations") {
+				labels[k] = v
+			}
+			if len(labels) > 0 {
+				md["annotations"] = labels
+			}
+		}
+		js, err := json.Marshal(tree)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		ys := toYAML(rt, tree)
+		fromJSON := readObjects(rt, "object.json", js)
+		fromYAML := readObjects(rt, "object.yaml", ys)
+		if d := cmp.Diff(fromJSON, fromYAML, byValue); d != "" {
+			rt.Fatalf("%s: YAML and JSON decode differently (-json +yaml):\n%s\n--- YAML:\n%s", kind, d, ys)
+		}
+	})
+}
+
+// A multi-document YAML file holds the same objects as a JSON List of
+// them, in order.
+func TestMultiDocumentYAMLDecodesAsList(t *testing.T) {
+	objs := objectsByKind(t)
+	rapid.Check(t, func(rt *rapid.T) {
+		n := rapid.IntRange(1, 5).Draw(rt, "n")
+		var items []any
+		var docs [][]byte
+		for i := 0; i < n; i++ {
+			kind := rapid.SampledFrom(decodedKinds).Draw(rt, fmt.Sprint("kind", i))
+			o := rapid.SampledFrom(objs[kind]).Draw(rt, fmt.Sprint("object", i))
+			items = append(items, o)
+			docs = append(docs, toYAML(rt, o))
+		}
+		list, err := json.Marshal(map[string]any{"apiVersion": "v1", "kind": "List", "items": items})
+		if err != nil {
+			rt.Fatal(err)
+		}
+		sep := rapid.SampledFrom([]string{"---\n", "--- # next\n", "\n---\n"}).Draw(rt, "separator")
+		multi := append([]byte(rapid.SampledFrom([]string{"", "---\n", "# manifests\n"}).Draw(rt, "lead")), bytes.Join(docs, []byte(sep))...)
+		fromJSON := readObjects(rt, "list.json", list)
+		fromYAML := readObjects(rt, "multi.yaml", multi)
+		if d := cmp.Diff(fromJSON, fromYAML, byValue); d != "" {
+			rt.Fatalf("multi-document YAML differs from the List (-list +yaml):\n%s", d)
+		}
+	})
+}
+
+// YAML's own spellings that JSON lacks reach api.Decode as their values.
+func TestYAMLScalars(t *testing.T) {
+	y := `kind: Pod
+metadata: {name: p, labels: {a: "yes", b: 'on', c: "1"}}
+spec:
+  terminationGracePeriodSeconds: 0x1E
+  containers:
+  - name: c
+    resources: {requests: {cpu: .5, memory: 1_000}}
+  volumes:
+  - name: v
+    downwardAPI: {defaultMode: 0644, items: [{path: x, fieldRef: {fieldPath: metadata.name}}]}
+`
+	j := `{"kind": "Pod", "metadata": {"name": "p", "labels": {"a": "yes", "b": "on", "c": "1"}},
+"spec": {"terminationGracePeriodSeconds": 30, "containers": [{"name": "c", "resources": {"requests": {"cpu": "500m", "memory": "1000"}}}],
+"volumes": [{"name": "v", "downwardAPI": {"defaultMode": 420, "items": [{"path": "x", "fieldRef": {"fieldPath": "metadata.name"}}]}}]}}`
+	if d := cmp.Diff(readObjects(t, "j.json", []byte(j)), readObjects(t, "y.yaml", []byte(y)), byValue); d != "" {
+		t.Errorf("(-json +yaml):\n%s", d)
+	}
+}
+
+// Anchors, aliases and merge keys expand as YAML defines them.
+func TestYAMLAliasesAndMerge(t *testing.T) {
+	y := `kind: Node
+metadata:
+  name: n
+  labels:
+    <<: &base {zone: a, os: linux}
+    os: windows
+status:
+  allocatable: &alloc {cpu: "2"}
+  capacity: *alloc
+`
+	j := `{"kind": "Node", "metadata": {"name": "n", "labels": {"zone": "a", "os": "windows"}},
+"status": {"allocatable": {"cpu": "2"}, "capacity": {"cpu": "2"}}}`
+	if d := cmp.Diff(readObjects(t, "j.json", []byte(j)), readObjects(t, "y.yaml", []byte(y)), byValue); d != "" {
+		t.Errorf("(-json +yaml):\n%s", d)
+	}
+}
+
+// YAML that has no JSON form is bad input, never a panic.
+func TestYAMLWithoutJSONForm(t *testing.T) {
+	for _, y := range []string{
+		"kind: Pod\nmetadata: {name: p}\nspec: {priority: .inf}\n",
+		"kind: Pod\nmetadata: {name: p, name: q}\n",
+		"kind: Pod\nmetadata: {name: p}\n? [a, b]\n: c\n",
+		"a: &a [*a]\n",
+		"kind: Pod\nmetadata: *nowhere\n",
+	} {
+		in := newInput()
+		in.read("bad.yaml", []byte(y))
+		if len(in.errs) != 1 || len(in.objects) != 0 {
+			t.Errorf("%q: %d errors, %d objects; want 1 error", y, len(in.errs), len(in.objects))
+		}
+	}
+}
+
+func cloneTree(m map[string]any) map[string]any {
+	b, err := json.Marshal(m)
+	if err != nil {
+		panic(err)
+	}
+	v, err := readNumbers(b)
+	if err != nil {
+		panic(err)
+	}
+	return v.(map[string]any)
+}
+
+// Whatever bytes arrive, reading them gives objects or error lines.
+func FuzzRead(f *testing.F) {
+	for _, s := range []string{
+		"kind: Pod\nmetadata: {name: p}\n",
+		`{"kind":"List","items":[{"kind":"Pod","metadata":{"name":"p"}}]}`,
+		"---\n- a\n---\nkind: Node\n",
+		"a: &a {b: *a}\n",
+		"kind: PodList\nitems: [{metadata: {name: x}, spec: {containers: [{name: c, resources: {limits: {cpu: x}}}]}}]\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		in := newInput()
+		in.read("fuzz", data)
+		for _, e := range in.errs {
+			if strings.Contains(e.String(), "\n") {
+				t.Errorf("error line with a newline: %q", e.String())
+			}
+		}
+	})
+}
