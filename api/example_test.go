@@ -109,3 +109,21 @@ func ExampleImagePullPolicyFor() {
 	// Always       nginx:latest@sha256:4c0fdaa8b6341bfdeca5f18f7837462c80cff90527ee35ef185571e1c327beac
 	// Always       localhost:5000/nginx
 }
+
+// QoS classes: requests equal to limits for cpu and memory make a pod
+// Guaranteed; status.qosClass, once set, is what the kubelet keeps using.
+func ExampleComputePodQOS() {
+	pod := &api.Pod{Spec: api.PodSpec{Containers: []api.Container{{
+		Name: "app",
+		Resources: api.ResourceRequirements{Limits: api.ResourceList{
+			api.ResourceCPU:    api.MustParseQuantity("500m"),
+			api.ResourceMemory: api.MustParseQuantity("128Mi"),
+		}},
+	}}}}
+	fmt.Println("as given:", api.ComputePodQOS(pod))
+	api.DefaultPod(pod) // requests copied from limits, as the API server does
+	fmt.Println("defaulted:", api.ComputePodQOS(pod))
+	// Output:
+	// as given: Burstable
+	// defaulted: Guaranteed
+}

@@ -322,6 +322,12 @@ var nilCases = map[string]func(t *testing.T){
 			t.Errorf("got %v, want empty", got)
 		}
 	},
+	"ComputePodQOS": func(t *testing.T) {
+		niltest.Zero(t, api.ComputePodQOS(nil))
+	},
+	"PodQOS": func(t *testing.T) {
+		niltest.Zero(t, api.PodQOS(nil))
+	},
 	"PodRequests": func(t *testing.T) {
 		if got := api.PodRequests(nil, api.PodResourcesOptions{}); len(got) != 0 {
 			t.Errorf("got %v, want empty", got)

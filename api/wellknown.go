@@ -25,6 +25,21 @@ const (
 	PodReasonTerminationByKubelet = "TerminationByKubelet"
 )
 
+// The reasons of a pod's PodScheduled=False condition (k8s.io/api/core/v1).
+const (
+	// PodReasonUnschedulable: kube-scheduler found no node for the pod;
+	// the condition's message is the FitError ("0/N nodes are
+	// available: ...").
+	PodReasonUnschedulable = "Unschedulable"
+	// PodReasonSchedulingGated: the pod still has scheduling gates, so the
+	// scheduler does not try it; the API server sets it on create and
+	// kubectl shows it as the pod's STATUS.
+	PodReasonSchedulingGated = "SchedulingGated"
+	// MessageSchedulingGated is the message of the SchedulingGated
+	// condition the API server writes on create.
+	MessageSchedulingGated = "Scheduling is blocked due to non-empty scheduling gates"
+)
+
 // The annotations the kubelet uses to tell where a pod came from
 // (pkg/kubelet/types).
 const (

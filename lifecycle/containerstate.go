@@ -73,9 +73,6 @@ const (
 	// on pods of an unreachable node; kubectl shows such a terminating pod
 	// as Unknown.
 	NodeLost = "NodeLost"
-	// SchedulingGated: reason of the PodScheduled condition while the pod
-	// has scheduling gates; kubectl shows it as the pod's STATUS.
-	SchedulingGated = "SchedulingGated"
 )
 
 // ContainerStatusUnknownExitCode is the exit code the kubelet reports for a

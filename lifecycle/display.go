@@ -70,8 +70,8 @@ func DisplayStatus(pod *api.Pod, now time.Time) DisplayRow {
 		status = st.Reason
 	}
 	for i := range st.Conditions {
-		if st.Conditions[i].Type == api.PodScheduled && st.Conditions[i].Reason == SchedulingGated {
-			status = SchedulingGated
+		if st.Conditions[i].Type == api.PodScheduled && st.Conditions[i].Reason == api.PodReasonSchedulingGated {
+			status = api.PodReasonSchedulingGated
 		}
 	}
 	for i := range pod.Spec.InitContainers {

@@ -188,7 +188,7 @@ func TestDisplayStatus(t *testing.T) {
 		{
 			name: "scheduling gated",
 			pod: api.Pod{Spec: api.PodSpec{Containers: []api.Container{{Name: "a"}}}, Status: api.PodStatus{Phase: api.PodPending,
-				Conditions: []api.PodCondition{{Type: api.PodScheduled, Status: api.ConditionFalse, Reason: SchedulingGated}}}},
+				Conditions: []api.PodCondition{{Type: api.PodScheduled, Status: api.ConditionFalse, Reason: api.PodReasonSchedulingGated}}}},
 			want: DisplayRow{"0/1", "SchedulingGated", "0", "60m"},
 		},
 		{

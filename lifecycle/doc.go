@@ -36,9 +36,9 @@
 // whether the pod needs a new sandbox, which both the conditions and the
 // start sequence depend on.
 //
-// QoS class. QOSClass computes Guaranteed, Burstable or BestEffort from
-// requests and limits (pkg/apis/core/v1/helper/qos, pod-level resources
-// included); GetPodQOS prefers the class already recorded in the status.
+// The QoS class the kubelet ranks and limits pods by is an API helper:
+// api.PodQOS (the class recorded in the status at create, else
+// api.ComputePodQOS from requests and limits).
 //
 // Restarts and back-off. ContainerShouldRestart is the per-container
 // restart rule of pkg/api/v1/pod: the container's own restartPolicy and
@@ -89,5 +89,5 @@
 // Conditions on every sync, ShouldRestart and Backoff.NextRestart when a
 // container exits, and Sequence to know what to start; or it drives a
 // Machine and lets it call them. A tool that only reads pods needs Phase,
-// QOSClass and DisplayStatus. Nothing here modifies the pod it is given.
+// Conditions and DisplayStatus. Nothing here modifies the pod it is given.
 package lifecycle

@@ -147,24 +147,6 @@ func ExampleDisplayStatus() {
 	// Output: READY 0/1  STATUS Init:CrashLoopBackOff  RESTARTS 3 (40s ago)  AGE 6m
 }
 
-// QoS classes: requests equal to limits for cpu and memory make a pod
-// Guaranteed; status.qosClass, once set, is what the kubelet keeps using.
-func ExampleQOSClass() {
-	pod := &api.Pod{Spec: api.PodSpec{Containers: []api.Container{{
-		Name: "app",
-		Resources: api.ResourceRequirements{Limits: api.ResourceList{
-			api.ResourceCPU:    api.MustParseQuantity("500m"),
-			api.ResourceMemory: api.MustParseQuantity("128Mi"),
-		}},
-	}}}}
-	fmt.Println("as given:", lifecycle.QOSClass(pod))
-	api.DefaultPod(pod) // requests copied from limits, as the API server does
-	fmt.Println("defaulted:", lifecycle.QOSClass(pod))
-	// Output:
-	// as given: Burstable
-	// defaulted: Guaranteed
-}
-
 // Sidecars restart whatever the pod's policy; init containers that
 // completed never run again.
 func ExampleShouldRestart() {

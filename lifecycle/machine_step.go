@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/api/validation"
 	"github.com/podsem/podsem/termination"
 )
 
@@ -152,7 +153,7 @@ func NewMachine(pod *api.Pod, cfg MachineConfig) *Machine {
 	for i := range spec.EphemeralContainers {
 		m.ephemeral[i] = mcontainer{spec: &spec.EphemeralContainers[i].Container, kind: api.ContainerKindEphemeral}
 	}
-	m.pod.Status = api.PodStatus{Phase: api.PodPending, QOSClass: QOSClass(pod)}
+	m.pod.Status = validation.PrepareForCreate(pod).Status
 	return m
 }
 

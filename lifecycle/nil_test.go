@@ -86,9 +86,6 @@ var nilCases = map[string]func(t *testing.T){
 	"ExplainPhase": func(t *testing.T) {
 		niltest.Zero(t, lifecycle.ExplainPhase(nil, lifecycle.PhaseOptions{}))
 	},
-	"GetPodQOS": func(t *testing.T) {
-		niltest.Zero(t, lifecycle.GetPodQOS(nil))
-	},
 	"IsContainerRestartable": func(t *testing.T) {
 		c := &api.Container{Name: "app"}
 		niltest.Zero(t, lifecycle.IsContainerRestartable(nil, api.ContainerKindRegular, c),
@@ -116,9 +113,6 @@ var nilCases = map[string]func(t *testing.T){
 		if got := lifecycle.Liveness.Of(nil); got != nil {
 			t.Errorf("got %v, want nil", got)
 		}
-	},
-	"QOSClass": func(t *testing.T) {
-		niltest.Zero(t, lifecycle.QOSClass(nil))
 	},
 	"SandboxChanged": func(t *testing.T) {
 		niltest.Zero(t, lifecycle.SandboxChanged(nil, []lifecycle.Sandbox{{Ready: true}}))

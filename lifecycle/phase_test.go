@@ -187,8 +187,6 @@ func FuzzStatusCalculators(f *testing.F) {
 			}
 		}
 		_ = ExplainPhase(&pod, PhaseOptions{})
-		_ = QOSClass(&pod)
-		_ = GetPodQOS(&pod)
 		_ = DisplayStatus(&pod, fxT0)
 		_ = SandboxChanged(&pod, nil)
 		for i := range pod.Spec.Containers {

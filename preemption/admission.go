@@ -53,7 +53,7 @@ func AdmitUnderPressure(pod *api.Pod, conditions []api.NodeConditionType) Admiss
 		return Admission{Admit: true}
 	}
 	if len(conditions) == 1 && conditions[0] == api.NodeMemoryPressure {
-		if lifecycle.GetPodQOS(pod) != api.PodQOSBestEffort {
+		if api.PodQOS(pod) != api.PodQOSBestEffort {
 			return Admission{Admit: true}
 		}
 		taint := api.Taint{Key: api.TaintNodeMemoryPressure, Effect: api.TaintEffectNoSchedule}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/api/apitest"
-	"github.com/podsem/podsem/lifecycle"
 )
 
 // podFeature is one thing Pod's documentation says its pods carry.
@@ -150,7 +149,7 @@ func podFeatures() []podFeature {
 		}}
 	}
 	qos := func(c api.PodQOSClass) podFeature {
-		return podFeature{"QoS " + string(c), func(p *api.Pod) bool { return lifecycle.QOSClass(p) == c }}
+		return podFeature{"QoS " + string(c), func(p *api.Pod) bool { return api.ComputePodQOS(p) == c }}
 	}
 	restart := func(rp api.RestartPolicy) podFeature {
 		return podFeature{"restartPolicy " + string(rp), func(p *api.Pod) bool { return p.Spec.RestartPolicy == rp }}

@@ -6,17 +6,14 @@ import (
 	"time"
 
 	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/api/validation"
 	"github.com/podsem/podsem/lifecycle"
 )
 
-// podReasonUnschedulable is the reason kube-scheduler gives the
-// PodScheduled=False condition of a pod no node fits (v1.PodReasonUnschedulable).
-const podReasonUnschedulable = "Unschedulable"
-
-// newPodStatus is the status the API server gives a pod it creates (the
-// pod strategy's PrepareForCreate): Pending, with the pod's QoS class.
+// newPodStatus is the status the API server gives a pod it creates
+// (validation.PrepareForCreate): Pending, with the pod's QoS class.
 func newPodStatus(p *api.Pod) api.PodStatus {
-	return api.PodStatus{Phase: api.PodPending, QOSClass: lifecycle.QOSClass(p)}
+	return validation.PrepareForCreate(p).Status
 }
 
 // unschedulableStatus is a new pod's status once kube-scheduler found no
@@ -24,7 +21,7 @@ func newPodStatus(p *api.Pod) api.PodStatus {
 func unschedulableStatus(p *api.Pod, message string, now time.Time) api.PodStatus {
 	st := newPodStatus(p)
 	st.Conditions = []api.PodCondition{{
-		Type: api.PodScheduled, Status: api.ConditionFalse, Reason: podReasonUnschedulable,
+		Type: api.PodScheduled, Status: api.ConditionFalse, Reason: api.PodReasonUnschedulable,
 		Message: message, LastTransitionTime: api.NewTime(now),
 	}}
 	return st
@@ -112,7 +109,7 @@ func runningStatus(d *drawer, p *api.Pod, node *api.Node, podIP string, now time
 	st.Conditions = append(st.Conditions, kc.List()...)
 	st.Conditions = append(st.Conditions, api.PodCondition{Type: api.PodScheduled, Status: api.ConditionTrue, LastTransitionTime: p.CreationTimestamp})
 	st.Phase = phase
-	st.QOSClass = lifecycle.QOSClass(p)
+	st.QOSClass = api.ComputePodQOS(p)
 	if ip := nodeInternalIP(node); ip != "" {
 		st.HostIP, st.HostIPs = ip, []api.HostIP{{IP: ip}}
 	}

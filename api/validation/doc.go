@@ -31,6 +31,9 @@
 //     lists the paths allowed in each mode. Resolving those paths on a
 //     node is package downward, which this package imports (never the
 //     reverse).
+//   - The pod as the API server stores it after a successful create:
+//     PrepareForCreate (Pending, the QoS class, the SchedulingGated
+//     condition, the label-key merge).
 //   - The create path's label-key merge on its own: MergeAffinityLabelKeys,
 //     for callers that schedule pods which never went through an API
 //     server, as the scheduler only reads the merged selectors.

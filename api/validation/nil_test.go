@@ -31,6 +31,11 @@ var nilCases = map[string]func(t *testing.T){
 			t.Errorf("nil options are the empty options, accepted; got %v", errs)
 		}
 	},
+	"PrepareForCreate": func(t *testing.T) {
+		if got := validation.PrepareForCreate(nil); got != nil {
+			t.Errorf("PrepareForCreate(nil) = %v, want nil", got)
+		}
+	},
 	"ValidatePodCreate": func(t *testing.T) {
 		requiredAtMetadata(t, validation.ValidatePodCreate(nil))
 	},

@@ -211,7 +211,7 @@ func (w *world) explain(at where, pod *api.Pod) *report {
 
 	r.requests = scheduling.PodRequests(r.stored, scheduling.FitRequestOptions())
 	r.limits = scheduling.PodLimits(r.stored, scheduling.RequestOptions{})
-	r.qos = lifecycle.QOSClass(r.stored)
+	r.qos = api.ComputePodQOS(r.stored)
 	if r.refused() {
 		// The API server refuses the pod: it never exists, let alone runs.
 		return r
@@ -292,9 +292,10 @@ func (w *world) store(r *report, pod *api.Pod) *api.Pod {
 		r.priority = fmt.Sprintf("%d (spec.priority as read)", *p.Spec.Priority)
 	}
 	if p.Status.Phase == "" {
-		// A pod that was never created has no status; the API server's
-		// pod strategy stores a new pod as Pending.
-		p.Status.Phase = api.PodPending
+		// A pod that was never created has no status: store it as the
+		// API server's create path does (Pending, its QoS class, label
+		// keys merged).
+		return validation.PrepareForCreate(p)
 	}
 	return validation.MergeAffinityLabelKeys(p)
 }

@@ -138,10 +138,10 @@ func runLifecycleQOS(input, want json.RawMessage) error {
 	if in.ApplyAPIDefaults {
 		api.DefaultPod(&in.Pod)
 	}
-	if got := lifecycle.QOSClass(&in.Pod); got != w.QOSClass {
+	if got := api.ComputePodQOS(&in.Pod); got != w.QOSClass {
 		return Mismatch("qos_class", w.QOSClass, got)
 	}
-	if got := lifecycle.GetPodQOS(&in.Pod); got != w.GetPodQOS {
+	if got := api.PodQOS(&in.Pod); got != w.GetPodQOS {
 		return Mismatch("get_pod_qos", w.GetPodQOS, got)
 	}
 	return nil

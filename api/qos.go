@@ -1,20 +1,18 @@
-package lifecycle
-
-import "github.com/podsem/podsem/api"
+package api
 
 // qosSums accumulates the positive cpu and memory quantities of requests
 // and limits; only those two resources decide a QoS class.
 type qosSums struct {
-	req, lim       [2]api.Quantity
+	req, lim       [2]Quantity
 	hasReq, hasLim [2]bool
 }
 
 // qosIndex maps the QoS compute resources to their slot.
-func qosIndex(name api.ResourceName) int {
+func qosIndex(name ResourceName) int {
 	switch name {
-	case api.ResourceCPU:
+	case ResourceCPU:
 		return 0
-	case api.ResourceMemory:
+	case ResourceMemory:
 		return 1
 	}
 	return -1
@@ -22,7 +20,7 @@ func qosIndex(name api.ResourceName) int {
 
 // add sums the positive cpu and memory quantities of l into the
 // accumulators and reports which of cpu, memory it saw.
-func addQOS(sum *[2]api.Quantity, has *[2]bool, l api.ResourceList) (seen [2]bool) {
+func addQOS(sum *[2]Quantity, has *[2]bool, l ResourceList) (seen [2]bool) {
 	for name, q := range l {
 		i := qosIndex(name)
 		if i < 0 || q.Sign() <= 0 {
@@ -38,7 +36,7 @@ func addQOS(sum *[2]api.Quantity, has *[2]bool, l api.ResourceList) (seen [2]boo
 	return seen
 }
 
-// QOSClass computes the pod's quality-of-service class as Kubernetes
+// ComputePodQOS computes the pod's quality-of-service class as Kubernetes
 // v1.36.3 does (pkg/apis/core/v1/helper/qos ComputePodQOS, PodLevelResources
 // on). Only cpu and memory count, and zero quantities are ignored.
 //
@@ -54,10 +52,10 @@ func addQOS(sum *[2]api.Quantity, has *[2]bool, l api.ResourceList) (seen [2]boo
 // resource by resource (a resource requested nowhere is fine, since the
 // API server defaults requests from limits); else Burstable.
 //
-// The pod is read as given; apply api.DefaultPod first to see the class of
+// The pod is read as given; apply DefaultPod first to see the class of
 // the pod as the API server stores it. A nil pod has no class: the result
 // is "".
-func QOSClass(pod *api.Pod) api.PodQOSClass {
+func ComputePodQOS(pod *Pod) PodQOSClass {
 	if pod == nil {
 		return ""
 	}
@@ -72,7 +70,7 @@ func QOSClass(pod *api.Pod) api.PodQOSClass {
 			}
 		}
 	} else {
-		for _, list := range [2][]api.Container{pod.Spec.Containers, pod.Spec.InitContainers} {
+		for _, list := range [2][]Container{pod.Spec.Containers, pod.Spec.InitContainers} {
 			for i := range list {
 				res := &list[i].Resources
 				addQOS(&s.req, &s.hasReq, res.Requests)
@@ -93,7 +91,7 @@ func QOSClass(pod *api.Pod) api.PodQOSClass {
 		}
 	}
 	if nReq == 0 && nLim == 0 {
-		return api.PodQOSBestEffort
+		return PodQOSBestEffort
 	}
 	if guaranteed {
 		for i := range 2 {
@@ -103,18 +101,19 @@ func QOSClass(pod *api.Pod) api.PodQOSClass {
 		}
 	}
 	if guaranteed && nReq == nLim {
-		return api.PodQOSGuaranteed
+		return PodQOSGuaranteed
 	}
-	return api.PodQOSBurstable
+	return PodQOSBurstable
 }
 
-// GetPodQOS returns the pod's QoS class as the kubelet and scheduler read
-// it (pkg/apis/core/v1/helper/qos GetPodQOS): status.qosClass when it is
-// set — the class is fixed when the pod is created and survives in-place
-// resizes — else QOSClass(pod). A nil pod has no class: the result is "".
-func GetPodQOS(pod *api.Pod) api.PodQOSClass {
+// PodQOS returns the pod's QoS class as the kubelet and scheduler read it
+// (pkg/apis/core/v1/helper/qos GetPodQOS): status.qosClass when it is set —
+// the API server fixes the class when the pod is created (see
+// validation.PrepareForCreate) and it survives in-place resizes — else
+// ComputePodQOS(pod). A nil pod has no class: the result is "".
+func PodQOS(pod *Pod) PodQOSClass {
 	if pod != nil && pod.Status.QOSClass != "" {
 		return pod.Status.QOSClass
 	}
-	return QOSClass(pod)
+	return ComputePodQOS(pod)
 }
