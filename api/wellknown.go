@@ -40,6 +40,11 @@ const (
 	MessageSchedulingGated = "Scheduling is blocked due to non-empty scheduling gates"
 )
 
+// PodStatusReasonEvicted is status.reason of a pod the kubelet evicted
+// under node pressure (pkg/kubelet/eviction, phase Failed); pod GC deletes
+// such pods first and kubectl shows the reason as the pod's STATUS.
+const PodStatusReasonEvicted = "Evicted"
+
 // The annotations the kubelet uses to tell where a pod came from
 // (pkg/kubelet/types).
 const (

@@ -66,9 +66,6 @@ const (
 	// DeadlineExceeded: pod status reason when activeDeadlineSeconds has
 	// passed; the kubelet fails the pod.
 	DeadlineExceeded = "DeadlineExceeded"
-	// Evicted: pod status reason when the kubelet evicted the pod under
-	// node pressure.
-	Evicted = "Evicted"
 	// NodeLost: pod status reason the node lifecycle controller once set
 	// on pods of an unreachable node; kubectl shows such a terminating pod
 	// as Unknown.

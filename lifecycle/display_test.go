@@ -182,7 +182,7 @@ func TestDisplayStatus(t *testing.T) {
 		},
 		{
 			name: "evicted",
-			pod:  api.Pod{Spec: api.PodSpec{Containers: []api.Container{{Name: "a"}}}, Status: api.PodStatus{Phase: api.PodFailed, Reason: Evicted}},
+			pod:  api.Pod{Spec: api.PodSpec{Containers: []api.Container{{Name: "a"}}}, Status: api.PodStatus{Phase: api.PodFailed, Reason: api.PodStatusReasonEvicted}},
 			want: DisplayRow{"0/1", "Evicted", "0", "60m"},
 		},
 		{

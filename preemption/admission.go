@@ -63,7 +63,7 @@ func AdmitUnderPressure(pod *api.Pod, conditions []api.NodeConditionType) Admiss
 			}
 		}
 	}
-	return Admission{Reason: lifecycle.Evicted, Message: fmt.Sprintf(nodeConditionMessageFmt, conditions)}
+	return Admission{Reason: api.PodStatusReasonEvicted, Message: fmt.Sprintf(nodeConditionMessageFmt, conditions)}
 }
 
 // The eviction manager's message formats (pkg/kubelet/eviction).

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/podsem/podsem/api"
-	"github.com/podsem/podsem/lifecycle"
 	"github.com/podsem/podsem/termination"
 )
 
@@ -605,7 +604,7 @@ func (m *EvictionManager) Step(obs Observation, now time.Time) EvictionStep {
 			Rank:    ranks[k],
 			Grace:   termination.EvictionGraceOverride(p, th.Hard(), termination.EvictionConfig{MaxPodGracePeriodSeconds: m.policy.MaxPodGracePeriodSeconds}),
 			Message: msg,
-			Status:  termination.KubeletKillStatus(p, api.PodFailed, lifecycle.Evicted, msg, now),
+			Status:  termination.KubeletKillStatus(p, api.PodFailed, api.PodStatusReasonEvicted, msg, now),
 		}
 		break
 	}

@@ -336,7 +336,7 @@ func isTerminatedForGC(pod *api.Pod) bool {
 
 // isEvicted reports a pod the kubelet evicted: phase Failed, reason Evicted.
 func isEvicted(pod *api.Pod) bool {
-	return pod.Status.Phase == api.PodFailed && pod.Status.Reason == "Evicted"
+	return pod.Status.Phase == api.PodFailed && pod.Status.Reason == api.PodStatusReasonEvicted
 }
 
 // gcOlder orders pods for collection: evicted first, then by creation
