@@ -120,6 +120,10 @@ type Cluster struct {
 	// spread is PodTopologySpread's cache (spread_index.go), kept current
 	// by the update methods.
 	spread *spreadCache
+
+	// tree is the scheduler cache's node tree: the order ScheduleOne
+	// walks the nodes in (nodetree.go).
+	tree nodeTree
 }
 
 // NewCluster builds a snapshot of the nodes and pods with the given
@@ -254,6 +258,7 @@ func (c *Cluster) addNode(n *api.Node, ni *NodeInfo) error {
 	ni.setNode(n)
 	c.nodes = append(c.nodes, ni)
 	c.labels.nodeAdded(n)
+	c.tree.add(ni)
 	c.byName[n.Name] = ni
 	c.spread.nodeAdded(ni)
 	if waiting := c.orphans[n.Name]; len(waiting) > 0 {
@@ -287,6 +292,7 @@ func (c *Cluster) RemoveNode(name string) error {
 		c.nodes[i].index = i
 	}
 	delete(c.byName, name)
+	c.tree.remove(ni)
 	c.labels.nodeRemoved(ni.index)
 	c.spread.nodeRemoved(ni.index)
 	return nil
@@ -306,6 +312,7 @@ func (c *Cluster) UpdateNode(n *api.Node) error {
 		return fmt.Errorf("%w: no node %q", ErrInvalidObject, n.Name)
 	}
 	ni.setNode(n)
+	c.tree.update(ni)
 	c.labels.nodeUpdated(ni.index, n)
 	c.spread.nodeUpdated(ni)
 	return nil

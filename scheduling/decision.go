@@ -6,23 +6,29 @@ import (
 	"strings"
 )
 
-// Decision is the outcome of one full scheduling decision for a pod over
-// the snapshot — kube-scheduler's schedulePod without the host selection:
-// PreFilter, Filter on every node (with the pods nominated there, as
+// Decision is the outcome of one scheduling decision for a pod over the
+// snapshot: PreFilter, Filter (with the pods nominated there, as
 // addNominatedPods does), then PreScore, Score and NormalizeScore on the
 // nodes that passed, with the plugins' weights applied as RunScorePlugins
-// does. (*Cycle).Decide writes it; everything a caller asks of the
-// decision is read from it:
+// does, and the node selectHost picks. (*Cycle).Decide writes it for every
+// node; (*Scheduler).ScheduleOne writes it as kube-scheduler's schedulePod
+// makes it, walking the node tree from a start index and stopping once
+// enough nodes fit. Everything a caller asks of the decision is read from
+// it:
 //
-//   - per node, by snapshot index: Fits and Status (Success, or the status
-//     of the first plugin that rejected the node, with upstream's reasons
-//     and, for NodeResourcesFit, the numbers);
-//   - the feasible nodes (Feasible), their weighted totals (Totals), their
-//     per-plugin breakdown (Scores) and the best of them (BestIndex);
-//   - the PreFilter and PreScore statuses, and Message, the FitError text
+//   - per node, by snapshot index: Fits and Status (Success, the status of
+//     the first plugin that rejected it, with upstream's reasons and, for
+//     NodeResourcesFit, the numbers, or for a node the cycle did not
+//     evaluate the framework's status for absent nodes);
+//   - the nodes evaluated (Evaluated), the feasible ones in evaluation
+//     order (Feasible), their weighted totals (Totals), their per-plugin
+//     breakdown (Scores), the best of them (BestIndex, Tied) and the node
+//     kube-scheduler picks (Chosen);
+//   - the PreFilter and PreScore statuses, the plugins that rejected the
+//     pod (UnschedulablePlugins) and Message, the FitError text
 //     kube-scheduler records when no node fits.
 //
-// A Decision is a reusable buffer: Decide overwrites it, reusing its
+// A Decision is a reusable buffer: each decision overwrites it, reusing its
 // storage, so that a caller scheduling pod after pod allocates nothing per
 // node once the buffer has grown to the snapshot's size. It holds the
 // verdicts compactly (one small integer per node; a Status only for the
@@ -36,15 +42,20 @@ import (
 type Decision struct {
 	cy    *Cycle
 	nodes []*NodeInfo
-	// verdict[i] is 0 when node i passed every filter, otherwise 1 + the
-	// position of its rejection in rejections.
+	// verdict[i] is -1 when node i was not evaluated, 0 when it passed
+	// every filter, otherwise 1 + the position of its rejection in
+	// rejections.
 	verdict    []int32
 	rejections []Status
-	// cands holds the node indexes still passing during the filters;
-	// afterwards feasible holds the survivors in index order.
-	cands    []int
-	feasible []int
-	infos    []*NodeInfo // feasible nodes, for PreScore
+	// chunk and cands are scratch: the nodes of the walk being filtered
+	// and those still passing.
+	chunk []int
+	cands []int
+	// feasible holds the nodes that passed, evaluated those that passed or
+	// were rejected, both in evaluation order.
+	feasible  []int
+	evaluated []int
+	infos     []*NodeInfo // feasible nodes, for PreScore
 	// scorers and weights are the score plugins and their weights; raw
 	// holds their normalized scores, one column of len(feasible) per
 	// scorer; totals the weighted sums per feasible node.
@@ -54,16 +65,27 @@ type Decision struct {
 	totals    []int64
 	preFilter []Status
 	preScore  []Status
+	heap      []int32
+	// chosen is the position in feasible of the node selectHost picks, -1
+	// when none is feasible.
+	chosen int
+	scored bool
+	// numToFind is numFeasibleNodesToFind; nominatedFirst is set when the
+	// pod's nominated node passed and was taken without a walk.
+	numToFind      int
+	nominatedFirst bool
 	// rejectAll is set when a PreFilter rejected or failed.
 	rejectAll bool
 }
 
 // Decide runs the filters on every node and scores the feasible ones,
 // writing the outcome into d (reused; nil allocates a new Decision) and
-// returning it. Every node is evaluated, in index order: this is
-// kube-scheduler's findNodesThatPassFilters without its stopping once
-// numFeasibleNodesToFind nodes fit. A nil Cycle gives an empty decision: no
-// node, no message beyond "0/0 nodes are available:".
+// returning it. Every node is evaluated, in index order, except those a
+// PreFilter left out of its node subset: this is kube-scheduler's
+// findNodesThatPassFilters without its rotating start index and without
+// stopping once numFeasibleNodesToFind nodes fit (ScheduleOne adds both).
+// The feasible nodes are scored even when only one fits. A nil Cycle gives
+// an empty decision: no node, no message beyond "0/0 nodes are available:".
 func (cy *Cycle) Decide(d *Decision) *Decision {
 	if d == nil {
 		d = &Decision{}
@@ -72,20 +94,68 @@ func (cy *Cycle) Decide(d *Decision) *Decision {
 		d.clear()
 		return d
 	}
-	cy.runPreFilter()
-	d.cy = cy
-	cy.filterDecision(d)
-	cy.scoreDecision(d)
+	cy.decide(d, walkOptions{scoreOne: true})
 	return d
+}
+
+// walkOptions say how a decision walks the nodes: from which position of
+// which list, how many feasible nodes it looks for (0: all), whether the
+// pod's nominated node is tried first, and whether a lone feasible node is
+// scored.
+type walkOptions struct {
+	tree           bool
+	start          int
+	limit          int
+	nominatedFirst bool
+	scoreOne       bool
+}
+
+// decide is the one evaluation path behind Decide and ScheduleOne.
+func (cy *Cycle) decide(d *Decision, o walkOptions) {
+	cy.runPreFilter()
+	d.reset(cy)
+	if !d.rejectAll {
+		cy.filterDecision(d, o)
+	}
+	if n := len(d.feasible); n > 1 || (n == 1 && o.scoreOne) {
+		cy.scoreDecision(d)
+	}
+	d.choose()
 }
 
 // clear empties d, keeping its storage.
 func (d *Decision) clear() {
 	clear(d.rejections)
 	*d = Decision{
-		verdict: d.verdict[:0], rejections: d.rejections[:0], cands: d.cands[:0], feasible: d.feasible[:0],
-		infos: d.infos[:0], scorers: d.scorers[:0], weights: d.weights[:0], raw: d.raw[:0], totals: d.totals[:0],
-		preFilter: d.preFilter[:0], preScore: d.preScore[:0],
+		verdict: d.verdict[:0], rejections: d.rejections[:0], chunk: d.chunk[:0], cands: d.cands[:0],
+		feasible: d.feasible[:0], evaluated: d.evaluated[:0], infos: d.infos[:0], scorers: d.scorers[:0],
+		weights: d.weights[:0], raw: d.raw[:0], totals: d.totals[:0], preFilter: d.preFilter[:0],
+		preScore: d.preScore[:0], heap: d.heap[:0], chosen: -1,
+	}
+}
+
+// reset prepares d for a decision of cy: every node not evaluated, or
+// every node rejected by a PreFilter.
+func (d *Decision) reset(cy *Cycle) {
+	d.clear()
+	d.cy = cy
+	nodes := cy.c.nodes
+	n := len(nodes)
+	d.nodes = nodes
+	d.preFilter = append(d.preFilter, cy.preFilter...)
+	d.verdict = grow(d.verdict, n)
+	d.rejectAll = cy.rejectAll != nil
+	if d.rejectAll {
+		if n > 0 {
+			d.rejections = append(d.rejections, *cy.rejectAll)
+		}
+		for i := range d.verdict {
+			d.verdict[i] = 1
+		}
+		return
+	}
+	for i := range d.verdict {
+		d.verdict[i] = -1
 	}
 }
 
@@ -95,59 +165,141 @@ func (d *Decision) reject(i int, st Status) {
 	d.verdict[i] = int32(len(d.rejections))
 }
 
-func (cy *Cycle) filterDecision(d *Decision) {
+// minChunk is the fewest nodes filtered together when a decision looks
+// for a limited number of feasible nodes: the walk filters node chunks
+// plugin by plugin and keeps only the verdicts up to the node where
+// upstream's sequential search would have stopped.
+const minChunk = 64
+
+// filterDecision runs the filters over the nodes in the walk's order until
+// enough are feasible (findNodesThatFitPod and findNodesThatPassFilters).
+func (cy *Cycle) filterDecision(d *Decision, o walkOptions) {
 	nodes := cy.c.nodes
-	n := len(nodes)
-	d.nodes = nodes
-	d.preFilter = append(d.preFilter[:0], cy.preFilter...)
-	d.verdict = grow(d.verdict, n)
-	clear(d.verdict)
-	clear(d.rejections) // drop references to old errors
-	d.rejections = d.rejections[:0]
-	d.feasible = d.feasible[:0]
-	d.rejectAll = cy.rejectAll != nil
-	if d.rejectAll {
-		if n > 0 {
-			d.rejections = append(d.rejections, *cy.rejectAll)
-			for i := range d.verdict {
-				d.verdict[i] = 1
-			}
-		}
-		return
-	}
-	// Nodes with nominated pods take the framework's two-pass path; the
-	// others are sieved plugin by plugin, which keeps "first rejecting
-	// plugin" order: a node leaves the candidates at the first plugin that
-	// rejects it.
-	cands := d.cands[:0]
-	nominated := len(cy.c.nominated) > 0
-	for i, ni := range nodes {
-		if nominated && len(cy.c.nominated[ni.name]) > 0 {
+	// The pod's nominated node is tried alone first; if it passes, it is
+	// the only feasible node and nothing else is evaluated.
+	nominatedRejected := -1
+	if o.nominatedFirst {
+		if ni := cy.c.byName[cy.pod.Pod.Status.NominatedNodeName]; ni != nil && cy.pod.Pod.Status.NominatedNodeName != "" {
+			i := ni.index
+			d.evaluated = append(d.evaluated, i)
 			if st := cy.evaluate(cy.active, nodeView{info: ni}, cy.nominatedFor(ni)); !st.IsSuccess() {
 				d.reject(i, st)
+				nominatedRejected = i
+			} else {
+				d.verdict[i] = 0
+				d.feasible = append(d.feasible, i)
+				d.nominatedFirst = true
+				d.numToFind = 1
+				return
 			}
-			continue
 		}
-		cands = append(cands, i)
 	}
-	for j, p := range cy.active {
-		if len(cands) == 0 {
-			break
+	w := walker{n: len(nodes), start: o.start}
+	switch {
+	case cy.hasSubset:
+		w.list = cy.subset
+		w.n = len(cy.subset)
+	case o.tree:
+		w.tree = true
+	}
+	if w.n > 0 {
+		w.start %= w.n
+		if w.tree {
+			w.cur = cy.c.tree.cursor(w.start)
 		}
-		cands = cy.sieve(d, cands, p, cy.quick[j])
 	}
-	d.cands = cands
-	if nominated {
-		// Merge back the nominated nodes that passed, in index order.
-		d.feasible = d.feasible[:0]
-		for i := range nodes {
+	k := o.limit
+	if k <= 0 || k > w.n {
+		k = w.n
+	}
+	if o.limit > 0 {
+		d.numToFind = k
+	} else {
+		d.numToFind = w.n
+	}
+	nominated := len(cy.c.nominated) > 0
+	stopped := false
+	for !stopped && w.pos < w.n {
+		size := w.n
+		if k < w.n {
+			size = max(k+1-len(d.feasible), minChunk)
+		}
+		chunk := w.fill(d.chunk[:0], size)
+		d.chunk = chunk
+		cands := d.cands[:0]
+		for _, i := range chunk {
+			if i == nominatedRejected {
+				continue // evaluated above; the filters say the same again
+			}
+			d.verdict[i] = 0
+			ni := nodes[i]
+			if nominated && len(cy.c.nominated[ni.name]) > 0 {
+				if st := cy.evaluate(cy.active, nodeView{info: ni}, cy.nominatedFor(ni)); !st.IsSuccess() {
+					d.reject(i, st)
+				}
+				continue
+			}
+			cands = append(cands, i)
+		}
+		for j, p := range cy.active {
+			if len(cands) == 0 {
+				break
+			}
+			cands = cy.sieve(d, cands, p, cy.quick[j])
+		}
+		d.cands = cands
+		// Keep the verdicts in walk order up to the (k+1)-th feasible
+		// node, which upstream drops unevaluated, as it does every node
+		// after it.
+		for _, i := range chunk {
+			if i == nominatedRejected {
+				continue
+			}
+			if stopped {
+				d.verdict[i] = -1
+				continue
+			}
 			if d.verdict[i] == 0 {
+				if len(d.feasible) == k {
+					stopped = true
+					d.verdict[i] = -1
+					continue
+				}
 				d.feasible = append(d.feasible, i)
 			}
+			d.evaluated = append(d.evaluated, i)
 		}
-		return
 	}
-	d.feasible = append(d.feasible, cands...)
+}
+
+// walker yields the node indexes of a decision's walk: the snapshot's index
+// order, a PreFilter's node subset, or the node tree, from a start position
+// with wrap-around.
+type walker struct {
+	list  []int
+	n     int
+	start int
+	pos   int
+	tree  bool
+	cur   treeCursor
+}
+
+// fill appends the next size node indexes of the walk to buf.
+func (w *walker) fill(buf []int, size int) []int {
+	for ; size > 0 && w.pos < w.n; size-- {
+		var i int
+		switch {
+		case w.list != nil:
+			i = w.list[(w.start+w.pos)%w.n]
+		case w.tree:
+			i = w.cur.next().index
+		default:
+			i = (w.start + w.pos) % w.n
+		}
+		w.pos++
+		buf = append(buf, i)
+	}
+	return buf
 }
 
 // sieve runs one plugin's filter over the candidate nodes, keeping those
@@ -202,19 +354,13 @@ func (cy *Cycle) rejectWith(d *Decision, i int, p cyclePlugin, w *int, cands []i
 func (cy *Cycle) scoreDecision(d *Decision) {
 	nodes := cy.c.nodes
 	f := len(d.feasible)
+	d.scored = true
 	d.infos = grow(d.infos, f)
 	for k, i := range d.feasible {
 		d.infos[k] = nodes[i]
 	}
-	d.scorers = d.scorers[:0]
-	d.weights = d.weights[:0]
-	d.preScore = d.preScore[:0]
 	d.totals = grow(d.totals, f)
 	clear(d.totals)
-	if f == 0 {
-		d.raw = d.raw[:0]
-		return
-	}
 	var scorers [len(defaultPlugins)]cyclePlugin
 	ns := 0
 	for _, p := range cy.plugins {
@@ -228,9 +374,10 @@ func (cy *Cycle) scoreDecision(d *Decision) {
 	d.raw = grow(d.raw, ns*f)
 	for j, p := range scorers[:ns] {
 		var st Status
-		if sp, ok := p.(*spreadPlugin); ok {
+		switch sp := p.(type) {
+		case *spreadPlugin:
 			st = sp.preScoreIndexes(d.feasible)
-		} else {
+		default:
 			st = p.preScore(d.infos)
 		}
 		st.Plugin = p.name()
@@ -246,6 +393,46 @@ func (cy *Cycle) scoreDecision(d *Decision) {
 			d.totals[k] += w * s
 		}
 	}
+}
+
+// choose picks the node selectHost picks: the root of a max-heap built over
+// the feasible nodes in evaluation order with container/heap's algorithm
+// (kube-scheduler v1.36 breaks ties by heap position, not at random); with
+// one feasible node, that node.
+func (d *Decision) choose() {
+	f := len(d.feasible)
+	switch {
+	case f == 0:
+		d.chosen = -1
+		return
+	case f == 1 || !d.scored:
+		d.chosen = 0
+		return
+	}
+	h := grow(d.heap, f)
+	d.heap = h
+	for k := range h {
+		h[k] = int32(k)
+	}
+	t := d.totals
+	for i := f/2 - 1; i >= 0; i-- {
+		// container/heap's down with Less(i, j) = total(i) > total(j).
+		for j := i; ; {
+			c := 2*j + 1
+			if c >= f {
+				break
+			}
+			if c2 := c + 1; c2 < f && t[h[c2]] > t[h[c]] {
+				c = c2
+			}
+			if !(t[h[c]] > t[h[j]]) {
+				break
+			}
+			h[j], h[c] = h[c], h[j]
+			j = c
+		}
+	}
+	d.chosen = int(h[0])
 }
 
 // scoreColumn writes p's raw score of every feasible node into col,
@@ -296,18 +483,46 @@ func (d *Decision) Fits(i int) bool {
 // Status returns the filters' verdict on node index i: Success, or the
 // status of the first plugin that rejected it, as kube-scheduler's
 // findNodesThatPassFilters records it (a PreFilter that rejects gives
-// every node its status). An index outside the decision gives Success's
-// zero Status.
+// every node its status). A node the decision did not evaluate gets the
+// framework's status for absent nodes: UnschedulableAndUnresolvable, with
+// the reason "node(s) didn't satisfy plugin(s) [...]" when a PreFilter's
+// node subset left it out, without reasons when the walk stopped before
+// it. An index outside the decision gives Success's zero Status.
 func (d *Decision) Status(i int) Status {
-	if d == nil || i < 0 || i >= len(d.verdict) || d.verdict[i] == 0 {
+	if d == nil || i < 0 || i >= len(d.verdict) {
 		return Status{}
 	}
-	return d.rejections[d.verdict[i]-1]
+	switch v := d.verdict[i]; {
+	case v == 0:
+		return Status{}
+	case v > 0:
+		return d.rejections[v-1]
+	}
+	return d.absentStatus()
+}
+
+// absentStatus is the status of the nodes not evaluated
+// (NodeToStatus.AbsentNodesStatus).
+func (d *Decision) absentStatus() Status {
+	if d.cy != nil && d.cy.hasSubset {
+		return d.cy.absent
+	}
+	return Status{Code: UnschedulableAndUnresolvable}
+}
+
+// Evaluated returns the indexes of the nodes the filters ran on, feasible
+// and rejected, in evaluation order (kube-scheduler's EvaluatedNodes); nil
+// when a PreFilter rejected the pod. The slice belongs to the decision.
+func (d *Decision) Evaluated() []int {
+	if d == nil || d.rejectAll {
+		return nil
+	}
+	return d.evaluated
 }
 
 // Feasible returns the indexes of the nodes that passed every filter, in
-// index order. The slice belongs to the decision: read it, do not keep it
-// past the next Decide.
+// evaluation order (index order for Decide). The slice belongs to the
+// decision: read it, do not keep it past the next decision.
 func (d *Decision) Feasible() []int {
 	if d == nil {
 		return nil
@@ -316,9 +531,10 @@ func (d *Decision) Feasible() []int {
 }
 
 // Totals returns the weighted score of each feasible node, aligned with
-// Feasible. The slice belongs to the decision.
+// Feasible; nil when the feasible nodes were not scored (ScheduleOne does
+// not score a lone feasible node). The slice belongs to the decision.
 func (d *Decision) Totals() []int64 {
-	if d == nil {
+	if d == nil || !d.scored {
 		return nil
 	}
 	return d.totals
@@ -335,10 +551,10 @@ func (d *Decision) fillScore(k int, s *NodeScore) {
 
 // Scores returns the feasible nodes' scores with their per-plugin
 // breakdown, aligned with Feasible, written into dst's storage (and its
-// entries' Plugins storage) when large enough; nil when no node is
-// feasible.
+// entries' Plugins storage) when large enough; nil when no node was scored.
+// A plugin whose PreScore said Skip is listed with score 0.
 func (d *Decision) Scores(dst []NodeScore) []NodeScore {
-	if d == nil || len(d.feasible) == 0 {
+	if d == nil || len(d.feasible) == 0 || !d.scored {
 		return nil
 	}
 	dst = grow(dst, len(d.feasible))
@@ -362,23 +578,134 @@ func (d *Decision) Scores(dst []NodeScore) []NodeScore {
 }
 
 // BestIndex returns the feasible node with the highest total score and
-// that score; among equal totals the lowest index wins (kube-scheduler
-// picks one of the tied nodes at random). ok is false when no node is
-// feasible.
+// that score; among equal totals the lowest snapshot index wins (Chosen
+// is the node kube-scheduler itself picks among them). With one unscored
+// feasible node, that node and 0. ok is false when no node is feasible.
 func (d *Decision) BestIndex() (index int, total int64, ok bool) {
 	if d == nil || len(d.feasible) == 0 {
 		return -1, 0, false
 	}
+	if !d.scored {
+		return d.feasible[0], 0, true
+	}
 	best := 0
 	for k, t := range d.totals {
-		if t > d.totals[best] {
+		if t > d.totals[best] || (t == d.totals[best] && d.feasible[k] < d.feasible[best]) {
 			best = k
 		}
 	}
 	return d.feasible[best], d.totals[best], true
 }
 
-// PreFilter returns each plugin's PreFilter status, in plugin order.
+// Chosen returns the node kube-scheduler binds the pod to: the only
+// feasible node, or the one its selectHost pops first from a max-heap of
+// the feasible nodes' totals built in evaluation order (v1.36.3 breaks ties
+// by the heap's internal order, not at random). ok is false when no node is
+// feasible.
+func (d *Decision) Chosen() (index int, ok bool) {
+	if d == nil || d.chosen < 0 || d.chosen >= len(d.feasible) {
+		return -1, false
+	}
+	return d.feasible[d.chosen], true
+}
+
+// Tied returns the feasible nodes whose total equals the best total, in
+// evaluation order (the lone feasible node when the nodes were not scored);
+// any of them is a correct pick. It allocates the result.
+func (d *Decision) Tied() []int {
+	if d == nil || len(d.feasible) == 0 {
+		return nil
+	}
+	if !d.scored {
+		return []int{d.feasible[0]}
+	}
+	best := d.totals[0]
+	for _, t := range d.totals {
+		best = max(best, t)
+	}
+	var out []int
+	for k, t := range d.totals {
+		if t == best {
+			out = append(out, d.feasible[k])
+		}
+	}
+	return out
+}
+
+// NumFeasibleNodesToFind returns how many feasible nodes the decision
+// looked for (numFeasibleNodesToFind; every candidate node for Decide).
+func (d *Decision) NumFeasibleNodesToFind() int {
+	if d == nil {
+		return 0
+	}
+	return d.numToFind
+}
+
+// NominatedNodeFirst reports whether the pod's status.nominatedNodeName
+// passed the filters and was taken as the only feasible node without
+// walking the others, as findNodesThatFitPod does after a preemption.
+func (d *Decision) NominatedNodeFirst() bool { return d != nil && d.nominatedFirst }
+
+// PreFilterNodeSubset reports whether a PreFilter narrowed the nodes the
+// filters ran on (NodeAffinity's matchFields on metadata.name, as every
+// DaemonSet pod carries); the other nodes have AbsentNodesStatus.
+func (d *Decision) PreFilterNodeSubset() bool { return d != nil && d.cy != nil && d.cy.hasSubset }
+
+// AbsentNodesStatus returns the status of the nodes the decision did not
+// evaluate (see Status).
+func (d *Decision) AbsentNodesStatus() Status {
+	if d == nil {
+		return Status{}
+	}
+	return d.absentStatus()
+}
+
+// UnschedulablePlugins returns, sorted, the plugins that rejected the pod
+// somewhere (the FitError's Diagnosis.UnschedulablePlugins, which decides
+// which cluster events requeue it): the PreFilter that rejected it, or the
+// plugins that narrowed the nodes and every filter that rejected an
+// evaluated node. Nil when nothing rejected it.
+func (d *Decision) UnschedulablePlugins() []string {
+	if d == nil || d.cy == nil {
+		return nil
+	}
+	set := map[string]bool{}
+	if d.rejectAll {
+		st := d.cy.rejectAll
+		if st.Plugin == "" || st.Code == Unschedulable {
+			for _, p := range d.cy.subsetPlugins {
+				set[p] = true
+			}
+		}
+		if st.Plugin != "" {
+			set[st.Plugin] = true
+		}
+	} else {
+		for _, p := range d.cy.subsetPlugins {
+			set[p] = true
+		}
+		for _, v := range d.verdict {
+			if v > 0 {
+				if p := d.rejections[v-1].Plugin; p != "" {
+					set[p] = true
+				}
+			}
+		}
+	}
+	if len(set) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(set))
+	for p := range set {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// PreFilter returns the PreFilter status of each plugin that ran, in
+// plugin order: every plugin, unless one rejected the pod as
+// UnschedulableAndUnresolvable or failed, which ends the phase there.
 func (d *Decision) PreFilter() []Status {
 	if d == nil {
 		return nil
@@ -387,7 +714,7 @@ func (d *Decision) PreFilter() []Status {
 }
 
 // PreScore returns the PreScore status of each score plugin, in plugin
-// order (nil when no node was feasible: PreScore did not run).
+// order (nil when the feasible nodes were not scored).
 func (d *Decision) PreScore() []Status {
 	if d == nil || len(d.preScore) == 0 {
 		return nil
@@ -395,11 +722,12 @@ func (d *Decision) PreScore() []Status {
 	return append([]Status(nil), d.preScore...)
 }
 
-// Message returns kube-scheduler's FitError message ("0/3 nodes are
-// available: ...", see FitErrorMessage) when no node is feasible, ""
-// otherwise. When a PreFilter rejected the pod, the message carries that
-// plugin's reasons once instead of a count per node, as upstream's
-// FitError does.
+// Message returns kube-scheduler's FitError message when no node is
+// feasible, "" otherwise: "0/<all nodes> nodes are available: " then,
+// after a PreFilter rejection, that status's reasons once, or else every
+// reason of every rejected node counted once per node, together with the
+// reasons of the status of the nodes not evaluated counted once per such
+// node (FitError.Error).
 func (d *Decision) Message() string {
 	if d == nil {
 		return fitErrorMessage(0, nil, nil)
@@ -408,20 +736,28 @@ func (d *Decision) Message() string {
 		return ""
 	}
 	if d.rejectAll {
-		st := d.preFilterRejection()
+		st := *d.cy.rejectAll
 		return fitErrorMessage(len(d.verdict), &st, nil)
 	}
-	return fitErrorMessage(len(d.verdict), nil, d.rejections)
-}
-
-// preFilterRejection returns the first PreFilter status that rejected.
-func (d *Decision) preFilterRejection() Status {
-	for _, st := range d.preFilter {
-		if !st.IsSuccess() {
-			return st
+	counts := map[string]int{}
+	explicit := 0
+	for _, v := range d.verdict {
+		if v <= 0 {
+			continue
+		}
+		explicit++
+		st := &d.rejections[v-1]
+		for _, reason := range statusReasons(st) {
+			counts[reason]++
 		}
 	}
-	return Status{}
+	if absent := len(d.verdict) - explicit; absent > 0 {
+		st := d.absentStatus()
+		for _, reason := range st.Reasons {
+			counts[reason] += absent
+		}
+	}
+	return histogramMessage(len(d.verdict), counts)
 }
 
 // FitErrorMessage is the text of kube-scheduler's FitError, the message of
@@ -443,9 +779,8 @@ func FitErrorMessage(numNodes int, statuses []Status) string {
 // message of a PreFilter rejection: that status's reasons once, not per
 // node.
 func fitErrorMessage(numNodes int, preFilter *Status, statuses []Status) string {
-	msg := fmt.Sprintf("0/%d nodes are available:", numNodes)
 	if preFilter != nil {
-		return msg + " " + strings.Join(statusReasons(preFilter), ", ") + "."
+		return fmt.Sprintf("0/%d nodes are available: ", numNodes) + strings.Join(statusReasons(preFilter), ", ") + "."
 	}
 	counts := map[string]int{}
 	for i := range statuses {
@@ -453,6 +788,14 @@ func fitErrorMessage(numNodes int, preFilter *Status, statuses []Status) string 
 			counts[reason]++
 		}
 	}
+	return histogramMessage(numNodes, counts)
+}
+
+// histogramMessage writes "0/<numNodes> nodes are available:" and the
+// reason counts as "<count> <reason>", sorted as strings, comma-separated
+// and ended with a period.
+func histogramMessage(numNodes int, counts map[string]int) string {
+	msg := fmt.Sprintf("0/%d nodes are available:", numNodes)
 	if len(counts) == 0 {
 		return msg
 	}

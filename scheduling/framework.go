@@ -62,6 +62,7 @@ package scheduling
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/podsem/podsem/api"
@@ -111,20 +112,27 @@ func (c Code) String() string {
 
 // The plugin names, as kube-scheduler registers them.
 const (
-	PluginNodeUnschedulable = "NodeUnschedulable"
-	PluginNodeName          = "NodeName"
-	PluginTaintToleration   = "TaintToleration"
-	PluginNodeAffinity      = "NodeAffinity"
-	PluginNodePorts         = "NodePorts"
-	PluginNodeResourcesFit  = "NodeResourcesFit"
-	PluginPodTopologySpread = "PodTopologySpread"
-	PluginInterPodAffinity  = "InterPodAffinity"
+	PluginNodeUnschedulable    = "NodeUnschedulable"
+	PluginNodeName             = "NodeName"
+	PluginTaintToleration      = "TaintToleration"
+	PluginNodeAffinity         = "NodeAffinity"
+	PluginNodePorts            = "NodePorts"
+	PluginNodeResourcesFit     = "NodeResourcesFit"
+	PluginVolumeRestrictions   = "VolumeRestrictions"
+	PluginNodeVolumeLimits     = "NodeVolumeLimits"
+	PluginVolumeBinding        = "VolumeBinding"
+	PluginVolumeZone           = "VolumeZone"
+	PluginPodTopologySpread    = "PodTopologySpread"
+	PluginInterPodAffinity     = "InterPodAffinity"
+	PluginDynamicResources     = "DynamicResources"
+	PluginNodeDeclaredFeatures = "NodeDeclaredFeatures"
+	PluginImageLocality        = "ImageLocality"
 )
 
 // defaultPlugins lists the filter/score plugins this package implements in
-// the order of kube-scheduler's default profile (filters first; the
-// score-only NodeResourcesBalancedAllocation last). Config.Plugins may name
-// a subset.
+// the order of kube-scheduler v1.36.3's default profile (filters first, in
+// filter order; the score-only NodeResourcesBalancedAllocation and
+// ImageLocality last). Config.Plugins may name a subset.
 var defaultPlugins = [...]string{
 	PluginNodeUnschedulable,
 	PluginNodeName,
@@ -132,9 +140,16 @@ var defaultPlugins = [...]string{
 	PluginNodeAffinity,
 	PluginNodePorts,
 	PluginNodeResourcesFit,
+	PluginVolumeRestrictions,
+	PluginNodeVolumeLimits,
+	PluginVolumeBinding,
+	PluginVolumeZone,
 	PluginPodTopologySpread,
 	PluginInterPodAffinity,
+	PluginDynamicResources,
+	PluginNodeDeclaredFeatures,
 	PluginNodeResourcesBalancedAllocation,
+	PluginImageLocality,
 }
 
 // DefaultPlugins returns the plugin names of kube-scheduler's default
@@ -147,9 +162,9 @@ func defaultScoreWeight(plugin string) int64 {
 	switch plugin {
 	case PluginTaintToleration:
 		return 3
-	case PluginNodeAffinity, PluginPodTopologySpread, PluginInterPodAffinity:
+	case PluginNodeAffinity, PluginPodTopologySpread, PluginInterPodAffinity, PluginDynamicResources:
 		return 2
-	case PluginNodeResourcesFit, PluginNodeResourcesBalancedAllocation:
+	case PluginNodeResourcesFit, PluginVolumeBinding, PluginNodeResourcesBalancedAllocation, PluginImageLocality:
 		return 1
 	}
 	return 0
@@ -306,8 +321,13 @@ type Cycle struct {
 	plugins []cyclePlugin
 
 	preFilterDone bool
-	preFilter     []Status // per plugin
-	// active are the plugins whose filter runs (PreFilter Success).
+	// preFilter holds the PreFilter status of the plugins that ran, in
+	// plugin order: every plugin, unless one rejected the pod as
+	// UnschedulableAndUnresolvable or failed, which ends the PreFilter
+	// phase there, as the framework's RunPreFilterPlugins does.
+	preFilter []Status
+	// active are the plugins whose filter runs (PreFilter did not say
+	// Skip).
 	active []cyclePlugin
 	// quick holds, aligned with active, the plugins' quickFilter (nil for
 	// plugins without one).
@@ -315,9 +335,31 @@ type Cycle struct {
 	// rejectAll is set when a PreFilter rejected or failed: every node gets
 	// it.
 	rejectAll *Status
+	// subset is set when a PreFilter narrowed the candidate nodes
+	// (PreFilterResult.NodeNames): the snapshot indexes of the named nodes
+	// that exist, ascending; subsetPlugins names the plugins that narrowed
+	// them, sorted, and absent is the status the other nodes get.
+	subset        []int
+	hasSubset     bool
+	subsetPlugins []string
+	absent        Status
 	// view is the node view the filters reuse from node to node.
 	view nodeView
 }
+
+// nodeSubsetter is implemented by plugins whose PreFilter may narrow the
+// nodes the filters run on (a PreFilterResult with NodeNames): after a
+// successful preFilter, preFilterNodeNames returns those names and true,
+// or false when every node remains a candidate.
+type nodeSubsetter interface {
+	preFilterNodeNames() (names []string, ok bool)
+}
+
+// ReasonNodesDidNotSatisfyPlugins is the format of the status the framework
+// gives the nodes a PreFilter left out of its node subset
+// (findNodesThatFitPod): "node(s) didn't satisfy plugin(s) [NodeAffinity]",
+// the narrowing plugins sorted.
+const ReasonNodesDidNotSatisfyPlugins = "node(s) didn't satisfy plugin(s) %v"
 
 // NewCycle starts a scheduling cycle for pod. The pod need not be in the
 // snapshot; if a pod with its key is there, it is not treated specially
@@ -383,28 +425,92 @@ func (c *Cluster) plugins(pod *PodInfo) []cyclePlugin {
 	return out
 }
 
-// runPreFilter runs every plugin's PreFilter once.
+// runPreFilter runs the plugins' PreFilter once, as the framework's
+// RunPreFilterPlugins does: Skip leaves a plugin's filter out; an
+// UnschedulableAndUnresolvable or Error status ends the phase at once and is
+// every node's status; an Unschedulable status lets the later plugins run
+// (their state serves preemption) and, the last one given, fails the cycle
+// unless a later plugin ends it. Node subsets returned by the plugins are
+// intersected; an empty intersection rejects the pod.
 func (cy *Cycle) runPreFilter() {
 	if cy.preFilterDone {
 		return
 	}
 	cy.preFilterDone = true
-	cy.preFilter = make([]Status, len(cy.plugins))
-	for i, p := range cy.plugins {
+	cy.preFilter = make([]Status, 0, len(cy.plugins))
+	var unschedulable *Status
+	var names map[string]bool // the merged subset, nil when every node
+	var narrowing []string
+	for _, p := range cy.plugins {
 		st := p.preFilter()
 		st.Plugin = p.name()
-		cy.preFilter[i] = st
-		switch {
-		case st.Code == Success:
-			cy.active = append(cy.active, p)
-			q, _ := p.(quickFilter)
-			cy.quick = append(cy.quick, q)
-		case st.Code == Skip:
-		default:
-			if cy.rejectAll == nil {
-				s := st
-				cy.rejectAll = &s
+		cy.preFilter = append(cy.preFilter, st)
+		switch st.Code {
+		case Skip:
+			continue
+		case Success:
+		case Unschedulable:
+			s := st
+			unschedulable = &s
+		default: // UnschedulableAndUnresolvable, Error
+			s := st
+			cy.rejectAll = &s
+			return
+		}
+		cy.active = append(cy.active, p)
+		q, _ := p.(quickFilter)
+		cy.quick = append(cy.quick, q)
+		if st.Code != Success {
+			continue
+		}
+		ns, ok := p.(nodeSubsetter)
+		if !ok {
+			continue
+		}
+		list, ok := ns.preFilterNodeNames()
+		if !ok {
+			continue
+		}
+		narrowing = append(narrowing, p.name())
+		if names == nil {
+			names = make(map[string]bool, len(list))
+			for _, n := range list {
+				names[n] = true
+			}
+		} else {
+			keep := make(map[string]bool, len(list))
+			for _, n := range list {
+				if names[n] {
+					keep[n] = true
+				}
+			}
+			names = keep
+		}
+		if len(names) == 0 {
+			sort.Strings(narrowing)
+			msg := fmt.Sprintf("node(s) didn't satisfy plugin(s) %v simultaneously", narrowing)
+			if len(narrowing) == 1 {
+				msg = "node(s) didn't satisfy plugin " + narrowing[0]
+			}
+			cy.rejectAll = &Status{Code: UnschedulableAndUnresolvable, Reasons: []string{msg}}
+			cy.subsetPlugins = narrowing
+			return
+		}
+	}
+	if unschedulable != nil {
+		cy.rejectAll = unschedulable
+	}
+	if names != nil {
+		cy.hasSubset = true
+		sort.Strings(narrowing)
+		cy.subsetPlugins = narrowing
+		for n := range names {
+			if ni := cy.c.byName[n]; ni != nil {
+				cy.subset = append(cy.subset, ni.index)
 			}
 		}
+		sort.Ints(cy.subset)
+		cy.absent = Status{Code: UnschedulableAndUnresolvable,
+			Reasons: []string{fmt.Sprintf(ReasonNodesDidNotSatisfyPlugins, narrowing)}}
 	}
 }

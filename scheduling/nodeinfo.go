@@ -341,6 +341,9 @@ type NodeInfo struct {
 	// withRequiredAntiAffinity those with a required anti-affinity term.
 	withAffinity             int
 	withRequiredAntiAffinity int
+
+	// zone is the node's group in the scheduler's node tree (nodetree.go).
+	zone *zoneGroup
 }
 
 // setNode records the node object and what is cached from it.
