@@ -121,6 +121,13 @@ type Cluster struct {
 	// by the update methods.
 	spread *spreadCache
 
+	// storage holds the storage objects and the claims pods use
+	// (storage.go).
+	storage storageIndex
+
+	// images holds the image states ImageLocality reads.
+	images imageIndex
+
 	// tree is the scheduler cache's node tree: the order ScheduleOne
 	// walks the nodes in (nodetree.go).
 	tree nodeTree
@@ -259,6 +266,7 @@ func (c *Cluster) addNode(n *api.Node, ni *NodeInfo) error {
 	c.nodes = append(c.nodes, ni)
 	c.labels.nodeAdded(n)
 	c.tree.add(ni)
+	c.images.nodeAdded(ni)
 	c.byName[n.Name] = ni
 	c.spread.nodeAdded(ni)
 	if waiting := c.orphans[n.Name]; len(waiting) > 0 {
@@ -293,6 +301,7 @@ func (c *Cluster) RemoveNode(name string) error {
 	}
 	delete(c.byName, name)
 	c.tree.remove(ni)
+	c.images.nodeRemoved(ni)
 	c.labels.nodeRemoved(ni.index)
 	c.spread.nodeRemoved(ni.index)
 	return nil
@@ -311,8 +320,10 @@ func (c *Cluster) UpdateNode(n *api.Node) error {
 	if !ok {
 		return fmt.Errorf("%w: no node %q", ErrInvalidObject, n.Name)
 	}
+	c.images.nodeRemoved(ni)
 	ni.setNode(n)
 	c.tree.update(ni)
+	c.images.nodeAdded(ni)
 	c.labels.nodeUpdated(ni.index, n)
 	c.spread.nodeUpdated(ni)
 	return nil
@@ -429,6 +440,7 @@ func (c *Cluster) addOrphan(pi *PodInfo, nodeName string) {
 func (c *Cluster) attach(pi *PodInfo, ni *NodeInfo) {
 	ni.addPod(pi)
 	c.spread.podAttached(pi)
+	c.storage.claimsUsed(pi, 1)
 	ns := pi.Pod.Namespace
 	pi.nsSlot = len(c.byNamespace[ns])
 	c.byNamespace[ns] = append(c.byNamespace[ns], pi)
@@ -454,6 +466,7 @@ func (c *Cluster) attach(pi *PodInfo, ni *NodeInfo) {
 // detach undoes attach.
 func (c *Cluster) detach(pi *PodInfo) {
 	c.spread.podDetached(pi)
+	c.storage.claimsUsed(pi, -1)
 	pi.node.removePod(pi)
 	ns := pi.Pod.Namespace
 	list := c.byNamespace[ns]

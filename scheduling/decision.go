@@ -175,25 +175,6 @@ const minChunk = 64
 // enough are feasible (findNodesThatFitPod and findNodesThatPassFilters).
 func (cy *Cycle) filterDecision(d *Decision, o walkOptions) {
 	nodes := cy.c.nodes
-	// The pod's nominated node is tried alone first; if it passes, it is
-	// the only feasible node and nothing else is evaluated.
-	nominatedRejected := -1
-	if o.nominatedFirst {
-		if ni := cy.c.byName[cy.pod.Pod.Status.NominatedNodeName]; ni != nil && cy.pod.Pod.Status.NominatedNodeName != "" {
-			i := ni.index
-			d.evaluated = append(d.evaluated, i)
-			if st := cy.evaluate(cy.active, nodeView{info: ni}, cy.nominatedFor(ni)); !st.IsSuccess() {
-				d.reject(i, st)
-				nominatedRejected = i
-			} else {
-				d.verdict[i] = 0
-				d.feasible = append(d.feasible, i)
-				d.nominatedFirst = true
-				d.numToFind = 1
-				return
-			}
-		}
-	}
 	w := walker{n: len(nodes), start: o.start}
 	switch {
 	case cy.hasSubset:
@@ -216,6 +197,24 @@ func (cy *Cycle) filterDecision(d *Decision, o walkOptions) {
 		d.numToFind = k
 	} else {
 		d.numToFind = w.n
+	}
+	// The pod's nominated node is tried alone first; if it passes, it is
+	// the only feasible node and nothing else is evaluated.
+	nominatedRejected := -1
+	if o.nominatedFirst {
+		if ni := cy.c.byName[cy.pod.Pod.Status.NominatedNodeName]; ni != nil && cy.pod.Pod.Status.NominatedNodeName != "" {
+			i := ni.index
+			d.evaluated = append(d.evaluated, i)
+			if st := cy.evaluate(cy.active, nodeView{info: ni}, cy.nominatedFor(ni)); !st.IsSuccess() {
+				d.reject(i, st)
+				nominatedRejected = i
+			} else {
+				d.verdict[i] = 0
+				d.feasible = append(d.feasible, i)
+				d.nominatedFirst = true
+				return
+			}
+		}
 	}
 	nominated := len(cy.c.nominated) > 0
 	stopped := false

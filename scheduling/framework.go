@@ -419,9 +419,16 @@ func (c *Cluster) plugins(pod *PodInfo) []cyclePlugin {
 	add(PluginNodeAffinity, func() cyclePlugin { return newNodeAffinityPlugin(c, pod) })
 	add(PluginNodePorts, func() cyclePlugin { return newNodePortsPlugin(pod) })
 	add(PluginNodeResourcesFit, func() cyclePlugin { return newFitPlugin(c, pod) })
+	add(PluginVolumeRestrictions, func() cyclePlugin { return newVolumeRestrictionsPlugin(c, pod) })
+	add(PluginNodeVolumeLimits, func() cyclePlugin { return newNodeVolumeLimitsPlugin(c, pod) })
+	add(PluginVolumeBinding, func() cyclePlugin { return newVolumeBindingPlugin(c, pod) })
+	add(PluginVolumeZone, func() cyclePlugin { return newVolumeZonePlugin(c, pod) })
 	add(PluginPodTopologySpread, func() cyclePlugin { return newSpreadPlugin(c, pod) })
 	add(PluginInterPodAffinity, func() cyclePlugin { return newInterPodAffinityPlugin(c, pod) })
+	add(PluginDynamicResources, func() cyclePlugin { return newDynamicResourcesPlugin(pod) })
+	add(PluginNodeDeclaredFeatures, func() cyclePlugin { return &nodeDeclaredFeaturesPlugin{} })
 	add(PluginNodeResourcesBalancedAllocation, func() cyclePlugin { return newBalancedPlugin(pod) })
+	add(PluginImageLocality, func() cyclePlugin { return newImageLocalityPlugin(c, pod) })
 	return out
 }
 

@@ -247,6 +247,9 @@ type PodInfo struct {
 	// (NonZeroRequested), for pods on nodes.
 	non0CPU, non0Mem int64
 	ports            []hostPort
+	// claimNames are the claims the pod's volumes reference
+	// (podClaimNames).
+	claimNames []string
 
 	requiredAffinity      []affinityTerm
 	requiredAntiAffinity  []affinityTerm
@@ -301,6 +304,7 @@ func newPodInfo(pod *api.Pod) *PodInfo {
 	}
 	pi.requests, pi.non0CPU, pi.non0Mem = schedulerPodRequests(pod)
 	pi.ports = podHostPorts(pod)
+	pi.claimNames = podClaimNames(pod)
 	pi.compileAffinity()
 	return pi
 }
@@ -310,6 +314,7 @@ func newIncomingPodInfo(pod *api.Pod) *PodInfo {
 	pi := &PodInfo{Pod: pod, key: pod.Namespace + "/" + pod.Name, antiSlot: -1, affSlot: -1}
 	pi.requests = incomingPodRequests(pod)
 	pi.ports = podHostPorts(pod)
+	pi.claimNames = podClaimNames(pod)
 	pi.compileAffinity()
 	return pi
 }
@@ -344,6 +349,9 @@ type NodeInfo struct {
 
 	// zone is the node's group in the scheduler's node tree (nodetree.go).
 	zone *zoneGroup
+	// images are the ids of the image names the node lists, sorted
+	// (imagelocality.go).
+	images []int32
 }
 
 // setNode records the node object and what is cached from it.
