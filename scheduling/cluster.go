@@ -125,6 +125,15 @@ type Cluster struct {
 	// (storage.go).
 	storage storageIndex
 
+	// unschedulableNodes and taintedNodes count the cordoned nodes and
+	// those with a NoSchedule or NoExecute taint, so that a cycle skips
+	// NodeUnschedulable and TaintToleration when no node can fail them.
+	unschedulableNodes, taintedNodes int
+
+	// room holds, by node index, what NodeResourcesFit's filter reads
+	// (fitcolumns.go).
+	room fitColumns
+
 	// images holds the image states ImageLocality reads.
 	images imageIndex
 
@@ -263,6 +272,8 @@ func (c *Cluster) addNode(n *api.Node, ni *NodeInfo) error {
 	}
 	ni.index = len(c.nodes)
 	ni.setNode(n)
+	c.countNode(ni, 1)
+	c.room.nodeAdded(ni)
 	c.nodes = append(c.nodes, ni)
 	c.labels.nodeAdded(n)
 	c.tree.add(ni)
@@ -300,7 +311,10 @@ func (c *Cluster) RemoveNode(name string) error {
 		c.nodes[i].index = i
 	}
 	delete(c.byName, name)
+	c.countNode(ni, -1)
 	c.tree.remove(ni)
+	c.tree.renumber(ni.index)
+	c.room.nodeRemoved(ni.index)
 	c.images.nodeRemoved(ni)
 	c.labels.nodeRemoved(ni.index)
 	c.spread.nodeRemoved(ni.index)
@@ -321,12 +335,26 @@ func (c *Cluster) UpdateNode(n *api.Node) error {
 		return fmt.Errorf("%w: no node %q", ErrInvalidObject, n.Name)
 	}
 	c.images.nodeRemoved(ni)
+	c.countNode(ni, -1)
 	ni.setNode(n)
+	c.countNode(ni, 1)
+	c.room.set(ni)
 	c.tree.update(ni)
 	c.images.nodeAdded(ni)
 	c.labels.nodeUpdated(ni.index, n)
 	c.spread.nodeUpdated(ni)
 	return nil
+}
+
+// countNode adds (sign +1) or removes (-1) a node's flags to the
+// cluster-wide counts.
+func (c *Cluster) countNode(ni *NodeInfo, sign int) {
+	if ni.unschedulable {
+		c.unschedulableNodes += sign
+	}
+	if ni.hardTaints {
+		c.taintedNodes += sign
+	}
 }
 
 // AddPod adds a pod, placed as described on Cluster. The pod must not be
@@ -439,6 +467,7 @@ func (c *Cluster) addOrphan(pi *PodInfo, nodeName string) {
 // attach counts a pod on a snapshot node and in the cluster-wide indexes.
 func (c *Cluster) attach(pi *PodInfo, ni *NodeInfo) {
 	ni.addPod(pi)
+	c.room.set(ni)
 	c.spread.podAttached(pi)
 	c.storage.claimsUsed(pi, 1)
 	ns := pi.Pod.Namespace
@@ -467,7 +496,9 @@ func (c *Cluster) attach(pi *PodInfo, ni *NodeInfo) {
 func (c *Cluster) detach(pi *PodInfo) {
 	c.spread.podDetached(pi)
 	c.storage.claimsUsed(pi, -1)
+	node := pi.node
 	pi.node.removePod(pi)
+	c.room.set(node)
 	ns := pi.Pod.Namespace
 	list := c.byNamespace[ns]
 	last := len(list) - 1

@@ -47,10 +47,6 @@ type Decision struct {
 	// rejections.
 	verdict    []int32
 	rejections []Status
-	// chunk and cands are scratch: the nodes of the walk being filtered
-	// and those still passing.
-	chunk []int
-	cands []int
 	// feasible holds the nodes that passed, evaluated those that passed or
 	// were rejected, both in evaluation order.
 	feasible  []int
@@ -127,7 +123,7 @@ func (cy *Cycle) decide(d *Decision, o walkOptions) {
 func (d *Decision) clear() {
 	clear(d.rejections)
 	*d = Decision{
-		verdict: d.verdict[:0], rejections: d.rejections[:0], chunk: d.chunk[:0], cands: d.cands[:0],
+		verdict: d.verdict[:0], rejections: d.rejections[:0], 
 		feasible: d.feasible[:0], evaluated: d.evaluated[:0], infos: d.infos[:0], scorers: d.scorers[:0],
 		weights: d.weights[:0], raw: d.raw[:0], totals: d.totals[:0], preFilter: d.preFilter[:0],
 		preScore: d.preScore[:0], heap: d.heap[:0], chosen: -1,
@@ -159,17 +155,28 @@ func (d *Decision) reset(cy *Cycle) {
 	}
 }
 
-// reject records a rejection of node i.
+// reject records a rejection of node i. A rejection without numbers or
+// error that repeats the previous one (same plugin, code and shared reason
+// list, as the sieve's run of one plugin over many nodes gives) shares its
+// entry, so that rejecting thousands of nodes stores a handful of statuses.
 func (d *Decision) reject(i int, st Status) {
+	if n := len(d.rejections); n > 0 && len(st.Insufficient) == 0 && st.Err == nil {
+		last := &d.rejections[n-1]
+		if last.Code == st.Code && last.Plugin == st.Plugin && len(last.Insufficient) == 0 && last.Err == nil &&
+			sameReasons(last.Reasons, st.Reasons) {
+			d.verdict[i] = int32(n)
+			return
+		}
+	}
 	d.rejections = append(d.rejections, st)
 	d.verdict[i] = int32(len(d.rejections))
 }
 
-// minChunk is the fewest nodes filtered together when a decision looks
-// for a limited number of feasible nodes: the walk filters node chunks
-// plugin by plugin and keeps only the verdicts up to the node where
-// upstream's sequential search would have stopped.
-const minChunk = 64
+// sameReasons reports whether two reason lists are the same list (the
+// package-level or per-cycle slices plugins share between rejections).
+func sameReasons(a, b []string) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
 
 // filterDecision runs the filters over the nodes in the walk's order until
 // enough are feasible (findNodesThatFitPod and findNodesThatPassFilters).
@@ -217,57 +224,30 @@ func (cy *Cycle) filterDecision(d *Decision, o walkOptions) {
 		}
 	}
 	nominated := len(cy.c.nominated) > 0
-	stopped := false
-	for !stopped && w.pos < w.n {
-		size := w.n
-		if k < w.n {
-			size = max(k+1-len(d.feasible), minChunk)
+	for w.pos < w.n {
+		i := w.next()
+		if i == nominatedRejected {
+			continue // evaluated above; the filters say the same again
 		}
-		chunk := w.fill(d.chunk[:0], size)
-		d.chunk = chunk
-		cands := d.cands[:0]
-		for _, i := range chunk {
-			if i == nominatedRejected {
-				continue // evaluated above; the filters say the same again
+		var pass bool
+		if ni := nodes[i]; nominated && len(cy.c.nominated[ni.name]) > 0 {
+			st := cy.evaluate(cy.active, nodeView{info: ni}, cy.nominatedFor(ni))
+			if pass = st.IsSuccess(); !pass {
+				d.reject(i, st)
 			}
-			d.verdict[i] = 0
-			ni := nodes[i]
-			if nominated && len(cy.c.nominated[ni.name]) > 0 {
-				if st := cy.evaluate(cy.active, nodeView{info: ni}, cy.nominatedFor(ni)); !st.IsSuccess() {
-					d.reject(i, st)
-				}
-				continue
-			}
-			cands = append(cands, i)
+		} else {
+			pass = cy.filterNode(d, i)
 		}
-		for j, p := range cy.active {
-			if len(cands) == 0 {
+		if pass {
+			if len(d.feasible) == k {
+				// The (k+1)-th feasible node: upstream's search stops
+				// here and drops it unevaluated.
 				break
 			}
-			cands = cy.sieve(d, cands, p, cy.quick[j])
+			d.verdict[i] = 0
+			d.feasible = append(d.feasible, i)
 		}
-		d.cands = cands
-		// Keep the verdicts in walk order up to the (k+1)-th feasible
-		// node, which upstream drops unevaluated, as it does every node
-		// after it.
-		for _, i := range chunk {
-			if i == nominatedRejected {
-				continue
-			}
-			if stopped {
-				d.verdict[i] = -1
-				continue
-			}
-			if d.verdict[i] == 0 {
-				if len(d.feasible) == k {
-					stopped = true
-					d.verdict[i] = -1
-					continue
-				}
-				d.feasible = append(d.feasible, i)
-			}
-			d.evaluated = append(d.evaluated, i)
-		}
+		d.evaluated = append(d.evaluated, i)
 	}
 }
 
@@ -283,71 +263,146 @@ type walker struct {
 	cur   treeCursor
 }
 
-// fill appends the next size node indexes of the walk to buf.
-func (w *walker) fill(buf []int, size int) []int {
-	for ; size > 0 && w.pos < w.n; size-- {
-		var i int
-		switch {
-		case w.list != nil:
-			i = w.list[(w.start+w.pos)%w.n]
-		case w.tree:
-			i = w.cur.next().index
-		default:
-			i = (w.start + w.pos) % w.n
-		}
-		w.pos++
-		buf = append(buf, i)
+// next returns the next node index of the walk (w.pos < w.n).
+func (w *walker) next() int {
+	p := w.pos
+	w.pos++
+	switch {
+	case w.list != nil:
+		return w.list[(w.start+p)%w.n]
+	case w.tree:
+		return w.cur.next()
 	}
-	return buf
+	return (w.start + p) % w.n
 }
 
-// sieve runs one plugin's filter over the candidate nodes, keeping those
-// that pass (in place) and recording the status of the others. The hot
-// plugins' checks are called directly, so a node costs no interface call
-// and builds no Status unless it is rejected.
-func (cy *Cycle) sieve(d *Decision, cands []int, p cyclePlugin, q quickFilter) []int {
-	nodes := cy.c.nodes
-	view := &cy.view
-	w := 0
-	switch pl := p.(type) {
-	case *spreadPlugin:
-		if !pl.hardOK {
-			return cands
+// filterNode runs the filters on node index i in plugin order and reports
+// whether it passes; otherwise it records the status of the first plugin
+// that rejects it (RunFilterPlugins). The plugins that cannot reject any
+// node in this cycle are left out (see buildChecks), and the hot plugins'
+// checks are called through their concrete types, so a passing node costs
+// no interface call and builds no Status. A rejection by a plugin whose
+// check is exact is recorded as "rejected by check j" and its Status built
+// only when asked for (lazyStatus), so that rejecting thousands of nodes
+// costs a store each.
+func (cy *Cycle) filterNode(d *Decision, i int) bool {
+	var v nodeView
+	view := &v
+	view.info = cy.c.nodes[i]
+	for j := range cy.checks {
+		ch := &cy.checks[j]
+		var ok bool
+		switch ch.kind {
+		case checkResources:
+			ok = ch.p.(*fitPlugin).fitsAt(cy.c, view)
+		case checkSpread:
+			ok = ch.p.(*spreadPlugin).fitsIndex(i)
+		case checkTaint:
+			ok = ch.p.(*taintPlugin).fits(view)
+		case checkNodeAffinity:
+			ok = ch.p.(*nodeAffinityPlugin).fits(view)
+		case checkUnschedulable:
+			ok = ch.p.(*nodeUnschedulablePlugin).fits(view)
+		case checkNodeName:
+			ok = ch.p.(*nodeNamePlugin).fits(view)
+		case checkQuick:
+			cy.view.info = view.info
+			ok = ch.q.fits(&cy.view)
 		}
-		for _, i := range cands {
-			if pl.fitsIndex(i) {
-				cands[w] = i
-				w++
-				continue
-			}
-			view.info = nodes[i]
-			cy.rejectWith(d, i, p, &w, cands)
-		}
-		return cands[:w]
-	}
-	for _, i := range cands {
-		view.info = nodes[i]
-		if q != nil && quickFits(q, view) {
-			cands[w] = i
-			w++
+		if ok {
 			continue
 		}
-		cy.rejectWith(d, i, p, &w, cands)
+		if ch.kind > checkQuick {
+			d.verdict[i] = lazyVerdict(j)
+			return false
+		}
+		cy.view.info = view.info
+		st := ch.p.filter(&cy.view)
+		if st.Code == Success || st.Code == Skip {
+			continue
+		}
+		st.Plugin = ch.p.name()
+		d.reject(i, st)
+		return false
 	}
-	return cands[:w]
+	return true
 }
 
-// rejectWith runs p's full filter on node i (in cy.view) for its status;
-// a quick check may be conservative, so a pass keeps the node.
-func (cy *Cycle) rejectWith(d *Decision, i int, p cyclePlugin, w *int, cands []int) {
-	st := p.filter(&cy.view)
-	if st.Code == Success || st.Code == Skip {
-		cands[*w] = i
-		*w++
-		return
-	}
+// lazyVerdict encodes "rejected by check j" in a verdict: -2, -3, ...
+func lazyVerdict(j int) int32 { return int32(-2 - j) }
+
+// lazyStatus builds the status of a node rejected by check j: that
+// plugin's filter on the node, as the walk would have recorded it.
+func (d *Decision) lazyStatus(i int, v int32) Status {
+	p := d.cy.checks[-2-v].p
+	st := p.filter(&nodeView{info: d.nodes[i]})
 	st.Plugin = p.name()
-	d.reject(i, st)
+	return st
+}
+
+// filterCheck is one active plugin as filterNodes runs it.
+type filterCheck struct {
+	p    cyclePlugin
+	q    quickFilter
+	kind int
+}
+
+// The kinds of filterCheck: any plugin by its filter alone or with a quick
+// check, or one of the hot plugins, called by concrete type, whose check
+// is exact (false exactly when the filter rejects).
+const (
+	checkFilter = iota
+	checkQuick
+	checkResources
+	checkSpread
+	checkTaint
+	checkNodeAffinity
+	checkUnschedulable
+	checkNodeName
+)
+
+// buildChecks lists the active plugins filterNodes runs, leaving out those
+// that pass every node of the snapshot in this cycle: NodeName for a pod
+// that names no node, NodeUnschedulable when no node is cordoned or the
+// pod tolerates it, TaintToleration when no node has a NoSchedule or
+// NoExecute taint, PodTopologySpread without DoNotSchedule constraints.
+// The what-if path (WhatIf, nominated pods) runs every active plugin.
+func (cy *Cycle) buildChecks() {
+	cy.checks = cy.checks[:0]
+	for j, p := range cy.active {
+		ch := filterCheck{p: p, q: cy.quick[j]}
+		switch pl := p.(type) {
+		case *fitPlugin:
+			ch.kind = checkResources
+		case *spreadPlugin:
+			if !pl.hardOK {
+				continue
+			}
+			ch.kind = checkSpread
+		case *taintPlugin:
+			if cy.c.taintedNodes == 0 {
+				continue
+			}
+			ch.kind = checkTaint
+		case *nodeAffinityPlugin:
+			ch.kind = checkNodeAffinity
+		case *nodeUnschedulablePlugin:
+			if cy.c.unschedulableNodes == 0 || pl.tolerates {
+				continue
+			}
+			ch.kind = checkUnschedulable
+		case *nodeNamePlugin:
+			if pl.nodeName == "" {
+				continue
+			}
+			ch.kind = checkNodeName
+		default:
+			if ch.q != nil {
+				ch.kind = checkQuick
+			}
+		}
+		cy.checks = append(cy.checks, ch)
+	}
 }
 
 func (cy *Cycle) scoreDecision(d *Decision) {
@@ -496,6 +551,8 @@ func (d *Decision) Status(i int) Status {
 		return Status{}
 	case v > 0:
 		return d.rejections[v-1]
+	case v <= -2:
+		return d.lazyStatus(i, v)
 	}
 	return d.absentStatus()
 }
@@ -684,10 +741,13 @@ func (d *Decision) UnschedulablePlugins() []string {
 			set[p] = true
 		}
 		for _, v := range d.verdict {
-			if v > 0 {
+			switch {
+			case v > 0:
 				if p := d.rejections[v-1].Plugin; p != "" {
 					set[p] = true
 				}
+			case v <= -2:
+				set[d.cy.checks[-2-v].p.name()] = true
 			}
 		}
 	}
@@ -740,13 +800,18 @@ func (d *Decision) Message() string {
 	}
 	counts := map[string]int{}
 	explicit := 0
-	for _, v := range d.verdict {
-		if v <= 0 {
+	for i, v := range d.verdict {
+		var st Status
+		switch {
+		case v > 0:
+			st = d.rejections[v-1]
+		case v <= -2:
+			st = d.lazyStatus(i, v)
+		default:
 			continue
 		}
 		explicit++
-		st := &d.rejections[v-1]
-		for _, reason := range statusReasons(st) {
+		for _, reason := range statusReasons(&st) {
 			counts[reason]++
 		}
 	}

@@ -343,6 +343,9 @@ type Cycle struct {
 	hasSubset     bool
 	subsetPlugins []string
 	absent        Status
+	// checks are the active plugins as Decide's filter loop runs them
+	// (buildChecks).
+	checks []filterCheck
 	// view is the node view the filters reuse from node to node.
 	view nodeView
 }
@@ -507,6 +510,7 @@ func (cy *Cycle) runPreFilter() {
 	if unschedulable != nil {
 		cy.rejectAll = unschedulable
 	}
+	cy.buildChecks()
 	if names != nil {
 		cy.hasSubset = true
 		sort.Strings(narrowing)

@@ -38,10 +38,11 @@ func ZoneKey(n *api.Node) string {
 	return region + ":\x00:" + zone
 }
 
-// zoneGroup is one zone of the node tree: its nodes in arrival order.
+// zoneGroup is one zone of the node tree: its nodes' snapshot indexes in
+// arrival order (renumbered when a node is removed).
 type zoneGroup struct {
 	key   string
-	nodes []*NodeInfo
+	nodes []int32
 }
 
 // nodeTree groups the snapshot's nodes by zone key (see the top of this
@@ -64,7 +65,7 @@ func (t *nodeTree) add(ni *NodeInfo) {
 		t.zones = append(t.zones, z)
 	}
 	ni.zone = z
-	z.nodes = append(z.nodes, ni)
+	z.nodes = append(z.nodes, int32(ni.index))
 	t.n++
 }
 
@@ -74,7 +75,7 @@ func (t *nodeTree) remove(ni *NodeInfo) {
 		return
 	}
 	for i, m := range z.nodes {
-		if m == ni {
+		if int(m) == ni.index {
 			z.nodes = append(z.nodes[:i], z.nodes[i+1:]...)
 			break
 		}
@@ -89,6 +90,17 @@ func (t *nodeTree) remove(ni *NodeInfo) {
 		if m == z {
 			t.zones = append(t.zones[:i], t.zones[i+1:]...)
 			break
+		}
+	}
+}
+
+// renumber shifts the indexes above a removed node's index down by one.
+func (t *nodeTree) renumber(removed int) {
+	for _, z := range t.zones {
+		for i, m := range z.nodes {
+			if int(m) > removed {
+				z.nodes[i] = m - 1
+			}
 		}
 	}
 }
@@ -154,10 +166,11 @@ func (t *nodeTree) cursor(p int) treeCursor {
 	return c
 }
 
-// next returns the node at the cursor and advances it.
-func (c *treeCursor) next() *NodeInfo {
+// next returns the snapshot index of the node at the cursor and advances
+// it.
+func (c *treeCursor) next() int {
 	zones := c.t.zones
-	ni := zones[c.zi].nodes[c.round]
+	ni := int(zones[c.zi].nodes[c.round])
 	c.zi++
 	for {
 		for c.zi < len(zones) && len(zones[c.zi].nodes) <= c.round {
@@ -185,7 +198,7 @@ func (c *Cluster) TreeOrder() []int {
 	out := make([]int, 0, c.tree.n)
 	cur := c.tree.cursor(0)
 	for range c.tree.n {
-		out = append(out, cur.next().index)
+		out = append(out, cur.next())
 	}
 	return out
 }
