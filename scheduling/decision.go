@@ -123,7 +123,7 @@ func (cy *Cycle) decide(d *Decision, o walkOptions) {
 func (d *Decision) clear() {
 	clear(d.rejections)
 	*d = Decision{
-		verdict: d.verdict[:0], rejections: d.rejections[:0], 
+		verdict: d.verdict[:0], rejections: d.rejections[:0],
 		feasible: d.feasible[:0], evaluated: d.evaluated[:0], infos: d.infos[:0], scorers: d.scorers[:0],
 		weights: d.weights[:0], raw: d.raw[:0], totals: d.totals[:0], preFilter: d.preFilter[:0],
 		preScore: d.preScore[:0], heap: d.heap[:0], chosen: -1,
