@@ -121,6 +121,10 @@ type Cluster struct {
 	// by the update methods.
 	spread *spreadCache
 
+	// workloads are those AddObjects was given (SetSpreadWorkloads
+	// replaces them).
+	workloads SpreadWorkloads
+
 	// storage holds the storage objects and the claims pods use
 	// (storage.go).
 	storage storageIndex

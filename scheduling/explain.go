@@ -45,7 +45,9 @@ func (e NodeExplanation) Fits() bool { return e.Status.Code == Success }
 
 // Explain evaluates the cycle's pod on every node and explains the
 // outcome (see Explanation). It is Decide plus, for every node, each
-// plugin's verdict on its own. A nil Cycle gives nil.
+// plugin's verdict on its own; a node a PreFilter's node subset left out
+// lists that status ("node(s) didn't satisfy plugin(s) [NodeAffinity]")
+// before the plugins' own verdicts. A nil Cycle gives nil.
 func (cy *Cycle) Explain() *Explanation {
 	if cy == nil {
 		return nil
@@ -54,12 +56,22 @@ func (cy *Cycle) Explain() *Explanation {
 	cy.Decide(&d)
 	e := &Explanation{Pod: cy.pod.key, PreFilter: d.PreFilter(), PreScore: d.PreScore(), Message: d.Message()}
 	e.Nodes = make([]NodeExplanation, len(cy.c.nodes))
+	inSubset := func(i int) bool { return true }
+	if cy.hasSubset {
+		inSubset = func(i int) bool {
+			k := sort.SearchInts(cy.subset, i)
+			return k < len(cy.subset) && cy.subset[k] == i
+		}
+	}
 	for i, n := range cy.c.nodes {
 		ne := NodeExplanation{Node: n.name, Status: d.Status(i)}
 		for _, st := range cy.preFilter {
 			if !st.IsSuccess() {
 				ne.Rejections = append(ne.Rejections, st)
 			}
+		}
+		if cy.rejectAll == nil && !inSubset(i) {
+			ne.Rejections = append(ne.Rejections, cy.absent)
 		}
 		nom := cy.nominatedFor(n)
 		for _, p := range cy.active {
@@ -132,6 +144,9 @@ func describeRejection(st Status) string {
 	}
 	if st.Err != nil {
 		parts = append(parts, st.Err.Error())
+	}
+	if st.Plugin == "" {
+		return fmt.Sprintf("[%s]: %s", st.Code, strings.Join(parts, ", "))
 	}
 	return fmt.Sprintf("%s [%s]: %s", st.Plugin, st.Code, strings.Join(parts, ", "))
 }

@@ -254,16 +254,39 @@ func (c *Cluster) RemoveCSIDriver(name string) error {
 }
 
 // AddObjects adds decoded objects (api.Decode's output, as `kubectl get
-// nodes,pods,pvc,pv,storageclasses,csinodes,csidrivers,namespaces -o json`
-// prints them) to the snapshot: nodes with AddNode, pods with AddPod, and
-// namespaces and storage objects with their Set method. Nodes are added
-// before pods whatever the order given. Kinds the scheduler's plugins do
-// not read here (workloads, budgets, ...) are ignored; see
-// SetSpreadWorkloads for the workloads. It stops at the first object it
-// cannot add, naming its position.
+// nodes,pods,pvc,pv,storageclasses,csinodes,csidrivers,namespaces,services,
+// replicasets,statefulsets,replicationcontrollers -o json` prints them) to
+// the snapshot: nodes with AddNode, pods with AddPod, namespaces and
+// storage objects with their Set method, and Services, ReplicaSets,
+// StatefulSets and ReplicationControllers as the workloads
+// PodTopologySpread's default constraints select by: when objs holds any,
+// SetSpreadWorkloads gets every workload AddObjects has been given so far
+// (replacing what an earlier SetSpreadWorkloads call recorded).
+// Nodes are added before pods whatever the order given. Other kinds
+// (budgets, priority classes, ...) are ignored. It stops at the first
+// object it cannot add, naming its position.
 func (c *Cluster) AddObjects(objs ...api.Object) error {
 	if c == nil {
 		return errNilCluster
+	}
+	workloads := false
+	for _, o := range objs {
+		switch o := o.(type) {
+		case *api.Service:
+			c.workloads.Services = append(c.workloads.Services, o)
+		case *api.ReplicaSet:
+			c.workloads.ReplicaSets = append(c.workloads.ReplicaSets, o)
+		case *api.StatefulSet:
+			c.workloads.StatefulSets = append(c.workloads.StatefulSets, o)
+		case *api.ReplicationController:
+			c.workloads.ReplicationControllers = append(c.workloads.ReplicationControllers, o)
+		default:
+			continue
+		}
+		workloads = true
+	}
+	if workloads {
+		c.SetSpreadWorkloads(c.workloads)
 	}
 	for pass := 0; pass < 2; pass++ {
 		for i, o := range objs {
