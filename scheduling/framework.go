@@ -48,13 +48,23 @@ package scheduling
 // snapshot. Plugins whose state does not depend on other pods return
 // themselves from clone.
 //
-// Decide (decision.go) sieves the candidate nodes plugin by plugin and
-// scores column by column, calling the hottest plugins through their
-// concrete types (sieve, quickFits, scoreColumn); PodTopologySpread works
-// on node indexes there (fitsIndex, preScoreIndexes, scoreIndexes). A new
-// plugin needs none of that to be correct: the plain path through the
-// interface gives the same answers, and the package's property tests
-// compare Decide with it (plain_test.go).
+// Decide and ScheduleOne (decision.go, schedule.go) share one path: they
+// walk the candidate nodes (index order, a PreFilter's node subset, or the
+// node tree from a start index) and run the filters node by node until
+// enough nodes fit, then score column by column. The walk runs only the
+// plugins that can reject a node this cycle (buildChecks), calls the
+// hottest through their concrete types (filterNode: NodeResourcesFit reads
+// per-node columns, fitcolumns.go; PodTopologySpread works on node indexes,
+// fitsIndex), and records a rejection by an exact check as "check j" whose
+// Status is built when asked for; scoring calls the hot plugins directly
+// too (scoreColumn, preScoreIndexes, scoreIndexes). A new plugin needs none
+// of that to be correct: the plain path through the interface gives the
+// same answers, and the package's property tests compare Decide and
+// ScheduleOne with it (plain_test.go).
+//
+// A plugin whose PreFilter narrows the nodes (a PreFilterResult with node
+// names) also implements nodeSubsetter; the framework intersects the
+// subsets and gives the nodes left out the absent-node status.
 //
 // Adding a plugin: its name constant (Plugin*), its place in
 // defaultPlugins and plugins(), its weight in defaultScoreWeight, and its
@@ -247,12 +257,13 @@ type PluginScore struct {
 // NodeScore is a feasible node's score: the weighted sum of the plugins'
 // normalized scores, as kube-scheduler's RunPreScorePlugins and
 // RunScorePlugins compute it, and the breakdown. Each plugin's raw scores
-// are normalized to 0..MaxNodeScore and multiplied by its weight in the
-// default profile: TaintToleration 3, NodeAffinity 2, PodTopologySpread 2,
-// InterPodAffinity 2, NodeResourcesFit 1 (the LeastAllocated strategy over
-// cpu and memory), NodeResourcesBalancedAllocation 1; a plugin whose
-// PreScore says Skip contributes 0. ImageLocality (weight 1) is not
-// modelled: the snapshot holds no node images.
+// are normalized to 0..MaxNodeScore and multiplied by its weight in
+// v1.36.3's default profile: TaintToleration 3, NodeAffinity 2,
+// PodTopologySpread 2, InterPodAffinity 2, DynamicResources 2,
+// NodeResourcesFit 1 (the LeastAllocated strategy over cpu and memory),
+// VolumeBinding 1, NodeResourcesBalancedAllocation 1, ImageLocality 1. A
+// plugin whose PreScore says Skip is listed with 0 (kube-scheduler leaves
+// it out of the node's scores; Decision.PreScore tells which did).
 type NodeScore struct {
 	Node    string
 	Index   int
