@@ -45,9 +45,10 @@ func (e NodeExplanation) Fits() bool { return e.Status.Code == Success }
 
 // Explain evaluates the cycle's pod on every node and explains the
 // outcome (see Explanation). It is Decide plus, for every node, each
-// plugin's verdict on its own; a node a PreFilter's node subset left out
-// lists that status ("node(s) didn't satisfy plugin(s) [NodeAffinity]")
-// before the plugins' own verdicts. A nil Cycle gives nil.
+// plugin's verdict on its own. A node a PreFilter's node subset left out
+// has that status ("node(s) didn't satisfy plugin(s) [NodeAffinity]") as
+// its Status, and NodeAffinity's own verdict among its Rejections. A nil
+// Cycle gives nil.
 func (cy *Cycle) Explain() *Explanation {
 	if cy == nil {
 		return nil
@@ -56,22 +57,12 @@ func (cy *Cycle) Explain() *Explanation {
 	cy.Decide(&d)
 	e := &Explanation{Pod: cy.pod.key, PreFilter: d.PreFilter(), PreScore: d.PreScore(), Message: d.Message()}
 	e.Nodes = make([]NodeExplanation, len(cy.c.nodes))
-	inSubset := func(i int) bool { return true }
-	if cy.hasSubset {
-		inSubset = func(i int) bool {
-			k := sort.SearchInts(cy.subset, i)
-			return k < len(cy.subset) && cy.subset[k] == i
-		}
-	}
 	for i, n := range cy.c.nodes {
 		ne := NodeExplanation{Node: n.name, Status: d.Status(i)}
 		for _, st := range cy.preFilter {
 			if !st.IsSuccess() {
 				ne.Rejections = append(ne.Rejections, st)
 			}
-		}
-		if cy.rejectAll == nil && !inSubset(i) {
-			ne.Rejections = append(ne.Rejections, cy.absent)
 		}
 		nom := cy.nominatedFor(n)
 		for _, p := range cy.active {
