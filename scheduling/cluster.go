@@ -133,6 +133,8 @@ type Cluster struct {
 	// those with a NoSchedule or NoExecute taint, so that a cycle skips
 	// NodeUnschedulable and TaintToleration when no node can fail them.
 	unschedulableNodes, taintedNodes int
+	// softTaintedNodes counts the nodes with a PreferNoSchedule taint.
+	softTaintedNodes int
 
 	// room holds, by node index, what NodeResourcesFit's filter reads
 	// (fitcolumns.go).
@@ -358,6 +360,9 @@ func (c *Cluster) countNode(ni *NodeInfo, sign int) {
 	}
 	if ni.hardTaints {
 		c.taintedNodes += sign
+	}
+	if ni.softTaints {
+		c.softTaintedNodes += sign
 	}
 }
 

@@ -439,7 +439,7 @@ func (cy *Cycle) scoreDecision(d *Decision) {
 		col := d.raw[j*f : (j+1)*f]
 		clear(col)
 		if st.Code == Success {
-			scoreColumn(p, d.feasible, d.infos, col)
+			scoreColumn(cy.c, p, d.feasible, d.infos, col)
 			p.normalizeScore(col)
 		}
 		w := d.weights[j]
@@ -489,13 +489,34 @@ func (d *Decision) choose() {
 	d.chosen = int(h[0])
 }
 
-// scoreColumn writes p's raw score of every feasible node into col,
-// calling the hot plugins' scores directly.
-func scoreColumn(p cyclePlugin, idx []int, feasible []*NodeInfo, col []int64) {
+// scoreColumn writes p's raw score of every feasible node into col
+// (cleared by the caller), calling the hot plugins' scores directly and
+// leaving the column at 0 for plugins that score every node 0 this time.
+func scoreColumn(c *Cluster, p cyclePlugin, idx []int, feasible []*NodeInfo, col []int64) {
 	switch pl := p.(type) {
 	case *spreadPlugin:
 		pl.scoreIndexes(idx, col)
 		return
+	case *fitPlugin:
+		for k, i := range idx {
+			col[k] = pl.scoreAt(c, i)
+		}
+		return
+	case *balancedPlugin:
+		for k, i := range idx {
+			col[k] = pl.scoreAt(c, i)
+		}
+		return
+	case *taintPlugin:
+		if c.softTaintedNodes == 0 {
+			return
+		}
+	case *dynamicResourcesPlugin:
+		return
+	case *imageLocalityPlugin:
+		if !pl.any {
+			return
+		}
 	}
 	for k, n := range feasible {
 		col[k] = p.score(n)

@@ -1,21 +1,31 @@
 package scheduling
 
-// fitColumns hold, by node index, what is left on each node for
-// NodeResourcesFit's filter: pod slots (allocatable pods less the pods
-// there) and allocatable cpu, memory and ephemeral storage less the
-// requests of the node's pods. A decision's walk reads these arrays instead
-// of each node's NodeInfo; the Cluster keeps them current on every bind,
-// unbind and node change (O(1) each, a node removal shifting them).
+// fitColumns hold, by node index, what the resource plugins read of each
+// node: for NodeResourcesFit's filter, what is left (pod slots: allocatable
+// pods less the pods there; allocatable cpu, memory and ephemeral storage
+// less the requests of the node's pods); for the resource scores, the
+// allocatable cpu and memory, the pods' requests and their non-zero
+// requests. A decision reads these arrays instead of each node's NodeInfo;
+// the Cluster keeps them current on every bind, unbind and node change
+// (O(1) each, a node removal shifting them).
 type fitColumns struct {
-	pods          []int64
-	cpu, mem, eph []int64
+	pods                   []int64
+	cpu, mem, eph          []int64
+	cpuAlloc, memAlloc     []int64
+	cpuReq, memReq         []int64
+	cpuNonZero, memNonZero []int64
+}
+
+// all lists the columns, for growing and shifting them together.
+func (f *fitColumns) all() [10]*[]int64 {
+	return [10]*[]int64{&f.pods, &f.cpu, &f.mem, &f.eph, &f.cpuAlloc, &f.memAlloc, &f.cpuReq, &f.memReq,
+		&f.cpuNonZero, &f.memNonZero}
 }
 
 func (f *fitColumns) nodeAdded(ni *NodeInfo) {
-	f.pods = append(f.pods, 0)
-	f.cpu = append(f.cpu, 0)
-	f.mem = append(f.mem, 0)
-	f.eph = append(f.eph, 0)
+	for _, col := range f.all() {
+		*col = append(*col, 0)
+	}
 	f.set(ni)
 }
 
@@ -27,13 +37,17 @@ func (f *fitColumns) set(ni *NodeInfo) {
 	f.cpu[i] = a.MilliCPU - r.MilliCPU
 	f.mem[i] = a.Memory - r.Memory
 	f.eph[i] = a.EphemeralStorage - r.EphemeralStorage
+	f.cpuAlloc[i], f.memAlloc[i] = a.MilliCPU, a.Memory
+	f.cpuReq[i], f.memReq[i] = r.MilliCPU, r.Memory
+	f.cpuNonZero[i], f.memNonZero[i] = ni.non0CPU, ni.non0Mem
 }
 
 func (f *fitColumns) nodeRemoved(i int) {
-	f.pods = append(f.pods[:i], f.pods[i+1:]...)
-	f.cpu = append(f.cpu[:i], f.cpu[i+1:]...)
-	f.mem = append(f.mem[:i], f.mem[i+1:]...)
-	f.eph = append(f.eph[:i], f.eph[i+1:]...)
+	for _, col := range f.all() {
+		if len(*col) > i {
+			*col = append((*col)[:i], (*col)[i+1:]...)
+		}
+	}
 }
 
 // fitsAt is fits for a node as it stands (no what-if), read from the
@@ -53,4 +67,31 @@ func (pl *fitPlugin) fitsAt(c *Cluster, v *nodeView) bool {
 		return pl.fits(v)
 	}
 	return true
+}
+
+// scoreAt is score (LeastAllocated) read from the snapshot's columns.
+func (pl *fitPlugin) scoreAt(c *Cluster, i int) int64 {
+	room := &c.room
+	var total, weights int64
+	if a := room.cpuAlloc[i]; a != 0 {
+		total += leastRequestedScore(room.cpuNonZero[i]+pl.scoreCPU, a)
+		weights++
+	}
+	if a := room.memAlloc[i]; a != 0 {
+		total += leastRequestedScore(room.memNonZero[i]+pl.scoreMem, a)
+		weights++
+	}
+	if weights == 0 {
+		return 0
+	}
+	return total / weights
+}
+
+// scoreAt is score read from the snapshot's columns.
+func (pl *balancedPlugin) scoreAt(c *Cluster, i int) int64 {
+	room := &c.room
+	cpu, mem := room.cpuReq[i], room.memReq[i]
+	with := balanceScore(cpu+pl.cpu, room.cpuAlloc[i], mem+pl.mem, room.memAlloc[i])
+	without := balanceScore(cpu, room.cpuAlloc[i], mem, room.memAlloc[i])
+	return MaxNodeScore/2 + (MaxNodeScore/2+with-without)/2
 }

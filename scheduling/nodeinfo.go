@@ -332,6 +332,7 @@ type NodeInfo struct {
 	index         int
 	unschedulable bool
 	hardTaints    bool // some NoSchedule or NoExecute taint
+	softTaints    bool // some PreferNoSchedule taint
 	pods          []*PodInfo
 	allocatable   Resource
 	requested     Resource
@@ -359,10 +360,13 @@ func (n *NodeInfo) setNode(node *api.Node) {
 	n.node = node
 	n.name = node.Name
 	n.unschedulable = node.Spec.Unschedulable
-	n.hardTaints = false
+	n.hardTaints, n.softTaints = false, false
 	for _, t := range node.Spec.Taints {
-		if t.Effect == api.TaintEffectNoSchedule || t.Effect == api.TaintEffectNoExecute {
+		switch t.Effect {
+		case api.TaintEffectNoSchedule, api.TaintEffectNoExecute:
 			n.hardTaints = true
+		case api.TaintEffectPreferNoSchedule:
+			n.softTaints = true
 		}
 	}
 	n.allocatable = newResource(node.Status.Allocatable)
