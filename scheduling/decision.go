@@ -286,28 +286,32 @@ func (w *walker) next() int {
 // only when asked for (lazyStatus), so that rejecting thousands of nodes
 // costs a store each.
 func (cy *Cycle) filterNode(d *Decision, i int) bool {
-	var v nodeView
-	view := &v
-	view.info = cy.c.nodes[i]
+	view := &cy.view
+	view.info = nil
 	for j := range cy.checks {
 		ch := &cy.checks[j]
 		var ok bool
 		switch ch.kind {
 		case checkResources:
-			ok = ch.p.(*fitPlugin).fitsAt(cy.c, view)
+			ok = ch.fit.fitsAt(cy.c, i)
 		case checkSpread:
-			ok = ch.p.(*spreadPlugin).fitsIndex(i)
-		case checkTaint:
-			ok = ch.p.(*taintPlugin).fits(view)
-		case checkNodeAffinity:
-			ok = ch.p.(*nodeAffinityPlugin).fits(view)
-		case checkUnschedulable:
-			ok = ch.p.(*nodeUnschedulablePlugin).fits(view)
-		case checkNodeName:
-			ok = ch.p.(*nodeNamePlugin).fits(view)
-		case checkQuick:
-			cy.view.info = view.info
-			ok = ch.q.fits(&cy.view)
+			ok = ch.spread.fitsIndex(i)
+		default:
+			if view.info == nil {
+				view.info = cy.c.nodes[i]
+			}
+			switch ch.kind {
+			case checkTaint:
+				ok = ch.p.(*taintPlugin).fits(view)
+			case checkNodeAffinity:
+				ok = ch.p.(*nodeAffinityPlugin).fits(view)
+			case checkUnschedulable:
+				ok = ch.p.(*nodeUnschedulablePlugin).fits(view)
+			case checkNodeName:
+				ok = ch.p.(*nodeNamePlugin).fits(view)
+			case checkQuick:
+				ok = ch.q.fits(view)
+			}
 		}
 		if ok {
 			continue
@@ -316,8 +320,10 @@ func (cy *Cycle) filterNode(d *Decision, i int) bool {
 			d.verdict[i] = lazyVerdict(j)
 			return false
 		}
-		cy.view.info = view.info
-		st := ch.p.filter(&cy.view)
+		if view.info == nil {
+			view.info = cy.c.nodes[i]
+		}
+		st := ch.p.filter(view)
 		if st.Code == Success || st.Code == Skip {
 			continue
 		}
@@ -345,6 +351,9 @@ type filterCheck struct {
 	p    cyclePlugin
 	q    quickFilter
 	kind int
+	// fit and spread are p for those kinds, called without an assertion.
+	fit    *fitPlugin
+	spread *spreadPlugin
 }
 
 // The kinds of filterCheck: any plugin by its filter alone or with a quick
@@ -373,12 +382,12 @@ func (cy *Cycle) buildChecks() {
 		ch := filterCheck{p: p, q: cy.quick[j]}
 		switch pl := p.(type) {
 		case *fitPlugin:
-			ch.kind = checkResources
+			ch.kind, ch.fit = checkResources, pl
 		case *spreadPlugin:
 			if !pl.hardOK {
 				continue
 			}
-			ch.kind = checkSpread
+			ch.kind, ch.spread = checkSpread, pl
 		case *taintPlugin:
 			if cy.c.taintedNodes == 0 {
 				continue

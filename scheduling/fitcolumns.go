@@ -50,10 +50,9 @@ func (f *fitColumns) nodeRemoved(i int) {
 	}
 }
 
-// fitsAt is fits for a node as it stands (no what-if), read from the
-// snapshot's columns.
-func (pl *fitPlugin) fitsAt(c *Cluster, v *nodeView) bool {
-	i := v.info.index
+// fitsAt is fits for node index i as it stands (no what-if), read from
+// the snapshot's columns.
+func (pl *fitPlugin) fitsAt(c *Cluster, i int) bool {
 	room := &c.room
 	if room.pods[i] < 1 {
 		return false
@@ -64,7 +63,7 @@ func (pl *fitPlugin) fitsAt(c *Cluster, v *nodeView) bool {
 		return false
 	}
 	if len(pl.scalars) > 0 {
-		return pl.fits(v)
+		return pl.fits(&nodeView{info: c.nodes[i]})
 	}
 	return true
 }
