@@ -193,7 +193,7 @@ func (cy *Cycle) filterDecision(d *Decision, o walkOptions) {
 	if w.n > 0 {
 		w.start %= w.n
 		if w.tree {
-			w.cur = cy.c.tree.cursor(w.start)
+			w.flat = cy.c.tree.list()
 		}
 	}
 	k := o.limit
@@ -260,20 +260,23 @@ type walker struct {
 	start int
 	pos   int
 	tree  bool
-	cur   treeCursor
+	flat  []int32 // the node tree's list, for tree
 }
 
 // next returns the next node index of the walk (w.pos < w.n).
 func (w *walker) next() int {
-	p := w.pos
+	p := w.start + w.pos
 	w.pos++
+	if p >= w.n {
+		p -= w.n
+	}
 	switch {
 	case w.list != nil:
-		return w.list[(w.start+p)%w.n]
+		return w.list[p]
 	case w.tree:
-		return w.cur.next()
+		return int(w.flat[p])
 	}
-	return (w.start + p) % w.n
+	return p
 }
 
 // filterNode runs the filters on node index i in plugin order and reports
@@ -287,7 +290,7 @@ func (w *walker) next() int {
 // costs a store each.
 func (cy *Cycle) filterNode(d *Decision, i int) bool {
 	view := &cy.view
-	view.info = nil
+	loaded := false
 	for j := range cy.checks {
 		ch := &cy.checks[j]
 		var ok bool
@@ -297,8 +300,8 @@ func (cy *Cycle) filterNode(d *Decision, i int) bool {
 		case checkSpread:
 			ok = ch.spread.fitsIndex(i)
 		default:
-			if view.info == nil {
-				view.info = cy.c.nodes[i]
+			if !loaded {
+				view.info, loaded = cy.c.nodes[i], true
 			}
 			switch ch.kind {
 			case checkTaint:
@@ -320,8 +323,8 @@ func (cy *Cycle) filterNode(d *Decision, i int) bool {
 			d.verdict[i] = lazyVerdict(j)
 			return false
 		}
-		if view.info == nil {
-			view.info = cy.c.nodes[i]
+		if !loaded {
+			view.info, loaded = cy.c.nodes[i], true
 		}
 		st := ch.p.filter(view)
 		if st.Code == Success || st.Code == Skip {

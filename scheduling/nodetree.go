@@ -1,6 +1,11 @@
 package scheduling
 
-import "github.com/podsem/podsem/api"
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/podsem/podsem/api"
+)
 
 // The scheduler's node list: kube-scheduler does not walk the nodes in the
 // order its cache received them. Its cache keeps a node tree
@@ -10,10 +15,11 @@ import "github.com/podsem/podsem/api"
 // every group, and so on, a group that ran out being skipped. A cycle
 // starts at the snapshot's nextStartNodeIndex and wraps around.
 //
-// The tree is kept without flattening it, so that adding, updating or
-// removing a node costs O(zones + the node's zone), never O(nodes): a
-// cursor finds the group and round of any list position by binary search
-// over the rounds.
+// The tree itself is updated in O(zones + the node's zone) when a node is
+// added, updated or removed; the flattened list a decision walks is built
+// from it (a cursor walking the rounds) the first time a decision needs it
+// after a node was added, removed or moved to another zone, so that no
+// update of the snapshot costs O(nodes) for it.
 
 // ZoneKey is the zone a node belongs to in kube-scheduler's node tree
 // (component-helpers node/topology GetZoneKey): the region and zone labels
@@ -51,6 +57,34 @@ type nodeTree struct {
 	zones []*zoneGroup
 	byKey map[string]*zoneGroup
 	n     int
+
+	// flat is the node list, valid while stale is false; mu serializes
+	// the decisions that rebuild it (decisions may run concurrently, the
+	// updates that make it stale may not).
+	flat  []int32
+	stale atomic.Bool
+	mu    sync.Mutex
+}
+
+// list returns the flattened node list, rebuilding it if the tree changed.
+func (t *nodeTree) list() []int32 {
+	if !t.stale.Load() {
+		return t.flat
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.stale.Load() {
+		flat := make([]int32, 0, t.n)
+		if t.n > 0 {
+			cur := t.cursor(0)
+			for range t.n {
+				flat = append(flat, int32(cur.next()))
+			}
+		}
+		t.flat = flat
+		t.stale.Store(false)
+	}
+	return t.flat
 }
 
 func (t *nodeTree) add(ni *NodeInfo) {
@@ -67,6 +101,7 @@ func (t *nodeTree) add(ni *NodeInfo) {
 	ni.zone = z
 	z.nodes = append(z.nodes, int32(ni.index))
 	t.n++
+	t.stale.Store(true)
 }
 
 func (t *nodeTree) remove(ni *NodeInfo) {
@@ -82,6 +117,7 @@ func (t *nodeTree) remove(ni *NodeInfo) {
 	}
 	ni.zone = nil
 	t.n--
+	t.stale.Store(true)
 	if len(z.nodes) > 0 {
 		return
 	}
@@ -96,6 +132,7 @@ func (t *nodeTree) remove(ni *NodeInfo) {
 
 // renumber shifts the indexes above a removed node's index down by one.
 func (t *nodeTree) renumber(removed int) {
+	t.stale.Store(true)
 	for _, z := range t.zones {
 		for i, m := range z.nodes {
 			if int(m) > removed {
@@ -195,10 +232,10 @@ func (c *Cluster) TreeOrder() []int {
 	if c == nil || c.tree.n == 0 {
 		return nil
 	}
-	out := make([]int, 0, c.tree.n)
-	cur := c.tree.cursor(0)
-	for range c.tree.n {
-		out = append(out, cur.next())
+	flat := c.tree.list()
+	out := make([]int, len(flat))
+	for k, i := range flat {
+		out[k] = int(i)
 	}
 	return out
 }
