@@ -11,8 +11,9 @@ import (
 // DRA objects (ResourceClaims, DeviceClasses, ResourceSlices), so only a
 // pod without spec.resourceClaims is decided as upstream decides it: its
 // PreFilter says Skip, and it scores every node 0. A pod that references
-// claims is rejected on every node, its claims being unknown here
-// ("resourceclaim <name> not found", UnschedulableAndUnresolvable).
+// claims is rejected on every node, its first claim being unknown here
+// (UnschedulableAndUnresolvable, with the claim lister's NotFound text for
+// the claim's name, or the pod claim's name for a template).
 type dynamicResourcesPlugin struct {
 	basePlugin
 	pod *api.Pod
@@ -36,7 +37,7 @@ func (pl *dynamicResourcesPlugin) preFilter() Status {
 		name = *claims[0].ResourceClaimName
 	}
 	return Status{Code: UnschedulableAndUnresolvable,
-		Reasons: []string{fmt.Sprintf("resourceclaim %q not found", name)}}
+		Reasons: []string{fmt.Sprintf("resourceclaim.resource.k8s.io %q not found", name)}}
 }
 
 // preScore succeeds: a pod without claims is scored 0 everywhere, as
