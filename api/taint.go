@@ -18,6 +18,11 @@ const (
 	LabelHostname       = "kubernetes.io/hostname"
 	LabelTopologyZone   = "topology.kubernetes.io/zone"
 	LabelTopologyRegion = "topology.kubernetes.io/region"
+	// LabelFailureDomainBetaZone and LabelFailureDomainBetaRegion are the
+	// deprecated zone and region labels, still read where the GA ones are
+	// absent (the scheduler's node tree, VolumeZone).
+	LabelFailureDomainBetaZone   = "failure-domain.beta.kubernetes.io/zone"
+	LabelFailureDomainBetaRegion = "failure-domain.beta.kubernetes.io/region"
 )
 
 // Taint marks a node so that only pods tolerating it run there.

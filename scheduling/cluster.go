@@ -120,6 +120,32 @@ type Cluster struct {
 	// spread is PodTopologySpread's cache (spread_index.go), kept current
 	// by the update methods.
 	spread *spreadCache
+
+	// workloads are those AddObjects was given (SetSpreadWorkloads
+	// replaces them).
+	workloads SpreadWorkloads
+
+	// storage holds the storage objects and the claims pods use
+	// (storage.go).
+	storage storageIndex
+
+	// unschedulableNodes and taintedNodes count the cordoned nodes and
+	// those with a NoSchedule or NoExecute taint, so that a cycle skips
+	// NodeUnschedulable and TaintToleration when no node can fail them.
+	unschedulableNodes, taintedNodes int
+	// softTaintedNodes counts the nodes with a PreferNoSchedule taint.
+	softTaintedNodes int
+
+	// room holds, by node index, what NodeResourcesFit's filter reads
+	// (fitcolumns.go).
+	room fitColumns
+
+	// images holds the image states ImageLocality reads.
+	images imageIndex
+
+	// tree is the scheduler cache's node tree: the order ScheduleOne
+	// walks the nodes in (nodetree.go).
+	tree nodeTree
 }
 
 // NewCluster builds a snapshot of the nodes and pods with the given
@@ -252,8 +278,12 @@ func (c *Cluster) addNode(n *api.Node, ni *NodeInfo) error {
 	}
 	ni.index = len(c.nodes)
 	ni.setNode(n)
+	c.countNode(ni, 1)
+	c.room.nodeAdded(ni)
 	c.nodes = append(c.nodes, ni)
 	c.labels.nodeAdded(n)
+	c.tree.add(ni)
+	c.images.nodeAdded(ni)
 	c.byName[n.Name] = ni
 	c.spread.nodeAdded(ni)
 	if waiting := c.orphans[n.Name]; len(waiting) > 0 {
@@ -287,6 +317,11 @@ func (c *Cluster) RemoveNode(name string) error {
 		c.nodes[i].index = i
 	}
 	delete(c.byName, name)
+	c.countNode(ni, -1)
+	c.tree.remove(ni)
+	c.tree.renumber(ni.index)
+	c.room.nodeRemoved(ni.index)
+	c.images.nodeRemoved(ni)
 	c.labels.nodeRemoved(ni.index)
 	c.spread.nodeRemoved(ni.index)
 	return nil
@@ -305,10 +340,30 @@ func (c *Cluster) UpdateNode(n *api.Node) error {
 	if !ok {
 		return fmt.Errorf("%w: no node %q", ErrInvalidObject, n.Name)
 	}
+	c.images.nodeRemoved(ni)
+	c.countNode(ni, -1)
 	ni.setNode(n)
+	c.countNode(ni, 1)
+	c.room.set(ni)
+	c.tree.update(ni)
+	c.images.nodeAdded(ni)
 	c.labels.nodeUpdated(ni.index, n)
 	c.spread.nodeUpdated(ni)
 	return nil
+}
+
+// countNode adds (sign +1) or removes (-1) a node's flags to the
+// cluster-wide counts.
+func (c *Cluster) countNode(ni *NodeInfo, sign int) {
+	if ni.unschedulable {
+		c.unschedulableNodes += sign
+	}
+	if ni.hardTaints {
+		c.taintedNodes += sign
+	}
+	if ni.softTaints {
+		c.softTaintedNodes += sign
+	}
 }
 
 // AddPod adds a pod, placed as described on Cluster. The pod must not be
@@ -421,7 +476,9 @@ func (c *Cluster) addOrphan(pi *PodInfo, nodeName string) {
 // attach counts a pod on a snapshot node and in the cluster-wide indexes.
 func (c *Cluster) attach(pi *PodInfo, ni *NodeInfo) {
 	ni.addPod(pi)
+	c.room.set(ni)
 	c.spread.podAttached(pi)
+	c.storage.claimsUsed(pi, 1)
 	ns := pi.Pod.Namespace
 	pi.nsSlot = len(c.byNamespace[ns])
 	c.byNamespace[ns] = append(c.byNamespace[ns], pi)
@@ -447,7 +504,10 @@ func (c *Cluster) attach(pi *PodInfo, ni *NodeInfo) {
 // detach undoes attach.
 func (c *Cluster) detach(pi *PodInfo) {
 	c.spread.podDetached(pi)
+	c.storage.claimsUsed(pi, -1)
+	node := pi.node
 	pi.node.removePod(pi)
+	c.room.set(node)
 	ns := pi.Pod.Namespace
 	list := c.byNamespace[ns]
 	last := len(list) - 1

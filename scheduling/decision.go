@@ -6,23 +6,29 @@ import (
 	"strings"
 )
 
-// Decision is the outcome of one full scheduling decision for a pod over
-// the snapshot — kube-scheduler's schedulePod without the host selection:
-// PreFilter, Filter on every node (with the pods nominated there, as
+// Decision is the outcome of one scheduling decision for a pod over the
+// snapshot: PreFilter, Filter (with the pods nominated there, as
 // addNominatedPods does), then PreScore, Score and NormalizeScore on the
 // nodes that passed, with the plugins' weights applied as RunScorePlugins
-// does. (*Cycle).Decide writes it; everything a caller asks of the
-// decision is read from it:
+// does, and the node selectHost picks. (*Cycle).Decide writes it for every
+// node; (*Scheduler).ScheduleOne writes it as kube-scheduler's schedulePod
+// makes it, walking the node tree from a start index and stopping once
+// enough nodes fit. Everything a caller asks of the decision is read from
+// it:
 //
-//   - per node, by snapshot index: Fits and Status (Success, or the status
-//     of the first plugin that rejected the node, with upstream's reasons
-//     and, for NodeResourcesFit, the numbers);
-//   - the feasible nodes (Feasible), their weighted totals (Totals), their
-//     per-plugin breakdown (Scores) and the best of them (BestIndex);
-//   - the PreFilter and PreScore statuses, and Message, the FitError text
+//   - per node, by snapshot index: Fits and Status (Success, the status of
+//     the first plugin that rejected it, with upstream's reasons and, for
+//     NodeResourcesFit, the numbers, or for a node the cycle did not
+//     evaluate the framework's status for absent nodes);
+//   - the nodes evaluated (Evaluated), the feasible ones in evaluation
+//     order (Feasible), their weighted totals (Totals), their per-plugin
+//     breakdown (Scores), the best of them (BestIndex, Tied) and the node
+//     kube-scheduler picks (Chosen);
+//   - the PreFilter and PreScore statuses, the plugins that rejected the
+//     pod (UnschedulablePlugins) and Message, the FitError text
 //     kube-scheduler records when no node fits.
 //
-// A Decision is a reusable buffer: Decide overwrites it, reusing its
+// A Decision is a reusable buffer: each decision overwrites it, reusing its
 // storage, so that a caller scheduling pod after pod allocates nothing per
 // node once the buffer has grown to the snapshot's size. It holds the
 // verdicts compactly (one small integer per node; a Status only for the
@@ -36,15 +42,16 @@ import (
 type Decision struct {
 	cy    *Cycle
 	nodes []*NodeInfo
-	// verdict[i] is 0 when node i passed every filter, otherwise 1 + the
-	// position of its rejection in rejections.
+	// verdict[i] is -1 when node i was not evaluated, 0 when it passed
+	// every filter, otherwise 1 + the position of its rejection in
+	// rejections.
 	verdict    []int32
 	rejections []Status
-	// cands holds the node indexes still passing during the filters;
-	// afterwards feasible holds the survivors in index order.
-	cands    []int
-	feasible []int
-	infos    []*NodeInfo // feasible nodes, for PreScore
+	// feasible holds the nodes that passed, evaluated those that passed or
+	// were rejected, both in evaluation order.
+	feasible  []int
+	evaluated []int
+	infos     []*NodeInfo // feasible nodes, for PreScore
 	// scorers and weights are the score plugins and their weights; raw
 	// holds their normalized scores, one column of len(feasible) per
 	// scorer; totals the weighted sums per feasible node.
@@ -54,16 +61,27 @@ type Decision struct {
 	totals    []int64
 	preFilter []Status
 	preScore  []Status
+	heap      []int32
+	// chosen is the position in feasible of the node selectHost picks, -1
+	// when none is feasible.
+	chosen int
+	scored bool
+	// numToFind is numFeasibleNodesToFind; nominatedFirst is set when the
+	// pod's nominated node passed and was taken without a walk.
+	numToFind      int
+	nominatedFirst bool
 	// rejectAll is set when a PreFilter rejected or failed.
 	rejectAll bool
 }
 
 // Decide runs the filters on every node and scores the feasible ones,
 // writing the outcome into d (reused; nil allocates a new Decision) and
-// returning it. Every node is evaluated, in index order: this is
-// kube-scheduler's findNodesThatPassFilters without its stopping once
-// numFeasibleNodesToFind nodes fit. A nil Cycle gives an empty decision: no
-// node, no message beyond "0/0 nodes are available:".
+// returning it. Every node is evaluated, in index order, except those a
+// PreFilter left out of its node subset: this is kube-scheduler's
+// findNodesThatPassFilters without its rotating start index and without
+// stopping once numFeasibleNodesToFind nodes fit (ScheduleOne adds both).
+// The feasible nodes are scored even when only one fits. A nil Cycle gives
+// an empty decision: no node, no message beyond "0/0 nodes are available:".
 func (cy *Cycle) Decide(d *Decision) *Decision {
 	if d == nil {
 		d = &Decision{}
@@ -72,149 +90,343 @@ func (cy *Cycle) Decide(d *Decision) *Decision {
 		d.clear()
 		return d
 	}
-	cy.runPreFilter()
-	d.cy = cy
-	cy.filterDecision(d)
-	cy.scoreDecision(d)
+	cy.decide(d, walkOptions{scoreOne: true})
 	return d
+}
+
+// walkOptions say how a decision walks the nodes: from which position of
+// which list, how many feasible nodes it looks for (0: all), whether the
+// pod's nominated node is tried first, and whether a lone feasible node is
+// scored.
+type walkOptions struct {
+	tree           bool
+	start          int
+	limit          int
+	nominatedFirst bool
+	scoreOne       bool
+}
+
+// decide is the one evaluation path behind Decide and ScheduleOne.
+func (cy *Cycle) decide(d *Decision, o walkOptions) {
+	cy.runPreFilter()
+	d.reset(cy)
+	if !d.rejectAll {
+		cy.filterDecision(d, o)
+	}
+	if n := len(d.feasible); n > 1 || (n == 1 && o.scoreOne) {
+		cy.scoreDecision(d)
+	}
+	d.choose()
 }
 
 // clear empties d, keeping its storage.
 func (d *Decision) clear() {
 	clear(d.rejections)
 	*d = Decision{
-		verdict: d.verdict[:0], rejections: d.rejections[:0], cands: d.cands[:0], feasible: d.feasible[:0],
-		infos: d.infos[:0], scorers: d.scorers[:0], weights: d.weights[:0], raw: d.raw[:0], totals: d.totals[:0],
-		preFilter: d.preFilter[:0], preScore: d.preScore[:0],
+		verdict: d.verdict[:0], rejections: d.rejections[:0],
+		feasible: d.feasible[:0], evaluated: d.evaluated[:0], infos: d.infos[:0], scorers: d.scorers[:0],
+		weights: d.weights[:0], raw: d.raw[:0], totals: d.totals[:0], preFilter: d.preFilter[:0],
+		preScore: d.preScore[:0], heap: d.heap[:0], chosen: -1,
 	}
 }
 
-// reject records a rejection of node i.
-func (d *Decision) reject(i int, st Status) {
-	d.rejections = append(d.rejections, st)
-	d.verdict[i] = int32(len(d.rejections))
-}
-
-func (cy *Cycle) filterDecision(d *Decision) {
+// reset prepares d for a decision of cy: every node not evaluated, or
+// every node rejected by a PreFilter.
+func (d *Decision) reset(cy *Cycle) {
+	d.clear()
+	d.cy = cy
 	nodes := cy.c.nodes
 	n := len(nodes)
 	d.nodes = nodes
-	d.preFilter = append(d.preFilter[:0], cy.preFilter...)
+	d.preFilter = append(d.preFilter, cy.preFilter...)
 	d.verdict = grow(d.verdict, n)
-	clear(d.verdict)
-	clear(d.rejections) // drop references to old errors
-	d.rejections = d.rejections[:0]
-	d.feasible = d.feasible[:0]
 	d.rejectAll = cy.rejectAll != nil
 	if d.rejectAll {
 		if n > 0 {
 			d.rejections = append(d.rejections, *cy.rejectAll)
-			for i := range d.verdict {
-				d.verdict[i] = 1
-			}
+		}
+		for i := range d.verdict {
+			d.verdict[i] = 1
 		}
 		return
 	}
-	// Nodes with nominated pods take the framework's two-pass path; the
-	// others are sieved plugin by plugin, which keeps "first rejecting
-	// plugin" order: a node leaves the candidates at the first plugin that
-	// rejects it.
-	cands := d.cands[:0]
-	nominated := len(cy.c.nominated) > 0
-	for i, ni := range nodes {
-		if nominated && len(cy.c.nominated[ni.name]) > 0 {
+	for i := range d.verdict {
+		d.verdict[i] = -1
+	}
+}
+
+// reject records a rejection of node i. A rejection without numbers or
+// error that repeats the previous one (same plugin, code and shared reason
+// list, as the sieve's run of one plugin over many nodes gives) shares its
+// entry, so that rejecting thousands of nodes stores a handful of statuses.
+func (d *Decision) reject(i int, st Status) {
+	if n := len(d.rejections); n > 0 && len(st.Insufficient) == 0 && st.Err == nil {
+		last := &d.rejections[n-1]
+		if last.Code == st.Code && last.Plugin == st.Plugin && len(last.Insufficient) == 0 && last.Err == nil &&
+			sameReasons(last.Reasons, st.Reasons) {
+			d.verdict[i] = int32(n)
+			return
+		}
+	}
+	d.rejections = append(d.rejections, st)
+	d.verdict[i] = int32(len(d.rejections))
+}
+
+// sameReasons reports whether two reason lists are the same list (the
+// package-level or per-cycle slices plugins share between rejections).
+func sameReasons(a, b []string) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// filterDecision runs the filters over the nodes in the walk's order until
+// enough are feasible (findNodesThatFitPod and findNodesThatPassFilters).
+func (cy *Cycle) filterDecision(d *Decision, o walkOptions) {
+	nodes := cy.c.nodes
+	w := walker{n: len(nodes), start: o.start}
+	switch {
+	case cy.hasSubset:
+		w.list = cy.subset
+		w.n = len(cy.subset)
+	case o.tree:
+		w.tree = true
+	}
+	if w.n > 0 {
+		w.start %= w.n
+		if w.tree {
+			w.flat = cy.c.tree.list()
+		}
+	}
+	k := o.limit
+	if k <= 0 || k > w.n {
+		k = w.n
+	}
+	if o.limit > 0 {
+		d.numToFind = k
+	} else {
+		d.numToFind = w.n
+	}
+	// The pod's nominated node is tried alone first; if it passes, it is
+	// the only feasible node and nothing else is evaluated.
+	nominatedRejected := -1
+	if o.nominatedFirst {
+		if ni := cy.c.byName[cy.pod.Pod.Status.NominatedNodeName]; ni != nil && cy.pod.Pod.Status.NominatedNodeName != "" {
+			i := ni.index
+			d.evaluated = append(d.evaluated, i)
 			if st := cy.evaluate(cy.active, nodeView{info: ni}, cy.nominatedFor(ni)); !st.IsSuccess() {
 				d.reject(i, st)
-			}
-			continue
-		}
-		cands = append(cands, i)
-	}
-	for j, p := range cy.active {
-		if len(cands) == 0 {
-			break
-		}
-		cands = cy.sieve(d, cands, p, cy.quick[j])
-	}
-	d.cands = cands
-	if nominated {
-		// Merge back the nominated nodes that passed, in index order.
-		d.feasible = d.feasible[:0]
-		for i := range nodes {
-			if d.verdict[i] == 0 {
+				nominatedRejected = i
+			} else {
+				d.verdict[i] = 0
 				d.feasible = append(d.feasible, i)
+				d.nominatedFirst = true
+				return
 			}
 		}
-		return
 	}
-	d.feasible = append(d.feasible, cands...)
+	nominated := len(cy.c.nominated) > 0
+	for w.pos < w.n {
+		i := w.next()
+		if i == nominatedRejected {
+			continue // evaluated above; the filters say the same again
+		}
+		var pass bool
+		if ni := nodes[i]; nominated && len(cy.c.nominated[ni.name]) > 0 {
+			st := cy.evaluate(cy.active, nodeView{info: ni}, cy.nominatedFor(ni))
+			if pass = st.IsSuccess(); !pass {
+				d.reject(i, st)
+			}
+		} else {
+			pass = cy.filterNode(d, i)
+		}
+		if pass {
+			if len(d.feasible) == k {
+				// The (k+1)-th feasible node: upstream's search stops
+				// here and drops it unevaluated.
+				break
+			}
+			d.verdict[i] = 0
+			d.feasible = append(d.feasible, i)
+		}
+		d.evaluated = append(d.evaluated, i)
+	}
 }
 
-// sieve runs one plugin's filter over the candidate nodes, keeping those
-// that pass (in place) and recording the status of the others. The hot
-// plugins' checks are called directly, so a node costs no interface call
-// and builds no Status unless it is rejected.
-func (cy *Cycle) sieve(d *Decision, cands []int, p cyclePlugin, q quickFilter) []int {
-	nodes := cy.c.nodes
+// walker yields the node indexes of a decision's walk: the snapshot's index
+// order, a PreFilter's node subset, or the node tree, from a start position
+// with wrap-around.
+type walker struct {
+	list  []int
+	n     int
+	start int
+	pos   int
+	tree  bool
+	flat  []int32 // the node tree's list, for tree
+}
+
+// next returns the next node index of the walk (w.pos < w.n).
+func (w *walker) next() int {
+	p := w.start + w.pos
+	w.pos++
+	if p >= w.n {
+		p -= w.n
+	}
+	switch {
+	case w.list != nil:
+		return w.list[p]
+	case w.tree:
+		return int(w.flat[p])
+	}
+	return p
+}
+
+// filterNode runs the filters on node index i in plugin order and reports
+// whether it passes; otherwise it records the status of the first plugin
+// that rejects it (RunFilterPlugins). The plugins that cannot reject any
+// node in this cycle are left out (see buildChecks), and the hot plugins'
+// checks are called through their concrete types, so a passing node costs
+// no interface call and builds no Status. A rejection by a plugin whose
+// check is exact is recorded as "rejected by check j" and its Status built
+// only when asked for (lazyStatus), so that rejecting thousands of nodes
+// costs a store each.
+func (cy *Cycle) filterNode(d *Decision, i int) bool {
 	view := &cy.view
-	w := 0
-	switch pl := p.(type) {
-	case *spreadPlugin:
-		if !pl.hardOK {
-			return cands
+	loaded := false
+	for j := range cy.checks {
+		ch := &cy.checks[j]
+		var ok bool
+		switch ch.kind {
+		case checkResources:
+			ok = ch.fit.fitsAt(cy.c, i)
+		case checkSpread:
+			ok = ch.spread.fitsIndex(i)
+		default:
+			if !loaded {
+				view.info, loaded = cy.c.nodes[i], true
+			}
+			switch ch.kind {
+			case checkTaint:
+				ok = ch.p.(*taintPlugin).fits(view)
+			case checkNodeAffinity:
+				ok = ch.p.(*nodeAffinityPlugin).fits(view)
+			case checkUnschedulable:
+				ok = ch.p.(*nodeUnschedulablePlugin).fits(view)
+			case checkNodeName:
+				ok = ch.p.(*nodeNamePlugin).fits(view)
+			case checkQuick:
+				ok = ch.q.fits(view)
+			}
 		}
-		for _, i := range cands {
-			if pl.fitsIndex(i) {
-				cands[w] = i
-				w++
+		if ok {
+			continue
+		}
+		if ch.kind > checkQuick {
+			d.verdict[i] = lazyVerdict(j)
+			return false
+		}
+		if !loaded {
+			view.info, loaded = cy.c.nodes[i], true
+		}
+		st := ch.p.filter(view)
+		if st.Code == Success || st.Code == Skip {
+			continue
+		}
+		st.Plugin = ch.p.name()
+		d.reject(i, st)
+		return false
+	}
+	return true
+}
+
+// lazyVerdict encodes "rejected by check j" in a verdict: -2, -3, ...
+func lazyVerdict(j int) int32 { return int32(-2 - j) }
+
+// lazyStatus builds the status of a node rejected by check j: that
+// plugin's filter on the node, as the walk would have recorded it.
+func (d *Decision) lazyStatus(i int, v int32) Status {
+	p := d.cy.checks[-2-v].p
+	st := p.filter(&nodeView{info: d.nodes[i]})
+	st.Plugin = p.name()
+	return st
+}
+
+// filterCheck is one active plugin as filterNodes runs it.
+type filterCheck struct {
+	p    cyclePlugin
+	q    quickFilter
+	kind int
+	// fit and spread are p for those kinds, called without an assertion.
+	fit    *fitPlugin
+	spread *spreadPlugin
+}
+
+// The kinds of filterCheck: any plugin by its filter alone or with a quick
+// check, or one of the hot plugins, called by concrete type, whose check
+// is exact (false exactly when the filter rejects).
+const (
+	checkFilter = iota
+	checkQuick
+	checkResources
+	checkSpread
+	checkTaint
+	checkNodeAffinity
+	checkUnschedulable
+	checkNodeName
+)
+
+// buildChecks lists the active plugins filterNodes runs, leaving out those
+// that pass every node of the snapshot in this cycle: NodeName for a pod
+// that names no node, NodeUnschedulable when no node is cordoned or the
+// pod tolerates it, TaintToleration when no node has a NoSchedule or
+// NoExecute taint, PodTopologySpread without DoNotSchedule constraints.
+// The what-if path (WhatIf, nominated pods) runs every active plugin.
+func (cy *Cycle) buildChecks() {
+	cy.checks = cy.checks[:0]
+	for j, p := range cy.active {
+		ch := filterCheck{p: p, q: cy.quick[j]}
+		switch pl := p.(type) {
+		case *fitPlugin:
+			ch.kind, ch.fit = checkResources, pl
+		case *spreadPlugin:
+			if !pl.hardOK {
 				continue
 			}
-			view.info = nodes[i]
-			cy.rejectWith(d, i, p, &w, cands)
+			ch.kind, ch.spread = checkSpread, pl
+		case *taintPlugin:
+			if cy.c.taintedNodes == 0 {
+				continue
+			}
+			ch.kind = checkTaint
+		case *nodeAffinityPlugin:
+			ch.kind = checkNodeAffinity
+		case *nodeUnschedulablePlugin:
+			if cy.c.unschedulableNodes == 0 || pl.tolerates {
+				continue
+			}
+			ch.kind = checkUnschedulable
+		case *nodeNamePlugin:
+			if pl.nodeName == "" {
+				continue
+			}
+			ch.kind = checkNodeName
+		default:
+			if ch.q != nil {
+				ch.kind = checkQuick
+			}
 		}
-		return cands[:w]
+		cy.checks = append(cy.checks, ch)
 	}
-	for _, i := range cands {
-		view.info = nodes[i]
-		if q != nil && quickFits(q, view) {
-			cands[w] = i
-			w++
-			continue
-		}
-		cy.rejectWith(d, i, p, &w, cands)
-	}
-	return cands[:w]
-}
-
-// rejectWith runs p's full filter on node i (in cy.view) for its status;
-// a quick check may be conservative, so a pass keeps the node.
-func (cy *Cycle) rejectWith(d *Decision, i int, p cyclePlugin, w *int, cands []int) {
-	st := p.filter(&cy.view)
-	if st.Code == Success || st.Code == Skip {
-		cands[*w] = i
-		*w++
-		return
-	}
-	st.Plugin = p.name()
-	d.reject(i, st)
 }
 
 func (cy *Cycle) scoreDecision(d *Decision) {
 	nodes := cy.c.nodes
 	f := len(d.feasible)
+	d.scored = true
 	d.infos = grow(d.infos, f)
 	for k, i := range d.feasible {
 		d.infos[k] = nodes[i]
 	}
-	d.scorers = d.scorers[:0]
-	d.weights = d.weights[:0]
-	d.preScore = d.preScore[:0]
 	d.totals = grow(d.totals, f)
 	clear(d.totals)
-	if f == 0 {
-		d.raw = d.raw[:0]
-		return
-	}
 	var scorers [len(defaultPlugins)]cyclePlugin
 	ns := 0
 	for _, p := range cy.plugins {
@@ -228,9 +440,10 @@ func (cy *Cycle) scoreDecision(d *Decision) {
 	d.raw = grow(d.raw, ns*f)
 	for j, p := range scorers[:ns] {
 		var st Status
-		if sp, ok := p.(*spreadPlugin); ok {
+		switch sp := p.(type) {
+		case *spreadPlugin:
 			st = sp.preScoreIndexes(d.feasible)
-		} else {
+		default:
 			st = p.preScore(d.infos)
 		}
 		st.Plugin = p.name()
@@ -238,7 +451,7 @@ func (cy *Cycle) scoreDecision(d *Decision) {
 		col := d.raw[j*f : (j+1)*f]
 		clear(col)
 		if st.Code == Success {
-			scoreColumn(p, d.feasible, d.infos, col)
+			scoreColumn(cy.c, p, d.feasible, d.infos, col)
 			p.normalizeScore(col)
 		}
 		w := d.weights[j]
@@ -248,13 +461,74 @@ func (cy *Cycle) scoreDecision(d *Decision) {
 	}
 }
 
-// scoreColumn writes p's raw score of every feasible node into col,
-// calling the hot plugins' scores directly.
-func scoreColumn(p cyclePlugin, idx []int, feasible []*NodeInfo, col []int64) {
+// choose picks the node selectHost picks: the root of a max-heap built over
+// the feasible nodes in evaluation order with container/heap's algorithm
+// (kube-scheduler v1.36 breaks ties by heap position, not at random); with
+// one feasible node, that node.
+func (d *Decision) choose() {
+	f := len(d.feasible)
+	switch {
+	case f == 0:
+		d.chosen = -1
+		return
+	case f == 1 || !d.scored:
+		d.chosen = 0
+		return
+	}
+	h := grow(d.heap, f)
+	d.heap = h
+	for k := range h {
+		h[k] = int32(k)
+	}
+	t := d.totals
+	for i := f/2 - 1; i >= 0; i-- {
+		// container/heap's down with Less(i, j) = total(i) > total(j).
+		for j := i; ; {
+			c := 2*j + 1
+			if c >= f {
+				break
+			}
+			if c2 := c + 1; c2 < f && t[h[c2]] > t[h[c]] {
+				c = c2
+			}
+			if !(t[h[c]] > t[h[j]]) {
+				break
+			}
+			h[j], h[c] = h[c], h[j]
+			j = c
+		}
+	}
+	d.chosen = int(h[0])
+}
+
+// scoreColumn writes p's raw score of every feasible node into col
+// (cleared by the caller), calling the hot plugins' scores directly and
+// leaving the column at 0 for plugins that score every node 0 this time.
+func scoreColumn(c *Cluster, p cyclePlugin, idx []int, feasible []*NodeInfo, col []int64) {
 	switch pl := p.(type) {
 	case *spreadPlugin:
 		pl.scoreIndexes(idx, col)
 		return
+	case *fitPlugin:
+		for k, i := range idx {
+			col[k] = pl.scoreAt(c, i)
+		}
+		return
+	case *balancedPlugin:
+		for k, i := range idx {
+			col[k] = pl.scoreAt(c, i)
+		}
+		return
+	case *taintPlugin:
+		if c.softTaintedNodes == 0 {
+			return
+		}
+	case *dynamicResourcesPlugin:
+		return
+	case *imageLocalityPlugin:
+		if !pl.any {
+			return
+		}
 	}
 	for k, n := range feasible {
 		col[k] = p.score(n)
@@ -296,18 +570,48 @@ func (d *Decision) Fits(i int) bool {
 // Status returns the filters' verdict on node index i: Success, or the
 // status of the first plugin that rejected it, as kube-scheduler's
 // findNodesThatPassFilters records it (a PreFilter that rejects gives
-// every node its status). An index outside the decision gives Success's
-// zero Status.
+// every node its status). A node the decision did not evaluate gets the
+// framework's status for absent nodes: UnschedulableAndUnresolvable, with
+// the reason "node(s) didn't satisfy plugin(s) [...]" when a PreFilter's
+// node subset left it out, without reasons when the walk stopped before
+// it. An index outside the decision gives Success's zero Status.
 func (d *Decision) Status(i int) Status {
-	if d == nil || i < 0 || i >= len(d.verdict) || d.verdict[i] == 0 {
+	if d == nil || i < 0 || i >= len(d.verdict) {
 		return Status{}
 	}
-	return d.rejections[d.verdict[i]-1]
+	switch v := d.verdict[i]; {
+	case v == 0:
+		return Status{}
+	case v > 0:
+		return d.rejections[v-1]
+	case v <= -2:
+		return d.lazyStatus(i, v)
+	}
+	return d.absentStatus()
+}
+
+// absentStatus is the status of the nodes not evaluated
+// (NodeToStatus.AbsentNodesStatus).
+func (d *Decision) absentStatus() Status {
+	if d.cy != nil && d.cy.hasSubset {
+		return d.cy.absent
+	}
+	return Status{Code: UnschedulableAndUnresolvable}
+}
+
+// Evaluated returns the indexes of the nodes the filters ran on, feasible
+// and rejected, in evaluation order (kube-scheduler's EvaluatedNodes); nil
+// when a PreFilter rejected the pod. The slice belongs to the decision.
+func (d *Decision) Evaluated() []int {
+	if d == nil || d.rejectAll {
+		return nil
+	}
+	return d.evaluated
 }
 
 // Feasible returns the indexes of the nodes that passed every filter, in
-// index order. The slice belongs to the decision: read it, do not keep it
-// past the next Decide.
+// evaluation order (index order for Decide). The slice belongs to the
+// decision: read it, do not keep it past the next decision.
 func (d *Decision) Feasible() []int {
 	if d == nil {
 		return nil
@@ -316,9 +620,10 @@ func (d *Decision) Feasible() []int {
 }
 
 // Totals returns the weighted score of each feasible node, aligned with
-// Feasible. The slice belongs to the decision.
+// Feasible; nil when the feasible nodes were not scored (ScheduleOne does
+// not score a lone feasible node). The slice belongs to the decision.
 func (d *Decision) Totals() []int64 {
-	if d == nil {
+	if d == nil || !d.scored {
 		return nil
 	}
 	return d.totals
@@ -335,10 +640,10 @@ func (d *Decision) fillScore(k int, s *NodeScore) {
 
 // Scores returns the feasible nodes' scores with their per-plugin
 // breakdown, aligned with Feasible, written into dst's storage (and its
-// entries' Plugins storage) when large enough; nil when no node is
-// feasible.
+// entries' Plugins storage) when large enough; nil when no node was scored.
+// A plugin whose PreScore said Skip is listed with score 0.
 func (d *Decision) Scores(dst []NodeScore) []NodeScore {
-	if d == nil || len(d.feasible) == 0 {
+	if d == nil || len(d.feasible) == 0 || !d.scored {
 		return nil
 	}
 	dst = grow(dst, len(d.feasible))
@@ -362,23 +667,137 @@ func (d *Decision) Scores(dst []NodeScore) []NodeScore {
 }
 
 // BestIndex returns the feasible node with the highest total score and
-// that score; among equal totals the lowest index wins (kube-scheduler
-// picks one of the tied nodes at random). ok is false when no node is
-// feasible.
+// that score; among equal totals the lowest snapshot index wins (Chosen
+// is the node kube-scheduler itself picks among them). With one unscored
+// feasible node, that node and 0. ok is false when no node is feasible.
 func (d *Decision) BestIndex() (index int, total int64, ok bool) {
 	if d == nil || len(d.feasible) == 0 {
 		return -1, 0, false
 	}
+	if !d.scored {
+		return d.feasible[0], 0, true
+	}
 	best := 0
 	for k, t := range d.totals {
-		if t > d.totals[best] {
+		if t > d.totals[best] || (t == d.totals[best] && d.feasible[k] < d.feasible[best]) {
 			best = k
 		}
 	}
 	return d.feasible[best], d.totals[best], true
 }
 
-// PreFilter returns each plugin's PreFilter status, in plugin order.
+// Chosen returns the node kube-scheduler binds the pod to: the only
+// feasible node, or the one its selectHost pops first from a max-heap of
+// the feasible nodes' totals built in evaluation order (v1.36.3 breaks ties
+// by the heap's internal order, not at random). ok is false when no node is
+// feasible.
+func (d *Decision) Chosen() (index int, ok bool) {
+	if d == nil || d.chosen < 0 || d.chosen >= len(d.feasible) {
+		return -1, false
+	}
+	return d.feasible[d.chosen], true
+}
+
+// Tied returns the feasible nodes whose total equals the best total, in
+// evaluation order (the lone feasible node when the nodes were not scored);
+// any of them is a correct pick. It allocates the result.
+func (d *Decision) Tied() []int {
+	if d == nil || len(d.feasible) == 0 {
+		return nil
+	}
+	if !d.scored {
+		return []int{d.feasible[0]}
+	}
+	best := d.totals[0]
+	for _, t := range d.totals {
+		best = max(best, t)
+	}
+	var out []int
+	for k, t := range d.totals {
+		if t == best {
+			out = append(out, d.feasible[k])
+		}
+	}
+	return out
+}
+
+// NumFeasibleNodesToFind returns how many feasible nodes the decision
+// looked for (numFeasibleNodesToFind; every candidate node for Decide).
+func (d *Decision) NumFeasibleNodesToFind() int {
+	if d == nil {
+		return 0
+	}
+	return d.numToFind
+}
+
+// NominatedNodeFirst reports whether the pod's status.nominatedNodeName
+// passed the filters and was taken as the only feasible node without
+// walking the others, as findNodesThatFitPod does after a preemption.
+func (d *Decision) NominatedNodeFirst() bool { return d != nil && d.nominatedFirst }
+
+// PreFilterNodeSubset reports whether a PreFilter narrowed the nodes the
+// filters ran on (NodeAffinity's matchFields on metadata.name, as every
+// DaemonSet pod carries); the other nodes have AbsentNodesStatus.
+func (d *Decision) PreFilterNodeSubset() bool { return d != nil && d.cy != nil && d.cy.hasSubset }
+
+// AbsentNodesStatus returns the status of the nodes the decision did not
+// evaluate (see Status).
+func (d *Decision) AbsentNodesStatus() Status {
+	if d == nil {
+		return Status{}
+	}
+	return d.absentStatus()
+}
+
+// UnschedulablePlugins returns, sorted, the plugins that rejected the pod
+// somewhere (the FitError's Diagnosis.UnschedulablePlugins, which decides
+// which cluster events requeue it): the PreFilter that rejected it, or the
+// plugins that narrowed the nodes and every filter that rejected an
+// evaluated node. Nil when nothing rejected it.
+func (d *Decision) UnschedulablePlugins() []string {
+	if d == nil || d.cy == nil {
+		return nil
+	}
+	set := map[string]bool{}
+	if d.rejectAll {
+		st := d.cy.rejectAll
+		if st.Plugin == "" || st.Code == Unschedulable {
+			for _, p := range d.cy.subsetPlugins {
+				set[p] = true
+			}
+		}
+		if st.Plugin != "" {
+			set[st.Plugin] = true
+		}
+	} else {
+		for _, p := range d.cy.subsetPlugins {
+			set[p] = true
+		}
+		for _, v := range d.verdict {
+			switch {
+			case v > 0:
+				if p := d.rejections[v-1].Plugin; p != "" {
+					set[p] = true
+				}
+			case v <= -2:
+				set[d.cy.checks[-2-v].p.name()] = true
+			}
+		}
+	}
+	if len(set) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(set))
+	for p := range set {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// PreFilter returns the PreFilter status of each plugin that ran, in
+// plugin order: every plugin, unless one rejected the pod as
+// UnschedulableAndUnresolvable or failed, which ends the phase there.
 func (d *Decision) PreFilter() []Status {
 	if d == nil {
 		return nil
@@ -387,7 +806,7 @@ func (d *Decision) PreFilter() []Status {
 }
 
 // PreScore returns the PreScore status of each score plugin, in plugin
-// order (nil when no node was feasible: PreScore did not run).
+// order (nil when the feasible nodes were not scored).
 func (d *Decision) PreScore() []Status {
 	if d == nil || len(d.preScore) == 0 {
 		return nil
@@ -395,11 +814,12 @@ func (d *Decision) PreScore() []Status {
 	return append([]Status(nil), d.preScore...)
 }
 
-// Message returns kube-scheduler's FitError message ("0/3 nodes are
-// available: ...", see FitErrorMessage) when no node is feasible, ""
-// otherwise. When a PreFilter rejected the pod, the message carries that
-// plugin's reasons once instead of a count per node, as upstream's
-// FitError does.
+// Message returns kube-scheduler's FitError message when no node is
+// feasible, "" otherwise: "0/<all nodes> nodes are available: " then,
+// after a PreFilter rejection, that status's reasons once, or else every
+// reason of every rejected node counted once per node, together with the
+// reasons of the status of the nodes not evaluated counted once per such
+// node (FitError.Error).
 func (d *Decision) Message() string {
 	if d == nil {
 		return fitErrorMessage(0, nil, nil)
@@ -408,20 +828,33 @@ func (d *Decision) Message() string {
 		return ""
 	}
 	if d.rejectAll {
-		st := d.preFilterRejection()
+		st := *d.cy.rejectAll
 		return fitErrorMessage(len(d.verdict), &st, nil)
 	}
-	return fitErrorMessage(len(d.verdict), nil, d.rejections)
-}
-
-// preFilterRejection returns the first PreFilter status that rejected.
-func (d *Decision) preFilterRejection() Status {
-	for _, st := range d.preFilter {
-		if !st.IsSuccess() {
-			return st
+	counts := map[string]int{}
+	explicit := 0
+	for i, v := range d.verdict {
+		var st Status
+		switch {
+		case v > 0:
+			st = d.rejections[v-1]
+		case v <= -2:
+			st = d.lazyStatus(i, v)
+		default:
+			continue
+		}
+		explicit++
+		for _, reason := range statusReasons(&st) {
+			counts[reason]++
 		}
 	}
-	return Status{}
+	if absent := len(d.verdict) - explicit; absent > 0 {
+		st := d.absentStatus()
+		for _, reason := range st.Reasons {
+			counts[reason] += absent
+		}
+	}
+	return histogramMessage(len(d.verdict), counts)
 }
 
 // FitErrorMessage is the text of kube-scheduler's FitError, the message of
@@ -443,9 +876,8 @@ func FitErrorMessage(numNodes int, statuses []Status) string {
 // message of a PreFilter rejection: that status's reasons once, not per
 // node.
 func fitErrorMessage(numNodes int, preFilter *Status, statuses []Status) string {
-	msg := fmt.Sprintf("0/%d nodes are available:", numNodes)
 	if preFilter != nil {
-		return msg + " " + strings.Join(statusReasons(preFilter), ", ") + "."
+		return fmt.Sprintf("0/%d nodes are available: ", numNodes) + strings.Join(statusReasons(preFilter), ", ") + "."
 	}
 	counts := map[string]int{}
 	for i := range statuses {
@@ -453,6 +885,14 @@ func fitErrorMessage(numNodes int, preFilter *Status, statuses []Status) string 
 			counts[reason]++
 		}
 	}
+	return histogramMessage(numNodes, counts)
+}
+
+// histogramMessage writes "0/<numNodes> nodes are available:" and the
+// reason counts as "<count> <reason>", sorted as strings, comma-separated
+// and ended with a period.
+func histogramMessage(numNodes int, counts map[string]int) string {
+	msg := fmt.Sprintf("0/%d nodes are available:", numNodes)
 	if len(counts) == 0 {
 		return msg
 	}

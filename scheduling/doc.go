@@ -1,12 +1,15 @@
-// Package scheduling answers where a pod may run and how good each place
-// is, as kube-scheduler v1.36.3 answers it: effective pod requests and
-// limits, the filter plugins of the default profile (NodeUnschedulable,
+// Package scheduling answers where a pod may run, how good each place is
+// and where kube-scheduler v1.36.3 would put it: effective pod requests and
+// limits, the plugins of the default profile — filters NodeUnschedulable,
 // NodeName, TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit,
-// PodTopologySpread, InterPodAffinity), their scores (with
-// NodeResourcesBalancedAllocation), the pod's priority (PodPriority; the
-// admission plugin that sets it is package api/admission) and the
-// scheduling queue, over an indexed cluster snapshot that is updated
-// incrementally.
+// VolumeRestrictions, NodeVolumeLimits, VolumeBinding, VolumeZone,
+// PodTopologySpread, InterPodAffinity, DynamicResources and
+// NodeDeclaredFeatures (the last two for pods without resource claims or
+// feature needs), scores with NodeResourcesBalancedAllocation and
+// ImageLocality besides — the scheduling algorithm around them, the pod's
+// priority (PodPriority; the admission plugin that sets it is package
+// api/admission) and the scheduling queue, over an indexed cluster snapshot
+// that is updated incrementally.
 //
 // # The evaluation path
 //
@@ -19,9 +22,11 @@
 //
 // NewCluster indexes the nodes and pods once (the scheduler's cache
 // snapshot); AddPod, RemovePod, UpdatePod, AddNode, RemoveNode, UpdateNode,
-// SetNamespace and SetSpreadWorkloads keep it current without a rebuild.
-// Config is the scheduler configuration; its zero value is v1.36.3's
-// default profile.
+// SetNamespace, SetSpreadWorkloads and the storage objects' Set and Remove
+// methods (PersistentVolumeClaims, PersistentVolumes, StorageClasses,
+// CSINodes, CSIDrivers) keep it current without a rebuild; AddObjects takes
+// a decoded `kubectl get -o json` dump. Config is the scheduler
+// configuration; its zero value is v1.36.3's default profile.
 //
 // NewCycle starts the scheduling cycle of one pod: the plugins are
 // instantiated for it, and their PreFilter runs once, on the first question
@@ -47,6 +52,19 @@
 // The snapshot is only read by cycles, so any number of goroutines may run
 // cycles on it at once; each Cycle and Decision belongs to one goroutine,
 // and updates must not run while cycles do.
+//
+// # The scheduling algorithm
+//
+// Decide evaluates every node. kube-scheduler does not: it walks its node
+// list (the cache's node tree, zones taken round robin: TreeOrder) from a
+// start index that rotates from cycle to cycle, stops once it has found
+// NumFeasibleNodesToFind feasible nodes (percentageOfNodesToScore, adaptive
+// by default), tries a pod's nominated node first, scores only what it
+// found and picks the node from a heap. Scheduler holds that state between
+// cycles and its ScheduleOne makes the decision exactly so, into the same
+// Decision type (Evaluated, Feasible, Chosen, Message). Step is one turn of
+// the scheduling loop over a snapshot and a Queue — pop, decide, bind into
+// the snapshot or requeue — with nothing performed outside them.
 //
 // # Beside the path
 //

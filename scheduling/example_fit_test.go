@@ -101,8 +101,10 @@ func ExampleCycle_Explain() {
 // The scores rank the nodes that passed the filters: here the pod prefers
 // nodes with SSDs (node affinity, weight 2 in the default profile) and
 // tolerates no PreferNoSchedule taint (weight 3); the three nodes are
-// equally free, so the resource scores (81 least-allocated, 93 balanced)
-// add the same 174 to each.
+// equally free, so the resource scores add the same 152 to each: 81 least
+// allocated, and 71 balanced (v1.36 scores the change the pod makes: an
+// empty node is perfectly balanced, balance 100, and 1 cpu of 4 with 1Gi
+// of 8Gi leaves it at 93, so 50 + (50 + 93 − 100)/2).
 func ExampleDecision_Scores() {
 	soft := api.Taint{Key: "spot", Effect: api.TaintEffectPreferNoSchedule}
 	c, _ := scheduling.NewCluster([]*api.Node{
@@ -118,9 +120,9 @@ func ExampleDecision_Scores() {
 		fmt.Println(s.Node, s.Total)
 	}
 	// Output:
-	// node-a 374
-	// node-b 674
-	// node-c 474
+	// node-a 352
+	// node-b 652
+	// node-c 452
 }
 
 // A what-if for preemption: the pod does not fit on node-a until the

@@ -45,7 +45,10 @@ func (e NodeExplanation) Fits() bool { return e.Status.Code == Success }
 
 // Explain evaluates the cycle's pod on every node and explains the
 // outcome (see Explanation). It is Decide plus, for every node, each
-// plugin's verdict on its own. A nil Cycle gives nil.
+// plugin's verdict on its own. A node a PreFilter's node subset left out
+// has that status ("node(s) didn't satisfy plugin(s) [NodeAffinity]") as
+// its Status, and NodeAffinity's own verdict among its Rejections. A nil
+// Cycle gives nil.
 func (cy *Cycle) Explain() *Explanation {
 	if cy == nil {
 		return nil
@@ -132,6 +135,9 @@ func describeRejection(st Status) string {
 	}
 	if st.Err != nil {
 		parts = append(parts, st.Err.Error())
+	}
+	if st.Plugin == "" {
+		return fmt.Sprintf("[%s]: %s", st.Code, strings.Join(parts, ", "))
 	}
 	return fmt.Sprintf("%s [%s]: %s", st.Plugin, st.Code, strings.Join(parts, ", "))
 }

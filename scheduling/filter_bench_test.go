@@ -69,7 +69,8 @@ func BenchmarkFilter(b *testing.B) {
 		for b.Loop() {
 			cy := c.NewCycle(pod)
 			cy.runPreFilter()
-			cy.filterDecision(&d)
+			d.reset(cy)
+			cy.filterDecision(&d, walkOptions{})
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/5000, "ns/node")
 		if len(d.Feasible()) == 0 {

@@ -311,10 +311,13 @@ func TestScores(t *testing.T) {
 	want := []NodeScore{
 		// NodeResourcesFit: (1000m - 100m non-zero default) / 1000m free;
 		// BalancedAllocation skips best-effort pods.
+		// VolumeBinding, DynamicResources and ImageLocality score 0.
 		{Node: "n1", Index: 0, Total: 0*3 + 100*2 + 90, Plugins: []PluginScore{{PluginTaintToleration, 0, 3}, {PluginNodeAffinity, 100, 2},
-			{PluginNodeResourcesFit, 90, 1}, {PluginPodTopologySpread, 0, 2}, {PluginInterPodAffinity, 0, 2}, {PluginNodeResourcesBalancedAllocation, 0, 1}}},
+			{PluginNodeResourcesFit, 90, 1}, {PluginVolumeBinding, 0, 1}, {PluginPodTopologySpread, 0, 2}, {PluginInterPodAffinity, 0, 2},
+			{PluginDynamicResources, 0, 2}, {PluginNodeResourcesBalancedAllocation, 0, 1}, {PluginImageLocality, 0, 1}}},
 		{Node: "n2", Index: 1, Total: 100*3 + 0*2 + 90, Plugins: []PluginScore{{PluginTaintToleration, 100, 3}, {PluginNodeAffinity, 0, 2},
-			{PluginNodeResourcesFit, 90, 1}, {PluginPodTopologySpread, 0, 2}, {PluginInterPodAffinity, 0, 2}, {PluginNodeResourcesBalancedAllocation, 0, 1}}},
+			{PluginNodeResourcesFit, 90, 1}, {PluginVolumeBinding, 0, 1}, {PluginPodTopologySpread, 0, 2}, {PluginInterPodAffinity, 0, 2},
+			{PluginDynamicResources, 0, 2}, {PluginNodeResourcesBalancedAllocation, 0, 1}, {PluginImageLocality, 0, 1}}},
 	}
 	if d := cmp.Diff(want, scores); d != "" {
 		t.Errorf("Score (-want +got):\n%s", d)

@@ -48,13 +48,23 @@ package scheduling
 // snapshot. Plugins whose state does not depend on other pods return
 // themselves from clone.
 //
-// Decide (decision.go) sieves the candidate nodes plugin by plugin and
-// scores column by column, calling the hottest plugins through their
-// concrete types (sieve, quickFits, scoreColumn); PodTopologySpread works
-// on node indexes there (fitsIndex, preScoreIndexes, scoreIndexes). A new
-// plugin needs none of that to be correct: the plain path through the
-// interface gives the same answers, and the package's property tests
-// compare Decide with it (plain_test.go).
+// Decide and ScheduleOne (decision.go, schedule.go) share one path: they
+// walk the candidate nodes (index order, a PreFilter's node subset, or the
+// node tree from a start index) and run the filters node by node until
+// enough nodes fit, then score column by column. The walk runs only the
+// plugins that can reject a node this cycle (buildChecks), calls the
+// hottest through their concrete types (filterNode: NodeResourcesFit reads
+// per-node columns, fitcolumns.go; PodTopologySpread works on node indexes,
+// fitsIndex), and records a rejection by an exact check as "check j" whose
+// Status is built when asked for; scoring calls the hot plugins directly
+// too (scoreColumn, preScoreIndexes, scoreIndexes). A new plugin needs none
+// of that to be correct: the plain path through the interface gives the
+// same answers, and the package's property tests compare Decide and
+// ScheduleOne with it (plain_test.go).
+//
+// A plugin whose PreFilter narrows the nodes (a PreFilterResult with node
+// names) also implements nodeSubsetter; the framework intersects the
+// subsets and gives the nodes left out the absent-node status.
 //
 // Adding a plugin: its name constant (Plugin*), its place in
 // defaultPlugins and plugins(), its weight in defaultScoreWeight, and its
@@ -62,6 +72,7 @@ package scheduling
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/podsem/podsem/api"
@@ -111,20 +122,27 @@ func (c Code) String() string {
 
 // The plugin names, as kube-scheduler registers them.
 const (
-	PluginNodeUnschedulable = "NodeUnschedulable"
-	PluginNodeName          = "NodeName"
-	PluginTaintToleration   = "TaintToleration"
-	PluginNodeAffinity      = "NodeAffinity"
-	PluginNodePorts         = "NodePorts"
-	PluginNodeResourcesFit  = "NodeResourcesFit"
-	PluginPodTopologySpread = "PodTopologySpread"
-	PluginInterPodAffinity  = "InterPodAffinity"
+	PluginNodeUnschedulable    = "NodeUnschedulable"
+	PluginNodeName             = "NodeName"
+	PluginTaintToleration      = "TaintToleration"
+	PluginNodeAffinity         = "NodeAffinity"
+	PluginNodePorts            = "NodePorts"
+	PluginNodeResourcesFit     = "NodeResourcesFit"
+	PluginVolumeRestrictions   = "VolumeRestrictions"
+	PluginNodeVolumeLimits     = "NodeVolumeLimits"
+	PluginVolumeBinding        = "VolumeBinding"
+	PluginVolumeZone           = "VolumeZone"
+	PluginPodTopologySpread    = "PodTopologySpread"
+	PluginInterPodAffinity     = "InterPodAffinity"
+	PluginDynamicResources     = "DynamicResources"
+	PluginNodeDeclaredFeatures = "NodeDeclaredFeatures"
+	PluginImageLocality        = "ImageLocality"
 )
 
 // defaultPlugins lists the filter/score plugins this package implements in
-// the order of kube-scheduler's default profile (filters first; the
-// score-only NodeResourcesBalancedAllocation last). Config.Plugins may name
-// a subset.
+// the order of kube-scheduler v1.36.3's default profile (filters first, in
+// filter order; the score-only NodeResourcesBalancedAllocation and
+// ImageLocality last). Config.Plugins may name a subset.
 var defaultPlugins = [...]string{
 	PluginNodeUnschedulable,
 	PluginNodeName,
@@ -132,9 +150,16 @@ var defaultPlugins = [...]string{
 	PluginNodeAffinity,
 	PluginNodePorts,
 	PluginNodeResourcesFit,
+	PluginVolumeRestrictions,
+	PluginNodeVolumeLimits,
+	PluginVolumeBinding,
+	PluginVolumeZone,
 	PluginPodTopologySpread,
 	PluginInterPodAffinity,
+	PluginDynamicResources,
+	PluginNodeDeclaredFeatures,
 	PluginNodeResourcesBalancedAllocation,
+	PluginImageLocality,
 }
 
 // DefaultPlugins returns the plugin names of kube-scheduler's default
@@ -147,9 +172,9 @@ func defaultScoreWeight(plugin string) int64 {
 	switch plugin {
 	case PluginTaintToleration:
 		return 3
-	case PluginNodeAffinity, PluginPodTopologySpread, PluginInterPodAffinity:
+	case PluginNodeAffinity, PluginPodTopologySpread, PluginInterPodAffinity, PluginDynamicResources:
 		return 2
-	case PluginNodeResourcesFit, PluginNodeResourcesBalancedAllocation:
+	case PluginNodeResourcesFit, PluginVolumeBinding, PluginNodeResourcesBalancedAllocation, PluginImageLocality:
 		return 1
 	}
 	return 0
@@ -232,12 +257,13 @@ type PluginScore struct {
 // NodeScore is a feasible node's score: the weighted sum of the plugins'
 // normalized scores, as kube-scheduler's RunPreScorePlugins and
 // RunScorePlugins compute it, and the breakdown. Each plugin's raw scores
-// are normalized to 0..MaxNodeScore and multiplied by its weight in the
-// default profile: TaintToleration 3, NodeAffinity 2, PodTopologySpread 2,
-// InterPodAffinity 2, NodeResourcesFit 1 (the LeastAllocated strategy over
-// cpu and memory), NodeResourcesBalancedAllocation 1; a plugin whose
-// PreScore says Skip contributes 0. ImageLocality (weight 1) is not
-// modelled: the snapshot holds no node images.
+// are normalized to 0..MaxNodeScore and multiplied by its weight in
+// v1.36.3's default profile: TaintToleration 3, NodeAffinity 2,
+// PodTopologySpread 2, InterPodAffinity 2, DynamicResources 2,
+// NodeResourcesFit 1 (the LeastAllocated strategy over cpu and memory),
+// VolumeBinding 1, NodeResourcesBalancedAllocation 1, ImageLocality 1. A
+// plugin whose PreScore says Skip is listed with 0 (kube-scheduler leaves
+// it out of the node's scores; Decision.PreScore tells which did).
 type NodeScore struct {
 	Node    string
 	Index   int
@@ -306,8 +332,13 @@ type Cycle struct {
 	plugins []cyclePlugin
 
 	preFilterDone bool
-	preFilter     []Status // per plugin
-	// active are the plugins whose filter runs (PreFilter Success).
+	// preFilter holds the PreFilter status of the plugins that ran, in
+	// plugin order: every plugin, unless one rejected the pod as
+	// UnschedulableAndUnresolvable or failed, which ends the PreFilter
+	// phase there, as the framework's RunPreFilterPlugins does.
+	preFilter []Status
+	// active are the plugins whose filter runs (PreFilter did not say
+	// Skip).
 	active []cyclePlugin
 	// quick holds, aligned with active, the plugins' quickFilter (nil for
 	// plugins without one).
@@ -315,9 +346,34 @@ type Cycle struct {
 	// rejectAll is set when a PreFilter rejected or failed: every node gets
 	// it.
 	rejectAll *Status
+	// subset is set when a PreFilter narrowed the candidate nodes
+	// (PreFilterResult.NodeNames): the snapshot indexes of the named nodes
+	// that exist, ascending; subsetPlugins names the plugins that narrowed
+	// them, sorted, and absent is the status the other nodes get.
+	subset        []int
+	hasSubset     bool
+	subsetPlugins []string
+	absent        Status
+	// checks are the active plugins as Decide's filter loop runs them
+	// (buildChecks).
+	checks []filterCheck
 	// view is the node view the filters reuse from node to node.
 	view nodeView
 }
+
+// nodeSubsetter is implemented by plugins whose PreFilter may narrow the
+// nodes the filters run on (a PreFilterResult with NodeNames): after a
+// successful preFilter, preFilterNodeNames returns those names and true,
+// or false when every node remains a candidate.
+type nodeSubsetter interface {
+	preFilterNodeNames() (names []string, ok bool)
+}
+
+// ReasonNodesDidNotSatisfyPlugins is the format of the status the framework
+// gives the nodes a PreFilter left out of its node subset
+// (findNodesThatFitPod): "node(s) didn't satisfy plugin(s) [NodeAffinity]",
+// the narrowing plugins sorted.
+const ReasonNodesDidNotSatisfyPlugins = "node(s) didn't satisfy plugin(s) %v"
 
 // NewCycle starts a scheduling cycle for pod. The pod need not be in the
 // snapshot; if a pod with its key is there, it is not treated specially
@@ -377,34 +433,106 @@ func (c *Cluster) plugins(pod *PodInfo) []cyclePlugin {
 	add(PluginNodeAffinity, func() cyclePlugin { return newNodeAffinityPlugin(c, pod) })
 	add(PluginNodePorts, func() cyclePlugin { return newNodePortsPlugin(pod) })
 	add(PluginNodeResourcesFit, func() cyclePlugin { return newFitPlugin(c, pod) })
+	add(PluginVolumeRestrictions, func() cyclePlugin { return newVolumeRestrictionsPlugin(c, pod) })
+	add(PluginNodeVolumeLimits, func() cyclePlugin { return newNodeVolumeLimitsPlugin(c, pod) })
+	add(PluginVolumeBinding, func() cyclePlugin { return newVolumeBindingPlugin(c, pod) })
+	add(PluginVolumeZone, func() cyclePlugin { return newVolumeZonePlugin(c, pod) })
 	add(PluginPodTopologySpread, func() cyclePlugin { return newSpreadPlugin(c, pod) })
 	add(PluginInterPodAffinity, func() cyclePlugin { return newInterPodAffinityPlugin(c, pod) })
+	add(PluginDynamicResources, func() cyclePlugin { return newDynamicResourcesPlugin(pod) })
+	add(PluginNodeDeclaredFeatures, func() cyclePlugin { return &nodeDeclaredFeaturesPlugin{} })
 	add(PluginNodeResourcesBalancedAllocation, func() cyclePlugin { return newBalancedPlugin(pod) })
+	add(PluginImageLocality, func() cyclePlugin { return newImageLocalityPlugin(c, pod) })
 	return out
 }
 
-// runPreFilter runs every plugin's PreFilter once.
+// runPreFilter runs the plugins' PreFilter once, as the framework's
+// RunPreFilterPlugins does: Skip leaves a plugin's filter out; an
+// UnschedulableAndUnresolvable or Error status ends the phase at once and is
+// every node's status; an Unschedulable status lets the later plugins run
+// (their state serves preemption) and, the last one given, fails the cycle
+// unless a later plugin ends it. Node subsets returned by the plugins are
+// intersected; an empty intersection rejects the pod.
 func (cy *Cycle) runPreFilter() {
 	if cy.preFilterDone {
 		return
 	}
 	cy.preFilterDone = true
-	cy.preFilter = make([]Status, len(cy.plugins))
-	for i, p := range cy.plugins {
+	cy.preFilter = make([]Status, 0, len(cy.plugins))
+	var unschedulable *Status
+	var names map[string]bool // the merged subset, nil when every node
+	var narrowing []string
+	for _, p := range cy.plugins {
 		st := p.preFilter()
 		st.Plugin = p.name()
-		cy.preFilter[i] = st
-		switch {
-		case st.Code == Success:
-			cy.active = append(cy.active, p)
-			q, _ := p.(quickFilter)
-			cy.quick = append(cy.quick, q)
-		case st.Code == Skip:
-		default:
-			if cy.rejectAll == nil {
-				s := st
-				cy.rejectAll = &s
+		cy.preFilter = append(cy.preFilter, st)
+		switch st.Code {
+		case Skip:
+			continue
+		case Success:
+		case Unschedulable:
+			s := st
+			unschedulable = &s
+		default: // UnschedulableAndUnresolvable, Error
+			s := st
+			cy.rejectAll = &s
+			return
+		}
+		cy.active = append(cy.active, p)
+		q, _ := p.(quickFilter)
+		cy.quick = append(cy.quick, q)
+		if st.Code != Success {
+			continue
+		}
+		ns, ok := p.(nodeSubsetter)
+		if !ok {
+			continue
+		}
+		list, ok := ns.preFilterNodeNames()
+		if !ok {
+			continue
+		}
+		narrowing = append(narrowing, p.name())
+		if names == nil {
+			names = make(map[string]bool, len(list))
+			for _, n := range list {
+				names[n] = true
+			}
+		} else {
+			keep := make(map[string]bool, len(list))
+			for _, n := range list {
+				if names[n] {
+					keep[n] = true
+				}
+			}
+			names = keep
+		}
+		if len(names) == 0 {
+			sort.Strings(narrowing)
+			msg := fmt.Sprintf("node(s) didn't satisfy plugin(s) %v simultaneously", narrowing)
+			if len(narrowing) == 1 {
+				msg = "node(s) didn't satisfy plugin " + narrowing[0]
+			}
+			cy.rejectAll = &Status{Code: UnschedulableAndUnresolvable, Reasons: []string{msg}}
+			cy.subsetPlugins = narrowing
+			return
+		}
+	}
+	if unschedulable != nil {
+		cy.rejectAll = unschedulable
+	}
+	cy.buildChecks()
+	if names != nil {
+		cy.hasSubset = true
+		sort.Strings(narrowing)
+		cy.subsetPlugins = narrowing
+		for n := range names {
+			if ni := cy.c.byName[n]; ni != nil {
+				cy.subset = append(cy.subset, ni.index)
 			}
 		}
+		sort.Ints(cy.subset)
+		cy.absent = Status{Code: UnschedulableAndUnresolvable,
+			Reasons: []string{fmt.Sprintf(ReasonNodesDidNotSatisfyPlugins, narrowing)}}
 	}
 }

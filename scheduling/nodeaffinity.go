@@ -60,6 +60,8 @@ type nodeAffinityPlugin struct {
 	c        *Cluster
 	pod      *api.Pod
 	required *compiledNodeAffinity
+	// nodeNames are the names PreFilter narrowed the nodes to (nil: all).
+	nodeNames []string
 
 	preferred []preferredNodeTerm
 }
@@ -84,8 +86,10 @@ func requiredNodeSelector(pod *api.Pod) *api.NodeSelector {
 }
 
 // preFilter skips pods with neither nodeSelector nor required node
-// affinity, and rejects every node when the required terms pin the pod to
-// node names (matchFields metadata.name In) that no term can satisfy.
+// affinity. When every required term pins the pod to node names
+// (matchFields metadata.name In, as the DaemonSet controller writes), it
+// narrows the candidate nodes to those names (preFilterNodeNames), and
+// rejects every node when no name satisfies a whole term.
 func (pl *nodeAffinityPlugin) preFilter() Status {
 	req := requiredNodeSelector(pl.pod)
 	if req == nil && pl.pod.Spec.NodeSelector == nil {
@@ -123,7 +127,16 @@ func (pl *nodeAffinityPlugin) preFilter() Status {
 	if union != nil && len(union) == 0 {
 		return Status{Code: UnschedulableAndUnresolvable, Reasons: []string{ReasonNodeAffinityConflict}}
 	}
+	for n := range union {
+		pl.nodeNames = append(pl.nodeNames, n)
+	}
 	return Status{}
+}
+
+// preFilterNodeNames returns the node names the required terms pin the pod
+// to (PreFilterResult.NodeNames), when they do.
+func (pl *nodeAffinityPlugin) preFilterNodeNames() ([]string, bool) {
+	return pl.nodeNames, len(pl.nodeNames) > 0
 }
 
 func (pl *nodeAffinityPlugin) fits(v *nodeView) bool { return pl.required.match(v.info) }

@@ -247,6 +247,9 @@ type PodInfo struct {
 	// (NonZeroRequested), for pods on nodes.
 	non0CPU, non0Mem int64
 	ports            []hostPort
+	// claimNames are the claims the pod's volumes reference
+	// (podClaimNames).
+	claimNames []string
 
 	requiredAffinity      []affinityTerm
 	requiredAntiAffinity  []affinityTerm
@@ -301,6 +304,7 @@ func newPodInfo(pod *api.Pod) *PodInfo {
 	}
 	pi.requests, pi.non0CPU, pi.non0Mem = schedulerPodRequests(pod)
 	pi.ports = podHostPorts(pod)
+	pi.claimNames = podClaimNames(pod)
 	pi.compileAffinity()
 	return pi
 }
@@ -310,6 +314,7 @@ func newIncomingPodInfo(pod *api.Pod) *PodInfo {
 	pi := &PodInfo{Pod: pod, key: pod.Namespace + "/" + pod.Name, antiSlot: -1, affSlot: -1}
 	pi.requests = incomingPodRequests(pod)
 	pi.ports = podHostPorts(pod)
+	pi.claimNames = podClaimNames(pod)
 	pi.compileAffinity()
 	return pi
 }
@@ -327,6 +332,7 @@ type NodeInfo struct {
 	index         int
 	unschedulable bool
 	hardTaints    bool // some NoSchedule or NoExecute taint
+	softTaints    bool // some PreferNoSchedule taint
 	pods          []*PodInfo
 	allocatable   Resource
 	requested     Resource
@@ -341,6 +347,12 @@ type NodeInfo struct {
 	// withRequiredAntiAffinity those with a required anti-affinity term.
 	withAffinity             int
 	withRequiredAntiAffinity int
+
+	// zone is the node's group in the scheduler's node tree (nodetree.go).
+	zone *zoneGroup
+	// images are the ids of the image names the node lists, sorted
+	// (imagelocality.go).
+	images []int32
 }
 
 // setNode records the node object and what is cached from it.
@@ -348,10 +360,13 @@ func (n *NodeInfo) setNode(node *api.Node) {
 	n.node = node
 	n.name = node.Name
 	n.unschedulable = node.Spec.Unschedulable
-	n.hardTaints = false
+	n.hardTaints, n.softTaints = false, false
 	for _, t := range node.Spec.Taints {
-		if t.Effect == api.TaintEffectNoSchedule || t.Effect == api.TaintEffectNoExecute {
+		switch t.Effect {
+		case api.TaintEffectNoSchedule, api.TaintEffectNoExecute:
 			n.hardTaints = true
+		case api.TaintEffectPreferNoSchedule:
+			n.softTaints = true
 		}
 	}
 	n.allocatable = newResource(node.Status.Allocatable)

@@ -2,6 +2,7 @@ package scheduling
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/podsem/podsem/api"
 )
@@ -40,6 +41,23 @@ func results(d *Decision) []nodeResult {
 func plainFilter(cy *Cycle) []nodeResult {
 	cy.runPreFilter()
 	out := make([]nodeResult, len(cy.c.nodes))
+	for i, n := range cy.c.nodes {
+		out[i] = nodeResult{Node: n.name, Index: i}
+		switch {
+		case cy.rejectAll != nil:
+			out[i].Status = *cy.rejectAll
+		case cy.hasSubset && !slices.Contains(cy.subset, i):
+			out[i].Status = cy.absent
+		default:
+			out[i].Status = plainFilterNode(cy, n)
+		}
+	}
+	return out
+}
+
+// plainFilterNode runs the active plugins' filters on one node the plain
+// way, twice when pods are nominated there.
+func plainFilterNode(cy *Cycle, n *NodeInfo) Status {
 	run := func(plugins []cyclePlugin, v *nodeView) Status {
 		for _, p := range plugins {
 			if st := p.filter(v); !st.IsSuccess() {
@@ -49,28 +67,19 @@ func plainFilter(cy *Cycle) []nodeResult {
 		}
 		return Status{}
 	}
-	for i, n := range cy.c.nodes {
-		out[i] = nodeResult{Node: n.name, Index: i}
-		if cy.rejectAll != nil {
-			out[i].Status = *cy.rejectAll
-			continue
-		}
-		if nom := cy.nominatedFor(n); len(nom) > 0 {
-			with := make([]cyclePlugin, len(cy.active))
-			for j, p := range cy.active {
-				with[j] = p.clone()
-				for _, q := range nom {
-					with[j].addPod(q, n)
-				}
-			}
-			if st := run(with, &nodeView{info: n, added: nom}); !st.IsSuccess() {
-				out[i].Status = st
-				continue
+	if nom := cy.nominatedFor(n); len(nom) > 0 {
+		with := make([]cyclePlugin, len(cy.active))
+		for j, p := range cy.active {
+			with[j] = p.clone()
+			for _, q := range nom {
+				with[j].addPod(q, n)
 			}
 		}
-		out[i].Status = run(cy.active, &nodeView{info: n})
+		if st := run(with, &nodeView{info: n, added: nom}); !st.IsSuccess() {
+			return st
+		}
 	}
-	return out
+	return run(cy.active, &nodeView{info: n})
 }
 
 // plainScore is the test oracle for Decide's scores: every score plugin's
@@ -114,6 +123,54 @@ func plainScore(cy *Cycle, res []nodeResult) ([]NodeScore, []Status) {
 		}
 	}
 	return scores, pre
+}
+
+// plainWalk is the test oracle for ScheduleOne's walk, following
+// findNodesThatFitPod the plain way over the plain filters' verdicts: the
+// nominated node first, then the node tree's list (or the PreFilter's node
+// subset, in index order) from start, one node at a time, stopping at the
+// (k+1)-th feasible node. It returns the evaluated and feasible nodes in
+// order and whether the nominated node was taken alone.
+func plainWalk(cy *Cycle, res []nodeResult, percentage int32, start int) (evaluated, feasible []int, nominatedFirst bool) {
+	if cy.rejectAll != nil {
+		return nil, nil, false
+	}
+	skip := -1
+	if nn := cy.pod.Pod.Status.NominatedNodeName; nn != "" {
+		if ni := cy.c.byName[nn]; ni != nil {
+			// Tried whatever the node subset says.
+			st := plainFilterNode(cy, ni)
+			if st.IsSuccess() {
+				return []int{ni.index}, []int{ni.index}, true
+			}
+			res[ni.index].Status = st
+			evaluated = append(evaluated, ni.index)
+			skip = ni.index
+		}
+	}
+	list := cy.c.TreeOrder()
+	if cy.hasSubset {
+		list = cy.subset
+	}
+	n := len(list)
+	k := NumFeasibleNodesToFind(percentage, n)
+	if !cy.c.hasScorePlugins() {
+		k = 1
+	}
+	for p := range n {
+		i := list[(start%n+p)%n]
+		if i == skip {
+			continue
+		}
+		if res[i].Fits() {
+			if len(feasible) == k {
+				break
+			}
+			feasible = append(feasible, i)
+		}
+		evaluated = append(evaluated, i)
+	}
+	return evaluated, feasible, false
 }
 
 // plainMessage is the FitError message over the oracle's verdicts.

@@ -62,10 +62,15 @@ func (pl *fitPlugin) score(n *NodeInfo) int64 {
 	return total / weights
 }
 
-// balancedPlugin is NodeResourcesBalancedAllocation: a node scores
-// 100×(1−σ), σ the standard deviation of its cpu and memory requested
-// fractions (capped at 1) once the pod is placed, counting requests as
-// they are (not the non-zero defaults). Best-effort pods are not scored.
+// balancedPlugin is NodeResourcesBalancedAllocation as v1.36.3 scores it:
+// the change in the node's balance that placing the pod causes. The
+// balance of a node is int64(100×(1−σ)), σ the standard deviation of its
+// cpu and memory requested fractions (each capped at 1; a resource the node
+// has none of is left out, and with fewer than two fractions σ is 0),
+// counting requests as they are (not the non-zero defaults). The score is
+// 50 + (50 + balance with the pod − balance without it) / 2 in integer
+// arithmetic: 75 when the pod leaves the balance as it was, more when it
+// improves it. Best-effort pods are not scored (PreScore Skip).
 type balancedPlugin struct {
 	basePlugin
 	pod      *api.Pod
@@ -90,6 +95,15 @@ func (pl *balancedPlugin) preScore(feasible []*NodeInfo) Status {
 }
 
 func (pl *balancedPlugin) score(n *NodeInfo) int64 {
+	cpu, mem := n.requested.MilliCPU, n.requested.Memory
+	with := balanceScore(cpu+pl.cpu, n.allocatable.MilliCPU, mem+pl.mem, n.allocatable.Memory)
+	without := balanceScore(cpu, n.allocatable.MilliCPU, mem, n.allocatable.Memory)
+	return MaxNodeScore/2 + (MaxNodeScore/2+with-without)/2
+}
+
+// balanceScore is int64(100×(1−σ)) over the cpu and memory requested
+// fractions (balancedResourceScore).
+func balanceScore(cpu, cpuAlloc, mem, memAlloc int64) int64 {
 	var fractions [2]float64
 	k := 0
 	add := func(req, alloc int64) {
@@ -100,8 +114,8 @@ func (pl *balancedPlugin) score(n *NodeInfo) int64 {
 		fractions[k] = min(f, 1)
 		k++
 	}
-	add(n.requested.MilliCPU+pl.cpu, n.allocatable.MilliCPU)
-	add(n.requested.Memory+pl.mem, n.allocatable.Memory)
+	add(cpu, cpuAlloc)
+	add(mem, memAlloc)
 	std := 0.0
 	if k == 2 {
 		std = math.Abs((fractions[0] - fractions[1]) / 2)

@@ -83,6 +83,9 @@ func (pl *taintPlugin) preScore(feasible []*NodeInfo) Status {
 // score counts the node's PreferNoSchedule taints the pod does not
 // tolerate.
 func (pl *taintPlugin) score(n *NodeInfo) int64 {
+	if !n.softTaints {
+		return 0
+	}
 	var count int64
 	for i := range n.node.Spec.Taints {
 		t := &n.node.Spec.Taints[i]

@@ -1,0 +1,134 @@
+package scheduling
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"testing"
+
+	"github.com/podsem/podsem/api"
+)
+
+// benchClusterFile reads the cluster named by PODSEM_BENCH_CLUSTER (plain
+// JSON, or gzip when the file starts with gzip's magic bytes):
+// {"nodes": [...], "pods": [...], "pod": {...}}. ok is false when the
+// variable is unset.
+func benchClusterFile(b *testing.B) (nodes []*api.Node, pods []*api.Pod, pod *api.Pod, ok bool) {
+	path := os.Getenv("PODSEM_BENCH_CLUSTER")
+	if path == "" {
+		return nil, nil, nil, false
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
+		zr, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			b.Fatalf("%s: %v", path, err)
+		}
+		if data, err = io.ReadAll(zr); err != nil {
+			b.Fatalf("%s: %v", path, err)
+		}
+	}
+	var in struct {
+		Nodes []*api.Node `json:"nodes"`
+		Pods  []*api.Pod  `json:"pods"`
+		Pod   *api.Pod    `json:"pod"`
+	}
+	if err := json.Unmarshal(data, &in); err != nil {
+		b.Fatalf("%s: %v", path, err)
+	}
+	if in.Pod == nil {
+		b.Fatalf("%s: no \"pod\"", path)
+	}
+	return in.Nodes, in.Pods, in.Pod, true
+}
+
+// BenchmarkScheduleOne times one full default-profile decision as
+// kube-scheduler makes it (Scheduler.ScheduleOne: PreFilter, Filter from
+// start index 0 until numFeasibleNodesToFind nodes fit, PreScore, Score,
+// NormalizeScore, selectHost) for the pod of the cluster named by
+// PODSEM_BENCH_CLUSTER (sub-benchmark "file", skipped when unset), with the
+// adaptive percentageOfNodesToScore, into a reused Decision.
+func BenchmarkScheduleOne(b *testing.B) {
+	nodes, pods, pod, ok := benchClusterFile(b)
+	if !ok {
+		b.Skip("PODSEM_BENCH_CLUSTER is not set")
+	}
+	c, err := NewCluster(nodes, pods, Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("file", func(b *testing.B) {
+		var d Decision
+		s := Scheduler{}
+		if _, err := s.ScheduleOne(c.NewCycle(pod), &d); err != nil {
+			b.Fatal(err)
+		}
+		if _, ok := d.Chosen(); !ok {
+			b.Fatal("no node chosen:", d.Message())
+		}
+		b.ReportAllocs()
+		b.ResetTimer()
+		for b.Loop() {
+			s := Scheduler{}
+			s.ScheduleOne(c.NewCycle(pod), &d)
+		}
+		b.ReportMetric(float64(len(d.Evaluated())), "evaluated")
+	})
+}
+
+// BenchmarkScheduleBatch places 1,000 copies of the file's pod (batch-0 …
+// batch-999) one after another: each is decided by ScheduleOne, the start
+// index rotating as upstream rotates it, and bound into the snapshot
+// (AddPod with spec.nodeName) before the next. The snapshot is rebuilt
+// outside the timer for every run of the batch. It reports pods/s.
+func BenchmarkScheduleBatch(b *testing.B) {
+	nodes, pods, pod, ok := benchClusterFile(b)
+	if !ok {
+		b.Skip("PODSEM_BENCH_CLUSTER is not set")
+	}
+	const batch = 1000
+	copies := make([]*api.Pod, batch)
+	for i := range copies {
+		p := *pod
+		p.Name = fmt.Sprintf("batch-%d", i)
+		p.UID = fmt.Sprintf("batch-%d", i)
+		copies[i] = &p
+	}
+	b.Run("file", func(b *testing.B) {
+		b.ReportAllocs()
+		placed := 0
+		for b.Loop() {
+			b.StopTimer()
+			c, err := NewCluster(nodes, pods, Config{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			bound := make([]api.Pod, batch)
+			b.StartTimer()
+			var d Decision
+			s := Scheduler{}
+			for i, p := range copies {
+				if _, err := s.ScheduleOne(c.NewCycle(p), &d); err != nil {
+					b.Fatal(err)
+				}
+				n, ok := d.Chosen()
+				if !ok {
+					continue
+				}
+				bound[i] = *p
+				bound[i].Spec.NodeName = c.NodeAt(n).Name()
+				if err := c.AddPod(&bound[i]); err != nil {
+					b.Fatal(err)
+				}
+				placed++
+			}
+		}
+		b.ReportMetric(float64(placed)/b.Elapsed().Seconds(), "pods/s")
+	})
+}

@@ -1,0 +1,60 @@
+package scheduling
+
+import (
+	"fmt"
+
+	"github.com/podsem/podsem/api"
+)
+
+// dynamicResourcesPlugin is DynamicResources (DRA), which v1.36.3's default
+// profile runs as a filter and scorer (weight 2). The snapshot models no
+// DRA objects (ResourceClaims, DeviceClasses, ResourceSlices), so only a
+// pod without spec.resourceClaims is decided as upstream decides it: its
+// PreFilter says Skip, and it scores every node 0. A pod that references
+// claims is rejected on every node, its first claim being unknown here
+// (UnschedulableAndUnresolvable, with the claim lister's NotFound text for
+// the claim's name, or the pod claim's name for a template).
+type dynamicResourcesPlugin struct {
+	basePlugin
+	pod *api.Pod
+}
+
+func newDynamicResourcesPlugin(p *PodInfo) *dynamicResourcesPlugin {
+	return &dynamicResourcesPlugin{pod: p.Pod}
+}
+
+func (pl *dynamicResourcesPlugin) name() string            { return PluginDynamicResources }
+func (pl *dynamicResourcesPlugin) clone() cyclePlugin      { return pl }
+func (pl *dynamicResourcesPlugin) filter(*nodeView) Status { return Status{} }
+
+func (pl *dynamicResourcesPlugin) preFilter() Status {
+	claims := pl.pod.Spec.ResourceClaims
+	if len(claims) == 0 {
+		return Status{Code: Skip}
+	}
+	name := claims[0].Name
+	if claims[0].ResourceClaimName != nil {
+		name = *claims[0].ResourceClaimName
+	}
+	return Status{Code: UnschedulableAndUnresolvable,
+		Reasons: []string{fmt.Sprintf("resourceclaim.resource.k8s.io %q not found", name)}}
+}
+
+// preScore succeeds: a pod without claims is scored 0 everywhere, as
+// upstream lists it.
+func (pl *dynamicResourcesPlugin) preScore([]*NodeInfo) Status { return Status{} }
+
+// nodeDeclaredFeaturesPlugin is NodeDeclaredFeatures (KEP-5328), which
+// v1.36.3's default profile runs as a filter: a pod that needs node
+// features newer than some nodes declare in status.declaredFeatures may
+// only go to nodes declaring them. Its PreFilter infers the pod's needs
+// from the features registered in component-helpers; the features of that
+// registry concern updates of running pods (in-place resize) rather than
+// the placement of new ones, so for a new pod the inference is empty and
+// the PreFilter says Skip, as upstream's does for such pods.
+type nodeDeclaredFeaturesPlugin struct{ basePlugin }
+
+func (pl *nodeDeclaredFeaturesPlugin) name() string            { return PluginNodeDeclaredFeatures }
+func (pl *nodeDeclaredFeaturesPlugin) clone() cyclePlugin      { return pl }
+func (pl *nodeDeclaredFeaturesPlugin) filter(*nodeView) Status { return Status{} }
+func (pl *nodeDeclaredFeaturesPlugin) preFilter() Status       { return Status{Code: Skip} }
