@@ -1,8 +1,9 @@
 package main
 
 // The scheduling and preemption section lives in this one file, written
-// against scheduling's cycle API (NewCluster, NewCycle, Decide, Explain)
-// and preemption.Preempt, so that a change of that API is made here only.
+// against scheduling's API (NewCluster, AddObjects, NewCycle, Explain,
+// Scheduler.ScheduleOne) and preemption.Preempt, so that a change of that
+// API is made here only.
 
 import (
 	"fmt"
@@ -66,11 +67,21 @@ func (w *world) place(pod *api.Pod) *placement {
 		}
 	}
 	c.SetSpreadWorkloads(w.workloads)
+	if err := c.AddObjects(w.storage...); err != nil {
+		pl.err = err
+		return pl
+	}
 	cy := c.NewCycle(pod)
+	// kube-scheduler's own decision: its node walk from the first node,
+	// the adaptive share of nodes to score, the heap's pick.
+	var s scheduling.Scheduler
 	var d scheduling.Decision
-	cy.Decide(&d)
+	if _, err := s.ScheduleOne(cy, &d); err != nil {
+		pl.err = err
+		return pl
+	}
 	pl.explanation = cy.Explain()
-	if i, _, ok := d.BestIndex(); ok {
+	if i, ok := d.Chosen(); ok {
 		pl.best = c.NodeAt(i).Name()
 		pl.chosen = pl.best
 	} else {

@@ -28,6 +28,7 @@ type world struct {
 	workloads  scheduling.SpreadWorkloads
 	controls   disruption.Controllers
 	namespaces []*api.Namespace
+	storage    []api.Object // claims, volumes, classes, CSI nodes and drivers, for the scheduler
 	lookup     downward.Objects
 	// budgets are the PodDisruptionBudgets with the status they have now:
 	// as read when they carry one, else as the disruption controller
@@ -69,6 +70,8 @@ func newWorld(in *input, now time.Time) *world {
 			w.controls.StatefulSets = append(w.controls.StatefulSets, o)
 		case *api.Deployment:
 			w.controls.Deployments = append(w.controls.Deployments, o)
+		case *api.PersistentVolumeClaim, *api.PersistentVolume, *api.StorageClass, *api.CSINode, *api.CSIDriver:
+			w.storage = append(w.storage, o)
 		}
 	}
 	for _, p := range w.pdbs {
