@@ -1,8 +1,11 @@
 package scheduling
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"testing"
 
@@ -163,8 +166,27 @@ func withNonce(cs []api.TopologySpreadConstraint, key string, i int) []api.Topol
 	return out
 }
 
-func loadSpreadBenchCluster(path string) (*Cluster, *api.Pod, error) {
+// readBenchFile reads a benchmark cluster file, decompressing it when it
+// starts with gzip's magic bytes.
+func readBenchFile(path string) ([]byte, error) {
 	data, err := os.ReadFile(path)
+	if err != nil || !bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
+		return data, err
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	defer zr.Close()
+	data, err = io.ReadAll(zr)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return data, nil
+}
+
+func loadSpreadBenchCluster(path string) (*Cluster, *api.Pod, error) {
+	data, err := readBenchFile(path)
 	if err != nil {
 		return nil, nil, err
 	}

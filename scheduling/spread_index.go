@@ -1,6 +1,8 @@
 package scheduling
 
 import (
+	"maps"
+	"slices"
 	"sync"
 
 	"github.com/podsem/podsem/api"
@@ -16,11 +18,9 @@ import (
 //   - per (namespace, selector), the number of non-terminating pods of that
 //     namespace matching the selector on every node, built the first time a
 //     constraint uses the selector ("cold") and reused afterwards ("warm");
-//   - per (namespace, label key), the non-terminating pods carrying each
-//     value of the key (posting lists), built the first time a selector
-//     with an equality or "in" requirement on the key is counted, so that a
-//     new selector costs a pass over the pods it can match rather than over
-//     the whole namespace.
+//   - the counted pods by namespace and label (podPostings), kept for the
+//     snapshot's life, so that a new selector's counts are computed from
+//     posting lists rather than by matching every pod of the namespace.
 //
 // Both are kept current by the snapshot's update methods (podAttached,
 // podDetached, nodeAdded, nodeRemoved, nodeUpdated): adding or removing one
@@ -46,8 +46,11 @@ type spreadCache struct {
 	// visits only the selectors it could move. unguarded holds the rest.
 	guarded   map[string]map[string]map[string][]*selectorCounts
 	unguarded map[string][]*selectorCounts
-	// postings holds the label posting lists by namespace, then key.
-	postings map[string]map[string]*keyPostings
+	// pods indexes the counted pods by label (spread_postings.go); private
+	// is set when the index was built for a cache the snapshot does not
+	// keep current (see podIndex).
+	pods    *podPostings
+	private bool
 	// workloads are the objects default constraints take selectors from.
 	workloads SpreadWorkloads
 }
@@ -55,113 +58,6 @@ type spreadCache struct {
 // maxCachedSelectors bounds the selector cache; the oldest entry goes
 // first.
 const maxCachedSelectors = 256
-
-// keyPostings lists, for one namespace and label key, the placed
-// non-terminating pods by value of the key.
-type keyPostings struct {
-	byValue map[string][]*PodInfo
-	slot    map[*PodInfo]int // position of each pod in its value's list
-}
-
-func (kp *keyPostings) add(p *PodInfo, v string) {
-	kp.slot[p] = len(kp.byValue[v])
-	kp.byValue[v] = append(kp.byValue[v], p)
-}
-
-func (kp *keyPostings) remove(p *PodInfo, v string) {
-	i, ok := kp.slot[p]
-	if !ok {
-		return
-	}
-	list := kp.byValue[v]
-	last := len(list) - 1
-	list[i] = list[last]
-	kp.slot[list[i]] = i
-	list[last] = nil
-	if last == 0 {
-		delete(kp.byValue, v)
-	} else {
-		kp.byValue[v] = list[:last]
-	}
-	delete(kp.slot, p)
-}
-
-// countable reports whether a pod counts for topology spread: bound to a
-// snapshot node and not terminating.
-func countable(p *PodInfo) bool { return p.node != nil && p.Pod.DeletionTimestamp == nil }
-
-// postingsFor returns the posting lists of key in ns, building them on
-// first use (mu held).
-func (sc *spreadCache) postingsFor(c *Cluster, ns, key string) *keyPostings {
-	byKey := sc.postings[ns]
-	if byKey == nil {
-		byKey = map[string]*keyPostings{}
-		sc.postings[ns] = byKey
-	}
-	if kp, ok := byKey[key]; ok {
-		return kp
-	}
-	kp := &keyPostings{byValue: map[string][]*PodInfo{}, slot: map[*PodInfo]int{}}
-	for _, p := range c.byNamespace[ns] {
-		if !countable(p) {
-			continue
-		}
-		if v, ok := p.Pod.Labels[key]; ok {
-			kp.add(p, v)
-		}
-	}
-	byKey[key] = kp
-	return kp
-}
-
-// candidates returns the pods of ns a selector can match when one of its
-// requirements pins a key to listed values (=, ==, in): the smallest such
-// set, from the posting lists; ok is false when no requirement does, and
-// every pod of the namespace must be tried. exact reports that every
-// listed pod matches, so counting needs no label lookups: each other
-// requirement is on a key no counted pod of ns carries, and holds for a
-// pod without the key (as "notin", "!=" and "!" do).
-func (sc *spreadCache) candidates(c *Cluster, ns string, sel api.Selector) (lists [][]*PodInfo, exact, ok bool) {
-	reqs := sel.Requirements()
-	best, guard := -1, -1
-	for i, r := range reqs {
-		switch r.Operator() {
-		case api.SelectionEquals, api.SelectionDoubleEquals, api.SelectionIn:
-		default:
-			continue
-		}
-		kp := sc.postingsFor(c, ns, r.Key())
-		var ls [][]*PodInfo
-		n := 0
-		for _, v := range r.Values() {
-			if l := kp.byValue[v]; len(l) > 0 {
-				ls = append(ls, l)
-				n += len(l)
-			}
-		}
-		if best < 0 || n < best {
-			best, lists, guard = n, ls, i
-		}
-	}
-	if best < 0 {
-		return nil, false, false
-	}
-	if best == 0 {
-		return nil, true, true
-	}
-	for i, r := range reqs {
-		if i == guard {
-			continue
-		}
-		if len(sc.postingsFor(c, ns, r.Key()).byValue) > 0 {
-			return lists, false, true
-		}
-		if !r.Matches(api.Set{}) {
-			return nil, true, true // no counted pod can match
-		}
-	}
-	return lists, true, true
-}
 
 // topoKeyIndex maps every node to its domain for one topology key.
 type topoKeyIndex struct {
@@ -265,7 +161,7 @@ func (sc *spreadCache) unindex(e *selectorCounts) {
 func newSpreadCache() *spreadCache {
 	return &spreadCache{keys: map[string]*topoKeyIndex{}, sels: map[string]map[string]*selectorCounts{},
 		guarded: map[string]map[string]map[string][]*selectorCounts{}, unguarded: map[string][]*selectorCounts{},
-		postings: map[string]map[string]*keyPostings{}}
+		pods: newPodPostings()}
 }
 
 // keyIndex returns the domain index of key, building it on first use.
@@ -317,21 +213,7 @@ func (sc *spreadCache) selectorCounts(c *Cluster, ns string, sel api.Selector) (
 		return e.perNode, false
 	}
 	e := &selectorCounts{ns: ns, str: str, sel: sel, perNode: make([]int32, len(c.nodes))}
-	if lists, exact, ok := sc.candidates(c, ns, sel); ok {
-		for _, l := range lists {
-			for _, p := range l {
-				if exact || sel.Matches(api.Set(p.Pod.Labels)) {
-					e.perNode[p.node.index]++
-				}
-			}
-		}
-	} else {
-		for _, p := range c.byNamespace[ns] {
-			if countable(p) && sel.Matches(api.Set(p.Pod.Labels)) {
-				e.perNode[p.node.index]++
-			}
-		}
-	}
+	sc.podIndex(c).countSelector(ns, sel, e.perNode)
 	if sc.nsels >= maxCachedSelectors {
 		old := sc.order[0]
 		sc.order[0] = nil
@@ -355,6 +237,24 @@ func (sc *spreadCache) selectorCounts(c *Cluster, ns string, sel api.Selector) (
 	return e.perNode, true
 }
 
+// podIndex returns the index of c's counted pods: the one the snapshot's
+// update methods keep current when sc is the snapshot's cache, else one
+// built now from the snapshot's pods for this cache alone (mu held).
+func (sc *spreadCache) podIndex(c *Cluster) *podPostings {
+	if c.spread == sc || sc.private {
+		return sc.pods
+	}
+	sc.private = true
+	for _, ns := range slices.Sorted(maps.Keys(c.byNamespace)) {
+		for _, p := range c.byNamespace[ns] {
+			if countable(p) {
+				sc.pods.add(p)
+			}
+		}
+	}
+	return sc.pods
+}
+
 // syncNodes drops everything when the snapshot's node count no longer
 // matches the arrays: a cache not kept current by the update methods
 // (spreadCacheOf returning a fresh cache per cycle) never reaches here
@@ -369,7 +269,6 @@ func (sc *spreadCache) syncNodes(c *Cluster) {
 	sc.unguarded = map[string][]*selectorCounts{}
 	sc.order = nil
 	sc.nsels = 0
-	sc.postings = map[string]map[string]*keyPostings{}
 	sc.nNodes = len(c.nodes)
 }
 
@@ -383,14 +282,11 @@ func (sc *spreadCache) podDelta(p *PodInfo, d int32) {
 	if !countable(p) {
 		return
 	}
-	for key, kp := range sc.postings[p.Pod.Namespace] {
-		if v, ok := p.Pod.Labels[key]; ok {
-			if d > 0 {
-				kp.add(p, v)
-			} else {
-				kp.remove(p, v)
-			}
-		}
+	if d > 0 {
+		p.spreadID = sc.pods.add(p)
+	} else if p.spreadID != 0 {
+		sc.pods.remove(p, p.spreadID)
+		p.spreadID = 0
 	}
 	labels := api.Set(p.Pod.Labels)
 	for key, byValue := range sc.guarded[p.Pod.Namespace] {
@@ -430,6 +326,7 @@ func (sc *spreadCache) nodeAdded(n *NodeInfo) {
 // nodeRemoved drops the node at index (after its pods were detached);
 // later nodes shift down by one.
 func (sc *spreadCache) nodeRemoved(index int) {
+	sc.pods.nodeRemoved(index)
 	if index >= sc.nNodes || sc.nNodes < 0 {
 		sc.nNodes = -1
 		return

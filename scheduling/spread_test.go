@@ -2,6 +2,7 @@ package scheduling
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"testing"
 	"time"
@@ -426,7 +427,7 @@ func TestSpreadCacheIncremental(t *testing.T) {
 			}
 			sels = append(sels, sel)
 		}
-		sc := newSpreadCache()
+		sc := c.spread
 		for _, s := range sels {
 			sc.selectorCounts(c, "default", s)
 		}
@@ -434,7 +435,7 @@ func TestSpreadCacheIncremental(t *testing.T) {
 		next := 0
 		steps := rapid.IntRange(1, 15).Draw(t, "steps")
 		for i := 0; i < steps; i++ {
-			switch rapid.IntRange(0, 4).Draw(t, "op") {
+			switch rapid.IntRange(0, 5).Draw(t, "op") {
 			case 0: // add a pod
 				if c.NumNodes() == 0 {
 					continue
@@ -445,14 +446,12 @@ func TestSpreadCacheIncremental(t *testing.T) {
 				if err := c.AddPod(p); err != nil {
 					t.Fatal(err)
 				}
-				sc.podAttached(c.pods[p.Namespace+"/"+p.Name])
 			case 1: // remove a pod
 				ps := c.byNamespace["default"]
 				if len(ps) == 0 {
 					continue
 				}
 				p := ps[rapid.IntRange(0, len(ps)-1).Draw(t, "victim")]
-				sc.podDetached(p)
 				if err := c.RemovePod(p.Pod.Namespace, p.Pod.Name); err != nil {
 					t.Fatal(err)
 				}
@@ -462,7 +461,6 @@ func TestSpreadCacheIncremental(t *testing.T) {
 				if err := c.AddNode(n); err != nil {
 					t.Fatal(err)
 				}
-				sc.nodeAdded(c.NodeByName(n.Name))
 			case 3: // relabel a node
 				if c.NumNodes() == 0 {
 					continue
@@ -472,20 +470,27 @@ func TestSpreadCacheIncremental(t *testing.T) {
 				if err := c.UpdateNode(n); err != nil {
 					t.Fatal(err)
 				}
-				sc.nodeUpdated(c.NodeByName(n.Name))
 			case 4: // remove a node
 				if c.NumNodes() == 0 {
 					continue
 				}
 				ni := c.NodeAt(rapid.IntRange(0, c.NumNodes()-1).Draw(t, "drop"))
-				for _, p := range ni.Pods() {
-					sc.podDetached(p)
-				}
-				idx := ni.Index()
 				if err := c.RemoveNode(ni.Name()); err != nil {
 					t.Fatal(err)
 				}
-				sc.nodeRemoved(idx)
+			case 5: // relabel a pod, or mark it terminating
+				ps := c.byNamespace["default"]
+				if len(ps) == 0 {
+					continue
+				}
+				p := *ps[rapid.IntRange(0, len(ps)-1).Draw(t, "updated")].Pod
+				p.Labels = map[string]string{"app": rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, "updatedApp")}
+				if rapid.Bool().Draw(t, "updatedTerminating") {
+					p.DeletionTimestamp = &api.Time{Time: time.Unix(100, 0)}
+				}
+				if err := c.UpdatePod(&p); err != nil {
+					t.Fatal(err)
+				}
 			}
 		}
 		fresh := newSpreadCache()
@@ -592,63 +597,113 @@ func TestSpreadWhatIfRemoveProperty(t *testing.T) {
 	})
 }
 
-// The spread cache's per-node counts of a selector equal a brute-force
-// count (every countable pod of the namespace, matched label by label),
-// whatever mix of operators the selector has, including requirements on
-// keys no pod carries, which the posting lists settle without label
-// lookups.
+// The per-node counts of a selector computed from the posting lists equal
+// a brute-force count (every countable pod of the namespace, matched label
+// by label), whatever mix of operators the selector has (requirements on
+// keys no pod carries included), on the snapshot's own index after a
+// random sequence of pod and node updates, and on an index built afresh.
 func TestSpreadSelectorCountsBruteForce(t *testing.T) {
+	values := []string{"", "a", "b", "1", "7", "03"}
+	genPod := func(t *rapid.T, name string, nodes []string) *api.Pod {
+		p := spreadPodOn(name, rapid.SampledFrom(nodes).Draw(t, "node"))
+		for _, k := range []string{"app", "tier", "rank"} {
+			if v := rapid.SampledFrom(values).Draw(t, k); v != "" {
+				p.Labels[k] = v
+			}
+		}
+		if rapid.IntRange(0, 4).Draw(t, "otherNS") == 0 {
+			p.Namespace = "other"
+		}
+		if rapid.IntRange(0, 5).Draw(t, "terminating") == 0 {
+			p.DeletionTimestamp = &api.Time{Time: time.Unix(100, 0)}
+		}
+		return p
+	}
 	rapid.Check(t, func(t *rapid.T) {
+		names := []string{"n0", "n1", "n2", "n3"}
 		nodes := []*api.Node{spreadNode("n0"), spreadNode("n1"), spreadNode("n2")}
 		var pods []*api.Pod
 		for i := range rapid.IntRange(0, 15).Draw(t, "pods") {
-			p := spreadPodOn(fmt.Sprintf("p%d", i), rapid.SampledFrom([]string{"n0", "n1", "n2"}).Draw(t, "node"))
-			for _, k := range []string{"app", "tier"} {
-				if v := rapid.SampledFrom([]string{"", "a", "b", "1", "7"}).Draw(t, k); v != "" {
-					p.Labels[k] = v
-				}
-			}
-			if rapid.IntRange(0, 4).Draw(t, "otherNS") == 0 {
-				p.Namespace = "other"
-			}
-			if rapid.IntRange(0, 5).Draw(t, "terminating") == 0 {
-				p.DeletionTimestamp = &api.Time{Time: time.Unix(100, 0)}
-			}
-			pods = append(pods, p)
+			pods = append(pods, genPod(t, fmt.Sprintf("p%d", i), names))
 		}
 		c, err := NewCluster(nodes, pods, Config{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		ops := []api.LabelSelectorOperator{api.LabelSelectorOpIn, api.LabelSelectorOpNotIn, api.LabelSelectorOpExists, api.LabelSelectorOpDoesNotExist}
-		ls := &api.LabelSelector{}
-		if rapid.Bool().Draw(t, "matchLabels") {
-			ls.MatchLabels = map[string]string{"app": rapid.SampledFrom([]string{"a", "b"}).Draw(t, "appValue")}
-		}
-		for range rapid.IntRange(0, 3).Draw(t, "exprs") {
-			r := api.LabelSelectorRequirement{
-				Key:      rapid.SampledFrom([]string{"app", "tier", "absent"}).Draw(t, "key"),
-				Operator: rapid.SampledFrom(ops).Draw(t, "op"),
+		next := len(pods)
+		for range rapid.IntRange(0, 12).Draw(t, "updates") {
+			var all []*PodInfo
+			for _, k := range slices.Sorted(maps.Keys(c.pods)) {
+				all = append(all, c.pods[k])
 			}
-			if r.Operator == api.LabelSelectorOpIn || r.Operator == api.LabelSelectorOpNotIn {
-				r.Values = rapid.SliceOfNDistinct(rapid.SampledFrom([]string{"a", "b", "1", "7"}), 1, 3, rapid.ID[string]).Draw(t, "values")
+			switch op := rapid.IntRange(0, 4).Draw(t, "update"); {
+			case op == 0 || len(all) == 0:
+				if err := c.AddPod(genPod(t, fmt.Sprintf("p%d", next), names)); err != nil {
+					t.Fatal(err)
+				}
+				next++
+			case op == 1:
+				p := rapid.SampledFrom(all).Draw(t, "removed").Pod
+				if err := c.RemovePod(p.Namespace, p.Name); err != nil {
+					t.Fatal(err)
+				}
+			case op == 2:
+				old := rapid.SampledFrom(all).Draw(t, "updated").Pod
+				p := genPod(t, old.Name, names)
+				p.Namespace = old.Namespace
+				if err := c.UpdatePod(p); err != nil {
+					t.Fatal(err)
+				}
+			case op == 3 && c.NodeByName("n3") == nil:
+				if err := c.AddNode(spreadNode("n3")); err != nil {
+					t.Fatal(err)
+				}
+			default:
+				if c.NumNodes() > 0 {
+					if err := c.RemoveNode(c.NodeAt(rapid.IntRange(0, c.NumNodes()-1).Draw(t, "removedNode")).Name()); err != nil {
+						t.Fatal(err)
+					}
+				}
 			}
-			ls.MatchExpressions = append(ls.MatchExpressions, r)
 		}
-		sel, err := api.LabelSelectorAsSelector(ls)
-		if err != nil {
-			t.Fatal(err)
+		ops := []api.SelectionOperator{api.SelectionIn, api.SelectionNotIn, api.SelectionEquals, api.SelectionNotEquals,
+			api.SelectionExists, api.SelectionDoesNotExist, api.SelectionGreaterThan, api.SelectionLessThan}
+		var reqs []api.Requirement
+		for range rapid.IntRange(0, 4).Draw(t, "requirements") {
+			key := rapid.SampledFrom([]string{"app", "tier", "rank", "absent"}).Draw(t, "key")
+			op := rapid.SampledFrom(ops).Draw(t, "op")
+			var vals []string
+			switch op {
+			case api.SelectionIn, api.SelectionNotIn:
+				vals = rapid.SliceOfNDistinct(rapid.SampledFrom(values[1:]), 1, 3, rapid.ID[string]).Draw(t, "values")
+			case api.SelectionEquals, api.SelectionNotEquals:
+				vals = []string{rapid.SampledFrom(values[1:]).Draw(t, "value")}
+			case api.SelectionGreaterThan, api.SelectionLessThan:
+				vals = []string{rapid.SampledFrom([]string{"0", "1", "5"}).Draw(t, "number")}
+			}
+			r, err := api.NewRequirement(key, op, vals)
+			if err != nil {
+				t.Fatal(err)
+			}
+			reqs = append(reqs, r)
 		}
-		sc := newSpreadCache()
-		got, _ := sc.selectorCounts(c, "default", sel)
+		sel := api.Everything().Add(reqs...)
+		ns := rapid.SampledFrom([]string{"default", "other", "none"}).Draw(t, "namespace")
 		want := make([]int32, c.NumNodes())
-		for _, p := range c.byNamespace["default"] {
+		for _, p := range c.byNamespace[ns] {
 			if countable(p) && sel.Matches(api.Set(p.Pod.Labels)) {
 				want[p.node.index]++
 			}
 		}
+		// Requirements are marked in the bitset or checked pod by pod.
+		c.spread.pods.directRatio = rapid.SampledFrom([]int{0, 1, directCheckRatio, 1 << 20}).Draw(t, "directRatio")
+		got, _ := c.spread.selectorCounts(c, ns, sel)
 		if d := cmp.Diff(want, got); d != "" {
-			t.Fatalf("counts for %s (-brute force +cache):\n%s", sel, d)
+			t.Fatalf("counts for %q in %s (-brute force +snapshot index):\n%s", sel, ns, d)
+		}
+		got, _ = newSpreadCache().selectorCounts(c, ns, sel)
+		if d := cmp.Diff(want, got); d != "" {
+			t.Fatalf("counts for %q in %s (-brute force +fresh index):\n%s", sel, ns, d)
 		}
 	})
 }
