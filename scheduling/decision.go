@@ -37,7 +37,8 @@ type Decision struct {
 	cy    *Cycle
 	nodes []*NodeInfo
 	// verdict[i] is 0 when node i passed every filter, otherwise 1 + the
-	// position of its rejection in rejections.
+	// position of its rejection in rejections (nodes a plugin rejects with
+	// the same status may share one).
 	verdict    []int32
 	rejections []Status
 	// cands holds the node indexes still passing during the filters;
@@ -163,14 +164,23 @@ func (cy *Cycle) sieve(d *Decision, cands []int, p cyclePlugin, q quickFilter) [
 		if !pl.hardOK {
 			return cands
 		}
+		// The plugin rejects with one of two statuses: each is recorded
+		// once, and the nodes it rejects share it.
+		var shared [spreadSkew + 1]int32
 		for _, i := range cands {
-			if pl.fitsIndex(i) {
+			v := pl.verdictAt(i)
+			switch {
+			case v == spreadFits:
 				cands[w] = i
 				w++
-				continue
+			case shared[v] != 0:
+				d.verdict[i] = shared[v]
+			default:
+				st := pl.verdictStatus(v)
+				st.Plugin = p.name()
+				d.reject(i, st)
+				shared[v] = d.verdict[i]
 			}
-			view.info = nodes[i]
-			cy.rejectWith(d, i, p, &w, cands)
 		}
 		return cands[:w]
 	}
@@ -402,16 +412,22 @@ func (d *Decision) PreScore() []Status {
 // FitError does.
 func (d *Decision) Message() string {
 	if d == nil {
-		return fitErrorMessage(0, nil, nil)
+		return fitErrorMessage(0, nil, nil, nil)
 	}
 	if len(d.feasible) > 0 {
 		return ""
 	}
 	if d.rejectAll {
 		st := d.preFilterRejection()
-		return fitErrorMessage(len(d.verdict), &st, nil)
+		return fitErrorMessage(len(d.verdict), &st, nil, nil)
 	}
-	return fitErrorMessage(len(d.verdict), nil, d.rejections)
+	perStatus := make([]int, len(d.rejections))
+	for _, v := range d.verdict {
+		if v > 0 {
+			perStatus[v-1]++
+		}
+	}
+	return fitErrorMessage(len(d.verdict), nil, d.rejections, perStatus)
 }
 
 // preFilterRejection returns the first PreFilter status that rejected.
@@ -436,21 +452,26 @@ func (d *Decision) preFilterRejection() Status {
 // as upstream prints it. Decision.Message is this over a decision's
 // rejections; preemption builds its own message from it.
 func FitErrorMessage(numNodes int, statuses []Status) string {
-	return fitErrorMessage(numNodes, nil, statuses)
+	return fitErrorMessage(numNodes, nil, statuses, nil)
 }
 
 // fitErrorMessage is FitErrorMessage, or, when preFilter is set, the
 // message of a PreFilter rejection: that status's reasons once, not per
-// node.
-func fitErrorMessage(numNodes int, preFilter *Status, statuses []Status) string {
+// node. perStatus, when not nil, gives the number of nodes each status
+// stands for (one each otherwise).
+func fitErrorMessage(numNodes int, preFilter *Status, statuses []Status, perStatus []int) string {
 	msg := fmt.Sprintf("0/%d nodes are available:", numNodes)
 	if preFilter != nil {
 		return msg + " " + strings.Join(statusReasons(preFilter), ", ") + "."
 	}
 	counts := map[string]int{}
 	for i := range statuses {
+		n := 1
+		if perStatus != nil {
+			n = perStatus[i]
+		}
 		for _, reason := range statusReasons(&statuses[i]) {
-			counts[reason]++
+			counts[reason] += n
 		}
 	}
 	if len(counts) == 0 {

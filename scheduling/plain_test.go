@@ -126,7 +126,7 @@ func plainMessage(cy *Cycle, res []nodeResult) string {
 		rejected = append(rejected, r.Status)
 	}
 	if cy.rejectAll != nil {
-		return fitErrorMessage(len(res), cy.rejectAll, nil)
+		return fitErrorMessage(len(res), cy.rejectAll, nil, nil)
 	}
 	return FitErrorMessage(len(res), rejected)
 }

@@ -248,16 +248,41 @@ func (pl *spreadPlugin) filter(v *nodeView) Status {
 	if !pl.hardOK {
 		return Status{}
 	}
-	n := v.info.index
+	return pl.verdictStatus(pl.verdictAt(v.info.index))
+}
+
+// The outcomes of the plugin's Filter on a node.
+const (
+	spreadFits    = iota
+	spreadMissing // lacks a DoNotSchedule topology key
+	spreadSkew    // some DoNotSchedule constraint's skew would be exceeded
+)
+
+// verdictAt is Filter's outcome on node index n (PreFilter succeeded with
+// constraints): spreadFits, spreadMissing or spreadSkew, checked
+// constraint by constraint in order.
+func (pl *spreadPlugin) verdictAt(n int) int {
 	for i := range pl.hs {
 		h := &pl.hs[i]
 		d := h.ids[n]
 		if d < 0 {
-			return Status{Code: UnschedulableAndUnresolvable, Reasons: pl.reasonMissing}
+			return spreadMissing
 		}
 		if int(h.counts[d]) > h.limit {
-			return Status{Code: Unschedulable, Reasons: pl.reasonSkew}
+			return spreadSkew
 		}
+	}
+	return spreadFits
+}
+
+// verdictStatus is the status Filter gives for an outcome of verdictAt;
+// the rejections share their reasons slice within the cycle.
+func (pl *spreadPlugin) verdictStatus(v int) Status {
+	switch v {
+	case spreadMissing:
+		return Status{Code: UnschedulableAndUnresolvable, Reasons: pl.reasonMissing}
+	case spreadSkew:
+		return Status{Code: Unschedulable, Reasons: pl.reasonSkew}
 	}
 	return Status{}
 }
@@ -273,18 +298,8 @@ func (pl *spreadPlugin) hasAllHard(n int) bool {
 	return true
 }
 
-// fitsIndex is filter's verdict for node index n without the status: the
-// node has every DoNotSchedule key and no constraint's skew is exceeded.
-func (pl *spreadPlugin) fitsIndex(n int) bool {
-	for i := range pl.hs {
-		h := &pl.hs[i]
-		d := h.ids[n]
-		if d < 0 || int(h.counts[d]) > h.limit {
-			return false
-		}
-	}
-	return true
-}
+// fitsIndex is filter's verdict for node index n without the status.
+func (pl *spreadPlugin) fitsIndex(n int) bool { return pl.verdictAt(n) == spreadFits }
 
 // fits is the quick check (quickFilter): what-ifs reach the plugin through
 // addPod/removePod, so the view's node index is all it needs.
