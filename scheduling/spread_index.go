@@ -67,6 +67,61 @@ type topoKeyIndex struct {
 	ids     []int32
 	values  []string
 	byValue map[string]int32
+	// nodesIn[d] counts the nodes in domain d, live the domains holding a
+	// node, missing the nodes lacking the key.
+	nodesIn []int32
+	live    int
+	missing int
+	// version changes whenever a node joins, leaves or changes domain.
+	version uint64
+}
+
+// place counts delta nodes into domain d (-1: lacking the key).
+func (t *topoKeyIndex) place(d, delta int32) {
+	if d < 0 {
+		t.missing += int(delta)
+		return
+	}
+	before := t.nodesIn[d]
+	t.nodesIn[d] += delta
+	switch {
+	case before == 0 && t.nodesIn[d] > 0:
+		t.live++
+	case before > 0 && t.nodesIn[d] == 0:
+		t.live--
+	}
+}
+
+// selectorDomains is a selector's count of matching pods per domain of one
+// topology key, over every node carrying the key (PreFilter's counts when
+// no node inclusion policy excludes a node and every node carries every
+// DoNotSchedule key), kept current with the selector's per-node counts,
+// with the two smallest counts over the domains holding a node
+// (PreFilter's critical paths) computed on demand.
+type selectorDomains struct {
+	t      *topoKeyIndex
+	counts []int32
+	// paths are valid when pathsOK and t.version is pathsVersion.
+	paths        criticalPaths
+	pathsOK      bool
+	pathsVersion uint64
+}
+
+// grow extends counts to every domain id of the key.
+func (dc *selectorDomains) grow() {
+	if n := len(dc.t.values); len(dc.counts) < n {
+		dc.counts = append(dc.counts, make([]int32, n-len(dc.counts))...)
+	}
+}
+
+// add moves the count of domain d (-1: none) by delta.
+func (dc *selectorDomains) add(d, delta int32) {
+	if d < 0 || delta == 0 {
+		return
+	}
+	dc.grow()
+	dc.counts[d] += delta
+	dc.pathsOK = false
 }
 
 // selectorCounts counts, per node, the non-terminating pods of one
@@ -76,6 +131,8 @@ type selectorCounts struct {
 	ns, str string
 	sel     api.Selector
 	perNode []int32
+	// domains holds the entry's counts per domain, for the keys asked.
+	domains []*selectorDomains
 	// guardKey and guardValues are the requirement the entry is indexed
 	// under in spreadCache.guarded (guardKey "" and no values: unguarded).
 	guardKey    string
@@ -172,9 +229,10 @@ func (sc *spreadCache) keyIndex(c *Cluster, key string) *topoKeyIndex {
 	if t, ok := sc.keys[key]; ok {
 		return t
 	}
-	t := &topoKeyIndex{key: key, ids: make([]int32, len(c.nodes)), values: []string{""}, byValue: map[string]int32{"": 0}}
+	t := &topoKeyIndex{key: key, ids: make([]int32, len(c.nodes)), values: []string{""}, byValue: map[string]int32{"": 0}, nodesIn: []int32{0}}
 	for i, n := range c.nodes {
 		t.ids[i] = t.idOf(n.node.Labels)
+		t.place(t.ids[i], 1)
 	}
 	sc.keys[key] = t
 	return t
@@ -198,6 +256,7 @@ func (t *topoKeyIndex) idOf(labels map[string]string) int32 {
 	}
 	id := int32(len(t.values))
 	t.values = append(t.values, v)
+	t.nodesIn = append(t.nodesIn, 0)
 	t.byValue[v] = id
 	return id
 }
@@ -209,10 +268,71 @@ func (sc *spreadCache) selectorCounts(c *Cluster, ns string, sel api.Selector) (
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	sc.syncNodes(c)
-	if e, ok := sc.sels[ns][str]; ok {
-		return e.perNode, false
+	e, cold := sc.entry(c, ns, str, sel)
+	return e.perNode, cold
+}
+
+// hardDomainCounts returns the counts per domain of t of the pods of ns
+// matching sel, over every node carrying the key, and their critical
+// paths over the domains holding a node; the counts are the cache's, to
+// read and not modify.
+func (sc *spreadCache) hardDomainCounts(c *Cluster, ns string, sel api.Selector, t *topoKeyIndex) ([]int32, criticalPaths) {
+	dc := sc.selectorDomainsOf(c, ns, sel, t)
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if !dc.pathsOK || dc.pathsVersion != t.version {
+		dc.paths = newCriticalPaths()
+		for d, n := range t.nodesIn {
+			if n > 0 {
+				dc.paths.insert(int32(d), int(dc.counts[d]))
+			}
+		}
+		dc.pathsOK, dc.pathsVersion = true, t.version
 	}
-	e := &selectorCounts{ns: ns, str: str, sel: sel, perNode: make([]int32, len(c.nodes))}
+	return dc.counts, dc.paths
+}
+
+// softDomainCounts returns the counts per domain of t of the pods of ns
+// matching sel, over every node carrying the key; they are the cache's, to
+// read and not modify.
+func (sc *spreadCache) softDomainCounts(c *Cluster, ns string, sel api.Selector, t *topoKeyIndex) []int32 {
+	dc := sc.selectorDomainsOf(c, ns, sel, t)
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	return dc.counts
+}
+
+// selectorDomainsOf returns the per-domain counts of the pods of ns matching
+// sel for key t, building them on first use.
+func (sc *spreadCache) selectorDomainsOf(c *Cluster, ns string, sel api.Selector, t *topoKeyIndex) *selectorDomains {
+	str := sel.String()
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	sc.syncNodes(c)
+	e, _ := sc.entry(c, ns, str, sel)
+	for _, dc := range e.domains {
+		if dc.t == t {
+			dc.grow()
+			return dc
+		}
+	}
+	dc := &selectorDomains{t: t, counts: make([]int32, len(t.values))}
+	for n, d := range t.ids {
+		if d >= 0 {
+			dc.counts[d] += e.perNode[n]
+		}
+	}
+	e.domains = append(e.domains, dc)
+	return dc
+}
+
+// entry returns the cache entry of sel in ns (str is sel.String()),
+// counting it now when absent (cold); mu held.
+func (sc *spreadCache) entry(c *Cluster, ns, str string, sel api.Selector) (e *selectorCounts, cold bool) {
+	if e, ok := sc.sels[ns][str]; ok {
+		return e, false
+	}
+	e = &selectorCounts{ns: ns, str: str, sel: sel, perNode: make([]int32, len(c.nodes))}
 	sc.podIndex(c).countSelector(ns, sel, e.perNode)
 	if sc.nsels >= maxCachedSelectors {
 		old := sc.order[0]
@@ -234,7 +354,7 @@ func (sc *spreadCache) selectorCounts(c *Cluster, ns string, sel api.Selector) (
 	sc.index(e)
 	sc.order = append(sc.order, e)
 	sc.nsels++
-	return e.perNode, true
+	return e, true
 }
 
 // podIndex returns the index of c's counted pods: the one the snapshot's
@@ -296,14 +416,22 @@ func (sc *spreadCache) podDelta(p *PodInfo, d int32) {
 		}
 		for _, e := range byValue[v] {
 			if e.sel.Matches(labels) {
-				e.perNode[p.node.index] += d
+				e.count(p.node.index, d)
 			}
 		}
 	}
 	for _, e := range sc.unguarded[p.Pod.Namespace] {
 		if e.sel.Matches(labels) {
-			e.perNode[p.node.index] += d
+			e.count(p.node.index, d)
 		}
+	}
+}
+
+// count moves the entry's count on node index n by d.
+func (e *selectorCounts) count(n int, d int32) {
+	e.perNode[n] += d
+	for _, dc := range e.domains {
+		dc.add(dc.t.ids[n], d)
 	}
 }
 
@@ -315,7 +443,10 @@ func (sc *spreadCache) nodeAdded(n *NodeInfo) {
 		return
 	}
 	for _, t := range sc.keys {
-		t.ids = append(t.ids, t.idOf(n.node.Labels))
+		d := t.idOf(n.node.Labels)
+		t.ids = append(t.ids, d)
+		t.place(d, 1)
+		t.version++
 	}
 	for _, e := range sc.order {
 		e.perNode = append(e.perNode, 0)
@@ -332,6 +463,8 @@ func (sc *spreadCache) nodeRemoved(index int) {
 		return
 	}
 	for _, t := range sc.keys {
+		t.place(t.ids[index], -1)
+		t.version++
 		t.ids = append(t.ids[:index], t.ids[index+1:]...)
 	}
 	for _, e := range sc.order {
@@ -347,6 +480,22 @@ func (sc *spreadCache) nodeUpdated(n *NodeInfo) {
 		return
 	}
 	for _, t := range sc.keys {
-		t.ids[n.index] = t.idOf(n.node.Labels)
+		old, d := t.ids[n.index], t.idOf(n.node.Labels)
+		if old == d {
+			continue
+		}
+		t.ids[n.index] = d
+		t.place(old, -1)
+		t.place(d, 1)
+		t.version++
+		// The node's pods move to the new domain.
+		for _, e := range sc.order {
+			for _, dc := range e.domains {
+				if dc.t == t {
+					dc.add(old, -e.perNode[n.index])
+					dc.add(d, e.perNode[n.index])
+				}
+			}
+		}
 	}
 }

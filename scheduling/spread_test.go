@@ -428,10 +428,13 @@ func TestSpreadCacheIncremental(t *testing.T) {
 			sels = append(sels, sel)
 		}
 		sc := c.spread
+		zone := sc.keyIndex(c, "zone")
 		for _, s := range sels {
 			sc.selectorCounts(c, "default", s)
+			if rapid.Bool().Draw(t, "domainCounts") {
+				sc.hardDomainCounts(c, "default", s, zone)
+			}
 		}
-		sc.keyIndex(c, "zone")
 		next := 0
 		steps := rapid.IntRange(1, 15).Draw(t, "steps")
 		for i := 0; i < steps; i++ {
@@ -523,6 +526,45 @@ func TestSpreadCacheIncremental(t *testing.T) {
 			g, w := gotIdx.ids[i], wantIdx.ids[i]
 			if (g < 0) != (w < 0) || (g >= 0 && gotIdx.values[g] != wantIdx.values[w]) {
 				t.Fatalf("node %d: incremental domain %d, fresh %d", i, g, w)
+			}
+		}
+		// The counts per zone and their critical paths equal those taken
+		// node by node over the same domain ids.
+		missing := 0
+		for _, d := range gotIdx.ids {
+			if d < 0 {
+				missing++
+			}
+		}
+		if missing != gotIdx.missing {
+			t.Fatalf("%d nodes lack the key, the index says %d", missing, gotIdx.missing)
+		}
+		for _, s := range sels {
+			per, _ := fresh.selectorCounts(c, "default", s)
+			want := make([]int32, len(gotIdx.values))
+			present := make([]bool, len(gotIdx.values))
+			live := 0
+			for n, d := range gotIdx.ids {
+				if d >= 0 {
+					want[d] += per[n]
+					if !present[d] {
+						present[d] = true
+						live++
+					}
+				}
+			}
+			wantPaths := newCriticalPaths()
+			for d, ok := range present {
+				if ok {
+					wantPaths.insert(int32(d), int(want[d]))
+				}
+			}
+			got, gotPaths := sc.hardDomainCounts(c, "default", s, gotIdx)
+			if d := cmp.Diff(want, got); d != "" {
+				t.Fatalf("zone counts for %s (-node by node +incremental):\n%s", s, d)
+			}
+			if gotPaths != wantPaths || live != gotIdx.live {
+				t.Fatalf("critical paths for %s: %v over %d domains, want %v over %d", s, gotPaths, gotIdx.live, wantPaths, live)
 			}
 		}
 	})
