@@ -13,19 +13,22 @@ import (
 // pass over every pod and every node label:
 //
 //   - per topology key, the domain of every node (an interned value id, or
-//     -1 when the node lacks the key), built the first time a constraint
-//     names the key;
+//     -1 when the node lacks the key) and the number of nodes in every
+//     domain, built the first time a constraint names the key;
 //   - per (namespace, selector), the number of non-terminating pods of that
 //     namespace matching the selector on every node, built the first time a
-//     constraint uses the selector ("cold") and reused afterwards ("warm");
+//     constraint uses the selector ("cold") and reused afterwards ("warm"),
+//     and, per topology key asked, the same counts summed per domain with
+//     their two smallest (PreFilter's critical paths);
 //   - the counted pods by namespace and label (podPostings), kept for the
 //     snapshot's life, so that a new selector's counts are computed from
 //     posting lists rather than by matching every pod of the namespace.
 //
-// Both are kept current by the snapshot's update methods (podAttached,
+// All are kept current by the snapshot's update methods (podAttached,
 // podDetached, nodeAdded, nodeRemoved, nodeUpdated): adding or removing one
-// pod costs one selector match per cached selector of its namespace, never
-// a rebuild. Lookups and insertions are guarded by mu so that concurrent
+// pod costs O(its labels) in the posting lists and one selector match per
+// cached selector of its namespace its labels could satisfy, never a
+// rebuild. Lookups and insertions are guarded by mu so that concurrent
 // cycles may warm the cache; the arrays themselves only change through the
 // update methods, which never run concurrently with cycles.
 //

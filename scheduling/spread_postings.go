@@ -43,6 +43,8 @@ type podPostings struct {
 	slots [][]int32
 	free  []int32
 	byNS  map[string]*nsPostings
+	// chunk is storage the slots of new ids are carved from.
+	chunk []int32
 
 	// directRatio is directCheckRatio (tests vary it).
 	directRatio int
@@ -92,7 +94,7 @@ func (pp *podPostings) add(p *PodInfo) int32 {
 		nsp = &nsPostings{keys: map[string]map[string]*postingList{}}
 		pp.byNS[p.Pod.Namespace] = nsp
 	}
-	slots := append(pp.slots[id][:0], int32(len(nsp.all)))
+	slots := append(pp.slotsFor(id, 1+len(p.labelPairs)), int32(len(nsp.all)))
 	nsp.all = append(nsp.all, id)
 	for _, lp := range p.labelPairs {
 		byValue := nsp.keys[lp.key]
@@ -110,6 +112,21 @@ func (pp *podPostings) add(p *PodInfo) int32 {
 	}
 	pp.slots[id] = slots
 	return id
+}
+
+// slotsFor returns empty storage for n slots of id: its previous slots
+// when large enough, else a piece carved from a shared chunk (so that
+// indexing a pod allocates nothing of its own).
+func (pp *podPostings) slotsFor(id int32, n int) []int32 {
+	if s := pp.slots[id]; cap(s) >= n {
+		return s[:0]
+	}
+	if len(pp.chunk) < n {
+		pp.chunk = make([]int32, max(n, 1024))
+	}
+	s := pp.chunk[:0:n]
+	pp.chunk = pp.chunk[n:]
+	return s
 }
 
 // remove drops pod p, indexed under id, from the index.
