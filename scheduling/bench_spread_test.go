@@ -79,7 +79,8 @@ func spreadDecision(c *Cluster, pod *api.Pod, d *Decision) int {
 // ScheduleAnyway constraint (zone) on a generated cluster (10 pods per
 // node, three zones, hostname labels) of 500 and 5,000 nodes, and on the
 // cluster in the JSON file named by PODSEM_BENCH_CLUSTER
-// ({"nodes": [...], "pods": [...], "pod": {...}}) when set.
+// ({"nodes": [...], "pods": [...], "pod": {...}}, plain or gzip, as in
+// ../shared/bench) when set.
 //
 // nodes=N/cold and nodes=N/warm measure Cluster.NewCycle + Cycle.Decide
 // into a reused Decision: "cold" uses a
