@@ -83,9 +83,11 @@ func (pp *podPostings) add(p *PodInfo) int32 {
 		pp.free = pp.free[:n-1]
 	} else {
 		id = int32(len(pp.node))
-		pp.node = append(pp.node, -1)
-		pp.pods = append(pp.pods, nil)
-		pp.slots = append(pp.slots, nil)
+		// The columns double when full: building a snapshot leaves less
+		// garbage than append's gentler growth of large slices.
+		pp.node = append(grown(pp.node), -1)
+		pp.pods = append(grown(pp.pods), nil)
+		pp.slots = append(grown(pp.slots), nil)
 	}
 	pp.node[id] = int32(p.node.index)
 	pp.pods[id] = p
@@ -112,6 +114,15 @@ func (pp *podPostings) add(p *PodInfo) int32 {
 	}
 	pp.slots[id] = slots
 	return id
+}
+
+// grown returns s with room for one more element, doubling its capacity
+// when it is full.
+func grown[T any](s []T) []T {
+	if len(s) < cap(s) {
+		return s
+	}
+	return slices.Grow(s, max(len(s), 16))
 }
 
 // slotsFor returns empty storage for n slots of id: its previous slots
