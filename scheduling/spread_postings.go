@@ -29,7 +29,9 @@ import (
 // selector, the conjunction of its requirements, is counted by walking
 // its smallest positive union (or the whole namespace when it has none)
 // and keeping the pods every other requirement's set admits, marked in a
-// bitset by pod id (see countSelector).
+// bitset by pod id; a requirement whose lists are far longer than the
+// candidates left is checked on each candidate's labels instead (see
+// countSelector).
 //
 // The snapshot's update methods keep it current through spreadCache
 // (podAttached, podDetached, nodeRemoved); counting runs with the cache's
