@@ -749,3 +749,111 @@ func TestSpreadSelectorCountsBruteForce(t *testing.T) {
 		}
 	})
 }
+
+// A snapshot whose spread cache was warmed (selector counts, counts per
+// domain and critical paths) and then kept current through pod and node
+// updates gives the same filter verdicts and scores, for hard and soft
+// constraints, as a snapshot built afresh from the same objects.
+func TestSpreadWarmCacheAfterUpdatesEqualsFresh(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		nodes, pods, pod := genSpreadCluster(t)
+		soft := *pod
+		soft.Spec.TopologySpreadConstraints = slices.Clone(pod.Spec.TopologySpreadConstraints)
+		for i := range soft.Spec.TopologySpreadConstraints {
+			if rapid.Bool().Draw(t, "soft") {
+				soft.Spec.TopologySpreadConstraints[i].WhenUnsatisfiable = api.ScheduleAnyway
+			}
+		}
+		c, err := NewCluster(nodes, pods, Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		runSpreadPlugin(c, pod)
+		runSpreadPlugin(c, &soft)
+		next := 0
+		newPod := func(name string) *api.Pod {
+			p := spreadPodOn(name, c.NodeAt(rapid.IntRange(0, c.NumNodes()-1).Draw(t, "on")).Name(),
+				"app", rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, "newApp"))
+			if rapid.IntRange(0, 4).Draw(t, "newOtherNS") == 0 {
+				p.Namespace = "other"
+			}
+			if rapid.IntRange(0, 4).Draw(t, "newTerminating") == 0 {
+				p.DeletionTimestamp = &api.Time{Time: time.Unix(100, 0)}
+			}
+			return p
+		}
+		for range rapid.IntRange(1, 10).Draw(t, "updates") {
+			var all []*PodInfo
+			for _, k := range slices.Sorted(maps.Keys(c.pods)) {
+				all = append(all, c.pods[k])
+			}
+			switch op := rapid.IntRange(0, 5).Draw(t, "op"); {
+			case c.NumNodes() == 0:
+				if err := c.AddNode(spreadNode(fmt.Sprintf("m%d", next), "zone", "a", "host", fmt.Sprintf("m%d", next))); err != nil {
+					t.Fatal(err)
+				}
+				next++
+			case op == 0 || len(all) == 0:
+				if err := c.AddPod(newPod(fmt.Sprintf("new%d", next))); err != nil {
+					t.Fatal(err)
+				}
+				next++
+			case op == 1:
+				p := rapid.SampledFrom(all).Draw(t, "removed").Pod
+				if err := c.RemovePod(p.Namespace, p.Name); err != nil {
+					t.Fatal(err)
+				}
+			case op == 2:
+				old := rapid.SampledFrom(all).Draw(t, "updated").Pod
+				p := newPod(old.Name)
+				p.Namespace = old.Namespace
+				if err := c.UpdatePod(p); err != nil {
+					t.Fatal(err)
+				}
+			case op == 3:
+				name := fmt.Sprintf("m%d", next)
+				next++
+				n := spreadNode(name, "host", name)
+				if rapid.IntRange(0, 4).Draw(t, "newHasZone") > 0 {
+					n.Labels["zone"] = rapid.SampledFrom([]string{"a", "b", "d"}).Draw(t, "newZone")
+				}
+				if err := c.AddNode(n); err != nil {
+					t.Fatal(err)
+				}
+			case op == 4:
+				n := *c.NodeAt(rapid.IntRange(0, c.NumNodes()-1).Draw(t, "relabeled")).Node()
+				n.Labels = maps.Clone(n.Labels)
+				if z := rapid.SampledFrom([]string{"", "a", "e"}).Draw(t, "relabelZone"); z != "" {
+					n.Labels["zone"] = z
+				} else {
+					delete(n.Labels, "zone")
+				}
+				if err := c.UpdateNode(&n); err != nil {
+					t.Fatal(err)
+				}
+			default:
+				if err := c.RemoveNode(c.NodeAt(rapid.IntRange(0, c.NumNodes()-1).Draw(t, "removedNode")).Name()); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		var nowNodes []*api.Node
+		for i := range c.NumNodes() {
+			nowNodes = append(nowNodes, c.NodeAt(i).Node())
+		}
+		var nowPods []*api.Pod
+		for _, k := range slices.Sorted(maps.Keys(c.pods)) {
+			nowPods = append(nowPods, c.pods[k].Pod)
+		}
+		fresh, err := NewCluster(nowNodes, nowPods, Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []*api.Pod{pod, &soft} {
+			got, want := runSpreadPlugin(c, p), runSpreadPlugin(fresh, p)
+			if d := cmp.Diff(want, got, cmp.AllowUnexported(spreadRun{}, Status{})); d != "" {
+				t.Fatalf("warm snapshot after updates (-fresh +warm):\n%s", d)
+			}
+		}
+	})
+}
