@@ -672,41 +672,15 @@ func TestSpreadSelectorCountsBruteForce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		next := len(pods)
+		next := 0
+		newNode := func(name string) *api.Node {
+			if c.NodeByName("n3") == nil {
+				return spreadNode("n3") // pods bound to it wait for it
+			}
+			return spreadNode(name)
+		}
 		for range rapid.IntRange(0, 12).Draw(t, "updates") {
-			var all []*PodInfo
-			for _, k := range slices.Sorted(maps.Keys(c.pods)) {
-				all = append(all, c.pods[k])
-			}
-			switch op := rapid.IntRange(0, 4).Draw(t, "update"); {
-			case op == 0 || len(all) == 0:
-				if err := c.AddPod(genPod(t, fmt.Sprintf("p%d", next), names)); err != nil {
-					t.Fatal(err)
-				}
-				next++
-			case op == 1:
-				p := rapid.SampledFrom(all).Draw(t, "removed").Pod
-				if err := c.RemovePod(p.Namespace, p.Name); err != nil {
-					t.Fatal(err)
-				}
-			case op == 2:
-				old := rapid.SampledFrom(all).Draw(t, "updated").Pod
-				p := genPod(t, old.Name, names)
-				p.Namespace = old.Namespace
-				if err := c.UpdatePod(p); err != nil {
-					t.Fatal(err)
-				}
-			case op == 3 && c.NodeByName("n3") == nil:
-				if err := c.AddNode(spreadNode("n3")); err != nil {
-					t.Fatal(err)
-				}
-			default:
-				if c.NumNodes() > 0 {
-					if err := c.RemoveNode(c.NodeAt(rapid.IntRange(0, c.NumNodes()-1).Draw(t, "removedNode")).Name()); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
+			snapshotUpdate(t, c, func(name string) *api.Pod { return genPod(t, name, names) }, newNode, &next)
 		}
 		ops := []api.SelectionOperator{api.SelectionIn, api.SelectionNotIn, api.SelectionEquals, api.SelectionNotEquals,
 			api.SelectionExists, api.SelectionDoesNotExist, api.SelectionGreaterThan, api.SelectionLessThan}
@@ -782,60 +756,15 @@ func TestSpreadWarmCacheAfterUpdatesEqualsFresh(t *testing.T) {
 			}
 			return p
 		}
+		newNode := func(name string) *api.Node {
+			n := spreadNode(name, "host", name)
+			if rapid.IntRange(0, 4).Draw(t, "newHasZone") > 0 {
+				n.Labels["zone"] = rapid.SampledFrom([]string{"a", "b", "d"}).Draw(t, "newZone")
+			}
+			return n
+		}
 		for range rapid.IntRange(1, 10).Draw(t, "updates") {
-			var all []*PodInfo
-			for _, k := range slices.Sorted(maps.Keys(c.pods)) {
-				all = append(all, c.pods[k])
-			}
-			switch op := rapid.IntRange(0, 5).Draw(t, "op"); {
-			case c.NumNodes() == 0:
-				if err := c.AddNode(spreadNode(fmt.Sprintf("m%d", next), "zone", "a", "host", fmt.Sprintf("m%d", next))); err != nil {
-					t.Fatal(err)
-				}
-				next++
-			case op == 0 || len(all) == 0:
-				if err := c.AddPod(newPod(fmt.Sprintf("new%d", next))); err != nil {
-					t.Fatal(err)
-				}
-				next++
-			case op == 1:
-				p := rapid.SampledFrom(all).Draw(t, "removed").Pod
-				if err := c.RemovePod(p.Namespace, p.Name); err != nil {
-					t.Fatal(err)
-				}
-			case op == 2:
-				old := rapid.SampledFrom(all).Draw(t, "updated").Pod
-				p := newPod(old.Name)
-				p.Namespace = old.Namespace
-				if err := c.UpdatePod(p); err != nil {
-					t.Fatal(err)
-				}
-			case op == 3:
-				name := fmt.Sprintf("m%d", next)
-				next++
-				n := spreadNode(name, "host", name)
-				if rapid.IntRange(0, 4).Draw(t, "newHasZone") > 0 {
-					n.Labels["zone"] = rapid.SampledFrom([]string{"a", "b", "d"}).Draw(t, "newZone")
-				}
-				if err := c.AddNode(n); err != nil {
-					t.Fatal(err)
-				}
-			case op == 4:
-				n := *c.NodeAt(rapid.IntRange(0, c.NumNodes()-1).Draw(t, "relabeled")).Node()
-				n.Labels = maps.Clone(n.Labels)
-				if z := rapid.SampledFrom([]string{"", "a", "e"}).Draw(t, "relabelZone"); z != "" {
-					n.Labels["zone"] = z
-				} else {
-					delete(n.Labels, "zone")
-				}
-				if err := c.UpdateNode(&n); err != nil {
-					t.Fatal(err)
-				}
-			default:
-				if err := c.RemoveNode(c.NodeAt(rapid.IntRange(0, c.NumNodes()-1).Draw(t, "removedNode")).Name()); err != nil {
-					t.Fatal(err)
-				}
-			}
+			snapshotUpdate(t, c, newPod, newNode, &next)
 		}
 		var nowNodes []*api.Node
 		for i := range c.NumNodes() {
@@ -856,4 +785,46 @@ func TestSpreadWarmCacheAfterUpdatesEqualsFresh(t *testing.T) {
 			}
 		}
 	})
+}
+
+// snapshotUpdate applies one random update to c: a pod added (newPod),
+// removed, or replaced by newPod under the same name and namespace; a node
+// added (newNode), relabeled (its zone set, changed or dropped) or
+// removed. next numbers the new objects' names.
+func snapshotUpdate(t *rapid.T, c *Cluster, newPod func(name string) *api.Pod, newNode func(name string) *api.Node, next *int) {
+	var all []*PodInfo
+	for _, k := range slices.Sorted(maps.Keys(c.pods)) {
+		all = append(all, c.pods[k])
+	}
+	name := fmt.Sprintf("new%d", *next)
+	*next++
+	var err error
+	switch op := rapid.IntRange(0, 5).Draw(t, "update"); {
+	case c.NumNodes() == 0 || op == 3:
+		err = c.AddNode(newNode(name))
+	case op == 0 || len(all) == 0:
+		err = c.AddPod(newPod(name))
+	case op == 1:
+		p := rapid.SampledFrom(all).Draw(t, "removed").Pod
+		err = c.RemovePod(p.Namespace, p.Name)
+	case op == 2:
+		old := rapid.SampledFrom(all).Draw(t, "updated").Pod
+		p := newPod(old.Name)
+		p.Namespace = old.Namespace
+		err = c.UpdatePod(p)
+	case op == 4:
+		n := *c.NodeAt(rapid.IntRange(0, c.NumNodes()-1).Draw(t, "relabeled")).Node()
+		n.Labels = maps.Clone(n.Labels)
+		if z := rapid.SampledFrom([]string{"", "a", "e"}).Draw(t, "relabelZone"); z != "" {
+			n.Labels["zone"] = z
+		} else {
+			delete(n.Labels, "zone")
+		}
+		err = c.UpdateNode(&n)
+	default:
+		err = c.RemoveNode(c.NodeAt(rapid.IntRange(0, c.NumNodes()-1).Draw(t, "removedNode")).Name())
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
 }
