@@ -1,8 +1,11 @@
 package scheduling
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"testing"
 
@@ -76,7 +79,8 @@ func spreadDecision(c *Cluster, pod *api.Pod, d *Decision) int {
 // ScheduleAnyway constraint (zone) on a generated cluster (10 pods per
 // node, three zones, hostname labels) of 500 and 5,000 nodes, and on the
 // cluster in the JSON file named by PODSEM_BENCH_CLUSTER
-// ({"nodes": [...], "pods": [...], "pod": {...}}) when set.
+// ({"nodes": [...], "pods": [...], "pod": {...}}, plain or gzip, as in
+// ../shared/bench) when set.
 //
 // nodes=N/cold and nodes=N/warm measure Cluster.NewCycle + Cycle.Decide
 // into a reused Decision: "cold" uses a
@@ -163,8 +167,27 @@ func withNonce(cs []api.TopologySpreadConstraint, key string, i int) []api.Topol
 	return out
 }
 
-func loadSpreadBenchCluster(path string) (*Cluster, *api.Pod, error) {
+// readBenchFile reads a benchmark cluster file, decompressing it when it
+// starts with gzip's magic bytes.
+func readBenchFile(path string) ([]byte, error) {
 	data, err := os.ReadFile(path)
+	if err != nil || !bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
+		return data, err
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	defer zr.Close()
+	data, err = io.ReadAll(zr)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return data, nil
+}
+
+func loadSpreadBenchCluster(path string) (*Cluster, *api.Pod, error) {
+	data, err := readBenchFile(path)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -268,6 +268,9 @@ type PodInfo struct {
 	labelPairs []labelPair
 	labelSlots []int
 	nominee    bool // pending pod nominated to a node
+	// spreadID is the pod's id in PodTopologySpread's pod index, 0 when
+	// not indexed (spread_postings.go).
+	spreadID int32
 }
 
 // labelPair is one label: key and value.

@@ -1,6 +1,8 @@
 package scheduling
 
 import (
+	"maps"
+	"slices"
 	"sync"
 
 	"github.com/podsem/podsem/api"
@@ -11,21 +13,22 @@ import (
 // pass over every pod and every node label:
 //
 //   - per topology key, the domain of every node (an interned value id, or
-//     -1 when the node lacks the key), built the first time a constraint
-//     names the key;
+//     -1 when the node lacks the key) and the number of nodes in every
+//     domain, built the first time a constraint names the key;
 //   - per (namespace, selector), the number of non-terminating pods of that
 //     namespace matching the selector on every node, built the first time a
-//     constraint uses the selector ("cold") and reused afterwards ("warm");
-//   - per (namespace, label key), the non-terminating pods carrying each
-//     value of the key (posting lists), built the first time a selector
-//     with an equality or "in" requirement on the key is counted, so that a
-//     new selector costs a pass over the pods it can match rather than over
-//     the whole namespace.
+//     constraint uses the selector ("cold") and reused afterwards ("warm"),
+//     and, per topology key asked, the same counts summed per domain with
+//     their two smallest (PreFilter's critical paths);
+//   - the counted pods by namespace and label (podPostings), kept for the
+//     snapshot's life, so that a new selector's counts are computed from
+//     posting lists rather than by matching every pod of the namespace.
 //
-// Both are kept current by the snapshot's update methods (podAttached,
+// All are kept current by the snapshot's update methods (podAttached,
 // podDetached, nodeAdded, nodeRemoved, nodeUpdated): adding or removing one
-// pod costs one selector match per cached selector of its namespace, never
-// a rebuild. Lookups and insertions are guarded by mu so that concurrent
+// pod costs O(its labels) in the posting lists and one selector match per
+// cached selector of its namespace its labels could satisfy, never a
+// rebuild. Lookups and insertions are guarded by mu so that concurrent
 // cycles may warm the cache; the arrays themselves only change through the
 // update methods, which never run concurrently with cycles.
 //
@@ -46,8 +49,11 @@ type spreadCache struct {
 	// visits only the selectors it could move. unguarded holds the rest.
 	guarded   map[string]map[string]map[string][]*selectorCounts
 	unguarded map[string][]*selectorCounts
-	// postings holds the label posting lists by namespace, then key.
-	postings map[string]map[string]*keyPostings
+	// pods indexes the counted pods by label (spread_postings.go); private
+	// is set when the index was built for a cache the snapshot does not
+	// keep current (see podIndex).
+	pods    *podPostings
+	private bool
 	// workloads are the objects default constraints take selectors from.
 	workloads SpreadWorkloads
 }
@@ -55,113 +61,6 @@ type spreadCache struct {
 // maxCachedSelectors bounds the selector cache; the oldest entry goes
 // first.
 const maxCachedSelectors = 256
-
-// keyPostings lists, for one namespace and label key, the placed
-// non-terminating pods by value of the key.
-type keyPostings struct {
-	byValue map[string][]*PodInfo
-	slot    map[*PodInfo]int // position of each pod in its value's list
-}
-
-func (kp *keyPostings) add(p *PodInfo, v string) {
-	kp.slot[p] = len(kp.byValue[v])
-	kp.byValue[v] = append(kp.byValue[v], p)
-}
-
-func (kp *keyPostings) remove(p *PodInfo, v string) {
-	i, ok := kp.slot[p]
-	if !ok {
-		return
-	}
-	list := kp.byValue[v]
-	last := len(list) - 1
-	list[i] = list[last]
-	kp.slot[list[i]] = i
-	list[last] = nil
-	if last == 0 {
-		delete(kp.byValue, v)
-	} else {
-		kp.byValue[v] = list[:last]
-	}
-	delete(kp.slot, p)
-}
-
-// countable reports whether a pod counts for topology spread: bound to a
-// snapshot node and not terminating.
-func countable(p *PodInfo) bool { return p.node != nil && p.Pod.DeletionTimestamp == nil }
-
-// postingsFor returns the posting lists of key in ns, building them on
-// first use (mu held).
-func (sc *spreadCache) postingsFor(c *Cluster, ns, key string) *keyPostings {
-	byKey := sc.postings[ns]
-	if byKey == nil {
-		byKey = map[string]*keyPostings{}
-		sc.postings[ns] = byKey
-	}
-	if kp, ok := byKey[key]; ok {
-		return kp
-	}
-	kp := &keyPostings{byValue: map[string][]*PodInfo{}, slot: map[*PodInfo]int{}}
-	for _, p := range c.byNamespace[ns] {
-		if !countable(p) {
-			continue
-		}
-		if v, ok := p.Pod.Labels[key]; ok {
-			kp.add(p, v)
-		}
-	}
-	byKey[key] = kp
-	return kp
-}
-
-// candidates returns the pods of ns a selector can match when one of its
-// requirements pins a key to listed values (=, ==, in): the smallest such
-// set, from the posting lists; ok is false when no requirement does, and
-// every pod of the namespace must be tried. exact reports that every
-// listed pod matches, so counting needs no label lookups: each other
-// requirement is on a key no counted pod of ns carries, and holds for a
-// pod without the key (as "notin", "!=" and "!" do).
-func (sc *spreadCache) candidates(c *Cluster, ns string, sel api.Selector) (lists [][]*PodInfo, exact, ok bool) {
-	reqs := sel.Requirements()
-	best, guard := -1, -1
-	for i, r := range reqs {
-		switch r.Operator() {
-		case api.SelectionEquals, api.SelectionDoubleEquals, api.SelectionIn:
-		default:
-			continue
-		}
-		kp := sc.postingsFor(c, ns, r.Key())
-		var ls [][]*PodInfo
-		n := 0
-		for _, v := range r.Values() {
-			if l := kp.byValue[v]; len(l) > 0 {
-				ls = append(ls, l)
-				n += len(l)
-			}
-		}
-		if best < 0 || n < best {
-			best, lists, guard = n, ls, i
-		}
-	}
-	if best < 0 {
-		return nil, false, false
-	}
-	if best == 0 {
-		return nil, true, true
-	}
-	for i, r := range reqs {
-		if i == guard {
-			continue
-		}
-		if len(sc.postingsFor(c, ns, r.Key()).byValue) > 0 {
-			return lists, false, true
-		}
-		if !r.Matches(api.Set{}) {
-			return nil, true, true // no counted pod can match
-		}
-	}
-	return lists, true, true
-}
 
 // topoKeyIndex maps every node to its domain for one topology key.
 type topoKeyIndex struct {
@@ -171,6 +70,61 @@ type topoKeyIndex struct {
 	ids     []int32
 	values  []string
 	byValue map[string]int32
+	// nodesIn[d] counts the nodes in domain d, live the domains holding a
+	// node, missing the nodes lacking the key.
+	nodesIn []int32
+	live    int
+	missing int
+	// version changes whenever a node joins, leaves or changes domain.
+	version uint64
+}
+
+// place counts delta nodes into domain d (-1: lacking the key).
+func (t *topoKeyIndex) place(d, delta int32) {
+	if d < 0 {
+		t.missing += int(delta)
+		return
+	}
+	before := t.nodesIn[d]
+	t.nodesIn[d] += delta
+	switch {
+	case before == 0 && t.nodesIn[d] > 0:
+		t.live++
+	case before > 0 && t.nodesIn[d] == 0:
+		t.live--
+	}
+}
+
+// selectorDomains is a selector's count of matching pods per domain of one
+// topology key, over every node carrying the key (PreFilter's counts when
+// no node inclusion policy excludes a node and every node carries every
+// DoNotSchedule key), kept current with the selector's per-node counts,
+// with the two smallest counts over the domains holding a node
+// (PreFilter's critical paths) computed on demand.
+type selectorDomains struct {
+	t      *topoKeyIndex
+	counts []int32
+	// paths are valid when pathsOK and t.version is pathsVersion.
+	paths        criticalPaths
+	pathsOK      bool
+	pathsVersion uint64
+}
+
+// grow extends counts to every domain id of the key.
+func (dc *selectorDomains) grow() {
+	if n := len(dc.t.values); len(dc.counts) < n {
+		dc.counts = append(dc.counts, make([]int32, n-len(dc.counts))...)
+	}
+}
+
+// add moves the count of domain d (-1: none) by delta.
+func (dc *selectorDomains) add(d, delta int32) {
+	if d < 0 || delta == 0 {
+		return
+	}
+	dc.grow()
+	dc.counts[d] += delta
+	dc.pathsOK = false
 }
 
 // selectorCounts counts, per node, the non-terminating pods of one
@@ -180,6 +134,8 @@ type selectorCounts struct {
 	ns, str string
 	sel     api.Selector
 	perNode []int32
+	// domains holds the entry's counts per domain, for the keys asked.
+	domains []*selectorDomains
 	// guardKey and guardValues are the requirement the entry is indexed
 	// under in spreadCache.guarded (guardKey "" and no values: unguarded).
 	guardKey    string
@@ -265,7 +221,7 @@ func (sc *spreadCache) unindex(e *selectorCounts) {
 func newSpreadCache() *spreadCache {
 	return &spreadCache{keys: map[string]*topoKeyIndex{}, sels: map[string]map[string]*selectorCounts{},
 		guarded: map[string]map[string]map[string][]*selectorCounts{}, unguarded: map[string][]*selectorCounts{},
-		postings: map[string]map[string]*keyPostings{}}
+		pods: newPodPostings()}
 }
 
 // keyIndex returns the domain index of key, building it on first use.
@@ -276,9 +232,10 @@ func (sc *spreadCache) keyIndex(c *Cluster, key string) *topoKeyIndex {
 	if t, ok := sc.keys[key]; ok {
 		return t
 	}
-	t := &topoKeyIndex{key: key, ids: make([]int32, len(c.nodes)), values: []string{""}, byValue: map[string]int32{"": 0}}
+	t := &topoKeyIndex{key: key, ids: make([]int32, len(c.nodes)), values: []string{""}, byValue: map[string]int32{"": 0}, nodesIn: []int32{0}}
 	for i, n := range c.nodes {
 		t.ids[i] = t.idOf(n.node.Labels)
+		t.place(t.ids[i], 1)
 	}
 	sc.keys[key] = t
 	return t
@@ -302,6 +259,7 @@ func (t *topoKeyIndex) idOf(labels map[string]string) int32 {
 	}
 	id := int32(len(t.values))
 	t.values = append(t.values, v)
+	t.nodesIn = append(t.nodesIn, 0)
 	t.byValue[v] = id
 	return id
 }
@@ -313,25 +271,72 @@ func (sc *spreadCache) selectorCounts(c *Cluster, ns string, sel api.Selector) (
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	sc.syncNodes(c)
+	e, cold := sc.entry(c, ns, str, sel)
+	return e.perNode, cold
+}
+
+// hardDomainCounts returns the counts per domain of t of the pods of ns
+// matching sel, over every node carrying the key, and their critical
+// paths over the domains holding a node; the counts are the cache's, to
+// read and not modify.
+func (sc *spreadCache) hardDomainCounts(c *Cluster, ns string, sel api.Selector, t *topoKeyIndex) ([]int32, criticalPaths) {
+	dc := sc.selectorDomainsOf(c, ns, sel, t)
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if !dc.pathsOK || dc.pathsVersion != t.version {
+		dc.paths = newCriticalPaths()
+		for d, n := range t.nodesIn {
+			if n > 0 {
+				dc.paths.insert(int32(d), int(dc.counts[d]))
+			}
+		}
+		dc.pathsOK, dc.pathsVersion = true, t.version
+	}
+	return dc.counts, dc.paths
+}
+
+// softDomainCounts returns the counts per domain of t of the pods of ns
+// matching sel, over every node carrying the key; they are the cache's, to
+// read and not modify.
+func (sc *spreadCache) softDomainCounts(c *Cluster, ns string, sel api.Selector, t *topoKeyIndex) []int32 {
+	dc := sc.selectorDomainsOf(c, ns, sel, t)
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	return dc.counts
+}
+
+// selectorDomainsOf returns the per-domain counts of the pods of ns matching
+// sel for key t, building them on first use.
+func (sc *spreadCache) selectorDomainsOf(c *Cluster, ns string, sel api.Selector, t *topoKeyIndex) *selectorDomains {
+	str := sel.String()
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	sc.syncNodes(c)
+	e, _ := sc.entry(c, ns, str, sel)
+	for _, dc := range e.domains {
+		if dc.t == t {
+			dc.grow()
+			return dc
+		}
+	}
+	dc := &selectorDomains{t: t, counts: make([]int32, len(t.values))}
+	for n, d := range t.ids {
+		if d >= 0 {
+			dc.counts[d] += e.perNode[n]
+		}
+	}
+	e.domains = append(e.domains, dc)
+	return dc
+}
+
+// entry returns the cache entry of sel in ns (str is sel.String()),
+// counting it now when absent (cold); mu held.
+func (sc *spreadCache) entry(c *Cluster, ns, str string, sel api.Selector) (e *selectorCounts, cold bool) {
 	if e, ok := sc.sels[ns][str]; ok {
-		return e.perNode, false
+		return e, false
 	}
-	e := &selectorCounts{ns: ns, str: str, sel: sel, perNode: make([]int32, len(c.nodes))}
-	if lists, exact, ok := sc.candidates(c, ns, sel); ok {
-		for _, l := range lists {
-			for _, p := range l {
-				if exact || sel.Matches(api.Set(p.Pod.Labels)) {
-					e.perNode[p.node.index]++
-				}
-			}
-		}
-	} else {
-		for _, p := range c.byNamespace[ns] {
-			if countable(p) && sel.Matches(api.Set(p.Pod.Labels)) {
-				e.perNode[p.node.index]++
-			}
-		}
-	}
+	e = &selectorCounts{ns: ns, str: str, sel: sel, perNode: make([]int32, len(c.nodes))}
+	sc.podIndex(c).countSelector(ns, sel, e.perNode)
 	if sc.nsels >= maxCachedSelectors {
 		old := sc.order[0]
 		sc.order[0] = nil
@@ -352,7 +357,25 @@ func (sc *spreadCache) selectorCounts(c *Cluster, ns string, sel api.Selector) (
 	sc.index(e)
 	sc.order = append(sc.order, e)
 	sc.nsels++
-	return e.perNode, true
+	return e, true
+}
+
+// podIndex returns the index of c's counted pods: the one the snapshot's
+// update methods keep current when sc is the snapshot's cache, else one
+// built now from the snapshot's pods for this cache alone (mu held).
+func (sc *spreadCache) podIndex(c *Cluster) *podPostings {
+	if c.spread == sc || sc.private {
+		return sc.pods
+	}
+	sc.private = true
+	for _, ns := range slices.Sorted(maps.Keys(c.byNamespace)) {
+		for _, p := range c.byNamespace[ns] {
+			if countable(p) {
+				sc.pods.add(p)
+			}
+		}
+	}
+	return sc.pods
 }
 
 // syncNodes drops everything when the snapshot's node count no longer
@@ -369,7 +392,6 @@ func (sc *spreadCache) syncNodes(c *Cluster) {
 	sc.unguarded = map[string][]*selectorCounts{}
 	sc.order = nil
 	sc.nsels = 0
-	sc.postings = map[string]map[string]*keyPostings{}
 	sc.nNodes = len(c.nodes)
 }
 
@@ -383,14 +405,11 @@ func (sc *spreadCache) podDelta(p *PodInfo, d int32) {
 	if !countable(p) {
 		return
 	}
-	for key, kp := range sc.postings[p.Pod.Namespace] {
-		if v, ok := p.Pod.Labels[key]; ok {
-			if d > 0 {
-				kp.add(p, v)
-			} else {
-				kp.remove(p, v)
-			}
-		}
+	if d > 0 {
+		p.spreadID = sc.pods.add(p)
+	} else if p.spreadID != 0 {
+		sc.pods.remove(p, p.spreadID)
+		p.spreadID = 0
 	}
 	labels := api.Set(p.Pod.Labels)
 	for key, byValue := range sc.guarded[p.Pod.Namespace] {
@@ -400,14 +419,22 @@ func (sc *spreadCache) podDelta(p *PodInfo, d int32) {
 		}
 		for _, e := range byValue[v] {
 			if e.sel.Matches(labels) {
-				e.perNode[p.node.index] += d
+				e.count(p.node.index, d)
 			}
 		}
 	}
 	for _, e := range sc.unguarded[p.Pod.Namespace] {
 		if e.sel.Matches(labels) {
-			e.perNode[p.node.index] += d
+			e.count(p.node.index, d)
 		}
+	}
+}
+
+// count moves the entry's count on node index n by d.
+func (e *selectorCounts) count(n int, d int32) {
+	e.perNode[n] += d
+	for _, dc := range e.domains {
+		dc.add(dc.t.ids[n], d)
 	}
 }
 
@@ -419,7 +446,10 @@ func (sc *spreadCache) nodeAdded(n *NodeInfo) {
 		return
 	}
 	for _, t := range sc.keys {
-		t.ids = append(t.ids, t.idOf(n.node.Labels))
+		d := t.idOf(n.node.Labels)
+		t.ids = append(t.ids, d)
+		t.place(d, 1)
+		t.version++
 	}
 	for _, e := range sc.order {
 		e.perNode = append(e.perNode, 0)
@@ -430,11 +460,14 @@ func (sc *spreadCache) nodeAdded(n *NodeInfo) {
 // nodeRemoved drops the node at index (after its pods were detached);
 // later nodes shift down by one.
 func (sc *spreadCache) nodeRemoved(index int) {
+	sc.pods.nodeRemoved(index)
 	if index >= sc.nNodes || sc.nNodes < 0 {
 		sc.nNodes = -1
 		return
 	}
 	for _, t := range sc.keys {
+		t.place(t.ids[index], -1)
+		t.version++
 		t.ids = append(t.ids[:index], t.ids[index+1:]...)
 	}
 	for _, e := range sc.order {
@@ -450,6 +483,22 @@ func (sc *spreadCache) nodeUpdated(n *NodeInfo) {
 		return
 	}
 	for _, t := range sc.keys {
-		t.ids[n.index] = t.idOf(n.node.Labels)
+		old, d := t.ids[n.index], t.idOf(n.node.Labels)
+		if old == d {
+			continue
+		}
+		t.ids[n.index] = d
+		t.place(old, -1)
+		t.place(d, 1)
+		t.version++
+		// The node's pods move to the new domain.
+		for _, e := range sc.order {
+			for _, dc := range e.domains {
+				if dc.t == t {
+					dc.add(old, -e.perNode[n.index])
+					dc.add(d, e.perNode[n.index])
+				}
+			}
+		}
 	}
 }

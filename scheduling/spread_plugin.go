@@ -2,6 +2,7 @@ package scheduling
 
 import (
 	"math"
+	"slices"
 
 	"github.com/podsem/podsem/api"
 )
@@ -51,15 +52,18 @@ type spreadPlugin struct {
 	feasible []int
 	// requireAll: a scored node lacking a soft topology key is ignored
 	// (scores 0); false only under the System default constraints.
-	requireAll bool
+	// ignores: requireAll, and some node lacks a soft topology key.
+	requireAll, ignores bool
 }
 
 // hardSpread is the PreFilter state of one DoNotSchedule constraint.
 type hardSpread struct {
-	ids     []int32 // node index -> domain id (-1: key missing)
-	counts  []int32 // domain id -> matching pods on eligible nodes
-	present []bool  // domain id -> some node is eligible in it
-	domains int     // number of present domains
+	ids    []int32 // node index -> domain id (-1: key missing)
+	counts []int32 // domain id -> matching pods on eligible nodes
+	// shared: counts belong to the snapshot's spread cache; a what-if
+	// copies them before changing them.
+	shared  bool
+	domains int // number of domains holding an eligible node
 	paths   criticalPaths
 	// limit is the highest domain count a node's domain may have for the
 	// pod to fit: maxSkew + global minimum - (1 if the pod matches its own
@@ -92,6 +96,17 @@ func newCriticalPaths() criticalPaths {
 	return criticalPaths{{domain: -1, num: math.MaxInt32}, {domain: -1, num: math.MaxInt32}}
 }
 
+// insert records domain d with count num while the paths are first taken
+// over the domains in id order: a count displaces only a larger one.
+func (p *criticalPaths) insert(d int32, num int) {
+	if num < p[0].num {
+		p[1] = p[0]
+		p[0].domain, p[0].num = d, num
+	} else if num < p[1].num {
+		p[1].domain, p[1].num = d, num
+	}
+}
+
 func (p *criticalPaths) update(d int32, num int) {
 	switch d {
 	case p[0].domain:
@@ -116,7 +131,7 @@ func (p *criticalPaths) update(d int32, num int) {
 type softSpread struct {
 	ids      []int32
 	perNode  []int32 // matching pods per node (nil: counts nothing)
-	counts   []int64 // domain id -> matching pods (non-hostname keys)
+	counts   []int32 // domain id -> matching pods (non-hostname keys)
 	marked   []bool  // domain id -> some scored node is in it
 	weight   float64
 	offset   float64 // maxSkew - 1
@@ -189,14 +204,36 @@ func (pl *spreadPlugin) preFilter() Status {
 	pl.reasonMissing = []string{ReasonSpreadMissingLabel}
 	sc := pl.spreadCache()
 	pl.hs = make([]hardSpread, len(hard))
-	per := make([][]int32, len(hard))
+	// When every node carries every DoNotSchedule key and no inclusion
+	// policy can exclude a node, every node is eligible: the counts per
+	// domain and their critical paths are the cache's.
+	fast := !pl.needsInclusion(hard)
+	keys := make([]*topoKeyIndex, len(hard))
 	for i := range hard {
-		t := sc.keyIndex(pl.c, hard[i].key)
-		nd := sc.domains(t)
+		keys[i] = sc.keyIndex(pl.c, hard[i].key)
+		pl.hs[i].ids = keys[i].ids
+		if keys[i].missing > 0 || hard[i].countsNothing {
+			fast = false
+		}
+	}
+	if fast {
+		for i := range hard {
+			h := &pl.hs[i]
+			h.counts, h.paths = sc.hardDomainCounts(pl.c, pod.Namespace, hard[i].selector, keys[i])
+			h.shared = true
+			h.domains = keys[i].live
+			h.setLimit(&hard[i])
+		}
+		pl.hardOK = true
+		return Status{}
+	}
+	per := make([][]int32, len(hard))
+	present := make([][]bool, len(hard))
+	for i := range hard {
+		nd := sc.domains(keys[i])
 		h := &pl.hs[i]
-		h.ids = t.ids
 		h.counts = make([]int32, nd)
-		h.present = make([]bool, nd)
+		present[i] = make([]bool, nd)
 		if !hard[i].countsNothing {
 			per[i], _ = sc.selectorCounts(pl.c, pod.Namespace, hard[i].selector)
 		}
@@ -213,7 +250,7 @@ func (pl *spreadPlugin) preFilter() Status {
 			}
 			h := &pl.hs[i]
 			d := h.ids[n]
-			h.present[d] = true
+			present[i][d] = true
 			if per[i] != nil {
 				h.counts[d] += per[i][n]
 			}
@@ -223,21 +260,13 @@ func (pl *spreadPlugin) preFilter() Status {
 		h := &pl.hs[i]
 		// The two smallest counts over the present domains, taken in
 		// domain order as criticalPaths.update would record them.
-		p := newCriticalPaths()
-		for d, ok := range h.present {
-			if !ok {
-				continue
-			}
-			h.domains++
-			num := int(h.counts[d])
-			if num < p[0].num {
-				p[1] = p[0]
-				p[0].domain, p[0].num = int32(d), num
-			} else if num < p[1].num {
-				p[1].domain, p[1].num = int32(d), num
+		h.paths = newCriticalPaths()
+		for d, ok := range present[i] {
+			if ok {
+				h.domains++
+				h.paths.insert(int32(d), int(h.counts[d]))
 			}
 		}
-		h.paths = p
 		h.setLimit(&hard[i])
 	}
 	pl.hardOK = true
@@ -248,16 +277,41 @@ func (pl *spreadPlugin) filter(v *nodeView) Status {
 	if !pl.hardOK {
 		return Status{}
 	}
-	n := v.info.index
+	return pl.verdictStatus(pl.verdictAt(v.info.index))
+}
+
+// The outcomes of the plugin's Filter on a node.
+const (
+	spreadFits    = iota
+	spreadMissing // lacks a DoNotSchedule topology key
+	spreadSkew    // some DoNotSchedule constraint's skew would be exceeded
+)
+
+// verdictAt is Filter's outcome on node index n (PreFilter succeeded with
+// constraints): spreadFits, spreadMissing or spreadSkew, checked
+// constraint by constraint in order.
+func (pl *spreadPlugin) verdictAt(n int) int {
 	for i := range pl.hs {
 		h := &pl.hs[i]
 		d := h.ids[n]
 		if d < 0 {
-			return Status{Code: UnschedulableAndUnresolvable, Reasons: pl.reasonMissing}
+			return spreadMissing
 		}
 		if int(h.counts[d]) > h.limit {
-			return Status{Code: Unschedulable, Reasons: pl.reasonSkew}
+			return spreadSkew
 		}
+	}
+	return spreadFits
+}
+
+// verdictStatus is the status Filter gives for an outcome of verdictAt;
+// the rejections share their reasons slice within the cycle.
+func (pl *spreadPlugin) verdictStatus(v int) Status {
+	switch v {
+	case spreadMissing:
+		return Status{Code: UnschedulableAndUnresolvable, Reasons: pl.reasonMissing}
+	case spreadSkew:
+		return Status{Code: Unschedulable, Reasons: pl.reasonSkew}
 	}
 	return Status{}
 }
@@ -273,18 +327,8 @@ func (pl *spreadPlugin) hasAllHard(n int) bool {
 	return true
 }
 
-// fitsIndex is filter's verdict for node index n without the status: the
-// node has every DoNotSchedule key and no constraint's skew is exceeded.
-func (pl *spreadPlugin) fitsIndex(n int) bool {
-	for i := range pl.hs {
-		h := &pl.hs[i]
-		d := h.ids[n]
-		if d < 0 || int(h.counts[d]) > h.limit {
-			return false
-		}
-	}
-	return true
-}
+// fitsIndex is filter's verdict for node index n without the status.
+func (pl *spreadPlugin) fitsIndex(n int) bool { return pl.verdictAt(n) == spreadFits }
 
 // fits is the quick check (quickFilter): what-ifs reach the plugin through
 // addPod/removePod, so the view's node index is all it needs.
@@ -296,8 +340,8 @@ func (pl *spreadPlugin) clone() cyclePlugin {
 	cp := *pl
 	cp.hs = make([]hardSpread, len(pl.hs))
 	for i, h := range pl.hs {
-		h.counts = append([]int32(nil), h.counts...)
-		h.present = append([]bool(nil), h.present...)
+		h.counts = slices.Clone(h.counts)
+		h.shared = false
 		cp.hs[i] = h
 	}
 	return &cp
@@ -309,6 +353,8 @@ func (pl *spreadPlugin) removePod(p *PodInfo, n *NodeInfo) { pl.updateWithPod(p,
 // updateWithPod is the plugin's AddPod/RemovePod: a pod of the incoming
 // pod's namespace, matching a constraint's selector, on an eligible node,
 // moves that domain's count (terminating or not; upstream does not ask).
+// The node's domain already holds an eligible node (that node), so the
+// number of domains does not change.
 func (pl *spreadPlugin) updateWithPod(p *PodInfo, n *NodeInfo, delta int32) {
 	if !pl.hardOK || n == nil || p.Pod.Namespace != pl.pod.Pod.Namespace {
 		return
@@ -324,12 +370,11 @@ func (pl *spreadPlugin) updateWithPod(p *PodInfo, n *NodeInfo, delta int32) {
 			continue
 		}
 		h := &pl.hs[i]
+		if h.shared {
+			h.counts, h.shared = slices.Clone(h.counts), false
+		}
 		d := h.ids[n.index]
 		h.counts[d] += delta
-		if !h.present[d] {
-			h.present[d] = true
-			h.domains++
-		}
 		h.paths.update(d, int(h.counts[d]))
 		h.setLimit(c)
 	}
@@ -365,8 +410,22 @@ func (pl *spreadPlugin) preScoreIndexes(feasible []int) Status {
 	pl.requireAll = len(pod.Spec.TopologySpreadConstraints) > 0 || !spreadSystemDefaulted(args)
 	sc := pl.spreadCache()
 	pl.ss = make([]softSpread, len(soft))
+	keys := make([]*topoKeyIndex, len(soft))
+	// When every node carries every soft key and no inclusion policy can
+	// exclude a node, every node counts: the counts per domain are the
+	// cache's.
+	filtered := pl.needsInclusion(soft)
+	fast := !filtered
+	pl.ignores = false
 	for i := range soft {
-		t := sc.keyIndex(pl.c, soft[i].key)
+		keys[i] = sc.keyIndex(pl.c, soft[i].key)
+		if keys[i].missing > 0 {
+			fast = false
+			pl.ignores = pl.requireAll
+		}
+	}
+	for i := range soft {
+		t := keys[i]
 		s := &pl.ss[i]
 		s.ids = t.ids
 		s.hostname = soft[i].key == api.LabelHostname
@@ -376,8 +435,14 @@ func (pl *spreadPlugin) preScoreIndexes(feasible []int) Status {
 		}
 		if !s.hostname {
 			nd := sc.domains(t)
-			s.counts = make([]int64, nd)
 			s.marked = make([]bool, nd)
+			switch {
+			case s.perNode == nil:
+			case fast:
+				s.counts = sc.softDomainCounts(pl.c, pod.Namespace, soft[i].selector, t)
+			default:
+				s.counts = make([]int32, nd)
+			}
 		}
 	}
 	sizes := make([]int, len(soft))
@@ -409,11 +474,10 @@ func (pl *spreadPlugin) preScoreIndexes(feasible []int) Status {
 	}
 	// Count every domain over all nodes passing the inclusion policies;
 	// only the domains of scored nodes are ever read.
-	filtered := pl.needsInclusion(soft)
 	nodes := pl.c.nodes
 	for i := range pl.ss {
 		s := &pl.ss[i]
-		if s.hostname || s.perNode == nil {
+		if fast || s.hostname || s.perNode == nil {
 			continue
 		}
 		ids, per, counts := s.ids[:len(nodes)], s.perNode[:len(nodes)], s.counts
@@ -421,7 +485,7 @@ func (pl *spreadPlugin) preScoreIndexes(feasible []int) Status {
 			if per[n] == 0 || pl.ignoredAt(n) || (filtered && !pl.included(&soft[i], nodes[n])) {
 				continue
 			}
-			counts[max(ids[n], 0)] += int64(per[n])
+			counts[max(ids[n], 0)] += per[n]
 		}
 	}
 	return Status{}
@@ -440,7 +504,7 @@ func (pl *spreadPlugin) hasAllSoft(n int) bool {
 // ignoredAt reports whether scoring ignores node index n (it lacks a soft
 // topology key while every key is required).
 func (pl *spreadPlugin) ignoredAt(n int) bool {
-	return pl.requireAll && !pl.hasAllSoft(n)
+	return pl.ignores && !pl.hasAllSoft(n)
 }
 
 func (pl *spreadPlugin) score(ni *NodeInfo) int64 {
@@ -467,11 +531,11 @@ func (pl *spreadPlugin) scoreIndex(n int) int64 {
 		if d < 0 {
 			continue
 		}
-		var cnt int64
+		var cnt int32
 		switch {
 		case s.perNode == nil:
 		case s.hostname:
-			cnt = int64(s.perNode[n])
+			cnt = s.perNode[n]
 		default:
 			cnt = s.counts[d]
 		}

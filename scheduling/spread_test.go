@@ -2,6 +2,7 @@ package scheduling
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"testing"
 	"time"
@@ -426,15 +427,18 @@ func TestSpreadCacheIncremental(t *testing.T) {
 			}
 			sels = append(sels, sel)
 		}
-		sc := newSpreadCache()
+		sc := c.spread
+		zone := sc.keyIndex(c, "zone")
 		for _, s := range sels {
 			sc.selectorCounts(c, "default", s)
+			if rapid.Bool().Draw(t, "domainCounts") {
+				sc.hardDomainCounts(c, "default", s, zone)
+			}
 		}
-		sc.keyIndex(c, "zone")
 		next := 0
 		steps := rapid.IntRange(1, 15).Draw(t, "steps")
 		for i := 0; i < steps; i++ {
-			switch rapid.IntRange(0, 4).Draw(t, "op") {
+			switch rapid.IntRange(0, 5).Draw(t, "op") {
 			case 0: // add a pod
 				if c.NumNodes() == 0 {
 					continue
@@ -445,14 +449,12 @@ func TestSpreadCacheIncremental(t *testing.T) {
 				if err := c.AddPod(p); err != nil {
 					t.Fatal(err)
 				}
-				sc.podAttached(c.pods[p.Namespace+"/"+p.Name])
 			case 1: // remove a pod
 				ps := c.byNamespace["default"]
 				if len(ps) == 0 {
 					continue
 				}
 				p := ps[rapid.IntRange(0, len(ps)-1).Draw(t, "victim")]
-				sc.podDetached(p)
 				if err := c.RemovePod(p.Pod.Namespace, p.Pod.Name); err != nil {
 					t.Fatal(err)
 				}
@@ -462,7 +464,6 @@ func TestSpreadCacheIncremental(t *testing.T) {
 				if err := c.AddNode(n); err != nil {
 					t.Fatal(err)
 				}
-				sc.nodeAdded(c.NodeByName(n.Name))
 			case 3: // relabel a node
 				if c.NumNodes() == 0 {
 					continue
@@ -472,20 +473,27 @@ func TestSpreadCacheIncremental(t *testing.T) {
 				if err := c.UpdateNode(n); err != nil {
 					t.Fatal(err)
 				}
-				sc.nodeUpdated(c.NodeByName(n.Name))
 			case 4: // remove a node
 				if c.NumNodes() == 0 {
 					continue
 				}
 				ni := c.NodeAt(rapid.IntRange(0, c.NumNodes()-1).Draw(t, "drop"))
-				for _, p := range ni.Pods() {
-					sc.podDetached(p)
-				}
-				idx := ni.Index()
 				if err := c.RemoveNode(ni.Name()); err != nil {
 					t.Fatal(err)
 				}
-				sc.nodeRemoved(idx)
+			case 5: // relabel a pod, or mark it terminating
+				ps := c.byNamespace["default"]
+				if len(ps) == 0 {
+					continue
+				}
+				p := *ps[rapid.IntRange(0, len(ps)-1).Draw(t, "updated")].Pod
+				p.Labels = map[string]string{"app": rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, "updatedApp")}
+				if rapid.Bool().Draw(t, "updatedTerminating") {
+					p.DeletionTimestamp = &api.Time{Time: time.Unix(100, 0)}
+				}
+				if err := c.UpdatePod(&p); err != nil {
+					t.Fatal(err)
+				}
 			}
 		}
 		fresh := newSpreadCache()
@@ -518,6 +526,45 @@ func TestSpreadCacheIncremental(t *testing.T) {
 			g, w := gotIdx.ids[i], wantIdx.ids[i]
 			if (g < 0) != (w < 0) || (g >= 0 && gotIdx.values[g] != wantIdx.values[w]) {
 				t.Fatalf("node %d: incremental domain %d, fresh %d", i, g, w)
+			}
+		}
+		// The counts per zone and their critical paths equal those taken
+		// node by node over the same domain ids.
+		missing := 0
+		for _, d := range gotIdx.ids {
+			if d < 0 {
+				missing++
+			}
+		}
+		if missing != gotIdx.missing {
+			t.Fatalf("%d nodes lack the key, the index says %d", missing, gotIdx.missing)
+		}
+		for _, s := range sels {
+			per, _ := fresh.selectorCounts(c, "default", s)
+			want := make([]int32, len(gotIdx.values))
+			present := make([]bool, len(gotIdx.values))
+			live := 0
+			for n, d := range gotIdx.ids {
+				if d >= 0 {
+					want[d] += per[n]
+					if !present[d] {
+						present[d] = true
+						live++
+					}
+				}
+			}
+			wantPaths := newCriticalPaths()
+			for d, ok := range present {
+				if ok {
+					wantPaths.insert(int32(d), int(want[d]))
+				}
+			}
+			got, gotPaths := sc.hardDomainCounts(c, "default", s, gotIdx)
+			if d := cmp.Diff(want, got); d != "" {
+				t.Fatalf("zone counts for %s (-node by node +incremental):\n%s", s, d)
+			}
+			if gotPaths != wantPaths || live != gotIdx.live {
+				t.Fatalf("critical paths for %s: %v over %d domains, want %v over %d", s, gotPaths, gotIdx.live, wantPaths, live)
 			}
 		}
 	})
@@ -592,63 +639,192 @@ func TestSpreadWhatIfRemoveProperty(t *testing.T) {
 	})
 }
 
-// The spread cache's per-node counts of a selector equal a brute-force
-// count (every countable pod of the namespace, matched label by label),
-// whatever mix of operators the selector has, including requirements on
-// keys no pod carries, which the posting lists settle without label
-// lookups.
+// The per-node counts of a selector computed from the posting lists equal
+// a brute-force count (every countable pod of the namespace, matched label
+// by label), whatever mix of operators the selector has (requirements on
+// keys no pod carries included), on the snapshot's own index after a
+// random sequence of pod and node updates, and on an index built afresh.
 func TestSpreadSelectorCountsBruteForce(t *testing.T) {
+	values := []string{"", "a", "b", "1", "7", "03"}
+	genPod := func(t *rapid.T, name string, nodes []string) *api.Pod {
+		p := spreadPodOn(name, rapid.SampledFrom(nodes).Draw(t, "node"))
+		for _, k := range []string{"app", "tier", "rank"} {
+			if v := rapid.SampledFrom(values).Draw(t, k); v != "" {
+				p.Labels[k] = v
+			}
+		}
+		if rapid.IntRange(0, 4).Draw(t, "otherNS") == 0 {
+			p.Namespace = "other"
+		}
+		if rapid.IntRange(0, 5).Draw(t, "terminating") == 0 {
+			p.DeletionTimestamp = &api.Time{Time: time.Unix(100, 0)}
+		}
+		return p
+	}
 	rapid.Check(t, func(t *rapid.T) {
+		names := []string{"n0", "n1", "n2", "n3"}
 		nodes := []*api.Node{spreadNode("n0"), spreadNode("n1"), spreadNode("n2")}
 		var pods []*api.Pod
 		for i := range rapid.IntRange(0, 15).Draw(t, "pods") {
-			p := spreadPodOn(fmt.Sprintf("p%d", i), rapid.SampledFrom([]string{"n0", "n1", "n2"}).Draw(t, "node"))
-			for _, k := range []string{"app", "tier"} {
-				if v := rapid.SampledFrom([]string{"", "a", "b", "1", "7"}).Draw(t, k); v != "" {
-					p.Labels[k] = v
-				}
-			}
-			if rapid.IntRange(0, 4).Draw(t, "otherNS") == 0 {
-				p.Namespace = "other"
-			}
-			if rapid.IntRange(0, 5).Draw(t, "terminating") == 0 {
-				p.DeletionTimestamp = &api.Time{Time: time.Unix(100, 0)}
-			}
-			pods = append(pods, p)
+			pods = append(pods, genPod(t, fmt.Sprintf("p%d", i), names))
 		}
 		c, err := NewCluster(nodes, pods, Config{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		ops := []api.LabelSelectorOperator{api.LabelSelectorOpIn, api.LabelSelectorOpNotIn, api.LabelSelectorOpExists, api.LabelSelectorOpDoesNotExist}
-		ls := &api.LabelSelector{}
-		if rapid.Bool().Draw(t, "matchLabels") {
-			ls.MatchLabels = map[string]string{"app": rapid.SampledFrom([]string{"a", "b"}).Draw(t, "appValue")}
-		}
-		for range rapid.IntRange(0, 3).Draw(t, "exprs") {
-			r := api.LabelSelectorRequirement{
-				Key:      rapid.SampledFrom([]string{"app", "tier", "absent"}).Draw(t, "key"),
-				Operator: rapid.SampledFrom(ops).Draw(t, "op"),
+		next := 0
+		newNode := func(name string) *api.Node {
+			if c.NodeByName("n3") == nil {
+				return spreadNode("n3") // pods bound to it wait for it
 			}
-			if r.Operator == api.LabelSelectorOpIn || r.Operator == api.LabelSelectorOpNotIn {
-				r.Values = rapid.SliceOfNDistinct(rapid.SampledFrom([]string{"a", "b", "1", "7"}), 1, 3, rapid.ID[string]).Draw(t, "values")
+			return spreadNode(name)
+		}
+		for range rapid.IntRange(0, 12).Draw(t, "updates") {
+			snapshotUpdate(t, c, func(name string) *api.Pod { return genPod(t, name, names) }, newNode, &next)
+		}
+		ops := []api.SelectionOperator{api.SelectionIn, api.SelectionNotIn, api.SelectionEquals, api.SelectionNotEquals,
+			api.SelectionExists, api.SelectionDoesNotExist, api.SelectionGreaterThan, api.SelectionLessThan}
+		var reqs []api.Requirement
+		for range rapid.IntRange(0, 4).Draw(t, "requirements") {
+			key := rapid.SampledFrom([]string{"app", "tier", "rank", "absent"}).Draw(t, "key")
+			op := rapid.SampledFrom(ops).Draw(t, "op")
+			var vals []string
+			switch op {
+			case api.SelectionIn, api.SelectionNotIn:
+				vals = rapid.SliceOfNDistinct(rapid.SampledFrom(values[1:]), 1, 3, rapid.ID[string]).Draw(t, "values")
+			case api.SelectionEquals, api.SelectionNotEquals:
+				vals = []string{rapid.SampledFrom(values[1:]).Draw(t, "value")}
+			case api.SelectionGreaterThan, api.SelectionLessThan:
+				vals = []string{rapid.SampledFrom([]string{"0", "1", "5"}).Draw(t, "number")}
 			}
-			ls.MatchExpressions = append(ls.MatchExpressions, r)
+			r, err := api.NewRequirement(key, op, vals)
+			if err != nil {
+				t.Fatal(err)
+			}
+			reqs = append(reqs, r)
 		}
-		sel, err := api.LabelSelectorAsSelector(ls)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := newSpreadCache()
-		got, _ := sc.selectorCounts(c, "default", sel)
+		sel := api.Everything().Add(reqs...)
+		ns := rapid.SampledFrom([]string{"default", "other", "none"}).Draw(t, "namespace")
 		want := make([]int32, c.NumNodes())
-		for _, p := range c.byNamespace["default"] {
+		for _, p := range c.byNamespace[ns] {
 			if countable(p) && sel.Matches(api.Set(p.Pod.Labels)) {
 				want[p.node.index]++
 			}
 		}
+		// Requirements are marked in the bitset or checked pod by pod.
+		c.spread.pods.directRatio = rapid.SampledFrom([]int{0, 1, directCheckRatio, 1 << 20}).Draw(t, "directRatio")
+		got, _ := c.spread.selectorCounts(c, ns, sel)
 		if d := cmp.Diff(want, got); d != "" {
-			t.Fatalf("counts for %s (-brute force +cache):\n%s", sel, d)
+			t.Fatalf("counts for %q in %s (-brute force +snapshot index):\n%s", sel, ns, d)
+		}
+		got, _ = newSpreadCache().selectorCounts(c, ns, sel)
+		if d := cmp.Diff(want, got); d != "" {
+			t.Fatalf("counts for %q in %s (-brute force +fresh index):\n%s", sel, ns, d)
 		}
 	})
+}
+
+// A snapshot whose spread cache was warmed (selector counts, counts per
+// domain and critical paths) and then kept current through pod and node
+// updates gives the same filter verdicts and scores, for hard and soft
+// constraints, as a snapshot built afresh from the same objects.
+func TestSpreadWarmCacheAfterUpdatesEqualsFresh(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		nodes, pods, pod := genSpreadCluster(t)
+		soft := *pod
+		soft.Spec.TopologySpreadConstraints = slices.Clone(pod.Spec.TopologySpreadConstraints)
+		for i := range soft.Spec.TopologySpreadConstraints {
+			if rapid.Bool().Draw(t, "soft") {
+				soft.Spec.TopologySpreadConstraints[i].WhenUnsatisfiable = api.ScheduleAnyway
+			}
+		}
+		c, err := NewCluster(nodes, pods, Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		runSpreadPlugin(c, pod)
+		runSpreadPlugin(c, &soft)
+		next := 0
+		newPod := func(name string) *api.Pod {
+			p := spreadPodOn(name, c.NodeAt(rapid.IntRange(0, c.NumNodes()-1).Draw(t, "on")).Name(),
+				"app", rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, "newApp"))
+			if rapid.IntRange(0, 4).Draw(t, "newOtherNS") == 0 {
+				p.Namespace = "other"
+			}
+			if rapid.IntRange(0, 4).Draw(t, "newTerminating") == 0 {
+				p.DeletionTimestamp = &api.Time{Time: time.Unix(100, 0)}
+			}
+			return p
+		}
+		newNode := func(name string) *api.Node {
+			n := spreadNode(name, "host", name)
+			if rapid.IntRange(0, 4).Draw(t, "newHasZone") > 0 {
+				n.Labels["zone"] = rapid.SampledFrom([]string{"a", "b", "d"}).Draw(t, "newZone")
+			}
+			return n
+		}
+		for range rapid.IntRange(1, 10).Draw(t, "updates") {
+			snapshotUpdate(t, c, newPod, newNode, &next)
+		}
+		var nowNodes []*api.Node
+		for i := range c.NumNodes() {
+			nowNodes = append(nowNodes, c.NodeAt(i).Node())
+		}
+		var nowPods []*api.Pod
+		for _, k := range slices.Sorted(maps.Keys(c.pods)) {
+			nowPods = append(nowPods, c.pods[k].Pod)
+		}
+		fresh, err := NewCluster(nowNodes, nowPods, Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []*api.Pod{pod, &soft} {
+			got, want := runSpreadPlugin(c, p), runSpreadPlugin(fresh, p)
+			if d := cmp.Diff(want, got, cmp.AllowUnexported(spreadRun{}, Status{})); d != "" {
+				t.Fatalf("warm snapshot after updates (-fresh +warm):\n%s", d)
+			}
+		}
+	})
+}
+
+// snapshotUpdate applies one random update to c: a pod added (newPod),
+// removed, or replaced by newPod under the same name and namespace; a node
+// added (newNode), relabeled (its zone set, changed or dropped) or
+// removed. next numbers the new objects' names.
+func snapshotUpdate(t *rapid.T, c *Cluster, newPod func(name string) *api.Pod, newNode func(name string) *api.Node, next *int) {
+	var all []*PodInfo
+	for _, k := range slices.Sorted(maps.Keys(c.pods)) {
+		all = append(all, c.pods[k])
+	}
+	name := fmt.Sprintf("new%d", *next)
+	*next++
+	var err error
+	switch op := rapid.IntRange(0, 5).Draw(t, "update"); {
+	case c.NumNodes() == 0 || op == 3:
+		err = c.AddNode(newNode(name))
+	case op == 0 || len(all) == 0:
+		err = c.AddPod(newPod(name))
+	case op == 1:
+		p := rapid.SampledFrom(all).Draw(t, "removed").Pod
+		err = c.RemovePod(p.Namespace, p.Name)
+	case op == 2:
+		old := rapid.SampledFrom(all).Draw(t, "updated").Pod
+		p := newPod(old.Name)
+		p.Namespace = old.Namespace
+		err = c.UpdatePod(p)
+	case op == 4:
+		n := *c.NodeAt(rapid.IntRange(0, c.NumNodes()-1).Draw(t, "relabeled")).Node()
+		n.Labels = maps.Clone(n.Labels)
+		if z := rapid.SampledFrom([]string{"", "a", "e"}).Draw(t, "relabelZone"); z != "" {
+			n.Labels["zone"] = z
+		} else {
+			delete(n.Labels, "zone")
+		}
+		err = c.UpdateNode(&n)
+	default:
+		err = c.RemoveNode(c.NodeAt(rapid.IntRange(0, c.NumNodes()-1).Draw(t, "removedNode")).Name())
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
 }
