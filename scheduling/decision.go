@@ -2,6 +2,7 @@ package scheduling
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -31,8 +32,11 @@ import (
 // A Decision is a reusable buffer: each decision overwrites it, reusing its
 // storage, so that a caller scheduling pod after pod allocates nothing per
 // node once the buffer has grown to the snapshot's size. It holds the
-// verdicts compactly (one small integer per node; a Status only for the
-// nodes a filter rejected) and the scores as one column per score plugin;
+// verdicts compactly — one small integer per node and a Status only for
+// the nodes a filter rejected with numbers; or, when the walk ran the
+// block sieve, nothing per node at all: the range of the walk evaluated
+// and the feasible nodes, a rejected node's Status being rebuilt from the
+// cycle when asked for — and the scores as one column per score plugin;
 // NodeScore values are built only when Scores asks for them.
 //
 // The zero value is an empty decision ready for use. A Decision refers to
@@ -43,15 +47,30 @@ type Decision struct {
 	cy    *Cycle
 	nodes []*NodeInfo
 	// verdict[i] is -1 when node i was not evaluated, 0 when it passed
-	// every filter, otherwise 1 + the position of its rejection in
-	// rejections.
+	// every filter, 1 + the position of its rejection in rejections, or
+	// lazyVerdict(j) when check j rejected it. Unused when sieved.
 	verdict    []int32
 	rejections []Status
 	// feasible holds the nodes that passed, evaluated those that passed or
-	// were rejected, both in evaluation order.
-	feasible  []int
-	evaluated []int
-	infos     []*NodeInfo // feasible nodes, for PreScore
+	// were rejected, both in evaluation order; numEvaluated is
+	// len(evaluated), which a sieved decision lists only when asked
+	// (evaluatedOK).
+	feasible     []int
+	evaluated    []int
+	numEvaluated int
+	evaluatedOK  bool
+	// sieved is set when the walk ran the block sieve (sieve.go), which
+	// writes no verdict: the nodes at positions [0, walkEnd) of walk were
+	// evaluated, besides nomIndex (the pod's nominated node, evaluated
+	// first; -1 when none) whose verdict is nomVerdict (0 or 1 + its
+	// position in rejections); an evaluated node fits when the cycle's
+	// exact checks all pass it, and is rejected by the first that fails.
+	sieved     bool
+	walk       walker
+	walkEnd    int
+	nomIndex   int
+	nomVerdict int32
+	infos      []*NodeInfo // feasible nodes, for PreScore
 	// scorers and weights are the score plugins and their weights; raw
 	// holds their normalized scores, one column of len(feasible) per
 	// scorer; totals the weighted sums per feasible node.
@@ -126,12 +145,13 @@ func (d *Decision) clear() {
 		verdict: d.verdict[:0], rejections: d.rejections[:0],
 		feasible: d.feasible[:0], evaluated: d.evaluated[:0], infos: d.infos[:0], scorers: d.scorers[:0],
 		weights: d.weights[:0], raw: d.raw[:0], totals: d.totals[:0], preFilter: d.preFilter[:0],
-		preScore: d.preScore[:0], heap: d.heap[:0], chosen: -1,
+		preScore: d.preScore[:0], heap: d.heap[:0], chosen: -1, nomIndex: -1, evaluatedOK: true,
 	}
 }
 
 // reset prepares d for a decision of cy: every node not evaluated, or
-// every node rejected by a PreFilter.
+// every node rejected by a PreFilter. A decision the block sieve will walk
+// (every check exact, no nominated pods) keeps no verdict per node.
 func (d *Decision) reset(cy *Cycle) {
 	d.clear()
 	d.cy = cy
@@ -139,8 +159,12 @@ func (d *Decision) reset(cy *Cycle) {
 	n := len(nodes)
 	d.nodes = nodes
 	d.preFilter = append(d.preFilter, cy.preFilter...)
-	d.verdict = grow(d.verdict, n)
 	d.rejectAll = cy.rejectAll != nil
+	if !d.rejectAll && cy.sieveOK && len(cy.c.nominated) == 0 {
+		d.sieved = true
+		return
+	}
+	d.verdict = grow(d.verdict, n)
 	if d.rejectAll {
 		if n > 0 {
 			d.rejections = append(d.rejections, *cy.rejectAll)
@@ -193,7 +217,7 @@ func (cy *Cycle) filterDecision(d *Decision, o walkOptions) {
 	if w.n > 0 {
 		w.start %= w.n
 		if w.tree {
-			w.flat = cy.c.tree.list()
+			w.flat, w.at = cy.c.tree.lists()
 		}
 	}
 	k := o.limit
@@ -212,16 +236,34 @@ func (cy *Cycle) filterDecision(d *Decision, o walkOptions) {
 		if ni := cy.c.byName[cy.pod.Pod.Status.NominatedNodeName]; ni != nil && cy.pod.Pod.Status.NominatedNodeName != "" {
 			i := ni.index
 			d.evaluated = append(d.evaluated, i)
-			if st := cy.evaluate(cy.active, nodeView{info: ni}, cy.nominatedFor(ni)); !st.IsSuccess() {
-				d.reject(i, st)
+			d.numEvaluated++
+			st := cy.evaluate(cy.active, nodeView{info: ni}, cy.nominatedFor(ni))
+			if d.sieved {
+				d.nomIndex = i
+				if !st.IsSuccess() {
+					d.rejections = append(d.rejections, st)
+					d.nomVerdict = int32(len(d.rejections))
+				}
+			}
+			if !st.IsSuccess() {
+				if !d.sieved {
+					d.reject(i, st)
+				}
 				nominatedRejected = i
 			} else {
-				d.verdict[i] = 0
+				if !d.sieved {
+					d.verdict[i] = 0
+				}
 				d.feasible = append(d.feasible, i)
 				d.nominatedFirst = true
 				return
 			}
 		}
+	}
+	if d.sieved {
+		d.walk = w
+		cy.sieveWalk(d, &w, k, nominatedRejected)
+		return
 	}
 	nominated := len(cy.c.nominated) > 0
 	for w.pos < w.n {
@@ -248,6 +290,7 @@ func (cy *Cycle) filterDecision(d *Decision, o walkOptions) {
 			d.feasible = append(d.feasible, i)
 		}
 		d.evaluated = append(d.evaluated, i)
+		d.numEvaluated++
 	}
 }
 
@@ -261,6 +304,50 @@ type walker struct {
 	pos   int
 	tree  bool
 	flat  []int32 // the node tree's list, for tree
+	at    []int32 // flat's inverse, for tree
+}
+
+// position returns the position of node index i in the walk (counted from
+// its start), -1 when the walk does not pass it.
+func (w *walker) position(i int) int {
+	var p int
+	switch {
+	case w.list != nil:
+		q, ok := slices.BinarySearch(w.list, i)
+		if !ok {
+			return -1
+		}
+		p = q
+	case w.tree:
+		if i < 0 || i >= len(w.at) {
+			return -1
+		}
+		p = int(w.at[i])
+	default:
+		if i < 0 || i >= w.n {
+			return -1
+		}
+		p = i
+	}
+	if p -= w.start; p < 0 {
+		p += w.n
+	}
+	return p
+}
+
+// at returns the node index at position p of the walk (counted from its
+// start), p < w.n.
+func (w *walker) index(p int) int {
+	if p += w.start; p >= w.n {
+		p -= w.n
+	}
+	switch {
+	case w.list != nil:
+		return w.list[p]
+	case w.tree:
+		return int(w.flat[p])
+	}
+	return p
 }
 
 // next returns the next node index of the walk (w.pos < w.n).
@@ -342,11 +429,56 @@ func lazyVerdict(j int) int32 { return int32(-2 - j) }
 
 // lazyStatus builds the status of a node rejected by check j: that
 // plugin's filter on the node, as the walk would have recorded it.
-func (d *Decision) lazyStatus(i int, v int32) Status {
-	p := d.cy.checks[-2-v].p
+func (d *Decision) lazyStatus(i int, j int) Status {
+	p := d.cy.checks[j].p
 	st := p.filter(&nodeView{info: d.nodes[i]})
 	st.Plugin = p.name()
 	return st
+}
+
+// The states of a node in a decision (verdictOf).
+const (
+	nodeAbsent   = iota // not evaluated
+	nodeFits            // evaluated and feasible
+	nodeRejected        // rejected, with rejections[k]
+	nodeLazy            // rejected by check k, its Status built when asked
+)
+
+// verdictOf returns node index i's state in the decision and, for a
+// rejection, its position in rejections or its check.
+func (d *Decision) verdictOf(i int) (state, k int) {
+	if !d.sieved {
+		switch v := d.verdict[i]; {
+		case v == 0:
+			return nodeFits, 0
+		case v > 0:
+			return nodeRejected, int(v - 1)
+		case v <= -2:
+			return nodeLazy, int(-2 - v)
+		}
+		return nodeAbsent, 0
+	}
+	if i == d.nomIndex {
+		if d.nomVerdict == 0 {
+			return nodeFits, 0
+		}
+		return nodeRejected, int(d.nomVerdict - 1)
+	}
+	p := d.walk.position(i)
+	if p < 0 || p >= d.walkEnd {
+		return nodeAbsent, 0
+	}
+	// The feasible nodes are in walk order.
+	if _, ok := slices.BinarySearchFunc(d.feasible, p, func(f, p int) int { return d.walk.position(f) - p }); ok {
+		return nodeFits, 0
+	}
+	for j := range d.cy.checks {
+		if !d.cy.exactCheck(&d.cy.checks[j], i) {
+			return nodeLazy, j
+		}
+	}
+	// Only a snapshot updated since can pass a node the walk rejected.
+	return nodeLazy, len(d.cy.checks) - 1
 }
 
 // filterCheck is one active plugin as filterNodes runs it.
@@ -559,12 +691,16 @@ func (d *Decision) NumNodes() int {
 	if d == nil {
 		return 0
 	}
-	return len(d.verdict)
+	return len(d.nodes)
 }
 
 // Fits reports whether node index i passed every filter.
 func (d *Decision) Fits(i int) bool {
-	return d != nil && i >= 0 && i < len(d.verdict) && d.verdict[i] == 0
+	if d == nil || i < 0 || i >= len(d.nodes) {
+		return false
+	}
+	state, _ := d.verdictOf(i)
+	return state == nodeFits
 }
 
 // Status returns the filters' verdict on node index i: Success, or the
@@ -576,16 +712,16 @@ func (d *Decision) Fits(i int) bool {
 // node subset left it out, without reasons when the walk stopped before
 // it. An index outside the decision gives Success's zero Status.
 func (d *Decision) Status(i int) Status {
-	if d == nil || i < 0 || i >= len(d.verdict) {
+	if d == nil || i < 0 || i >= len(d.nodes) {
 		return Status{}
 	}
-	switch v := d.verdict[i]; {
-	case v == 0:
+	switch state, k := d.verdictOf(i); state {
+	case nodeFits:
 		return Status{}
-	case v > 0:
-		return d.rejections[v-1]
-	case v <= -2:
-		return d.lazyStatus(i, v)
+	case nodeRejected:
+		return d.rejections[k]
+	case nodeLazy:
+		return d.lazyStatus(i, k)
 	}
 	return d.absentStatus()
 }
@@ -605,6 +741,19 @@ func (d *Decision) absentStatus() Status {
 func (d *Decision) Evaluated() []int {
 	if d == nil || d.rejectAll {
 		return nil
+	}
+	if !d.evaluatedOK {
+		// A sieved walk: the nominated node, then the walk's positions.
+		d.evaluated = d.evaluated[:0]
+		if d.nomIndex >= 0 {
+			d.evaluated = append(d.evaluated, d.nomIndex)
+		}
+		for p := range d.walkEnd {
+			if i := d.walk.index(p); i != d.nomIndex {
+				d.evaluated = append(d.evaluated, i)
+			}
+		}
+		d.evaluatedOK = true
 	}
 	return d.evaluated
 }
@@ -773,14 +922,14 @@ func (d *Decision) UnschedulablePlugins() []string {
 		for _, p := range d.cy.subsetPlugins {
 			set[p] = true
 		}
-		for _, v := range d.verdict {
-			switch {
-			case v > 0:
-				if p := d.rejections[v-1].Plugin; p != "" {
+		for i := range d.nodes {
+			switch state, k := d.verdictOf(i); state {
+			case nodeRejected:
+				if p := d.rejections[k].Plugin; p != "" {
 					set[p] = true
 				}
-			case v <= -2:
-				set[d.cy.checks[-2-v].p.name()] = true
+			case nodeLazy:
+				set[d.cy.checks[k].p.name()] = true
 			}
 		}
 	}
@@ -829,17 +978,17 @@ func (d *Decision) Message() string {
 	}
 	if d.rejectAll {
 		st := *d.cy.rejectAll
-		return fitErrorMessage(len(d.verdict), &st, nil)
+		return fitErrorMessage(len(d.nodes), &st, nil)
 	}
 	counts := map[string]int{}
 	explicit := 0
-	for i, v := range d.verdict {
+	for i := range d.nodes {
 		var st Status
-		switch {
-		case v > 0:
-			st = d.rejections[v-1]
-		case v <= -2:
-			st = d.lazyStatus(i, v)
+		switch state, k := d.verdictOf(i); state {
+		case nodeRejected:
+			st = d.rejections[k]
+		case nodeLazy:
+			st = d.lazyStatus(i, k)
 		default:
 			continue
 		}
@@ -848,13 +997,35 @@ func (d *Decision) Message() string {
 			counts[reason]++
 		}
 	}
-	if absent := len(d.verdict) - explicit; absent > 0 {
+	if absent := len(d.nodes) - explicit; absent > 0 {
 		st := d.absentStatus()
 		for _, reason := range st.Reasons {
 			counts[reason] += absent
 		}
 	}
-	return histogramMessage(len(d.verdict), counts)
+	return histogramMessage(len(d.nodes), counts)
+}
+
+// filterError returns the error of a PreFilter or filter that failed (an
+// Error status, not a rejection): kube-scheduler ends such a cycle with
+// that error instead of a FitError.
+func (d *Decision) filterError() error {
+	if d.rejectAll {
+		if st := d.cy.rejectAll; st.Code == Error {
+			return fmt.Errorf("running PreFilter plugin %q: %w", st.Plugin, statusError(st))
+		}
+		return nil
+	}
+	// Only a status the walk recorded can be an Error: the exact checks
+	// whose verdicts are lazy never fail that way.
+	for i := range d.nodes {
+		if state, k := d.verdictOf(i); state == nodeRejected {
+			if st := &d.rejections[k]; st.Code == Error {
+				return fmt.Errorf("running %q filter plugin: %w", st.Plugin, statusError(st))
+			}
+		}
+	}
+	return nil
 }
 
 // FitErrorMessage is the text of kube-scheduler's FitError, the message of

@@ -75,7 +75,7 @@ func (s *Scheduler) Step(c *Cluster, q *Queue, d *Decision, now time.Time) (Step
 		}
 		return res, err
 	}
-	if err := filterError(d); err != nil {
+	if err := d.filterError(); err != nil {
 		res.Message = err.Error()
 		return res, q.FailWithError(pod.Key(), now)
 	}
@@ -105,26 +105,6 @@ func (s *Scheduler) Step(c *Cluster, q *Queue, d *Decision, now time.Time) (Step
 	}
 	res.Node, res.Bound = bound.Spec.NodeName, &bound
 	return res, q.Done(pod.Key(), now)
-}
-
-// filterError returns the error of a PreFilter or filter that failed (an
-// Error status, not a rejection): kube-scheduler ends such a cycle with
-// that error instead of a FitError.
-func filterError(d *Decision) error {
-	if d.rejectAll {
-		if st := d.cy.rejectAll; st.Code == Error {
-			return fmt.Errorf("running PreFilter plugin %q: %w", st.Plugin, statusError(st))
-		}
-		return nil
-	}
-	for _, v := range d.verdict {
-		if v > 0 {
-			if st := &d.rejections[v-1]; st.Code == Error {
-				return fmt.Errorf("running %q filter plugin: %w", st.Plugin, statusError(st))
-			}
-		}
-	}
-	return nil
 }
 
 // statusError is an Error status's error, or its reasons as one.

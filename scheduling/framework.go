@@ -357,6 +357,11 @@ type Cycle struct {
 	// checks are the active plugins as Decide's filter loop runs them
 	// (buildChecks).
 	checks []filterCheck
+	// sieve holds the checks as column checks when every one is exact
+	// (sieveOK), for the block sieve (sieve.go).
+	sieve    []sieveCheck
+	sieveOK  bool
+	sieveBuf [8]sieveCheck
 	// view is the node view the filters reuse from node to node.
 	view nodeView
 }
@@ -522,6 +527,7 @@ func (cy *Cycle) runPreFilter() {
 		cy.rejectAll = unschedulable
 	}
 	cy.buildChecks()
+	cy.buildSieve()
 	if names != nil {
 		cy.hasSubset = true
 		sort.Strings(narrowing)

@@ -61,30 +61,42 @@ type nodeTree struct {
 	// flat is the node list, valid while stale is false; mu serializes
 	// the decisions that rebuild it (decisions may run concurrently, the
 	// updates that make it stale may not).
+	// at is flat's inverse: at[i] is node index i's position in flat.
 	flat  []int32
+	at    []int32
 	stale atomic.Bool
 	mu    sync.Mutex
 }
 
 // list returns the flattened node list, rebuilding it if the tree changed.
 func (t *nodeTree) list() []int32 {
+	flat, _ := t.lists()
+	return flat
+}
+
+// lists returns the flattened node list and its inverse (the position of
+// every node index in it), rebuilding them if the tree changed.
+func (t *nodeTree) lists() (flat, at []int32) {
 	if !t.stale.Load() {
-		return t.flat
+		return t.flat, t.at
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.stale.Load() {
 		flat := make([]int32, 0, t.n)
+		at := make([]int32, t.n)
 		if t.n > 0 {
 			cur := t.cursor(0)
-			for range t.n {
-				flat = append(flat, int32(cur.next()))
+			for p := range t.n {
+				i := cur.next()
+				flat = append(flat, int32(i))
+				at[i] = int32(p)
 			}
 		}
-		t.flat = flat
+		t.flat, t.at = flat, at
 		t.stale.Store(false)
 	}
-	return t.flat
+	return t.flat, t.at
 }
 
 func (t *nodeTree) add(ni *NodeInfo) {

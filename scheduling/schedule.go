@@ -125,7 +125,7 @@ func (s *Scheduler) ScheduleOne(cy *Cycle, d *Decision) (*Decision, error) {
 	}
 	cy.decide(d, walkOptions{tree: true, start: s.NextStartNodeIndex, limit: limit, nominatedFirst: true})
 	if !d.rejectAll && !d.nominatedFirst {
-		s.NextStartNodeIndex = (s.NextStartNodeIndex + len(d.evaluated)) % n
+		s.NextStartNodeIndex = (s.NextStartNodeIndex + d.numEvaluated) % n
 	}
 	return d, nil
 }

@@ -58,8 +58,10 @@ type spreadPlugin struct {
 
 // hardSpread is the PreFilter state of one DoNotSchedule constraint.
 type hardSpread struct {
-	ids    []int32 // node index -> domain id (-1: key missing)
-	counts []int32 // domain id -> matching pods on eligible nodes
+	ids []int32 // node index -> domain id (-1: key missing)
+	// missing counts the nodes lacking the key.
+	missing int
+	counts  []int32 // domain id -> matching pods on eligible nodes
 	// shared: counts belong to the snapshot's spread cache; a what-if
 	// copies them before changing them.
 	shared  bool
@@ -211,7 +213,7 @@ func (pl *spreadPlugin) preFilter() Status {
 	keys := make([]*topoKeyIndex, len(hard))
 	for i := range hard {
 		keys[i] = sc.keyIndex(pl.c, hard[i].key)
-		pl.hs[i].ids = keys[i].ids
+		pl.hs[i].ids, pl.hs[i].missing = keys[i].ids, keys[i].missing
 		if keys[i].missing > 0 || hard[i].countsNothing {
 			fast = false
 		}
