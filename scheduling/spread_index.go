@@ -117,14 +117,18 @@ func (dc *selectorDomains) grow() {
 	}
 }
 
-// add moves the count of domain d (-1: none) by delta.
+// add moves the count of domain d (-1: none) by delta, a domain holding
+// a node (the node a pod is bound to or leaves). The critical paths follow
+// when they can without a recount.
 func (dc *selectorDomains) add(d, delta int32) {
 	if d < 0 || delta == 0 {
 		return
 	}
 	dc.grow()
 	dc.counts[d] += delta
-	dc.pathsOK = false
+	if dc.pathsOK {
+		dc.pathsOK = dc.paths.moved(d, int(dc.counts[d]), delta < 0)
+	}
 }
 
 // selectorCounts counts, per node, the non-terminating pods of one

@@ -109,6 +109,43 @@ func (p *criticalPaths) insert(d int32, num int) {
 	}
 }
 
+// before reports whether count n of domain d comes before path k in the
+// order the paths are taken in: by count, then by domain id.
+func (p *criticalPaths) before(n int, d int32, k int) bool {
+	return n < p[k].num || (n == p[k].num && d < p[k].domain)
+}
+
+// moved keeps p the two smallest (count, domain id) pairs over the domains
+// holding a node, as PreFilter takes them, after the count of domain d (one
+// of them) changed to num, lower than before when down. It reports false
+// when that cannot be told without a recount: a path's count went up, and
+// a domain not among the paths may now come before it.
+func (p *criticalPaths) moved(d int32, num int, down bool) bool {
+	switch {
+	case d == p[0].domain:
+		if !down && !p.before(num, d, 1) {
+			return false
+		}
+		p[0].num = num
+	case d == p[1].domain:
+		if !down {
+			return false
+		}
+		p[1].num = num
+		if p.before(num, d, 0) {
+			p[0], p[1] = p[1], p[0]
+		}
+	case !down:
+		// Larger than before: still behind both paths.
+	case p.before(num, d, 0):
+		p[1] = p[0]
+		p[0].domain, p[0].num = d, num
+	case p.before(num, d, 1):
+		p[1].domain, p[1].num = d, num
+	}
+	return true
+}
+
 func (p *criticalPaths) update(d int32, num int) {
 	switch d {
 	case p[0].domain:

@@ -435,9 +435,34 @@ func TestSpreadCacheIncremental(t *testing.T) {
 				sc.hardDomainCounts(c, "default", s, zone)
 			}
 		}
+		// checkPaths compares the critical paths kept by the cache with
+		// those taken afresh over every domain holding a node.
+		checkPaths := func(when string) {
+			for _, s := range sels {
+				per, _ := newSpreadCache().selectorCounts(c, "default", s)
+				wantPaths := newCriticalPaths()
+				counts := make([]int, len(zone.values))
+				for n, d := range zone.ids {
+					if d >= 0 {
+						counts[d] += int(per[n])
+					}
+				}
+				for d, n := range zone.nodesIn {
+					if n > 0 {
+						wantPaths.insert(int32(d), counts[d])
+					}
+				}
+				if _, got := sc.hardDomainCounts(c, "default", s, zone); got != wantPaths {
+					t.Fatalf("%s: critical paths for %s: %v, want %v", when, s, got, wantPaths)
+				}
+			}
+		}
 		next := 0
 		steps := rapid.IntRange(1, 15).Draw(t, "steps")
 		for i := 0; i < steps; i++ {
+			if rapid.Bool().Draw(t, "checkPaths") {
+				checkPaths(fmt.Sprintf("before step %d", i))
+			}
 			switch rapid.IntRange(0, 5).Draw(t, "op") {
 			case 0: // add a pod
 				if c.NumNodes() == 0 {
