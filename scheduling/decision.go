@@ -74,10 +74,15 @@ type Decision struct {
 	// scorers and weights are the score plugins and their weights; raw
 	// holds their normalized scores, one column of len(feasible) per
 	// scorer; totals the weighted sums per feasible node.
-	scorers   []string
-	weights   []int64
-	raw       []int64
-	totals    []int64
+	scorers []string
+	weights []int64
+	raw     []int64
+	totals  []int64
+	// fixed[j] is scorer j's normalized score of every node when it is
+	// the same for all (its column in raw is then not written), -1 when
+	// the column holds the scores; one is scratch space for telling it.
+	fixed     []int64
+	one       [1]int64
 	preFilter []Status
 	preScore  []Status
 	heap      []int32
@@ -144,7 +149,7 @@ func (d *Decision) clear() {
 	*d = Decision{
 		verdict: d.verdict[:0], rejections: d.rejections[:0],
 		feasible: d.feasible[:0], evaluated: d.evaluated[:0], infos: d.infos[:0], scorers: d.scorers[:0],
-		weights: d.weights[:0], raw: d.raw[:0], totals: d.totals[:0], preFilter: d.preFilter[:0],
+		weights: d.weights[:0], raw: d.raw[:0], totals: d.totals[:0], fixed: d.fixed[:0], preFilter: d.preFilter[:0],
 		preScore: d.preScore[:0], heap: d.heap[:0], chosen: -1, nomIndex: -1, evaluatedOK: true,
 	}
 }
@@ -549,16 +554,15 @@ func (cy *Cycle) buildChecks() {
 	}
 }
 
+// scoreDecision runs PreScore, Score and NormalizeScore of every score
+// plugin over the feasible nodes and sums the weighted scores. A plugin
+// whose column is the same for every node (it said Skip, or scores every
+// node 0 this time) stores only that value (d.fixed), which goes into
+// every total at once.
 func (cy *Cycle) scoreDecision(d *Decision) {
-	nodes := cy.c.nodes
 	f := len(d.feasible)
 	d.scored = true
-	d.infos = grow(d.infos, f)
-	for k, i := range d.feasible {
-		d.infos[k] = nodes[i]
-	}
-	d.totals = grow(d.totals, f)
-	clear(d.totals)
+	d.infos = d.infos[:0]
 	var scorers [len(defaultPlugins)]cyclePlugin
 	ns := 0
 	for _, p := range cy.plugins {
@@ -570,27 +574,91 @@ func (cy *Cycle) scoreDecision(d *Decision) {
 		}
 	}
 	d.raw = grow(d.raw, ns*f)
+	d.fixed = grow(d.fixed, ns)
+	var offset int64
 	for j, p := range scorers[:ns] {
-		var st Status
-		switch sp := p.(type) {
-		case *spreadPlugin:
-			st = sp.preScoreIndexes(d.feasible)
-		default:
-			st = p.preScore(d.infos)
-		}
+		st := cy.preScore(d, p)
 		st.Plugin = p.name()
 		d.preScore = append(d.preScore, st)
+		if st.Code != Success {
+			d.fixed[j] = 0
+			continue
+		}
+		if v, ok := fixedScore(cy.c, p, d.one[:]); ok {
+			d.fixed[j] = v
+			offset += d.weights[j] * v
+			continue
+		}
+		d.fixed[j] = -1
 		col := d.raw[j*f : (j+1)*f]
 		clear(col)
-		if st.Code == Success {
-			scoreColumn(cy.c, p, d.feasible, d.infos, col)
-			p.normalizeScore(col)
+		scoreColumn(cy.c, p, d, col)
+		p.normalizeScore(col)
+	}
+	t := grow(d.totals, f)
+	d.totals = t
+	for k := range t {
+		t[k] = offset
+	}
+	for j := range ns {
+		if d.fixed[j] >= 0 {
+			continue
 		}
-		w := d.weights[j]
-		for k, s := range col {
-			d.totals[k] += w * s
+		w, col := d.weights[j], d.raw[j*f:(j+1)*f]
+		for k, s := range col[:len(t)] {
+			t[k] += w * s
 		}
 	}
+}
+
+// preScore runs p's PreScore over the decision's feasible nodes: by index
+// for PodTopologySpread, with no node list for the plugins whose PreScore
+// reads none, with the feasible NodeInfos otherwise.
+func (cy *Cycle) preScore(d *Decision, p cyclePlugin) Status {
+	switch pl := p.(type) {
+	case *spreadPlugin:
+		return pl.preScoreIndexes(d.feasible)
+	case *taintPlugin, *fitPlugin, *balancedPlugin, *dynamicResourcesPlugin, *imageLocalityPlugin, *nodeAffinityPlugin:
+		return p.preScore(nil)
+	}
+	return p.preScore(d.feasibleInfos())
+}
+
+// feasibleInfos returns the feasible nodes' NodeInfos, built on first use.
+func (d *Decision) feasibleInfos() []*NodeInfo {
+	if len(d.infos) != len(d.feasible) {
+		d.infos = grow(d.infos, len(d.feasible))
+		for k, i := range d.feasible {
+			d.infos[k] = d.nodes[i]
+		}
+	}
+	return d.infos
+}
+
+// fixedScore reports whether plugin p, whose PreScore succeeded, gives
+// every feasible node the same normalized score this cycle, and which:
+// TaintToleration when no node has a PreferNoSchedule taint,
+// DynamicResources, and ImageLocality when no node has the pod's images
+// score every node 0 before NormalizeScore.
+func fixedScore(c *Cluster, p cyclePlugin, one []int64) (int64, bool) {
+	switch pl := p.(type) {
+	case *taintPlugin:
+		if c.softTaintedNodes > 0 {
+			return 0, false
+		}
+	case *dynamicResourcesPlugin:
+	case *imageLocalityPlugin:
+		if pl.any {
+			return 0, false
+		}
+	default:
+		return 0, false
+	}
+	// NormalizeScore of a column of zeros, by the plugin's own rule (one
+	// is scratch space of length 1).
+	one[0] = 0
+	p.normalizeScore(one)
+	return one[0], true
 }
 
 // choose picks the node selectHost picks: the root of a max-heap built over
@@ -633,10 +701,10 @@ func (d *Decision) choose() {
 	d.chosen = int(h[0])
 }
 
-// scoreColumn writes p's raw score of every feasible node into col
-// (cleared by the caller), calling the hot plugins' scores directly and
-// leaving the column at 0 for plugins that score every node 0 this time.
-func scoreColumn(c *Cluster, p cyclePlugin, idx []int, feasible []*NodeInfo, col []int64) {
+// scoreColumn writes p's raw score of every feasible node of d into col
+// (cleared by the caller), calling the hot plugins' scores directly.
+func scoreColumn(c *Cluster, p cyclePlugin, d *Decision, col []int64) {
+	idx := d.feasible
 	switch pl := p.(type) {
 	case *spreadPlugin:
 		pl.scoreIndexes(idx, col)
@@ -651,18 +719,8 @@ func scoreColumn(c *Cluster, p cyclePlugin, idx []int, feasible []*NodeInfo, col
 			col[k] = pl.scoreAt(c, i)
 		}
 		return
-	case *taintPlugin:
-		if c.softTaintedNodes == 0 {
-			return
-		}
-	case *dynamicResourcesPlugin:
-		return
-	case *imageLocalityPlugin:
-		if !pl.any {
-			return
-		}
 	}
-	for k, n := range feasible {
+	for k, n := range d.feasibleInfos() {
 		col[k] = p.score(n)
 	}
 }
@@ -783,7 +841,11 @@ func (d *Decision) fillScore(k int, s *NodeScore) {
 	i := d.feasible[k]
 	s.Node, s.Index, s.Total = d.nodes[i].name, i, d.totals[k]
 	for j, name := range d.scorers {
-		s.Plugins[j] = PluginScore{Plugin: name, Score: d.raw[j*f+k], Weight: d.weights[j]}
+		score := d.fixed[j]
+		if score < 0 {
+			score = d.raw[j*f+k]
+		}
+		s.Plugins[j] = PluginScore{Plugin: name, Score: score, Weight: d.weights[j]}
 	}
 }
 

@@ -80,10 +80,13 @@ func (pl *fitPlugin) scoreAt(c *Cluster, i int) int64 {
 		total += leastRequestedScore(room.memNonZero[i]+pl.scoreMem, a)
 		weights++
 	}
-	if weights == 0 {
+	switch weights {
+	case 0:
 		return 0
+	case 1:
+		return total
 	}
-	return total / weights
+	return total / 2
 }
 
 // scoreAt is score read from the snapshot's columns.

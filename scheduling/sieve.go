@@ -141,28 +141,30 @@ func b2u(b bool) uint64 {
 // correct bit).
 func (sc *sieveCheck) pass(cy *Cycle, idx []int32, alive uint64) uint64 {
 	var m uint64
+	// The masks are built from the last node back, one shift per node.
 	switch sc.kind {
 	case sieveAtLeast:
 		col, least := sc.col, sc.least
-		for p, i := range idx {
-			m |= b2u(col[i] >= least) << p
+		for p := len(idx) - 1; p >= 0; p-- {
+			m = m<<1 | b2u(col[idx[p]] >= least)
 		}
 	case sieveDomain:
 		ids, counts, limit := sc.ids, sc.counts, sc.limit
-		for p, i := range idx {
-			m |= b2u(counts[ids[i]] <= limit) << p
+		for p := len(idx) - 1; p >= 0; p-- {
+			m = m<<1 | b2u(counts[ids[idx[p]]] <= limit)
 		}
 	case sieveDomainKey:
 		ids, counts, limit := sc.ids, sc.counts, sc.limit
-		for p, i := range idx {
-			if d := ids[i]; d >= 0 {
-				m |= b2u(counts[d] <= limit) << p
+		for p := len(idx) - 1; p >= 0; p-- {
+			m <<= 1
+			if d := ids[idx[p]]; d >= 0 {
+				m |= b2u(counts[d] <= limit)
 			}
 		}
 	case sieveHasKey:
 		ids := sc.ids
-		for p, i := range idx {
-			m |= b2u(ids[i] >= 0) << p
+		for p := len(idx) - 1; p >= 0; p-- {
+			m = m<<1 | b2u(ids[idx[p]] >= 0)
 		}
 	case sieveNode:
 		for a := alive; a != 0; a &= a - 1 {
