@@ -140,9 +140,12 @@ func parseGroupVersion(s string) (group, version string, ok bool) {
 // the selector is parsed (and merged with the pod's matchLabelKeys values)
 // and the optional fields are resolved to their defaults.
 type spreadConstraint struct {
-	maxSkew       int32
-	key           string
-	selector      api.Selector
+	maxSkew  int32
+	key      string
+	selector api.Selector
+	// selStr is selector.String(), the key of its counts in the spread
+	// cache.
+	selStr        string
 	minDomains    int32
 	honorAffinity bool // nodeAffinityPolicy Honor (the default)
 	honorTaints   bool // nodeTaintsPolicy Honor (default Ignore)
@@ -192,6 +195,7 @@ func compileSpreadConstraints(cs []api.TopologySpreadConstraint, pod *api.Pod, a
 }
 
 func (sc *spreadConstraint) finish(pod *api.Pod) {
+	sc.selStr = sc.selector.String()
 	sc.selfMatch = sc.selector.Matches(api.Set(pod.Labels))
 	sc.countsNothing = sc.selector.Empty() || api.SelectsNothing(sc.selector)
 }

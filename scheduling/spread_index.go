@@ -56,6 +56,10 @@ type spreadCache struct {
 	private bool
 	// workloads are the objects default constraints take selectors from.
 	workloads SpreadWorkloads
+	// compiled keeps pods' own constraints compiled, nextCompiled is the
+	// slot the next one takes (spread_compiled.go).
+	compiled     [maxCompiledSpread]*compiledSpread
+	nextCompiled int
 }
 
 // maxCachedSelectors bounds the selector cache; the oldest entry goes
@@ -271,7 +275,11 @@ func (t *topoKeyIndex) idOf(labels map[string]string) int32 {
 // selectorCounts returns the per-node counts of pods of ns matching sel,
 // building them on first use; cold reports whether they were built now.
 func (sc *spreadCache) selectorCounts(c *Cluster, ns string, sel api.Selector) (counts []int32, cold bool) {
-	str := sel.String()
+	return sc.selectorCountsOf(c, ns, sel.String(), sel)
+}
+
+// selectorCountsOf is selectorCounts for sel with its String form str.
+func (sc *spreadCache) selectorCountsOf(c *Cluster, ns, str string, sel api.Selector) (counts []int32, cold bool) {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	sc.syncNodes(c)
@@ -284,7 +292,13 @@ func (sc *spreadCache) selectorCounts(c *Cluster, ns string, sel api.Selector) (
 // paths over the domains holding a node; the counts are the cache's, to
 // read and not modify.
 func (sc *spreadCache) hardDomainCounts(c *Cluster, ns string, sel api.Selector, t *topoKeyIndex) ([]int32, criticalPaths) {
-	dc := sc.selectorDomainsOf(c, ns, sel, t)
+	return sc.hardDomainCountsOf(c, ns, sel.String(), sel, t)
+}
+
+// hardDomainCountsOf is hardDomainCounts for sel with its String form
+// str.
+func (sc *spreadCache) hardDomainCountsOf(c *Cluster, ns, str string, sel api.Selector, t *topoKeyIndex) ([]int32, criticalPaths) {
+	dc := sc.selectorDomainsOf(c, ns, str, sel, t)
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	if !dc.pathsOK || dc.pathsVersion != t.version {
@@ -300,19 +314,18 @@ func (sc *spreadCache) hardDomainCounts(c *Cluster, ns string, sel api.Selector,
 }
 
 // softDomainCounts returns the counts per domain of t of the pods of ns
-// matching sel, over every node carrying the key; they are the cache's, to
+// matching sel (String form str), over every node carrying the key; they are the cache's, to
 // read and not modify.
-func (sc *spreadCache) softDomainCounts(c *Cluster, ns string, sel api.Selector, t *topoKeyIndex) []int32 {
-	dc := sc.selectorDomainsOf(c, ns, sel, t)
+func (sc *spreadCache) softDomainCounts(c *Cluster, ns, str string, sel api.Selector, t *topoKeyIndex) []int32 {
+	dc := sc.selectorDomainsOf(c, ns, str, sel, t)
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	return dc.counts
 }
 
 // selectorDomainsOf returns the per-domain counts of the pods of ns matching
-// sel for key t, building them on first use.
-func (sc *spreadCache) selectorDomainsOf(c *Cluster, ns string, sel api.Selector, t *topoKeyIndex) *selectorDomains {
-	str := sel.String()
+// sel (String form str) for key t, building them on first use.
+func (sc *spreadCache) selectorDomainsOf(c *Cluster, ns, str string, sel api.Selector, t *topoKeyIndex) *selectorDomains {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	sc.syncNodes(c)

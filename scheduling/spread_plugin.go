@@ -45,6 +45,8 @@ type spreadPlugin struct {
 	hard   []spreadConstraint
 	hs     []hardSpread
 	hardOK bool // preFilter ran and succeeded with constraints
+	// hardBuf and softBuf hold hard and soft when there are few.
+	hardBuf, softBuf [3]spreadConstraint
 
 	soft []spreadConstraint
 	ss   []softSpread
@@ -192,6 +194,17 @@ func (pl *spreadPlugin) spreadCache() *spreadCache {
 	return pl.cache
 }
 
+// constraints appends the pod's constraints with the given action to dst:
+// its own, compiled once per distinct constraints by the spread cache, or
+// the configured defaults.
+func (pl *spreadPlugin) constraints(dst []spreadConstraint, action api.UnsatisfiableConstraintAction) ([]spreadConstraint, error) {
+	pod := pl.pod.Pod
+	if len(pod.Spec.TopologySpreadConstraints) > 0 {
+		return pl.spreadCache().ownSpreadConstraints(dst, pod, action)
+	}
+	return spreadConstraintsFor(pod, pl.c.cfg.Spread, pl.spreadCache().workloads, action)
+}
+
 func (pl *spreadPlugin) requiredAffinity() *requiredNodeAffinity {
 	if !pl.affinityDone {
 		pl.affinityDone = true
@@ -230,7 +243,7 @@ func (pl *spreadPlugin) included(c *spreadConstraint, n *NodeInfo) bool {
 
 func (pl *spreadPlugin) preFilter() Status {
 	pod := pl.pod.Pod
-	hard, err := spreadConstraintsFor(pod, pl.c.cfg.Spread, pl.spreadCache().workloads, api.DoNotSchedule)
+	hard, err := pl.constraints(pl.hardBuf[:0], api.DoNotSchedule)
 	if err != nil {
 		return Status{Code: Error, Err: err}
 	}
@@ -258,7 +271,7 @@ func (pl *spreadPlugin) preFilter() Status {
 	if fast {
 		for i := range hard {
 			h := &pl.hs[i]
-			h.counts, h.paths = sc.hardDomainCounts(pl.c, pod.Namespace, hard[i].selector, keys[i])
+			h.counts, h.paths = sc.hardDomainCountsOf(pl.c, pod.Namespace, hard[i].selStr, hard[i].selector, keys[i])
 			h.shared = true
 			h.domains = keys[i].live
 			h.setLimit(&hard[i])
@@ -274,7 +287,7 @@ func (pl *spreadPlugin) preFilter() Status {
 		h.counts = make([]int32, nd)
 		present[i] = make([]bool, nd)
 		if !hard[i].countsNothing {
-			per[i], _ = sc.selectorCounts(pl.c, pod.Namespace, hard[i].selector)
+			per[i], _ = sc.selectorCountsOf(pl.c, pod.Namespace, hard[i].selStr, hard[i].selector)
 		}
 	}
 	nodes := pl.c.nodes
@@ -436,7 +449,7 @@ func (pl *spreadPlugin) preScoreIndexes(feasible []int) Status {
 		return Status{Code: Skip}
 	}
 	args := pl.c.cfg.Spread
-	soft, err := spreadConstraintsFor(pod, args, pl.spreadCache().workloads, api.ScheduleAnyway)
+	soft, err := pl.constraints(pl.softBuf[:0], api.ScheduleAnyway)
 	if err != nil {
 		return Status{Code: Error, Err: err}
 	}
@@ -470,7 +483,7 @@ func (pl *spreadPlugin) preScoreIndexes(feasible []int) Status {
 		s.hostname = soft[i].key == api.LabelHostname
 		s.offset = float64(soft[i].maxSkew - 1)
 		if !soft[i].countsNothing {
-			s.perNode, _ = sc.selectorCounts(pl.c, pod.Namespace, soft[i].selector)
+			s.perNode, _ = sc.selectorCountsOf(pl.c, pod.Namespace, soft[i].selStr, soft[i].selector)
 		}
 		if !s.hostname {
 			nd := sc.domains(t)
@@ -478,7 +491,7 @@ func (pl *spreadPlugin) preScoreIndexes(feasible []int) Status {
 			switch {
 			case s.perNode == nil:
 			case fast:
-				s.counts = sc.softDomainCounts(pl.c, pod.Namespace, soft[i].selector, t)
+				s.counts = sc.softDomainCounts(pl.c, pod.Namespace, soft[i].selStr, soft[i].selector, t)
 			default:
 				s.counts = make([]int32, nd)
 			}
