@@ -163,7 +163,7 @@ func (d *Decision) reset(cy *Cycle) {
 	nodes := cy.c.nodes
 	n := len(nodes)
 	d.nodes = nodes
-	d.preFilter = append(d.preFilter, cy.preFilter...)
+	d.preFilter = cy.appendPreFilter(d.preFilter)
 	d.rejectAll = cy.rejectAll != nil
 	if !d.rejectAll && cy.sieveOK && len(cy.c.nominated) == 0 {
 		d.sieved = true

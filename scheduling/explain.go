@@ -59,7 +59,7 @@ func (cy *Cycle) Explain() *Explanation {
 	e.Nodes = make([]NodeExplanation, len(cy.c.nodes))
 	for i, n := range cy.c.nodes {
 		ne := NodeExplanation{Node: n.name, Status: d.Status(i)}
-		for _, st := range cy.preFilter {
+		for _, st := range d.preFilter {
 			if !st.IsSuccess() {
 				ne.Rejections = append(ne.Rejections, st)
 			}

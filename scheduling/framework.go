@@ -332,11 +332,16 @@ type Cycle struct {
 	plugins []cyclePlugin
 
 	preFilterDone bool
-	// preFilter holds the PreFilter status of the plugins that ran, in
-	// plugin order: every plugin, unless one rejected the pod as
+	// The PreFilter statuses of the plugins that ran, in plugin order
+	// (every plugin, unless one rejected the pod as
 	// UnschedulableAndUnresolvable or failed, which ends the PreFilter
-	// phase there, as the framework's RunPreFilterPlugins does.
-	preFilter []Status
+	// phase there, as the framework's RunPreFilterPlugins does): the first
+	// preFilterN plugins ran, with the codes in preFilterCode; when some
+	// status carries more than its code (reasons, an error), all of them
+	// are in preFilterFull instead (see appendPreFilter).
+	preFilterN    int
+	preFilterCode [len(defaultPlugins)]Code
+	preFilterFull []Status
 	// active are the plugins whose filter runs (PreFilter did not say
 	// Skip).
 	active []cyclePlugin
@@ -362,6 +367,9 @@ type Cycle struct {
 	sieve    []sieveCheck
 	sieveOK  bool
 	sieveBuf [8]sieveCheck
+	// sieveOrder is the sieve's running order (sieveWalk).
+	sieveOrder    []sieveRank
+	sieveOrderBuf [8]sieveRank
 	// view is the node view the filters reuse from node to node.
 	view nodeView
 }
@@ -451,6 +459,18 @@ func (c *Cluster) plugins(pod *PodInfo) []cyclePlugin {
 	return out
 }
 
+// appendPreFilter appends the PreFilter statuses of the plugins that ran
+// to dst.
+func (cy *Cycle) appendPreFilter(dst []Status) []Status {
+	if cy.preFilterFull != nil {
+		return append(dst, cy.preFilterFull...)
+	}
+	for j := range cy.preFilterN {
+		dst = append(dst, Status{Code: cy.preFilterCode[j], Plugin: cy.plugins[j].name()})
+	}
+	return dst
+}
+
 // runPreFilter runs the plugins' PreFilter once, as the framework's
 // RunPreFilterPlugins does: Skip leaves a plugin's filter out; an
 // UnschedulableAndUnresolvable or Error status ends the phase at once and is
@@ -463,14 +483,20 @@ func (cy *Cycle) runPreFilter() {
 		return
 	}
 	cy.preFilterDone = true
-	cy.preFilter = make([]Status, 0, len(cy.plugins))
 	var unschedulable *Status
 	var names map[string]bool // the merged subset, nil when every node
 	var narrowing []string
-	for _, p := range cy.plugins {
+	for j, p := range cy.plugins {
 		st := p.preFilter()
 		st.Plugin = p.name()
-		cy.preFilter = append(cy.preFilter, st)
+		cy.preFilterCode[j] = st.Code
+		cy.preFilterN++
+		if cy.preFilterFull != nil || st.Reasons != nil || st.Err != nil || st.Insufficient != nil {
+			if cy.preFilterFull == nil {
+				cy.preFilterFull = cy.appendPreFilter(make([]Status, 0, len(cy.plugins)))[:j]
+			}
+			cy.preFilterFull = append(cy.preFilterFull, st)
+		}
 		switch st.Code {
 		case Skip:
 			continue
