@@ -27,6 +27,13 @@ import (
 // checks gets the first of them in plugin order, because the sieve runs
 // the checks in that order and stops looking at a node once rejected.
 
+// sieveRank is one check in the sieve's running order: its position in
+// Cycle.sieve and the nodes it rejected so far in the walk.
+type sieveRank struct {
+	check    int
+	rejected int
+}
+
 // sieveBlock is the number of nodes the sieve looks at together (the bits
 // of a mask).
 const sieveBlock = 64
@@ -47,6 +54,10 @@ type sieveCheck struct {
 	ids    []int32
 	counts []int32
 	limit  int32
+	// sieveNodeCount: counts[i] <= limit (the node is its domain).
+	// sieveDomainMask: bit ids[i] of mask is set (a domain with room; at
+	// most 64 domains, every node carrying the key).
+	mask uint64
 	// sieveNode: the filterCheck's own exact check on each node.
 	ch *filterCheck
 }
@@ -57,6 +68,8 @@ const (
 	sieveDomain
 	sieveDomainKey
 	sieveHasKey
+	sieveNodeCount
+	sieveDomainMask
 	sieveNode
 )
 
@@ -119,6 +132,21 @@ func (pl *spreadPlugin) appendSieve(s []sieveCheck, j int) []sieveCheck {
 				continue
 			}
 		}
+		if h.perNode != nil {
+			s = append(s, sieveCheck{kind: sieveNodeCount, check: j, counts: h.perNode, limit: limit})
+			continue
+		}
+		if !missing && len(h.counts) <= 64 {
+			// Few domains: a bit per domain with room.
+			var mask uint64
+			for d, n := range h.counts {
+				if n <= limit {
+					mask |= 1 << d
+				}
+			}
+			s = append(s, sieveCheck{kind: sieveDomainMask, check: j, ids: h.ids, mask: mask})
+			continue
+		}
 		kind := sieveDomain
 		if missing {
 			kind = sieveDomainKey
@@ -166,16 +194,58 @@ func (sc *sieveCheck) pass(cy *Cycle, idx []int32, alive uint64) uint64 {
 		for p := len(idx) - 1; p >= 0; p-- {
 			m = m<<1 | b2u(ids[idx[p]] >= 0)
 		}
+	case sieveNodeCount:
+		counts, limit := sc.counts, sc.limit
+		for p := len(idx) - 1; p >= 0; p-- {
+			m = m<<1 | b2u(counts[idx[p]] <= limit)
+		}
+	case sieveDomainMask:
+		ids, mask := sc.ids, sc.mask
+		for p := len(idx) - 1; p >= 0; p-- {
+			m = m<<1 | mask>>(uint32(ids[idx[p]])&63)&1
+		}
 	case sieveNode:
-		for a := alive; a != 0; a &= a - 1 {
-			p := bits.TrailingZeros64(a)
-			if cy.exactCheck(sc.ch, int(idx[p])) {
-				m |= 1 << p
-			}
+		return sc.passSparse(cy, idx, alive)
+	}
+	return m
+}
+
+// passSparse is pass computed node by node over the nodes still standing,
+// cheaper than pass when they are few.
+func (sc *sieveCheck) passSparse(cy *Cycle, idx []int32, alive uint64) uint64 {
+	var m uint64
+	for a := alive; a != 0; a &= a - 1 {
+		p := bits.TrailingZeros64(a)
+		if sc.passes(cy, int(idx[p])) {
+			m |= 1 << p
 		}
 	}
 	return m
 }
+
+// passes is the check's verdict on node index i.
+func (sc *sieveCheck) passes(cy *Cycle, i int) bool {
+	switch sc.kind {
+	case sieveAtLeast:
+		return sc.col[i] >= sc.least
+	case sieveDomain:
+		return sc.counts[sc.ids[i]] <= sc.limit
+	case sieveDomainKey:
+		d := sc.ids[i]
+		return d >= 0 && sc.counts[d] <= sc.limit
+	case sieveHasKey:
+		return sc.ids[i] >= 0
+	case sieveNodeCount:
+		return sc.counts[i] <= sc.limit
+	case sieveDomainMask:
+		return sc.mask>>(uint32(sc.ids[i])&63)&1 != 0
+	}
+	return cy.exactCheck(sc.ch, i)
+}
+
+// sieveSparse is the number of nodes standing under which a check looks
+// at them one by one rather than at the whole block.
+const sieveSparse = 16
 
 // exactCheck is an exact check's verdict on node index i as it stands.
 func (cy *Cycle) exactCheck(ch *filterCheck, i int) bool {
@@ -205,6 +275,17 @@ func (cy *Cycle) exactCheck(ch *filterCheck, i int) bool {
 func (cy *Cycle) sieveWalk(d *Decision, w *walker, k, skip int) {
 	var buf [sieveBlock]int32
 	d.evaluatedOK = false
+	// The checks run the one that rejected most nodes so far first, so
+	// that the later ones see few nodes standing and look at them one by
+	// one; the order does not change any verdict.
+	order := cy.sieveOrder[:0]
+	if order == nil {
+		order = cy.sieveOrderBuf[:0]
+	}
+	for s := range cy.sieve {
+		order = append(order, sieveRank{check: s})
+	}
+	cy.sieveOrder = order
 	for w.pos < w.n {
 		idx := w.fill(buf[:0], skip)
 		b := len(idx)
@@ -212,10 +293,23 @@ func (cy *Cycle) sieveWalk(d *Decision, w *walker, k, skip int) {
 			break
 		}
 		alive := ^uint64(0) >> (sieveBlock - b)
-		for s := range cy.sieve {
-			alive &= cy.sieve[s].pass(cy, idx, alive)
+		for r := range order {
+			sc := &cy.sieve[order[r].check]
+			var pass uint64
+			if bits.OnesCount64(alive) > sieveSparse {
+				pass = sc.pass(cy, idx, alive)
+			} else {
+				pass = sc.passSparse(cy, idx, alive)
+			}
+			order[r].rejected += bits.OnesCount64(alive &^ pass)
+			alive &= pass
 			if alive == 0 {
 				break
+			}
+		}
+		for r := 1; r < len(order); r++ {
+			for q := r; q > 0 && order[q].rejected > order[q-1].rejected; q-- {
+				order[q], order[q-1] = order[q-1], order[q]
 			}
 		}
 		if need := k - len(d.feasible); bits.OnesCount64(alive) > need {

@@ -314,8 +314,8 @@ func (sc *spreadCache) hardDomainCountsOf(c *Cluster, ns, str string, sel api.Se
 }
 
 // softDomainCounts returns the counts per domain of t of the pods of ns
-// matching sel (String form str), over every node carrying the key; they are the cache's, to
-// read and not modify.
+// matching sel (String form str), over every node carrying the key; they
+// are the cache's, to read and not modify.
 func (sc *spreadCache) softDomainCounts(c *Cluster, ns, str string, sel api.Selector, t *topoKeyIndex) []int32 {
 	dc := sc.selectorDomainsOf(c, ns, str, sel, t)
 	sc.mu.Lock()

@@ -64,6 +64,10 @@ type hardSpread struct {
 	// missing counts the nodes lacking the key.
 	missing int
 	counts  []int32 // domain id -> matching pods on eligible nodes
+	// perNode, when set, holds each node's count, equal to its domain's
+	// (every domain holds one node); it belongs to the spread cache and
+	// is read by the walk only (a what-if changes counts alone).
+	perNode []int32
 	// shared: counts belong to the snapshot's spread cache; a what-if
 	// copies them before changing them.
 	shared  bool
@@ -274,6 +278,11 @@ func (pl *spreadPlugin) preFilter() Status {
 			h.counts, h.paths = sc.hardDomainCountsOf(pl.c, pod.Namespace, hard[i].selStr, hard[i].selector, keys[i])
 			h.shared = true
 			h.domains = keys[i].live
+			if h.domains == len(h.ids) {
+				// One node per domain (kubernetes.io/hostname): a
+				// domain's count is its node's.
+				h.perNode, _ = sc.selectorCountsOf(pl.c, pod.Namespace, hard[i].selStr, hard[i].selector)
+			}
 			h.setLimit(&hard[i])
 		}
 		pl.hardOK = true
