@@ -665,6 +665,13 @@ func fixedScore(c *Cluster, p cyclePlugin, one []int64) (int64, bool) {
 // the feasible nodes in evaluation order with container/heap's algorithm
 // (kube-scheduler v1.36 breaks ties by heap position, not at random); with
 // one feasible node, that node.
+//
+// The heap is not built. Floyd's construction, as heap.Init runs it, leaves
+// at each position the element at that position if no child subtree holds
+// a strictly larger one, else the root of the child subtree with the larger
+// root, the left one on a tie. So the root is a highest total, and which
+// one follows by descending from the root: stop at a position holding the
+// highest total, else go left when the left subtree holds one, else right.
 func (d *Decision) choose() {
 	f := len(d.feasible)
 	switch {
@@ -675,30 +682,41 @@ func (d *Decision) choose() {
 		d.chosen = 0
 		return
 	}
-	h := grow(d.heap, f)
-	d.heap = h
-	for k := range h {
-		h[k] = int32(k)
+	t := d.totals[:f]
+	best := t[0]
+	for _, v := range t {
+		best = max(best, v)
 	}
-	t := d.totals
-	for i := f/2 - 1; i >= 0; i-- {
-		// container/heap's down with Less(i, j) = total(i) > total(j).
-		for j := i; ; {
-			c := 2*j + 1
-			if c >= f {
-				break
-			}
-			if c2 := c + 1; c2 < f && t[h[c2]] > t[h[c]] {
-				c = c2
-			}
-			if !(t[h[c]] > t[h[j]]) {
-				break
-			}
-			h[j], h[c] = h[c], h[j]
-			j = c
+	// The positions holding the highest total, ascending.
+	at := d.heap[:0]
+	for k, v := range t {
+		if v == best {
+			at = append(at, int32(k))
 		}
 	}
-	d.chosen = int(h[0])
+	d.heap = at
+	i := 0
+	for t[i] != best {
+		if left := 2*i + 1; subtreeHolds(at, left, f) {
+			i = left
+		} else {
+			i = left + 1
+		}
+	}
+	d.chosen = i
+}
+
+// subtreeHolds reports whether the subtree at heap position j of a heap of
+// f elements holds one of the positions at (ascending): its levels are the
+// ranges [j, j], [2j+1, 2j+2], [4j+3, 4j+6], ...
+func subtreeHolds(at []int32, j, f int) bool {
+	for lo, hi := j, j; lo < f; lo, hi = 2*lo+1, 2*hi+2 {
+		k, _ := slices.BinarySearch(at, int32(lo))
+		if k < len(at) && int(at[k]) <= hi {
+			return true
+		}
+	}
+	return false
 }
 
 // scoreColumn writes p's raw score of every feasible node of d into col

@@ -1,6 +1,7 @@
 package scheduling
 
 import (
+	"container/heap"
 	"errors"
 	"fmt"
 	"reflect"
@@ -225,4 +226,40 @@ func TestDecisionAllocsIndependentOfNodes(t *testing.T) {
 	if small, large := allocs(50), allocs(500); large > small {
 		t.Fatalf("allocations grow with nodes: %v at 50 nodes, %v at 500", small, large)
 	}
+}
+
+// totalsHeap is container/heap's view of a decision's totals, as
+// kube-scheduler's selectHost builds it: the feasible positions, the
+// highest total first.
+type totalsHeap struct {
+	pos    []int
+	totals []int64
+}
+
+func (h *totalsHeap) Len() int           { return len(h.pos) }
+func (h *totalsHeap) Less(i, j int) bool { return h.totals[h.pos[i]] > h.totals[h.pos[j]] }
+func (h *totalsHeap) Swap(i, j int)      { h.pos[i], h.pos[j] = h.pos[j], h.pos[i] }
+func (h *totalsHeap) Push(x any)         { h.pos = append(h.pos, x.(int)) }
+func (h *totalsHeap) Pop() any {
+	x := h.pos[len(h.pos)-1]
+	h.pos = h.pos[:len(h.pos)-1]
+	return x
+}
+
+// choose picks the feasible node heap.Init followed by heap.Pop gives, ties
+// and all.
+func TestChooseEqualsContainerHeap(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		totals := rapid.SliceOfN(rapid.Int64Range(0, 3), 2, 200).Draw(t, "totals")
+		d := Decision{scored: true, totals: totals, feasible: make([]int, len(totals))}
+		d.choose()
+		h := &totalsHeap{totals: totals}
+		for k := range totals {
+			h.pos = append(h.pos, k)
+		}
+		heap.Init(h)
+		if want := heap.Pop(h).(int); d.chosen != want {
+			t.Fatalf("chose position %d (total %d), heap pops %d (total %d)", d.chosen, totals[d.chosen], want, totals[want])
+		}
+	})
 }
