@@ -221,7 +221,7 @@ func BenchmarkSpreadPlugin(b *testing.B) {
 		feasible := make([]*NodeInfo, 0, n)
 		scores := make([]int64, n)
 		decide := func(p *api.Pod) {
-			pl := newSpreadPlugin(c, newIncomingPodInfo(p)).(*spreadPlugin)
+			pl := newSpreadPlugin(c, newIncomingPodInfo(p))
 			pl.preFilter()
 			feasible = feasible[:0]
 			for _, ni := range c.nodes {

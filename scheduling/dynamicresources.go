@@ -19,8 +19,8 @@ type dynamicResourcesPlugin struct {
 	pod *api.Pod
 }
 
-func newDynamicResourcesPlugin(p *PodInfo) *dynamicResourcesPlugin {
-	return &dynamicResourcesPlugin{pod: p.Pod}
+func newDynamicResourcesPlugin(p *PodInfo) dynamicResourcesPlugin {
+	return dynamicResourcesPlugin{pod: p.Pod}
 }
 
 func (pl *dynamicResourcesPlugin) name() string            { return PluginDynamicResources }

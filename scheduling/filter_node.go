@@ -33,9 +33,9 @@ type nodeUnschedulablePlugin struct {
 	tolerates bool
 }
 
-func newNodeUnschedulablePlugin(p *PodInfo) *nodeUnschedulablePlugin {
+func newNodeUnschedulablePlugin(p *PodInfo) nodeUnschedulablePlugin {
 	t := api.Taint{Key: api.TaintNodeUnschedulable, Effect: api.TaintEffectNoSchedule}
-	return &nodeUnschedulablePlugin{tolerates: toleratesTaint(p.Pod.Spec.Tolerations, &t)}
+	return nodeUnschedulablePlugin{tolerates: toleratesTaint(p.Pod.Spec.Tolerations, &t)}
 }
 
 func (pl *nodeUnschedulablePlugin) name() string       { return PluginNodeUnschedulable }
@@ -59,8 +59,8 @@ type nodeNamePlugin struct {
 	nodeName string
 }
 
-func newNodeNamePlugin(p *PodInfo) *nodeNamePlugin {
-	return &nodeNamePlugin{nodeName: p.Pod.Spec.NodeName}
+func newNodeNamePlugin(p *PodInfo) nodeNamePlugin {
+	return nodeNamePlugin{nodeName: p.Pod.Spec.NodeName}
 }
 
 func (pl *nodeNamePlugin) name() string       { return PluginNodeName }

@@ -25,8 +25,8 @@ type fitPlugin struct {
 	scalars []api.ResourceName
 }
 
-func newFitPlugin(c *Cluster, p *PodInfo) *fitPlugin {
-	pl := &fitPlugin{pod: p.Pod, req: p.requests}
+func newFitPlugin(c *Cluster, p *PodInfo) fitPlugin {
+	pl := fitPlugin{pod: p.Pod, req: p.requests}
 	for name, v := range p.requests.Scalar {
 		if v == 0 || c.ignoredResource(name) {
 			continue

@@ -5,10 +5,12 @@ package scheduling
 // A plugin is a type implementing cyclePlugin (below), one value per
 // scheduling cycle. (*Cluster).plugins builds the enabled ones for each
 // NewCycle, calling one constructor per plugin in kube-scheduler's
-// default-profile order (defaultPlugins). A constructor only records what it
-// needs from the incoming pod and the snapshot (func newXPlugin(c *Cluster,
-// p *PodInfo)); it does no counting, never fails, and embeds basePlugin for
-// the extension points the plugin does not implement.
+// default-profile order (defaultPlugins) and keeping the value in the
+// cycle's own storage (cyclePlugins, allocated with the Cycle). A
+// constructor only records what it needs from the incoming pod and the
+// snapshot (func newXPlugin(c *Cluster, p *PodInfo) xPlugin, returning the
+// value); it does no counting, never fails, and the type embeds basePlugin
+// for the extension points the plugin does not implement.
 //
 // The cycle calls the extension points as the framework does:
 //
@@ -67,7 +69,7 @@ package scheduling
 // subsets and gives the nodes left out the absent-node status.
 //
 // Adding a plugin: its name constant (Plugin*), its place in
-// defaultPlugins and plugins(), its weight in defaultScoreWeight, and its
+// defaultPlugins, cyclePlugins and plugins(), its weight in defaultScoreWeight, and its
 // reason texts (Reason*) as upstream spells them.
 
 import (
@@ -330,6 +332,7 @@ type Cycle struct {
 	c       *Cluster
 	pod     *PodInfo
 	plugins []cyclePlugin
+	store   cyclePlugins
 
 	preFilterDone bool
 	// The PreFilter statuses of the plugins that ran, in plugin order
@@ -396,8 +399,9 @@ func (c *Cluster) NewCycle(pod *api.Pod) *Cycle {
 	if c == nil || pod == nil {
 		return nil
 	}
-	pi := newIncomingPodInfo(pod)
-	return &Cycle{c: c, pod: pi, plugins: c.plugins(pi)}
+	cy := &Cycle{c: c, pod: newIncomingPodInfo(pod)}
+	cy.plugins = c.plugins(cy.pod, &cy.store)
+	return cy
 }
 
 // Pod returns the incoming pod as indexed for the cycle (nil for a nil
@@ -431,31 +435,89 @@ func (c *Cluster) enabled(name string) bool {
 	return false
 }
 
-// plugins instantiates the enabled plugins for one cycle, in the default
-// profile's order.
-func (c *Cluster) plugins(pod *PodInfo) []cyclePlugin {
-	out := make([]cyclePlugin, 0, len(defaultPlugins))
-	add := func(name string, mk func() cyclePlugin) {
-		if c.enabled(name) {
-			out = append(out, mk())
+// cyclePlugins holds one cycle's plugin values, allocated with the Cycle
+// (NewCycle allocates once for the cycle and its plugins); list holds the
+// enabled ones in the default profile's order.
+type cyclePlugins struct {
+	list               [len(defaultPlugins)]cyclePlugin
+	unschedulable      nodeUnschedulablePlugin
+	nodeName           nodeNamePlugin
+	taint              taintPlugin
+	nodeAffinity       nodeAffinityPlugin
+	ports              nodePortsPlugin
+	fit                fitPlugin
+	volumeRestrictions volumeRestrictionsPlugin
+	volumeLimits       nodeVolumeLimitsPlugin
+	volumeBinding      volumeBindingPlugin
+	volumeZone         volumeZonePlugin
+	spread             spreadPlugin
+	interPodAffinity   interPodAffinityPlugin
+	dynamicResources   dynamicResourcesPlugin
+	declaredFeatures   nodeDeclaredFeaturesPlugin
+	balanced           balancedPlugin
+	imageLocality      imageLocalityPlugin
+}
+
+// plugins instantiates the enabled plugins for one cycle into s, in the
+// default profile's order, and returns them.
+func (c *Cluster) plugins(pod *PodInfo, s *cyclePlugins) []cyclePlugin {
+	out := s.list[:0]
+	for _, name := range defaultPlugins {
+		if !c.enabled(name) {
+			continue
 		}
+		var p cyclePlugin
+		switch name {
+		case PluginNodeUnschedulable:
+			s.unschedulable = newNodeUnschedulablePlugin(pod)
+			p = &s.unschedulable
+		case PluginNodeName:
+			s.nodeName = newNodeNamePlugin(pod)
+			p = &s.nodeName
+		case PluginTaintToleration:
+			s.taint = newTaintPlugin(pod)
+			p = &s.taint
+		case PluginNodeAffinity:
+			s.nodeAffinity = newNodeAffinityPlugin(c, pod)
+			p = &s.nodeAffinity
+		case PluginNodePorts:
+			s.ports = newNodePortsPlugin(pod)
+			p = &s.ports
+		case PluginNodeResourcesFit:
+			s.fit = newFitPlugin(c, pod)
+			p = &s.fit
+		case PluginVolumeRestrictions:
+			s.volumeRestrictions = newVolumeRestrictionsPlugin(c, pod)
+			p = &s.volumeRestrictions
+		case PluginNodeVolumeLimits:
+			s.volumeLimits = newNodeVolumeLimitsPlugin(c, pod)
+			p = &s.volumeLimits
+		case PluginVolumeBinding:
+			s.volumeBinding = newVolumeBindingPlugin(c, pod)
+			p = &s.volumeBinding
+		case PluginVolumeZone:
+			s.volumeZone = newVolumeZonePlugin(c, pod)
+			p = &s.volumeZone
+		case PluginPodTopologySpread:
+			s.spread = newSpreadPlugin(c, pod)
+			p = &s.spread
+		case PluginInterPodAffinity:
+			s.interPodAffinity = newInterPodAffinityPlugin(c, pod)
+			p = &s.interPodAffinity
+		case PluginDynamicResources:
+			s.dynamicResources = newDynamicResourcesPlugin(pod)
+			p = &s.dynamicResources
+		case PluginNodeDeclaredFeatures:
+			p = &s.declaredFeatures
+		case PluginNodeResourcesBalancedAllocation:
+			s.balanced = newBalancedPlugin(pod)
+			p = &s.balanced
+		case PluginImageLocality:
+			s.imageLocality = newImageLocalityPlugin(c, pod)
+			p = &s.imageLocality
+		}
+		out = append(out, p)
 	}
-	add(PluginNodeUnschedulable, func() cyclePlugin { return newNodeUnschedulablePlugin(pod) })
-	add(PluginNodeName, func() cyclePlugin { return newNodeNamePlugin(pod) })
-	add(PluginTaintToleration, func() cyclePlugin { return newTaintPlugin(pod) })
-	add(PluginNodeAffinity, func() cyclePlugin { return newNodeAffinityPlugin(c, pod) })
-	add(PluginNodePorts, func() cyclePlugin { return newNodePortsPlugin(pod) })
-	add(PluginNodeResourcesFit, func() cyclePlugin { return newFitPlugin(c, pod) })
-	add(PluginVolumeRestrictions, func() cyclePlugin { return newVolumeRestrictionsPlugin(c, pod) })
-	add(PluginNodeVolumeLimits, func() cyclePlugin { return newNodeVolumeLimitsPlugin(c, pod) })
-	add(PluginVolumeBinding, func() cyclePlugin { return newVolumeBindingPlugin(c, pod) })
-	add(PluginVolumeZone, func() cyclePlugin { return newVolumeZonePlugin(c, pod) })
-	add(PluginPodTopologySpread, func() cyclePlugin { return newSpreadPlugin(c, pod) })
-	add(PluginInterPodAffinity, func() cyclePlugin { return newInterPodAffinityPlugin(c, pod) })
-	add(PluginDynamicResources, func() cyclePlugin { return newDynamicResourcesPlugin(pod) })
-	add(PluginNodeDeclaredFeatures, func() cyclePlugin { return &nodeDeclaredFeaturesPlugin{} })
-	add(PluginNodeResourcesBalancedAllocation, func() cyclePlugin { return newBalancedPlugin(pod) })
-	add(PluginImageLocality, func() cyclePlugin { return newImageLocalityPlugin(c, pod) })
 	return out
 }
 

@@ -106,8 +106,8 @@ type imageLocalityPlugin struct {
 	any bool
 }
 
-func newImageLocalityPlugin(c *Cluster, p *PodInfo) *imageLocalityPlugin {
-	return &imageLocalityPlugin{c: c, pod: p.Pod}
+func newImageLocalityPlugin(c *Cluster, p *PodInfo) imageLocalityPlugin {
+	return imageLocalityPlugin{c: c, pod: p.Pod}
 }
 
 func (pl *imageLocalityPlugin) name() string            { return PluginImageLocality }

@@ -127,8 +127,8 @@ type interPodAffinityPlugin struct {
 	sc interPodAffinityScore
 }
 
-func newInterPodAffinityPlugin(c *Cluster, p *PodInfo) *interPodAffinityPlugin {
-	return &interPodAffinityPlugin{c: c, pod: p}
+func newInterPodAffinityPlugin(c *Cluster, p *PodInfo) interPodAffinityPlugin {
+	return interPodAffinityPlugin{c: c, pod: p}
 }
 
 func (pl *interPodAffinityPlugin) name() string { return PluginInterPodAffinity }

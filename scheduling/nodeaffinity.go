@@ -71,8 +71,8 @@ type preferredNodeTerm struct {
 	term   colTerm
 }
 
-func newNodeAffinityPlugin(c *Cluster, p *PodInfo) *nodeAffinityPlugin {
-	return &nodeAffinityPlugin{c: c, pod: p.Pod}
+func newNodeAffinityPlugin(c *Cluster, p *PodInfo) nodeAffinityPlugin {
+	return nodeAffinityPlugin{c: c, pod: p.Pod}
 }
 
 func (pl *nodeAffinityPlugin) name() string       { return PluginNodeAffinity }

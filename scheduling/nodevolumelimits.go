@@ -168,8 +168,8 @@ type nodeVolumeLimitsPlugin struct {
 	counts, need      map[string]int
 }
 
-func newNodeVolumeLimitsPlugin(c *Cluster, p *PodInfo) *nodeVolumeLimitsPlugin {
-	return &nodeVolumeLimitsPlugin{c: c, pod: p.Pod}
+func newNodeVolumeLimitsPlugin(c *Cluster, p *PodInfo) nodeVolumeLimitsPlugin {
+	return nodeVolumeLimitsPlugin{c: c, pod: p.Pod}
 }
 
 func (pl *nodeVolumeLimitsPlugin) name() string       { return PluginNodeVolumeLimits }

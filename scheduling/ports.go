@@ -9,7 +9,7 @@ type nodePortsPlugin struct {
 	ports []hostPort
 }
 
-func newNodePortsPlugin(p *PodInfo) *nodePortsPlugin { return &nodePortsPlugin{ports: p.ports} }
+func newNodePortsPlugin(p *PodInfo) nodePortsPlugin { return nodePortsPlugin{ports: p.ports} }
 
 func (pl *nodePortsPlugin) name() string       { return PluginNodePorts }
 func (pl *nodePortsPlugin) clone() cyclePlugin { return pl }

@@ -77,7 +77,7 @@ type balancedPlugin struct {
 	cpu, mem int64
 }
 
-func newBalancedPlugin(p *PodInfo) *balancedPlugin { return &balancedPlugin{pod: p.Pod} }
+func newBalancedPlugin(p *PodInfo) balancedPlugin { return balancedPlugin{pod: p.Pod} }
 
 func (pl *balancedPlugin) name() string            { return PluginNodeResourcesBalancedAllocation }
 func (pl *balancedPlugin) clone() cyclePlugin      { return pl }

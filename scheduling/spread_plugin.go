@@ -185,8 +185,8 @@ type softSpread struct {
 
 // newSpreadPlugin instantiates PodTopologySpread for one cycle; the work
 // happens in preFilter and preScore.
-func newSpreadPlugin(c *Cluster, p *PodInfo) cyclePlugin {
-	return &spreadPlugin{c: c, pod: p}
+func newSpreadPlugin(c *Cluster, p *PodInfo) spreadPlugin {
+	return spreadPlugin{c: c, pod: p}
 }
 
 func (pl *spreadPlugin) name() string { return PluginPodTopologySpread }

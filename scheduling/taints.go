@@ -43,8 +43,8 @@ type taintPlugin struct {
 	preferTols []api.Toleration
 }
 
-func newTaintPlugin(p *PodInfo) *taintPlugin {
-	return &taintPlugin{tols: p.Pod.Spec.Tolerations}
+func newTaintPlugin(p *PodInfo) taintPlugin {
+	return taintPlugin{tols: p.Pod.Spec.Tolerations}
 }
 
 func (pl *taintPlugin) name() string       { return PluginTaintToleration }

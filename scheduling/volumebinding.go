@@ -123,8 +123,8 @@ type volumeBindingPlugin struct {
 	chosen map[string]bool
 }
 
-func newVolumeBindingPlugin(c *Cluster, p *PodInfo) *volumeBindingPlugin {
-	return &volumeBindingPlugin{c: c, pod: p.Pod}
+func newVolumeBindingPlugin(c *Cluster, p *PodInfo) volumeBindingPlugin {
+	return volumeBindingPlugin{c: c, pod: p.Pod}
 }
 
 func (pl *volumeBindingPlugin) name() string       { return PluginVolumeBinding }
@@ -508,8 +508,8 @@ type volumeZonePlugin struct {
 	topo []volumeTopology
 }
 
-func newVolumeZonePlugin(c *Cluster, p *PodInfo) *volumeZonePlugin {
-	return &volumeZonePlugin{c: c, pod: p.Pod}
+func newVolumeZonePlugin(c *Cluster, p *PodInfo) volumeZonePlugin {
+	return volumeZonePlugin{c: c, pod: p.Pod}
 }
 
 func (pl *volumeZonePlugin) name() string       { return PluginVolumeZone }

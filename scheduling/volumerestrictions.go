@@ -62,8 +62,8 @@ type volumeRestrictionsPlugin struct {
 	conflicts int
 }
 
-func newVolumeRestrictionsPlugin(c *Cluster, p *PodInfo) *volumeRestrictionsPlugin {
-	return &volumeRestrictionsPlugin{c: c, pod: p.Pod}
+func newVolumeRestrictionsPlugin(c *Cluster, p *PodInfo) volumeRestrictionsPlugin {
+	return volumeRestrictionsPlugin{c: c, pod: p.Pod}
 }
 
 func (pl *volumeRestrictionsPlugin) name() string { return PluginVolumeRestrictions }
