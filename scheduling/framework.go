@@ -365,14 +365,19 @@ type Cycle struct {
 	// checks are the active plugins as Decide's filter loop runs them
 	// (buildChecks).
 	checks []filterCheck
+	// activeBuf, quickBuf and checksBuf hold active, quick and checks
+	// while few plugins are active.
+	activeBuf [8]cyclePlugin
+	quickBuf  [8]quickFilter
+	checksBuf [8]filterCheck
 	// sieve holds the checks as column checks when every one is exact
 	// (sieveOK), for the block sieve (sieve.go).
 	sieve    []sieveCheck
 	sieveOK  bool
-	sieveBuf [8]sieveCheck
+	sieveBuf [4]sieveCheck
 	// sieveOrder is the sieve's running order (sieveWalk).
 	sieveOrder    []sieveRank
-	sieveOrderBuf [8]sieveRank
+	sieveOrderBuf [4]sieveRank
 	// view is the node view the filters reuse from node to node.
 	view nodeView
 }
@@ -401,6 +406,7 @@ func (c *Cluster) NewCycle(pod *api.Pod) *Cycle {
 	}
 	cy := &Cycle{c: c, pod: newIncomingPodInfo(pod)}
 	cy.plugins = c.plugins(cy.pod, &cy.store)
+	cy.active, cy.quick, cy.checks = cy.activeBuf[:0], cy.quickBuf[:0], cy.checksBuf[:0]
 	return cy
 }
 

@@ -101,9 +101,10 @@ type imageLocalityPlugin struct {
 	pod *api.Pod
 	// ids are the pod's images, one per container, resolved to image ids
 	// (-1: on no node); n is their count.
-	ids []int32
-	n   int
-	any bool
+	ids    []int32
+	n      int
+	any    bool
+	idsBuf [4]int32
 }
 
 func newImageLocalityPlugin(c *Cluster, p *PodInfo) imageLocalityPlugin {
@@ -120,6 +121,9 @@ func (pl *imageLocalityPlugin) preFilter() Status { return Status{Code: Skip} }
 // preScore resolves the pod's images; the plugin always scores.
 func (pl *imageLocalityPlugin) preScore([]*NodeInfo) Status {
 	pl.ids = pl.ids[:0]
+	if pl.ids == nil {
+		pl.ids = pl.idsBuf[:0]
+	}
 	pl.any = false
 	add := func(cs []api.Container) {
 		for i := range cs {

@@ -11,17 +11,15 @@ import (
 const PluginNodeResourcesBalancedAllocation = "NodeResourcesBalancedAllocation"
 
 // scoringRequests is the incoming pod's cpu (milli) and memory (bytes) as
-// the resource scorers compute them (resourceAllocationScorer.
-// calculatePodResourceRequest): with 100m / 200Mi for containers that
-// request none when nonZero, as requested otherwise.
-func scoringRequests(pod *api.Pod, nonZero bool) (cpu, mem int64) {
-	opts := api.PodResourcesOptions{}
-	if nonZero {
-		opts.NonMissingContainerRequests = api.ResourceList{
-			api.ResourceCPU:    api.NewMilliQuantity(DefaultMilliCPURequest, api.DecimalSI),
-			api.ResourceMemory: api.NewQuantity(DefaultMemoryRequest, api.DecimalSI),
-		}
-	}
+// NodeResourcesFit's score computes them (resourceAllocationScorer.
+// calculatePodResourceRequest with non-zero requests): 100m / 200Mi for
+// containers that request none. NodeResourcesBalancedAllocation counts
+// the requests as they are, which are incomingPodRequests'.
+func scoringRequests(pod *api.Pod) (cpu, mem int64) {
+	opts := api.PodResourcesOptions{NonMissingContainerRequests: api.ResourceList{
+		api.ResourceCPU:    api.NewMilliQuantity(DefaultMilliCPURequest, api.DecimalSI),
+		api.ResourceMemory: api.NewQuantity(DefaultMemoryRequest, api.DecimalSI),
+	}}
 	reqs := api.PodRequests(pod, opts)
 	return reqs.Cpu().MilliValue(), reqs.Memory().Value()
 }
@@ -39,7 +37,7 @@ func leastRequestedScore(requested, capacity int64) int64 {
 // NodeResourcesFit's LeastAllocated score (the default strategy, cpu and
 // memory weighted 1 each).
 func (pl *fitPlugin) preScore(feasible []*NodeInfo) Status {
-	pl.scoreCPU, pl.scoreMem = scoringRequests(pl.pod, true)
+	pl.scoreCPU, pl.scoreMem = scoringRequests(pl.pod)
 	return Status{}
 }
 
@@ -73,11 +71,15 @@ func (pl *fitPlugin) score(n *NodeInfo) int64 {
 // improves it. Best-effort pods are not scored (PreScore Skip).
 type balancedPlugin struct {
 	basePlugin
-	pod      *api.Pod
+	pod *api.Pod
+	// requests are the incoming pod's (incomingPodRequests).
+	requests *Resource
 	cpu, mem int64
 }
 
-func newBalancedPlugin(p *PodInfo) balancedPlugin { return balancedPlugin{pod: p.Pod} }
+func newBalancedPlugin(p *PodInfo) balancedPlugin {
+	return balancedPlugin{pod: p.Pod, requests: &p.requests}
+}
 
 func (pl *balancedPlugin) name() string            { return PluginNodeResourcesBalancedAllocation }
 func (pl *balancedPlugin) clone() cyclePlugin      { return pl }
@@ -87,7 +89,8 @@ func (pl *balancedPlugin) filter(*nodeView) Status { return Status{} }
 func (pl *balancedPlugin) preFilter() Status { return Status{Code: Skip} }
 
 func (pl *balancedPlugin) preScore(feasible []*NodeInfo) Status {
-	pl.cpu, pl.mem = scoringRequests(pl.pod, false)
+	// The requests as they are: NodeResourcesFit's PreFilter computed them.
+	pl.cpu, pl.mem = pl.requests.MilliCPU, pl.requests.Memory
 	if pl.cpu == 0 && pl.mem == 0 {
 		return Status{Code: Skip}
 	}

@@ -19,6 +19,12 @@ const (
 	ReasonSpreadMissingLabel = ReasonSpreadConstraintsNotMatch + " (missing required label)"
 )
 
+// The reason lists of PodTopologySpread's rejections; never modified.
+var (
+	reasonsSpreadSkew    = []string{ReasonSpreadConstraintsNotMatch}
+	reasonsSpreadMissing = []string{ReasonSpreadMissingLabel}
+)
+
 // The defaulting types of SpreadArgs (PodTopologySpreadArgs.defaultingType).
 const (
 	// SpreadDefaultingSystem uses SystemDefaultSpreadConstraints for pods

@@ -39,14 +39,15 @@ type spreadPlugin struct {
 
 	affinity     *requiredNodeAffinity // nil when the pod has no required node affinity or selector
 	affinityDone bool
-	// reasons are the rejection texts, allocated once per cycle.
-	reasonSkew, reasonMissing []string
 
 	hard   []spreadConstraint
 	hs     []hardSpread
 	hardOK bool // preFilter ran and succeeded with constraints
-	// hardBuf and softBuf hold hard and soft when there are few.
-	hardBuf, softBuf [3]spreadConstraint
+	// hardBuf, softBuf, hsBuf and ssBuf hold hard, soft, hs and ss when
+	// there are few.
+	hardBuf, softBuf [2]spreadConstraint
+	hsBuf            [2]hardSpread
+	ssBuf            [2]softSpread
 
 	soft []spreadConstraint
 	ss   []softSpread
@@ -256,10 +257,11 @@ func (pl *spreadPlugin) preFilter() Status {
 	}
 	pl.hard = hard
 	pl.requiredAffinity()
-	pl.reasonSkew = []string{ReasonSpreadConstraintsNotMatch}
-	pl.reasonMissing = []string{ReasonSpreadMissingLabel}
 	sc := pl.spreadCache()
-	pl.hs = make([]hardSpread, len(hard))
+	pl.hs = pl.hsBuf[:0]
+	for range hard {
+		pl.hs = append(pl.hs, hardSpread{})
+	}
 	// When every node carries every DoNotSchedule key and no inclusion
 	// policy can exclude a node, every node is eligible: the counts per
 	// domain and their critical paths are the cache's.
@@ -370,9 +372,9 @@ func (pl *spreadPlugin) verdictAt(n int) int {
 func (pl *spreadPlugin) verdictStatus(v int) Status {
 	switch v {
 	case spreadMissing:
-		return Status{Code: UnschedulableAndUnresolvable, Reasons: pl.reasonMissing}
+		return Status{Code: UnschedulableAndUnresolvable, Reasons: reasonsSpreadMissing}
 	case spreadSkew:
-		return Status{Code: Unschedulable, Reasons: pl.reasonSkew}
+		return Status{Code: Unschedulable, Reasons: reasonsSpreadSkew}
 	}
 	return Status{}
 }
@@ -470,7 +472,10 @@ func (pl *spreadPlugin) preScoreIndexes(feasible []int) Status {
 	pl.requiredAffinity()
 	pl.requireAll = len(pod.Spec.TopologySpreadConstraints) > 0 || !spreadSystemDefaulted(args)
 	sc := pl.spreadCache()
-	pl.ss = make([]softSpread, len(soft))
+	pl.ss = pl.ssBuf[:0]
+	for range soft {
+		pl.ss = append(pl.ss, softSpread{})
+	}
 	keys := make([]*topoKeyIndex, len(soft))
 	// When every node carries every soft key and no inclusion policy can
 	// exclude a node, every node counts: the counts per domain are the
