@@ -512,12 +512,19 @@ func (pl *spreadPlugin) preScoreIndexes(feasible []int) Status {
 		}
 	}
 	sizes := make([]int, len(soft))
-	scored := 0
+	scored := len(feasible)
+	zonal := false // some soft key is not the hostname
+	for i := range pl.ss {
+		zonal = zonal || !pl.ss[i].hostname
+	}
 	for _, n := range feasible {
+		if !pl.ignores && !zonal {
+			break // every feasible node is scored, no domain to mark
+		}
 		if pl.ignoredAt(n) {
+			scored--
 			continue
 		}
-		scored++
 		for i := range pl.ss {
 			s := &pl.ss[i]
 			if s.hostname {
@@ -581,9 +588,46 @@ func (pl *spreadPlugin) score(ni *NodeInfo) int64 {
 // into out.
 func (pl *spreadPlugin) scoreIndexes(feasible []int, out []int64) {
 	out = out[:len(feasible)]
-	for k, n := range feasible {
-		out[k] = pl.scoreIndex(n)
+	if len(pl.ss) != 1 || pl.ignores {
+		for k, n := range feasible {
+			out[k] = pl.scoreIndex(n)
+		}
+		return
 	}
+	// One constraint: a node's score depends on its domain's count alone,
+	// so the scores of small counts are worked out once.
+	var byCount [64]int64
+	for c := range byCount {
+		byCount[c] = -1 // the scores are never negative
+	}
+	s := &pl.ss[0]
+	for k, n := range feasible {
+		d := s.ids[n]
+		if d < 0 {
+			out[k] = 0
+			continue
+		}
+		cnt := s.count(n, d)
+		if cnt < 0 || int(cnt) >= len(byCount) {
+			out[k] = pl.scoreIndex(n)
+			continue
+		}
+		if byCount[cnt] < 0 {
+			byCount[cnt] = int64(math.Round(float64(cnt)*s.weight + s.offset))
+		}
+		out[k] = byCount[cnt]
+	}
+}
+
+// count is the count of node index n's domain d (d >= 0).
+func (s *softSpread) count(n int, d int32) int32 {
+	switch {
+	case s.perNode == nil:
+		return 0
+	case s.hostname:
+		return s.perNode[n]
+	}
+	return s.counts[d]
 }
 
 func (pl *spreadPlugin) scoreIndex(n int) int64 {
@@ -597,15 +641,7 @@ func (pl *spreadPlugin) scoreIndex(n int) int64 {
 		if d < 0 {
 			continue
 		}
-		var cnt int32
-		switch {
-		case s.perNode == nil:
-		case s.hostname:
-			cnt = s.perNode[n]
-		default:
-			cnt = s.counts[d]
-		}
-		total += float64(cnt)*s.weight + s.offset
+		total += float64(s.count(n, d))*s.weight + s.offset
 	}
 	return int64(math.Round(total))
 }
@@ -626,12 +662,24 @@ func (pl *spreadPlugin) normalizeScore(scores []int64) {
 		minS = min(minS, s)
 		maxS = max(maxS, s)
 	}
+	// The normalized scores of the few raw scores just above the lowest
+	// are worked out once.
+	var byScore [64]int64
+	for i := range byScore {
+		byScore[i] = -1 // the normalized scores are never negative
+	}
 	for i, s := range scores {
 		switch {
 		case pl.ignoredAt(feasible[i]):
 			scores[i] = 0
 		case maxS == 0:
 			scores[i] = MaxNodeScore
+		case s-minS >= 0 && s-minS < int64(len(byScore)):
+			v := &byScore[s-minS]
+			if *v < 0 {
+				*v = MaxNodeScore * (maxS + minS - s) / maxS
+			}
+			scores[i] = *v
 		default:
 			scores[i] = MaxNodeScore * (maxS + minS - s) / maxS
 		}
