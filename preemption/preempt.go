@@ -3,6 +3,7 @@ package preemption
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/podsem/podsem/api"
@@ -193,18 +194,24 @@ func Preempt(cy *scheduling.Cycle, d *scheduling.Decision, pdbs []*api.PodDisrup
 
 	budgets := compileBudgets(pdbs)
 	prio := scheduling.PodPriority(pod)
-	dr := &dryRun{now: now, cycle: cy, priority: prio, budgets: budgets, allowed: make([]int32, len(budgets))}
+	dr := &dryRun{now: now, cycle: cy, priority: prio, budgets: budgets, allowed: make([]int32, len(budgets)),
+		arithmetic: !cfg.fullDryRun}
 	want := cfg.NumCandidates(len(potential))
 	offset := cfg.Offset % len(potential)
 	if offset < 0 {
 		offset += len(potential)
 	}
-	var clean, violating []Candidate
+	// Upstream's candidate lists hold at most the wanted number each: the
+	// nodes without violations fill cands from the front, the others from
+	// the back (in reverse), and one array holds both.
+	cands := make([]Candidate, min(2*want, len(potential)))
+	numClean, numViolating := 0, 0
+	var victimSlab []*api.Pod
 	var errs []error
 	for k := range potential {
 		i := potential[(offset+k)%len(potential)]
 		n := c.NodeAt(i)
-		victims, numViolating, st := dr.selectVictims(n)
+		victims, violations, st := dr.selectVictims(n)
 		res.Nodes[i].Evaluated = true
 		if st.IsSuccess() && len(victims) == 0 {
 			st = scheduling.Status{Code: scheduling.Error, Plugin: pluginName,
@@ -218,24 +225,36 @@ func Preempt(cy *scheduling.Cycle, d *scheduling.Decision, pdbs []*api.PodDisrup
 			}
 			continue
 		}
-		cand := Candidate{Node: n.Name(), Victims: make([]*api.Pod, len(victims)), PDBViolations: numViolating}
-		for j, v := range victims {
-			cand.Victims[j] = v.Pod
-		}
-		// Upstream's candidate lists hold at most the wanted number each.
-		if numViolating == 0 {
-			if len(clean) < want {
-				clean = append(clean, cand)
+		var slot *Candidate
+		if violations == 0 {
+			if numClean < want {
+				slot = &cands[numClean]
+				numClean++
 			}
-		} else if len(violating) < want {
-			violating = append(violating, cand)
+		} else if numViolating < want {
+			numViolating++
+			slot = &cands[len(cands)-numViolating]
 		}
-		if len(clean) > 0 && len(clean)+len(violating) >= want {
+		if slot != nil {
+			// The victims of every candidate share a few large arrays.
+			if cap(victimSlab)-len(victimSlab) < len(victims) {
+				victimSlab = make([]*api.Pod, 0, max(2*cap(victimSlab), len(victims), 64))
+			}
+			start := len(victimSlab)
+			for _, v := range victims {
+				victimSlab = append(victimSlab, v.Pod)
+			}
+			*slot = Candidate{Node: n.Name(), Victims: victimSlab[start:len(victimSlab):len(victimSlab)], PDBViolations: violations}
+		}
+		if numClean > 0 && numClean+numViolating >= want {
 			break
 		}
 	}
-	res.Candidates = append(clean, violating...)
+	slices.Reverse(cands[len(cands)-numViolating:])
+	copy(cands[numClean:], cands[len(cands)-numViolating:])
+	res.Candidates = cands[:numClean+numViolating : numClean+numViolating]
 	if len(res.Candidates) == 0 {
+		res.Candidates = nil
 		if len(errs) > 0 {
 			res.Nomination = NominationKeep
 			res.Err = errs[0]

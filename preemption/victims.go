@@ -124,6 +124,10 @@ type dryRun struct {
 	priority int32
 	budgets  []budget
 	allowed  []int32
+	// arithmetic is false when every node is to be evaluated through
+	// WhatIf (tests compare the two ways).
+	arithmetic bool
+	ledger     scheduling.Ledger
 	// Buffers reused from node to node.
 	potential, violating, other, victims []*scheduling.PodInfo
 	sorter                               byImportance
@@ -142,6 +146,10 @@ func (s *byImportance) Less(i, j int) bool {
 	return compareImportance(s.pods[i].Pod, s.pods[j].Pod, s.now) < 0
 }
 
+// reasonsNoVictims is the reason list of a node without lower-priority
+// pods; never modified.
+var reasonsNoVictims = []string{ReasonNoVictims}
+
 // selectVictims is DefaultPreemption's SelectVictimsOnNode: remove every
 // pod of lower priority than the preemptor, check that the preemptor then
 // fits (with the pods nominated to the node of at least its priority),
@@ -150,6 +158,12 @@ func (s *byImportance) Less(i, j int) bool {
 // returns the victims most important first (in a buffer valid until the
 // next call) and how many of them violate a budget, or the status that
 // rules the node out.
+//
+// When the cycle's filters depend on other pods only through their
+// requests, number and host ports, a scheduling.Ledger decides each step
+// by arithmetic on the node's totals; otherwise each step runs the filters
+// through a WhatIf. Both give the same answers (the package's properties
+// compare them).
 func (d *dryRun) selectVictims(n *scheduling.NodeInfo) ([]*scheduling.PodInfo, int, scheduling.Status) {
 	d.potential = d.potential[:0]
 	for _, p := range n.Pods() {
@@ -158,54 +172,57 @@ func (d *dryRun) selectVictims(n *scheduling.NodeInfo) ([]*scheduling.PodInfo, i
 		}
 	}
 	if len(d.potential) == 0 {
-		return nil, 0, scheduling.Status{Code: scheduling.UnschedulableAndUnresolvable, Plugin: pluginName, Reasons: []string{ReasonNoVictims}}
+		return nil, 0, scheduling.Status{Code: scheduling.UnschedulableAndUnresolvable, Plugin: pluginName, Reasons: reasonsNoVictims}
 	}
-	w := d.cycle.WhatIf(n)
-	for _, p := range d.potential {
-		w.RemovePod(p)
-	}
-	if st := w.Filter(); !st.IsSuccess() {
-		return nil, 0, st
+	var w *scheduling.WhatIf
+	if d.arithmetic && d.ledger.Reset(d.cycle, n, d.potential) {
+		if !d.ledger.Fits() {
+			return nil, 0, d.ledger.Status()
+		}
+	} else {
+		w = d.cycle.WhatIf(n)
+		for _, p := range d.potential {
+			w.RemovePod(p)
+		}
+		if st := w.Filter(); !st.IsSuccess() {
+			return nil, 0, st
+		}
 	}
 	// The same sort algorithm as upstream's (sort.Slice), so that pods
 	// equal on priority and start time come out in the same order.
 	d.sorter = byImportance{pods: d.potential, now: d.now}
 	sort.Sort(&d.sorter)
 	d.violating, d.other = splitByViolation(d.potential, d.budgets, d.allowed, d.violating[:0], d.other[:0])
-	violating, other := d.violating, d.other
 	victims := d.victims[:0]
-	defer func() { d.victims = victims[:0] }()
-	reprieve := func(p *scheduling.PodInfo) (bool, scheduling.Status) {
-		w.AddPod(p)
-		st := w.Filter()
-		if st.Code == scheduling.Error {
-			return false, st
-		}
-		if !st.IsSuccess() {
-			w.RemovePod(p)
-			victims = append(victims, p)
-			return false, scheduling.Status{}
-		}
-		return true, scheduling.Status{}
-	}
 	numViolating := 0
-	for _, p := range violating {
-		fits, st := reprieve(p)
-		if st.Code == scheduling.Error {
-			return nil, 0, st
-		}
-		if !fits {
-			numViolating++
+	for k, group := range [2][]*scheduling.PodInfo{d.violating, d.other} {
+		for _, p := range group {
+			var back bool
+			if w == nil {
+				back = d.ledger.Reprieve(p)
+			} else {
+				w.AddPod(p)
+				st := w.Filter()
+				if st.Code == scheduling.Error {
+					d.victims = victims[:0]
+					return nil, 0, st
+				}
+				if back = st.IsSuccess(); !back {
+					w.RemovePod(p)
+				}
+			}
+			if !back {
+				victims = append(victims, p)
+				if k == 0 {
+					numViolating++
+				}
+			}
 		}
 	}
-	for _, p := range other {
-		if _, st := reprieve(p); st.Code == scheduling.Error {
-			return nil, 0, st
-		}
-	}
-	if len(violating) != 0 && len(other) != 0 {
+	if len(d.violating) != 0 && len(d.other) != 0 {
 		d.sorter = byImportance{pods: victims, now: d.now}
 		sort.Sort(&d.sorter)
 	}
+	d.victims = victims
 	return victims, numViolating, scheduling.Status{}
 }
