@@ -252,7 +252,7 @@ func Preempt(cy *scheduling.Cycle, d *scheduling.Decision, pdbs []*api.PodDisrup
 	}
 	slices.Reverse(cands[len(cands)-numViolating:])
 	copy(cands[numClean:], cands[len(cands)-numViolating:])
-	res.Candidates = cands[:numClean+numViolating : numClean+numViolating]
+	res.Candidates = cands[: numClean+numViolating : numClean+numViolating]
 	if len(res.Candidates) == 0 {
 		res.Candidates = nil
 		if len(errs) > 0 {
