@@ -205,6 +205,7 @@ func Preempt(cy *scheduling.Cycle, d *scheduling.Decision, pdbs []*api.PodDisrup
 	// nodes without violations fill cands from the front, the others from
 	// the back (in reverse), and one array holds both.
 	cands := make([]Candidate, min(2*want, len(potential)))
+	ranks := make([]ranking, len(cands))
 	numClean, numViolating := 0, 0
 	var victimSlab []*api.Pod
 	var errs []error
@@ -225,17 +226,17 @@ func Preempt(cy *scheduling.Cycle, d *scheduling.Decision, pdbs []*api.PodDisrup
 			}
 			continue
 		}
-		var slot *Candidate
+		slot := -1
 		if violations == 0 {
 			if numClean < want {
-				slot = &cands[numClean]
+				slot = numClean
 				numClean++
 			}
 		} else if numViolating < want {
 			numViolating++
-			slot = &cands[len(cands)-numViolating]
+			slot = len(cands) - numViolating
 		}
-		if slot != nil {
+		if slot >= 0 {
 			// The victims of every candidate share a few large arrays.
 			if cap(victimSlab)-len(victimSlab) < len(victims) {
 				victimSlab = make([]*api.Pod, 0, max(2*cap(victimSlab), len(victims), 64))
@@ -244,7 +245,8 @@ func Preempt(cy *scheduling.Cycle, d *scheduling.Decision, pdbs []*api.PodDisrup
 			for _, v := range victims {
 				victimSlab = append(victimSlab, v.Pod)
 			}
-			*slot = Candidate{Node: n.Name(), Victims: victimSlab[start:len(victimSlab):len(victimSlab)], PDBViolations: violations}
+			cands[slot] = Candidate{Node: n.Name(), Victims: victimSlab[start:len(victimSlab):len(victimSlab)], PDBViolations: violations}
+			ranks[slot] = rankCandidate(victims, violations, now)
 		}
 		if numClean > 0 && numClean+numViolating >= want {
 			break
@@ -252,6 +254,8 @@ func Preempt(cy *scheduling.Cycle, d *scheduling.Decision, pdbs []*api.PodDisrup
 	}
 	slices.Reverse(cands[len(cands)-numViolating:])
 	copy(cands[numClean:], cands[len(cands)-numViolating:])
+	slices.Reverse(ranks[len(ranks)-numViolating:])
+	copy(ranks[numClean:], ranks[len(ranks)-numViolating:])
 	res.Candidates = cands[: numClean+numViolating : numClean+numViolating]
 	if len(res.Candidates) == 0 {
 		res.Candidates = nil
@@ -264,7 +268,7 @@ func Preempt(cy *scheduling.Cycle, d *scheduling.Decision, pdbs []*api.PodDisrup
 		return noCandidate(res)
 	}
 
-	best, tied := pickOneNode(res.Candidates, now)
+	best, tied := pickOneNode(res.Candidates, ranks)
 	chosen := res.Candidates[best]
 	res.Nomination = NominationSet
 	res.Node = chosen.Node

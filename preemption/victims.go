@@ -57,14 +57,14 @@ func splitByViolation(pods []*scheduling.PodInfo, budgets []budget, allowed []in
 	}
 	for _, p := range pods {
 		violates := false
-		labels := p.Pod.Labels
-		if len(labels) != 0 {
+		if p.HasLabels() {
+			ns := p.Namespace()
 			for i := range budgets {
 				b := &budgets[i]
-				if b.namespace != p.Pod.Namespace || !b.selector.Matches(api.Set(labels)) {
+				if b.namespace != ns || !b.selector.Matches(p.Labels()) {
 					continue
 				}
-				if _, ok := b.disrupted[p.Pod.Name]; ok {
+				if _, ok := b.disrupted[p.Name()]; ok {
 					continue
 				}
 				allowed[i]--
@@ -86,9 +86,9 @@ func splitByViolation(pods []*scheduling.PodInfo, budgets []budget, allowed []in
 // reads it: status.startTime, or now when it is unset (upstream reads the
 // clock there); a zero now puts such a pod after every pod with a start
 // time.
-func startNanos(p *api.Pod, now time.Time) int64 {
-	if p.Status.StartTime != nil && !p.Status.StartTime.Time.IsZero() {
-		return p.Status.StartTime.UnixNano()
+func startNanos(p *scheduling.PodInfo, now time.Time) int64 {
+	if st := p.StartTime(); !st.IsZero() {
+		return st.UnixNano()
 	}
 	if !now.IsZero() {
 		return now.UnixNano()
@@ -99,8 +99,8 @@ func startNanos(p *api.Pod, now time.Time) int64 {
 // compareImportance orders pods most important first, as the scheduler's
 // MoreImportantPod does: higher priority first, then the one that started
 // earlier. Pods equal on both compare 0.
-func compareImportance(a, b *api.Pod, now time.Time) int {
-	pa, pb := scheduling.PodPriority(a), scheduling.PodPriority(b)
+func compareImportance(a, b *scheduling.PodInfo, now time.Time) int {
+	pa, pb := a.Priority(), b.Priority()
 	if pa != pb {
 		if pa > pb {
 			return -1
@@ -143,7 +143,7 @@ type byImportance struct {
 func (s *byImportance) Len() int      { return len(s.pods) }
 func (s *byImportance) Swap(i, j int) { s.pods[i], s.pods[j] = s.pods[j], s.pods[i] }
 func (s *byImportance) Less(i, j int) bool {
-	return compareImportance(s.pods[i].Pod, s.pods[j].Pod, s.now) < 0
+	return compareImportance(s.pods[i], s.pods[j], s.now) < 0
 }
 
 // reasonsNoVictims is the reason list of a node without lower-priority
@@ -167,7 +167,7 @@ var reasonsNoVictims = []string{ReasonNoVictims}
 func (d *dryRun) selectVictims(n *scheduling.NodeInfo) ([]*scheduling.PodInfo, int, scheduling.Status) {
 	d.potential = d.potential[:0]
 	for _, p := range n.Pods() {
-		if scheduling.PodPriority(p.Pod) < d.priority {
+		if p.Priority() < d.priority {
 			d.potential = append(d.potential, p)
 		}
 	}

@@ -423,6 +423,9 @@ func (c *Cluster) attach(pi *PodInfo, ni *NodeInfo) {
 	ni.addPod(pi)
 	c.spread.podAttached(pi)
 	ns := pi.Pod.Namespace
+	if same := c.byNamespace[ns]; len(same) > 0 {
+		pi.ns = same[0].ns // one copy of the string for all the namespace's pods
+	}
 	pi.nsSlot = len(c.byNamespace[ns])
 	c.byNamespace[ns] = append(c.byNamespace[ns], pi)
 	if len(pi.requiredAntiAffinity) > 0 {
@@ -439,8 +442,14 @@ func (c *Cluster) attach(pi *PodInfo, ni *NodeInfo) {
 		c.byLabel[ns] = byPair
 	}
 	for j, lp := range pi.labelPairs {
-		pi.labelSlots[j] = len(byPair[lp])
-		byPair[lp] = append(byPair[lp], pi)
+		same := byPair[lp]
+		if len(same) > 0 {
+			// One copy of the key and value strings for all the pods
+			// carrying the label, so that matching touches little memory.
+			pi.labelPairs[j] = same[0].labelPairs[same[0].labelPos(lp)]
+		}
+		pi.labelSlots[j] = len(same)
+		byPair[lp] = append(same, pi)
 	}
 }
 

@@ -3,6 +3,7 @@ package scheduling
 import (
 	"sort"
 	"strconv"
+	"time"
 
 	"github.com/podsem/podsem/api"
 )
@@ -241,7 +242,15 @@ type PodInfo struct {
 	// Pod is the API object; it must not be modified while in the snapshot.
 	Pod *api.Pod
 
-	key      string
+	key string
+	// prio, start, ns and labelled cache spec.priority,
+	// status.startTime (zero when unset), metadata.namespace and whether
+	// the pod has labels, so that a pass over many pods (preemption's dry
+	// run) need not read the API objects.
+	prio     int32
+	labelled bool
+	start    time.Time
+	ns       string
 	requests Resource
 	// non0CPU and non0Mem are the requests the resource scorers count
 	// (NonZeroRequested), for pods on nodes.
@@ -279,7 +288,7 @@ func (p *PodInfo) labelPos(lp labelPair) int {
 }
 
 // priority is the pod's spec.priority (PodPriority).
-func (p *PodInfo) priority() int32 { return PodPriority(p.Pod) }
+func (p *PodInfo) priority() int32 { return p.prio }
 
 // hasAffinityTerms reports whether the pod has any inter-pod (anti-)affinity
 // term (framework NodeInfo.PodsWithAffinity membership).
@@ -291,6 +300,7 @@ func (p *PodInfo) hasAffinityTerms() bool {
 // use newIncomingPodInfo.
 func newPodInfo(pod *api.Pod) *PodInfo {
 	pi := &PodInfo{Pod: pod, key: pod.Namespace + "/" + pod.Name, antiSlot: -1, affSlot: -1}
+	pi.cacheFields()
 	if len(pod.Labels) > 0 {
 		pi.labelPairs = make([]labelPair, 0, len(pod.Labels))
 		for k, v := range pod.Labels {
@@ -308,6 +318,7 @@ func newPodInfo(pod *api.Pod) *PodInfo {
 // newIncomingPodInfo indexes the pod being scheduled.
 func newIncomingPodInfo(pod *api.Pod) *PodInfo {
 	pi := &PodInfo{Pod: pod, key: pod.Namespace + "/" + pod.Name, antiSlot: -1, affSlot: -1}
+	pi.cacheFields()
 	pi.requests = incomingPodRequests(pod)
 	pi.ports = podHostPorts(pod)
 	pi.compileAffinity()

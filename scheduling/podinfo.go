@@ -1,0 +1,90 @@
+package scheduling
+
+import "github.com/podsem/podsem/api"
+
+// The read accessors below give what a pass over many of the snapshot's
+// pods needs (preemption's dry run ranks them, checks their budgets and
+// reports them) from the PodInfo itself, without reading the API object
+// again. A nil PodInfo reads as a pod with nothing set.
+
+// cacheFields records the fields the accessors read.
+func (p *PodInfo) cacheFields() {
+	p.prio = PodPriority(p.Pod)
+	p.ns = p.Pod.Namespace
+	p.labelled = len(p.Pod.Labels) > 0
+	if st := p.Pod.Status.StartTime; st != nil {
+		p.start = st.Time
+	}
+}
+
+// Priority returns the pod's spec.priority, 0 when unset (PodPriority).
+func (p *PodInfo) Priority() int32 {
+	if p == nil {
+		return 0
+	}
+	return p.prio
+}
+
+// StartTime returns the pod's status.startTime, the zero time when it is
+// unset.
+func (p *PodInfo) StartTime() api.Time {
+	if p == nil {
+		return api.Time{}
+	}
+	return api.Time{Time: p.start}
+}
+
+// Namespace returns the pod's metadata.namespace.
+func (p *PodInfo) Namespace() string {
+	if p == nil {
+		return ""
+	}
+	return p.ns
+}
+
+// Name returns the pod's metadata.name.
+func (p *PodInfo) Name() string {
+	if p == nil {
+		return ""
+	}
+	return p.key[len(p.ns)+1:]
+}
+
+// Labels returns the pod's labels for selector matching; it allocates
+// nothing. A pod without labels gives an empty set.
+func (p *PodInfo) Labels() api.Labels {
+	return (*podLabels)(p)
+}
+
+// podLabels reads a PodInfo's sorted label pairs as api.Labels.
+type podLabels PodInfo
+
+// HasLabels reports whether the pod carries any label.
+func (p *PodInfo) HasLabels() bool { return p != nil && p.labelled }
+
+func (l *podLabels) find(key string) (string, bool) {
+	if l == nil || !l.labelled {
+		return "", false
+	}
+	if l.labelPairs == nil {
+		// The incoming pod of a cycle is not indexed by label.
+		v, ok := l.Pod.Labels[key]
+		return v, ok
+	}
+	for _, lp := range l.labelPairs {
+		if lp.key == key {
+			return lp.value, true
+		}
+	}
+	return "", false
+}
+
+func (l *podLabels) Has(key string) bool {
+	_, ok := l.find(key)
+	return ok
+}
+
+func (l *podLabels) Get(key string) string {
+	v, _ := l.find(key)
+	return v
+}
