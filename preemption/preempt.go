@@ -143,9 +143,11 @@ var errNoNodes = errors.New("no nodes available")
 //     PreemptionByScheduler) on its nominated node, unless that node is now
 //     UnschedulableAndUnresolvable; otherwise the nomination is kept;
 //  2. only nodes whose status in d is Unschedulable are tried; on each,
-//     the dry run (SelectVictimsOnNode, through cy.WhatIf) finds the
-//     minimal victims, stopping once enough candidates are found
-//     (Config.NumCandidates);
+//     the dry run (SelectVictimsOnNode, by arithmetic on the node's totals
+//     through a scheduling.Ledger when the pod's filters allow it,
+//     otherwise through cy.WhatIf) finds the minimal victims, stopping
+//     once enough candidates are found (Config.NumCandidates; every
+//     potential node with MinCandidateNodesPercentage 100);
 //  3. no candidate clears the nomination; otherwise the best node is
 //     chosen by fewest budget violations, lowest highest-victim priority,
 //     smallest sum of victim priorities (each shifted by 2^31), fewest
@@ -239,7 +241,7 @@ func Preempt(cy *scheduling.Cycle, d *scheduling.Decision, pdbs []*api.PodDisrup
 		if slot >= 0 {
 			// The victims of every candidate share a few large arrays.
 			if cap(victimSlab)-len(victimSlab) < len(victims) {
-				victimSlab = make([]*api.Pod, 0, max(2*cap(victimSlab), len(victims), 64))
+				victimSlab = make([]*api.Pod, 0, max(4*cap(victimSlab), len(victims), 2*len(cands)))
 			}
 			start := len(victimSlab)
 			for _, v := range victims {

@@ -113,7 +113,7 @@ func (pl *fitPlugin) roomForScalar(alloc *Resource, name api.ResourceName, used 
 func (pl *fitPlugin) filter(v *nodeView) Status {
 	n := v.info
 	alloc := &n.allocatable
-	var ins []InsufficientResource
+	ins := v.arena.insufficient(4 + len(pl.scalars))
 	if pods := int64(v.numPods()); pods+1 > alloc.AllowedPodNumber {
 		ins = append(ins, InsufficientResource{Resource: string(api.ResourcePods), Reason: ReasonTooManyPods,
 			Requested: 1, Used: pods, Capacity: alloc.AllowedPodNumber})
@@ -131,7 +131,8 @@ func (pl *fitPlugin) filter(v *nodeView) Status {
 	if len(ins) == 0 {
 		return Status{}
 	}
-	st := Status{Code: Unschedulable, Insufficient: ins, Reasons: make([]string, len(ins))}
+	st := Status{Code: Unschedulable}
+	st.Insufficient, st.Reasons = v.arena.take(ins)
 	for i := range ins {
 		st.Reasons[i] = ins[i].Reason
 		if ins[i].Unresolvable {

@@ -55,8 +55,11 @@ type Ledger struct {
 	hasNom   bool
 	// removed[i] tells whether the node's pod at position i is removed.
 	removed []bool
-	// view collects the removed pods for Status.
-	view []*PodInfo
+	// view collects the removed pods for Status; statusView is the view
+	// Status runs the filters on, and arena the storage of its reasons.
+	view       []*PodInfo
+	statusView nodeView
+	arena      statusArena
 }
 
 // totals are the amounts the arithmetic compares: a pod count, requests
@@ -256,7 +259,9 @@ func (l *Ledger) Reprieve(p *PodInfo) bool {
 // Status returns the filters' verdict on the node under the what-if, as
 // WhatIf.Filter gives it: Success, or the status of the first plugin that
 // rejects the pod, with its reasons and numbers. It runs the filters
-// themselves, so it is meant for a node that does not fit. Without a
+// themselves, so it is meant for a node that does not fit. The statuses
+// of successive calls share a few large arrays for their reasons (each
+// status's slices are capped, so appending to them copies). Without a
 // successful Reset it is an Error status.
 func (l *Ledger) Status() Status {
 	if l.node == nil {
@@ -268,7 +273,54 @@ func (l *Ledger) Status() Status {
 			l.view = append(l.view, p)
 		}
 	}
-	st := l.cy.evaluate(l.cy.active, nodeView{info: l.node, removed: l.view}, l.cy.nominatedFor(l.node))
+	l.statusView = nodeView{info: l.node, removed: l.view, arena: &l.arena}
+	var st Status
+	if nom := l.cy.nominatedFor(l.node); len(nom) > 0 {
+		st = l.cy.evaluate(l.cy.active, l.statusView, nom)
+	} else {
+		st = runFilters(l.cy.active, &l.statusView)
+	}
 	clear(l.view)
+	l.statusView = nodeView{}
 	return st
+}
+
+// statusArena hands out the storage of rejection statuses' Insufficient
+// and Reasons lists from a few large arrays, so that a caller collecting
+// many statuses (preemption's failed dry runs) does not allocate per
+// status. Storage handed out is never handed out again, and each list is
+// capped at its length. A nil arena allocates each list on its own.
+type statusArena struct {
+	ins  []InsufficientResource
+	text []string
+}
+
+// insufficient returns an empty list with room for n entries, to fill
+// and then pass to take.
+func (a *statusArena) insufficient(n int) []InsufficientResource {
+	if a == nil {
+		return nil
+	}
+	if cap(a.ins)-len(a.ins) < n {
+		a.ins = make([]InsufficientResource, 0, max(4*cap(a.ins), 16*n))
+	}
+	return a.ins[len(a.ins):len(a.ins):len(a.ins)+n]
+}
+
+// take keeps ins (insufficient's list, filled) for good and returns it
+// capped at its length, with a list of as many reasons to fill.
+func (a *statusArena) take(ins []InsufficientResource) ([]InsufficientResource, []string) {
+	if a == nil {
+		return ins, make([]string, len(ins))
+	}
+	n := len(ins)
+	if n > 0 && cap(a.ins) > len(a.ins) && &ins[0] == &a.ins[len(a.ins) : len(a.ins)+1][0] {
+		a.ins = a.ins[:len(a.ins)+n]
+	}
+	if cap(a.text)-len(a.text) < n {
+		a.text = make([]string, 0, max(4*cap(a.text), 64))
+	}
+	reasons := a.text[len(a.text) : len(a.text)+n : len(a.text)+n]
+	a.text = a.text[:len(a.text)+n]
+	return ins[:n:n], reasons
 }

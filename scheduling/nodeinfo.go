@@ -470,6 +470,9 @@ type nodeView struct {
 	// bound to info.
 	removed []*PodInfo
 	added   []*PodInfo
+	// arena, when set, supplies the storage of rejection statuses'
+	// reason lists (see statusArena).
+	arena *statusArena
 }
 
 // numPods is the pod count under the what-if.
