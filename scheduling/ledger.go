@@ -304,7 +304,7 @@ func (a *statusArena) insufficient(n int) []InsufficientResource {
 	if cap(a.ins)-len(a.ins) < n {
 		a.ins = make([]InsufficientResource, 0, max(4*cap(a.ins), 16*n))
 	}
-	return a.ins[len(a.ins):len(a.ins):len(a.ins)+n]
+	return a.ins[len(a.ins) : len(a.ins) : len(a.ins)+n]
 }
 
 // take keeps ins (insufficient's list, filled) for good and returns it
