@@ -96,25 +96,55 @@ func startNanos(p *scheduling.PodInfo, now time.Time) int64 {
 	return math.MaxInt64
 }
 
-// compareImportance orders pods most important first, as the scheduler's
-// MoreImportantPod does: higher priority first, then the one that started
-// earlier. Pods equal on both compare 0.
-func compareImportance(a, b *scheduling.PodInfo, now time.Time) int {
-	pa, pb := a.Priority(), b.Priority()
-	if pa != pb {
-		if pa > pb {
-			return -1
+// importance is what MoreImportantPod compares of a pod: its priority and
+// its start time (startNanos).
+type importance struct {
+	pod   *scheduling.PodInfo
+	prio  int32
+	start int64
+}
+
+// before reports whether a is more important than b, as the scheduler's
+// MoreImportantPod says: the higher priority, then the earlier start.
+func (a *importance) before(b *importance) bool {
+	if a.prio != b.prio {
+		return a.prio > b.prio
+	}
+	return a.start < b.start
+}
+
+// byImportance sorts pods most important first (sort.Interface on a
+// pointer, so that sorting allocates nothing).
+type byImportance []importance
+
+func (s *byImportance) Len() int           { return len(*s) }
+func (s *byImportance) Swap(i, j int)      { (*s)[i], (*s)[j] = (*s)[j], (*s)[i] }
+func (s *byImportance) Less(i, j int) bool { return (*s)[i].before(&(*s)[j]) }
+
+// sortByImportance sorts pods most important first, in the order
+// upstream's sort.Slice leaves them in, pods equal on priority and start
+// time included: sort.Sort runs the same algorithm, which for up to 12
+// elements is the insertion sort written out here (and is stable there).
+func (d *dryRun) sortByImportance(pods []*scheduling.PodInfo) {
+	keys := d.keys[:0]
+	for _, p := range pods {
+		keys = append(keys, importance{pod: p, prio: p.Priority(), start: startNanos(p, d.now)})
+	}
+	if len(keys) <= 12 {
+		for i := 1; i < len(keys); i++ {
+			for j := i; j > 0 && keys[j].before(&keys[j-1]); j-- {
+				keys[j], keys[j-1] = keys[j-1], keys[j]
+			}
 		}
-		return 1
+	} else {
+		d.keys = keys
+		sort.Sort(&d.keys)
 	}
-	sa, sb := startNanos(a, now), startNanos(b, now)
-	switch {
-	case sa < sb:
-		return -1
-	case sa > sb:
-		return 1
+	for i := range keys {
+		pods[i] = keys[i].pod
+		keys[i].pod = nil
 	}
-	return 0
+	d.keys = keys[:0]
 }
 
 // dryRun is the scratch space of one decision's per-node victim selection.
@@ -130,20 +160,7 @@ type dryRun struct {
 	ledger     scheduling.Ledger
 	// Buffers reused from node to node.
 	potential, violating, other, victims []*scheduling.PodInfo
-	sorter                               byImportance
-}
-
-// byImportance sorts pods most important first (sort.Interface, so that
-// sorting allocates nothing).
-type byImportance struct {
-	pods []*scheduling.PodInfo
-	now  time.Time
-}
-
-func (s *byImportance) Len() int      { return len(s.pods) }
-func (s *byImportance) Swap(i, j int) { s.pods[i], s.pods[j] = s.pods[j], s.pods[i] }
-func (s *byImportance) Less(i, j int) bool {
-	return compareImportance(s.pods[i], s.pods[j], s.now) < 0
+	keys                                 byImportance
 }
 
 // reasonsNoVictims is the reason list of a node without lower-priority
@@ -188,10 +205,7 @@ func (d *dryRun) selectVictims(n *scheduling.NodeInfo) ([]*scheduling.PodInfo, i
 			return nil, 0, st
 		}
 	}
-	// The same sort algorithm as upstream's (sort.Slice), so that pods
-	// equal on priority and start time come out in the same order.
-	d.sorter = byImportance{pods: d.potential, now: d.now}
-	sort.Sort(&d.sorter)
+	d.sortByImportance(d.potential)
 	d.violating, d.other = splitByViolation(d.potential, d.budgets, d.allowed, d.violating[:0], d.other[:0])
 	victims := d.victims[:0]
 	numViolating := 0
@@ -220,8 +234,7 @@ func (d *dryRun) selectVictims(n *scheduling.NodeInfo) ([]*scheduling.PodInfo, i
 		}
 	}
 	if len(d.violating) != 0 && len(d.other) != 0 {
-		d.sorter = byImportance{pods: victims, now: d.now}
-		sort.Sort(&d.sorter)
+		d.sortByImportance(victims)
 	}
 	d.victims = victims
 	return victims, numViolating, scheduling.Status{}

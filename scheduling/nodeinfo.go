@@ -251,7 +251,14 @@ type PodInfo struct {
 	labelled bool
 	start    time.Time
 	ns       string
-	requests Resource
+	// node, nodeSlot and labelPairs come next to those, and requests
+	// after them, so that such a pass reads few cache lines per pod.
+	node     *NodeInfo // the node the pod is bound to, nil if none in the snapshot
+	nodeSlot int       // position in node.pods
+	// labelPairs are the pod's labels, sorted; labelSlots[j] is the pod's
+	// position in the label index list of labelPairs[j].
+	labelPairs []labelPair
+	requests   Resource
 	// non0CPU and non0Mem are the requests the resource scorers count
 	// (NonZeroRequested), for pods on nodes.
 	non0CPU, non0Mem int64
@@ -264,14 +271,9 @@ type PodInfo struct {
 	// termErr is the first error compiling the pod's affinity terms.
 	termErr error
 
-	node     *NodeInfo // the node the pod is bound to, nil if none in the snapshot
-	nodeSlot int       // position in node.pods
-	nsSlot   int       // position in the namespace index
-	antiSlot int       // position in Cluster.antiAffinityPods, -1 when absent
-	affSlot  int       // position in Cluster.affinityPods, -1 when absent
-	// labelPairs are the pod's labels, sorted; labelSlots[j] is the pod's
-	// position in the label index list of labelPairs[j].
-	labelPairs []labelPair
+	nsSlot     int // position in the namespace index
+	antiSlot   int // position in Cluster.antiAffinityPods, -1 when absent
+	affSlot    int // position in Cluster.affinityPods, -1 when absent
 	labelSlots []int
 	nominee    bool // pending pod nominated to a node
 }
