@@ -35,11 +35,6 @@ type Config struct {
 	// candidates it looks for; callers wanting upstream's spread pass
 	// their own random number.
 	Offset int
-
-	// fullDryRun makes every dry run go through scheduling.WhatIf, never
-	// through the arithmetic of scheduling.Ledger (set by the package's
-	// tests, which compare the two).
-	fullDryRun bool
 }
 
 // The defaults of DefaultPreemptionArgs in kube-scheduler v1.36.3.

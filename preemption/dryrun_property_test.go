@@ -150,7 +150,7 @@ func TestDryRunWaysAgree(t *testing.T) {
 		cfg.Offset = rapid.IntRange(0, 5).Draw(t, "offset")
 		now := rapid.SampledFrom([]time.Time{{}, t0.Add(time.Hour)}).Draw(t, "now")
 		got := preempt(w.c, w.pod, w.pdbs, cfg, now)
-		want := preempt(w.c, w.pod, w.pdbs, preemption.WithFullDryRun(cfg), now)
+		want := preemptWithFilters(w.c, w.pod, w.pdbs, cfg, now)
 		if d := cmp.Diff(want, got, equateErrors); d != "" {
 			t.Fatalf("arithmetic dry run differs from the filters' (-filters +arithmetic):\n%s", d)
 		}
@@ -167,8 +167,8 @@ func TestDryRunMatchesScratch(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		w := genRichWorld(t)
 		now := rapid.SampledFrom([]time.Time{{}, t0.Add(time.Hour)}).Draw(t, "now")
-		for _, cfg := range []preemption.Config{exhaustive, preemption.WithFullDryRun(exhaustive)} {
-			r := preempt(w.c, w.pod, w.pdbs, cfg, now)
+		for _, run := range []func(*scheduling.Cluster, *api.Pod, []*api.PodDisruptionBudget, preemption.Config, time.Time) preemption.Result{preempt, preemptWithFilters} {
+			r := run(w.c, w.pod, w.pdbs, exhaustive, now)
 			if !r.Eligible || r.Err != nil {
 				continue
 			}

@@ -165,6 +165,13 @@ var errNoNodes = errors.New("no nodes available")
 // goroutine meanwhile. A nil cy or d, or a d that cy did not write, gives
 // a Result whose Err wraps ErrInvalidInput.
 func Preempt(cy *scheduling.Cycle, d *scheduling.Decision, pdbs []*api.PodDisruptionBudget, cfg Config, now time.Time) Result {
+	return preempt(cy, d, pdbs, cfg, now, true)
+}
+
+// preempt is Preempt; with arithmetic false every node's dry run goes
+// through WhatIf's filters, never through a Ledger (the package's tests
+// compare the two).
+func preempt(cy *scheduling.Cycle, d *scheduling.Decision, pdbs []*api.PodDisruptionBudget, cfg Config, now time.Time, arithmetic bool) Result {
 	switch {
 	case cy == nil:
 		return Result{Err: fmt.Errorf("%w: cycle: nil", ErrInvalidInput)}
@@ -197,7 +204,7 @@ func Preempt(cy *scheduling.Cycle, d *scheduling.Decision, pdbs []*api.PodDisrup
 	budgets := compileBudgets(pdbs)
 	prio := scheduling.PodPriority(pod)
 	dr := &dryRun{now: now, cycle: cy, priority: prio, budgets: budgets, allowed: make([]int32, len(budgets)),
-		arithmetic: !cfg.fullDryRun}
+		arithmetic: arithmetic}
 	want := cfg.NumCandidates(len(potential))
 	offset := cfg.Offset % len(potential)
 	if offset < 0 {

@@ -300,11 +300,11 @@ func TestPreemptorSharingUID(t *testing.T) {
 	twin := bound("twin", "node-1", "1", 0, 1)
 	nominee := pending("old-self", "2", 5000)
 	nominee.Status.NominatedNodeName = "node-1"
-	for _, cfg := range []preemption.Config{{}, preemption.WithFullDryRun(preemption.Config{})} {
+	for _, run := range []func(*scheduling.Cluster, *api.Pod, []*api.PodDisruptionBudget, preemption.Config, time.Time) preemption.Result{preempt, preemptWithFilters} {
 		c := cluster([]*api.Node{node("node-1", "2", "4Gi")}, twin, bound("other", "node-1", "1", 0, 2), nominee)
 		p := pending("high", "2", 1000)
 		p.UID, nominee.UID = twin.UID, twin.UID
-		check(t, preempt(c, p, nil, cfg, time.Time{}), want{nomination: preemption.NominationSet, node: "node-1",
+		check(t, run(c, p, nil, preemption.Config{}, time.Time{}), want{nomination: preemption.NominationSet, node: "node-1",
 			victims: []string{"twin", "other"}, deleted: []string{"twin", "other"}})
 	}
 }
