@@ -48,24 +48,29 @@ func compileBudgets(pdbs []*api.PodDisruptionBudget) []budget {
 // splitByViolation divides pods (already in reprieve order) into those
 // whose eviction would take some budget below zero and the others, keeping
 // the order within each group, as DefaultPreemption's
-// filterPodsWithPDBViolation does: each matching budget's allowance is
-// spent pod by pod, and a pod the budget already lists in
-// status.disruptedPods spends nothing and never violates it.
-func splitByViolation(pods []*scheduling.PodInfo, budgets []budget, allowed []int32, violating, other []*scheduling.PodInfo) ([]*scheduling.PodInfo, []*scheduling.PodInfo) {
+// filterPodsWithPDBViolation does: each budget of the pod's namespace
+// whose selector matches the pod's labels spends its allowance pod by pod,
+// and a pod the budget already lists in status.disruptedPods spends
+// nothing and never violates it. Which budgets select a set of labels is
+// worked out once per scheduling.LabelSet.
+func (d *dryRun) splitByViolation(pods []*scheduling.PodInfo) {
+	budgets, allowed := d.budgets, d.allowed
 	for i := range budgets {
 		allowed[i] = budgets[i].allowed
 	}
+	violating, other := d.violating[:0], d.other[:0]
 	for _, p := range pods {
 		violates := false
-		if p.HasLabels() {
-			ns := p.Namespace()
+		if len(budgets) > 0 && p.HasLabels() {
+			sel := d.selecting(p)
 			for i := range budgets {
-				b := &budgets[i]
-				if b.namespace != ns || !b.selector.Matches(p.Labels()) {
+				if !sel.has(i) {
 					continue
 				}
-				if _, ok := b.disrupted[p.Name()]; ok {
-					continue
+				if b := &budgets[i]; len(b.disrupted) > 0 {
+					if _, ok := b.disrupted[p.Name()]; ok {
+						continue
+					}
 				}
 				allowed[i]--
 				if allowed[i] < 0 {
@@ -79,7 +84,59 @@ func splitByViolation(pods []*scheduling.PodInfo, budgets []budget, allowed []in
 			other = append(other, p)
 		}
 	}
-	return violating, other
+	d.violating, d.other = violating, other
+}
+
+// budgetSet is a set of budgets by index: a bit mask for up to 64, a
+// list of booleans beyond.
+type budgetSet struct {
+	mask uint64
+	many []bool
+}
+
+func (s budgetSet) has(i int) bool {
+	if s.many != nil {
+		return s.many[i]
+	}
+	return s.mask&(1<<i) != 0
+}
+
+// selecting returns the budgets of p's namespace whose selector matches
+// p's labels, remembered per LabelSet when there are at most 64 budgets.
+func (d *dryRun) selecting(p *scheduling.PodInfo) budgetSet {
+	n := len(d.budgets)
+	set := p.LabelSet()
+	memo := n <= 64 && !set.IsZero()
+	if memo {
+		if m, ok := d.selects[set]; ok {
+			return budgetSet{mask: m}
+		}
+	}
+	ns, labels := p.Namespace(), p.Labels()
+	var out budgetSet
+	if n > 64 {
+		out.many = d.many[:0]
+	}
+	for i := range d.budgets {
+		b := &d.budgets[i]
+		ok := b.namespace == ns && b.selector.Matches(labels)
+		switch {
+		case n > 64:
+			out.many = append(out.many, ok)
+		case ok:
+			out.mask |= 1 << i
+		}
+	}
+	if n > 64 {
+		d.many = out.many
+	}
+	if memo {
+		if d.selects == nil {
+			d.selects = make(map[scheduling.LabelSet]uint64, 16)
+		}
+		d.selects[set] = out.mask
+	}
+	return out
 }
 
 // startNanos is the pod's start time as the scheduler's GetPodStartTime
@@ -161,6 +218,10 @@ type dryRun struct {
 	// Buffers reused from node to node.
 	potential, violating, other, victims []*scheduling.PodInfo
 	keys                                 byImportance
+	// selects remembers which budgets select each LabelSet (at most 64
+	// budgets); many is the answer's buffer beyond 64.
+	selects map[scheduling.LabelSet]uint64
+	many    []bool
 }
 
 // reasonsNoVictims is the reason list of a node without lower-priority
@@ -206,7 +267,7 @@ func (d *dryRun) selectVictims(n *scheduling.NodeInfo) ([]*scheduling.PodInfo, i
 		}
 	}
 	d.sortByImportance(d.potential)
-	d.violating, d.other = splitByViolation(d.potential, d.budgets, d.allowed, d.violating[:0], d.other[:0])
+	d.splitByViolation(d.potential)
 	victims := d.victims[:0]
 	numViolating := 0
 	for k, group := range [2][]*scheduling.PodInfo{d.violating, d.other} {

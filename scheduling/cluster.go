@@ -3,6 +3,7 @@ package scheduling
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/podsem/podsem/api"
@@ -441,9 +442,19 @@ func (c *Cluster) attach(pi *PodInfo, ni *NodeInfo) {
 		byPair = map[labelPair][]*PodInfo{}
 		c.byLabel[ns] = byPair
 	}
+	shared := false
+	if len(pi.labelPairs) > 0 {
+		// Pods of a namespace with the same labels as the last one
+		// indexed under the first label share its list (see LabelSet).
+		if same := byPair[pi.labelPairs[0]]; len(same) > 0 {
+			if last := same[len(same)-1]; slices.Equal(last.labelPairs, pi.labelPairs) {
+				pi.labelPairs, shared = last.labelPairs, true
+			}
+		}
+	}
 	for j, lp := range pi.labelPairs {
 		same := byPair[lp]
-		if len(same) > 0 {
+		if len(same) > 0 && !shared {
 			// One copy of the key and value strings for all the pods
 			// carrying the label, so that matching touches little memory.
 			pi.labelPairs[j] = same[0].labelPairs[same[0].labelPos(lp)]

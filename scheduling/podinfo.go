@@ -1,6 +1,10 @@
 package scheduling
 
-import "github.com/podsem/podsem/api"
+import (
+	"time"
+
+	"github.com/podsem/podsem/api"
+)
 
 // The read accessors below give what a pass over many of the snapshot's
 // pods needs (preemption's dry run ranks them, checks their budgets and
@@ -27,11 +31,11 @@ func (p *PodInfo) Priority() int32 {
 
 // StartTime returns the pod's status.startTime, the zero time when it is
 // unset.
-func (p *PodInfo) StartTime() api.Time {
+func (p *PodInfo) StartTime() time.Time {
 	if p == nil {
-		return api.Time{}
+		return time.Time{}
 	}
-	return api.Time{Time: p.start}
+	return p.start
 }
 
 // Namespace returns the pod's metadata.namespace.
@@ -54,6 +58,27 @@ func (p *PodInfo) Name() string {
 // nothing. A pod without labels gives an empty set.
 func (p *PodInfo) Labels() api.Labels {
 	return (*podLabels)(p)
+}
+
+// LabelSet identifies a pod's labels within the snapshot, so that a
+// caller matching many pods against the same selectors can match each set
+// once: pods with the same non-zero LabelSet are in the same namespace and
+// carry the same labels (the snapshot shares one list among pods of a
+// namespace with equal labels as it indexes them, though not always: pods
+// with equal labels may have different LabelSets). A pod without labels,
+// and a cycle's incoming pod, has the zero LabelSet, which identifies
+// nothing.
+type LabelSet struct{ first *labelPair }
+
+// IsZero reports whether s is the zero LabelSet.
+func (s LabelSet) IsZero() bool { return s.first == nil }
+
+// LabelSet returns the pod's LabelSet.
+func (p *PodInfo) LabelSet() LabelSet {
+	if p == nil || len(p.labelPairs) == 0 {
+		return LabelSet{}
+	}
+	return LabelSet{first: &p.labelPairs[0]}
 }
 
 // podLabels reads a PodInfo's sorted label pairs as api.Labels.
