@@ -28,9 +28,12 @@ import "fmt"
 // RunFilterPluginsWithNominatedPods requires).
 //
 // The zero value is ready to use. A Ledger may be reset on node after node
-// and cycle after cycle, allocating nothing once its buffers have grown to
-// the largest node. It reads the cycle and its snapshot as WhatIf does (the
-// snapshot must not change meanwhile) and is not safe for concurrent use.
+// and cycle after cycle; Reset, Fits and Reprieve allocate nothing once its
+// buffers have grown to the largest node, and the statuses Status returns
+// share a few large arrays for their reasons. It reads the cycle and its
+// snapshot as WhatIf does (the snapshot must not change meanwhile) and is
+// not safe for concurrent use. A nil *Ledger decides nothing: Reset,
+// Fits and Reprieve report false and Status is an Error status.
 type Ledger struct {
 	// cy is the cycle the plugin roles below were read from.
 	cy *Cycle
@@ -135,6 +138,9 @@ func (l *Ledger) roles(cy *Cycle) {
 // no what-if and the caller evaluates the node with WhatIf. A nil cy or n
 // gives false.
 func (l *Ledger) Reset(cy *Cycle, n *NodeInfo, removed []*PodInfo) bool {
+	if l == nil {
+		return false
+	}
 	l.node = nil
 	if cy == nil || n == nil {
 		return false
@@ -228,7 +234,7 @@ func (l *Ledger) fitsTotals(t, extra *totals) bool {
 // what-if, as WhatIf.Filter().IsSuccess() would say. Without a successful
 // Reset it reports false.
 func (l *Ledger) Fits() bool {
-	if l.node == nil || !l.staticOK {
+	if l == nil || l.node == nil || !l.staticOK {
 		return false
 	}
 	if l.own.conflicts+l.nom.conflicts > 0 {
@@ -244,7 +250,7 @@ func (l *Ledger) Fits() bool {
 // node with p there, and reports whether it did. A pod that is not
 // removed (never was, or already put back) is left alone and gives false.
 func (l *Ledger) Reprieve(p *PodInfo) bool {
-	if l.node == nil || p == nil || p.node != l.node || !l.removed[p.nodeSlot] {
+	if l == nil || l.node == nil || p == nil || p.node != l.node || !l.removed[p.nodeSlot] {
 		return false
 	}
 	l.own.add(l, p, 1)
@@ -264,7 +270,7 @@ func (l *Ledger) Reprieve(p *PodInfo) bool {
 // status's slices are capped, so appending to them copies). Without a
 // successful Reset it is an Error status.
 func (l *Ledger) Status() Status {
-	if l.node == nil {
+	if l == nil || l.node == nil {
 		return Status{Code: Error, Err: fmt.Errorf("%w: ledger without a node (Reset failed or was not called)", ErrInvalidObject)}
 	}
 	l.view = l.view[:0]

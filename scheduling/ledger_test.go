@@ -126,10 +126,13 @@ func podName(p *PodInfo) string {
 
 func TestLedgerWithoutReset(t *testing.T) {
 	var l Ledger
-	if l.Fits() || l.Reprieve(nil) || l.Reset(nil, nil, nil) {
-		t.Fatal("an empty ledger fits, reprieves or resets")
-	}
-	if st := l.Status(); st.Code != Error {
-		t.Fatalf("Status of an empty ledger: %v", st)
+	var nl *Ledger
+	for _, l := range []*Ledger{&l, nl} {
+		if l.Fits() || l.Reprieve(nil) || l.Reset(nil, nil, nil) {
+			t.Fatal("an empty or nil ledger fits, reprieves or resets")
+		}
+		if st := l.Status(); st.Code != Error {
+			t.Fatalf("Status of an empty or nil ledger: %v", st)
+		}
 	}
 }
