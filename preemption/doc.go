@@ -56,10 +56,11 @@
 // or another filter that counts pods is evaluated through the cycle's
 // what-if views (Cycle.WhatIf) instead. Both give the same answers; the
 // package's property tests compare them with each other and with a dry
-// run done from scratch on rebuilt snapshots. A decision allocates the
-// same whatever the number of nodes, apart from the result itself (one
-// entry per node and per candidate) and the few doublings of the arrays
-// that hold the victims. Result carries the decision,
+// run done from scratch on rebuilt snapshots. On the arithmetic path a
+// decision makes about the same number of allocations whatever the number
+// of nodes: the result's per-node and per-candidate entries are one array
+// each, and the candidates' victims and the failed dry runs' reasons share
+// a few arrays that grow geometrically. Result carries the decision,
 // every candidate, and per node the filter status and the dry run's
 // verdict; its message, when no node helps, is the scheduler's FitError
 // text (scheduling.FitErrorMessage) after "preemption: ". Config's zero
