@@ -144,8 +144,8 @@ func (d *dryRun) selecting(p *scheduling.PodInfo) budgetSet {
 // clock there); a zero now puts such a pod after every pod with a start
 // time.
 func startNanos(p *scheduling.PodInfo, now time.Time) int64 {
-	if st := p.StartTime(); !st.IsZero() {
-		return st.UnixNano()
+	if start, ok := p.StartUnixNano(); ok {
+		return start
 	}
 	if !now.IsZero() {
 		return now.UnixNano()

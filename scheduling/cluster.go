@@ -424,11 +424,9 @@ func (c *Cluster) attach(pi *PodInfo, ni *NodeInfo) {
 	ni.addPod(pi)
 	c.spread.podAttached(pi)
 	ns := pi.Pod.Namespace
-	if same := c.byNamespace[ns]; len(same) > 0 {
-		pi.ns = same[0].ns // one copy of the string for all the namespace's pods
-	}
-	pi.nsSlot = len(c.byNamespace[ns])
-	c.byNamespace[ns] = append(c.byNamespace[ns], pi)
+	nsPods := c.byNamespace[ns]
+	pi.nsSlot = len(nsPods)
+	c.byNamespace[ns] = append(nsPods, pi)
 	if len(pi.requiredAntiAffinity) > 0 {
 		pi.antiSlot = len(c.antiAffinityPods)
 		c.antiAffinityPods = append(c.antiAffinityPods, pi)
@@ -442,22 +440,21 @@ func (c *Cluster) attach(pi *PodInfo, ni *NodeInfo) {
 		byPair = map[labelPair][]*PodInfo{}
 		c.byLabel[ns] = byPair
 	}
-	shared := false
+	var first []*PodInfo // the pods carrying the first label
 	if len(pi.labelPairs) > 0 {
 		// Pods of a namespace with the same labels as the last one
 		// indexed under the first label share its list (see LabelSet).
-		if same := byPair[pi.labelPairs[0]]; len(same) > 0 {
-			if last := same[len(same)-1]; slices.Equal(last.labelPairs, pi.labelPairs) {
-				pi.labelPairs, shared = last.labelPairs, true
+		first = byPair[pi.labelPairs[0]]
+		if len(first) > 0 {
+			if last := first[len(first)-1]; slices.Equal(last.labelPairs, pi.labelPairs) {
+				pi.labelPairs = last.labelPairs
 			}
 		}
 	}
 	for j, lp := range pi.labelPairs {
-		same := byPair[lp]
-		if len(same) > 0 && !shared {
-			// One copy of the key and value strings for all the pods
-			// carrying the label, so that matching touches little memory.
-			pi.labelPairs[j] = same[0].labelPairs[same[0].labelPos(lp)]
+		same := first
+		if j > 0 {
+			same = byPair[lp]
 		}
 		pi.labelSlots[j] = len(same)
 		byPair[lp] = append(same, pi)

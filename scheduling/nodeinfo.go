@@ -3,7 +3,6 @@ package scheduling
 import (
 	"sort"
 	"strconv"
-	"time"
 
 	"github.com/podsem/podsem/api"
 )
@@ -243,14 +242,15 @@ type PodInfo struct {
 	Pod *api.Pod
 
 	key string
-	// prio, start, ns and labelled cache spec.priority,
-	// status.startTime (zero when unset), metadata.namespace and whether
-	// the pod has labels, so that a pass over many pods (preemption's dry
+	// prio, labelled, started and startNanos cache spec.priority, whether
+	// the pod has labels, and status.startTime (started is false when it
+	// is unset or zero), so that a pass over many pods (preemption's dry
 	// run) need not read the API objects.
-	prio     int32
-	labelled bool
-	start    time.Time
-	ns       string
+	prio       int32
+	labelled   bool
+	started    bool
+	nominee    bool // pending pod nominated to a node
+	startNanos int64
 	// node, nodeSlot and labelPairs come next to those, and requests
 	// after them, so that such a pass reads few cache lines per pod.
 	node     *NodeInfo // the node the pod is bound to, nil if none in the snapshot
@@ -275,7 +275,6 @@ type PodInfo struct {
 	antiSlot   int // position in Cluster.antiAffinityPods, -1 when absent
 	affSlot    int // position in Cluster.affinityPods, -1 when absent
 	labelSlots []int
-	nominee    bool // pending pod nominated to a node
 }
 
 // labelPair is one label: key and value.

@@ -1,23 +1,19 @@
 package scheduling
 
-import (
-	"time"
-
-	"github.com/podsem/podsem/api"
-)
+import "github.com/podsem/podsem/api"
 
 // The read accessors below give what a pass over many of the snapshot's
 // pods needs (preemption's dry run ranks them, checks their budgets and
-// reports them) from the PodInfo itself, without reading the API object
-// again. A nil PodInfo reads as a pod with nothing set.
+// reports them); Priority, StartUnixNano, HasLabels, Labels and LabelSet
+// read the PodInfo alone, without touching the API object. A nil PodInfo
+// reads as a pod with nothing set.
 
 // cacheFields records the fields the accessors read.
 func (p *PodInfo) cacheFields() {
 	p.prio = PodPriority(p.Pod)
-	p.ns = p.Pod.Namespace
 	p.labelled = len(p.Pod.Labels) > 0
-	if st := p.Pod.Status.StartTime; st != nil {
-		p.start = st.Time
+	if st := p.Pod.Status.StartTime; st != nil && !st.IsZero() {
+		p.started, p.startNanos = true, st.UnixNano()
 	}
 }
 
@@ -29,13 +25,14 @@ func (p *PodInfo) Priority() int32 {
 	return p.prio
 }
 
-// StartTime returns the pod's status.startTime, the zero time when it is
-// unset.
-func (p *PodInfo) StartTime() time.Time {
-	if p == nil {
-		return time.Time{}
+// StartUnixNano returns the pod's status.startTime in Unix nanoseconds
+// (as time.Time.UnixNano gives it), and false when the start time is unset
+// or the zero time.
+func (p *PodInfo) StartUnixNano() (nanos int64, ok bool) {
+	if p == nil || !p.started {
+		return 0, false
 	}
-	return p.start
+	return p.startNanos, true
 }
 
 // Namespace returns the pod's metadata.namespace.
@@ -43,7 +40,7 @@ func (p *PodInfo) Namespace() string {
 	if p == nil {
 		return ""
 	}
-	return p.ns
+	return p.Pod.Namespace
 }
 
 // Name returns the pod's metadata.name.
@@ -51,7 +48,7 @@ func (p *PodInfo) Name() string {
 	if p == nil {
 		return ""
 	}
-	return p.key[len(p.ns)+1:]
+	return p.Pod.Name
 }
 
 // Labels returns the pod's labels for selector matching; it allocates

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podsem/podsem/api"
+
 	"pgregory.net/rapid"
 )
 
@@ -29,6 +31,12 @@ func TestPodInfoAccessors(t *testing.T) {
 				if rapid.Bool().Draw(t, "same labels") {
 					p.Labels = map[string]string{"app": "a"}
 				}
+				switch rapid.IntRange(0, 2).Draw(t, "start") {
+				case 1:
+					p.Status.StartTime = &api.Time{}
+				case 2:
+					p.Status.StartTime = api.NewTimePtr(time.Date(2025, 3, 1, 8, 0, rapid.IntRange(0, 59).Draw(t, "second"), 0, time.UTC))
+				}
 				_ = c.AddPod(p)
 			case 3:
 				_ = c.RemovePod(rapid.SampledFrom([]string{"ns0", "ns1"}).Draw(t, "rmns"), rapid.SampledFrom(podNames).Draw(t, "rmpod"))
@@ -39,13 +47,15 @@ func TestPodInfoAccessors(t *testing.T) {
 		bySet := map[LabelSet]*PodInfo{}
 		check := func(p *PodInfo) {
 			pod := p.Pod
-			var start time.Time
-			if pod.Status.StartTime != nil {
-				start = pod.Status.StartTime.Time
+			var start int64
+			started := pod.Status.StartTime != nil && !pod.Status.StartTime.IsZero()
+			if started {
+				start = pod.Status.StartTime.UnixNano()
 			}
-			if p.Priority() != PodPriority(pod) || !p.StartTime().Equal(start) || p.Namespace() != pod.Namespace ||
+			nanos, ok := p.StartUnixNano()
+			if p.Priority() != PodPriority(pod) || nanos != start || ok != started || p.Namespace() != pod.Namespace ||
 				p.Name() != pod.Name || p.HasLabels() != (len(pod.Labels) > 0) {
-				t.Fatalf("%s: accessors %d %v %q %q %v disagree with the pod", p.key, p.Priority(), p.StartTime(), p.Namespace(), p.Name(), p.HasLabels())
+				t.Fatalf("%s: accessors %d %d %v %q %q %v disagree with the pod", p.key, p.Priority(), nanos, ok, p.Namespace(), p.Name(), p.HasLabels())
 			}
 			for k, v := range pod.Labels {
 				if !p.Labels().Has(k) || p.Labels().Get(k) != v {
@@ -82,7 +92,7 @@ func TestPodInfoAccessors(t *testing.T) {
 
 func TestPodInfoAccessorsNil(t *testing.T) {
 	var p *PodInfo
-	if p.Priority() != 0 || !p.StartTime().IsZero() || p.Namespace() != "" || p.Name() != "" || p.HasLabels() ||
+	if _, ok := p.StartUnixNano(); p.Priority() != 0 || ok || p.Namespace() != "" || p.Name() != "" || p.HasLabels() ||
 		!p.LabelSet().IsZero() || p.Labels().Has("a") || p.Labels().Get("a") != "" {
 		t.Fatal("a nil PodInfo reads as something")
 	}
