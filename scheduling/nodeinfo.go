@@ -255,8 +255,10 @@ type PodInfo struct {
 	// after them, so that such a pass reads few cache lines per pod.
 	node     *NodeInfo // the node the pod is bound to, nil if none in the snapshot
 	nodeSlot int       // position in node.pods
-	// labelPairs are the pod's labels, sorted; labelSlots[j] is the pod's
-	// position in the label index list of labelPairs[j].
+	// labelPairs are the pod's labels, sorted, never modified once the
+	// pod is attached (pods of a namespace with the same labels may share
+	// the list: see LabelSet); labelSlots[j] is the pod's position in the
+	// label index list of labelPairs[j].
 	labelPairs []labelPair
 	requests   Resource
 	// non0CPU and non0Mem are the requests the resource scorers count
@@ -274,7 +276,7 @@ type PodInfo struct {
 	nsSlot     int // position in the namespace index
 	antiSlot   int // position in Cluster.antiAffinityPods, -1 when absent
 	affSlot    int // position in Cluster.affinityPods, -1 when absent
-	labelSlots []int
+	labelSlots []int // see labelPairs
 }
 
 // labelPair is one label: key and value.
