@@ -273,9 +273,9 @@ type PodInfo struct {
 	// termErr is the first error compiling the pod's affinity terms.
 	termErr error
 
-	nsSlot     int // position in the namespace index
-	antiSlot   int // position in Cluster.antiAffinityPods, -1 when absent
-	affSlot    int // position in Cluster.affinityPods, -1 when absent
+	nsSlot     int   // position in the namespace index
+	antiSlot   int   // position in Cluster.antiAffinityPods, -1 when absent
+	affSlot    int   // position in Cluster.affinityPods, -1 when absent
 	labelSlots []int // see labelPairs
 }
 
