@@ -3,6 +3,7 @@ package scheduling
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/podsem/podsem/api"
@@ -480,8 +481,9 @@ func (c *Cluster) attach(pi *PodInfo, ni *NodeInfo) {
 	c.spread.podAttached(pi)
 	c.storage.claimsUsed(pi, 1)
 	ns := pi.Pod.Namespace
-	pi.nsSlot = len(c.byNamespace[ns])
-	c.byNamespace[ns] = append(c.byNamespace[ns], pi)
+	nsPods := c.byNamespace[ns]
+	pi.nsSlot = len(nsPods)
+	c.byNamespace[ns] = append(nsPods, pi)
 	if len(pi.requiredAntiAffinity) > 0 {
 		pi.antiSlot = len(c.antiAffinityPods)
 		c.antiAffinityPods = append(c.antiAffinityPods, pi)
@@ -495,9 +497,24 @@ func (c *Cluster) attach(pi *PodInfo, ni *NodeInfo) {
 		byPair = map[labelPair][]*PodInfo{}
 		c.byLabel[ns] = byPair
 	}
+	var first []*PodInfo // the pods carrying the first label
+	if len(pi.labelPairs) > 0 {
+		// Pods of a namespace with the same labels as the last one
+		// indexed under the first label share its list (see LabelSet).
+		first = byPair[pi.labelPairs[0]]
+		if len(first) > 0 {
+			if last := first[len(first)-1]; slices.Equal(last.labelPairs, pi.labelPairs) {
+				pi.labelPairs = last.labelPairs
+			}
+		}
+	}
 	for j, lp := range pi.labelPairs {
-		pi.labelSlots[j] = len(byPair[lp])
-		byPair[lp] = append(byPair[lp], pi)
+		same := first
+		if j > 0 {
+			same = byPair[lp]
+		}
+		pi.labelSlots[j] = len(same)
+		byPair[lp] = append(same, pi)
 	}
 }
 

@@ -72,6 +72,12 @@ type Decision struct {
 	nominatedFirst bool
 	// rejectAll is set when a PreFilter rejected or failed.
 	rejectAll bool
+	// arena holds the reasons and numbers of the statuses Status builds
+	// for nodes whose rejection the walk recorded only as "rejected by
+	// check j" (lazyStatus); view is the node view it runs the filter on,
+	// kept here so that the call does not allocate one per node.
+	arena statusArena
+	view  nodeView
 }
 
 // Decide runs the filters on every node and scores the feasible ones,
@@ -134,6 +140,9 @@ func (d *Decision) clear() {
 // every node rejected by a PreFilter.
 func (d *Decision) reset(cy *Cycle) {
 	d.clear()
+	// Statuses handed out from the arena may outlive the decision (a
+	// preemption Result keeps them): start a fresh one.
+	d.arena = statusArena{}
 	d.cy = cy
 	nodes := cy.c.nodes
 	n := len(nodes)
@@ -344,7 +353,11 @@ func lazyVerdict(j int) int32 { return int32(-2 - j) }
 // plugin's filter on the node, as the walk would have recorded it.
 func (d *Decision) lazyStatus(i int, v int32) Status {
 	p := d.cy.checks[-2-v].p
-	st := p.filter(&nodeView{info: d.nodes[i]})
+	// Reasons and numbers come from the decision's arena, so that reading
+	// every node's status (preemption does) does not allocate per node.
+	d.view = nodeView{info: d.nodes[i], arena: &d.arena}
+	st := p.filter(&d.view)
+	d.view = nodeView{}
 	st.Plugin = p.name()
 	return st
 }

@@ -74,16 +74,22 @@ func (cy *Cycle) nominatedFor(n *NodeInfo) []*PodInfo {
 		return nil // the common case: nothing to sort or copy
 	}
 	var out []*PodInfo
-	prio := cy.pod.priority()
 	for _, p := range cy.c.NominatedPods(n.node.Name) {
-		if p.key == cy.pod.key || (p.Pod.UID != "" && p.Pod.UID == cy.pod.Pod.UID) {
-			continue
-		}
-		if p.priority() >= prio {
+		if cy.seesNominated(p) {
 			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// seesNominated reports whether the framework adds p, a pod nominated to
+// a node, when evaluating the incoming pod there: p is not the pod itself
+// (by key or UID) and its priority is at least the pod's.
+func (cy *Cycle) seesNominated(p *PodInfo) bool {
+	if p.key == cy.pod.key || (p.Pod.UID != "" && p.Pod.UID == cy.pod.Pod.UID) {
+		return false
+	}
+	return p.priority() >= cy.pod.priority()
 }
 
 // WhatIf evaluates the incoming pod on one node with some of the node's
