@@ -175,10 +175,11 @@ func indexOf(list []*PodInfo, p *PodInfo) int {
 
 // Filter runs the filters under the what-if, taking pods nominated to the
 // node into account as Decide does: Success, or the status of the first
-// plugin that rejects the pod there.
+// plugin that rejects the pod there. A nil WhatIf gives an Error status
+// whose Err wraps ErrInvalidObject.
 func (w *WhatIf) Filter() Status {
 	if w == nil {
-		err := fmt.Errorf("%w: what-if without a cycle or node", ErrInvalidObject)
+		err := fmt.Errorf("%w: what-if: nil (no cycle or node)", ErrInvalidObject)
 		return Status{Code: Error, Err: err}
 	}
 	if w.cy.rejectAll != nil {
@@ -188,7 +189,8 @@ func (w *WhatIf) Filter() Status {
 }
 
 // Pod returns the snapshot's PodInfo for an API pod on the node, for use
-// with RemovePod; nil when the pod is not on the node.
+// with RemovePod; nil when the pod is not on the node, and on a nil
+// WhatIf.
 func (w *WhatIf) Pod(namespace, name string) *PodInfo {
 	if w == nil {
 		return nil

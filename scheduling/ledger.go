@@ -232,7 +232,7 @@ func (l *Ledger) fitsTotals(t, extra *totals) bool {
 
 // Fits reports whether the pod passes every filter on the node under the
 // what-if, as WhatIf.Filter().IsSuccess() would say. Without a successful
-// Reset it reports false.
+// Reset, and on a nil Ledger, it reports false.
 func (l *Ledger) Fits() bool {
 	if l == nil || l.node == nil || !l.staticOK {
 		return false
@@ -248,7 +248,8 @@ func (l *Ledger) Fits() bool {
 
 // Reprieve puts back p, a pod Reset removed, if the pod still fits on the
 // node with p there, and reports whether it did. A pod that is not
-// removed (never was, or already put back) is left alone and gives false.
+// removed (never was, or already put back) is left alone and gives false;
+// so do a nil p and a nil Ledger.
 func (l *Ledger) Reprieve(p *PodInfo) bool {
 	if l == nil || l.node == nil || p == nil || p.node != l.node || !l.removed[p.nodeSlot] {
 		return false
@@ -268,9 +269,13 @@ func (l *Ledger) Reprieve(p *PodInfo) bool {
 // themselves, so it is meant for a node that does not fit. The statuses
 // of successive calls share a few large arrays for their reasons (each
 // status's slices are capped, so appending to them copies). Without a
-// successful Reset it is an Error status.
+// successful Reset, and on a nil Ledger, it is an Error status whose Err
+// wraps ErrInvalidObject.
 func (l *Ledger) Status() Status {
-	if l == nil || l.node == nil {
+	if l == nil {
+		return Status{Code: Error, Err: fmt.Errorf("%w: ledger: nil", ErrInvalidObject)}
+	}
+	if l.node == nil {
 		return Status{Code: Error, Err: fmt.Errorf("%w: ledger without a node (Reset failed or was not called)", ErrInvalidObject)}
 	}
 	l.view = l.view[:0]

@@ -393,7 +393,7 @@ func (n *NodeInfo) setNode(node *api.Node) {
 // name) as an empty node: no object, no name, index -1, no pods, zero
 // amounts.
 
-// Node returns the API object.
+// Node returns the API object (nil for a nil NodeInfo).
 func (n *NodeInfo) Node() *api.Node {
 	if n == nil {
 		return nil
@@ -401,7 +401,7 @@ func (n *NodeInfo) Node() *api.Node {
 	return n.node
 }
 
-// Name returns the node's name.
+// Name returns the node's name ("" for a nil NodeInfo).
 func (n *NodeInfo) Name() string {
 	if n == nil {
 		return ""
@@ -410,7 +410,7 @@ func (n *NodeInfo) Name() string {
 }
 
 // Index returns the node's position in the snapshot (0..NumNodes-1), the
-// index a Decision reports it under.
+// index a Decision reports it under; -1 for a nil NodeInfo.
 func (n *NodeInfo) Index() int {
 	if n == nil {
 		return -1
@@ -419,7 +419,8 @@ func (n *NodeInfo) Index() int {
 }
 
 // Pods returns the pods bound to the node, terminating ones included, in
-// no particular order. The slice must not be modified.
+// no particular order. The slice must not be modified. A nil NodeInfo has
+// none.
 func (n *NodeInfo) Pods() []*PodInfo {
 	if n == nil {
 		return nil
@@ -428,7 +429,7 @@ func (n *NodeInfo) Pods() []*PodInfo {
 }
 
 // Allocatable returns the node's status.allocatable in scheduler units (do
-// not modify the Scalar map).
+// not modify the Scalar map); zero for a nil NodeInfo.
 func (n *NodeInfo) Allocatable() Resource {
 	if n == nil {
 		return Resource{}
@@ -437,7 +438,8 @@ func (n *NodeInfo) Allocatable() Resource {
 }
 
 // Requested returns the sum of the requests of the node's pods, as the
-// scheduler accounts them (do not modify the Scalar map).
+// scheduler accounts them (do not modify the Scalar map); zero for a nil
+// NodeInfo.
 func (n *NodeInfo) Requested() Resource {
 	if n == nil {
 		return Resource{}

@@ -5,8 +5,8 @@ import "github.com/podsem/podsem/api"
 // The read accessors below give what a pass over many of the snapshot's
 // pods needs (preemption's dry run ranks them, checks their budgets and
 // reports them); Priority, StartUnixNano, HasLabels, Labels and LabelSet
-// read the PodInfo alone, without touching the API object. A nil PodInfo
-// reads as a pod with nothing set.
+// read the PodInfo alone, without touching the API object. A nil PodInfo,
+// or one without a Pod, reads as a pod with nothing set.
 
 // cacheFields records the fields the accessors read.
 func (p *PodInfo) cacheFields() {
@@ -17,7 +17,8 @@ func (p *PodInfo) cacheFields() {
 	}
 }
 
-// Priority returns the pod's spec.priority, 0 when unset (PodPriority).
+// Priority returns the pod's spec.priority, 0 when unset (PodPriority) and
+// for a nil PodInfo.
 func (p *PodInfo) Priority() int32 {
 	if p == nil {
 		return 0
@@ -27,7 +28,7 @@ func (p *PodInfo) Priority() int32 {
 
 // StartUnixNano returns the pod's status.startTime in Unix nanoseconds
 // (as time.Time.UnixNano gives it), and false when the start time is unset
-// or the zero time.
+// or the zero time, and for a nil PodInfo.
 func (p *PodInfo) StartUnixNano() (nanos int64, ok bool) {
 	if p == nil || !p.started {
 		return 0, false
@@ -35,24 +36,27 @@ func (p *PodInfo) StartUnixNano() (nanos int64, ok bool) {
 	return p.startNanos, true
 }
 
-// Namespace returns the pod's metadata.namespace.
+// Namespace returns the pod's metadata.namespace ("" for a nil PodInfo or
+// one without a Pod).
 func (p *PodInfo) Namespace() string {
-	if p == nil {
+	if p == nil || p.Pod == nil {
 		return ""
 	}
 	return p.Pod.Namespace
 }
 
-// Name returns the pod's metadata.name.
+// Name returns the pod's metadata.name ("" for a nil PodInfo or one
+// without a Pod).
 func (p *PodInfo) Name() string {
-	if p == nil {
+	if p == nil || p.Pod == nil {
 		return ""
 	}
 	return p.Pod.Name
 }
 
 // Labels returns the pod's labels for selector matching; it allocates
-// nothing. A pod without labels gives an empty set.
+// nothing. A pod without labels, and a nil PodInfo, give an empty set (not
+// a nil Labels).
 func (p *PodInfo) Labels() api.Labels {
 	return (*podLabels)(p)
 }
@@ -70,7 +74,7 @@ type LabelSet struct{ first *labelPair }
 // IsZero reports whether s is the zero LabelSet.
 func (s LabelSet) IsZero() bool { return s.first == nil }
 
-// LabelSet returns the pod's LabelSet.
+// LabelSet returns the pod's LabelSet (the zero one for a nil PodInfo).
 func (p *PodInfo) LabelSet() LabelSet {
 	if p == nil || len(p.labelPairs) == 0 {
 		return LabelSet{}
@@ -81,7 +85,8 @@ func (p *PodInfo) LabelSet() LabelSet {
 // podLabels reads a PodInfo's sorted label pairs as api.Labels.
 type podLabels PodInfo
 
-// HasLabels reports whether the pod carries any label.
+// HasLabels reports whether the pod carries any label (false for a nil
+// PodInfo).
 func (p *PodInfo) HasLabels() bool { return p != nil && p.labelled }
 
 func (l *podLabels) find(key string) (string, bool) {
