@@ -314,7 +314,8 @@ func (c *Cluster) addNode(n *api.Node, ni *NodeInfo) error {
 }
 
 // RemoveNode removes a node; the indices of later nodes shift down by one.
-// Its pods stay known and count again if a node of that name is added. A nil Cluster is an error wrapping ErrInvalidObject.
+// Its pods stay known and count again if a node of that name is added. A
+// nil Cluster is an error wrapping ErrInvalidObject.
 func (c *Cluster) RemoveNode(name string) error {
 	if c == nil {
 		return errNilCluster
@@ -411,7 +412,8 @@ func (c *Cluster) AddPod(p *api.Pod) error {
 	return nil
 }
 
-// RemovePod removes the pod with that namespace and name. A nil Cluster is an error wrapping ErrInvalidObject.
+// RemovePod removes the pod with that namespace and name. A nil Cluster is
+// an error wrapping ErrInvalidObject.
 func (c *Cluster) RemovePod(namespace, name string) error {
 	if c == nil {
 		return errNilCluster
