@@ -124,8 +124,8 @@ type Result struct {
 }
 
 // ErrInvalidInput is wrapped by Result.Err when Preempt is given a nil
-// cycle or decision, or a decision that another cycle wrote; test for it
-// with errors.Is.
+// cycle or decision, or a decision that another cycle wrote, and by
+// RankForEviction's error for a nil pod; test for it with errors.Is.
 var ErrInvalidInput = errors.New("preemption: invalid input")
 
 // errNoNodes is the error of an attempt on a snapshot without nodes, in
@@ -327,9 +327,9 @@ func eligible(c *scheduling.Cluster, pod *api.Pod, d *scheduling.Decision) (bool
 // TerminatingByPreemption reports whether the pod is being deleted because
 // the scheduler preempted it: it has a deletionTimestamp and its
 // DisruptionTarget condition (the first one) is True with reason
-// PreemptionByScheduler.
+// PreemptionByScheduler. A nil pod is not terminating.
 func TerminatingByPreemption(p *api.Pod) bool {
-	if p.DeletionTimestamp == nil {
+	if p == nil || p.DeletionTimestamp == nil {
 		return false
 	}
 	for _, cond := range p.Status.Conditions {
