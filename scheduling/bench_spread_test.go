@@ -221,7 +221,10 @@ func BenchmarkSpreadPlugin(b *testing.B) {
 		feasible := make([]*NodeInfo, 0, n)
 		scores := make([]int64, n)
 		decide := func(p *api.Pod) {
-			pl := newSpreadPlugin(c, newIncomingPodInfo(p)).(*spreadPlugin)
+			pl, ok := newSpreadPlugin(c, newIncomingPodInfo(p)).(*spreadPlugin)
+			if !ok {
+				b.Fatal("newSpreadPlugin did not return a *spreadPlugin")
+			}
 			pl.preFilter()
 			feasible = feasible[:0]
 			for _, ni := range c.nodes {
