@@ -71,6 +71,10 @@ func preemptWithFilters(c *scheduling.Cluster, pod *api.Pod, pdbs []*api.PodDisr
 func names(pods []*api.Pod) []string {
 	out := make([]string, len(pods))
 	for i, p := range pods {
+		if p == nil {
+			out[i] = "<nil>"
+			continue
+		}
 		out[i] = p.Name
 	}
 	return out
