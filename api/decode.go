@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -110,7 +111,14 @@ func decodeOne(raw []byte, defaultKind string) (Object, error) {
 		return nil, fmt.Errorf("%w %q (apiVersion %q)", ErrUnknownKind, kind, tm.APIVersion)
 	}
 	if err := json.Unmarshal(raw, o); err != nil {
-		return nil, fmt.Errorf("%s: %w", kind, err)
+		name := tm.objectName(raw)
+		var qe *quantityError
+		if errors.As(err, &qe) {
+			if path := locateScalar(raw, qe.input); path != "" {
+				return nil, fmt.Errorf("%s%s: %s: %w", kind, name, path, err)
+			}
+		}
+		return nil, fmt.Errorf("%s%s: %w", kind, name, err)
 	}
 	if k, ok := o.(interface{ setKind(string) }); ok && tm.Kind == "" {
 		// An item of a typed list takes the list's element kind, so that
@@ -121,3 +129,68 @@ func decodeOne(raw []byte, defaultKind string) (Object, error) {
 }
 
 func (t *TypeMeta) setKind(kind string) { t.Kind = kind }
+
+// objectName returns " namespace/name" (or " name") of the object raw
+// holds, for error messages, or "" when it has none.
+func (t *TypeMeta) objectName(raw []byte) string {
+	var m struct {
+		Metadata struct {
+			Name      string `json:"name"`
+			Namespace string `json:"namespace"`
+		} `json:"metadata"`
+	}
+	if json.Unmarshal(raw, &m) != nil || m.Metadata.Name == "" {
+		return ""
+	}
+	if m.Metadata.Namespace != "" {
+		return " " + m.Metadata.Namespace + "/" + m.Metadata.Name
+	}
+	return " " + m.Metadata.Name
+}
+
+// locateScalar returns the field path ("spec.containers[0].resources.
+// limits.cpu") of the first string or number in raw whose text, trimmed,
+// is value: where a value that failed to parse (a quantity) sits, since
+// encoding/json does not say for errors of a field's own decoder. It
+// returns "" when raw is not JSON or holds no such value.
+func locateScalar(raw []byte, value string) string {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var tree any
+	if dec.Decode(&tree) != nil {
+		return ""
+	}
+	var walk func(v any, path string) (string, bool)
+	walk = func(v any, path string) (string, bool) {
+		switch x := v.(type) {
+		case map[string]any:
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				p := k
+				if path != "" {
+					p = path + "." + k
+				}
+				if found, ok := walk(x[k], p); ok {
+					return found, true
+				}
+			}
+		case []any:
+			for i, e := range x {
+				if found, ok := walk(e, fmt.Sprintf("%s[%d]", path, i)); ok {
+					return found, true
+				}
+			}
+		case string:
+			return path, strings.TrimSpace(x) == value
+		case json.Number:
+			return path, x.String() == value
+		}
+		return "", false
+	}
+	path, _ := walk(tree, "")
+	return path
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -160,4 +161,25 @@ func FuzzDecode(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A value that fails its field's own decoder (a quantity) is reported with
+// the object and the field path, which encoding/json alone does not give.
+func TestDecodeErrorNamesQuantityField(t *testing.T) {
+	doc := `{"kind":"Pod","apiVersion":"v1","metadata":{"name":"web","namespace":"shop"},
+	  "spec":{"containers":[{"name":"a","resources":{"requests":{"cpu":"100m"},"limits":{"memory":" 2 Gi "}}}]}}`
+	_, err := Decode([]byte(doc))
+	if err == nil {
+		t.Fatal("Decode accepted a bad quantity")
+	}
+	want := `decode: Pod shop/web: spec.containers[0].resources.limits.memory: quantity "2 Gi"`
+	if !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error %q\nwant prefix %q", err, want)
+	}
+	if !errors.Is(err, ErrFormatWrong) && !errors.Is(err, ErrSuffixUnknown) {
+		t.Errorf("error %v wraps neither quantity sentinel", err)
+	}
+	if _, err := Decode([]byte(`{"kind":"NodeList","items":[{"metadata":{"name":"n1"},"status":{"allocatable":{"pods":"12 pods"}}}]}`)); err == nil || !strings.Contains(err.Error(), "items[0]: Node n1: status.allocatable.pods") {
+		t.Errorf("list item error %v does not name the item, node and field", err)
+	}
 }

@@ -1,7 +1,6 @@
 package lifecycle
 
 import (
-	"reflect"
 	"strconv"
 	"time"
 
@@ -35,7 +34,7 @@ func (m *Machine) buildStatus(now time.Time) bool {
 		m.kubeletStatus(&st, &prev, now)
 	}
 	m.pod.Status = st
-	return !reflect.DeepEqual(prev, st)
+	return !sameStatus(&prev, &st)
 }
 
 func (m *Machine) kubeletStatus(st, prev *api.PodStatus, now time.Time) {

@@ -73,6 +73,27 @@ func BenchmarkPreempt5000NodesWithBudgets(b *testing.B) {
 	}
 }
 
+// BenchmarkPreempt5000NodesSpread is BenchmarkPreempt5000Nodes for a pod
+// with a DoNotSchedule zone spread constraint: a filter that counts pods,
+// so every node's dry run goes through the cycle's WhatIf filters instead
+// of a Ledger's arithmetic.
+func BenchmarkPreempt5000NodesSpread(b *testing.B) {
+	c := benchCluster(b, 5000, 30)
+	pod := pending("urgent", "4", 2000)
+	pod.Labels = map[string]string{"app": "app-3"}
+	pod.Spec.TopologySpreadConstraints = []api.TopologySpreadConstraint{{MaxSkew: 1000, TopologyKey: api.LabelTopologyZone,
+		WhenUnsatisfiable: api.DoNotSchedule, LabelSelector: &api.LabelSelector{MatchLabels: map[string]string{"app": "app-3"}}}}
+	var d scheduling.Decision
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		cy := c.NewCycle(pod)
+		if r := preemption.Preempt(cy, cy.Decide(&d), nil, preemption.Config{}, time.Time{}); r.Node == "" {
+			b.Fatal("no node chosen")
+		}
+	}
+}
+
 // BenchmarkRankForEviction ranks 110 pods (a full node) under memory
 // pressure.
 func BenchmarkRankForEviction(b *testing.B) {

@@ -4,11 +4,24 @@ package preemption
 // Kubernetes v1.36.3's default: DefaultPreemptionArgs with
 // minCandidateNodesPercentage 10 and minCandidateNodesAbsolute 100, and a
 // dry run that starts at the first potential node.
+//
+// The exhaustive mode, for a caller who wants the best preemption rather
+// than the best among a sample, is upstream's own setting
+// minCandidateNodesPercentage 100:
+//
+//	preemption.Config{MinCandidateNodesPercentage: 100}
+//
+// The dry run then evaluates every potential node and keeps every
+// candidate, so the result is the node choice over all of them; the
+// offset no longer matters except for the order of Candidates (and so
+// which of several tied nodes is reported first).
 type Config struct {
 	// MinCandidateNodesPercentage is DefaultPreemptionArgs'
 	// minCandidateNodesPercentage: the share (0-100) of the potential
 	// nodes the dry run must find candidates on before it stops early.
-	// 0 means the default, 10.
+	// 0 means the default, 10; 100 dry-runs every potential node (the
+	// exhaustive mode, see Config); above 100 counts as 100 (upstream's
+	// configuration validation rejects it).
 	MinCandidateNodesPercentage int32
 	// MinCandidateNodesAbsolute is DefaultPreemptionArgs'
 	// minCandidateNodesAbsolute: the least number of candidates the dry

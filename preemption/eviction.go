@@ -194,7 +194,9 @@ func (r EvictionRank) Reason() string {
 // default medium, configMap and gitRepo. Pods equal on every rule keep
 // their input order when there are at most 12 pods; with more, they come
 // out as Go's sort (the kubelet's) leaves them, which depends only on the
-// input order.
+// input order. A nil pod in pods is an error wrapping ErrInvalidInput that
+// names its position; a nil stats map is one without entries (every pod
+// lacks stats).
 func RankForEviction(pods []*api.Pod, stats map[string]PodStats, signal Signal, layout FilesystemLayout) ([]EvictionRank, error) {
 	rule, err := ruleFor(signal, layout)
 	if err != nil {
@@ -203,7 +205,7 @@ func RankForEviction(pods []*api.Pod, stats map[string]PodStats, signal Signal, 
 	ranks := make([]EvictionRank, 0, len(pods))
 	for i, p := range pods {
 		if p == nil {
-			return nil, fmt.Errorf("pods[%d]: nil pod", i)
+			return nil, fmt.Errorf("%w: pods[%d]: nil", ErrInvalidInput, i)
 		}
 		var st *PodStats
 		if v, ok := stats[p.UID]; ok {
@@ -367,7 +369,7 @@ func usageAbove(u api.Quantity, ui int64, q api.Quantity, qi int64, qok bool) bo
 }
 
 // EvictionOrder is RankForEviction's order as a list of pods, first
-// evicted first.
+// evicted first; a nil pod in pods is RankForEviction's error.
 func EvictionOrder(pods []*api.Pod, stats map[string]PodStats, signal Signal, layout FilesystemLayout) ([]*api.Pod, error) {
 	ranks, err := RankForEviction(pods, stats, signal, layout)
 	if err != nil {

@@ -305,7 +305,7 @@ func (m *EvictionManager) Policy() EvictionPolicy {
 
 // Conditions are the node pressure conditions reported after the last
 // Step, in the order MemoryPressure, DiskPressure, PIDPressure; none
-// before the first.
+// before the first, and none for a nil manager.
 func (m *EvictionManager) Conditions() []api.NodeConditionType {
 	if m == nil {
 		return nil
@@ -386,7 +386,8 @@ func (m *EvictionManager) holds(i int, o *observations, enforceMinReclaim bool) 
 // last. So with a hard and a soft memory.available threshold both acted
 // on, the hard one is reclaimed. Pod-level local-storage limits
 // (ephemeral-storage limits, emptyDir sizeLimit), which the kubelet checks
-// before the thresholds, are not modelled. A nil manager does nothing.
+// before the thresholds, are not modelled. A nil manager does nothing: the
+// step holds only At.
 func (m *EvictionManager) Step(obs Observation, now time.Time) EvictionStep {
 	step := EvictionStep{At: now}
 	if m == nil {

@@ -71,6 +71,30 @@ func ExamplePreempt_never() {
 	// preemption: not eligible due to preemptionPolicy=Never.
 }
 
+// The exhaustive mode: with minCandidateNodesPercentage 100 every
+// potential node is dry-run, so the choice is the best over the whole
+// cluster. Here the default would stop after one candidate (a 1% sample,
+// at least one node) and take the only node it saw; the exhaustive run
+// finds the node whose victim has the lowest priority.
+func ExampleConfig_exhaustive() {
+	c := cluster([]*api.Node{node("node-a", "2", "4Gi"), node("node-b", "2", "4Gi"), node("node-c", "2", "4Gi")},
+		bound("web", "node-a", "2", 500, 1),
+		bound("batch", "node-b", "2", 0, 1),
+		bound("cache", "node-c", "2", 100, 1))
+	cy := c.NewCycle(pending("urgent", "1", 1000))
+	var d scheduling.Decision
+	cy.Decide(&d)
+	sample := preemption.Config{MinCandidateNodesPercentage: 1, MinCandidateNodesAbsolute: 1}
+	every := preemption.Config{MinCandidateNodesPercentage: 100}
+	for _, cfg := range []preemption.Config{sample, every} {
+		r := preemption.Preempt(cy, &d, nil, cfg, time.Time{})
+		fmt.Printf("%d candidate(s): evict %v on %s\n", len(r.Candidates), names(r.Victims), r.Node)
+	}
+	// Output:
+	// 1 candidate(s): evict [web] on node-a
+	// 3 candidate(s): evict [batch] on node-b
+}
+
 // How many nodes the dry run looks for candidates on before it stops.
 func ExampleConfig_NumCandidates() {
 	var cfg preemption.Config // v1.36.3 defaults: 10%, at least 100

@@ -61,9 +61,20 @@ func preempt(c *scheduling.Cluster, pod *api.Pod, pdbs []*api.PodDisruptionBudge
 	return preemption.Preempt(cy, cy.Decide(nil), pdbs, cfg, now)
 }
 
+// preemptWithFilters is preempt with every dry run going through the
+// WhatIf filters.
+func preemptWithFilters(c *scheduling.Cluster, pod *api.Pod, pdbs []*api.PodDisruptionBudget, cfg preemption.Config, now time.Time) preemption.Result {
+	cy := c.NewCycle(pod)
+	return preemption.PreemptWithFilters(cy, cy.Decide(nil), pdbs, cfg, now)
+}
+
 func names(pods []*api.Pod) []string {
 	out := make([]string, len(pods))
 	for i, p := range pods {
+		if p == nil {
+			out[i] = "<nil>"
+			continue
+		}
 		out[i] = p.Name
 	}
 	return out

@@ -12,6 +12,25 @@ import (
 // make a smaller sum, negative priorities included.
 const priorityShift = int64(math.MaxInt32) + 1
 
+// ranking is what the node choice compares of one candidate, computed
+// from its victims once, when the dry run finds it; every field is
+// oriented so that larger is better.
+type ranking [5]int64
+
+// rankCandidate computes the ranking of a candidate with the given
+// victims (most important first) and budget violations.
+func rankCandidate(victims []*scheduling.PodInfo, violations int, now time.Time) ranking {
+	var sum int64
+	for _, v := range victims {
+		sum += int64(v.Priority()) + priorityShift
+	}
+	top := int64(math.MinInt64)
+	if len(victims) > 0 {
+		top = -int64(victims[0].Priority())
+	}
+	return ranking{-int64(violations), top, -sum, -int64(len(victims)), earliestTopStart(victims, now)}
+}
+
 // pickOneNode chooses among candidates as the preemption Evaluator's
 // pickOneNodeForPreemption does, applying each rule only to the nodes
 // still tied after the previous ones:
@@ -22,44 +41,33 @@ const priorityShift = int64(math.MaxInt32) + 1
 //  4. fewest victims;
 //  5. latest earliest start time among the highest-priority victims.
 //
-// It returns the index of the first best candidate in candidate order and
-// the names of all best candidates (upstream picks among them by map
-// iteration order, so any of them is upstream's answer).
-func pickOneNode(candidates []Candidate, now time.Time) (int, []string) {
-	rules := []func(c *Candidate) int64{
-		func(c *Candidate) int64 { return -int64(c.PDBViolations) },
-		func(c *Candidate) int64 { return -int64(scheduling.PodPriority(c.Victims[0])) },
-		func(c *Candidate) int64 {
-			var sum int64
-			for _, v := range c.Victims {
-				sum += int64(scheduling.PodPriority(v)) + priorityShift
-			}
-			return -sum
-		},
-		func(c *Candidate) int64 { return -int64(len(c.Victims)) },
-		func(c *Candidate) int64 { return earliestTopStart(c, now) },
-	}
+// ranks holds each candidate's ranking (rankCandidate). It returns the
+// index of the first best candidate in candidate order and the names of
+// all best candidates (upstream picks among them by map iteration order,
+// so any of them is upstream's answer).
+func pickOneNode(candidates []Candidate, ranks []ranking) (int, []string) {
 	alive := make([]int, len(candidates))
 	for i := range alive {
 		alive[i] = i
 	}
-	for _, rule := range rules {
+	for rule := range len(ranking{}) {
 		if len(alive) == 1 {
 			break
 		}
 		best := int64(math.MinInt64)
-		kept := alive[:0:0]
+		kept := 0
 		for _, i := range alive {
-			s := rule(&candidates[i])
+			s := ranks[i][rule]
 			if s > best {
 				best = s
-				kept = kept[:0]
+				kept = 0
 			}
 			if s == best {
-				kept = append(kept, i)
+				alive[kept] = i
+				kept++
 			}
 		}
-		alive = kept
+		alive = alive[:kept]
 	}
 	names := make([]string, len(alive))
 	for k, i := range alive {
@@ -69,16 +77,16 @@ func pickOneNode(candidates []Candidate, now time.Time) (int, []string) {
 }
 
 // earliestTopStart is the earliest start time (Unix nanoseconds) among the
-// candidate's victims of the highest priority (the scheduler's
+// victims of the highest priority (the scheduler's
 // GetEarliestPodStartTime).
-func earliestTopStart(c *Candidate, now time.Time) int64 {
-	if len(c.Victims) == 0 {
+func earliestTopStart(victims []*scheduling.PodInfo, now time.Time) int64 {
+	if len(victims) == 0 {
 		return math.MinInt64
 	}
-	top := scheduling.PodPriority(c.Victims[0])
-	earliest := startNanos(c.Victims[0], now)
-	for _, v := range c.Victims[1:] {
-		p := scheduling.PodPriority(v)
+	top := victims[0].Priority()
+	earliest := startNanos(victims[0], now)
+	for _, v := range victims[1:] {
+		p := v.Priority()
 		switch {
 		case p == top:
 			if s := startNanos(v, now); s < earliest {

@@ -3,6 +3,7 @@ package preemption
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/podsem/podsem/api"
@@ -123,8 +124,8 @@ type Result struct {
 }
 
 // ErrInvalidInput is wrapped by Result.Err when Preempt is given a nil
-// cycle or decision, or a decision that another cycle wrote; test for it
-// with errors.Is.
+// cycle or decision, or a decision that another cycle wrote, and by
+// RankForEviction's error for a nil pod; test for it with errors.Is.
 var ErrInvalidInput = errors.New("preemption: invalid input")
 
 // errNoNodes is the error of an attempt on a snapshot without nodes, in
@@ -142,9 +143,11 @@ var errNoNodes = errors.New("no nodes available")
 //     PreemptionByScheduler) on its nominated node, unless that node is now
 //     UnschedulableAndUnresolvable; otherwise the nomination is kept;
 //  2. only nodes whose status in d is Unschedulable are tried; on each,
-//     the dry run (SelectVictimsOnNode, through cy.WhatIf) finds the
-//     minimal victims, stopping once enough candidates are found
-//     (Config.NumCandidates);
+//     the dry run (SelectVictimsOnNode, by arithmetic on the node's totals
+//     through a scheduling.Ledger when the pod's filters allow it,
+//     otherwise through cy.WhatIf) finds the minimal victims, stopping
+//     once enough candidates are found (Config.NumCandidates; every
+//     potential node with MinCandidateNodesPercentage 100);
 //  3. no candidate clears the nomination; otherwise the best node is
 //     chosen by fewest budget violations, lowest highest-victim priority,
 //     smallest sum of victim priorities (each shifted by 2^31), fewest
@@ -162,6 +165,13 @@ var errNoNodes = errors.New("no nodes available")
 // goroutine meanwhile. A nil cy or d, or a d that cy did not write, gives
 // a Result whose Err wraps ErrInvalidInput.
 func Preempt(cy *scheduling.Cycle, d *scheduling.Decision, pdbs []*api.PodDisruptionBudget, cfg Config, now time.Time) Result {
+	return preempt(cy, d, pdbs, cfg, now, true)
+}
+
+// preempt is Preempt; with arithmetic false every node's dry run goes
+// through WhatIf's filters, never through a Ledger (the package's tests
+// compare the two).
+func preempt(cy *scheduling.Cycle, d *scheduling.Decision, pdbs []*api.PodDisruptionBudget, cfg Config, now time.Time, arithmetic bool) Result {
 	switch {
 	case cy == nil:
 		return Result{Err: fmt.Errorf("%w: cycle: nil", ErrInvalidInput)}
@@ -193,18 +203,25 @@ func Preempt(cy *scheduling.Cycle, d *scheduling.Decision, pdbs []*api.PodDisrup
 
 	budgets := compileBudgets(pdbs)
 	prio := scheduling.PodPriority(pod)
-	dr := &dryRun{now: now, cycle: cy, priority: prio, budgets: budgets, allowed: make([]int32, len(budgets))}
+	dr := &dryRun{now: now, cycle: cy, priority: prio, budgets: budgets, allowed: make([]int32, len(budgets)),
+		arithmetic: arithmetic}
 	want := cfg.NumCandidates(len(potential))
 	offset := cfg.Offset % len(potential)
 	if offset < 0 {
 		offset += len(potential)
 	}
-	var clean, violating []Candidate
+	// Upstream's candidate lists hold at most the wanted number each: the
+	// nodes without violations fill cands from the front, the others from
+	// the back (in reverse), and one array holds both.
+	cands := make([]Candidate, min(2*want, len(potential)))
+	ranks := make([]ranking, len(cands))
+	numClean, numViolating := 0, 0
+	var victimSlab []*api.Pod
 	var errs []error
 	for k := range potential {
 		i := potential[(offset+k)%len(potential)]
 		n := c.NodeAt(i)
-		victims, numViolating, st := dr.selectVictims(n)
+		victims, violations, st := dr.selectVictims(n)
 		res.Nodes[i].Evaluated = true
 		if st.IsSuccess() && len(victims) == 0 {
 			st = scheduling.Status{Code: scheduling.Error, Plugin: pluginName,
@@ -218,24 +235,39 @@ func Preempt(cy *scheduling.Cycle, d *scheduling.Decision, pdbs []*api.PodDisrup
 			}
 			continue
 		}
-		cand := Candidate{Node: n.Name(), Victims: make([]*api.Pod, len(victims)), PDBViolations: numViolating}
-		for j, v := range victims {
-			cand.Victims[j] = v.Pod
-		}
-		// Upstream's candidate lists hold at most the wanted number each.
-		if numViolating == 0 {
-			if len(clean) < want {
-				clean = append(clean, cand)
+		slot := -1
+		if violations == 0 {
+			if numClean < want {
+				slot = numClean
+				numClean++
 			}
-		} else if len(violating) < want {
-			violating = append(violating, cand)
+		} else if numViolating < want {
+			numViolating++
+			slot = len(cands) - numViolating
 		}
-		if len(clean) > 0 && len(clean)+len(violating) >= want {
+		if slot >= 0 {
+			// The victims of every candidate share a few large arrays.
+			if cap(victimSlab)-len(victimSlab) < len(victims) {
+				victimSlab = make([]*api.Pod, 0, max(4*cap(victimSlab), len(victims), 2*len(cands)))
+			}
+			start := len(victimSlab)
+			for _, v := range victims {
+				victimSlab = append(victimSlab, v.Pod)
+			}
+			cands[slot] = Candidate{Node: n.Name(), Victims: victimSlab[start:len(victimSlab):len(victimSlab)], PDBViolations: violations}
+			ranks[slot] = rankCandidate(victims, violations, now)
+		}
+		if numClean > 0 && numClean+numViolating >= want {
 			break
 		}
 	}
-	res.Candidates = append(clean, violating...)
+	slices.Reverse(cands[len(cands)-numViolating:])
+	copy(cands[numClean:], cands[len(cands)-numViolating:])
+	slices.Reverse(ranks[len(ranks)-numViolating:])
+	copy(ranks[numClean:], ranks[len(ranks)-numViolating:])
+	res.Candidates = cands[: numClean+numViolating : numClean+numViolating]
 	if len(res.Candidates) == 0 {
+		res.Candidates = nil
 		if len(errs) > 0 {
 			res.Nomination = NominationKeep
 			res.Err = errs[0]
@@ -245,7 +277,7 @@ func Preempt(cy *scheduling.Cycle, d *scheduling.Decision, pdbs []*api.PodDisrup
 		return noCandidate(res)
 	}
 
-	best, tied := pickOneNode(res.Candidates, now)
+	best, tied := pickOneNode(res.Candidates, ranks)
 	chosen := res.Candidates[best]
 	res.Nomination = NominationSet
 	res.Node = chosen.Node
@@ -295,9 +327,9 @@ func eligible(c *scheduling.Cluster, pod *api.Pod, d *scheduling.Decision) (bool
 // TerminatingByPreemption reports whether the pod is being deleted because
 // the scheduler preempted it: it has a deletionTimestamp and its
 // DisruptionTarget condition (the first one) is True with reason
-// PreemptionByScheduler.
+// PreemptionByScheduler. A nil pod is not terminating.
 func TerminatingByPreemption(p *api.Pod) bool {
-	if p.DeletionTimestamp == nil {
+	if p == nil || p.DeletionTimestamp == nil {
 		return false
 	}
 	for _, cond := range p.Status.Conditions {

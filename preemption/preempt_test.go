@@ -2,6 +2,7 @@ package preemption_test
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -288,4 +289,82 @@ func TestPreemptConcurrentReaders(t *testing.T) {
 			t.Errorf("node = %q, want node-a", got)
 		}
 	}
+}
+
+// A preemptor sharing its UID with a pod of the snapshot (as the
+// benchmark file's preemptor shares pod-0's) is not that pod: the bound
+// pod is still a victim like any other. A pod nominated with the
+// preemptor's UID is the preemptor itself, and is not counted on the
+// node (the framework's addNominatedPods compares UIDs).
+func TestPreemptorSharingUID(t *testing.T) {
+	twin := bound("twin", "node-1", "1", 0, 1)
+	nominee := pending("old-self", "2", 5000)
+	nominee.Status.NominatedNodeName = "node-1"
+	for _, run := range []func(*scheduling.Cluster, *api.Pod, []*api.PodDisruptionBudget, preemption.Config, time.Time) preemption.Result{preempt, preemptWithFilters} {
+		c := cluster([]*api.Node{node("node-1", "2", "4Gi")}, twin, bound("other", "node-1", "1", 0, 2), nominee)
+		p := pending("high", "2", 1000)
+		p.UID, nominee.UID = twin.UID, twin.UID
+		check(t, run(c, p, nil, preemption.Config{}, time.Time{}), want{nomination: preemption.NominationSet, node: "node-1",
+			victims: []string{"twin", "other"}, deleted: []string{"twin", "other"}})
+	}
+}
+
+// Preempt's allocations do not grow with the number of nodes: ten times
+// the nodes (and pods), for the default sample and the exhaustive mode,
+// with budgets, costs at most the few extra doublings of the arrays that
+// hold the victims.
+func TestPreemptAllocationsIndependentOfNodes(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates on its own")
+	}
+	pdbs := []*api.PodDisruptionBudget{pdb("db", "app-1", 0), pdb("web", "app-2", 3)}
+	allocs := func(numNodes int, cfg preemption.Config) float64 {
+		c := allocCluster(t, numNodes)
+		cy := c.NewCycle(pending("urgent", "4", 2000))
+		d := cy.Decide(nil)
+		return testing.AllocsPerRun(5, func() {
+			if r := preemption.Preempt(cy, d, pdbs, cfg, t0); r.Node == "" {
+				t.Fatal("no node chosen")
+			}
+		})
+	}
+	for _, cfg := range []preemption.Config{{}, {MinCandidateNodesPercentage: 100}} {
+		small, large := allocs(300, cfg), allocs(3000, cfg)
+		t.Logf("%+v: %v allocations for 300 nodes, %v for 3000", cfg, small, large)
+		if large > small+4 {
+			t.Errorf("%+v: %v allocations for 300 nodes, %v for 3000", cfg, small, large)
+		}
+	}
+}
+
+// allocCluster is numNodes full 8-cpu nodes of 8 pods each, of mixed
+// priority; every third node's pods all outrank the preemptor, and every
+// fifth node's high-priority pods leave no room even when the others go,
+// so that nodes fail the dry run in both ways.
+func allocCluster(t *testing.T, numNodes int) *scheduling.Cluster {
+	t.Helper()
+	var nodes []*api.Node
+	var pods []*api.Pod
+	prios := []int32{0, 10, 100, 1000, 5000}
+	for i := 0; i < numNodes; i++ {
+		n := node(fmt.Sprintf("node-%05d", i), "8", "32Gi")
+		nodes = append(nodes, n)
+		for j := 0; j < 8; j++ {
+			prio := prios[(i+j)%len(prios)]
+			switch {
+			case i%3 == 0:
+				prio = 10000
+			case i%5 == 0 && j < 6:
+				prio = 10000
+			}
+			p := bound(fmt.Sprintf("pod-%05d-%d", i, j), n.Name, "1", prio, (i*7+j)%60)
+			p.Labels = map[string]string{"app": fmt.Sprintf("app-%d", j%4)}
+			pods = append(pods, p)
+		}
+	}
+	c, err := scheduling.NewCluster(nodes, pods, scheduling.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

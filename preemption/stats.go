@@ -64,7 +64,8 @@ type VolumeStats struct {
 }
 
 // StatsByUID indexes Summary API entries by podRef.uid, as the eviction
-// manager's cachedStatsFunc does (a later entry with the same UID wins).
+// manager's cachedStatsFunc does (a later entry with the same UID wins). A
+// nil list gives an empty map.
 func StatsByUID(stats []PodStats) map[string]PodStats {
 	m := make(map[string]PodStats, len(stats))
 	for _, s := range stats {

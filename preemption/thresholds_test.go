@@ -92,6 +92,9 @@ func TestThresholdValueFloat32(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(p.Thresholds) == 0 || p.Thresholds[0].Signal != preemption.SignalNodeFsAvailable {
+		t.Fatalf("thresholds %v, want nodefs.available first", p.Thresholds)
+	}
 	got := p.Thresholds[0].Value.Of(api.NewQuantity(100<<30, api.BinarySI))
 	if v, _ := got.AsInt64(); v != 10737418400 {
 		t.Errorf("10%% of 100Gi = %d, want 10737418400", v)

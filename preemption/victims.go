@@ -48,24 +48,29 @@ func compileBudgets(pdbs []*api.PodDisruptionBudget) []budget {
 // splitByViolation divides pods (already in reprieve order) into those
 // whose eviction would take some budget below zero and the others, keeping
 // the order within each group, as DefaultPreemption's
-// filterPodsWithPDBViolation does: each matching budget's allowance is
-// spent pod by pod, and a pod the budget already lists in
-// status.disruptedPods spends nothing and never violates it.
-func splitByViolation(pods []*scheduling.PodInfo, budgets []budget, allowed []int32, violating, other []*scheduling.PodInfo) ([]*scheduling.PodInfo, []*scheduling.PodInfo) {
+// filterPodsWithPDBViolation does: each budget of the pod's namespace
+// whose selector matches the pod's labels spends its allowance pod by pod,
+// and a pod the budget already lists in status.disruptedPods spends
+// nothing and never violates it. Which budgets select a set of labels is
+// worked out once per scheduling.LabelSet.
+func (d *dryRun) splitByViolation(pods []*scheduling.PodInfo) {
+	budgets, allowed := d.budgets, d.allowed
 	for i := range budgets {
 		allowed[i] = budgets[i].allowed
 	}
+	violating, other := d.violating[:0], d.other[:0]
 	for _, p := range pods {
 		violates := false
-		labels := p.Pod.Labels
-		if len(labels) != 0 {
+		if len(budgets) > 0 && p.HasLabels() {
+			sel := d.selecting(p)
 			for i := range budgets {
-				b := &budgets[i]
-				if b.namespace != p.Pod.Namespace || !b.selector.Matches(api.Set(labels)) {
+				if !sel.has(i) {
 					continue
 				}
-				if _, ok := b.disrupted[p.Pod.Name]; ok {
-					continue
+				if b := &budgets[i]; len(b.disrupted) > 0 {
+					if _, ok := b.disrupted[p.Name()]; ok {
+						continue
+					}
 				}
 				allowed[i]--
 				if allowed[i] < 0 {
@@ -79,16 +84,68 @@ func splitByViolation(pods []*scheduling.PodInfo, budgets []budget, allowed []in
 			other = append(other, p)
 		}
 	}
-	return violating, other
+	d.violating, d.other = violating, other
+}
+
+// budgetSet is a set of budgets by index: a bit mask for up to 64, a
+// list of booleans beyond.
+type budgetSet struct {
+	mask uint64
+	many []bool
+}
+
+func (s budgetSet) has(i int) bool {
+	if s.many != nil {
+		return s.many[i]
+	}
+	return s.mask&(1<<i) != 0
+}
+
+// selecting returns the budgets of p's namespace whose selector matches
+// p's labels, remembered per LabelSet when there are at most 64 budgets.
+func (d *dryRun) selecting(p *scheduling.PodInfo) budgetSet {
+	n := len(d.budgets)
+	set := p.LabelSet()
+	memo := n <= 64 && !set.IsZero()
+	if memo {
+		if m, ok := d.selects[set]; ok {
+			return budgetSet{mask: m}
+		}
+	}
+	ns, labels := p.Namespace(), p.Labels()
+	var out budgetSet
+	if n > 64 {
+		out.many = d.many[:0]
+	}
+	for i := range d.budgets {
+		b := &d.budgets[i]
+		ok := b.namespace == ns && b.selector.Matches(labels)
+		switch {
+		case n > 64:
+			out.many = append(out.many, ok)
+		case ok:
+			out.mask |= 1 << i
+		}
+	}
+	if n > 64 {
+		d.many = out.many
+	}
+	if memo {
+		if d.selects == nil {
+			d.selects = make(map[scheduling.LabelSet]uint64, 16)
+		}
+		d.selects[set] = out.mask
+	}
+	return out
 }
 
 // startNanos is the pod's start time as the scheduler's GetPodStartTime
 // reads it: status.startTime, or now when it is unset (upstream reads the
 // clock there); a zero now puts such a pod after every pod with a start
 // time.
-func startNanos(p *api.Pod, now time.Time) int64 {
-	if p.Status.StartTime != nil && !p.Status.StartTime.Time.IsZero() {
-		return p.Status.StartTime.UnixNano()
+func startNanos(p *scheduling.PodInfo, now time.Time) int64 {
+	if start, ok := p.StartUnixNano(); ok {
+		return start
 	}
 	if !now.IsZero() {
 		return now.UnixNano()
@@ -96,25 +153,55 @@ func startNanos(p *api.Pod, now time.Time) int64 {
 	return math.MaxInt64
 }
 
-// compareImportance orders pods most important first, as the scheduler's
-// MoreImportantPod does: higher priority first, then the one that started
-// earlier. Pods equal on both compare 0.
-func compareImportance(a, b *api.Pod, now time.Time) int {
-	pa, pb := scheduling.PodPriority(a), scheduling.PodPriority(b)
-	if pa != pb {
-		if pa > pb {
-			return -1
+// importance is what MoreImportantPod compares of a pod: its priority and
+// its start time (startNanos).
+type importance struct {
+	pod   *scheduling.PodInfo
+	prio  int32
+	start int64
+}
+
+// before reports whether a is more important than b, as the scheduler's
+// MoreImportantPod says: the higher priority, then the earlier start.
+func (a *importance) before(b *importance) bool {
+	if a.prio != b.prio {
+		return a.prio > b.prio
+	}
+	return a.start < b.start
+}
+
+// byImportance sorts pods most important first (sort.Interface on a
+// pointer, so that sorting allocates nothing).
+type byImportance []importance
+
+func (s *byImportance) Len() int           { return len(*s) }
+func (s *byImportance) Swap(i, j int)      { (*s)[i], (*s)[j] = (*s)[j], (*s)[i] }
+func (s *byImportance) Less(i, j int) bool { return (*s)[i].before(&(*s)[j]) }
+
+// sortByImportance sorts pods most important first, in the order
+// upstream's sort.Slice leaves them in, pods equal on priority and start
+// time included: sort.Sort runs the same algorithm, which for up to 12
+// elements is the insertion sort written out here (and is stable there).
+func (d *dryRun) sortByImportance(pods []*scheduling.PodInfo) {
+	keys := d.keys[:0]
+	for _, p := range pods {
+		keys = append(keys, importance{pod: p, prio: p.Priority(), start: startNanos(p, d.now)})
+	}
+	if len(keys) <= 12 {
+		for i := 1; i < len(keys); i++ {
+			for j := i; j > 0 && keys[j].before(&keys[j-1]); j-- {
+				keys[j], keys[j-1] = keys[j-1], keys[j]
+			}
 		}
-		return 1
+	} else {
+		d.keys = keys
+		sort.Sort(&d.keys)
 	}
-	sa, sb := startNanos(a, now), startNanos(b, now)
-	switch {
-	case sa < sb:
-		return -1
-	case sa > sb:
-		return 1
+	for i := range keys {
+		pods[i] = keys[i].pod
+		keys[i].pod = nil
 	}
-	return 0
+	d.keys = keys[:0]
 }
 
 // dryRun is the scratch space of one decision's per-node victim selection.
@@ -124,23 +211,22 @@ type dryRun struct {
 	priority int32
 	budgets  []budget
 	allowed  []int32
+	// arithmetic is false when every node is to be evaluated through
+	// WhatIf (tests compare the two ways).
+	arithmetic bool
+	ledger     scheduling.Ledger
 	// Buffers reused from node to node.
 	potential, violating, other, victims []*scheduling.PodInfo
-	sorter                               byImportance
+	keys                                 byImportance
+	// selects remembers which budgets select each LabelSet (at most 64
+	// budgets); many is the answer's buffer beyond 64.
+	selects map[scheduling.LabelSet]uint64
+	many    []bool
 }
 
-// byImportance sorts pods most important first (sort.Interface, so that
-// sorting allocates nothing).
-type byImportance struct {
-	pods []*scheduling.PodInfo
-	now  time.Time
-}
-
-func (s *byImportance) Len() int      { return len(s.pods) }
-func (s *byImportance) Swap(i, j int) { s.pods[i], s.pods[j] = s.pods[j], s.pods[i] }
-func (s *byImportance) Less(i, j int) bool {
-	return compareImportance(s.pods[i].Pod, s.pods[j].Pod, s.now) < 0
-}
+// reasonsNoVictims is the reason list of a node without lower-priority
+// pods; never modified.
+var reasonsNoVictims = []string{ReasonNoVictims}
 
 // selectVictims is DefaultPreemption's SelectVictimsOnNode: remove every
 // pod of lower priority than the preemptor, check that the preemptor then
@@ -150,62 +236,67 @@ func (s *byImportance) Less(i, j int) bool {
 // returns the victims most important first (in a buffer valid until the
 // next call) and how many of them violate a budget, or the status that
 // rules the node out.
+//
+// When the cycle's filters depend on other pods only through their
+// requests, number and host ports, a scheduling.Ledger decides each step
+// by arithmetic on the node's totals; otherwise each step runs the filters
+// through a WhatIf. Both give the same answers (the package's properties
+// compare them).
 func (d *dryRun) selectVictims(n *scheduling.NodeInfo) ([]*scheduling.PodInfo, int, scheduling.Status) {
 	d.potential = d.potential[:0]
 	for _, p := range n.Pods() {
-		if scheduling.PodPriority(p.Pod) < d.priority {
+		if p.Priority() < d.priority {
 			d.potential = append(d.potential, p)
 		}
 	}
 	if len(d.potential) == 0 {
-		return nil, 0, scheduling.Status{Code: scheduling.UnschedulableAndUnresolvable, Plugin: pluginName, Reasons: []string{ReasonNoVictims}}
+		return nil, 0, scheduling.Status{Code: scheduling.UnschedulableAndUnresolvable, Plugin: pluginName, Reasons: reasonsNoVictims}
 	}
-	w := d.cycle.WhatIf(n)
-	for _, p := range d.potential {
-		w.RemovePod(p)
-	}
-	if st := w.Filter(); !st.IsSuccess() {
-		return nil, 0, st
-	}
-	// The same sort algorithm as upstream's (sort.Slice), so that pods
-	// equal on priority and start time come out in the same order.
-	d.sorter = byImportance{pods: d.potential, now: d.now}
-	sort.Sort(&d.sorter)
-	d.violating, d.other = splitByViolation(d.potential, d.budgets, d.allowed, d.violating[:0], d.other[:0])
-	violating, other := d.violating, d.other
-	victims := d.victims[:0]
-	defer func() { d.victims = victims[:0] }()
-	reprieve := func(p *scheduling.PodInfo) (bool, scheduling.Status) {
-		w.AddPod(p)
-		st := w.Filter()
-		if st.Code == scheduling.Error {
-			return false, st
+	var w *scheduling.WhatIf
+	if d.arithmetic && d.ledger.Reset(d.cycle, n, d.potential) {
+		if !d.ledger.Fits() {
+			return nil, 0, d.ledger.Status()
 		}
-		if !st.IsSuccess() {
+	} else {
+		w = d.cycle.WhatIf(n)
+		for _, p := range d.potential {
 			w.RemovePod(p)
-			victims = append(victims, p)
-			return false, scheduling.Status{}
 		}
-		return true, scheduling.Status{}
+		if st := w.Filter(); !st.IsSuccess() {
+			return nil, 0, st
+		}
 	}
+	d.sortByImportance(d.potential)
+	d.splitByViolation(d.potential)
+	victims := d.victims[:0]
 	numViolating := 0
-	for _, p := range violating {
-		fits, st := reprieve(p)
-		if st.Code == scheduling.Error {
-			return nil, 0, st
-		}
-		if !fits {
-			numViolating++
+	for k, group := range [2][]*scheduling.PodInfo{d.violating, d.other} {
+		for _, p := range group {
+			var back bool
+			if w == nil {
+				back = d.ledger.Reprieve(p)
+			} else {
+				w.AddPod(p)
+				st := w.Filter()
+				if st.Code == scheduling.Error {
+					d.victims = victims[:0]
+					return nil, 0, st
+				}
+				if back = st.IsSuccess(); !back {
+					w.RemovePod(p)
+				}
+			}
+			if !back {
+				victims = append(victims, p)
+				if k == 0 {
+					numViolating++
+				}
+			}
 		}
 	}
-	for _, p := range other {
-		if _, st := reprieve(p); st.Code == scheduling.Error {
-			return nil, 0, st
-		}
+	if len(d.violating) != 0 && len(d.other) != 0 {
+		d.sortByImportance(victims)
 	}
-	if len(violating) != 0 && len(other) != 0 {
-		d.sorter = byImportance{pods: victims, now: d.now}
-		sort.Sort(&d.sorter)
-	}
+	d.victims = victims
 	return victims, numViolating, scheduling.Status{}
 }

@@ -3,6 +3,7 @@ package scheduling
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/podsem/podsem/api"
@@ -150,8 +151,9 @@ type Cluster struct {
 
 // NewCluster builds a snapshot of the nodes and pods with the given
 // configuration. Nodes keep the order given (their Index); pods are placed
-// as described on Cluster. It fails on a node or pod without a name or on a
-// duplicate node name or pod key.
+// as described on Cluster. It fails on a nil node or pod (an error wrapping
+// ErrInvalidObject that names its position, "nodes[1]: nil"), on a node or
+// pod without a name, or on a duplicate node name or pod key.
 func NewCluster(nodes []*api.Node, pods []*api.Pod, cfg Config) (*Cluster, error) {
 	c := &Cluster{
 		cfg:         cfg,
@@ -174,11 +176,17 @@ func NewCluster(nodes []*api.Node, pods []*api.Pod, cfg Config) (*Cluster, error
 	// over all nodes reads memory in order.
 	slab := make([]NodeInfo, len(nodes))
 	for i, n := range nodes {
+		if n == nil {
+			return nil, fmt.Errorf("%w: nodes[%d]: nil", ErrInvalidObject, i)
+		}
 		if err := c.addNode(n, &slab[i]); err != nil {
 			return nil, fmt.Errorf("nodes[%d]: %w", i, err)
 		}
 	}
 	for i, p := range pods {
+		if p == nil {
+			return nil, fmt.Errorf("%w: pods[%d]: nil", ErrInvalidObject, i)
+		}
 		if err := c.AddPod(p); err != nil {
 			return nil, fmt.Errorf("pods[%d]: %w", i, err)
 		}
@@ -221,7 +229,8 @@ func (c *Cluster) NodeByName(name string) *NodeInfo {
 }
 
 // NominatedPods returns the pending pods nominated to the node (by
-// status.nominatedNodeName), sorted by namespace/name.
+// status.nominatedNodeName), sorted by namespace/name; none for a nil
+// Cluster.
 func (c *Cluster) NominatedPods(nodeName string) []*PodInfo {
 	if c == nil {
 		return nil
@@ -237,12 +246,16 @@ func (c *Cluster) NominatedPods(nodeName string) []*PodInfo {
 
 // SetNamespace records a Namespace object's labels, used by
 // namespaceSelector in inter-pod affinity terms. A namespace with no object
-// has no labels.
+// has no labels. A nil namespace, or a nil Cluster, is an error wrapping
+// ErrInvalidObject.
 func (c *Cluster) SetNamespace(ns *api.Namespace) error {
 	if c == nil {
 		return errNilCluster
 	}
-	if ns == nil || ns.Name == "" {
+	if ns == nil {
+		return fmt.Errorf("%w: namespace: nil", ErrInvalidObject)
+	}
+	if ns.Name == "" {
 		return fmt.Errorf("%w: namespace without metadata.name", ErrInvalidObject)
 	}
 	labels := make(map[string]string, len(ns.Labels))
@@ -253,7 +266,8 @@ func (c *Cluster) SetNamespace(ns *api.Namespace) error {
 	return nil
 }
 
-// RemoveNamespace forgets a Namespace object.
+// RemoveNamespace forgets a Namespace object. It does nothing on a nil
+// Cluster.
 func (c *Cluster) RemoveNamespace(name string) {
 	if c != nil {
 		delete(c.namespaces, name)
@@ -261,7 +275,8 @@ func (c *Cluster) RemoveNamespace(name string) {
 }
 
 // AddNode adds a node at the end of the index order. Pods already given
-// that are bound to it start counting there.
+// that are bound to it start counting there. A nil node, or a nil Cluster,
+// is an error wrapping ErrInvalidObject.
 func (c *Cluster) AddNode(n *api.Node) error {
 	if c == nil {
 		return errNilCluster
@@ -270,7 +285,10 @@ func (c *Cluster) AddNode(n *api.Node) error {
 }
 
 func (c *Cluster) addNode(n *api.Node, ni *NodeInfo) error {
-	if n == nil || n.Name == "" {
+	if n == nil {
+		return fmt.Errorf("%w: node: nil", ErrInvalidObject)
+	}
+	if n.Name == "" {
 		return fmt.Errorf("%w: node without metadata.name", ErrInvalidObject)
 	}
 	if _, dup := c.byName[n.Name]; dup {
@@ -296,7 +314,8 @@ func (c *Cluster) addNode(n *api.Node, ni *NodeInfo) error {
 }
 
 // RemoveNode removes a node; the indices of later nodes shift down by one.
-// Its pods stay known and count again if a node of that name is added.
+// Its pods stay known and count again if a node of that name is added. A
+// nil Cluster is an error wrapping ErrInvalidObject.
 func (c *Cluster) RemoveNode(name string) error {
 	if c == nil {
 		return errNilCluster
@@ -328,12 +347,16 @@ func (c *Cluster) RemoveNode(name string) error {
 }
 
 // UpdateNode replaces the node object of the same name, keeping its index
-// and its pods.
+// and its pods. A nil node, or a nil Cluster, is an error wrapping
+// ErrInvalidObject.
 func (c *Cluster) UpdateNode(n *api.Node) error {
 	if c == nil {
 		return errNilCluster
 	}
-	if n == nil || n.Name == "" {
+	if n == nil {
+		return fmt.Errorf("%w: node: nil", ErrInvalidObject)
+	}
+	if n.Name == "" {
 		return fmt.Errorf("%w: node without metadata.name", ErrInvalidObject)
 	}
 	ni, ok := c.byName[n.Name]
@@ -367,12 +390,16 @@ func (c *Cluster) countNode(ni *NodeInfo, sign int) {
 }
 
 // AddPod adds a pod, placed as described on Cluster. The pod must not be
-// modified while in the snapshot (replace it with UpdatePod).
+// modified while in the snapshot (replace it with UpdatePod). A nil pod,
+// or a nil Cluster, is an error wrapping ErrInvalidObject.
 func (c *Cluster) AddPod(p *api.Pod) error {
 	if c == nil {
 		return errNilCluster
 	}
-	if p == nil || p.Name == "" {
+	if p == nil {
+		return fmt.Errorf("%w: pod: nil", ErrInvalidObject)
+	}
+	if p.Name == "" {
 		return fmt.Errorf("%w: pod without metadata.name", ErrInvalidObject)
 	}
 	key := p.Namespace + "/" + p.Name
@@ -385,7 +412,8 @@ func (c *Cluster) AddPod(p *api.Pod) error {
 	return nil
 }
 
-// RemovePod removes the pod with that namespace and name.
+// RemovePod removes the pod with that namespace and name. A nil Cluster is
+// an error wrapping ErrInvalidObject.
 func (c *Cluster) RemovePod(namespace, name string) error {
 	if c == nil {
 		return errNilCluster
@@ -401,12 +429,16 @@ func (c *Cluster) RemovePod(namespace, name string) error {
 }
 
 // UpdatePod replaces the pod with the same namespace and name (for example
-// once it is bound, nominated, resized or terminating).
+// once it is bound, nominated, resized or terminating). A nil pod, or a nil
+// Cluster, is an error wrapping ErrInvalidObject.
 func (c *Cluster) UpdatePod(p *api.Pod) error {
 	if c == nil {
 		return errNilCluster
 	}
-	if p == nil || p.Name == "" {
+	if p == nil {
+		return fmt.Errorf("%w: pod: nil", ErrInvalidObject)
+	}
+	if p.Name == "" {
 		return fmt.Errorf("%w: pod without metadata.name", ErrInvalidObject)
 	}
 	if err := c.RemovePod(p.Namespace, p.Name); err != nil {
@@ -480,8 +512,9 @@ func (c *Cluster) attach(pi *PodInfo, ni *NodeInfo) {
 	c.spread.podAttached(pi)
 	c.storage.claimsUsed(pi, 1)
 	ns := pi.Pod.Namespace
-	pi.nsSlot = len(c.byNamespace[ns])
-	c.byNamespace[ns] = append(c.byNamespace[ns], pi)
+	nsPods := c.byNamespace[ns]
+	pi.nsSlot = len(nsPods)
+	c.byNamespace[ns] = append(nsPods, pi)
 	if len(pi.requiredAntiAffinity) > 0 {
 		pi.antiSlot = len(c.antiAffinityPods)
 		c.antiAffinityPods = append(c.antiAffinityPods, pi)
@@ -495,9 +528,24 @@ func (c *Cluster) attach(pi *PodInfo, ni *NodeInfo) {
 		byPair = map[labelPair][]*PodInfo{}
 		c.byLabel[ns] = byPair
 	}
+	var first []*PodInfo // the pods carrying the first label
+	if len(pi.labelPairs) > 0 {
+		// Pods of a namespace with the same labels as the last one
+		// indexed under the first label share its list (see LabelSet).
+		first = byPair[pi.labelPairs[0]]
+		if len(first) > 0 {
+			if last := first[len(first)-1]; slices.Equal(last.labelPairs, pi.labelPairs) {
+				pi.labelPairs = last.labelPairs
+			}
+		}
+	}
 	for j, lp := range pi.labelPairs {
-		pi.labelSlots[j] = len(byPair[lp])
-		byPair[lp] = append(byPair[lp], pi)
+		same := first
+		if j > 0 {
+			same = byPair[lp]
+		}
+		pi.labelSlots[j] = len(same)
+		byPair[lp] = append(same, pi)
 	}
 }
 

@@ -39,7 +39,8 @@ import (
 // cycle when asked for — and the scores as one column per score plugin;
 // NodeScore values are built only when Scores asks for them.
 //
-// The zero value is an empty decision ready for use. A Decision refers to
+// The zero value is an empty decision ready for use; the read methods of a
+// nil *Decision answer as an empty decision does. A Decision refers to
 // the cycle and the snapshot it was computed on: its node indexes are valid
 // until the snapshot is next updated or the Decision is reused. It is not
 // safe for concurrent use.
@@ -96,6 +97,12 @@ type Decision struct {
 	nominatedFirst bool
 	// rejectAll is set when a PreFilter rejected or failed.
 	rejectAll bool
+	// arena holds the reasons and numbers of the statuses Status builds
+	// for nodes whose rejection the walk recorded only as "rejected by
+	// check j" (lazyStatus); view is the node view it runs the filter on,
+	// kept here so that the call does not allocate one per node.
+	arena statusArena
+	view  nodeView
 }
 
 // Decide runs the filters on every node and scores the feasible ones,
@@ -159,6 +166,9 @@ func (d *Decision) clear() {
 // (every check exact, no nominated pods) keeps no verdict per node.
 func (d *Decision) reset(cy *Cycle) {
 	d.clear()
+	// Statuses handed out from the arena may outlive the decision (a
+	// preemption Result keeps them): start a fresh one.
+	d.arena = statusArena{}
 	d.cy = cy
 	nodes := cy.c.nodes
 	n := len(nodes)
@@ -436,7 +446,11 @@ func lazyVerdict(j int) int32 { return int32(-2 - j) }
 // plugin's filter on the node, as the walk would have recorded it.
 func (d *Decision) lazyStatus(i int, j int) Status {
 	p := d.cy.checks[j].p
-	st := p.filter(&nodeView{info: d.nodes[i]})
+	// Reasons and numbers come from the decision's arena, so that reading
+	// every node's status (preemption does) does not allocate per node.
+	d.view = nodeView{info: d.nodes[i], arena: &d.arena}
+	st := p.filter(&d.view)
+	d.view = nodeView{}
 	st.Plugin = p.name()
 	return st
 }
@@ -762,7 +776,7 @@ func (d *Decision) Cycle() *Cycle {
 }
 
 // NumNodes returns the number of nodes the decision covered (the
-// snapshot's nodes, in index order).
+// snapshot's nodes, in index order); 0 for a nil Decision.
 func (d *Decision) NumNodes() int {
 	if d == nil {
 		return 0
@@ -770,7 +784,8 @@ func (d *Decision) NumNodes() int {
 	return len(d.nodes)
 }
 
-// Fits reports whether node index i passed every filter.
+// Fits reports whether node index i passed every filter (never for a nil
+// Decision).
 func (d *Decision) Fits(i int) bool {
 	if d == nil || i < 0 || i >= len(d.nodes) {
 		return false
@@ -786,7 +801,8 @@ func (d *Decision) Fits(i int) bool {
 // framework's status for absent nodes: UnschedulableAndUnresolvable, with
 // the reason "node(s) didn't satisfy plugin(s) [...]" when a PreFilter's
 // node subset left it out, without reasons when the walk stopped before
-// it. An index outside the decision gives Success's zero Status.
+// it. An index outside the decision, and a nil Decision, give Success's
+// zero Status.
 func (d *Decision) Status(i int) Status {
 	if d == nil || i < 0 || i >= len(d.nodes) {
 		return Status{}
@@ -836,7 +852,8 @@ func (d *Decision) Evaluated() []int {
 
 // Feasible returns the indexes of the nodes that passed every filter, in
 // evaluation order (index order for Decide). The slice belongs to the
-// decision: read it, do not keep it past the next decision.
+// decision: read it, do not keep it past the next decision. Nil for a nil
+// Decision.
 func (d *Decision) Feasible() []int {
 	if d == nil {
 		return nil
@@ -898,7 +915,8 @@ func (d *Decision) Scores(dst []NodeScore) []NodeScore {
 // BestIndex returns the feasible node with the highest total score and
 // that score; among equal totals the lowest snapshot index wins (Chosen
 // is the node kube-scheduler itself picks among them). With one unscored
-// feasible node, that node and 0. ok is false when no node is feasible.
+// feasible node, that node and 0. ok is false, and index -1, when no node
+// is feasible (or d is nil).
 func (d *Decision) BestIndex() (index int, total int64, ok bool) {
 	if d == nil || len(d.feasible) == 0 {
 		return -1, 0, false
@@ -918,8 +936,8 @@ func (d *Decision) BestIndex() (index int, total int64, ok bool) {
 // Chosen returns the node kube-scheduler binds the pod to: the only
 // feasible node, or the one its selectHost pops first from a max-heap of
 // the feasible nodes' totals built in evaluation order (v1.36.3 breaks ties
-// by the heap's internal order, not at random). ok is false when no node is
-// feasible.
+// by the heap's internal order, not at random). ok is false, and index -1,
+// when no node is feasible (or d is nil).
 func (d *Decision) Chosen() (index int, ok bool) {
 	if d == nil || d.chosen < 0 || d.chosen >= len(d.feasible) {
 		return -1, false
@@ -929,7 +947,8 @@ func (d *Decision) Chosen() (index int, ok bool) {
 
 // Tied returns the feasible nodes whose total equals the best total, in
 // evaluation order (the lone feasible node when the nodes were not scored);
-// any of them is a correct pick. It allocates the result.
+// any of them is a correct pick. It allocates the result; nil when no node
+// is feasible (or d is nil).
 func (d *Decision) Tied() []int {
 	if d == nil || len(d.feasible) == 0 {
 		return nil
@@ -951,7 +970,8 @@ func (d *Decision) Tied() []int {
 }
 
 // NumFeasibleNodesToFind returns how many feasible nodes the decision
-// looked for (numFeasibleNodesToFind; every candidate node for Decide).
+// looked for (numFeasibleNodesToFind; every candidate node for Decide); 0
+// for a nil Decision.
 func (d *Decision) NumFeasibleNodesToFind() int {
 	if d == nil {
 		return 0
@@ -961,16 +981,18 @@ func (d *Decision) NumFeasibleNodesToFind() int {
 
 // NominatedNodeFirst reports whether the pod's status.nominatedNodeName
 // passed the filters and was taken as the only feasible node without
-// walking the others, as findNodesThatFitPod does after a preemption.
+// walking the others, as findNodesThatFitPod does after a preemption
+// (false for a nil Decision).
 func (d *Decision) NominatedNodeFirst() bool { return d != nil && d.nominatedFirst }
 
 // PreFilterNodeSubset reports whether a PreFilter narrowed the nodes the
 // filters ran on (NodeAffinity's matchFields on metadata.name, as every
-// DaemonSet pod carries); the other nodes have AbsentNodesStatus.
+// DaemonSet pod carries); the other nodes have AbsentNodesStatus. False
+// for a nil Decision.
 func (d *Decision) PreFilterNodeSubset() bool { return d != nil && d.cy != nil && d.cy.hasSubset }
 
 // AbsentNodesStatus returns the status of the nodes the decision did not
-// evaluate (see Status).
+// evaluate (see Status); the zero Status for a nil Decision.
 func (d *Decision) AbsentNodesStatus() Status {
 	if d == nil {
 		return Status{}
@@ -1026,7 +1048,8 @@ func (d *Decision) UnschedulablePlugins() []string {
 
 // PreFilter returns the PreFilter status of each plugin that ran, in
 // plugin order: every plugin, unless one rejected the pod as
-// UnschedulableAndUnresolvable or failed, which ends the phase there.
+// UnschedulableAndUnresolvable or failed, which ends the phase there. Nil
+// for a nil Decision.
 func (d *Decision) PreFilter() []Status {
 	if d == nil {
 		return nil
@@ -1048,7 +1071,8 @@ func (d *Decision) PreScore() []Status {
 // after a PreFilter rejection, that status's reasons once, or else every
 // reason of every rejected node counted once per node, together with the
 // reasons of the status of the nodes not evaluated counted once per such
-// node (FitError.Error).
+// node (FitError.Error). A nil Decision gives an empty decision's message,
+// "0/0 nodes are available: ".
 func (d *Decision) Message() string {
 	if d == nil {
 		return fitErrorMessage(0, nil, nil)
@@ -1117,8 +1141,9 @@ func (d *Decision) filterError() error {
 // that was rejected (statuses without reasons add nothing); an Error
 // status without reasons counts its error's text, as upstream's AsStatus
 // makes it the reason. With no reason at all the text ends at the colon,
-// as upstream prints it. Decision.Message is this over a decision's
-// rejections; preemption builds its own message from it.
+// as upstream prints it; a nil statuses list is one without rejections.
+// Decision.Message is this over a decision's rejections; preemption builds
+// its own message from it.
 func FitErrorMessage(numNodes int, statuses []Status) string {
 	return fitErrorMessage(numNodes, nil, statuses)
 }

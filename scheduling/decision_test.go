@@ -46,6 +46,9 @@ func checkDecisionMatches(t *rapid.T, c *Cluster, pod *api.Pod, d *Decision) {
 	if len(gotScores) != len(wantScores) {
 		t.Fatalf("scores\n got %v\nwant %v", gotScores, wantScores)
 	}
+	if len(got.Totals()) != len(wantScores) || len(got.Feasible()) != len(wantScores) {
+		t.Fatalf("%d totals, %d feasible nodes, want %d of each", len(got.Totals()), len(got.Feasible()), len(wantScores))
+	}
 	for k := range wantScores {
 		g, w := gotScores[k], wantScores[k]
 		if g.Node != w.Node || g.Index != w.Index || g.Total != w.Total || !reflect.DeepEqual(g.Plugins, w.Plugins) {

@@ -44,7 +44,9 @@ func ExampleScheduler_ScheduleOne() {
 	}
 	fmt.Println("looked for:", d.NumFeasibleNodesToFind())
 	fmt.Println("evaluated:", len(d.Evaluated()), "feasible:", len(d.Feasible()), "scored:", len(d.Totals()))
-	fmt.Println("first evaluated:", c.NodeAt(d.Evaluated()[0]).Name())
+	if ev := d.Evaluated(); len(ev) > 0 {
+		fmt.Println("first evaluated:", c.NodeAt(ev[0]).Name())
+	}
 	fmt.Println("next start index:", s.NextStartNodeIndex)
 	// Output:
 	// looked for: 150

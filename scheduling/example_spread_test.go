@@ -173,7 +173,9 @@ func Example_topologySpreadClusterDefaults() {
 		c.SetSpreadWorkloads(scheduling.SpreadWorkloads{Services: []*api.Service{svc}})
 		var out []string
 		for _, s := range c.NewCycle(pod).Decide(nil).Scores(nil) {
-			out = append(out, fmt.Sprintf("%s=%d", s.Node, s.Plugins[0].Score))
+			for _, ps := range s.Plugins { // PodTopologySpread's alone
+				out = append(out, fmt.Sprintf("%s=%d", s.Node, ps.Score))
+			}
 		}
 		fmt.Println(strings.Join(out, " "))
 	}

@@ -38,6 +38,10 @@ type NodeExplanation struct {
 	// Rejections lists every plugin that rejects the node, in plugin
 	// order (each plugin run on its own).
 	Rejections []Status
+	// Spread holds, for each DoNotSchedule topology spread constraint of
+	// the pod, the node's domain and skew (nil without such constraints,
+	// or when PodTopologySpread's PreFilter did not succeed).
+	Spread []SpreadSkew
 }
 
 // Fits reports whether the node passes every filter.
@@ -58,7 +62,7 @@ func (cy *Cycle) Explain() *Explanation {
 	e := &Explanation{Pod: cy.pod.key, PreFilter: d.PreFilter(), PreScore: d.PreScore(), Message: d.Message()}
 	e.Nodes = make([]NodeExplanation, len(cy.c.nodes))
 	for i, n := range cy.c.nodes {
-		ne := NodeExplanation{Node: n.name, Status: d.Status(i)}
+		ne := NodeExplanation{Node: n.name, Status: d.Status(i), Spread: cy.spreadSkews(i)}
 		for _, st := range d.preFilter {
 			if !st.IsSuccess() {
 				ne.Rejections = append(ne.Rejections, st)

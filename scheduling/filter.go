@@ -74,16 +74,22 @@ func (cy *Cycle) nominatedFor(n *NodeInfo) []*PodInfo {
 		return nil // the common case: nothing to sort or copy
 	}
 	var out []*PodInfo
-	prio := cy.pod.priority()
 	for _, p := range cy.c.NominatedPods(n.node.Name) {
-		if p.key == cy.pod.key || (p.Pod.UID != "" && p.Pod.UID == cy.pod.Pod.UID) {
-			continue
-		}
-		if p.priority() >= prio {
+		if cy.seesNominated(p) {
 			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// seesNominated reports whether the framework adds p, a pod nominated to
+// a node, when evaluating the incoming pod there: p is not the pod itself
+// (by key or UID) and its priority is at least the pod's.
+func (cy *Cycle) seesNominated(p *PodInfo) bool {
+	if p.key == cy.pod.key || (p.Pod.UID != "" && p.Pod.UID == cy.pod.Pod.UID) {
+		return false
+	}
+	return p.priority() >= cy.pod.priority()
 }
 
 // WhatIf evaluates the incoming pod on one node with some of the node's
@@ -169,10 +175,11 @@ func indexOf(list []*PodInfo, p *PodInfo) int {
 
 // Filter runs the filters under the what-if, taking pods nominated to the
 // node into account as Decide does: Success, or the status of the first
-// plugin that rejects the pod there.
+// plugin that rejects the pod there. A nil WhatIf gives an Error status
+// whose Err wraps ErrInvalidObject.
 func (w *WhatIf) Filter() Status {
 	if w == nil {
-		err := fmt.Errorf("%w: what-if without a cycle or node", ErrInvalidObject)
+		err := fmt.Errorf("%w: what-if: nil (no cycle or node)", ErrInvalidObject)
 		return Status{Code: Error, Err: err}
 	}
 	if w.cy.rejectAll != nil {
@@ -182,7 +189,8 @@ func (w *WhatIf) Filter() Status {
 }
 
 // Pod returns the snapshot's PodInfo for an API pod on the node, for use
-// with RemovePod; nil when the pod is not on the node.
+// with RemovePod; nil when the pod is not on the node, and on a nil
+// WhatIf.
 func (w *WhatIf) Pod(namespace, name string) *PodInfo {
 	if w == nil {
 		return nil

@@ -150,7 +150,11 @@ func BenchmarkNewCluster(b *testing.B) {
 // snapshot (RemovePod + AddPod through UpdatePod).
 func BenchmarkUpdatePod(b *testing.B) {
 	c := benchCluster(b, 5000, 10, 100)
-	p := *c.NodeAt(0).Pods()[0].Pod
+	on := c.NodeAt(0).Pods()
+	if len(on) == 0 {
+		b.Fatal("node 0 has no pod")
+	}
+	p := *on[0].Pod
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {

@@ -237,6 +237,9 @@ func TestNodeAffinityFilter(t *testing.T) {
 		{Key: "metadata.name", Operator: api.NodeSelectorOpIn, Values: []string{"n2"}},
 	}})
 	res := results(decide(c, conflict))
+	if len(res) == 0 {
+		t.Fatalf("conflicting matchFields: no node in the decision")
+	}
 	if want := ftStatus(UnschedulableAndUnresolvable, PluginNodeAffinity, ReasonNodeAffinityConflict); !cmp.Equal(res[0].Status, want) {
 		t.Errorf("conflicting matchFields: %v, want %v", res[0].Status, want)
 	}
@@ -285,7 +288,7 @@ func TestNominatedPodsAreAccounted(t *testing.T) {
 	nominated.Spec.Priority = &prio
 	c := ftCluster(t, []*api.Node{ftNode("n1", 2000, 10, nil)}, []*api.Pod{nominated}, Config{})
 	low := ftPod("d", "low", "", 1000, nil)
-	if st := decide(c, low).Status(0); st.Code != Unschedulable || st.Reasons[0] != "Insufficient cpu" {
+	if st := decide(c, low).Status(0); st.Code != Unschedulable || len(st.Reasons) == 0 || st.Reasons[0] != "Insufficient cpu" {
 		t.Errorf("lower-priority pod: %v, want Insufficient cpu", st)
 	}
 	high := ftPod("d", "high", "", 1000, nil)
@@ -444,12 +447,18 @@ func TestExplainMessage(t *testing.T) {
 	if e.Message != "0/2 nodes are available: pod affinity terms conflict." {
 		t.Errorf("prefilter rejection: %q", e.Message)
 	}
+	if len(e.Nodes) != 2 {
+		t.Fatalf("explained %d nodes, want 2", len(e.Nodes))
+	}
 	if len(e.Nodes[0].Rejections) != 1 || e.Nodes[0].Rejections[0].Plugin != PluginNodeAffinity {
 		t.Errorf("rejections: %v", e.Nodes[0].Rejections)
 	}
 	big := ftPod("d", "in", "", 500, nil)
 	big.Spec.Tolerations = nil
 	e = c.NewCycle(big).Explain()
+	if len(e.Nodes) != 2 {
+		t.Fatalf("explained %d nodes, want 2", len(e.Nodes))
+	}
 	if want := "0/2 nodes are available: 1 Insufficient cpu."; e.Message != "" || !e.Nodes[0].Fits() || e.Nodes[1].Fits() {
 		t.Errorf("one feasible node: message %q (want none, not %q), nodes %v", e.Message, want, e.Nodes)
 	}

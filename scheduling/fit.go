@@ -67,30 +67,53 @@ func (pl *fitPlugin) clone() cyclePlugin { return pl }
 func (pl *fitPlugin) fits(v *nodeView) bool {
 	n := v.info
 	alloc := &n.allocatable
-	if int64(v.numPods())+1 > alloc.AllowedPodNumber {
+	if !roomForPod(alloc, int64(v.numPods())) {
 		return false
 	}
-	r := &pl.req
-	if r.MilliCPU == 0 && r.Memory == 0 && r.EphemeralStorage == 0 && len(pl.scalars) == 0 {
+	if pl.requestsNothing() {
 		return true
 	}
 	cpu, mem, eph := v.requested()
-	if (r.MilliCPU > 0 && r.MilliCPU > alloc.MilliCPU-cpu) || (r.Memory > 0 && r.Memory > alloc.Memory-mem) ||
-		(r.EphemeralStorage > 0 && r.EphemeralStorage > alloc.EphemeralStorage-eph) {
+	if !pl.roomFor(alloc, cpu, mem, eph) {
 		return false
 	}
 	for _, name := range pl.scalars {
-		if q := r.Scalar[name]; q > 0 && q > alloc.Scalar[name]-v.requestedScalar(name) {
+		if !pl.roomForScalar(alloc, name, v.requestedScalar(name)) {
 			return false
 		}
 	}
 	return true
 }
 
+// roomForPod reports whether a node with pods pods has a slot for one more.
+func roomForPod(alloc *Resource, pods int64) bool { return pods+1 <= alloc.AllowedPodNumber }
+
+// requestsNothing reports whether the pod requests no resource the filter
+// checks (only its pod slot counts then).
+func (pl *fitPlugin) requestsNothing() bool {
+	r := &pl.req
+	return r.MilliCPU == 0 && r.Memory == 0 && r.EphemeralStorage == 0 && len(pl.scalars) == 0
+}
+
+// roomFor reports whether the pod's cpu, memory and ephemeral-storage
+// requests fit beside the amounts already requested on the node: each
+// positive request at most what is left of the allocatable amount.
+func (pl *fitPlugin) roomFor(alloc *Resource, cpu, mem, eph int64) bool {
+	r := &pl.req
+	return !((r.MilliCPU > 0 && r.MilliCPU > alloc.MilliCPU-cpu) || (r.Memory > 0 && r.Memory > alloc.Memory-mem) ||
+		(r.EphemeralStorage > 0 && r.EphemeralStorage > alloc.EphemeralStorage-eph))
+}
+
+// roomForScalar is roomFor for one of the checked scalar resources.
+func (pl *fitPlugin) roomForScalar(alloc *Resource, name api.ResourceName, used int64) bool {
+	q := pl.req.Scalar[name]
+	return q <= 0 || q <= alloc.Scalar[name]-used
+}
+
 func (pl *fitPlugin) filter(v *nodeView) Status {
 	n := v.info
 	alloc := &n.allocatable
-	var ins []InsufficientResource
+	ins := v.arena.insufficient(4 + len(pl.scalars))
 	if pods := int64(v.numPods()); pods+1 > alloc.AllowedPodNumber {
 		ins = append(ins, InsufficientResource{Resource: string(api.ResourcePods), Reason: ReasonTooManyPods,
 			Requested: 1, Used: pods, Capacity: alloc.AllowedPodNumber})
@@ -108,7 +131,8 @@ func (pl *fitPlugin) filter(v *nodeView) Status {
 	if len(ins) == 0 {
 		return Status{}
 	}
-	st := Status{Code: Unschedulable, Insufficient: ins, Reasons: make([]string, len(ins))}
+	st := Status{Code: Unschedulable}
+	st.Insufficient, st.Reasons = v.arena.take(ins)
 	for i := range ins {
 		st.Reasons[i] = ins[i].Reason
 		if ins[i].Unresolvable {

@@ -281,7 +281,11 @@ func TestInterPodAffinityAgreesWithReference(t *testing.T) {
 
 		wantPre, wantCodes, wantPreScore, wantScores := refInterPodAffinity(c, pod)
 		d := decide(c, pod)
-		if got := d.PreFilter()[0].Code; got != wantPre {
+		pre := d.PreFilter()
+		if len(pre) == 0 {
+			t.Fatalf("no PreFilter status")
+		}
+		if got := pre[0].Code; got != wantPre {
 			t.Fatalf("preFilter %v, want %v", got, wantPre)
 		}
 		if wantPre == Error {
@@ -306,6 +310,9 @@ func TestInterPodAffinityAgreesWithReference(t *testing.T) {
 		if wantPreScore == Success {
 			var got []int64
 			for _, s := range scores {
+				if len(s.Plugins) != 1 {
+					t.Fatalf("%s: %d plugin scores, want 1", s.Node, len(s.Plugins))
+				}
 				got = append(got, s.Plugins[0].Score)
 			}
 			if d := cmp.Diff(wantScores, got); d != "" {

@@ -241,8 +241,26 @@ type PodInfo struct {
 	// Pod is the API object; it must not be modified while in the snapshot.
 	Pod *api.Pod
 
-	key      string
-	requests Resource
+	key string
+	// prio, labelled, started and startNanos cache spec.priority, whether
+	// the pod has labels, and status.startTime (started is false when it
+	// is unset or zero), so that a pass over many pods (preemption's dry
+	// run) need not read the API objects.
+	prio       int32
+	labelled   bool
+	started    bool
+	nominee    bool // pending pod nominated to a node
+	startNanos int64
+	// node, nodeSlot and labelPairs come next to those, and requests
+	// after them, so that such a pass reads few cache lines per pod.
+	node     *NodeInfo // the node the pod is bound to, nil if none in the snapshot
+	nodeSlot int       // position in node.pods
+	// labelPairs are the pod's labels, sorted, never modified once the
+	// pod is attached (pods of a namespace with the same labels may share
+	// the list: see LabelSet); labelSlots[j] is the pod's position in the
+	// label index list of labelPairs[j].
+	labelPairs []labelPair
+	requests   Resource
 	// non0CPU and non0Mem are the requests the resource scorers count
 	// (NonZeroRequested), for pods on nodes.
 	non0CPU, non0Mem int64
@@ -258,16 +276,10 @@ type PodInfo struct {
 	// termErr is the first error compiling the pod's affinity terms.
 	termErr error
 
-	node     *NodeInfo // the node the pod is bound to, nil if none in the snapshot
-	nodeSlot int       // position in node.pods
-	nsSlot   int       // position in the namespace index
-	antiSlot int       // position in Cluster.antiAffinityPods, -1 when absent
-	affSlot  int       // position in Cluster.affinityPods, -1 when absent
-	// labelPairs are the pod's labels, sorted; labelSlots[j] is the pod's
-	// position in the label index list of labelPairs[j].
-	labelPairs []labelPair
-	labelSlots []int
-	nominee    bool // pending pod nominated to a node
+	nsSlot     int   // position in the namespace index
+	antiSlot   int   // position in Cluster.antiAffinityPods, -1 when absent
+	affSlot    int   // position in Cluster.affinityPods, -1 when absent
+	labelSlots []int // see labelPairs
 	// spreadID is the pod's id in PodTopologySpread's pod index, 0 when
 	// not indexed (spread_postings.go).
 	spreadID int32
@@ -285,7 +297,7 @@ func (p *PodInfo) labelPos(lp labelPair) int {
 }
 
 // priority is the pod's spec.priority (PodPriority).
-func (p *PodInfo) priority() int32 { return PodPriority(p.Pod) }
+func (p *PodInfo) priority() int32 { return p.prio }
 
 // hasAffinityTerms reports whether the pod has any inter-pod (anti-)affinity
 // term (framework NodeInfo.PodsWithAffinity membership).
@@ -297,6 +309,7 @@ func (p *PodInfo) hasAffinityTerms() bool {
 // use newIncomingPodInfo.
 func newPodInfo(pod *api.Pod) *PodInfo {
 	pi := &PodInfo{Pod: pod, key: pod.Namespace + "/" + pod.Name, antiSlot: -1, affSlot: -1}
+	pi.cacheFields()
 	if len(pod.Labels) > 0 {
 		pi.labelPairs = make([]labelPair, 0, len(pod.Labels))
 		for k, v := range pod.Labels {
@@ -315,6 +328,7 @@ func newPodInfo(pod *api.Pod) *PodInfo {
 // newIncomingPodInfo indexes the pod being scheduled.
 func newIncomingPodInfo(pod *api.Pod) *PodInfo {
 	pi := &PodInfo{Pod: pod, key: pod.Namespace + "/" + pod.Name, antiSlot: -1, affSlot: -1}
+	pi.cacheFields()
 	pi.requests = incomingPodRequests(pod)
 	pi.ports = podHostPorts(pod)
 	pi.claimNames = podClaimNames(pod)
@@ -379,7 +393,7 @@ func (n *NodeInfo) setNode(node *api.Node) {
 // name) as an empty node: no object, no name, index -1, no pods, zero
 // amounts.
 
-// Node returns the API object.
+// Node returns the API object (nil for a nil NodeInfo).
 func (n *NodeInfo) Node() *api.Node {
 	if n == nil {
 		return nil
@@ -387,7 +401,7 @@ func (n *NodeInfo) Node() *api.Node {
 	return n.node
 }
 
-// Name returns the node's name.
+// Name returns the node's name ("" for a nil NodeInfo).
 func (n *NodeInfo) Name() string {
 	if n == nil {
 		return ""
@@ -396,7 +410,7 @@ func (n *NodeInfo) Name() string {
 }
 
 // Index returns the node's position in the snapshot (0..NumNodes-1), the
-// index a Decision reports it under.
+// index a Decision reports it under; -1 for a nil NodeInfo.
 func (n *NodeInfo) Index() int {
 	if n == nil {
 		return -1
@@ -405,7 +419,8 @@ func (n *NodeInfo) Index() int {
 }
 
 // Pods returns the pods bound to the node, terminating ones included, in
-// no particular order. The slice must not be modified.
+// no particular order. The slice must not be modified. A nil NodeInfo has
+// none.
 func (n *NodeInfo) Pods() []*PodInfo {
 	if n == nil {
 		return nil
@@ -414,7 +429,7 @@ func (n *NodeInfo) Pods() []*PodInfo {
 }
 
 // Allocatable returns the node's status.allocatable in scheduler units (do
-// not modify the Scalar map).
+// not modify the Scalar map); zero for a nil NodeInfo.
 func (n *NodeInfo) Allocatable() Resource {
 	if n == nil {
 		return Resource{}
@@ -423,7 +438,8 @@ func (n *NodeInfo) Allocatable() Resource {
 }
 
 // Requested returns the sum of the requests of the node's pods, as the
-// scheduler accounts them (do not modify the Scalar map).
+// scheduler accounts them (do not modify the Scalar map); zero for a nil
+// NodeInfo.
 func (n *NodeInfo) Requested() Resource {
 	if n == nil {
 		return Resource{}
@@ -477,6 +493,9 @@ type nodeView struct {
 	// bound to info.
 	removed []*PodInfo
 	added   []*PodInfo
+	// arena, when set, supplies the storage of rejection statuses'
+	// reason lists (see statusArena).
+	arena *statusArena
 }
 
 // numPods is the pod count under the what-if.

@@ -35,7 +35,7 @@ func QueueCompare(a, b QueuedPod) int {
 
 // SortQueue orders pods the way the scheduling queue hands them out, first
 // out first (see QueueCompare). Pods the queue cannot tell apart keep their
-// relative order.
+// relative order. A QueuedPod with a nil Pod has priority 0.
 func SortQueue(pods []QueuedPod) {
 	slices.SortStableFunc(pods, QueueCompare)
 }

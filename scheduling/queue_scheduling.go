@@ -456,7 +456,7 @@ func (q *Queue) Update(pod *api.Pod, now time.Time) error {
 // Delete removes the pod with key (namespace/name) from the queue
 // wherever it is, as the pod informer's delete handler does (a pod in
 // flight is forgotten too). An unknown key is an error wrapping
-// ErrNotQueued.
+// ErrNotQueued; a nil queue one wrapping ErrInvalidObject.
 func (q *Queue) Delete(key string, now time.Time) error {
 	if q == nil {
 		return errNilQueue
@@ -503,7 +503,8 @@ func (q *Queue) Pop(now time.Time) (pod *api.Pod, attempts int, ok bool) {
 // Fail hands an in-flight pod back after a failed attempt at now, as the
 // scheduler's failure handler does (AddUnschedulableIfNotPresent). plugins
 // are the plugins that rejected the pod: the attempt ended Unschedulable.
-// An empty list means the attempt ended in an error (see FailWithError).
+// An empty or nil list means the attempt ended in an error (see
+// FailWithError).
 //
 // The pod's queue timestamp becomes now and its backoff is recomputed
 // (QueueEntry.BackoffUntil). An error sends it to backoff. A rejection
@@ -512,7 +513,8 @@ func (q *Queue) Pop(now time.Time) (pod *api.Pod, attempts int, ok bool) {
 // arrived while it was in flight: then it goes to backoff, as the queueing
 // hints requeue it. (A pod that just failed is always still backing off.)
 // A key not in flight is an error wrapping ErrNotInFlight (ErrNotQueued
-// when the queue does not hold it at all).
+// when the queue does not hold it at all); a nil queue one wrapping
+// ErrInvalidObject.
 func (q *Queue) Fail(key string, plugins []string, now time.Time) error {
 	if q == nil {
 		return errNilQueue
@@ -546,7 +548,8 @@ func (q *Queue) Fail(key string, plugins []string, now time.Time) error {
 // FailWithError hands an in-flight pod back after an attempt that ended
 // in an error (not a plugin rejection) at now: Fail with no plugins. The
 // pod backs off for Backoff(consecutive errors) and, unlike a rejected
-// pod, is never popped before its backoff ends.
+// pod, is never popped before its backoff ends. A nil queue is an error
+// wrapping ErrInvalidObject.
 func (q *Queue) FailWithError(key string, now time.Time) error {
 	return q.Fail(key, nil, now)
 }
@@ -554,7 +557,7 @@ func (q *Queue) FailWithError(key string, now time.Time) error {
 // Done ends an in-flight pod's attempt successfully at now: the pod was
 // scheduled (assumed and bound) and leaves the queue. A key not in flight
 // is an error wrapping ErrNotInFlight (ErrNotQueued when the queue does
-// not hold it).
+// not hold it); a nil queue one wrapping ErrInvalidObject.
 func (q *Queue) Done(key string, now time.Time) error {
 	if q == nil {
 		return errNilQueue

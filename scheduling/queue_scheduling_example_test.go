@@ -2,6 +2,7 @@ package scheduling_test
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/podsem/podsem/api"
@@ -29,7 +30,7 @@ func ExampleQueue() {
 			fmt.Println(err)
 		}
 	}
-	fmt.Println(scheduling.SchedulingGatesPreEnqueue(gated).Reasons[0])
+	fmt.Println(strings.Join(scheduling.SchedulingGatesPreEnqueue(gated).Reasons, "; "))
 
 	t := start.Add(100 * time.Millisecond)
 	pod, attempts, _ := q.Pop(t)

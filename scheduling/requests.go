@@ -65,6 +65,7 @@ func ScoreRequestOptions() RequestOptions {
 // but no requests requests nothing. Call api.DefaultPod first to see what
 // the API server would store. The result is a fresh list the caller owns;
 // a resource nobody mentions is absent, one mentioned with 0 is present.
+// A nil pod requests nothing: the result is empty.
 func PodRequests(pod *api.Pod, opts RequestOptions) api.ResourceList {
 	if pod == nil {
 		return api.ResourceList{}
@@ -78,7 +79,7 @@ func PodRequests(pod *api.Pod, opts RequestOptions) api.ResourceList {
 // spec.resources.limits where named, plus overhead only for the resources
 // that already have a non-zero limit (an unlimited resource stays
 // unlimited). NonMissingContainerRequests and SkipContainerLevelResources
-// do not apply to limits.
+// do not apply to limits. A nil pod has no limits: the result is empty.
 func PodLimits(pod *api.Pod, opts RequestOptions) api.ResourceList {
 	if pod == nil {
 		return api.ResourceList{}

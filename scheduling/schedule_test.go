@@ -307,6 +307,9 @@ func TestScheduleOneEqualsPlainWalk(t *testing.T) {
 				totals[sc.Index] = sc.Total
 				best = max(best, sc.Total)
 			}
+			if len(d.Totals()) != len(d.Feasible()) {
+				t.Fatalf("%d totals for %d feasible nodes", len(d.Totals()), len(d.Feasible()))
+			}
 			for k, i := range d.Feasible() {
 				if d.Totals()[k] != totals[i] {
 					t.Fatalf("node %d total %d, want %d", i, d.Totals()[k], totals[i])

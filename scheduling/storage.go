@@ -76,7 +76,10 @@ func (c *Cluster) SetPersistentVolumeClaim(claim *api.PersistentVolumeClaim) err
 	if c == nil {
 		return errNilCluster
 	}
-	if claim == nil || claim.Name == "" {
+	if claim == nil {
+		return fmt.Errorf("%w: persistentVolumeClaim: nil", ErrInvalidObject)
+	}
+	if claim.Name == "" {
 		return fmt.Errorf("%w: persistentVolumeClaim without metadata.name", ErrInvalidObject)
 	}
 	if c.storage.claims == nil {
@@ -87,7 +90,8 @@ func (c *Cluster) SetPersistentVolumeClaim(claim *api.PersistentVolumeClaim) err
 }
 
 // RemovePersistentVolumeClaim forgets the claim with that namespace and
-// name; it fails when there is none.
+// name; it fails when there is none, and on a nil Cluster (errors wrapping
+// ErrInvalidObject).
 func (c *Cluster) RemovePersistentVolumeClaim(namespace, name string) error {
 	if c == nil {
 		return errNilCluster
@@ -108,7 +112,10 @@ func (c *Cluster) SetPersistentVolume(pv *api.PersistentVolume) error {
 	if c == nil {
 		return errNilCluster
 	}
-	if pv == nil || pv.Name == "" {
+	if pv == nil {
+		return fmt.Errorf("%w: persistentVolume: nil", ErrInvalidObject)
+	}
+	if pv.Name == "" {
 		return fmt.Errorf("%w: persistentVolume without metadata.name", ErrInvalidObject)
 	}
 	s := &c.storage
@@ -148,7 +155,7 @@ func (s *storageIndex) unclass(pv *api.PersistentVolume) {
 }
 
 // RemovePersistentVolume forgets the volume with that name; it fails when
-// there is none.
+// there is none, and on a nil Cluster (errors wrapping ErrInvalidObject).
 func (c *Cluster) RemovePersistentVolume(name string) error {
 	if c == nil {
 		return errNilCluster
@@ -168,7 +175,10 @@ func (c *Cluster) SetStorageClass(class *api.StorageClass) error {
 	if c == nil {
 		return errNilCluster
 	}
-	if class == nil || class.Name == "" {
+	if class == nil {
+		return fmt.Errorf("%w: storageClass: nil", ErrInvalidObject)
+	}
+	if class.Name == "" {
 		return fmt.Errorf("%w: storageClass without metadata.name", ErrInvalidObject)
 	}
 	if c.storage.classes == nil {
@@ -179,7 +189,7 @@ func (c *Cluster) SetStorageClass(class *api.StorageClass) error {
 }
 
 // RemoveStorageClass forgets the class with that name; it fails when there
-// is none.
+// is none, and on a nil Cluster (errors wrapping ErrInvalidObject).
 func (c *Cluster) RemoveStorageClass(name string) error {
 	if c == nil {
 		return errNilCluster
@@ -199,7 +209,10 @@ func (c *Cluster) SetCSINode(n *api.CSINode) error {
 	if c == nil {
 		return errNilCluster
 	}
-	if n == nil || n.Name == "" {
+	if n == nil {
+		return fmt.Errorf("%w: csiNode: nil", ErrInvalidObject)
+	}
+	if n.Name == "" {
 		return fmt.Errorf("%w: csiNode without metadata.name", ErrInvalidObject)
 	}
 	if c.storage.csiNodes == nil {
@@ -210,7 +223,7 @@ func (c *Cluster) SetCSINode(n *api.CSINode) error {
 }
 
 // RemoveCSINode forgets the CSINode with that name; it fails when there is
-// none.
+// none, and on a nil Cluster (errors wrapping ErrInvalidObject).
 func (c *Cluster) RemoveCSINode(name string) error {
 	if c == nil {
 		return errNilCluster
@@ -230,7 +243,10 @@ func (c *Cluster) SetCSIDriver(d *api.CSIDriver) error {
 	if c == nil {
 		return errNilCluster
 	}
-	if d == nil || d.Name == "" {
+	if d == nil {
+		return fmt.Errorf("%w: csiDriver: nil", ErrInvalidObject)
+	}
+	if d.Name == "" {
 		return fmt.Errorf("%w: csiDriver without metadata.name", ErrInvalidObject)
 	}
 	if c.storage.csiDrivers == nil {
@@ -241,7 +257,7 @@ func (c *Cluster) SetCSIDriver(d *api.CSIDriver) error {
 }
 
 // RemoveCSIDriver forgets the CSIDriver with that name; it fails when there
-// is none.
+// is none, and on a nil Cluster (errors wrapping ErrInvalidObject).
 func (c *Cluster) RemoveCSIDriver(name string) error {
 	if c == nil {
 		return errNilCluster
@@ -264,10 +280,17 @@ func (c *Cluster) RemoveCSIDriver(name string) error {
 // (replacing what an earlier SetSpreadWorkloads call recorded).
 // Nodes are added before pods whatever the order given. Other kinds
 // (budgets, priority classes, ...) are ignored. It stops at the first
-// object it cannot add, naming its position.
+// object it cannot add, naming its position. A nil object (or a nil
+// pointer of a kind it adds) is an error wrapping ErrInvalidObject, and
+// then nothing is added.
 func (c *Cluster) AddObjects(objs ...api.Object) error {
 	if c == nil {
 		return errNilCluster
+	}
+	for i, o := range objs {
+		if isNilObject(o) {
+			return fmt.Errorf("%w: objects[%d]: nil", ErrInvalidObject, i)
+		}
 	}
 	workloads := false
 	for _, o := range objs {
@@ -331,4 +354,38 @@ func (c *Cluster) AddObjects(objs ...api.Object) error {
 		}
 	}
 	return nil
+}
+
+// isNilObject reports whether o is nil or a nil pointer of a kind
+// AddObjects adds.
+func isNilObject(o api.Object) bool {
+	switch o := o.(type) {
+	case nil:
+		return true
+	case *api.Node:
+		return o == nil
+	case *api.Pod:
+		return o == nil
+	case *api.Namespace:
+		return o == nil
+	case *api.PersistentVolumeClaim:
+		return o == nil
+	case *api.PersistentVolume:
+		return o == nil
+	case *api.StorageClass:
+		return o == nil
+	case *api.CSINode:
+		return o == nil
+	case *api.CSIDriver:
+		return o == nil
+	case *api.Service:
+		return o == nil
+	case *api.ReplicaSet:
+		return o == nil
+	case *api.StatefulSet:
+		return o == nil
+	case *api.ReplicationController:
+		return o == nil
+	}
+	return false
 }

@@ -33,7 +33,14 @@ func jsonPod(t *testing.T, s string) *api.Pod {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return objs[0].(*api.Pod)
+	if len(objs) != 1 {
+		t.Fatalf("decoded %d objects, want one pod", len(objs))
+	}
+	p, ok := objs[0].(*api.Pod)
+	if !ok {
+		t.Fatalf("decoded a %T, want a pod", objs[0])
+	}
+	return p
 }
 
 // storageNode is a node of zone z with room for pods.

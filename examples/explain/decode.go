@@ -369,7 +369,11 @@ func locate(at where, obj any, wrap func(any) map[string]any, err error) inputEr
 	if len(path) == 0 {
 		return inputError{at: at, problem: problemText(last, at.kind)}
 	}
-	return inputError{at: at, field: joinPath(path), value: shortValue(node), problem: problemText(last, at.kind)}
+	field := joinPath(path)
+	// api.Decode names the field of a value its own decoder refused (a
+	// quantity); the line says it once.
+	problem := strings.TrimPrefix(problemText(last, at.kind), field+": ")
+	return inputError{at: at, field: field, value: shortValue(node), problem: problem}
 }
 
 // fieldName writes a map key as a path element, bracketing keys that are
@@ -399,6 +403,13 @@ func problemText(err error, kind string) string {
 	}
 	if kind != "" {
 		s = strings.TrimPrefix(s, kind+": ")
+		// "Pod shop/web: ...": api.Decode names the object, as the line
+		// already does.
+		if rest, ok := strings.CutPrefix(s, kind+" "); ok {
+			if i := strings.Index(rest, ": "); i >= 0 && !strings.ContainsAny(rest[:i], " \"") {
+				s = rest[i+2:]
+			}
+		}
 	}
 	return s
 }

@@ -39,7 +39,7 @@
 // GitHub and most Markdown viewers draw: the pod's lifecycle as a state
 // diagram, the probe schedule and the termination timeline as Gantt
 // charts, the scheduling answer as a per-zone flowchart of nodes with a
-// table of fit, topology spread verdict and score, and the downward API
+// table of fit, topology spread verdict, skew if placed and score, and the downward API
 // values and the eviction answer as tables and text.
 //
 // Bad input — a file that cannot be read or parsed, an unknown kind, an

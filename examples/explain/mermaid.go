@@ -13,7 +13,7 @@ import (
 // GitHub and most Markdown viewers draw: the lifecycle as a state diagram,
 // the probe schedule and the termination timeline as Gantt charts, and the
 // scheduling answer as a flowchart of nodes grouped by zone with a table
-// of fit, spread verdict and score.
+// of fit, spread verdict, skew if placed and score.
 func writeMermaid(b *strings.Builder, r *report) {
 	fmt.Fprintf(b, "## Pod %s/%s\n\n", r.pod.Namespace, r.pod.Name)
 	fmt.Fprintf(b, "From %s, %s. QoS class %s; requests %s; limits %s.\n\n",
@@ -277,7 +277,7 @@ func mermaidPlacement(b *strings.Builder, r *report) {
 	}
 	b.WriteString("```\n\n")
 
-	b.WriteString("| zone | node | fits | topology spread | score | why not |\n|---|---|---|---|---|---|\n")
+	b.WriteString("| zone | node | fits | topology spread | skew if placed | score | why not |\n|---|---|---|---|---|---|---|\n")
 	for _, z := range pl.zones {
 		for _, n := range z.nodes {
 			fits, score := "no", ""
@@ -291,7 +291,7 @@ func mermaidPlacement(b *strings.Builder, r *report) {
 			if len(n.victim) > 0 {
 				why = strings.TrimPrefix(why+"; preempts "+strings.Join(n.victim, ", "), "; ")
 			}
-			fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |\n", cell(z.name), cell(n.node), fits, cell(n.spread), score, cell(why))
+			fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s |\n", cell(z.name), cell(n.node), fits, cell(n.spread), cell(strings.Join(n.skew, ", ")), score, cell(why))
 		}
 	}
 	b.WriteString("\n")

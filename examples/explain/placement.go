@@ -38,6 +38,7 @@ type nodeFit struct {
 	fits   bool
 	why    []string // every rejecting plugin, "Plugin: reason"
 	spread string   // the PodTopologySpread verdict: "ok", its reason, or "" without constraints
+	skew   []string // per DoNotSchedule constraint: "zone=eu-1a skew 2/1", the skew if placed over maxSkew
 	score  int64
 	scored bool
 	victim []string // pods preemption would evict here
@@ -120,6 +121,13 @@ func fitTable(pl *placement, c *scheduling.Cluster, hasSpread bool) []zone {
 				nf.spread = reason
 			}
 		}
+		for _, sk := range ne.Spread {
+			if sk.Missing {
+				nf.skew = append(nf.skew, sk.TopologyKey+" missing")
+				continue
+			}
+			nf.skew = append(nf.skew, fmt.Sprintf("%s=%s skew %d/%d", sk.TopologyKey, sk.Domain, sk.Skew, sk.MaxSkew))
+		}
 		nf.score, nf.scored = scores[ne.Node]
 		z := ""
 		if n := c.NodeByName(ne.Node); n != nil {
@@ -159,6 +167,9 @@ func writePlacement(b *strings.Builder, pl *placement, pod *api.Pod) {
 			line := fmt.Sprintf("    %-10s %-4s", n.node, verdict)
 			if n.scored {
 				line += fmt.Sprintf(" score %d", n.score)
+			}
+			if len(n.skew) > 0 {
+				line += "  [" + strings.Join(n.skew, ", ") + "]"
 			}
 			if len(n.why) > 0 {
 				line += "  " + strings.Join(n.why, "; ")

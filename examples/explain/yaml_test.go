@@ -48,12 +48,12 @@ func objectsByKind(t testing.TB) map[string][]map[string]any {
 		}
 		vectorObjects = map[string][]map[string]any{}
 		for _, f := range files {
-			tree, err := readNumbers(f.Data)
+			tree, err := conformance.DecodeNumbers(f.Data)
 			if err != nil {
 				vectorErr = fmt.Errorf("%s: %w", f.Name, err)
 				return
 			}
-			walkObjects(tree, func(o map[string]any) {
+			conformance.WalkObjects(tree, func(o map[string]any) {
 				k, _ := o["kind"].(string)
 				if len(vectorObjects[k]) < perKind {
 					vectorObjects[k] = append(vectorObjects[k], o)
@@ -65,7 +65,7 @@ func objectsByKind(t testing.TB) map[string][]map[string]any {
 			vectorErr = err
 			return
 		}
-		tree, err := readNumbers(extra)
+		tree, err := conformance.DecodeNumbers(extra)
 		if err != nil {
 			vectorErr = err
 			return
@@ -80,39 +80,6 @@ func objectsByKind(t testing.TB) map[string][]map[string]any {
 		t.Fatal(vectorErr)
 	}
 	return vectorObjects
-}
-
-func readNumbers(b []byte) (any, error) {
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	var v any
-	err := d.Decode(&v)
-	return v, err
-}
-
-// walkObjects calls f for every JSON object with a kind and metadata.
-func walkObjects(v any, f func(map[string]any)) {
-	switch x := v.(type) {
-	case map[string]any:
-		if k, ok := x["kind"].(string); ok && k != "" {
-			if _, ok := x["metadata"]; ok {
-				f(x)
-				return
-			}
-		}
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			walkObjects(x[k], f)
-		}
-	case []any:
-		for _, e := range x {
-			walkObjects(e, f)
-		}
-	}
 }
 
 // yamlNode writes a generic JSON tree as the YAML a person would: keys
@@ -330,7 +297,7 @@ func cloneTree(m map[string]any) map[string]any {
 	if err != nil {
 		panic(err)
 	}
-	v, err := readNumbers(b)
+	v, err := conformance.DecodeNumbers(b)
 	if err != nil {
 		panic(err)
 	}

@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -140,11 +139,11 @@ func TestRoundTrip(t *testing.T) {
 	unknown := map[string]int{}
 	for _, fam := range loadFamilies(t) {
 		for _, c := range fam.Cases {
-			tree, err := decodeNumbers(c.Input)
+			tree, err := DecodeNumbers(c.Input)
 			if err != nil {
 				t.Fatalf("%s/%s: %v", fam.Family, c.Name, err)
 			}
-			walkObjects(tree, func(obj map[string]any) {
+			WalkObjects(tree, func(obj map[string]any) {
 				kind, ok := obj["kind"].(string)
 				if !ok {
 					t.Errorf("%s/%s: an object's kind is %T, not a string", fam.Family, c.Name, obj["kind"])
@@ -170,7 +169,7 @@ func TestRoundTrip(t *testing.T) {
 					t.Errorf("%s/%s: encode %s: %v", fam.Family, c.Name, kind, err)
 					return
 				}
-				back, err := decodeNumbers(enc)
+				back, err := DecodeNumbers(enc)
 				if err != nil {
 					t.Errorf("%s/%s: re-read %s: %v", fam.Family, c.Name, kind, err)
 					return
@@ -208,34 +207,4 @@ func countList(m map[string]int) string {
 	}
 	sort.Strings(ks)
 	return strings.Join(ks, " ")
-}
-
-// decodeNumbers reads JSON keeping numbers as json.Number, so that int64
-// values survive exactly.
-func decodeNumbers(b []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var v any
-	err := dec.Decode(&v)
-	return v, err
-}
-
-// walkObjects calls f for every JSON object carrying a kind and metadata.
-func walkObjects(v any, f func(map[string]any)) {
-	switch x := v.(type) {
-	case map[string]any:
-		if k, ok := x["kind"].(string); ok && k != "" {
-			if _, ok := x["metadata"]; ok {
-				f(x)
-				return
-			}
-		}
-		for _, e := range x {
-			walkObjects(e, f)
-		}
-	case []any:
-		for _, e := range x {
-			walkObjects(e, f)
-		}
-	}
 }

@@ -42,7 +42,7 @@ func runDefaultTolerations(input, want json.RawMessage) error {
 // sameAnswer compares want with got encoded as JSON, with SameJSON's rules
 // (absent equals empty, times by instant).
 func sameAnswer(want json.RawMessage, got any) error {
-	w, err := decodeNumbers(want)
+	w, err := DecodeNumbers(want)
 	if err != nil {
 		return fmt.Errorf("decoding want: %w", err)
 	}
@@ -50,7 +50,7 @@ func sameAnswer(want json.RawMessage, got any) error {
 	if err != nil {
 		return err
 	}
-	g, err := decodeNumbers(b)
+	g, err := DecodeNumbers(b)
 	if err != nil {
 		return err
 	}

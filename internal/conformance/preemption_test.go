@@ -21,6 +21,10 @@ func init() {
 func podKeys(pods []*api.Pod) []string {
 	out := make([]string, len(pods))
 	for i, p := range pods {
+		if p == nil {
+			out[i] = "<nil>"
+			continue
+		}
 		out[i] = p.Namespace + "/" + p.Name
 	}
 	sort.Strings(out)

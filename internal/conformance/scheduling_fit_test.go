@@ -49,6 +49,9 @@ func runNodeFit(input, want json.RawMessage) error {
 		return err
 	}
 	e := c.NewCycle(&in.Pod).Explain()
+	if e == nil || len(e.Nodes) != 1 {
+		return fmt.Errorf("the explanation covers %v, want the one node", e)
+	}
 	ne := e.Nodes[0]
 	var rejectedBy, insufficient []string
 	statuses := map[string]fitStatusWant{}
@@ -128,7 +131,11 @@ func runInterPodAffinity(input, want json.RawMessage) error {
 	}
 	var d scheduling.Decision
 	c.NewCycle(&in.Pod).Decide(&d)
-	pre := d.PreFilter()[0]
+	preFilter := d.PreFilter()
+	if len(preFilter) != 1 {
+		return fmt.Errorf("%d PreFilter statuses, want InterPodAffinity's alone", len(preFilter))
+	}
+	pre := preFilter[0]
 	if pre.Code == scheduling.Error {
 		if w.Error {
 			return nil
@@ -177,6 +184,9 @@ func runInterPodAffinity(input, want json.RawMessage) error {
 	}
 	var got []scoreWant
 	for _, s := range scores {
+		if len(s.Plugins) != 1 {
+			return fmt.Errorf("%s: %d plugin scores, want InterPodAffinity's alone", s.Node, len(s.Plugins))
+		}
 		got = append(got, scoreWant{Node: s.Node, Score: s.Plugins[0].Score})
 	}
 	if len(got) != len(w.Scores) {

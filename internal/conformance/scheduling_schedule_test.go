@@ -182,6 +182,9 @@ func runScheduleOne(input, want json.RawMessage) error {
 		var scores []scheduleScoreWant
 		for _, s := range d.Scores(nil) {
 			sw := scheduleScoreWant{Node: s.Node, Plugins: map[string]int64{}, Total: s.Total}
+			if len(pre) != len(s.Plugins) {
+				return fmt.Errorf("%d PreScore statuses for %d score plugins", len(pre), len(s.Plugins))
+			}
 			for j, p := range s.Plugins {
 				if pre[j].Code == scheduling.Skip {
 					continue

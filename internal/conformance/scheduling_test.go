@@ -224,7 +224,11 @@ func runTopologySpread(input, want json.RawMessage) error {
 	})
 	var d scheduling.Decision
 	c.NewCycle(&in.Pod).Decide(&d)
-	pre := d.PreFilter()[0]
+	preFilter := d.PreFilter()
+	if len(preFilter) != 1 {
+		return fmt.Errorf("%d PreFilter statuses, want PodTopologySpread's alone", len(preFilter))
+	}
+	pre := preFilter[0]
 	if w.Error {
 		// Upstream fails in PreFilter (hard constraints) or PreScore (soft
 		// ones); either is an Error status here.
@@ -269,6 +273,9 @@ func runTopologySpread(input, want json.RawMessage) error {
 	}
 	gotScores := make([]nodeScore, len(scores))
 	for i, s := range scores {
+		if len(s.Plugins) != 1 {
+			return fmt.Errorf("%s: %d plugin scores, want PodTopologySpread's alone", s.Node, len(s.Plugins))
+		}
 		gotScores[i] = nodeScore{Node: s.Node, Score: s.Plugins[0].Score}
 	}
 	if diff := SameJSON(toJSONTree(w.Scores), toJSONTree(gotScores), "scores"); diff != "" {

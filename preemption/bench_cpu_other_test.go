@@ -1,0 +1,11 @@
+//go:build !unix
+
+package preemption_test
+
+import (
+	"testing"
+	"time"
+)
+
+func cpuTime() time.Duration                      { return 0 }
+func reportCPU(b *testing.B, start time.Duration) {}
