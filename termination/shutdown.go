@@ -197,15 +197,7 @@ type ShutdownTimeline struct {
 func (t ShutdownTimeline) String() string {
 	var b strings.Builder
 	for _, e := range t.Events {
-		fmt.Fprintf(&b, "%+6.1fs  %-16s", e.Offset.Seconds(), e.Kind)
-		if e.Pod != "" {
-			fmt.Fprintf(&b, " [%s]", e.Pod)
-		}
-		if e.Detail != "" {
-			b.WriteString(" ")
-			b.WriteString(e.Detail)
-		}
-		b.WriteString("\n")
+		writeEventLine(&b, e.Offset, 16, string(e.Kind), e.Pod, e.Detail)
 	}
 	return b.String()
 }

@@ -128,17 +128,24 @@ type Timeline struct {
 func (t Timeline) String() string {
 	var b strings.Builder
 	for _, e := range t.Events {
-		fmt.Fprintf(&b, "%+6.1fs  %-20s", e.Offset.Seconds(), e.Kind)
-		if e.Container != "" {
-			fmt.Fprintf(&b, " [%s]", e.Container)
-		}
-		if e.Detail != "" {
-			b.WriteString(" ")
-			b.WriteString(e.Detail)
-		}
-		b.WriteString("\n")
+		writeEventLine(&b, e.Offset, 20, string(e.Kind), e.Container, e.Detail)
 	}
 	return b.String()
+}
+
+// writeEventLine writes one line of a rendered timeline: the offset in
+// seconds, the kind padded to width, the subject (a container or a pod) in
+// brackets and the detail, each only when set.
+func writeEventLine(b *strings.Builder, offset time.Duration, width int, kind, subject, detail string) {
+	fmt.Fprintf(b, "%+6.1fs  %-*s", offset.Seconds(), width, kind)
+	if subject != "" {
+		fmt.Fprintf(b, " [%s]", subject)
+	}
+	if detail != "" {
+		b.WriteString(" ")
+		b.WriteString(detail)
+	}
+	b.WriteString("\n")
 }
 
 // BuildTimeline computes the termination timeline of pod for a DELETE
