@@ -167,11 +167,12 @@ func (d *Decision) clear() {
 func (d *Decision) reset(cy *Cycle) {
 	d.clear()
 	// Statuses handed out from the arena may outlive the decision (a
-	// preemption Result keeps them): start a fresh one.
-	d.arena = statusArena{}
-	d.cy = cy
+	// preemption Result keeps them): start a fresh one, whose arrays grow
+	// to room for two entries per node at most.
 	nodes := cy.c.nodes
 	n := len(nodes)
+	d.arena = statusArena{limit: 2 * n}
+	d.cy = cy
 	d.nodes = nodes
 	d.preFilter = cy.appendPreFilter(d.preFilter)
 	d.rejectAll = cy.rejectAll != nil
