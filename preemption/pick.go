@@ -1,11 +1,6 @@
 package preemption
 
-import (
-	"math"
-	"time"
-
-	"github.com/podsem/podsem/scheduling"
-)
+import "math"
 
 // priorityShift is added to every victim's priority before summing, as
 // pickOneNodeForPreemption does (MaxInt32+1), so that more victims never
@@ -18,17 +13,18 @@ const priorityShift = int64(math.MaxInt32) + 1
 type ranking [5]int64
 
 // rankCandidate computes the ranking of a candidate with the given
-// victims (most important first) and budget violations.
-func rankCandidate(victims []*scheduling.PodInfo, violations int, now time.Time) ranking {
+// victims (most important first, as the dry run's keys, whose start times
+// are startNanos's) and budget violations.
+func rankCandidate(victims []importance, violations int) ranking {
 	var sum int64
 	for _, v := range victims {
-		sum += int64(v.Priority()) + priorityShift
+		sum += int64(v.prio) + priorityShift
 	}
 	top := int64(math.MinInt64)
 	if len(victims) > 0 {
-		top = -int64(victims[0].Priority())
+		top = -int64(victims[0].prio)
 	}
-	return ranking{-int64(violations), top, -sum, -int64(len(victims)), earliestTopStart(victims, now)}
+	return ranking{-int64(violations), top, -sum, -int64(len(victims)), earliestTopStart(victims)}
 }
 
 // pickOneNode chooses among candidates as the preemption Evaluator's
@@ -79,21 +75,17 @@ func pickOneNode(candidates []Candidate, ranks []ranking) (int, []string) {
 // earliestTopStart is the earliest start time (Unix nanoseconds) among the
 // victims of the highest priority (the scheduler's
 // GetEarliestPodStartTime).
-func earliestTopStart(victims []*scheduling.PodInfo, now time.Time) int64 {
+func earliestTopStart(victims []importance) int64 {
 	if len(victims) == 0 {
 		return math.MinInt64
 	}
-	top := victims[0].Priority()
-	earliest := startNanos(victims[0], now)
+	top, earliest := victims[0].prio, victims[0].start
 	for _, v := range victims[1:] {
-		p := v.Priority()
 		switch {
-		case p == top:
-			if s := startNanos(v, now); s < earliest {
-				earliest = s
-			}
-		case p > top:
-			top, earliest = p, startNanos(v, now)
+		case v.prio == top:
+			earliest = min(earliest, v.start)
+		case v.prio > top:
+			top, earliest = v.prio, v.start
 		}
 	}
 	return earliest

@@ -189,12 +189,14 @@ func preempt(cy *scheduling.Cycle, d *scheduling.Decision, pdbs []*api.PodDisrup
 		return Result{Eligible: true, Nomination: NominationKeep, Err: errNoNodes, Message: MessagePrefix + errNoNodes.Error()}
 	}
 	res := Result{Eligible: true, Nodes: make([]NodeOutcome, d.NumNodes())}
-	potential := make([]int, 0, len(res.Nodes))
+	potential := make([]int32, 0, len(res.Nodes))
 	for i := range res.Nodes {
-		st := d.Status(i)
-		res.Nodes[i] = NodeOutcome{Node: c.NodeAt(i).Name(), Filter: st}
-		if st.Code == scheduling.Unschedulable {
-			potential = append(potential, i)
+		// Written field by field: the outcome is zero already.
+		o := &res.Nodes[i]
+		o.Node = c.NodeAt(i).Name()
+		o.Filter = d.Status(i)
+		if o.Filter.Code == scheduling.Unschedulable {
+			potential = append(potential, int32(i))
 		}
 	}
 	if len(potential) == 0 {
@@ -219,7 +221,7 @@ func preempt(cy *scheduling.Cycle, d *scheduling.Decision, pdbs []*api.PodDisrup
 	var victimSlab []*api.Pod
 	var errs []error
 	for k := range potential {
-		i := potential[(offset+k)%len(potential)]
+		i := int(potential[(offset+k)%len(potential)])
 		n := c.NodeAt(i)
 		victims, violations, st := dr.selectVictims(n)
 		res.Nodes[i].Evaluated = true
@@ -252,10 +254,10 @@ func preempt(cy *scheduling.Cycle, d *scheduling.Decision, pdbs []*api.PodDisrup
 			}
 			start := len(victimSlab)
 			for _, v := range victims {
-				victimSlab = append(victimSlab, v.Pod)
+				victimSlab = append(victimSlab, dr.potential[v.pos].Pod)
 			}
 			cands[slot] = Candidate{Node: n.Name(), Victims: victimSlab[start:len(victimSlab):len(victimSlab)], PDBViolations: violations}
-			ranks[slot] = rankCandidate(victims, violations, now)
+			ranks[slot] = rankCandidate(victims, violations)
 		}
 		if numClean > 0 && numClean+numViolating >= want {
 			break

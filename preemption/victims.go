@@ -45,23 +45,28 @@ func compileBudgets(pdbs []*api.PodDisruptionBudget) []budget {
 	return out
 }
 
-// splitByViolation divides pods (already in reprieve order) into those
-// whose eviction would take some budget below zero and the others, keeping
-// the order within each group, as DefaultPreemption's
-// filterPodsWithPDBViolation does: each budget of the pod's namespace
-// whose selector matches the pod's labels spends its allowance pod by pod,
-// and a pod the budget already lists in status.disruptedPods spends
-// nothing and never violates it. Which budgets select a set of labels is
-// worked out once per scheduling.LabelSet.
-func (d *dryRun) splitByViolation(pods []*scheduling.PodInfo) {
+// splitByViolation divides the potential victims (keys, already in
+// reprieve order) into those whose eviction would take some budget below
+// zero and the others, keeping the order within each group, as
+// DefaultPreemption's filterPodsWithPDBViolation does: each budget of the
+// pod's namespace whose selector matches the pod's labels spends its
+// allowance pod by pod, and a pod the budget already lists in
+// status.disruptedPods spends nothing and never violates it. Which budgets
+// select a set of labels is worked out once per scheduling.LabelSet.
+func (d *dryRun) splitByViolation(keys []importance) {
 	budgets, allowed := d.budgets, d.allowed
+	if len(budgets) == 0 {
+		d.violating, d.other = d.violating[:0], append(d.other[:0], keys...)
+		return
+	}
 	for i := range budgets {
 		allowed[i] = budgets[i].allowed
 	}
 	violating, other := d.violating[:0], d.other[:0]
-	for _, p := range pods {
+	for _, key := range keys {
+		p := d.potential[key.pos]
 		violates := false
-		if len(budgets) > 0 && p.HasLabels() {
+		if p.HasLabels() {
 			sel := d.selecting(p)
 			for i := range budgets {
 				if !sel.has(i) {
@@ -79,9 +84,9 @@ func (d *dryRun) splitByViolation(pods []*scheduling.PodInfo) {
 			}
 		}
 		if violates {
-			violating = append(violating, p)
+			violating = append(violating, key)
 		} else {
-			other = append(other, p)
+			other = append(other, key)
 		}
 	}
 	d.violating, d.other = violating, other
@@ -102,13 +107,21 @@ func (s budgetSet) has(i int) bool {
 }
 
 // selecting returns the budgets of p's namespace whose selector matches
-// p's labels, remembered per LabelSet when there are at most 64 budgets.
+// p's labels, remembered per LabelSet when there are at most 64 budgets
+// (the last few sets asked for are looked up without hashing: a node's
+// pods tend to repeat a handful of label sets).
 func (d *dryRun) selecting(p *scheduling.PodInfo) budgetSet {
 	n := len(d.budgets)
 	set := p.LabelSet()
 	memo := n <= 64 && !set.IsZero()
 	if memo {
+		for i := range d.recent {
+			if d.recent[i].set == set {
+				return budgetSet{mask: d.recent[i].mask}
+			}
+		}
 		if m, ok := d.selects[set]; ok {
+			d.remember(set, m)
 			return budgetSet{mask: m}
 		}
 	}
@@ -135,8 +148,16 @@ func (d *dryRun) selecting(p *scheduling.PodInfo) budgetSet {
 			d.selects = make(map[scheduling.LabelSet]uint64, 16)
 		}
 		d.selects[set] = out.mask
+		d.remember(set, out.mask)
 	}
 	return out
+}
+
+// remember puts a LabelSet's budgets among the recent ones, in place of
+// the oldest.
+func (d *dryRun) remember(set scheduling.LabelSet, mask uint64) {
+	d.recent[d.next] = selection{set: set, mask: mask}
+	d.next = (d.next + 1) % len(d.recent)
 }
 
 // startNanos is the pod's start time as the scheduler's GetPodStartTime
@@ -153,12 +174,14 @@ func startNanos(p *scheduling.PodInfo, now time.Time) int64 {
 	return math.MaxInt64
 }
 
-// importance is what MoreImportantPod compares of a pod: its priority and
-// its start time (startNanos).
+// importance is what MoreImportantPod compares of a pod, its priority and
+// its start time (startNanos), with the pod's position in the dry run's
+// list of potential victims. It holds no pointer, so that sorting and
+// copying keys costs the garbage collector nothing.
 type importance struct {
-	pod   *scheduling.PodInfo
-	prio  int32
 	start int64
+	prio  int32
+	pos   int32
 }
 
 // before reports whether a is more important than b, as the scheduler's
@@ -170,7 +193,7 @@ func (a *importance) before(b *importance) bool {
 	return a.start < b.start
 }
 
-// byImportance sorts pods most important first (sort.Interface on a
+// byImportance sorts keys most important first (sort.Interface on a
 // pointer, so that sorting allocates nothing).
 type byImportance []importance
 
@@ -178,30 +201,35 @@ func (s *byImportance) Len() int           { return len(*s) }
 func (s *byImportance) Swap(i, j int)      { (*s)[i], (*s)[j] = (*s)[j], (*s)[i] }
 func (s *byImportance) Less(i, j int) bool { return (*s)[i].before(&(*s)[j]) }
 
-// sortByImportance sorts pods most important first, in the order
-// upstream's sort.Slice leaves them in, pods equal on priority and start
-// time included: sort.Sort runs the same algorithm, which for up to 12
-// elements is the insertion sort written out here (and is stable there).
-func (d *dryRun) sortByImportance(pods []*scheduling.PodInfo) {
-	keys := d.keys[:0]
-	for _, p := range pods {
-		keys = append(keys, importance{pod: p, prio: p.Priority(), start: startNanos(p, d.now)})
+// keysOf appends to keys the importance of each of pods, pos being its
+// position in pods.
+func (d *dryRun) keysOf(keys []importance, pods []*scheduling.PodInfo) []importance {
+	for i, p := range pods {
+		keys = append(keys, importance{prio: p.Priority(), start: startNanos(p, d.now), pos: int32(i)})
 	}
+	return keys
+}
+
+// sortByImportance sorts keys most important first, in the order
+// upstream's sort.Slice leaves the pods in, pods equal on priority and
+// start time included: sort.Sort runs the same algorithm, which for up to
+// 12 elements is the insertion sort written out here (and is stable
+// there). Only the comparisons decide the order, so sorting the keys
+// leaves them as sorting the pods would.
+func (d *dryRun) sortByImportance(keys []importance) {
 	if len(keys) <= 12 {
 		for i := 1; i < len(keys); i++ {
 			for j := i; j > 0 && keys[j].before(&keys[j-1]); j-- {
 				keys[j], keys[j-1] = keys[j-1], keys[j]
 			}
 		}
-	} else {
-		d.keys = keys
-		sort.Sort(&d.keys)
+		return
 	}
-	for i := range keys {
-		pods[i] = keys[i].pod
-		keys[i].pod = nil
-	}
-	d.keys = keys[:0]
+	// sort.Sort takes the keys through the dryRun, which is on the heap
+	// already, so that the interface costs no allocation.
+	d.sorting = keys
+	sort.Sort(&d.sorting)
+	d.sorting = nil
 }
 
 // dryRun is the scratch space of one decision's per-node victim selection.
@@ -215,13 +243,24 @@ type dryRun struct {
 	// WhatIf (tests compare the two ways).
 	arithmetic bool
 	ledger     scheduling.Ledger
-	// Buffers reused from node to node.
-	potential, violating, other, victims []*scheduling.PodInfo
-	keys                                 byImportance
+	// Buffers reused from node to node: the node's potential victims, and
+	// keys into them.
+	potential                      []*scheduling.PodInfo
+	keys, violating, other, victim []importance
+	sorting                        byImportance
 	// selects remembers which budgets select each LabelSet (at most 64
-	// budgets); many is the answer's buffer beyond 64.
+	// budgets), recent the last few it was asked for (next is the entry
+	// to replace); many is the answer's buffer beyond 64.
 	selects map[scheduling.LabelSet]uint64
+	recent  [8]selection
+	next    int
 	many    []bool
+}
+
+// selection is the set of budgets that select a LabelSet.
+type selection struct {
+	set  scheduling.LabelSet
+	mask uint64
 }
 
 // reasonsNoVictims is the reason list of a node without lower-priority
@@ -233,16 +272,17 @@ var reasonsNoVictims = []string{ReasonNoVictims}
 // fits (with the pods nominated to the node of at least its priority),
 // and reprieve as many of them as possible, the ones whose eviction would
 // violate a budget first, each group from the most important down. It
-// returns the victims most important first (in a buffer valid until the
-// next call) and how many of them violate a budget, or the status that
-// rules the node out.
+// returns the victims most important first, as keys into the node's
+// potential victims (d.potential), both in buffers valid until the next
+// call, and how many of them violate a budget; or the status that rules
+// the node out.
 //
 // When the cycle's filters depend on other pods only through their
 // requests, number and host ports, a scheduling.Ledger decides each step
 // by arithmetic on the node's totals; otherwise each step runs the filters
 // through a WhatIf. Both give the same answers (the package's properties
 // compare them).
-func (d *dryRun) selectVictims(n *scheduling.NodeInfo) ([]*scheduling.PodInfo, int, scheduling.Status) {
+func (d *dryRun) selectVictims(n *scheduling.NodeInfo) ([]importance, int, scheduling.Status) {
 	d.potential = d.potential[:0]
 	for _, p := range n.Pods() {
 		if p.Priority() < d.priority {
@@ -266,12 +306,14 @@ func (d *dryRun) selectVictims(n *scheduling.NodeInfo) ([]*scheduling.PodInfo, i
 			return nil, 0, st
 		}
 	}
-	d.sortByImportance(d.potential)
-	d.splitByViolation(d.potential)
-	victims := d.victims[:0]
+	d.keys = d.keysOf(d.keys[:0], d.potential)
+	d.sortByImportance(d.keys)
+	d.splitByViolation(d.keys)
+	victims := d.victim[:0]
 	numViolating := 0
-	for k, group := range [2][]*scheduling.PodInfo{d.violating, d.other} {
-		for _, p := range group {
+	for k, group := range [2][]importance{d.violating, d.other} {
+		for _, key := range group {
+			p := d.potential[key.pos]
 			var back bool
 			if w == nil {
 				back = d.ledger.Reprieve(p)
@@ -279,7 +321,7 @@ func (d *dryRun) selectVictims(n *scheduling.NodeInfo) ([]*scheduling.PodInfo, i
 				w.AddPod(p)
 				st := w.Filter()
 				if st.Code == scheduling.Error {
-					d.victims = victims[:0]
+					d.victim = victims[:0]
 					return nil, 0, st
 				}
 				if back = st.IsSuccess(); !back {
@@ -287,7 +329,7 @@ func (d *dryRun) selectVictims(n *scheduling.NodeInfo) ([]*scheduling.PodInfo, i
 				}
 			}
 			if !back {
-				victims = append(victims, p)
+				victims = append(victims, key)
 				if k == 0 {
 					numViolating++
 				}
@@ -297,6 +339,6 @@ func (d *dryRun) selectVictims(n *scheduling.NodeInfo) ([]*scheduling.PodInfo, i
 	if len(d.violating) != 0 && len(d.other) != 0 {
 		d.sortByImportance(victims)
 	}
-	d.victims = victims
+	d.victim = victims
 	return victims, numViolating, scheduling.Status{}
 }

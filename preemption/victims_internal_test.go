@@ -12,9 +12,9 @@ import (
 	"pgregory.net/rapid"
 )
 
-// sortByImportance leaves pods in the order upstream's sort.Slice leaves
-// them in, ties on priority and start time included, below and above the
-// insertion-sort threshold.
+// sortByImportance leaves the pods' keys in the order upstream's
+// sort.Slice leaves the pods in, ties on priority and start time included,
+// below and above the insertion-sort threshold.
 func TestSortByImportanceIsSortSlice(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(0, 40).Draw(t, "pods")
@@ -37,9 +37,15 @@ func TestSortByImportanceIsSortSlice(t *testing.T) {
 			t.Fatal(err)
 		}
 		now := rapid.SampledFrom([]time.Time{{}, base.Add(time.Minute)}).Draw(t, "now")
-		got := slices.Clone(c.NodeAt(0).Pods())
-		want := slices.Clone(got)
-		(&dryRun{now: now}).sortByImportance(got)
+		infos := c.NodeAt(0).Pods()
+		want := slices.Clone(infos)
+		d := &dryRun{now: now}
+		keys := d.keysOf(nil, infos)
+		d.sortByImportance(keys)
+		var got []*scheduling.PodInfo
+		for _, k := range keys {
+			got = append(got, infos[k.pos])
+		}
 		sort.Slice(want, func(i, j int) bool {
 			a, b := want[i], want[j]
 			if a.Priority() != b.Priority() {

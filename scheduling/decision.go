@@ -167,11 +167,12 @@ func (d *Decision) clear() {
 func (d *Decision) reset(cy *Cycle) {
 	d.clear()
 	// Statuses handed out from the arena may outlive the decision (a
-	// preemption Result keeps them): start a fresh one.
-	d.arena = statusArena{}
-	d.cy = cy
+	// preemption Result keeps them): start a fresh one, whose arrays grow
+	// to room for two entries per node at most.
 	nodes := cy.c.nodes
 	n := len(nodes)
+	d.arena = statusArena{limit: 2 * n}
+	d.cy = cy
 	d.nodes = nodes
 	d.preFilter = cy.appendPreFilter(d.preFilter)
 	d.rejectAll = cy.rejectAll != nil
@@ -448,9 +449,11 @@ func (d *Decision) lazyStatus(i int, j int) Status {
 	p := d.cy.checks[j].p
 	// Reasons and numbers come from the decision's arena, so that reading
 	// every node's status (preemption does) does not allocate per node.
-	d.view = nodeView{info: d.nodes[i], arena: &d.arena}
+	// Only the node changes from call to call: the view never removes or
+	// adds pods, and it keeps the last node (one the decision refers to
+	// anyway) rather than paying a clearing write per call.
+	d.view.info, d.view.arena = d.nodes[i], &d.arena
 	st := p.filter(&d.view)
-	d.view = nodeView{}
 	st.Plugin = p.name()
 	return st
 }

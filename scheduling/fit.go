@@ -114,33 +114,77 @@ func (pl *fitPlugin) filter(v *nodeView) Status {
 	n := v.info
 	alloc := &n.allocatable
 	ins := v.arena.insufficient(4 + len(pl.scalars))
+	// shared is the set of fitReasonTexts the entries give (bit k for
+	// text k), 0 when a scalar resource is short too.
+	shared := 0
 	if pods := int64(v.numPods()); pods+1 > alloc.AllowedPodNumber {
-		ins = append(ins, InsufficientResource{Resource: string(api.ResourcePods), Reason: ReasonTooManyPods,
+		ins = append(ins, InsufficientResource{Resource: string(api.ResourcePods), Reason: fitReasonTexts[0],
 			Requested: 1, Used: pods, Capacity: alloc.AllowedPodNumber})
+		shared = 1
 	}
 	r := &pl.req
 	if r.MilliCPU != 0 || r.Memory != 0 || r.EphemeralStorage != 0 || len(pl.scalars) != 0 {
 		cpu, mem, eph := v.requested()
-		ins = checkFit(ins, "cpu", "Insufficient cpu", r.MilliCPU, cpu, alloc.MilliCPU)
-		ins = checkFit(ins, "memory", "Insufficient memory", r.Memory, mem, alloc.Memory)
-		ins = checkFit(ins, "ephemeral-storage", "Insufficient ephemeral-storage", r.EphemeralStorage, eph, alloc.EphemeralStorage)
+		k := len(ins)
+		if ins = checkFit(ins, "cpu", fitReasonTexts[1], r.MilliCPU, cpu, alloc.MilliCPU); len(ins) > k {
+			shared |= 1 << 1
+		}
+		k = len(ins)
+		if ins = checkFit(ins, "memory", fitReasonTexts[2], r.Memory, mem, alloc.Memory); len(ins) > k {
+			shared |= 1 << 2
+		}
+		k = len(ins)
+		if ins = checkFit(ins, "ephemeral-storage", fitReasonTexts[3], r.EphemeralStorage, eph, alloc.EphemeralStorage); len(ins) > k {
+			shared |= 1 << 3
+		}
+		k = len(ins)
 		for _, name := range pl.scalars {
 			ins = checkFit(ins, string(name), "", r.Scalar[name], v.requestedScalar(name), alloc.Scalar[name])
+		}
+		if len(ins) > k {
+			shared = 0
 		}
 	}
 	if len(ins) == 0 {
 		return Status{}
 	}
-	st := Status{Code: Unschedulable}
-	st.Insufficient, st.Reasons = v.arena.take(ins)
+	st := Status{Code: Unschedulable, Insufficient: v.arena.keep(ins)}
 	for i := range ins {
-		st.Reasons[i] = ins[i].Reason
 		if ins[i].Unresolvable {
 			st.Code = UnschedulableAndUnresolvable
 		}
 	}
+	if shared != 0 {
+		st.Reasons = fitReasonLists[shared]
+		return st
+	}
+	st.Reasons = v.arena.reasons(len(ins))
+	for i := range ins {
+		st.Reasons[i] = ins[i].Reason
+	}
 	return st
 }
+
+// fitReasonTexts are the reasons of the resources NodeResourcesFit checks
+// for every pod, in the order filter checks them.
+var fitReasonTexts = [4]string{ReasonTooManyPods, "Insufficient cpu", "Insufficient memory", "Insufficient ephemeral-storage"}
+
+// fitReasonLists holds, for every non-empty subset of fitReasonTexts (a
+// bit mask), the reason list of a rejection for exactly those resources,
+// shared by all such rejections (each list capped at its length, never
+// modified), so that a rejection without scalar resources stores no
+// reason list of its own.
+var fitReasonLists = func() (lists [16][]string) {
+	for mask := 1; mask < len(lists); mask++ {
+		for k, text := range fitReasonTexts {
+			if mask&(1<<k) != 0 {
+				lists[mask] = append(lists[mask], text)
+			}
+		}
+		lists[mask] = lists[mask][:len(lists[mask]):len(lists[mask])]
+	}
+	return lists
+}()
 
 // checkFit appends an InsufficientResource when a positive request exceeds
 // what is left of the allocatable amount.

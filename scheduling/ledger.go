@@ -298,40 +298,63 @@ func (l *Ledger) Status() Status {
 
 // statusArena hands out the storage of rejection statuses' Insufficient
 // and Reasons lists from a few large arrays, so that a caller collecting
-// many statuses (preemption's failed dry runs) does not allocate per
-// status. Storage handed out is never handed out again, and each list is
-// capped at its length. A nil arena allocates each list on its own.
+// many statuses (preemption's failed dry runs, or every node's filter
+// status) does not allocate per status. Storage handed out is never handed
+// out again, and each list is capped at its length. A nil arena allocates
+// each list on its own.
+//
+// Each new array is four times the previous one, up to limit entries
+// (when limit is positive): a decision sets it from its number of nodes,
+// so that reading every node's status again and again (one preemption
+// after another on the same decision) allocates about what it keeps, a
+// constant number of arrays per pass, instead of ever larger arrays.
 type statusArena struct {
-	ins  []InsufficientResource
-	text []string
+	ins   []InsufficientResource
+	text  []string
+	limit int
+}
+
+// chunk is the size of the array that replaces one of capacity have when
+// a list of n entries does not fit.
+func (a *statusArena) chunk(have, n, least int) int {
+	size := max(4*have, least)
+	if a.limit > 0 {
+		size = min(size, a.limit)
+	}
+	return max(size, n)
 }
 
 // insufficient returns an empty list with room for n entries, to fill
-// and then pass to take.
+// and then pass to take or keep.
 func (a *statusArena) insufficient(n int) []InsufficientResource {
 	if a == nil {
 		return nil
 	}
 	if cap(a.ins)-len(a.ins) < n {
-		a.ins = make([]InsufficientResource, 0, max(4*cap(a.ins), 16*n))
+		a.ins = make([]InsufficientResource, 0, a.chunk(cap(a.ins), n, 16*n))
 	}
 	return a.ins[len(a.ins) : len(a.ins) : len(a.ins)+n]
 }
 
-// take keeps ins (insufficient's list, filled) for good and returns it
-// capped at its length, with a list of as many reasons to fill.
-func (a *statusArena) take(ins []InsufficientResource) ([]InsufficientResource, []string) {
-	if a == nil {
-		return ins, make([]string, len(ins))
-	}
+// keep keeps ins (insufficient's list, filled) for good and returns it
+// capped at its length.
+func (a *statusArena) keep(ins []InsufficientResource) []InsufficientResource {
 	n := len(ins)
-	if n > 0 && cap(a.ins) > len(a.ins) && &ins[0] == &a.ins[len(a.ins) : len(a.ins)+1][0] {
+	if a != nil && n > 0 && cap(a.ins) > len(a.ins) && &ins[0] == &a.ins[len(a.ins) : len(a.ins)+1][0] {
 		a.ins = a.ins[:len(a.ins)+n]
 	}
-	if cap(a.text)-len(a.text) < n {
-		a.text = make([]string, 0, max(4*cap(a.text), 64))
+	return ins[:n:n]
+}
+
+// reasons returns a list of n reasons to fill, kept for good.
+func (a *statusArena) reasons(n int) []string {
+	if a == nil {
+		return make([]string, n)
 	}
-	reasons := a.text[len(a.text) : len(a.text)+n : len(a.text)+n]
+	if cap(a.text)-len(a.text) < n {
+		a.text = make([]string, 0, a.chunk(cap(a.text), n, 64))
+	}
+	out := a.text[len(a.text) : len(a.text)+n : len(a.text)+n]
 	a.text = a.text[:len(a.text)+n]
-	return ins[:n:n], reasons
+	return out
 }

@@ -136,3 +136,54 @@ func TestLedgerWithoutReset(t *testing.T) {
 		}
 	}
 }
+
+// TestFitReasonListsFollowTheirMasks: the shared reason list of every set
+// of NodeResourcesFit's own resources holds their texts in the order the
+// filter checks them, and is capped so that appending to it copies.
+func TestFitReasonListsFollowTheirMasks(t *testing.T) {
+	for mask := 1; mask < len(fitReasonLists); mask++ {
+		var want []string
+		for k, text := range fitReasonTexts {
+			if mask&(1<<k) != 0 {
+				want = append(want, text)
+			}
+		}
+		got := fitReasonLists[mask]
+		if !reflect.DeepEqual(got, want) || cap(got) != len(got) {
+			t.Errorf("mask %04b: %q (cap %d), want %q", mask, got, cap(got), want)
+		}
+	}
+}
+
+// TestStatusArenaLimit: an arena with a limit grows its arrays fourfold up
+// to the limit and no further, and still makes room for a list longer
+// than the limit; lists handed out never overlap.
+func TestStatusArenaLimit(t *testing.T) {
+	a := statusArena{limit: 100}
+	var caps []int
+	var prev []InsufficientResource
+	for range 200 {
+		ins := a.insufficient(4)
+		ins = append(ins, InsufficientResource{Resource: "cpu"})
+		kept := a.keep(ins)
+		if len(kept) != 1 || cap(kept) != 1 {
+			t.Fatalf("kept len %d cap %d, want 1 and 1", len(kept), cap(kept))
+		}
+		if prev != nil && &prev[0] == &kept[0] {
+			t.Fatal("a list was handed out twice")
+		}
+		prev = kept
+		if len(caps) == 0 || caps[len(caps)-1] != cap(a.ins) {
+			caps = append(caps, cap(a.ins))
+		}
+	}
+	if want := []int{64, 100}; !reflect.DeepEqual(caps, want) {
+		t.Errorf("array sizes %v, want %v", caps, want)
+	}
+	if got := cap(a.insufficient(150)); got != 150 {
+		t.Errorf("room for 150 entries past the limit: cap %d", got)
+	}
+	if r := a.reasons(3); len(r) != 3 || cap(r) != 3 {
+		t.Errorf("reasons: len %d cap %d, want 3 and 3", len(r), cap(r))
+	}
+}
