@@ -351,8 +351,8 @@ func (w *walker) position(i int) int {
 	return p
 }
 
-// at returns the node index at position p of the walk (counted from its
-// start), p < w.n.
+// index returns the node index at position p of the walk (counted from
+// its start), p < w.n.
 func (w *walker) index(p int) int {
 	if p += w.start; p >= w.n {
 		p -= w.n
@@ -368,18 +368,9 @@ func (w *walker) index(p int) int {
 
 // next returns the next node index of the walk (w.pos < w.n).
 func (w *walker) next() int {
-	p := w.start + w.pos
+	i := w.index(w.pos)
 	w.pos++
-	if p >= w.n {
-		p -= w.n
-	}
-	switch {
-	case w.list != nil:
-		return w.list[p]
-	case w.tree:
-		return int(w.flat[p])
-	}
-	return p
+	return i
 }
 
 // filterNode runs the filters on node index i in plugin order and reports
