@@ -108,22 +108,47 @@ func schedulerPodRequests(pod *api.Pod) (r Resource, non0CPU, non0Mem int64) {
 	opts := FitRequestOptions()
 	reqs := api.PodRequests(pod, opts)
 	r = newResource(reqs)
-	nonMissing := api.ResourceList{}
 	_, hasCPU := reqs[api.ResourceCPU]
 	_, hasMem := reqs[api.ResourceMemory]
 	podLevel := api.IsPodLevelRequestsSet(pod)
-	if !podLevel || !hasCPU {
-		nonMissing[api.ResourceCPU] = api.NewMilliQuantity(DefaultMilliCPURequest, api.DecimalSI)
-	}
-	if !podLevel || !hasMem {
-		nonMissing[api.ResourceMemory] = api.NewQuantity(DefaultMemoryRequest, api.DecimalSI)
-	}
+	defaultCPU, defaultMem := !podLevel || !hasCPU, !podLevel || !hasMem
 	non0 := reqs
-	if len(nonMissing) > 0 {
+	if (defaultCPU || defaultMem) && !requestsNamed(pod, opts, defaultCPU, defaultMem) {
+		nonMissing := api.ResourceList{}
+		if defaultCPU {
+			nonMissing[api.ResourceCPU] = api.NewMilliQuantity(DefaultMilliCPURequest, api.DecimalSI)
+		}
+		if defaultMem {
+			nonMissing[api.ResourceMemory] = api.NewQuantity(DefaultMemoryRequest, api.DecimalSI)
+		}
 		opts.NonMissingContainerRequests = nonMissing
 		non0 = api.PodRequests(pod, opts)
 	}
 	return r, non0.Cpu().MilliValue(), non0.Memory().Value()
+}
+
+// requestsNamed reports whether every container of pod (regular and init)
+// requests cpu (when cpu is set) and memory (when mem is set) in its spec,
+// and the spec counts (no infeasible resize under opts): then no container
+// is missing one, the non-zero defaults change nothing and the non-zero
+// requests are the requests. Most pods state their cpu and memory
+// requests, and this saves them a second pass of the formula.
+func requestsNamed(pod *api.Pod, opts api.PodResourcesOptions, cpu, mem bool) bool {
+	if opts.UseStatusResources && api.IsPodResizeInfeasible(pod) {
+		return false
+	}
+	for _, list := range [2][]api.Container{pod.Spec.Containers, pod.Spec.InitContainers} {
+		for i := range list {
+			r := list[i].Resources.Requests
+			if _, ok := r[api.ResourceCPU]; cpu && !ok {
+				return false
+			}
+			if _, ok := r[api.ResourceMemory]; mem && !ok {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // incomingPodRequests is what NodeResourcesFit's PreFilter computes for the
