@@ -253,7 +253,7 @@ func (cy *Cycle) filterDecision(d *Decision, o walkOptions) {
 			i := ni.index
 			d.evaluated = append(d.evaluated, i)
 			d.numEvaluated++
-			st := cy.evaluate(cy.active, nodeView{info: ni}, cy.nominatedFor(ni))
+			st := cy.evaluate(cy.active, &nodeView{info: ni}, cy.nominatedFor(ni))
 			if d.sieved {
 				d.nomIndex = i
 				if !st.IsSuccess() {
@@ -289,7 +289,7 @@ func (cy *Cycle) filterDecision(d *Decision, o walkOptions) {
 		}
 		var pass bool
 		if ni := nodes[i]; nominated && len(cy.c.nominated[ni.name]) > 0 {
-			st := cy.evaluate(cy.active, nodeView{info: ni}, cy.nominatedFor(ni))
+			st := cy.evaluate(cy.active, &nodeView{info: ni}, cy.nominatedFor(ni))
 			if pass = st.IsSuccess(); !pass {
 				d.reject(i, st)
 			}

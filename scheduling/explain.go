@@ -70,7 +70,7 @@ func (cy *Cycle) Explain() *Explanation {
 		}
 		nom := cy.nominatedFor(n)
 		for _, p := range cy.active {
-			if st := cy.evaluate([]cyclePlugin{p}, nodeView{info: n}, nom); !st.IsSuccess() {
+			if st := cy.evaluate([]cyclePlugin{p}, &nodeView{info: n}, nom); !st.IsSuccess() {
 				ne.Rejections = append(ne.Rejections, st)
 			}
 		}

@@ -5,9 +5,13 @@ import "fmt"
 // evaluate runs the filters on a node view, following the framework's
 // RunFilterPluginsWithNominatedPods: when pods are nominated to the node,
 // the pod must fit both with them added and without them.
-func (cy *Cycle) evaluate(plugins []cyclePlugin, view nodeView, nom []*PodInfo) Status {
+//
+// view is read, never kept or changed; taking it by pointer keeps a
+// what-if's repeated filter runs (preemption's reprieves) from copying it
+// to the heap on every call.
+func (cy *Cycle) evaluate(plugins []cyclePlugin, view *nodeView, nom []*PodInfo) Status {
 	if len(nom) == 0 {
-		return runFilters(plugins, &view)
+		return runFilters(plugins, view)
 	}
 	with := make([]cyclePlugin, len(plugins))
 	for i, p := range plugins {
@@ -16,12 +20,12 @@ func (cy *Cycle) evaluate(plugins []cyclePlugin, view nodeView, nom []*PodInfo) 
 			with[i].addPod(q, view.info)
 		}
 	}
-	withView := view
+	withView := *view
 	withView.added = append(append([]*PodInfo(nil), view.added...), nom...)
 	if st := runFilters(with, &withView); !st.IsSuccess() {
 		return st
 	}
-	return runFilters(plugins, &view)
+	return runFilters(plugins, view)
 }
 
 // runFilters runs the plugins' filters on one node view and returns the
@@ -185,7 +189,7 @@ func (w *WhatIf) Filter() Status {
 	if w.cy.rejectAll != nil {
 		return *w.cy.rejectAll
 	}
-	return w.cy.evaluate(w.plugins, w.view, w.cy.nominatedFor(w.view.info))
+	return w.cy.evaluate(w.plugins, &w.view, w.cy.nominatedFor(w.view.info))
 }
 
 // Pod returns the snapshot's PodInfo for an API pod on the node, for use

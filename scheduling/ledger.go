@@ -287,7 +287,7 @@ func (l *Ledger) Status() Status {
 	l.statusView = nodeView{info: l.node, removed: l.view, arena: &l.arena}
 	var st Status
 	if nom := l.cy.nominatedFor(l.node); len(nom) > 0 {
-		st = l.cy.evaluate(l.cy.active, l.statusView, nom)
+		st = l.cy.evaluate(l.cy.active, &l.statusView, nom)
 	} else {
 		st = runFilters(l.cy.active, &l.statusView)
 	}
