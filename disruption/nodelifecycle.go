@@ -333,7 +333,12 @@ type NodeHealthReport struct {
 	// look: every pod bound to the node gets MarkPodNotReady.
 	MarkPodsNotReady bool
 	// NoSchedule and NoExecute are the two taint passes run on the node
-	// after the status write; Taints is spec.taints after both.
+	// after the status write; Taints is spec.taints after both. The
+	// NoSchedule pass reads the conditions as written; the NoExecute pass
+	// reads ObservedReady, the Ready condition the node carried when the
+	// controller looked, so the look that flips Ready to Unknown adds
+	// unreachable:NoSchedule but not unreachable:NoExecute, which the next
+	// look adds.
 	NoSchedule, NoExecute NodeTaintUpdate
 	Taints                []api.Taint
 }
@@ -351,7 +356,10 @@ type NodeHealthReport struct {
 // heartbeat the full grace period), the Unknown flip of Ready and the
 // pressure conditions strictly after the grace period, the status write
 // only when Ready changed, the pods marked not ready, and both taint
-// passes. What it does not: the per-zone rate limiting of NoExecute
+// passes, the NoExecute one deciding from the Ready condition the node
+// carried at the look (upstream's observedReadyCondition), so that a node
+// the controller itself turns Unknown is NoExecute-tainted one monitor
+// period later. What it does not: the per-zone rate limiting of NoExecute
 // tainting (--node-eviction-rate 0.1 node/s with burst 1 in a healthy zone,
 // --secondary-node-eviction-rate when ≥ 55 % of a zone is not Ready, none
 // when every zone is fully disrupted) — NodeMonitor taints at the look that
@@ -443,7 +451,11 @@ func (m *NodeMonitor) Observe(node *api.Node, leaseRenew, now time.Time) (NodeHe
 	after.Spec.Taints = rep.NoSchedule.Taints
 	rep.NoExecute = NodeTaintUpdate{Taints: after.Spec.Taints}
 	if rep.CurrentReady != nil {
-		rep.NoExecute = m.noExecute(h, &after, rep.CurrentReady.Status, now)
+		// The NoExecute decision reads the Ready condition the node carried
+		// when the controller looked (ObservedReady), not the one it has just
+		// forced to Unknown: the look that flips a Ready node queues no taint,
+		// the next look (one monitor period later) does.
+		rep.NoExecute = m.noExecute(h, &after, rep.ObservedReady.Status, now)
 	}
 	rep.Taints = rep.NoExecute.Taints
 	return rep, nil

@@ -124,20 +124,32 @@ func TestNodeMonitor(t *testing.T) {
 		if rep.Status == nil || !rep.MarkPodsNotReady || rep.CurrentReady.Status != api.ConditionUnknown {
 			t.Fatalf("t=51: no Unknown flip: %+v", rep)
 		}
-		if got := keysOf(rep.Taints); !cmp.Equal(got, []string{api.TaintNodeUnreachable + ":NoSchedule", api.TaintNodeUnreachable + ":NoExecute"}) {
-			t.Errorf("taints %v", got)
+		// The flip adds the NoSchedule taint; the NoExecute pass still reads
+		// the Ready=True the node carried when the controller looked.
+		if got := keysOf(rep.Taints); !cmp.Equal(got, []string{api.TaintNodeUnreachable + ":NoSchedule"}) {
+			t.Errorf("taints at the flip %v", got)
 		}
 		// Four conditions now: Ready Unknown, the three pressures never posted.
 		if len(rep.Status.Conditions) != 4 || rep.Status.Conditions[1].Reason != ReasonNodeStatusNeverUpdated {
 			t.Errorf("conditions %+v", rep.Status.Conditions)
 		}
-		// Next look: nothing new is written and the taint is not rewritten.
+		// Next look: nothing new is written; the node now carries
+		// Ready=Unknown, and the NoExecute pass taints it.
 		n2 := *n
 		n2.Status = *rep.Status
 		n2.Spec.Taints = rep.Taints
 		rep, _ = m.Observe(&n2, time.Time{}, at(56))
-		if rep.Status != nil || rep.NoExecute.Changed() || rep.NoSchedule.Changed() || rep.MarkPodsNotReady {
-			t.Errorf("second look changed something: %+v", rep)
+		if rep.Status != nil || rep.NoSchedule.Changed() || rep.MarkPodsNotReady {
+			t.Errorf("second look rewrote status or NoSchedule taints: %+v", rep)
+		}
+		if got := keysOf(rep.Taints); !cmp.Equal(got, []string{api.TaintNodeUnreachable + ":NoSchedule", api.TaintNodeUnreachable + ":NoExecute"}) {
+			t.Errorf("taints at the second look %v", got)
+		}
+		// Third look: the taint is not rewritten.
+		n2.Spec.Taints = rep.Taints
+		rep, _ = m.Observe(&n2, time.Time{}, at(61))
+		if rep.Status != nil || rep.NoExecute.Changed() || rep.NoSchedule.Changed() {
+			t.Errorf("third look changed something: %+v", rep)
 		}
 		if !m.NodeNotReady("node-1") {
 			t.Error("NodeNotReady")

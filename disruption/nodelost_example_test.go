@@ -108,7 +108,9 @@ func ExampleMarkPodNotReady() {
 
 // The node lifecycle controller looks every 5 s; a kubelet silent since
 // 10:00:00 is marked Unknown at the first look strictly after the 50 s
-// grace period.
+// grace period, which also adds the NoSchedule taint. The NoExecute taint
+// follows at the next look, the first to find the node carrying
+// Ready=Unknown.
 func ExampleNodeMonitor() {
 	m := disruption.NewNodeMonitor(disruption.NodeLifecycleConfig{})
 	node := &api.Node{
@@ -117,20 +119,24 @@ func ExampleNodeMonitor() {
 			{Type: api.NodeReady, Status: api.ConditionTrue, LastHeartbeatTime: api.NewTime(lostAt)},
 		}},
 	}
-	for s := 0; s <= 60; s += 5 {
+	for s := 0; s <= 65; s += 5 {
 		rep, _ := m.Observe(node, lostAt, lostAt.Add(time.Duration(s)*time.Second))
 		if rep.Status != nil {
 			fmt.Printf("t=%ds Ready=%s (%s); mark pods not ready: %v\n", s, rep.CurrentReady.Status, rep.CurrentReady.Reason, rep.MarkPodsNotReady)
-			for _, t := range rep.Taints {
-				fmt.Printf("  %s:%s\n", t.Key, t.Effect)
-			}
-			break
+			node.Status = *rep.Status // what the API server now holds
 		}
+		for _, t := range rep.NoSchedule.Added {
+			fmt.Printf("t=%ds tainted %s:%s\n", s, t.Key, t.Effect)
+		}
+		for _, t := range rep.NoExecute.Added {
+			fmt.Printf("t=%ds tainted %s:%s\n", s, t.Key, t.Effect)
+		}
+		node.Spec.Taints = rep.Taints
 	}
 	// Output:
 	// t=55s Ready=Unknown (NodeStatusUnknown); mark pods not ready: true
-	//   node.kubernetes.io/unreachable:NoSchedule
-	//   node.kubernetes.io/unreachable:NoExecute
+	// t=55s tainted node.kubernetes.io/unreachable:NoSchedule
+	// t=60s tainted node.kubernetes.io/unreachable:NoExecute
 }
 
 // db-1 was deleted on a lost node and is stuck Terminating: the

@@ -7,9 +7,10 @@
 // podsem's public API:
 //
 //   - the node lifecycle controller (disruption.NodeMonitor) looks every
-//     5 s, marks the node Unknown once the 50 s grace period is over,
-//     taints it node.kubernetes.io/unreachable (NoSchedule and NoExecute)
-//     and marks its pods not ready;
+//     5 s, marks the node Unknown once the 50 s grace period is over, taints
+//     it node.kubernetes.io/unreachable:NoSchedule and marks its pods not
+//     ready; the NoExecute taint follows at its next look, the first to see
+//     the node carrying Ready=Unknown;
 //   - the pods carry the tolerations the DefaultTolerationSeconds admission
 //     plugin gave them at creation (admission.DefaultTolerations);
 //   - the taint eviction controller (disruption.TaintEviction) deletes each
@@ -295,10 +296,10 @@ func (w *world) monitorNodes(now time.Time) {
 				name, rep.CurrentReady.Status, rep.CurrentReady.Reason, rep.GracePeriod, int(rep.ProbeTime.Sub(t0).Seconds()))
 		}
 		n.Spec.Taints = rep.Taints
-		for _, t := range append(rep.NoSchedule.Added, rep.NoExecute.Added...) {
+		for _, t := range slices.Concat(rep.NoSchedule.Added, rep.NoExecute.Added) {
 			w.logf("%s: tainted %s:%s", name, t.Key, t.Effect)
 		}
-		for _, t := range append(rep.NoSchedule.Removed, rep.NoExecute.Removed...) {
+		for _, t := range slices.Concat(rep.NoSchedule.Removed, rep.NoExecute.Removed) {
 			w.logf("%s: taint %s:%s removed", name, t.Key, t.Effect)
 		}
 		w.nodes[name] = &n
