@@ -45,9 +45,11 @@
 //     Ready condition) writes Ready, MemoryPressure, DiskPressure and
 //     PIDPressure Unknown, marks the node's pods not ready
 //     (MarkPodNotReady) and taints the node: ConditionTaints and
-//     NoScheduleTaintPass give the NoSchedule condition taints,
+//     NoScheduleTaintPass give the NoSchedule condition taints at once,
 //     NoExecuteTaintPass the node.kubernetes.io/not-ready or unreachable
-//     NoExecute taint with its timeAdded.
+//     NoExecute taint with its timeAdded — one look (5 s) later, since that
+//     pass reads the Ready condition the node carried when the controller
+//     looked, and only the next look finds the Unknown it wrote.
 //   - Every pod was admitted with NoExecute tolerations for those two
 //     taints, 300 s by default (api/admission DefaultTolerations).
 //   - The taint eviction controller (pkg/controller/tainteviction) deletes
