@@ -362,9 +362,13 @@ type NodeHealthReport struct {
 // period later. What it does not: the per-zone rate limiting of NoExecute
 // tainting (--node-eviction-rate 0.1 node/s with burst 1 in a healthy zone,
 // --secondary-node-eviction-rate when ≥ 55 % of a zone is not Ready, none
-// when every zone is fully disrupted) — NodeMonitor taints at the look that
-// finds the node bad, as upstream does for the first node of a healthy
-// zone; node label reconciliation; events and metrics.
+// when every zone is fully disrupted, and the probe times reset when that
+// ends) — NodeMonitor taints at the look that queues the node, as upstream
+// does for the first node of a healthy zone; the markNodeAsReachable a
+// starting controller runs on every node it sees for the first time (it
+// removes their not-ready/unreachable NoExecute taints, which the same
+// pass queues again, so a restart restarts their pods' eviction clocks);
+// node label reconciliation; events and metrics.
 //
 // The zero value is ready to use with the default configuration. A
 // NodeMonitor is not safe for concurrent use.
