@@ -243,6 +243,9 @@ type dryRun struct {
 	// WhatIf (tests compare the two ways).
 	arithmetic bool
 	ledger     scheduling.Ledger
+	// whatIf is the what-if reused from node to node (Reset) when the
+	// ledger cannot decide.
+	whatIf *scheduling.WhatIf
 	// Buffers reused from node to node: the node's potential victims, and
 	// keys into them.
 	potential                      []*scheduling.PodInfo
@@ -298,7 +301,10 @@ func (d *dryRun) selectVictims(n *scheduling.NodeInfo) ([]importance, int, sched
 			return nil, 0, d.ledger.Status()
 		}
 	} else {
-		w = d.cycle.WhatIf(n)
+		if d.whatIf == nil || d.whatIf.Reset(n) != nil {
+			d.whatIf = d.cycle.WhatIf(n)
+		}
+		w = d.whatIf
 		for _, p := range d.potential {
 			w.RemovePod(p)
 		}

@@ -50,7 +50,7 @@ func (cy *Cycle) spreadSkews(n int) []SpreadSkew {
 				s.Missing = true
 			} else {
 				s.Domain = labels[c.key]
-				s.Matching = int(h.counts[d])
+				s.Matching = int(h.count(d))
 				s.Skew = s.Matching + self - s.Min
 			}
 			out[i] = s

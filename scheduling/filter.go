@@ -129,6 +129,40 @@ func (cy *Cycle) WhatIf(n *NodeInfo) *WhatIf {
 	return w
 }
 
+// Reset makes w a fresh what-if on node n of the same cycle, nothing
+// removed or added, as w's cycle's WhatIf(n) would return, but in w's own
+// storage: a caller that tries node after node (preemption's dry runs)
+// allocates nothing per node. A nil WhatIf or node is an error wrapping
+// ErrInvalidObject, and w is left as it was.
+func (w *WhatIf) Reset(n *NodeInfo) error {
+	if w == nil {
+		return fmt.Errorf("%w: what-if: nil (no cycle or node)", ErrInvalidObject)
+	}
+	if n == nil {
+		return fmt.Errorf("%w: what-if: reset to node: nil", ErrInvalidObject)
+	}
+	w.view = nodeView{info: n, removed: w.view.removed[:0], added: w.view.added[:0]}
+	if cap(w.plugins) < len(w.cy.active) {
+		w.plugins = make([]cyclePlugin, len(w.cy.active))
+	}
+	w.plugins = w.plugins[:len(w.cy.active)]
+	for i, p := range w.cy.active {
+		if r, ok := p.(recloner); ok {
+			w.plugins[i] = r.reclone(w.plugins[i])
+		} else {
+			w.plugins[i] = p.clone()
+		}
+	}
+	return nil
+}
+
+// recloner is implemented by the plugins whose clone allocates: reclone
+// returns a clone of the plugin, built in prev when prev is an earlier
+// clone of it (else afresh).
+type recloner interface {
+	reclone(prev cyclePlugin) cyclePlugin
+}
+
 // RemovePod treats p (a pod bound to the node) as gone; removing a pod that
 // AddPod added undoes the addition. nil, a pod of another node and a pod
 // already removed are ignored, as is any pod on a nil WhatIf.

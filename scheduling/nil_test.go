@@ -511,6 +511,16 @@ var nilCases = map[string]func(t *testing.T){
 		}
 		invalid(t, st.Err, "what-if")
 	},
+	"(*WhatIf).Reset": func(t *testing.T) {
+		w := newNilWorld(t)
+		invalid(t, (*scheduling.WhatIf)(nil).Reset(w.n), "what-if")
+		wi := w.cy.WhatIf(w.n)
+		wi.RemovePod(wi.Pod("shop", "web"))
+		invalid(t, wi.Reset(nil), "node")
+		if wi.Pod("shop", "web") == nil {
+			t.Error("a refused reset changed the what-if's node")
+		}
+	},
 	"(*WhatIf).Pod": func(t *testing.T) {
 		niltest.Zero(t, (*scheduling.WhatIf)(nil).Pod("shop", "web"))
 	},

@@ -69,15 +69,48 @@ type hardSpread struct {
 	// (every domain holds one node); it belongs to the spread cache and
 	// is read by the walk only (a what-if changes counts alone).
 	perNode []int32
-	// shared: counts belong to the snapshot's spread cache; a what-if
-	// copies them before changing them.
-	shared  bool
-	domains int // number of domains holding an eligible node
-	paths   criticalPaths
+	// shared: counts must not change in place (they belong to the
+	// snapshot's spread cache, or to the cycle's plugin, which what-ifs
+	// clone); a what-if's change to one domain is kept beside them in
+	// overDomain and overDelta (overSet), and only a change to a second
+	// domain copies them. A what-if concerns one node, so its domain is
+	// usually the only one.
+	shared     bool
+	overSet    bool
+	overDomain int32
+	overDelta  int32
+	domains    int // number of domains holding an eligible node
+	paths      criticalPaths
 	// limit is the highest domain count a node's domain may have for the
 	// pod to fit: maxSkew + global minimum - (1 if the pod matches its own
 	// selector). Kept current with paths (setLimit).
 	limit int
+}
+
+// count is domain d's count, the what-if's change included.
+func (h *hardSpread) count(d int32) int32 {
+	if h.overSet && d == h.overDomain {
+		return h.counts[d] + h.overDelta
+	}
+	return h.counts[d]
+}
+
+// move changes domain d's count by delta, without touching counts that
+// are not the plugin's own (see shared).
+func (h *hardSpread) move(d, delta int32) {
+	switch {
+	case !h.shared:
+		h.counts[d] += delta
+	case !h.overSet:
+		h.overSet, h.overDomain, h.overDelta = true, d, delta
+	case h.overDomain == d:
+		h.overDelta += delta
+	default:
+		own := slices.Clone(h.counts)
+		own[h.overDomain] += h.overDelta
+		own[d] += delta
+		h.counts, h.shared, h.overSet = own, false, false
+	}
 }
 
 // setLimit recomputes h.limit from the critical paths for constraint c.
@@ -331,6 +364,9 @@ func (pl *spreadPlugin) preFilter() Status {
 			}
 		}
 		h.setLimit(&hard[i])
+		// The cycle never changes its own counts again: its what-ifs share
+		// them.
+		h.shared = true
 	}
 	pl.hardOK = true
 	return Status{}
@@ -360,7 +396,7 @@ func (pl *spreadPlugin) verdictAt(n int) int {
 		if d < 0 {
 			return spreadMissing
 		}
-		if int(h.counts[d]) > h.limit {
+		if int(h.count(d)) > h.limit {
 			return spreadSkew
 		}
 	}
@@ -401,13 +437,39 @@ func (pl *spreadPlugin) fits(v *nodeView) bool {
 
 func (pl *spreadPlugin) clone() cyclePlugin {
 	cp := *pl
-	cp.hs = make([]hardSpread, len(pl.hs))
-	for i, h := range pl.hs {
-		h.counts = slices.Clone(h.counts)
-		h.shared = false
-		cp.hs[i] = h
-	}
+	cp.hs = pl.cloneHard(make([]hardSpread, 0, len(pl.hs)))
 	return &cp
+}
+
+func (pl *spreadPlugin) reclone(prev cyclePlugin) cyclePlugin {
+	cp, ok := prev.(*spreadPlugin)
+	if !ok || cp == pl || cp == nil {
+		return pl.clone()
+	}
+	hs := cp.hs[:0]
+	*cp = *pl
+	cp.hs = pl.cloneHard(hs)
+	return cp
+}
+
+// cloneHard appends to dst a what-if's copy of each DoNotSchedule
+// constraint's state: sharing the counts, with any change pl made to them
+// folded into a copy.
+func (pl *spreadPlugin) cloneHard(dst []hardSpread) []hardSpread {
+	for _, h := range pl.hs {
+		if h.overSet || !h.shared {
+			// pl is a what-if with changes of its own, which it may go on
+			// changing: the clone starts from a copy of what pl sees.
+			own := slices.Clone(h.counts)
+			if h.overSet {
+				own[h.overDomain] += h.overDelta
+			}
+			h.counts, h.overSet = own, false
+		}
+		h.shared = true
+		dst = append(dst, h)
+	}
+	return dst
 }
 
 func (pl *spreadPlugin) addPod(p *PodInfo, n *NodeInfo)    { pl.updateWithPod(p, n, 1) }
@@ -433,12 +495,9 @@ func (pl *spreadPlugin) updateWithPod(p *PodInfo, n *NodeInfo, delta int32) {
 			continue
 		}
 		h := &pl.hs[i]
-		if h.shared {
-			h.counts, h.shared = slices.Clone(h.counts), false
-		}
 		d := h.ids[n.index]
-		h.counts[d] += delta
-		h.paths.update(d, int(h.counts[d]))
+		h.move(d, delta)
+		h.paths.update(d, int(h.count(d)))
 		h.setLimit(c)
 	}
 }

@@ -853,3 +853,128 @@ func snapshotUpdate(t *rapid.T, c *Cluster, newPod func(name string) *api.Pod, n
 		t.Fatal(err)
 	}
 }
+
+// A what-if shares the cycle's spread counts and keeps its own change
+// beside them; a clone of that what-if (the framework's filter with
+// nominated pods clones it) sees the same counts, and neither's later
+// change shows in the other, nor in the cycle.
+func TestSpreadWhatIfCloneProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		nodes, pods, pod := genSpreadCluster(t)
+		if len(pods) < 2 {
+			return
+		}
+		c, err := NewCluster(nodes, pods, Config{Plugins: []string{PluginPodTopologySpread}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		victim := pods[rapid.IntRange(0, len(pods)-1).Draw(t, "victim")]
+		vi := c.pods[victim.Namespace+"/"+victim.Name]
+		if vi == nil || vi.node == nil {
+			return
+		}
+		cy := c.NewCycle(pod)
+		w := cy.WhatIf(vi.node)
+		if len(w.plugins) == 0 {
+			return
+		}
+		spreadOf := func(p cyclePlugin) *spreadPlugin { return p.(*spreadPlugin) }
+		counts := func(pl *spreadPlugin) [][]int32 {
+			out := make([][]int32, len(pl.hs))
+			for i := range pl.hs {
+				h := &pl.hs[i]
+				for d := range h.counts {
+					out[i] = append(out[i], h.count(int32(d)))
+				}
+			}
+			return out
+		}
+		before := counts(spreadOf(cy.active[0]))
+		w.RemovePod(vi)
+		mid := counts(spreadOf(w.plugins[0]))
+		cl := spreadOf(w.plugins[0].clone())
+		if got := counts(cl); !cmp.Equal(got, mid) {
+			t.Fatalf("clone sees %v, the what-if %v", got, mid)
+		}
+		// Later changes stay apart: the clone gets the victim back, the
+		// what-if loses another pod of the node.
+		cl.addPod(vi, vi.node)
+		if got := counts(spreadOf(w.plugins[0])); !cmp.Equal(got, mid) {
+			t.Fatalf("the clone's change reached the what-if: %v, was %v", got, mid)
+		}
+		if got := counts(cl); !cmp.Equal(got, before) {
+			t.Fatalf("clone with the victim back: %v, want the cycle's %v", got, before)
+		}
+		for _, other := range vi.node.pods {
+			if other != vi {
+				w.RemovePod(other)
+				break
+			}
+		}
+		if got := counts(cl); !cmp.Equal(got, before) {
+			t.Fatalf("the what-if's change reached the clone: %v, want %v", got, before)
+		}
+		if got := counts(spreadOf(cy.active[0])); !cmp.Equal(got, before) {
+			t.Fatalf("the cycle's counts changed: %v, were %v", got, before)
+		}
+	})
+}
+
+// A what-if reset to another node answers as a fresh what-if on that
+// node, however it was used before: each step removes or adds back a pod
+// of the node, and both report the same Filter verdict.
+func TestWhatIfResetEqualsFresh(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		nodes, pods, pod := genSpreadCluster(t)
+		c, err := NewCluster(nodes, pods, Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cy := c.NewCycle(pod)
+		var reused *WhatIf
+		for round := range rapid.IntRange(1, 4).Draw(t, "rounds") {
+			n := c.NodeAt(rapid.IntRange(0, c.NumNodes()-1).Draw(t, fmt.Sprintf("node-%d", round)))
+			if reused == nil {
+				reused = cy.WhatIf(n)
+			} else if err := reused.Reset(n); err != nil {
+				t.Fatal(err)
+			}
+			fresh := cy.WhatIf(n)
+			on := n.Pods()
+			for step := range rapid.IntRange(0, 2*len(on)).Draw(t, fmt.Sprintf("steps-%d", round)) {
+				if len(on) == 0 {
+					break
+				}
+				p := on[rapid.IntRange(0, len(on)-1).Draw(t, fmt.Sprintf("pod-%d-%d", round, step))]
+				if rapid.Bool().Draw(t, fmt.Sprintf("remove-%d-%d", round, step)) {
+					reused.RemovePod(p)
+					fresh.RemovePod(p)
+				} else {
+					reused.AddPod(p)
+					fresh.AddPod(p)
+				}
+				if got, want := reused.Filter(), fresh.Filter(); !cmp.Equal(got.Code, want.Code) || !cmp.Equal(got.Reasons, want.Reasons) {
+					t.Fatalf("round %d step %d on %s: reset what-if %v, fresh %v", round, step, n.Name(), got, want)
+				}
+				for k, pl := range reused.plugins {
+					got, ok := pl.(*spreadPlugin)
+					if !ok {
+						continue
+					}
+					want := fresh.plugins[k].(*spreadPlugin)
+					for i := range want.hs {
+						g, w := &got.hs[i], &want.hs[i]
+						for d := range w.counts {
+							if g.count(int32(d)) != w.count(int32(d)) {
+								t.Fatalf("round %d step %d: constraint %d domain %d: reset what-if counts %d, fresh %d", round, step, i, d, g.count(int32(d)), w.count(int32(d)))
+							}
+						}
+						if g.paths != w.paths || g.limit != w.limit {
+							t.Fatalf("round %d step %d: constraint %d: reset what-if paths %v limit %d, fresh %v %d", round, step, i, g.paths, g.limit, w.paths, w.limit)
+						}
+					}
+				}
+			}
+		}
+	})
+}
