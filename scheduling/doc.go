@@ -45,9 +45,10 @@
 //     runs every plugin on every node on its own (not only the first
 //     rejection) and prints as a table.
 //   - WhatIf: the pod on one node with some pods taken away or added,
-//     without copying the snapshot; preemption's dry run is built on it,
-//     and package preemption takes a Cycle and its Decision to decide whom
-//     to evict when no node fits.
+//     without copying the snapshot (Reset moves it to another node in the
+//     same storage); preemption's dry run is built on it, and package
+//     preemption takes a Cycle and its Decision to decide whom to evict
+//     when no node fits.
 //
 // The snapshot is only read by cycles, so any number of goroutines may run
 // cycles on it at once; each Cycle and Decision belongs to one goroutine,
