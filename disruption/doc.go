@@ -50,6 +50,13 @@
 //     NoExecute taint with its timeAdded — one look (5 s) later, since that
 //     pass reads the Ready condition the node carried when the controller
 //     looked, and only the next look finds the Unknown it wrote.
+//   - When more than one node is lost, NodeLifecycle answers: it runs those
+//     checks over the whole cluster and writes NoExecute taints through a
+//     queue per zone, one node per 10 s by default (MonitorPass every 5 s,
+//     TaintPass every 100 ms). A zone with more than two not-Ready nodes
+//     making up 55 % of it is tainted at 0.01 node/s when larger than 50
+//     nodes, not at all when smaller; when every zone is fully disrupted,
+//     the controller takes the taints off and waits.
 //   - Every pod was admitted with NoExecute tolerations for those two
 //     taints, 300 s by default (api/admission DefaultTolerations).
 //   - The taint eviction controller (pkg/controller/tainteviction) deletes

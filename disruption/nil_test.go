@@ -40,6 +40,26 @@ var nilCases = map[string]func(t *testing.T){
 		niltest.Zero(t, r)
 		niltest.Invalid(t, err, disruption.ErrInvalidInput, "node")
 	},
+	"(*NodeLifecycle).MonitorPass": func(t *testing.T) {
+		r, err := (*disruption.NodeLifecycle)(nil).MonitorPass([]*api.Node{{}}, nil, nilT0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, disruption.ErrInvalidInput, "node lifecycle")
+		c := disruption.NewNodeLifecycle(disruption.NodeLifecycleConfig{})
+		r, err = c.MonitorPass([]*api.Node{{}, nil}, nil, nilT0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, disruption.ErrInvalidInput, "nodes[1]")
+	},
+	"(*NodeLifecycle).TaintPass": func(t *testing.T) {
+		r, err := (*disruption.NodeLifecycle)(nil).TaintPass(nil, nilT0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, disruption.ErrInvalidInput, "node lifecycle")
+		r, err = disruption.NewNodeLifecycle(disruption.NodeLifecycleConfig{}).TaintPass([]*api.Node{nil}, nilT0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, disruption.ErrInvalidInput, "nodes[0]")
+	},
+	"ZoneKey": func(t *testing.T) {
+		niltest.Zero(t, disruption.ZoneKey(nil))
+	},
 	"(*TaintEviction).NextEviction": func(t *testing.T) {
 		at, ok := (*disruption.TaintEviction)(nil).NextEviction()
 		niltest.Zero(t, at, ok)

@@ -21,6 +21,19 @@ const (
 	// DefaultNodeMonitorPeriod is --node-monitor-period: how often the
 	// controller looks at every node (the times of Observe calls).
 	DefaultNodeMonitorPeriod = 5 * time.Second
+	// DefaultNodeEvictionPeriod is how often the controller's NoExecute
+	// tainting pass runs (NodeEvictionPeriod; the times of
+	// NodeLifecycle.TaintPass calls).
+	DefaultNodeEvictionPeriod = 100 * time.Millisecond
+	// DefaultNodeEvictionRate is --node-eviction-rate: NoExecute taints per
+	// second in a zone, with a burst of one.
+	DefaultNodeEvictionRate float32 = 0.1
+	// DefaultSecondaryNodeEvictionRate is --secondary-node-eviction-rate.
+	DefaultSecondaryNodeEvictionRate float32 = 0.01
+	// DefaultUnhealthyZoneThreshold is --unhealthy-zone-threshold.
+	DefaultUnhealthyZoneThreshold float32 = 0.55
+	// DefaultLargeClusterSizeThreshold is --large-cluster-size-threshold.
+	DefaultLargeClusterSizeThreshold int32 = 50
 )
 
 // Reasons and messages of the node conditions the node lifecycle controller
@@ -41,6 +54,23 @@ type NodeLifecycleConfig struct {
 	// StartupGracePeriod is --node-startup-grace-period; 0 means
 	// DefaultNodeStartupGracePeriod.
 	StartupGracePeriod time.Duration
+	// EvictionRate is --node-eviction-rate, the NoExecute taints per
+	// second per zone of NodeLifecycle's tainting queue in a healthy zone;
+	// 0 means DefaultNodeEvictionRate.
+	EvictionRate float32
+	// SecondaryEvictionRate is --secondary-node-eviction-rate, the rate in
+	// a partly disrupted zone larger than LargeClusterSizeThreshold; 0
+	// means DefaultSecondaryNodeEvictionRate.
+	SecondaryEvictionRate float32
+	// UnhealthyZoneThreshold is --unhealthy-zone-threshold, the share of
+	// not-Ready nodes (more than two) that makes a zone partly disrupted;
+	// 0 means DefaultUnhealthyZoneThreshold.
+	UnhealthyZoneThreshold float32
+	// LargeClusterSizeThreshold is --large-cluster-size-threshold: a partly
+	// disrupted zone of more nodes than this is tainted at the secondary
+	// rate, a smaller one not at all; 0 means
+	// DefaultLargeClusterSizeThreshold.
+	LargeClusterSizeThreshold int32
 }
 
 func (c NodeLifecycleConfig) monitorGrace() time.Duration {
@@ -48,6 +78,30 @@ func (c NodeLifecycleConfig) monitorGrace() time.Duration {
 		return DefaultNodeMonitorGracePeriod
 	}
 	return c.MonitorGracePeriod
+}
+
+func (c NodeLifecycleConfig) evictionRate() float32 {
+	return orDefault(c.EvictionRate, DefaultNodeEvictionRate)
+}
+
+func (c NodeLifecycleConfig) secondaryEvictionRate() float32 {
+	return orDefault(c.SecondaryEvictionRate, DefaultSecondaryNodeEvictionRate)
+}
+
+func (c NodeLifecycleConfig) unhealthyZoneThreshold() float32 {
+	return orDefault(c.UnhealthyZoneThreshold, DefaultUnhealthyZoneThreshold)
+}
+
+func (c NodeLifecycleConfig) largeClusterSizeThreshold() int32 {
+	return orDefault(c.LargeClusterSizeThreshold, DefaultLargeClusterSizeThreshold)
+}
+
+func orDefault[T comparable](v, def T) T {
+	var zero T
+	if v == zero {
+		return def
+	}
+	return v
 }
 
 func (c NodeLifecycleConfig) startupGrace() time.Duration {
@@ -359,16 +413,12 @@ type NodeHealthReport struct {
 // passes, the NoExecute one deciding from the Ready condition the node
 // carried at the look (upstream's observedReadyCondition), so that a node
 // the controller itself turns Unknown is NoExecute-tainted one monitor
-// period later. What it does not: the per-zone rate limiting of NoExecute
-// tainting (--node-eviction-rate 0.1 node/s with burst 1 in a healthy zone,
-// --secondary-node-eviction-rate when ≥ 55 % of a zone is not Ready, none
-// when every zone is fully disrupted, and the probe times reset when that
-// ends) — NodeMonitor taints at the look that queues the node, as upstream
-// does for the first node of a healthy zone; the markNodeAsReachable a
-// starting controller runs on every node it sees for the first time (it
-// removes their not-ready/unreachable NoExecute taints, which the same
-// pass queues again, so a restart restarts their pods' eviction clocks);
-// node label reconciliation; events and metrics.
+// period later. NodeMonitor looks at one node at a time, so it writes a
+// NoExecute taint at the look that queues the node, as the controller does
+// for the first node of a healthy zone; NodeLifecycle runs the same health
+// checks over the whole cluster with the per-zone tainting queues and
+// their rates, the full-disruption mode and the restart behaviour. Neither
+// models node label reconciliation, events or metrics.
 //
 // The zero value is ready to use with the default configuration. A
 // NodeMonitor is not safe for concurrent use.
@@ -394,6 +444,24 @@ func (m *NodeMonitor) Observe(node *api.Node, leaseRenew, now time.Time) (NodeHe
 	if node == nil {
 		return NodeHealthReport{}, fmt.Errorf("%w: node: nil", ErrInvalidInput)
 	}
+	rep, h, after := m.observeHealth(node, leaseRenew, now)
+	rep.NoExecute = NodeTaintUpdate{Taints: after.Spec.Taints}
+	if rep.CurrentReady != nil {
+		// The NoExecute decision reads the Ready condition the node carried
+		// when the controller looked (ObservedReady), not the one it has just
+		// forced to Unknown: the look that flips a Ready node queues no taint,
+		// the next look (one monitor period later) does.
+		rep.NoExecute = m.noExecute(h, &after, rep.ObservedReady.Status, now)
+	}
+	rep.Taints = rep.NoExecute.Taints
+	return rep, nil
+}
+
+// observeHealth is Observe up to the NoSchedule pass (tryUpdateNodeHealth,
+// the pods marked not ready, doNoScheduleTaintingPass): the report so far,
+// the node's health record and the node as it stands after the status
+// write and the NoSchedule pass.
+func (m *NodeMonitor) observeHealth(node *api.Node, leaseRenew, now time.Time) (NodeHealthReport, *nodeHealth, api.Node) {
 	if m.nodes == nil {
 		m.nodes = map[string]*nodeHealth{}
 	}
@@ -453,16 +521,7 @@ func (m *NodeMonitor) Observe(node *api.Node, leaseRenew, now time.Time) (NodeHe
 	after.Status.Conditions = rep.Conditions
 	rep.NoSchedule = NoScheduleTaintPass(&after, now)
 	after.Spec.Taints = rep.NoSchedule.Taints
-	rep.NoExecute = NodeTaintUpdate{Taints: after.Spec.Taints}
-	if rep.CurrentReady != nil {
-		// The NoExecute decision reads the Ready condition the node carried
-		// when the controller looked (ObservedReady), not the one it has just
-		// forced to Unknown: the look that flips a Ready node queues no taint,
-		// the next look (one monitor period later) does.
-		rep.NoExecute = m.noExecute(h, &after, rep.ObservedReady.Status, now)
-	}
-	rep.Taints = rep.NoExecute.Taints
-	return rep, nil
+	return rep, h, after
 }
 
 // noExecute runs markNodeForTainting / markNodeAsReachable with the

@@ -1,0 +1,433 @@
+package disruption
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/podsem/podsem/api"
+	"pgregory.net/rapid"
+)
+
+// zoneSim drives a NodeLifecycle as kube-controller-manager does: a
+// monitor pass every 5 s and a tainting pass every 100 ms, writing back
+// what each pass writes. Healthy nodes renew their lease at every pass;
+// lost nodes stopped at t0.
+type zoneSim struct {
+	t       *testing.T
+	c       *NodeLifecycle
+	nodes   []*api.Node
+	lost    map[string]bool
+	tainted map[string]time.Duration // first NoExecute taint, from t0
+	passes  []LifecyclePass
+}
+
+func newZoneSim(t *testing.T, cfg NodeLifecycleConfig, zones map[string]int) *zoneSim {
+	s := &zoneSim{t: t, c: NewNodeLifecycle(cfg), lost: map[string]bool{}, tainted: map[string]time.Duration{}}
+	names := make([]string, 0, len(zones))
+	for z := range zones {
+		names = append(names, z)
+	}
+	slices.Sort(names)
+	for _, z := range names {
+		for i := range zones[z] {
+			n := nodeWith(cond(api.NodeReady, api.ConditionTrue))
+			n.Name = fmt.Sprintf("%s-%02d", z, i)
+			n.Labels = map[string]string{api.LabelTopologyRegion: "r", api.LabelTopologyZone: z}
+			s.nodes = append(s.nodes, n)
+		}
+	}
+	return s
+}
+
+func (s *zoneSim) lose(names ...string) {
+	for _, n := range names {
+		s.lost[n] = true
+	}
+}
+
+func (s *zoneSim) node(name string) *api.Node {
+	for _, n := range s.nodes {
+		if n.Name == name {
+			return n
+		}
+	}
+	s.t.Fatalf("no node %s", name)
+	return nil
+}
+
+// run simulates until end (from t0), 100 ms steps.
+func (s *zoneSim) run(from, end time.Duration) {
+	s.t.Helper()
+	for d := from; d <= end; d += DefaultNodeEvictionPeriod {
+		now := t0.Add(d)
+		if d%DefaultNodeMonitorPeriod == 0 {
+			leases := map[string]time.Time{}
+			for _, n := range s.nodes {
+				if s.lost[n.Name] {
+					leases[n.Name] = t0
+				} else {
+					leases[n.Name] = now
+				}
+			}
+			pass, err := s.c.MonitorPass(s.nodes, leases, now)
+			if err != nil {
+				s.t.Fatal(err)
+			}
+			s.passes = append(s.passes, pass)
+			for i, rep := range pass.Nodes {
+				n := *s.nodes[i]
+				if rep.Status != nil {
+					n.Status = *rep.Status
+				}
+				n.Spec.Taints = rep.Taints
+				s.nodes[i] = &n
+				s.note(n.Name, rep.NoExecute, d)
+			}
+		}
+		results, err := s.c.TaintPass(s.nodes, now)
+		if err != nil {
+			s.t.Fatal(err)
+		}
+		for _, r := range results {
+			for i, n := range s.nodes {
+				if n.Name == r.Node {
+					m := *n
+					m.Spec.Taints = r.Update.Taints
+					s.nodes[i] = &m
+				}
+			}
+			s.note(r.Node, r.Update, d)
+		}
+	}
+}
+
+func (s *zoneSim) note(node string, u NodeTaintUpdate, d time.Duration) {
+	for _, t := range u.Added {
+		if t.Effect == api.TaintEffectNoExecute {
+			if _, ok := s.tainted[node]; !ok {
+				s.tainted[node] = d
+			}
+		}
+	}
+	for _, t := range u.Removed {
+		if t.Effect == api.TaintEffectNoExecute {
+			delete(s.tainted, node)
+		}
+	}
+}
+
+func (s *zoneSim) lastZones() map[string]ZoneState {
+	out := map[string]ZoneState{}
+	for _, z := range s.passes[len(s.passes)-1].Zones {
+		out[z.Zone] = z.State
+	}
+	return out
+}
+
+func TestNodeLifecycleOneLostNode(t *testing.T) {
+	// One node of a healthy zone: Unknown at 55 s, queued at the next pass
+	// and tainted at once (the bucket is full) — NodeMonitor's timing.
+	s := newZoneSim(t, NodeLifecycleConfig{}, map[string]int{"a": 3, "b": 3})
+	s.lose("a-01")
+	s.run(0, 2*time.Minute)
+	if got := s.tainted; !cmp.Equal(got, map[string]time.Duration{"a-01": 60 * time.Second}) {
+		t.Errorf("tainted %v", got)
+	}
+	if got := s.lastZones(); !cmp.Equal(got, map[string]ZoneState{"a": ZoneNormal, "b": ZoneNormal}) {
+		t.Errorf("zones %v", got)
+	}
+	// NodeMonitor, one node at a time, taints it at the same look.
+	m := NewNodeMonitor(NodeLifecycleConfig{})
+	n := nodeWith(cond(api.NodeReady, api.ConditionTrue))
+	for d := time.Duration(0); d <= time.Minute; d += DefaultNodeMonitorPeriod {
+		rep, _ := m.Observe(n, t0, t0.Add(d))
+		if rep.Status != nil {
+			c := *n
+			c.Status = *rep.Status
+			n = &c
+		}
+		n.Spec.Taints = rep.Taints
+		if len(rep.NoExecute.Added) > 0 && d != 60*time.Second {
+			t.Errorf("NodeMonitor tainted at %v", d)
+		}
+	}
+}
+
+func TestNodeLifecycleZoneOutage(t *testing.T) {
+	// Zone a is lost whole while b is healthy: a is fully disrupted, which
+	// keeps the eviction rate: one node every 10 s, in input order.
+	s := newZoneSim(t, NodeLifecycleConfig{}, map[string]int{"a": 5, "b": 5})
+	s.lose("a-00", "a-01", "a-02", "a-03", "a-04")
+	s.run(0, 3*time.Minute)
+	want := map[string]time.Duration{"a-00": 60 * time.Second, "a-01": 70 * time.Second, "a-02": 80 * time.Second, "a-03": 90 * time.Second, "a-04": 100 * time.Second}
+	if !cmp.Equal(s.tainted, want) {
+		t.Errorf("tainted %v, want %v", s.tainted, want)
+	}
+	if got := s.lastZones(); !cmp.Equal(got, map[string]ZoneState{"a": ZoneFullDisruption, "b": ZoneNormal}) {
+		t.Errorf("zones %v", got)
+	}
+}
+
+func TestNodeLifecyclePartialDisruption(t *testing.T) {
+	t.Run("small zone: tainting stops", func(t *testing.T) {
+		s := newZoneSim(t, NodeLifecycleConfig{}, map[string]int{"a": 10, "b": 2})
+		s.lose("a-00", "a-01", "a-02", "a-03", "a-04", "a-05")
+		s.run(0, 5*time.Minute)
+		if len(s.tainted) != 0 {
+			t.Errorf("tainted %v", s.tainted)
+		}
+		if got := s.lastZones()["a"]; got != ZonePartialDisruption {
+			t.Errorf("zone a %s", got)
+		}
+		for _, z := range s.passes[len(s.passes)-1].Zones {
+			if z.Zone == "a" && (z.Rate != 0 || z.Nodes != 10 || z.NotReady != 6) {
+				t.Errorf("zone a %+v", z)
+			}
+		}
+	})
+	t.Run("large zone: the secondary rate", func(t *testing.T) {
+		s := newZoneSim(t, NodeLifecycleConfig{}, map[string]int{"a": 60})
+		var lost []string
+		for i := range 40 {
+			lost = append(lost, fmt.Sprintf("a-%02d", i))
+		}
+		s.lose(lost...)
+		s.run(0, 4*time.Minute)
+		// The rate turns 0.01/s at 55 s with a fresh bucket (the old one
+		// still had its token): the first node at 60 s, the next a token
+		// later — 100 s and one tainting pass, since the rate is the
+		// float32 0.01 (0.00999999977…/s), as client-go hands it to
+		// golang.org/x/time/rate.
+		want := map[string]time.Duration{"a-00": 60 * time.Second, "a-01": 160*time.Second + 100*time.Millisecond}
+		if !cmp.Equal(s.tainted, want) {
+			t.Errorf("tainted %v, want %v", s.tainted, want)
+		}
+	})
+}
+
+func TestNodeLifecycleFullDisruption(t *testing.T) {
+	// Every node of every zone is lost: the controller stops tainting. When
+	// one comes back, it restarts every node's grace period and the rate,
+	// with an empty bucket.
+	s := newZoneSim(t, NodeLifecycleConfig{}, map[string]int{"a": 2, "b": 2})
+	s.lose("a-00", "a-01", "b-00", "b-01")
+	s.run(0, 2*time.Minute)
+	if len(s.tainted) != 0 {
+		t.Fatalf("tainted %v", s.tainted)
+	}
+	entered := 0
+	for _, p := range s.passes {
+		if p.EnteredFullDisruption {
+			entered++
+		}
+	}
+	if entered != 1 {
+		t.Fatalf("entered full disruption %d times", entered)
+	}
+	// b-00's kubelet posts Ready again at 2m05s.
+	delete(s.lost, "b-00")
+	n := s.node("b-00")
+	for i := range n.Status.Conditions {
+		if n.Status.Conditions[i].Type == api.NodeReady {
+			n.Status.Conditions[i] = api.NodeCondition{Type: api.NodeReady, Status: api.ConditionTrue,
+				LastHeartbeatTime: api.NewTime(t0.Add(125 * time.Second)), LastTransitionTime: api.NewTime(t0.Add(125 * time.Second))}
+		}
+	}
+	s.run(125*time.Second, 5*time.Minute)
+	if !slices.ContainsFunc(s.passes, func(p LifecyclePass) bool { return p.ExitedFullDisruption }) {
+		t.Fatal("never exited full disruption")
+	}
+	// Exit at 125 s restarts every node's probe time, and each zone's rate
+	// from an empty bucket. The lost nodes are Unknown already: the pass
+	// queues them again, and the first token comes 10 s later in each zone.
+	want := map[string]time.Duration{"a-00": 135 * time.Second, "b-01": 135 * time.Second, "a-01": 145 * time.Second}
+	if !cmp.Equal(s.tainted, want) {
+		t.Errorf("tainted %v, want %v", s.tainted, want)
+	}
+	// The pass after the exit reports the restarted probe times.
+	exit := slices.IndexFunc(s.passes, func(p LifecyclePass) bool { return p.ExitedFullDisruption })
+	for _, rep := range s.passes[exit+1].Nodes {
+		if rep.ProbeTime.Before(t0.Add(125 * time.Second)) {
+			t.Errorf("probe time %v after the exit", rep.ProbeTime)
+		}
+	}
+}
+
+func TestNodeLifecycleRestart(t *testing.T) {
+	// A starting controller sees a node that already carries the
+	// unreachable NoExecute taint: it removes it, queues the node and the
+	// tainting pass writes it again with a new timeAdded.
+	// (A healthy node keeps the zone out of full disruption.)
+	c := NewNodeLifecycle(NodeLifecycleConfig{})
+	n := nodeWith(cond(api.NodeReady, api.ConditionUnknown))
+	n.Spec.Taints = []api.Taint{{Key: api.TaintNodeUnreachable, Effect: api.TaintEffectNoExecute, TimeAdded: api.NewTimePtr(t0.Add(-time.Hour))}}
+	healthy := nodeWith(cond(api.NodeReady, api.ConditionTrue))
+	healthy.Name = "node-2"
+	pass, err := c.MonitorPass([]*api.Node{n, healthy}, nil, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := pass.Nodes[0]
+	if len(rep.NoExecute.Removed) != 1 || hasTaint(rep.Taints, api.TaintNodeUnreachable, api.TaintEffectNoExecute) || !cmp.Equal(pass.Queued, []string{"node-1"}) {
+		t.Fatalf("first pass: %+v queued %v", rep.NoExecute, pass.Queued)
+	}
+	m := *n
+	m.Spec.Taints = rep.Taints
+	res, err := c.TaintPass([]*api.Node{&m, healthy}, t0.Add(DefaultNodeEvictionPeriod))
+	if err != nil || len(res) != 1 || !res[0].Update.Taints[len(res[0].Update.Taints)-1].TimeAdded.Equal(t0.Add(DefaultNodeEvictionPeriod)) {
+		t.Fatalf("tainting pass: %+v %v", res, err)
+	}
+	// Tainted and still in the set: the next passes queue nothing.
+	m.Spec.Taints = res[0].Update.Taints
+	if pass, _ := c.MonitorPass([]*api.Node{&m, healthy}, nil, t0.Add(5*time.Second)); len(pass.Queued) != 0 || pass.Nodes[0].NoExecute.Changed() {
+		t.Errorf("second pass: %+v", pass)
+	}
+}
+
+func TestNodeLifecycleExcludedAndErrors(t *testing.T) {
+	// Excluded nodes do not count: a zone of one excluded lost node and
+	// one healthy node stays Normal with one node.
+	c := NewNodeLifecycle(NodeLifecycleConfig{})
+	lost := nodeWith(cond(api.NodeReady, api.ConditionUnknown))
+	lost.Labels = map[string]string{LabelNodeExcludeDisruption: "", api.LabelTopologyZone: "a"}
+	ok := nodeWith(cond(api.NodeReady, api.ConditionTrue))
+	ok.Name, ok.Labels = "node-2", map[string]string{api.LabelTopologyZone: "a"}
+	pass, err := c.MonitorPass([]*api.Node{lost, ok}, nil, t0)
+	if err != nil || len(pass.Zones) != 1 || pass.Zones[0].Nodes != 1 || pass.Zones[0].State != ZoneNormal || pass.Zones[0].Zone != "a" {
+		t.Errorf("zones %+v %v", pass.Zones, err)
+	}
+	if _, err := c.MonitorPass([]*api.Node{ok, nil}, nil, t0); !errors.Is(err, ErrInvalidInput) || !strings.Contains(err.Error(), "nodes[1]") {
+		t.Errorf("nil node: %v", err)
+	}
+	if _, err := c.TaintPass([]*api.Node{nil}, t0); !errors.Is(err, ErrInvalidInput) {
+		t.Errorf("nil node: %v", err)
+	}
+	var nilC *NodeLifecycle
+	if _, err := nilC.MonitorPass(nil, nil, t0); !errors.Is(err, ErrInvalidInput) {
+		t.Errorf("nil controller: %v", err)
+	}
+	if _, err := nilC.TaintPass(nil, t0); !errors.Is(err, ErrInvalidInput) {
+		t.Errorf("nil controller: %v", err)
+	}
+	var zero NodeLifecycle
+	if _, err := zero.MonitorPass([]*api.Node{ok}, nil, t0); err != nil {
+		t.Errorf("zero NodeLifecycle: %v", err)
+	}
+}
+
+func TestZoneKey(t *testing.T) {
+	for _, tc := range []struct {
+		labels map[string]string
+		want   string
+	}{
+		{nil, ""},
+		{map[string]string{api.LabelTopologyZone: "z", api.LabelTopologyRegion: "r"}, "r:\x00:z"},
+		{map[string]string{api.LabelTopologyZone: "z", api.LabelFailureDomainBetaZone: "old"}, ":\x00:old"},
+		{map[string]string{api.LabelFailureDomainBetaRegion: "", api.LabelTopologyRegion: "r"}, ""},
+	} {
+		if got := ZoneKey(&api.Node{ObjectMeta: api.ObjectMeta{Labels: tc.labels}}); got != tc.want {
+			t.Errorf("%v: %q, want %q", tc.labels, got, tc.want)
+		}
+	}
+	if ZoneKey(nil) != "" {
+		t.Error("nil node")
+	}
+}
+
+// Over random clusters whose nodes are lost and come back at random
+// times: TaintPass never taints a node whose Ready condition is True, the
+// taints of one zone come at least 1/rate (10 s) apart, and while every
+// zone is fully disrupted no node carries a not-ready or unreachable
+// NoExecute taint and none is written.
+func TestNodeLifecycleProperties(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		zones := map[string]int{}
+		for z := range rapid.IntRange(1, 3).Draw(rt, "zones") {
+			zones[string(rune('a'+z))] = rapid.IntRange(1, 6).Draw(rt, "nodes-"+string(rune('a'+z)))
+		}
+		s := newZoneSim(t, NodeLifecycleConfig{}, zones)
+		lostAt := map[string]time.Duration{}
+		backAt := map[string]time.Duration{}
+		for _, n := range s.nodes {
+			if rapid.Bool().Draw(rt, "lose-"+n.Name) {
+				lostAt[n.Name] = time.Duration(rapid.IntRange(0, 12).Draw(rt, "lostAt-"+n.Name)) * 5 * time.Second
+				if rapid.Bool().Draw(rt, "back-"+n.Name) {
+					backAt[n.Name] = lostAt[n.Name] + time.Duration(rapid.IntRange(1, 30).Draw(rt, "backAfter-"+n.Name))*5*time.Second
+				}
+			}
+		}
+		lastTaint := map[string]time.Duration{}
+		for d := time.Duration(0); d <= 4*time.Minute; d += DefaultNodeEvictionPeriod {
+			now := t0.Add(d)
+			if d%DefaultNodeMonitorPeriod == 0 {
+				leases := map[string]time.Time{}
+				for i, n := range s.nodes {
+					at, lost := lostAt[n.Name]
+					back, returns := backAt[n.Name]
+					switch {
+					case lost && d >= at && (!returns || d < back):
+						leases[n.Name] = t0.Add(at)
+					case returns && d >= back:
+						// The kubelet posts Ready=True again.
+						leases[n.Name] = now
+						if r := n.FindCondition(api.NodeReady); r != nil && r.Status != api.ConditionTrue {
+							m := *n
+							m.Status.Conditions = []api.NodeCondition{{Type: api.NodeReady, Status: api.ConditionTrue,
+								LastHeartbeatTime: api.NewTime(now), LastTransitionTime: api.NewTime(now)}}
+							s.nodes[i] = &m
+						}
+					default:
+						leases[n.Name] = now
+					}
+				}
+				pass, err := s.c.MonitorPass(s.nodes, leases, now)
+				if err != nil {
+					rt.Fatal(err)
+				}
+				allFull := len(pass.Zones) > 0
+				for _, z := range pass.Zones {
+					allFull = allFull && z.State == ZoneFullDisruption
+				}
+				for i, rep := range pass.Nodes {
+					m := *s.nodes[i]
+					if rep.Status != nil {
+						m.Status = *rep.Status
+					}
+					m.Spec.Taints = rep.Taints
+					s.nodes[i] = &m
+					if allFull && (hasTaint(m.Spec.Taints, api.TaintNodeUnreachable, api.TaintEffectNoExecute) || hasTaint(m.Spec.Taints, api.TaintNodeNotReady, api.TaintEffectNoExecute)) {
+						rt.Fatalf("t=%v: every zone fully disrupted, %s keeps %v", d, m.Name, m.Spec.Taints)
+					}
+				}
+				s.passes = append(s.passes, pass)
+			}
+			results, err := s.c.TaintPass(s.nodes, now)
+			if err != nil {
+				rt.Fatal(err)
+			}
+			for _, r := range results {
+				for i, n := range s.nodes {
+					if n.Name != r.Node {
+						continue
+					}
+					if ready := n.FindCondition(api.NodeReady); ready == nil || ready.Status == api.ConditionTrue {
+						rt.Fatalf("t=%v: %s tainted with Ready %v", d, n.Name, ready)
+					}
+					zone := n.Labels[api.LabelTopologyZone]
+					if last, ok := lastTaint[zone]; ok && d-last < 10*time.Second {
+						rt.Fatalf("t=%v: zone %s tainted %s %v after its previous taint", d, zone, n.Name, d-last)
+					}
+					lastTaint[zone] = d
+					m := *n
+					m.Spec.Taints = r.Update.Taints
+					s.nodes[i] = &m
+				}
+			}
+		}
+	})
+}
