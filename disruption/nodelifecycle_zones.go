@@ -200,7 +200,8 @@ func (z *zoneTainter) swapLimiter(qps float32, now time.Time) {
 // at all in a smaller partly disrupted zone. When every zone is fully
 // disrupted (the control plane, not the nodes, is the likely culprit), the
 // controller removes every node's not-ready and unreachable NoExecute
-// taints and stops tainting; when some node is Ready again it restarts
+// taints (those the node carried when the pass began: one swapped in by
+// that same pass stays) and stops tainting; when some node is Ready again it restarts
 // every node's grace period from that pass. A node a starting controller
 // sees for the first time has those taints removed and, if still not
 // Ready, is queued again, so a restart restarts its pods' eviction clocks.
@@ -472,7 +473,19 @@ func (c *NodeLifecycle) handleDisruption(nodes []*api.Node, ready map[string][]*
 		pass.EnteredFullDisruption = true
 		for i, n := range nodes {
 			rep := &pass.Nodes[i]
-			u := c.markReachable(ZoneKey(n), n.Name, rep.Taints, now)
+			if z := c.tainter[ZoneKey(n)]; z != nil {
+				z.remove(n.Name)
+			}
+			// markNodeAsReachable removes each taint only when the node as
+			// listed at the start of the pass has it: a taint this pass
+			// swapped in stays.
+			var del []api.Taint
+			for _, t := range []api.Taint{unreachableNoExecute, notReadyNoExecute} {
+				if hasTaint(n.Spec.Taints, t.Key, t.Effect) {
+					del = append(del, t)
+				}
+			}
+			u := swapTaints(rep.Taints, nil, del, now)
 			rep.NoExecute.Removed = append(rep.NoExecute.Removed, u.Removed...)
 			rep.NoExecute.Taints, rep.Taints = u.Taints, u.Taints
 		}

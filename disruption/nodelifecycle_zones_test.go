@@ -343,7 +343,8 @@ func TestZoneKey(t *testing.T) {
 // times: TaintPass never taints a node whose Ready condition is True, the
 // taints of one zone come at least 1/rate (10 s) apart, and while every
 // zone is fully disrupted no node carries a not-ready or unreachable
-// NoExecute taint and none is written.
+// NoExecute taint and none is written (nodes here only turn Unknown, so no
+// pass swaps one taint for the other, which would keep the new one).
 func TestNodeLifecycleProperties(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		zones := map[string]int{}
