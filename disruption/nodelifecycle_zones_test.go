@@ -432,3 +432,35 @@ func TestNodeLifecycleProperties(t *testing.T) {
 		}
 	})
 }
+
+func TestNodeLifecycleFullDisruptionKeepsSwappedTaint(t *testing.T) {
+	// n1 carries not-ready:NoExecute and is found Unknown in the pass that
+	// finds every zone fully disrupted: the pass swaps in unreachable, and
+	// the untainting that follows checks the node as listed (not-ready),
+	// so unreachable stays.
+	c := NewNodeLifecycle(NodeLifecycleConfig{})
+	n1 := nodeWith(cond(api.NodeReady, api.ConditionFalse))
+	n2 := nodeWith(cond(api.NodeReady, api.ConditionTrue))
+	n2.Name = "node-2"
+	pass, _ := c.MonitorPass([]*api.Node{n1, n2}, nil, t0)
+	if !cmp.Equal(pass.Queued, []string{"node-1"}) {
+		t.Fatalf("queued %v", pass.Queued)
+	}
+	res, _ := c.TaintPass([]*api.Node{n1, n2}, t0)
+	if len(res) != 1 || !hasTaint(res[0].Update.Taints, api.TaintNodeNotReady, api.TaintEffectNoExecute) {
+		t.Fatalf("tainting pass %+v", res)
+	}
+	m1 := *n1
+	m1.Spec.Taints = res[0].Update.Taints
+	m1.Status.Conditions = []api.NodeCondition{cond(api.NodeReady, api.ConditionUnknown)}
+	m2 := *n2
+	m2.Status.Conditions = []api.NodeCondition{cond(api.NodeReady, api.ConditionFalse)}
+	pass, _ = c.MonitorPass([]*api.Node{&m1, &m2}, nil, t0.Add(5*time.Second))
+	if !pass.EnteredFullDisruption {
+		t.Fatalf("zones %+v", pass.Zones)
+	}
+	got := pass.Nodes[0].Taints
+	if !hasTaint(got, api.TaintNodeUnreachable, api.TaintEffectNoExecute) || hasTaint(got, api.TaintNodeNotReady, api.TaintEffectNoExecute) {
+		t.Errorf("node-1 taints %v, want unreachable:NoExecute kept", got)
+	}
+}
