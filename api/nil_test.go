@@ -246,6 +246,9 @@ var nilCases = map[string]func(t *testing.T){
 			t.Errorf("got %v", got)
 		}
 	},
+	"ZoneKey": func(t *testing.T) {
+		niltest.Zero(t, api.ZoneKey(nil))
+	},
 	"IsMirrorPod": func(t *testing.T) {
 		if api.IsMirrorPod(nil) {
 			t.Error("a nil pod is a mirror pod")

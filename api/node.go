@@ -1,5 +1,7 @@
 package api
 
+import "strings"
+
 // Node is a Kubernetes core/v1 Node: a machine pods run on.
 type Node struct {
 	TypeMeta   `json:",inline"`
@@ -110,4 +112,35 @@ type NodeSystemInfo struct {
 type Namespace struct {
 	TypeMeta   `json:",inline"`
 	ObjectMeta `json:"metadata,omitzero"`
+}
+
+// ZoneKey is the failure zone a node belongs to, as component-helpers'
+// node/topology GetZoneKey builds it for kube-scheduler's node tree and the
+// node lifecycle controller's zones: the region and zone labels — the
+// deprecated failure-domain.beta.kubernetes.io ones when present, else
+// topology.kubernetes.io/region and /zone — joined as region + ":\x00:" +
+// zone, or "" when the node has neither. A nil node has no zone.
+func ZoneKey(n *Node) string {
+	if n == nil || n.Labels == nil {
+		return ""
+	}
+	zone, ok := n.Labels[LabelFailureDomainBetaZone]
+	if !ok {
+		zone = n.Labels[LabelTopologyZone]
+	}
+	region, ok := n.Labels[LabelFailureDomainBetaRegion]
+	if !ok {
+		region = n.Labels[LabelTopologyRegion]
+	}
+	if region == "" && zone == "" {
+		return ""
+	}
+	return region + ":\x00:" + zone
+}
+
+// SplitZoneKey returns the region and zone a ZoneKey joined ("", "" for
+// the empty key).
+func SplitZoneKey(key string) (region, zone string) {
+	region, zone, _ = strings.Cut(key, ":\x00:")
+	return region, zone
 }

@@ -57,9 +57,6 @@ var nilCases = map[string]func(t *testing.T){
 		niltest.Zero(t, r)
 		niltest.Invalid(t, err, disruption.ErrInvalidInput, "nodes[0]")
 	},
-	"ZoneKey": func(t *testing.T) {
-		niltest.Zero(t, disruption.ZoneKey(nil))
-	},
 	"(*TaintEviction).NextEviction": func(t *testing.T) {
 		at, ok := (*disruption.TaintEviction)(nil).NextEviction()
 		niltest.Zero(t, at, ok)

@@ -34,29 +34,6 @@ const (
 // zone's health (node.kubernetes.io/exclude-disruption).
 const LabelNodeExcludeDisruption = "node.kubernetes.io/exclude-disruption"
 
-// ZoneKey is the node lifecycle controller's zone of a node
-// (component-helpers' topology GetZoneKey): its region and zone labels,
-// the failure-domain.beta.kubernetes.io ones before the topology.kubernetes.io
-// ones, joined by ":\x00:"; "" for a node with neither. A nil node has
-// no zone.
-func ZoneKey(node *api.Node) string {
-	if node == nil || node.Labels == nil {
-		return ""
-	}
-	zone, ok := node.Labels[api.LabelFailureDomainBetaZone]
-	if !ok {
-		zone = node.Labels[api.LabelTopologyZone]
-	}
-	region, ok := node.Labels[api.LabelFailureDomainBetaRegion]
-	if !ok {
-		region = node.Labels[api.LabelTopologyRegion]
-	}
-	if region == "" && zone == "" {
-		return ""
-	}
-	return region + ":\x00:" + zone
-}
-
 // tokenBucket is the tainting queue's rate limiter (client-go's token
 // bucket over golang.org/x/time/rate, burst 1): it starts full, refills at
 // qps tokens a second, and a try takes a token when a whole one is there.
@@ -236,7 +213,7 @@ func NewNodeLifecycle(cfg NodeLifecycleConfig) *NodeLifecycle {
 
 // ZoneReport is one zone after a monitor pass.
 type ZoneReport struct {
-	// Key is the zone's ZoneKey; Region and Zone its two labels.
+	// Key is the zone's api.ZoneKey; Region and Zone its two labels.
 	Key, Region, Zone string
 	// Nodes counts the zone's nodes that count towards its health (not
 	// excluded from disruption checks), NotReady those of them whose Ready
@@ -294,7 +271,7 @@ func (c *NodeLifecycle) MonitorPass(nodes []*api.Node, leases map[string]time.Ti
 	keys := make([]string, len(nodes))
 	c.passes++
 	for i, n := range nodes {
-		keys[i] = ZoneKey(n)
+		keys[i] = api.ZoneKey(n)
 		taints[i] = n.Spec.Taints
 		seen := c.known[n.Name] != 0
 		c.known[n.Name] = c.passes
@@ -337,7 +314,7 @@ func (c *NodeLifecycle) MonitorPass(nodes []*api.Node, leases map[string]time.Ti
 	}
 	c.handleDisruption(nodes, ready, now, &pass)
 	for k, st := range c.states {
-		region, zone := splitZoneKey(k)
+		region, zone := api.SplitZoneKey(k)
 		z := ZoneReport{Key: k, Region: region, Zone: zone, Nodes: len(ready[k]), State: st, Rate: c.tainter[k].limiter.qps}
 		z.NotReady, _ = c.zoneState(ready[k])
 		pass.Zones = append(pass.Zones, z)
@@ -473,7 +450,7 @@ func (c *NodeLifecycle) handleDisruption(nodes []*api.Node, ready map[string][]*
 		pass.EnteredFullDisruption = true
 		for i, n := range nodes {
 			rep := &pass.Nodes[i]
-			if z := c.tainter[ZoneKey(n)]; z != nil {
+			if z := c.tainter[api.ZoneKey(n)]; z != nil {
 				z.remove(n.Name)
 			}
 			// markNodeAsReachable removes each taint only when the node as
@@ -582,14 +559,4 @@ func (c *NodeLifecycle) TaintPass(nodes []*api.Node, now time.Time) ([]NodeTaint
 		}
 	}
 	return out, nil
-}
-
-// splitZoneKey is ZoneKey's region and zone.
-func splitZoneKey(key string) (region, zone string) {
-	for i := 0; i+3 <= len(key); i++ {
-		if key[i:i+3] == ":\x00:" {
-			return key[:i], key[i+3:]
-		}
-	}
-	return "", ""
 }

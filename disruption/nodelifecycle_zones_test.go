@@ -320,25 +320,6 @@ func TestNodeLifecycleExcludedAndErrors(t *testing.T) {
 	}
 }
 
-func TestZoneKey(t *testing.T) {
-	for _, tc := range []struct {
-		labels map[string]string
-		want   string
-	}{
-		{nil, ""},
-		{map[string]string{api.LabelTopologyZone: "z", api.LabelTopologyRegion: "r"}, "r:\x00:z"},
-		{map[string]string{api.LabelTopologyZone: "z", api.LabelFailureDomainBetaZone: "old"}, ":\x00:old"},
-		{map[string]string{api.LabelFailureDomainBetaRegion: "", api.LabelTopologyRegion: "r"}, ""},
-	} {
-		if got := ZoneKey(&api.Node{ObjectMeta: api.ObjectMeta{Labels: tc.labels}}); got != tc.want {
-			t.Errorf("%v: %q, want %q", tc.labels, got, tc.want)
-		}
-	}
-	if ZoneKey(nil) != "" {
-		t.Error("nil node")
-	}
-}
-
 // Over random clusters whose nodes are lost and come back at random
 // times: TaintPass never taints a node whose Ready condition is True, the
 // taints of one zone come at least 1/rate (10 s) apart, and while every

@@ -21,28 +21,9 @@ import (
 // after a node was added, removed or moved to another zone, so that no
 // update of the snapshot costs O(nodes) for it.
 
-// ZoneKey is the zone a node belongs to in kube-scheduler's node tree
-// (component-helpers node/topology GetZoneKey): the region and zone labels
-// (topology.kubernetes.io/region and /zone, falling back to the
-// failure-domain.beta.kubernetes.io ones) joined as region + ":\x00:" +
-// zone, or "" when the node carries neither. A nil node has no zone.
-func ZoneKey(n *api.Node) string {
-	if n == nil || n.Labels == nil {
-		return ""
-	}
-	zone, ok := n.Labels[api.LabelTopologyZone]
-	if !ok {
-		zone = n.Labels[api.LabelFailureDomainBetaZone]
-	}
-	region, ok := n.Labels[api.LabelTopologyRegion]
-	if !ok {
-		region = n.Labels[api.LabelFailureDomainBetaRegion]
-	}
-	if region == "" && zone == "" {
-		return ""
-	}
-	return region + ":\x00:" + zone
-}
+// ZoneKey is the zone a node belongs to in kube-scheduler's node tree:
+// api.ZoneKey (component-helpers' GetZoneKey). A nil node has no zone.
+func ZoneKey(n *api.Node) string { return api.ZoneKey(n) }
 
 // zoneGroup is one zone of the node tree: its nodes' snapshot indexes in
 // arrival order (renumbered when a node is removed).
