@@ -1,52 +1,25 @@
 package scheduling
 
 import (
-	"bytes"
-	"compress/gzip"
-	"encoding/json"
 	"fmt"
-	"io"
-	"os"
 	"runtime"
 	"testing"
 
 	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/internal/benchdata"
 )
 
-// benchClusterFile reads the cluster named by PODSEM_BENCH_CLUSTER (plain
-// JSON, or gzip when the file starts with gzip's magic bytes):
-// {"nodes": [...], "pods": [...], "pod": {...}}. ok is false when the
-// variable is unset.
+// benchClusterFile reads the cluster named by PODSEM_BENCH_CLUSTER
+// (benchdata.FromEnv); ok is false when the variable is unset.
 func benchClusterFile(b *testing.B) (nodes []*api.Node, pods []*api.Pod, pod *api.Pod, ok bool) {
-	path := os.Getenv("PODSEM_BENCH_CLUSTER")
-	if path == "" {
-		return nil, nil, nil, false
-	}
-	data, err := os.ReadFile(path)
+	f, ok, err := benchdata.FromEnv()
 	if err != nil {
 		b.Fatal(err)
 	}
-	if bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
-		zr, err := gzip.NewReader(bytes.NewReader(data))
-		if err != nil {
-			b.Fatalf("%s: %v", path, err)
-		}
-		if data, err = io.ReadAll(zr); err != nil {
-			b.Fatalf("%s: %v", path, err)
-		}
+	if !ok {
+		return nil, nil, nil, false
 	}
-	var in struct {
-		Nodes []*api.Node `json:"nodes"`
-		Pods  []*api.Pod  `json:"pods"`
-		Pod   *api.Pod    `json:"pod"`
-	}
-	if err := json.Unmarshal(data, &in); err != nil {
-		b.Fatalf("%s: %v", path, err)
-	}
-	if in.Pod == nil {
-		b.Fatalf("%s: no \"pod\"", path)
-	}
-	return in.Nodes, in.Pods, in.Pod, true
+	return f.Nodes, f.Pods, f.Pod, true
 }
 
 // BenchmarkScheduleOne times one full default-profile decision as

@@ -1,12 +1,7 @@
 package scheduling
 
 import (
-	"bytes"
-	"compress/gzip"
-	"encoding/json"
 	"fmt"
-	"io"
-	"os"
 	"testing"
 
 	"github.com/podsem/podsem/api"
@@ -101,8 +96,8 @@ func BenchmarkSpreadDecision(b *testing.B) {
 			benchSpread(b, c, spreadBenchPod("app-7"), spreadDecision)
 		})
 	}
-	if path := os.Getenv("PODSEM_BENCH_CLUSTER"); path != "" {
-		c, pod, err := loadSpreadBenchCluster(path)
+	if nodes, pods, pod, ok := benchClusterFile(b); ok {
+		c, err := NewCluster(nodes, pods, Config{Plugins: []string{PluginPodTopologySpread}})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -165,45 +160,6 @@ func withNonce(cs []api.TopologySpreadConstraint, key string, i int) []api.Topol
 		out[j] = c
 	}
 	return out
-}
-
-// readBenchFile reads a benchmark cluster file, decompressing it when it
-// starts with gzip's magic bytes.
-func readBenchFile(path string) ([]byte, error) {
-	data, err := os.ReadFile(path)
-	if err != nil || !bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
-		return data, err
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(data))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	defer zr.Close()
-	data, err = io.ReadAll(zr)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return data, nil
-}
-
-func loadSpreadBenchCluster(path string) (*Cluster, *api.Pod, error) {
-	data, err := readBenchFile(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	var in struct {
-		Nodes []*api.Node `json:"nodes"`
-		Pods  []*api.Pod  `json:"pods"`
-		Pod   *api.Pod    `json:"pod"`
-	}
-	if err := json.Unmarshal(data, &in); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if in.Pod == nil {
-		return nil, nil, fmt.Errorf("%s: no \"pod\"", path)
-	}
-	c, err := NewCluster(in.Nodes, in.Pods, Config{Plugins: []string{PluginPodTopologySpread}})
-	return c, in.Pod, err
 }
 
 // BenchmarkSpreadPlugin times the PodTopologySpread plugin's own share of
