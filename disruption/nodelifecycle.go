@@ -74,10 +74,7 @@ type NodeLifecycleConfig struct {
 }
 
 func (c NodeLifecycleConfig) monitorGrace() time.Duration {
-	if c.MonitorGracePeriod == 0 {
-		return DefaultNodeMonitorGracePeriod
-	}
-	return c.MonitorGracePeriod
+	return orDefault(c.MonitorGracePeriod, DefaultNodeMonitorGracePeriod)
 }
 
 func (c NodeLifecycleConfig) evictionRate() float32 {
@@ -96,6 +93,7 @@ func (c NodeLifecycleConfig) largeClusterSizeThreshold() int32 {
 	return orDefault(c.LargeClusterSizeThreshold, DefaultLargeClusterSizeThreshold)
 }
 
+// orDefault is v, or def when v is the zero value (an unset setting).
 func orDefault[T comparable](v, def T) T {
 	var zero T
 	if v == zero {
@@ -105,10 +103,7 @@ func orDefault[T comparable](v, def T) T {
 }
 
 func (c NodeLifecycleConfig) startupGrace() time.Duration {
-	if c.StartupGracePeriod == 0 {
-		return DefaultNodeStartupGracePeriod
-	}
-	return c.StartupGracePeriod
+	return orDefault(c.StartupGracePeriod, DefaultNodeStartupGracePeriod)
 }
 
 // conditionTaintKey maps a node condition and status to the taint key the

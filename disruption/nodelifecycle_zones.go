@@ -304,9 +304,12 @@ func (c *NodeLifecycle) MonitorPass(nodes []*api.Node, leases map[string]time.Ti
 		if rep.NoSchedule.Changed() {
 			cur = swapTaints(cur, rep.NoSchedule.Added, rep.NoSchedule.Removed, now).Taints
 		}
-		update := NodeTaintUpdate{Taints: cur, Removed: reachable[i].Removed}
+		update := NodeTaintUpdate{Taints: cur}
 		if rep.CurrentReady != nil {
-			update = c.processTaintBaseEviction(n, keys[i], cur, rep.ObservedReady.Status, reachable[i].Removed, now, &pass)
+			update = c.processTaintBaseEviction(n, keys[i], cur, rep.ObservedReady.Status, now, &pass)
+		}
+		if len(reachable[i].Removed) > 0 {
+			update.Removed = append(slices.Clone(reachable[i].Removed), update.Removed...)
 		}
 		rep.NoExecute = update
 		rep.Taints = update.Taints
@@ -354,12 +357,8 @@ func (c *NodeLifecycle) markReachable(key, name string, taints []api.Taint, now 
 // processTaintBaseEviction decides from the Ready condition the node
 // carried when the pass looked (ready) and the node as listed at the start
 // of the pass, and changes cur, the taints as the pass has left them so
-// far; removed are removals made earlier in the pass, kept in the update.
-func (c *NodeLifecycle) processTaintBaseEviction(listed *api.Node, key string, cur []api.Taint, ready api.ConditionStatus, removed []api.Taint, now time.Time, pass *LifecyclePass) NodeTaintUpdate {
-	keep := func(u NodeTaintUpdate) NodeTaintUpdate {
-		u.Removed = append(slices.Clone(removed), u.Removed...)
-		return u
-	}
+// far.
+func (c *NodeLifecycle) processTaintBaseEviction(listed *api.Node, key string, cur []api.Taint, ready api.ConditionStatus, now time.Time, pass *LifecyclePass) NodeTaintUpdate {
 	switch ready {
 	case api.ConditionFalse, api.ConditionUnknown:
 		own, opposite := notReadyNoExecute, unreachableNoExecute
@@ -367,7 +366,7 @@ func (c *NodeLifecycle) processTaintBaseEviction(listed *api.Node, key string, c
 			own, opposite = opposite, own
 		}
 		if hasTaint(listed.Spec.Taints, opposite.Key, opposite.Effect) {
-			return keep(swapTaints(cur, []api.Taint{own}, []api.Taint{opposite}, now))
+			return swapTaints(cur, []api.Taint{own}, []api.Taint{opposite}, now)
 		}
 		// markNodeForTainting: a node whose taint is missing leaves the
 		// set and is queued again.
@@ -380,9 +379,9 @@ func (c *NodeLifecycle) processTaintBaseEviction(listed *api.Node, key string, c
 			pass.Queued = append(pass.Queued, listed.Name)
 		}
 	case api.ConditionTrue:
-		return keep(c.markReachable(key, listed.Name, cur, now))
+		return c.markReachable(key, listed.Name, cur, now)
 	}
-	return keep(NodeTaintUpdate{Taints: cur})
+	return NodeTaintUpdate{Taints: cur}
 }
 
 // zoneState is ComputeZoneState: the number of not-Ready nodes and the
