@@ -509,12 +509,22 @@ func (c *NodeLifecycle) TaintPass(nodes []*api.Node, now time.Time) ([]NodeTaint
 	if c == nil {
 		return nil, fmt.Errorf("%w: node lifecycle: nil", ErrInvalidInput)
 	}
-	byName := make(map[string]*api.Node, len(nodes))
 	for i, n := range nodes {
 		if n == nil {
 			return nil, fmt.Errorf("%w: nodes[%d]: nil", ErrInvalidInput, i)
 		}
-		byName[n.Name] = n
+	}
+	// Most passes find no token or nothing queued: the nodes are indexed
+	// by name only when a queued node is processed.
+	var byName map[string]*api.Node
+	lookup := func(name string) *api.Node {
+		if byName == nil {
+			byName = make(map[string]*api.Node, len(nodes))
+			for _, n := range nodes {
+				byName[n.Name] = n
+			}
+		}
+		return byName[name]
 	}
 	keys := make([]string, 0, len(c.tainter))
 	for k := range c.tainter {
@@ -529,7 +539,7 @@ func (c *NodeLifecycle) TaintPass(nodes []*api.Node, now time.Time) ([]NodeTaint
 			if !ok || !z.limiter.tryAccept(now) || now.Before(q.processAt) {
 				break
 			}
-			n := byName[q.node]
+			n := lookup(q.node)
 			var ready *api.NodeCondition
 			if n != nil {
 				ready = n.FindCondition(api.NodeReady)
