@@ -246,6 +246,12 @@ var nilCases = map[string]func(t *testing.T){
 			t.Errorf("got %v", got)
 		}
 	},
+	"PodVolumeClaimName": func(t *testing.T) {
+		name, ephemeral, ok := api.PodVolumeClaimName(nil, &api.Volume{})
+		niltest.Zero(t, name, ephemeral, ok)
+		name, ephemeral, ok = api.PodVolumeClaimName(&api.Pod{}, nil)
+		niltest.Zero(t, name, ephemeral, ok)
+	},
 	"ZoneKey": func(t *testing.T) {
 		niltest.Zero(t, api.ZoneKey(nil))
 	},

@@ -188,6 +188,22 @@ func EphemeralVolumeClaimName(pod *Pod, vol *Volume) string {
 	return pod.Name + "-" + vol.Name
 }
 
+// PodVolumeClaimName is the name of the PersistentVolumeClaim a pod's
+// volume uses: a persistentVolumeClaim volume's claimName, or a generic
+// ephemeral volume's EphemeralVolumeClaimName (ephemeral true); ok is false
+// for a volume of another kind, and for a nil pod or volume.
+func PodVolumeClaimName(pod *Pod, vol *Volume) (name string, ephemeral, ok bool) {
+	switch {
+	case pod == nil || vol == nil:
+		return "", false, false
+	case vol.PersistentVolumeClaim != nil:
+		return vol.PersistentVolumeClaim.ClaimName, false, true
+	case vol.Ephemeral != nil:
+		return EphemeralVolumeClaimName(pod, vol), true, true
+	}
+	return "", false, false
+}
+
 // ErrClaimNotForPod is wrapped by VolumeClaimIsForPod's error.
 var ErrClaimNotForPod = errors.New("claim not created for pod")
 

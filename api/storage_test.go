@@ -390,3 +390,21 @@ func TestCSIAttachLimitKey(t *testing.T) {
 		}
 	}
 }
+
+func TestPodVolumeClaimName(t *testing.T) {
+	pod := &Pod{ObjectMeta: ObjectMeta{Name: "web-0"}}
+	for _, tc := range []struct {
+		vol             Volume
+		name            string
+		ephemeral, isOK bool
+	}{
+		{Volume{Name: "data", VolumeSource: VolumeSource{PersistentVolumeClaim: &PersistentVolumeClaimVolumeSource{ClaimName: "db"}}}, "db", false, true},
+		{Volume{Name: "scratch", VolumeSource: VolumeSource{Ephemeral: &EphemeralVolumeSource{}}}, "web-0-scratch", true, true},
+		{Volume{Name: "tmp", VolumeSource: VolumeSource{EmptyDir: &EmptyDirVolumeSource{}}}, "", false, false},
+	} {
+		name, ephemeral, ok := PodVolumeClaimName(pod, &tc.vol)
+		if name != tc.name || ephemeral != tc.ephemeral || ok != tc.isOK {
+			t.Errorf("%s: %q %v %v", tc.vol.Name, name, ephemeral, ok)
+		}
+	}
+}

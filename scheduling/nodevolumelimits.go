@@ -280,15 +280,8 @@ func (pl *nodeVolumeLimitsPlugin) anyLimit(node *NodeInfo, csiNode *api.CSINode)
 func (pl *nodeVolumeLimitsPlugin) attachable(pod *api.Pod, csiNode *api.CSINode, newPod bool, result map[string]string) error {
 	for i := range pod.Spec.Volumes {
 		vol := &pod.Spec.Volumes[i]
-		var claimName string
-		ephemeral := false
-		switch {
-		case vol.PersistentVolumeClaim != nil:
-			claimName = vol.PersistentVolumeClaim.ClaimName
-		case vol.Ephemeral != nil:
-			claimName = api.EphemeralVolumeClaimName(pod, vol)
-			ephemeral = true
-		default:
+		claimName, ephemeral, ok := api.PodVolumeClaimName(pod, vol)
+		if !ok {
 			plugin, handle := inTreeVolume(&vol.VolumeSource)
 			if plugin == "" || !csiMigrationOn(csiNode, plugin) || handle == "" {
 				continue

@@ -39,12 +39,8 @@ func (s *storageIndex) claim(namespace, name string) *api.PersistentVolumeClaim 
 func podClaimNames(pod *api.Pod) []string {
 	var out []string
 	for i := range pod.Spec.Volumes {
-		v := &pod.Spec.Volumes[i]
-		switch {
-		case v.PersistentVolumeClaim != nil:
-			out = append(out, v.PersistentVolumeClaim.ClaimName)
-		case v.Ephemeral != nil:
-			out = append(out, api.EphemeralVolumeClaimName(pod, v))
+		if name, _, ok := api.PodVolumeClaimName(pod, &pod.Spec.Volumes[i]); ok {
+			out = append(out, name)
 		}
 	}
 	return out

@@ -145,16 +145,8 @@ func (pl *volumeBindingPlugin) preFilter() Status {
 	}
 	var claims []podClaim
 	for i := range pod.Spec.Volumes {
-		vol := &pod.Spec.Volumes[i]
-		var name string
-		ephemeral := false
-		switch {
-		case vol.PersistentVolumeClaim != nil:
-			name = vol.PersistentVolumeClaim.ClaimName
-		case vol.Ephemeral != nil:
-			name = api.EphemeralVolumeClaimName(pod, vol)
-			ephemeral = true
-		default:
+		name, ephemeral, ok := api.PodVolumeClaimName(pod, &pod.Spec.Volumes[i])
+		if !ok {
 			continue
 		}
 		reject := func(msg string) Status {
