@@ -35,6 +35,15 @@ type NodeStatus struct {
 	// without duplicates), which the scheduler's NodeDeclaredFeatures
 	// plugin matches against the features a pod needs.
 	DeclaredFeatures []string `json:"declaredFeatures,omitempty"`
+	// Features are the node's NodeFeatures (supplementalGroupsPolicy: the
+	// runtime honours a pod's supplementalGroupsPolicy), which the
+	// kubelet's admission consults.
+	Features *NodeFeatures `json:"features,omitempty"`
+}
+
+// NodeFeatures is a node's status.features.
+type NodeFeatures struct {
+	SupplementalGroupsPolicy *bool `json:"supplementalGroupsPolicy,omitempty"`
 }
 
 // ContainerImage is one image on a node: every name it is known by

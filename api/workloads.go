@@ -10,23 +10,89 @@ type PodTemplateSpec struct {
 type Deployment struct {
 	TypeMeta   `json:",inline"`
 	ObjectMeta `json:"metadata,omitzero"`
-	Spec       DeploymentSpec `json:"spec,omitzero"`
-	Status     WorkloadStatus `json:"status,omitzero"`
+	Spec       DeploymentSpec   `json:"spec,omitzero"`
+	Status     DeploymentStatus `json:"status,omitzero"`
 }
 
-// DeploymentSpec holds a Deployment's replicas, selector and template.
+// DeploymentSpec holds a Deployment's replicas, selector and template and
+// how the Deployment controller rolls a template change out.
 type DeploymentSpec struct {
 	Replicas *int32          `json:"replicas,omitempty"`
 	Selector *LabelSelector  `json:"selector,omitempty"`
 	Template PodTemplateSpec `json:"template,omitzero"`
+	// Strategy is RollingUpdate (the API server's default) or Recreate.
+	Strategy DeploymentStrategy `json:"strategy,omitzero"`
+	// MinReadySeconds is how long a new pod must be Ready before it counts
+	// as available.
+	MinReadySeconds int32 `json:"minReadySeconds,omitempty"`
+	// RevisionHistoryLimit is how many old ReplicaSets are kept (API
+	// default 10).
+	RevisionHistoryLimit *int32 `json:"revisionHistoryLimit,omitempty"`
+	// Paused stops the controller from rolling out template changes.
+	Paused bool `json:"paused,omitempty"`
+	// ProgressDeadlineSeconds is how long a rollout may make no progress
+	// before the Progressing condition turns False (API default 600).
+	ProgressDeadlineSeconds *int32 `json:"progressDeadlineSeconds,omitempty"`
+}
+
+// DeploymentStrategyType is how a Deployment replaces its pods.
+type DeploymentStrategyType string
+
+// The Deployment strategies.
+const (
+	// RecreateDeploymentStrategyType: every old pod goes before a new one
+	// is created.
+	RecreateDeploymentStrategyType DeploymentStrategyType = "Recreate"
+	// RollingUpdateDeploymentStrategyType: old pods are replaced gradually,
+	// bounded by maxUnavailable and maxSurge.
+	RollingUpdateDeploymentStrategyType DeploymentStrategyType = "RollingUpdate"
+)
+
+// DeploymentStrategy is a Deployment's spec.strategy.
+type DeploymentStrategy struct {
+	Type          DeploymentStrategyType   `json:"type,omitempty"`
+	RollingUpdate *RollingUpdateDeployment `json:"rollingUpdate,omitempty"`
+}
+
+// RollingUpdateDeployment bounds a rolling update: how many pods may be
+// unavailable and how many may exist above the desired count, as a number
+// or a percentage of it (API default 25% each).
+type RollingUpdateDeployment struct {
+	MaxUnavailable *IntOrString `json:"maxUnavailable,omitempty"`
+	MaxSurge       *IntOrString `json:"maxSurge,omitempty"`
+}
+
+// DeploymentStatus is what the Deployment controller reports.
+type DeploymentStatus struct {
+	WorkloadStatus
+	// UnavailableReplicas is the desired count less the available pods.
+	UnavailableReplicas int32 `json:"unavailableReplicas,omitempty"`
+	// TerminatingReplicas counts the Deployment's terminating pods.
+	TerminatingReplicas *int32 `json:"terminatingReplicas,omitempty"`
+	// Conditions are Available, Progressing and ReplicaFailure.
+	Conditions     []WorkloadCondition `json:"conditions,omitempty"`
+	CollisionCount *int32              `json:"collisionCount,omitempty"`
+}
+
+// WorkloadCondition is a condition of a Deployment, ReplicaSet,
+// StatefulSet, DaemonSet or Job status: the shape apps/v1 and batch/v1
+// share (a Deployment's adds lastUpdateTime, a Job's lastProbeTime).
+type WorkloadCondition struct {
+	Type               string          `json:"type"`
+	Status             ConditionStatus `json:"status"`
+	LastUpdateTime     Time            `json:"lastUpdateTime,omitzero"`
+	LastProbeTime      Time            `json:"lastProbeTime,omitzero"`
+	LastTransitionTime Time            `json:"lastTransitionTime,omitzero"`
+	Reason             string          `json:"reason,omitempty"`
+	Message            string          `json:"message,omitempty"`
 }
 
 // ReplicaSet is an apps/v1 ReplicaSet.
 type ReplicaSet struct {
 	TypeMeta   `json:",inline"`
 	ObjectMeta `json:"metadata,omitzero"`
-	Spec       ReplicaSetSpec `json:"spec,omitzero"`
-	Status     WorkloadStatus `json:"status,omitzero"`
+	Spec       ReplicaSetSpec   `json:"spec,omitzero"`
+	Status     ReplicaSetStatus `json:"status,omitzero"`
 }
 
 // ReplicaSetSpec holds a ReplicaSet's replicas, selector and template.
@@ -34,6 +100,24 @@ type ReplicaSetSpec struct {
 	Replicas *int32          `json:"replicas,omitempty"`
 	Selector *LabelSelector  `json:"selector,omitempty"`
 	Template PodTemplateSpec `json:"template,omitzero"`
+	// MinReadySeconds is how long a pod must be Ready before it counts as
+	// available.
+	MinReadySeconds int32 `json:"minReadySeconds,omitempty"`
+}
+
+// ReplicaSetStatus is what the ReplicaSet controller reports.
+type ReplicaSetStatus struct {
+	Replicas int32 `json:"replicas"`
+	// FullyLabeledReplicas counts the pods whose labels match the
+	// template's labels, not just the selector.
+	FullyLabeledReplicas int32 `json:"fullyLabeledReplicas,omitempty"`
+	ReadyReplicas        int32 `json:"readyReplicas,omitempty"`
+	AvailableReplicas    int32 `json:"availableReplicas,omitempty"`
+	// TerminatingReplicas counts the ReplicaSet's terminating pods.
+	TerminatingReplicas *int32 `json:"terminatingReplicas,omitempty"`
+	ObservedGeneration  int64  `json:"observedGeneration,omitempty"`
+	// Conditions holds ReplicaFailure when a create or delete failed.
+	Conditions []WorkloadCondition `json:"conditions,omitempty"`
 }
 
 // StatefulSet is an apps/v1 StatefulSet.
@@ -58,6 +142,32 @@ type StatefulSetSpec struct {
 	MinReadySeconds     int32                     `json:"minReadySeconds,omitempty"`
 	// Ordinals, when set, moves the first ordinal from 0 to Start.
 	Ordinals *StatefulSetOrdinals `json:"ordinals,omitempty"`
+	// VolumeClaimTemplates are the claims each pod gets one of, named
+	// <template>-<set>-<ordinal>.
+	VolumeClaimTemplates []PersistentVolumeClaim `json:"volumeClaimTemplates,omitempty"`
+	// RevisionHistoryLimit is how many ControllerRevisions are kept (API
+	// default 10).
+	RevisionHistoryLimit *int32 `json:"revisionHistoryLimit,omitempty"`
+	// PersistentVolumeClaimRetentionPolicy says whether claims from the
+	// templates are deleted with the set or on scale-down (API default
+	// Retain for both).
+	PersistentVolumeClaimRetentionPolicy *StatefulSetPersistentVolumeClaimRetentionPolicy `json:"persistentVolumeClaimRetentionPolicy,omitempty"`
+}
+
+// PersistentVolumeClaimRetentionPolicyType is Retain or Delete.
+type PersistentVolumeClaimRetentionPolicyType string
+
+// The claim retention policies.
+const (
+	RetainPersistentVolumeClaimRetentionPolicyType PersistentVolumeClaimRetentionPolicyType = "Retain"
+	DeletePersistentVolumeClaimRetentionPolicyType PersistentVolumeClaimRetentionPolicyType = "Delete"
+)
+
+// StatefulSetPersistentVolumeClaimRetentionPolicy is what happens to a
+// StatefulSet's claims when the set is deleted and when it scales down.
+type StatefulSetPersistentVolumeClaimRetentionPolicy struct {
+	WhenDeleted PersistentVolumeClaimRetentionPolicyType `json:"whenDeleted,omitempty"`
+	WhenScaled  PersistentVolumeClaimRetentionPolicyType `json:"whenScaled,omitempty"`
 }
 
 // PodManagementPolicyType is how a StatefulSet's pods are created and
@@ -118,6 +228,8 @@ type StatefulSetStatus struct {
 	CurrentRevision string `json:"currentRevision,omitempty"`
 	UpdateRevision  string `json:"updateRevision,omitempty"`
 	CollisionCount  *int32 `json:"collisionCount,omitempty"`
+	// Conditions are the StatefulSet's status conditions.
+	Conditions []WorkloadCondition `json:"conditions,omitempty"`
 }
 
 // ReplicationController is a core/v1 ReplicationController; its selector is
@@ -153,19 +265,56 @@ type DaemonSet struct {
 	Status     DaemonSetStatus `json:"status,omitzero"`
 }
 
-// DaemonSetSpec holds a DaemonSet's selector and template.
+// DaemonSetSpec holds a DaemonSet's selector and template and how the
+// DaemonSet controller rolls a template change out.
 type DaemonSetSpec struct {
 	Selector *LabelSelector  `json:"selector,omitempty"`
 	Template PodTemplateSpec `json:"template,omitzero"`
+	// UpdateStrategy is RollingUpdate (the API server's default) or
+	// OnDelete.
+	UpdateStrategy DaemonSetUpdateStrategy `json:"updateStrategy,omitzero"`
+	// MinReadySeconds is how long a new pod must be Ready before it counts
+	// as available.
+	MinReadySeconds int32 `json:"minReadySeconds,omitempty"`
+	// RevisionHistoryLimit is how many ControllerRevisions are kept (API
+	// default 10).
+	RevisionHistoryLimit *int32 `json:"revisionHistoryLimit,omitempty"`
+}
+
+// DaemonSetUpdateStrategyType is RollingUpdate or OnDelete.
+type DaemonSetUpdateStrategyType string
+
+// The DaemonSet update strategies.
+const (
+	RollingUpdateDaemonSetStrategyType DaemonSetUpdateStrategyType = "RollingUpdate"
+	OnDeleteDaemonSetStrategyType      DaemonSetUpdateStrategyType = "OnDelete"
+)
+
+// DaemonSetUpdateStrategy is a DaemonSet's spec.updateStrategy.
+type DaemonSetUpdateStrategy struct {
+	Type          DaemonSetUpdateStrategyType `json:"type,omitempty"`
+	RollingUpdate *RollingUpdateDaemonSet     `json:"rollingUpdate,omitempty"`
+}
+
+// RollingUpdateDaemonSet bounds a DaemonSet's rolling update (API default
+// maxUnavailable 1, maxSurge 0).
+type RollingUpdateDaemonSet struct {
+	MaxUnavailable *IntOrString `json:"maxUnavailable,omitempty"`
+	MaxSurge       *IntOrString `json:"maxSurge,omitempty"`
 }
 
 // DaemonSetStatus is what the DaemonSet controller reports.
 type DaemonSetStatus struct {
-	CurrentNumberScheduled int32 `json:"currentNumberScheduled"`
-	NumberMisscheduled     int32 `json:"numberMisscheduled"`
-	DesiredNumberScheduled int32 `json:"desiredNumberScheduled"`
-	NumberReady            int32 `json:"numberReady"`
-	ObservedGeneration     int64 `json:"observedGeneration,omitempty"`
+	CurrentNumberScheduled int32               `json:"currentNumberScheduled"`
+	NumberMisscheduled     int32               `json:"numberMisscheduled"`
+	DesiredNumberScheduled int32               `json:"desiredNumberScheduled"`
+	NumberReady            int32               `json:"numberReady"`
+	ObservedGeneration     int64               `json:"observedGeneration,omitempty"`
+	UpdatedNumberScheduled int32               `json:"updatedNumberScheduled,omitempty"`
+	NumberAvailable        int32               `json:"numberAvailable,omitempty"`
+	NumberUnavailable      int32               `json:"numberUnavailable,omitempty"`
+	CollisionCount         *int32              `json:"collisionCount,omitempty"`
+	Conditions             []WorkloadCondition `json:"conditions,omitempty"`
 }
 
 // Job is a batch/v1 Job.
@@ -176,19 +325,101 @@ type Job struct {
 	Status     JobStatus `json:"status,omitzero"`
 }
 
-// JobSpec holds a Job's parallelism, completions, selector and template.
+// JobSpec holds a Job's parallelism, completions, selector and template
+// and the rules by which the Job controller counts and retries failures.
 type JobSpec struct {
-	Parallelism *int32          `json:"parallelism,omitempty"`
-	Completions *int32          `json:"completions,omitempty"`
-	Selector    *LabelSelector  `json:"selector,omitempty"`
-	Template    PodTemplateSpec `json:"template,omitzero"`
+	Parallelism *int32 `json:"parallelism,omitempty"`
+	Completions *int32 `json:"completions,omitempty"`
+	// ActiveDeadlineSeconds bounds the Job's run from its start time.
+	ActiveDeadlineSeconds *int64 `json:"activeDeadlineSeconds,omitempty"`
+	// PodFailurePolicy decides, per failed pod, whether it fails the Job,
+	// is ignored, or counts against the backoff limit.
+	PodFailurePolicy *PodFailurePolicy `json:"podFailurePolicy,omitempty"`
+	// SuccessPolicy lets an Indexed Job succeed before every index has.
+	SuccessPolicy *SuccessPolicy `json:"successPolicy,omitempty"`
+	// BackoffLimit is how many failed pods the Job tolerates (API default 6).
+	BackoffLimit *int32 `json:"backoffLimit,omitempty"`
+	// BackoffLimitPerIndex is the limit per index of an Indexed Job.
+	BackoffLimitPerIndex *int32 `json:"backoffLimitPerIndex,omitempty"`
+	// MaxFailedIndexes bounds the failed indexes of an Indexed Job.
+	MaxFailedIndexes *int32          `json:"maxFailedIndexes,omitempty"`
+	Selector         *LabelSelector  `json:"selector,omitempty"`
+	ManualSelector   *bool           `json:"manualSelector,omitempty"`
+	Template         PodTemplateSpec `json:"template,omitzero"`
+	// TTLSecondsAfterFinished deletes a finished Job after that long.
+	TTLSecondsAfterFinished *int32 `json:"ttlSecondsAfterFinished,omitempty"`
+	// CompletionMode is NonIndexed (API default) or Indexed.
+	CompletionMode *string `json:"completionMode,omitempty"`
+	Suspend        *bool   `json:"suspend,omitempty"`
+	// PodReplacementPolicy is TerminatingOrFailed (API default) or Failed:
+	// when a replacement pod may be created.
+	PodReplacementPolicy *string `json:"podReplacementPolicy,omitempty"`
+	ManagedBy            *string `json:"managedBy,omitempty"`
+}
+
+// PodFailurePolicy is a Job's spec.podFailurePolicy: rules evaluated in
+// order against each failed pod.
+type PodFailurePolicy struct {
+	Rules []PodFailurePolicyRule `json:"rules"`
+}
+
+// PodFailurePolicyRule is one rule: its action (FailJob, FailIndex,
+// Ignore, Count) applies when the pod's exit codes or conditions match.
+type PodFailurePolicyRule struct {
+	Action          string                                   `json:"action"`
+	OnExitCodes     *PodFailurePolicyOnExitCodesRequirement  `json:"onExitCodes,omitempty"`
+	OnPodConditions []PodFailurePolicyOnPodConditionsPattern `json:"onPodConditions,omitempty"`
+}
+
+// PodFailurePolicyOnExitCodesRequirement matches a container's exit code
+// In or NotIn Values (of the named container, or of any).
+type PodFailurePolicyOnExitCodesRequirement struct {
+	ContainerName *string `json:"containerName,omitempty"`
+	Operator      string  `json:"operator"`
+	Values        []int32 `json:"values"`
+}
+
+// PodFailurePolicyOnPodConditionsPattern matches a pod condition of a
+// type and status (e.g. DisruptionTarget True).
+type PodFailurePolicyOnPodConditionsPattern struct {
+	Type   PodConditionType `json:"type"`
+	Status ConditionStatus  `json:"status,omitempty"`
+}
+
+// SuccessPolicy is an Indexed Job's spec.successPolicy.
+type SuccessPolicy struct {
+	Rules []SuccessPolicyRule `json:"rules"`
+}
+
+// SuccessPolicyRule declares the Job succeeded once the given indexes, or
+// that many of them, have.
+type SuccessPolicyRule struct {
+	SucceededIndexes *string `json:"succeededIndexes,omitempty"`
+	SucceededCount   *int32  `json:"succeededCount,omitempty"`
 }
 
 // JobStatus is what the Job controller reports.
 type JobStatus struct {
-	Active    int32 `json:"active,omitempty"`
-	Succeeded int32 `json:"succeeded,omitempty"`
-	Failed    int32 `json:"failed,omitempty"`
+	Conditions     []WorkloadCondition `json:"conditions,omitempty"`
+	StartTime      *Time               `json:"startTime,omitempty"`
+	CompletionTime *Time               `json:"completionTime,omitempty"`
+	Active         int32               `json:"active,omitempty"`
+	Succeeded      int32               `json:"succeeded,omitempty"`
+	Failed         int32               `json:"failed,omitempty"`
+	Terminating    *int32              `json:"terminating,omitempty"`
+	// CompletedIndexes and FailedIndexes are an Indexed Job's index
+	// ranges ("1,3-5").
+	CompletedIndexes        string                   `json:"completedIndexes,omitempty"`
+	FailedIndexes           *string                  `json:"failedIndexes,omitempty"`
+	UncountedTerminatedPods *UncountedTerminatedPods `json:"uncountedTerminatedPods,omitempty"`
+	Ready                   *int32                   `json:"ready,omitempty"`
+}
+
+// UncountedTerminatedPods are the UIDs of finished pods the Job controller
+// has not yet counted in its status.
+type UncountedTerminatedPods struct {
+	Succeeded []string `json:"succeeded,omitempty"`
+	Failed    []string `json:"failed,omitempty"`
 }
 
 // Service is a core/v1 Service; its selector picks the pods it routes to,

@@ -296,7 +296,7 @@ func (c *ClusterState) addController(w workload, pods []*api.Pod) {
 				Selector: &api.LabelSelector{MatchLabels: map[string]string{"app": id.app, labelPodTemplateHash: id.hash}},
 				Template: template,
 			},
-			Status: api.WorkloadStatus{ObservedGeneration: 1, Replicas: replicas},
+			Status: api.ReplicaSetStatus{ObservedGeneration: 1, Replicas: replicas},
 		})
 	case kindStatefulSet:
 		c.StatefulSets = append(c.StatefulSets, &api.StatefulSet{
