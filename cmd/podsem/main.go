@@ -69,9 +69,11 @@
 //
 // # podsem version
 //
-// Version prints the module version Go recorded in the binary (the tag or
-// pseudo-version `go install …@version` built, "(devel)" for a build from
-// a checkout) and the Kubernetes release whose answers podsem gives.
+// Version prints the module version Go recorded in the binary — the tag or
+// pseudo-version `go install …@version` built; for a build from a checkout
+// "(devel)", or the pseudo-version Go derives from the commit when it
+// stamps version control information — and the Kubernetes release whose
+// answers podsem gives.
 //
 // # Exit status
 //

@@ -25,8 +25,9 @@ func runVersion(args []string, stdout, stderr io.Writer) int {
 
 // moduleVersion is the version of the main module recorded in a binary's
 // build information: a tag such as v0.1.0 or a pseudo-version for `go
-// install …@version`, "(devel)" for a build from a checkout, which Go
-// records as such or not at all (go run, go test).
+// install …@version`; for a build from a checkout, "(devel)" (which Go
+// writes as such, or not at all under go test) or, when Go stamps version
+// control information, a pseudo-version of the commit.
 func moduleVersion(info *debug.BuildInfo, ok bool) string {
 	if !ok || info == nil || info.Main.Version == "" {
 		return "(devel)"
