@@ -54,13 +54,13 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// runTranscript runs explain and returns what it printed, in the form the
-// golden files hold.
+// runTranscript runs podsem explain with args and returns what it printed,
+// in the form the golden files hold.
 func runTranscript(args []string, stdin string) string {
 	var out, errb bytes.Buffer
-	code := run(args, strings.NewReader(stdin), &out, &errb)
+	code := runExplainCmd(args, stdin, &out, &errb)
 	var b strings.Builder
-	fmt.Fprintf(&b, "$ explain %s\n%s", strings.Join(args, " "), out.String())
+	fmt.Fprintf(&b, "$ podsem explain %s\n%s", strings.Join(args, " "), out.String())
 	if errb.Len() > 0 {
 		fmt.Fprintf(&b, "--- stderr\n%s", errb.String())
 	}
@@ -68,12 +68,18 @@ func runTranscript(args []string, stdin string) string {
 	return b.String()
 }
 
+// runExplainCmd runs podsem explain with args through the command's
+// dispatch and returns its exit status.
+func runExplainCmd(args []string, stdin string, stdout, stderr *bytes.Buffer) int {
+	return run(append([]string{"explain"}, args...), strings.NewReader(stdin), stdout, stderr)
+}
+
 // The embedded sample explains without complaint: CI runs it.
 func TestSampleExitsZero(t *testing.T) {
 	for _, args := range [][]string{nil, {"--format", "mermaid"}} {
 		var out, errb bytes.Buffer
-		if code := run(args, strings.NewReader(""), &out, &errb); code != 0 || errb.Len() > 0 {
-			t.Errorf("explain %v: exit %d, stderr %q", args, code, errb.String())
+		if code := runExplainCmd(args, "", &out, &errb); code != 0 || errb.Len() > 0 {
+			t.Errorf("podsem explain %v: exit %d, stderr %q", args, code, errb.String())
 		}
 	}
 }
@@ -99,8 +105,8 @@ func TestUsageErrors(t *testing.T) {
 		{"--no-such-flag"},
 	} {
 		var out, errb bytes.Buffer
-		if code := run(args, strings.NewReader(""), &out, &errb); code != 2 {
-			t.Errorf("explain %v: exit %d, want 2 (stderr %q)", args, code, errb.String())
+		if code := runExplainCmd(args, "", &out, &errb); code != 2 {
+			t.Errorf("podsem explain %v: exit %d, want 2 (stderr %q)", args, code, errb.String())
 		}
 	}
 }
@@ -109,7 +115,7 @@ func TestUsageErrors(t *testing.T) {
 // gets exactly one line.
 func TestBadInputLines(t *testing.T) {
 	var out, errb bytes.Buffer
-	code := run([]string{"testdata/malformed.yaml"}, strings.NewReader(""), &out, &errb)
+	code := runExplainCmd([]string{"testdata/malformed.yaml"}, "", &out, &errb)
 	if code != 1 {
 		t.Errorf("exit %d, want 1", code)
 	}
