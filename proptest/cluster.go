@@ -1,4 +1,4 @@
-package apitest
+package proptest
 
 import (
 	"fmt"
@@ -324,7 +324,7 @@ func place(d *drawer, cs *ClusterState, opts ClusterOptions, now time.Time) {
 	cfg.IgnorePreferredTermsOfExistingPods, cfg.HardPodAffinityWeight = true, ptr(int32(0))
 	snap, err := (&ClusterState{Nodes: cs.Nodes, Namespaces: cs.Namespaces}).Snapshot(cfg)
 	if err != nil {
-		d.t.Fatalf("apitest: cannot build the scheduler's snapshot: %v", err)
+		d.t.Fatalf("proptest: cannot build the scheduler's snapshot: %v", err)
 	}
 	podsOn := make([]int, len(cs.Nodes))
 	var dec scheduling.Decision
@@ -344,7 +344,7 @@ func place(d *drawer, cs *ClusterState, opts ClusterOptions, now time.Time) {
 		ip := fmt.Sprintf("10.%d.%d.%d", 100+k/256, k%256, podsOn[k]+1)
 		p.Status = runningStatus(d, p, node.Node(), ip, now)
 		if err := snap.AddPod(p); err != nil {
-			d.t.Fatalf("apitest: cannot add %s to the scheduler's snapshot: %v", p.Key(), err)
+			d.t.Fatalf("proptest: cannot add %s to the scheduler's snapshot: %v", p.Key(), err)
 		}
 	}
 }
