@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/podsem/podsem/api"
-	"github.com/podsem/podsem/api/validation"
 	"github.com/podsem/podsem/termination"
 )
 
@@ -153,7 +152,7 @@ func NewMachine(pod *api.Pod, cfg MachineConfig) *Machine {
 	for i := range spec.EphemeralContainers {
 		m.ephemeral[i] = mcontainer{spec: &spec.EphemeralContainers[i].Container, kind: api.ContainerKindEphemeral}
 	}
-	m.pod.Status = validation.PrepareForCreate(pod).Status
+	m.pod.Status = api.InitialPodStatus(pod)
 	return m
 }
 

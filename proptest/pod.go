@@ -380,7 +380,7 @@ func (g *podGen) finish(d *drawer, p *api.Pod) {
 	}
 	api.DefaultPod(p)
 	p.Spec.Tolerations = admission.DefaultTolerations(p, admission.TolerationSeconds{})
-	p.Status = newPodStatus(p)
+	p.Status = api.InitialPodStatus(p)
 }
 
 // drawVolumes draws the pod's volumes: scratch space, configuration and
