@@ -66,7 +66,9 @@ type ClusterState struct {
 }
 
 // Snapshot builds kube-scheduler's view of the cluster: its nodes, its
-// pods and the labels of its namespaces, evaluated with cfg.
+// pods and the labels of its namespaces, evaluated with cfg. A nil state
+// is an error wrapping ErrInvalidInput; a nil node, pod or namespace in
+// it gives scheduling's error for it.
 func (c *ClusterState) Snapshot(cfg scheduling.Config) (*scheduling.Cluster, error) {
 	if c == nil {
 		return nil, fmt.Errorf("%w: cluster state: nil", ErrInvalidInput)
@@ -94,14 +96,14 @@ func (c *ClusterState) Controllers() disruption.Controllers {
 }
 
 // Pending returns the pods not bound to a node, in the order of Pods. A
-// nil state has none.
+// nil state has none, and nil entries of Pods are left out.
 func (c *ClusterState) Pending() []*api.Pod {
 	if c == nil {
 		return nil
 	}
 	var out []*api.Pod
 	for _, p := range c.Pods {
-		if p.Spec.NodeName == "" {
+		if p != nil && p.Spec.NodeName == "" {
 			out = append(out, p)
 		}
 	}
