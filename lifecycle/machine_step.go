@@ -118,9 +118,10 @@ type Machine struct {
 }
 
 // NewMachine returns a Machine for pod, which is read as created: its spec
-// and metadata (a status already present is ignored; the Machine reports
-// from phase Pending), with an unset terminationGracePeriodSeconds taken
-// as the API server's default (api.DefaultTerminationGracePeriodSeconds).
+// and metadata (a status already present is ignored; the Machine starts
+// from the status the API server stores on create, api.InitialPodStatus),
+// with an unset terminationGracePeriodSeconds taken as the API server's
+// default (api.DefaultTerminationGracePeriodSeconds).
 // The pod's spec must not be modified afterwards. A nil pod has no
 // machine: the result is nil, whose methods answer with zero values.
 func NewMachine(pod *api.Pod, cfg MachineConfig) *Machine {
