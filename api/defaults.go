@@ -94,6 +94,31 @@ func DefaultPod(pod *Pod) {
 	}
 }
 
+// InitialPodStatus returns the status the API server stores for a pod it
+// creates, whatever status the request carried (the pod registry
+// strategy's PrepareForCreate in pkg/registry/core/pod, v1.36.3): phase
+// Pending, the pod's QoS class (ComputePodQOS), which the API server fixes
+// here for the pod's whole life, and, while spec.schedulingGates is not
+// empty, a PodScheduled=False condition with reason SchedulingGated and
+// upstream's message (KEP-3521). It is where every pod's status starts
+// before kube-scheduler or the kubelet writes to it. A nil pod gives the
+// zero PodStatus.
+func InitialPodStatus(pod *Pod) PodStatus {
+	if pod == nil {
+		return PodStatus{}
+	}
+	st := PodStatus{Phase: PodPending, QOSClass: ComputePodQOS(pod)}
+	if len(pod.Spec.SchedulingGates) > 0 {
+		st.Conditions = []PodCondition{{
+			Type:    PodScheduled,
+			Status:  ConditionFalse,
+			Reason:  PodReasonSchedulingGated,
+			Message: MessageSchedulingGated,
+		}}
+	}
+	return st
+}
+
 func copyLimitsToRequests(r *ResourceRequirements) {
 	if r.Limits == nil {
 		return

@@ -156,3 +156,34 @@ func TestResourceNameClasses(t *testing.T) {
 		}
 	}
 }
+
+func TestInitialPodStatus(t *testing.T) {
+	limits := ResourceList{ResourceCPU: MustParseQuantity("1"), ResourceMemory: MustParseQuantity("1Gi")}
+	gated := &Pod{
+		Spec: PodSpec{
+			Containers:      []Container{{Name: "app", Image: "nginx", Resources: ResourceRequirements{Requests: limits, Limits: limits}}},
+			SchedulingGates: []PodSchedulingGate{{Name: "example.com/quota"}},
+		},
+		// Whatever status the request carries is replaced.
+		Status: PodStatus{Phase: PodRunning, PodIP: "10.0.0.1", QOSClass: PodQOSBestEffort},
+	}
+	want := PodStatus{
+		Phase:    PodPending,
+		QOSClass: PodQOSGuaranteed,
+		Conditions: []PodCondition{{
+			Type: PodScheduled, Status: ConditionFalse,
+			Reason: "SchedulingGated", Message: "Scheduling is blocked due to non-empty scheduling gates",
+		}},
+	}
+	if d := cmp.Diff(want, InitialPodStatus(gated)); d != "" {
+		t.Errorf("gated Guaranteed pod (-want +got):\n%s", d)
+	}
+	if gated.Status.Phase != PodRunning {
+		t.Errorf("InitialPodStatus modified its argument: %+v", gated.Status)
+	}
+
+	ungated := &Pod{Spec: PodSpec{Containers: []Container{{Name: "app", Image: "nginx"}}}}
+	if d := cmp.Diff(PodStatus{Phase: PodPending, QOSClass: PodQOSBestEffort}, InitialPodStatus(ungated)); d != "" {
+		t.Errorf("ungated BestEffort pod (-want +got):\n%s", d)
+	}
+}

@@ -13,7 +13,8 @@
 // (compiled once, matched without allocation), label key/value validation,
 // the API server's defaulting of pods, PriorityClasses and storage
 // objects (DefaultPod, DefaultPriorityClass, DefaultPersistentVolumeClaim,
-// DefaultStorageClass..., applied only on request), the well-known priority
+// DefaultStorageClass..., applied only on request), the status the API
+// server gives a pod it creates (InitialPodStatus), the well-known priority
 // values and built-in system PriorityClasses (SystemPriorityClasses), the
 // storage helpers every volume rule shares (a claim's class, a volume's
 // binding and node affinity, an ephemeral volume's claim name),

@@ -46,6 +46,23 @@ func ExampleDefaultPod() {
 	// Output: Always 30 Always 512Mi
 }
 
+// A pod the API server has just created starts Pending with its QoS class
+// fixed, and says why it is not scheduled while scheduling gates remain.
+func ExampleInitialPodStatus() {
+	pod := &api.Pod{Spec: api.PodSpec{
+		Containers:      []api.Container{{Name: "job", Image: "busybox"}},
+		SchedulingGates: []api.PodSchedulingGate{{Name: "example.com/quota"}},
+	}}
+	st := api.InitialPodStatus(pod)
+	fmt.Println(st.Phase, st.QOSClass)
+	for _, c := range st.Conditions {
+		fmt.Printf("%s=%s %s: %s\n", c.Type, c.Status, c.Reason, c.Message)
+	}
+	// Output:
+	// Pending BestEffort
+	// PodScheduled=False SchedulingGated: Scheduling is blocked due to non-empty scheduling gates
+}
+
 // PodRequests follows the init container rule of the Kubernetes docs: the
 // effective request is the larger of the highest init container request and
 // the sum of the app containers; a sidecar adds to everything started after

@@ -235,6 +235,9 @@ var nilCases = map[string]func(t *testing.T){
 			t.Errorf("got %v, want %v", got, api.ContainerKindInit)
 		}
 	},
+	"InitialPodStatus": func(t *testing.T) {
+		niltest.Zero(t, api.InitialPodStatus(nil))
+	},
 	"InternalError": func(t *testing.T) {
 		got := api.InternalError(api.NewPath("f"), nil)
 		if got == nil || got.Type != api.ErrorTypeInternal || got.Detail != "" {

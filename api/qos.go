@@ -109,7 +109,7 @@ func ComputePodQOS(pod *Pod) PodQOSClass {
 // PodQOS returns the pod's QoS class as the kubelet and scheduler read it
 // (pkg/apis/core/v1/helper/qos GetPodQOS): status.qosClass when it is set —
 // the API server fixes the class when the pod is created (see
-// validation.PrepareForCreate) and it survives in-place resizes — else
+// InitialPodStatus) and it survives in-place resizes — else
 // ComputePodQOS(pod). A nil pod has no class: the result is "".
 func PodQOS(pod *Pod) PodQOSClass {
 	if pod != nil && pod.Status.QOSClass != "" {

@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/podsem/podsem/api"
-	"github.com/podsem/podsem/api/validation"
 	"github.com/podsem/podsem/termination"
 )
 
@@ -119,9 +118,10 @@ type Machine struct {
 }
 
 // NewMachine returns a Machine for pod, which is read as created: its spec
-// and metadata (a status already present is ignored; the Machine reports
-// from phase Pending), with an unset terminationGracePeriodSeconds taken
-// as the API server's default (api.DefaultTerminationGracePeriodSeconds).
+// and metadata (a status already present is ignored; the Machine starts
+// from the status the API server stores on create, api.InitialPodStatus),
+// with an unset terminationGracePeriodSeconds taken as the API server's
+// default (api.DefaultTerminationGracePeriodSeconds).
 // The pod's spec must not be modified afterwards. A nil pod has no
 // machine: the result is nil, whose methods answer with zero values.
 func NewMachine(pod *api.Pod, cfg MachineConfig) *Machine {
@@ -153,7 +153,7 @@ func NewMachine(pod *api.Pod, cfg MachineConfig) *Machine {
 	for i := range spec.EphemeralContainers {
 		m.ephemeral[i] = mcontainer{spec: &spec.EphemeralContainers[i].Container, kind: api.ContainerKindEphemeral}
 	}
-	m.pod.Status = validation.PrepareForCreate(pod).Status
+	m.pod.Status = api.InitialPodStatus(pod)
 	return m
 }
 

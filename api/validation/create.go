@@ -43,30 +43,22 @@ func ValidatePodCreate(pod *api.Pod) api.FieldErrors {
 
 // PrepareForCreate returns a copy of pod as the API server stores a new
 // pod it accepts (the pod registry strategy's PrepareForCreate and the
-// generic create path, v1.36.3): the status replaced by phase Pending
-// with the pod's QoS class (api.ComputePodQOS), a PodScheduled=False
-// condition with reason SchedulingGated while spec.schedulingGates is not
-// empty, generation 1, no deletion fields, matchLabelKeys and
-// mismatchLabelKeys merged into topology spread and pod (anti-)affinity
-// selectors, and the fields of disabled features dropped (container stop
-// signals). Apply api.DefaultPod first, as the API server defaults before
-// it prepares; names from generateName are left to the caller (the API
-// server adds a random suffix). pod is not modified; the copy shares
-// the slices and maps that did not change. A nil pod gives nil.
+// generic create path, v1.36.3): the status replaced by
+// api.InitialPodStatus (phase Pending with the pod's QoS class, a
+// PodScheduled=False condition with reason SchedulingGated while
+// spec.schedulingGates is not empty), generation 1, no deletion fields,
+// matchLabelKeys and mismatchLabelKeys merged into topology spread and pod
+// (anti-)affinity selectors, and the fields of disabled features dropped
+// (container stop signals). Apply api.DefaultPod first, as the API server
+// defaults before it prepares; names from generateName are left to the
+// caller (the API server adds a random suffix). pod is not modified; the
+// copy shares the slices and maps that did not change. A nil pod gives nil.
 func PrepareForCreate(pod *api.Pod) *api.Pod {
 	if pod == nil {
 		return nil
 	}
 	p := prepareForCreate(pod)
-	p.Status = api.PodStatus{Phase: api.PodPending, QOSClass: api.ComputePodQOS(p)}
-	if len(p.Spec.SchedulingGates) > 0 {
-		p.Status.Conditions = []api.PodCondition{{
-			Type:    api.PodScheduled,
-			Status:  api.ConditionFalse,
-			Reason:  api.PodReasonSchedulingGated,
-			Message: api.MessageSchedulingGated,
-		}}
-	}
+	p.Status = api.InitialPodStatus(p)
 	return p
 }
 

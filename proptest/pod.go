@@ -1,4 +1,4 @@
-package apitest
+package proptest
 
 import (
 	"strconv"
@@ -380,7 +380,7 @@ func (g *podGen) finish(d *drawer, p *api.Pod) {
 	}
 	api.DefaultPod(p)
 	p.Spec.Tolerations = admission.DefaultTolerations(p, admission.TolerationSeconds{})
-	p.Status = newPodStatus(p)
+	p.Status = api.InitialPodStatus(p)
 }
 
 // drawVolumes draws the pod's volumes: scratch space, configuration and

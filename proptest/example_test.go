@@ -1,4 +1,4 @@
-package apitest_test
+package proptest_test
 
 import (
 	"errors"
@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/podsem/podsem/api"
-	"github.com/podsem/podsem/api/apitest"
 	"github.com/podsem/podsem/disruption"
+	"github.com/podsem/podsem/proptest"
 	"github.com/podsem/podsem/scheduling"
 	"pgregory.net/rapid"
 )
@@ -24,7 +24,7 @@ import (
 type toyScheduler struct{ careful bool }
 
 // place returns the node for pod, "" when none has room.
-func (s toyScheduler) place(c *apitest.ClusterState, pod *api.Pod) string {
+func (s toyScheduler) place(c *proptest.ClusterState, pod *api.Pod) string {
 	used := map[string]api.ResourceList{}
 	count := map[string]int64{}
 	for _, p := range c.Pods {
@@ -96,14 +96,14 @@ func (s toyScheduler) allowed(pod *api.Pod, n *api.Node) bool {
 
 // checkToy is the property: every binding the toy makes for the pending
 // pods of c is one kube-scheduler's filters accept.
-func checkToy(s toyScheduler, c *apitest.ClusterState) error {
+func checkToy(s toyScheduler, c *proptest.ClusterState) error {
 	snap, err := c.Snapshot(scheduling.Config{})
 	if err != nil {
 		return err
 	}
 	for _, p := range c.Pending() {
 		if node := s.place(c, p); node != "" {
-			if err := apitest.CheckPlacementFeasible(snap, p, node); err != nil {
+			if err := proptest.CheckPlacementFeasible(snap, p, node); err != nil {
 				return err
 			}
 		}
@@ -113,10 +113,10 @@ func checkToy(s toyScheduler, c *apitest.ClusterState) error {
 
 // toyClusters are the clusters the careful toy claims to handle: no pod
 // (anti-)affinity, spread constraints or host ports, which it ignores.
-func toyClusters() *rapid.Generator[*apitest.ClusterState] {
-	return apitest.Cluster(apitest.ClusterOptions{
+func toyClusters() *rapid.Generator[*proptest.ClusterState] {
+	return proptest.Cluster(proptest.ClusterOptions{
 		Pending: 3,
-		Pod:     apitest.PodOptions{Without: apitest.PodAffinity | apitest.TopologySpread | apitest.HostPorts},
+		Pod:     proptest.PodOptions{Without: proptest.PodAffinity | proptest.TopologySpread | proptest.HostPorts},
 	})
 }
 
@@ -145,7 +145,7 @@ func Example_toyScheduler() {
 		failed := false
 		for seed := range 100 {
 			err := checkToy(s, clusters.Example(seed))
-			if errors.Is(err, apitest.ErrViolation) {
+			if errors.Is(err, proptest.ErrViolation) {
 				fmt.Printf("%s: counterexample at seed %d: rejected by %s\n", name, seed, filterOf(err))
 				failed = true
 				break
@@ -174,7 +174,7 @@ func filterOf(err error) string {
 // A pod drawn with a fixed seed, as the API server stores it after a
 // create.
 func ExamplePod() {
-	p := apitest.Pod(apitest.PodOptions{}).Example(42)
+	p := proptest.Pod(proptest.PodOptions{}).Example(42)
 	owner := "nothing"
 	if ref := p.ControllerRef(); ref != nil {
 		owner = ref.Kind + " " + ref.Name
@@ -214,9 +214,9 @@ func ExamplePod() {
 // A small cluster: nodes, bound and pending pods, budgets; consistent by
 // construction.
 func ExampleCluster() {
-	c := apitest.Cluster(apitest.ClusterOptions{Nodes: 3, Pods: 10, Pending: 2}).Example(1)
+	c := proptest.Cluster(proptest.ClusterOptions{Nodes: 3, Pods: 10, Pending: 2}).Example(1)
 	fmt.Printf("%d nodes, %d pods (%d pending), %d PodDisruptionBudgets\n", len(c.Nodes), len(c.Pods), len(c.Pending()), len(c.PDBs))
-	fmt.Println("bound pods fit:", apitest.CheckBoundPodsFit(c.Nodes, c.Pods) == nil)
+	fmt.Println("bound pods fit:", proptest.CheckBoundPodsFit(c.Nodes, c.Pods) == nil)
 	// Output:
 	// 3 nodes, 10 pods (2 pending), 2 PodDisruptionBudgets
 	// bound pods fit: true
@@ -226,9 +226,9 @@ func ExampleCluster() {
 // Succeeded.
 func ExampleCheckPhaseSequence() {
 	statuses := []api.PodStatus{{Phase: api.PodPending}, {Phase: api.PodRunning}, {Phase: api.PodSucceeded}, {Phase: api.PodRunning}}
-	fmt.Println(apitest.CheckPhaseSequence(statuses))
+	fmt.Println(proptest.CheckPhaseSequence(statuses))
 	// Output:
-	// apitest: guarantee violated: status 2 to 3: pod phase is terminal: Succeeded is final, cannot become Running
+	// proptest: guarantee violated: status 2 to 3: pod phase is terminal: Succeeded is final, cannot become Running
 }
 
 // A drain that evicts two of three replicas under a budget of
@@ -248,8 +248,8 @@ func ExampleCheckEvictionsRespectBudgets() {
 		})
 	}
 	now := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
-	err := apitest.CheckEvictionsRespectBudgets([]*api.PodDisruptionBudget{pdb}, pods, []string{"shop/web-1", "shop/web-2"}, disruption.Controllers{}, now)
+	err := proptest.CheckEvictionsRespectBudgets([]*api.PodDisruptionBudget{pdb}, pods, []string{"shop/web-1", "shop/web-2"}, disruption.Controllers{}, now)
 	fmt.Println(err)
 	// Output:
-	// apitest: guarantee violated: evicting shop/web-2: the Eviction API answers 429: Cannot evict pod as it would violate the pod's disruption budget.
+	// proptest: guarantee violated: evicting shop/web-2: the Eviction API answers 429: Cannot evict pod as it would violate the pod's disruption budget.
 }

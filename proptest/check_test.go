@@ -1,4 +1,4 @@
-package apitest_test
+package proptest_test
 
 import (
 	"errors"
@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/podsem/podsem/api"
-	"github.com/podsem/podsem/api/apitest"
 	"github.com/podsem/podsem/disruption"
 	"github.com/podsem/podsem/lifecycle"
+	"github.com/podsem/podsem/proptest"
 	"github.com/podsem/podsem/scheduling"
 	"github.com/podsem/podsem/termination"
 	"pgregory.net/rapid"
@@ -47,14 +47,14 @@ func TestCheckPhaseSequence(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := apitest.CheckPhaseSequence(tt.in)
+			err := proptest.CheckPhaseSequence(tt.in)
 			if tt.want == nil {
 				if err != nil {
 					t.Fatalf("got %v", err)
 				}
 				return
 			}
-			if !errors.Is(err, apitest.ErrViolation) || !errors.Is(err, tt.want) || !strings.Contains(err.Error(), tt.index) {
+			if !errors.Is(err, proptest.ErrViolation) || !errors.Is(err, tt.want) || !strings.Contains(err.Error(), tt.index) {
 				t.Fatalf("got %v, want %v at %s", err, tt.want, tt.index)
 			}
 		})
@@ -64,7 +64,7 @@ func TestCheckPhaseSequence(t *testing.T) {
 // The kubelet's pod state machine, driven by any sequence of events on a
 // generated pod, never moves the phase backwards.
 func TestPropertyMachineKeepsPhaseOrder(t *testing.T) {
-	pods := apitest.Pod(apitest.PodOptions{MaxContainers: 2, MaxInitContainers: 2})
+	pods := proptest.Pod(proptest.PodOptions{MaxContainers: 2, MaxInitContainers: 2})
 	rapid.Check(t, func(t *rapid.T) {
 		pod := pods.Draw(t, "pod")
 		var names []string
@@ -89,7 +89,7 @@ func TestPropertyMachineKeepsPhaseOrder(t *testing.T) {
 			st, _ := m.Step(ev, now)
 			statuses = append(statuses, st)
 		}
-		if err := apitest.CheckPhaseSequence(statuses); err != nil {
+		if err := proptest.CheckPhaseSequence(statuses); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -128,18 +128,18 @@ func TestCheckEvictionsRespectBudgets(t *testing.T) {
 	}{
 		{name: "nothing evicted", pdbs: []*api.PodDisruptionBudget{pdb}, pods: pods},
 		{name: "one of three above a floor of two", pdbs: []*api.PodDisruptionBudget{pdb}, pods: pods, evicted: []string{"ns-1/web-a"}},
-		{name: "two of three", pdbs: []*api.PodDisruptionBudget{pdb}, pods: pods, evicted: []string{"ns-1/web-a", "ns-1/web-b"}, want: apitest.ErrViolation},
+		{name: "two of three", pdbs: []*api.PodDisruptionBudget{pdb}, pods: pods, evicted: []string{"ns-1/web-a", "ns-1/web-b"}, want: proptest.ErrViolation},
 		{name: "the same pod twice", pdbs: []*api.PodDisruptionBudget{pdb}, pods: pods, evicted: []string{"ns-1/web-a", "ns-1/web-a"}},
 		{name: "no budget", pods: pods, evicted: []string{"ns-1/web-a", "ns-1/web-b", "ns-1/web-c"}},
-		{name: "a healthy pod of a budget already at its floor", pdbs: []*api.PodDisruptionBudget{pdb}, pods: withUnready, evicted: []string{"ns-1/web-a"}, want: apitest.ErrViolation},
+		{name: "a healthy pod of a budget already at its floor", pdbs: []*api.PodDisruptionBudget{pdb}, pods: withUnready, evicted: []string{"ns-1/web-a"}, want: proptest.ErrViolation},
 		{name: "an unready pod of a budget at its floor", pdbs: []*api.PodDisruptionBudget{pdb}, pods: withUnready, evicted: []string{"ns-1/web-c"}},
-		{name: "a pod that is not there", pdbs: []*api.PodDisruptionBudget{pdb}, pods: pods, evicted: []string{"ns-1/db"}, want: apitest.ErrInvalidInput},
-		{name: "a nil budget", pdbs: []*api.PodDisruptionBudget{nil}, pods: pods, want: apitest.ErrInvalidInput},
-		{name: "a nil pod", pods: []*api.Pod{nil}, want: apitest.ErrInvalidInput},
+		{name: "a pod that is not there", pdbs: []*api.PodDisruptionBudget{pdb}, pods: pods, evicted: []string{"ns-1/db"}, want: proptest.ErrInvalidInput},
+		{name: "a nil budget", pdbs: []*api.PodDisruptionBudget{nil}, pods: pods, want: proptest.ErrInvalidInput},
+		{name: "a nil pod", pods: []*api.Pod{nil}, want: proptest.ErrInvalidInput},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := apitest.CheckEvictionsRespectBudgets(tt.pdbs, tt.pods, tt.evicted, disruption.Controllers{}, t0)
+			err := proptest.CheckEvictionsRespectBudgets(tt.pdbs, tt.pods, tt.evicted, disruption.Controllers{}, t0)
 			if !errors.Is(err, tt.want) || (tt.want == nil) != (err == nil) {
 				t.Fatalf("got %v, want %v", err, tt.want)
 			}
@@ -159,7 +159,7 @@ func healthy(p *api.Pod) bool {
 // disruptions its status allows passes; taking one more healthy pod from
 // a budget does not.
 func TestPropertyBudgetsInGeneratedClusters(t *testing.T) {
-	clusters := apitest.Cluster(apitest.ClusterOptions{})
+	clusters := proptest.Cluster(proptest.ClusterOptions{})
 	rapid.Check(t, func(t *rapid.T) {
 		c := clusters.Draw(t, "cluster")
 		var within []string
@@ -181,11 +181,11 @@ func TestPropertyBudgetsInGeneratedClusters(t *testing.T) {
 				over = append(append([]string(nil), covered[:k]...), covered[k])
 			}
 		}
-		if err := apitest.CheckEvictionsRespectBudgets(c.PDBs, c.Pods, within, c.Controllers(), c.Now); err != nil {
+		if err := proptest.CheckEvictionsRespectBudgets(c.PDBs, c.Pods, within, c.Controllers(), c.Now); err != nil {
 			t.Fatalf("evicting what the budgets allow: %v", err)
 		}
 		if over != nil {
-			if err := apitest.CheckEvictionsRespectBudgets(c.PDBs, c.Pods, over, c.Controllers(), c.Now); !errors.Is(err, apitest.ErrViolation) {
+			if err := proptest.CheckEvictionsRespectBudgets(c.PDBs, c.Pods, over, c.Controllers(), c.Now); !errors.Is(err, proptest.ErrViolation) {
 				t.Fatalf("evicting one more than a budget allows (%v): %v", over, err)
 			}
 		}
@@ -195,7 +195,7 @@ func TestPropertyBudgetsInGeneratedClusters(t *testing.T) {
 // For the pending pods of generated clusters, the node the scheduler
 // would pick passes CheckPlacementFeasible and a node it rejects does not.
 func TestPropertyPlacementFeasible(t *testing.T) {
-	clusters := apitest.Cluster(apitest.ClusterOptions{Pending: 3})
+	clusters := proptest.Cluster(proptest.ClusterOptions{Pending: 3})
 	rapid.Check(t, func(t *rapid.T) {
 		c := clusters.Draw(t, "cluster")
 		snap, err := c.Snapshot(scheduling.Config{})
@@ -206,7 +206,7 @@ func TestPropertyPlacementFeasible(t *testing.T) {
 			var d scheduling.Decision
 			snap.NewCycle(p).Decide(&d)
 			if i, _, ok := d.BestIndex(); ok {
-				if err := apitest.CheckPlacementFeasible(snap, p, snap.NodeAt(i).Name()); err != nil {
+				if err := proptest.CheckPlacementFeasible(snap, p, snap.NodeAt(i).Name()); err != nil {
 					t.Fatalf("the scheduler's own choice: %v", err)
 				}
 			}
@@ -214,8 +214,8 @@ func TestPropertyPlacementFeasible(t *testing.T) {
 				if d.Fits(i) {
 					continue
 				}
-				err := apitest.CheckPlacementFeasible(snap, p, snap.NodeAt(i).Name())
-				if !errors.Is(err, apitest.ErrViolation) || !strings.Contains(err.Error(), d.Status(i).Plugin) {
+				err := proptest.CheckPlacementFeasible(snap, p, snap.NodeAt(i).Name())
+				if !errors.Is(err, proptest.ErrViolation) || !strings.Contains(err.Error(), d.Status(i).Plugin) {
 					t.Fatalf("a rejected node (%s): %v", d.Status(i), err)
 				}
 				break
@@ -225,19 +225,19 @@ func TestPropertyPlacementFeasible(t *testing.T) {
 }
 
 func TestCheckPlacementFeasibleInputs(t *testing.T) {
-	c := apitest.Cluster(apitest.ClusterOptions{Nodes: 2, Pods: 3, Pending: 1}).Example(3)
+	c := proptest.Cluster(proptest.ClusterOptions{Nodes: 2, Pods: 3, Pending: 1}).Example(3)
 	snap, err := c.Snapshot(scheduling.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := c.Pending()[0]
-	if err := apitest.CheckPlacementFeasible(snap, p, "no-such-node"); !errors.Is(err, apitest.ErrViolation) {
+	if err := proptest.CheckPlacementFeasible(snap, p, "no-such-node"); !errors.Is(err, proptest.ErrViolation) {
 		t.Errorf("unknown node: %v", err)
 	}
-	if err := apitest.CheckPlacementFeasible(nil, p, c.Nodes[0].Name); !errors.Is(err, apitest.ErrInvalidInput) {
+	if err := proptest.CheckPlacementFeasible(nil, p, c.Nodes[0].Name); !errors.Is(err, proptest.ErrInvalidInput) {
 		t.Errorf("nil snapshot: %v", err)
 	}
-	if err := apitest.CheckPlacementFeasible(snap, nil, c.Nodes[0].Name); !errors.Is(err, apitest.ErrInvalidInput) {
+	if err := proptest.CheckPlacementFeasible(snap, nil, c.Nodes[0].Name); !errors.Is(err, proptest.ErrInvalidInput) {
 		t.Errorf("nil pod: %v", err)
 	}
 }
@@ -261,18 +261,18 @@ func TestCheckGraceNeverLengthens(t *testing.T) {
 		{name: "deleted, then shortened", history: []*api.Pod{running, first, deleting(pod, t0.Add(10*time.Second), 10), deleting(pod, t0.Add(10*time.Second), 0)}},
 		{name: "a longer grace on the first delete is fine", history: []*api.Pod{running, deleting(pod, t0.Add(time.Hour), 3600)}},
 		{name: "a negative stored grace reads as 1", history: []*api.Pod{deleting(pod, t0, -5), deleting(pod, t0, 1)}},
-		{name: "grace lengthened", history: []*api.Pod{first, deleting(pod, t0.Add(30*time.Second), 60)}, want: apitest.ErrViolation},
-		{name: "deadline moved later", history: []*api.Pod{first, deleting(pod, t0.Add(40*time.Second), 30)}, want: apitest.ErrViolation},
+		{name: "grace lengthened", history: []*api.Pod{first, deleting(pod, t0.Add(30*time.Second), 60)}, want: proptest.ErrViolation},
+		{name: "deadline moved later", history: []*api.Pod{first, deleting(pod, t0.Add(40*time.Second), 30)}, want: proptest.ErrViolation},
 		{name: "re-stamped by a shorter grace after the deadline passed", history: []*api.Pod{first, deleting(pod, t0.Add(45*time.Second), 1)}},
-		{name: "re-stamped with more than a second", history: []*api.Pod{first, deleting(pod, t0.Add(45*time.Second), 5)}, want: apitest.ErrViolation},
+		{name: "re-stamped with more than a second", history: []*api.Pod{first, deleting(pod, t0.Add(45*time.Second), 5)}, want: proptest.ErrViolation},
 		{name: "force-deleted after the deadline passed", history: []*api.Pod{first, deleting(pod, t0.Add(45*time.Second), 0)}},
-		{name: "deletion undone", history: []*api.Pod{first, running}, want: apitest.ErrViolation},
-		{name: "another pod", history: []*api.Pod{running, webPods(2)[1]}, want: apitest.ErrInvalidInput},
-		{name: "a nil version", history: []*api.Pod{running, nil}, want: apitest.ErrInvalidInput},
+		{name: "deletion undone", history: []*api.Pod{first, running}, want: proptest.ErrViolation},
+		{name: "another pod", history: []*api.Pod{running, webPods(2)[1]}, want: proptest.ErrInvalidInput},
+		{name: "a nil version", history: []*api.Pod{running, nil}, want: proptest.ErrInvalidInput},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := apitest.CheckGraceNeverLengthens(tt.history)
+			err := proptest.CheckGraceNeverLengthens(tt.history)
 			if !errors.Is(err, tt.want) || (tt.want == nil) != (err == nil) {
 				t.Fatalf("got %v, want %v", err, tt.want)
 			}
@@ -283,7 +283,7 @@ func TestCheckGraceNeverLengthens(t *testing.T) {
 // Whatever DELETEs arrive for a generated pod, the versions the API server
 // stores (termination.APIServerGrace) keep the guarantee.
 func TestPropertyAPIServerDeletesKeepGrace(t *testing.T) {
-	clusters := apitest.Cluster(apitest.ClusterOptions{Nodes: 2, Pods: 4})
+	clusters := proptest.Cluster(proptest.ClusterOptions{Nodes: 2, Pods: 4})
 	rapid.Check(t, func(t *rapid.T) {
 		c := clusters.Draw(t, "cluster")
 		p := rapid.SampledFrom(c.Pods).Draw(t, "pod")
@@ -308,15 +308,15 @@ func TestPropertyAPIServerDeletesKeepGrace(t *testing.T) {
 			p = &next
 			history = append(history, p)
 		}
-		if err := apitest.CheckGraceNeverLengthens(history); err != nil {
+		if err := proptest.CheckGraceNeverLengthens(history); err != nil {
 			t.Fatal(err)
 		}
 	})
 }
 
 func TestCheckBoundPodsFit(t *testing.T) {
-	c := apitest.Cluster(apitest.ClusterOptions{Nodes: 2, Pods: 6}).Example(5)
-	if err := apitest.CheckBoundPodsFit(c.Nodes, c.Pods); err != nil {
+	c := proptest.Cluster(proptest.ClusterOptions{Nodes: 2, Pods: 6}).Example(5)
+	if err := proptest.CheckBoundPodsFit(c.Nodes, c.Pods); err != nil {
 		t.Fatal(err)
 	}
 	node := c.Nodes[0]
@@ -326,16 +326,16 @@ func TestCheckBoundPodsFit(t *testing.T) {
 		Spec: api.PodSpec{NodeName: node.Name, Containers: []api.Container{{Name: "hog", Image: "busybox",
 			Resources: api.ResourceRequirements{Requests: api.ResourceList{api.ResourceCPU: alloc}}}}},
 	}
-	err := apitest.CheckBoundPodsFit(c.Nodes, append(append([]*api.Pod(nil), c.Pods...), hog, hog2(hog)))
-	if !errors.Is(err, apitest.ErrViolation) || !strings.Contains(err.Error(), "millicpu") {
+	err := proptest.CheckBoundPodsFit(c.Nodes, append(append([]*api.Pod(nil), c.Pods...), hog, hog2(hog)))
+	if !errors.Is(err, proptest.ErrViolation) || !strings.Contains(err.Error(), "millicpu") {
 		t.Errorf("two pods each asking for the whole cpu: %v", err)
 	}
 	lost := *hog
 	lost.Spec.NodeName = "gone"
-	if err := apitest.CheckBoundPodsFit(c.Nodes, []*api.Pod{&lost}); !errors.Is(err, apitest.ErrViolation) {
+	if err := proptest.CheckBoundPodsFit(c.Nodes, []*api.Pod{&lost}); !errors.Is(err, proptest.ErrViolation) {
 		t.Errorf("a pod bound to a missing node: %v", err)
 	}
-	if err := apitest.CheckBoundPodsFit([]*api.Node{nil}, nil); !errors.Is(err, apitest.ErrInvalidInput) {
+	if err := proptest.CheckBoundPodsFit([]*api.Node{nil}, nil); !errors.Is(err, proptest.ErrInvalidInput) {
 		t.Errorf("a nil node: %v", err)
 	}
 }

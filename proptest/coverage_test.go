@@ -1,4 +1,4 @@
-package apitest_test
+package proptest_test
 
 import (
 	"slices"
@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/podsem/podsem/api"
-	"github.com/podsem/podsem/api/apitest"
+	"github.com/podsem/podsem/proptest"
 )
 
 // podFeature is one thing Pod's documentation says its pods carry.
@@ -382,7 +382,7 @@ func podFeatures() []podFeature {
 // run), Pod produces every field its documentation claims.
 func TestPodCoverage(t *testing.T) {
 	const draws = 2000
-	g := apitest.Pod(apitest.PodOptions{NodeNames: []string{"node-1", "node-2", "node-3"}})
+	g := proptest.Pod(proptest.PodOptions{NodeNames: []string{"node-1", "node-2", "node-3"}})
 	fs := podFeatures()
 	counts := make([]int, len(fs))
 	for seed := range draws {

@@ -1,4 +1,4 @@
-package apitest
+package proptest
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package apitest
+package proptest
 
 import (
 	"fmt"
@@ -6,20 +6,13 @@ import (
 	"time"
 
 	"github.com/podsem/podsem/api"
-	"github.com/podsem/podsem/api/validation"
 	"github.com/podsem/podsem/lifecycle"
 )
-
-// newPodStatus is the status the API server gives a pod it creates
-// (validation.PrepareForCreate): Pending, with the pod's QoS class.
-func newPodStatus(p *api.Pod) api.PodStatus {
-	return validation.PrepareForCreate(p).Status
-}
 
 // unschedulableStatus is a new pod's status once kube-scheduler found no
 // node for it: PodScheduled False, reason Unschedulable, its message.
 func unschedulableStatus(p *api.Pod, message string, now time.Time) api.PodStatus {
-	st := newPodStatus(p)
+	st := api.InitialPodStatus(p)
 	st.Conditions = []api.PodCondition{{
 		Type: api.PodScheduled, Status: api.ConditionFalse, Reason: api.PodReasonUnschedulable,
 		Message: message, LastTransitionTime: api.NewTime(now),

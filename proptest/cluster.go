@@ -1,4 +1,4 @@
-package apitest
+package proptest
 
 import (
 	"fmt"
@@ -66,7 +66,9 @@ type ClusterState struct {
 }
 
 // Snapshot builds kube-scheduler's view of the cluster: its nodes, its
-// pods and the labels of its namespaces, evaluated with cfg.
+// pods and the labels of its namespaces, evaluated with cfg. A nil state
+// is an error wrapping ErrInvalidInput; a nil node, pod or namespace in
+// it gives scheduling's error for it.
 func (c *ClusterState) Snapshot(cfg scheduling.Config) (*scheduling.Cluster, error) {
 	if c == nil {
 		return nil, fmt.Errorf("%w: cluster state: nil", ErrInvalidInput)
@@ -94,14 +96,14 @@ func (c *ClusterState) Controllers() disruption.Controllers {
 }
 
 // Pending returns the pods not bound to a node, in the order of Pods. A
-// nil state has none.
+// nil state has none, and nil entries of Pods are left out.
 func (c *ClusterState) Pending() []*api.Pod {
 	if c == nil {
 		return nil
 	}
 	var out []*api.Pod
 	for _, p := range c.Pods {
-		if p.Spec.NodeName == "" {
+		if p != nil && p.Spec.NodeName == "" {
 			out = append(out, p)
 		}
 	}
@@ -324,7 +326,7 @@ func place(d *drawer, cs *ClusterState, opts ClusterOptions, now time.Time) {
 	cfg.IgnorePreferredTermsOfExistingPods, cfg.HardPodAffinityWeight = true, ptr(int32(0))
 	snap, err := (&ClusterState{Nodes: cs.Nodes, Namespaces: cs.Namespaces}).Snapshot(cfg)
 	if err != nil {
-		d.t.Fatalf("apitest: cannot build the scheduler's snapshot: %v", err)
+		d.t.Fatalf("proptest: cannot build the scheduler's snapshot: %v", err)
 	}
 	podsOn := make([]int, len(cs.Nodes))
 	var dec scheduling.Decision
@@ -344,7 +346,7 @@ func place(d *drawer, cs *ClusterState, opts ClusterOptions, now time.Time) {
 		ip := fmt.Sprintf("10.%d.%d.%d", 100+k/256, k%256, podsOn[k]+1)
 		p.Status = runningStatus(d, p, node.Node(), ip, now)
 		if err := snap.AddPod(p); err != nil {
-			d.t.Fatalf("apitest: cannot add %s to the scheduler's snapshot: %v", p.Key(), err)
+			d.t.Fatalf("proptest: cannot add %s to the scheduler's snapshot: %v", p.Key(), err)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package apitest_test
+package proptest_test
 
 import (
 	"github.com/podsem/podsem/api"

@@ -1,4 +1,4 @@
-package apitest_test
+package proptest_test
 
 import (
 	"fmt"
@@ -7,8 +7,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/api/admission"
-	"github.com/podsem/podsem/api/apitest"
 	"github.com/podsem/podsem/disruption"
+	"github.com/podsem/podsem/proptest"
 	"github.com/podsem/podsem/scheduling"
 	"pgregory.net/rapid"
 )
@@ -17,7 +17,7 @@ import (
 // or dangling names, pods the API server would refuse, bound pods their
 // nodes cannot hold, statuses that disagree with placement, priorities,
 // workload sizes and budget statuses other than the rules give.
-func checkCluster(c *apitest.ClusterState) error {
+func checkCluster(c *proptest.ClusterState) error {
 	nodes := map[string]bool{}
 	for _, n := range c.Nodes {
 		if nodes[n.Name] {
@@ -55,7 +55,7 @@ func checkCluster(c *apitest.ClusterState) error {
 			owned[ref.Kind+"/"+p.Namespace+"/"+ref.Name]++
 		}
 	}
-	if err := apitest.CheckBoundPodsFit(c.Nodes, c.Pods); err != nil {
+	if err := proptest.CheckBoundPodsFit(c.Nodes, c.Pods); err != nil {
 		return err
 	}
 	for _, rs := range c.ReplicaSets {
@@ -78,8 +78,8 @@ func checkCluster(c *apitest.ClusterState) error {
 }
 
 func TestClustersConsistent(t *testing.T) {
-	g := apitest.Cluster(apitest.ClusterOptions{})
-	pending := apitest.Cluster(apitest.ClusterOptions{Nodes: 3, Pods: 12, Pending: 4})
+	g := proptest.Cluster(proptest.ClusterOptions{})
+	pending := proptest.Cluster(proptest.ClusterOptions{Nodes: 3, Pods: 12, Pending: 4})
 	rapid.Check(t, func(t *rapid.T) {
 		c := g.Draw(t, "cluster")
 		if err := checkCluster(c); err != nil {
@@ -101,7 +101,7 @@ func TestClusterAtScale(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a 100-node, 1,000-pod cluster")
 	}
-	c := apitest.Cluster(apitest.ClusterOptions{Nodes: 100, Pods: 1000}).Example(7)
+	c := proptest.Cluster(proptest.ClusterOptions{Nodes: 100, Pods: 1000}).Example(7)
 	if err := checkCluster(c); err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestClusterAtScale(t *testing.T) {
 }
 
 func TestClusterStateNil(t *testing.T) {
-	var c *apitest.ClusterState
+	var c *proptest.ClusterState
 	if _, err := c.Snapshot(scheduling.Config{}); err == nil {
 		t.Error("Snapshot of a nil state: no error")
 	}

@@ -1,12 +1,18 @@
-// Package apitest helps users property-test their own controllers against
-// podsem's Kubernetes rules, as net/http/httptest helps them test HTTP
-// code against the real net/http: it draws valid Kubernetes objects and
-// whole clusters with pgregory.net/rapid, and checks the guarantees
-// Kubernetes gives, so that a property reads "for any cluster, whatever my
-// controller does keeps the guarantee".
+// Package proptest is for property-testing code that works with pods:
+// a scheduler, a descheduler, a drain or autoscaling tool, a node agent, a
+// controller. As net/http/httptest gives HTTP code a real server to be
+// tested against, proptest gives such code the real Kubernetes v1.36.3
+// rules to be tested against: generators that draw valid Kubernetes
+// objects and whole clusters with pgregory.net/rapid, and checks of the
+// guarantees Kubernetes gives, so that a property reads "for any cluster,
+// whatever my controller does keeps the guarantee". The generated objects
+// are the ones the API server, kube-scheduler, the kubelet and the
+// disruption controller would produce, and each check applies podsem's
+// own rule rather than a copy of it.
 //
-// It is a separate package so that importing podsem's core never imports
-// rapid; only tests and examples import apitest.
+// It sits above every other podsem package (it uses them all and none uses
+// it) and is the only one that imports rapid, so importing podsem's core
+// never imports rapid; import proptest from tests and examples only.
 //
 // # Generators
 //
@@ -59,13 +65,13 @@
 // # A property
 //
 //	func TestMyScheduler(t *testing.T) {
-//		clusters := apitest.Cluster(apitest.ClusterOptions{Pending: 3})
+//		clusters := proptest.Cluster(proptest.ClusterOptions{Pending: 3})
 //		rapid.Check(t, func(t *rapid.T) {
 //			c := clusters.Draw(t, "cluster")
 //			snap, _ := c.Snapshot(scheduling.Config{})
 //			for _, pod := range c.Pending() {
 //				if node := mySchedule(c, pod); node != "" {
-//					if err := apitest.CheckPlacementFeasible(snap, pod, node); err != nil {
+//					if err := proptest.CheckPlacementFeasible(snap, pod, node); err != nil {
 //						t.Fatal(err)
 //					}
 //				}
@@ -77,4 +83,4 @@
 // Generation is pure and deterministic for a given rapid seed: no clock
 // (times are relative to the options' Now), no randomness of its own. A
 // 500-node, 5,000-pod cluster takes about half a second to draw.
-package apitest
+package proptest

@@ -1,14 +1,14 @@
-package apitest_test
+package proptest_test
 
 import (
 	"testing"
 
-	"github.com/podsem/podsem/api/apitest"
+	"github.com/podsem/podsem/proptest"
 )
 
 // BenchmarkCluster500x5000 draws a 500-node, 5,000-pod cluster.
 func BenchmarkCluster500x5000(b *testing.B) {
-	g := apitest.Cluster(apitest.ClusterOptions{Nodes: 500, Pods: 5000})
+	g := proptest.Cluster(proptest.ClusterOptions{Nodes: 500, Pods: 5000})
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		g.Example(i)
@@ -17,7 +17,7 @@ func BenchmarkCluster500x5000(b *testing.B) {
 
 // BenchmarkPod draws one pod.
 func BenchmarkPod(b *testing.B) {
-	g := apitest.Pod(apitest.PodOptions{})
+	g := proptest.Pod(proptest.PodOptions{})
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		g.Example(i)

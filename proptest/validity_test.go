@@ -1,4 +1,4 @@
-package apitest_test
+package proptest_test
 
 import (
 	"flag"
@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/podsem/podsem/api"
-	"github.com/podsem/podsem/api/apitest"
+	"github.com/podsem/podsem/proptest"
 	"pgregory.net/rapid"
 )
 
@@ -32,8 +32,8 @@ func drawsPerCheck(n int) int {
 // stored objects and half written by hand (AsWritten) and defaulted here,
 // some with node names to pin to.
 func TestPodsPassCreateValidation(t *testing.T) {
-	stored := apitest.Pod(apitest.PodOptions{NodeNames: []string{"node-1", "node-2"}})
-	written := apitest.Pod(apitest.PodOptions{AsWritten: true})
+	stored := proptest.Pod(proptest.PodOptions{NodeNames: []string{"node-1", "node-2"}})
+	written := proptest.Pod(proptest.PodOptions{AsWritten: true})
 	per := drawsPerCheck(podDraws)
 	rapid.Check(t, func(t *rapid.T) {
 		for i := range per {

@@ -1,4 +1,4 @@
-package apitest_test
+package proptest_test
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/podsem/podsem/api"
-	"github.com/podsem/podsem/api/apitest"
+	"github.com/podsem/podsem/proptest"
 	"pgregory.net/rapid"
 )
 
@@ -89,7 +89,7 @@ func checkNode(n *api.Node) error {
 }
 
 func TestNodesValid(t *testing.T) {
-	g := apitest.Node(apitest.NodeOptions{})
+	g := proptest.Node(proptest.NodeOptions{})
 	rapid.Check(t, func(t *rapid.T) {
 		n := g.Draw(t, "node")
 		if err := checkNode(n); err != nil {
@@ -128,7 +128,7 @@ func TestNodeCoverage(t *testing.T) {
 		{"untainted", func(n *api.Node) bool { return len(n.Spec.Taints) == 0 }},
 		{"cached images", func(n *api.Node) bool { return len(n.Status.Images) > 0 }},
 	}
-	g := apitest.Node(apitest.NodeOptions{})
+	g := proptest.Node(proptest.NodeOptions{})
 	for _, f := range features {
 		count := 0
 		for seed := range draws {
