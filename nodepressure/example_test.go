@@ -1,11 +1,11 @@
-package preemption_test
+package nodepressure_test
 
 import (
 	"fmt"
 	"time"
 
 	"github.com/podsem/podsem/api"
-	"github.com/podsem/podsem/preemption"
+	"github.com/podsem/podsem/nodepressure"
 )
 
 func u64p(v uint64) *uint64 { return &v }
@@ -13,7 +13,7 @@ func u64p(v uint64) *uint64 { return &v }
 // The settings of the node-pressure eviction page: a soft memory threshold
 // with a grace period, the default hard thresholds replaced.
 func ExampleParseEvictionSettings() {
-	p, err := preemption.ParseEvictionSettings(preemption.EvictionSettings{
+	p, err := nodepressure.ParseEvictionSettings(nodepressure.EvictionSettings{
 		Hard:            map[string]string{"memory.available": "500Mi", "nodefs.available": "1Gi", "imagefs.available": "100Gi"},
 		Soft:            map[string]string{"memory.available": "1.5Gi"},
 		SoftGracePeriod: map[string]string{"memory.available": "1m30s"},
@@ -26,7 +26,7 @@ func ExampleParseEvictionSettings() {
 	for _, t := range p.Thresholds {
 		fmt.Println(t)
 	}
-	_, err = preemption.ParseEvictionSettings(preemption.EvictionSettings{Soft: map[string]string{"memory.available": "1Gi"}})
+	_, err = nodepressure.ParseEvictionSettings(nodepressure.EvictionSettings{Soft: map[string]string{"memory.available": "1Gi"}})
 	fmt.Println(err)
 	// Output:
 	// memory.available<500Mi (minimum reclaim 0)
@@ -38,7 +38,7 @@ func ExampleParseEvictionSettings() {
 }
 
 func ExampleParseEvictionFlag() {
-	hard, _ := preemption.ParseEvictionFlag("eviction-hard", "memory.available<100Mi,nodefs.available<10%")
+	hard, _ := nodepressure.ParseEvictionFlag("eviction-hard", "memory.available<100Mi,nodefs.available<10%")
 	fmt.Println(hard)
 	// Output:
 	// map[memory.available:100Mi nodefs.available:10%]
@@ -58,22 +58,22 @@ func ExampleEvictionManager() {
 		p.Spec.Containers = []api.Container{c}
 		return p
 	}
-	usage := func(name string, mib uint64) preemption.PodStats {
-		ws := &preemption.MemoryStats{WorkingSetBytes: u64p(mib << 20)}
-		return preemption.PodStats{PodRef: preemption.PodReference{Name: name, UID: "uid-" + name}, Memory: ws,
-			Containers: []preemption.ContainerStats{{Name: "app", Memory: ws}}}
+	usage := func(name string, mib uint64) nodepressure.PodStats {
+		ws := &nodepressure.MemoryStats{WorkingSetBytes: u64p(mib << 20)}
+		return nodepressure.PodStats{PodRef: nodepressure.PodReference{Name: name, UID: "uid-" + name}, Memory: ws,
+			Containers: []nodepressure.ContainerStats{{Name: "app", Memory: ws}}}
 	}
 	pods := []*api.Pod{pod("coredns", 2000000000, ""), pod("web", 0, "256Mi"), pod("batch", 0, "")}
 	start := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 
-	var m preemption.EvictionManager // the kubelet's defaults
+	var m nodepressure.EvictionManager // the kubelet's defaults
 	for i, availMiB := range []uint64{900, 80} {
 		now := start.Add(time.Duration(i) * 10 * time.Second)
-		st := m.Step(preemption.Observation{
-			Summary: preemption.Summary{
-				Node: preemption.NodeStats{Memory: &preemption.MemoryStats{
+		st := m.Step(nodepressure.Observation{
+			Summary: nodepressure.Summary{
+				Node: nodepressure.NodeStats{Memory: &nodepressure.MemoryStats{
 					Time: api.NewTime(now), AvailableBytes: u64p(availMiB << 20), WorkingSetBytes: u64p(3 << 30)}},
-				Pods: []preemption.PodStats{usage("coredns", 900), usage("web", 300), usage("batch", 500)},
+				Pods: []nodepressure.PodStats{usage("coredns", 900), usage("web", 300), usage("batch", 500)},
 			},
 			Pods: pods,
 		}, now)
@@ -92,15 +92,55 @@ func ExampleEvictionManager() {
 
 func ExampleAdmitUnderPressure() {
 	bestEffort := &api.Pod{Spec: api.PodSpec{Containers: []api.Container{{Name: "app", Image: "busybox"}}}}
-	show := func(a preemption.Admission) {
+	show := func(a nodepressure.Admission) {
 		fmt.Printf("admit=%v reason=%q message=%q\n", a.Admit, a.Reason, a.Message)
 	}
-	show(preemption.AdmitUnderPressure(bestEffort, []api.NodeConditionType{api.NodeMemoryPressure}))
+	show(nodepressure.AdmitUnderPressure(bestEffort, []api.NodeConditionType{api.NodeMemoryPressure}))
 	bestEffort.Spec.Tolerations = []api.Toleration{{Key: api.TaintNodeMemoryPressure, Operator: api.TolerationOpExists}}
-	show(preemption.AdmitUnderPressure(bestEffort, []api.NodeConditionType{api.NodeMemoryPressure}))
-	show(preemption.AdmitUnderPressure(bestEffort, []api.NodeConditionType{api.NodeDiskPressure}))
+	show(nodepressure.AdmitUnderPressure(bestEffort, []api.NodeConditionType{api.NodeMemoryPressure}))
+	show(nodepressure.AdmitUnderPressure(bestEffort, []api.NodeConditionType{api.NodeDiskPressure}))
 	// Output:
 	// admit=false reason="Evicted" message="The node had condition: [MemoryPressure]. "
 	// admit=true reason="" message=""
 	// admit=false reason="Evicted" message="The node had condition: [DiskPressure]. "
+}
+
+// The kubelet's memory-pressure order from the "Node-pressure Eviction"
+// page: pods using more than they request go first (the one with no stats
+// before anyone), then lower priority, then the larger overage.
+func ExampleRankForEviction() {
+	pods := []*api.Pod{
+		epod("guaranteed", 0, "1Gi", ""),
+		epod("burstable-under", 0, "500Mi", ""),
+		epod("burstable-over", 1000, "100Mi", ""),
+		epod("besteffort", 0, "", ""),
+	}
+	stats := nodepressure.StatsByUID([]nodepressure.PodStats{
+		memStats("besteffort", 50*mi), memStats("burstable-over", 300*mi),
+		memStats("burstable-under", 200*mi), memStats("guaranteed", 900*mi),
+	})
+	ranks, _ := nodepressure.RankForEviction(pods, stats, nodepressure.SignalMemoryAvailable, nodepressure.LayoutShared)
+	for _, r := range ranks {
+		fmt.Printf("%-16s %s\n", r.Pod.Name, r.Reason())
+	}
+	// Output:
+	// besteffort       usage 50Mi exceeds request 0; priority 0; 50Mi above request
+	// burstable-over   usage 300Mi exceeds request 100Mi; priority 1000; 200Mi above request
+	// guaranteed       usage 900Mi within request 1Gi; priority 0; -124Mi above request
+	// burstable-under  usage 200Mi within request 500Mi; priority 0; -300Mi above request
+}
+
+// Under disk pressure with a dedicated image filesystem, nodefs counts
+// only logs and local volumes: the pod with the big writable layer is
+// spared.
+func ExampleEvictionOrder() {
+	pods := []*api.Pod{epod("big-rootfs", 0, "", ""), epod("big-logs", 0, "", "")}
+	stats := nodepressure.StatsByUID([]nodepressure.PodStats{
+		diskStats("big-rootfs", 900*mi, 1*mi, nil),
+		diskStats("big-logs", 1*mi, 300*mi, nil),
+	})
+	order, _ := nodepressure.EvictionOrder(pods, stats, nodepressure.SignalNodeFsAvailable, nodepressure.LayoutDedicatedImageFs)
+	fmt.Println(names(order))
+	// Output:
+	// [big-logs big-rootfs]
 }

@@ -1,4 +1,4 @@
-package preemption_test
+package nodepressure_test
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/podsem/podsem/api"
-	"github.com/podsem/podsem/preemption"
+	"github.com/podsem/podsem/nodepressure"
 	"pgregory.net/rapid"
 )
 
@@ -25,7 +25,7 @@ import (
 //   - an eviction only comes with a reclaim.
 func TestEvictionManagerProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		settings := preemption.EvictionSettings{
+		settings := nodepressure.EvictionSettings{
 			Hard: map[string]string{"nodefs.available": rapid.SampledFrom([]string{"10%", "5Gi"}).Draw(t, "nodefs")},
 			Soft: map[string]string{"memory.available": rapid.SampledFrom([]string{"1Gi", "1.5Gi", "20%"}).Draw(t, "soft")},
 			SoftGracePeriod: map[string]string{"memory.available": rapid.SampledFrom([]string{"0s", "30s", "1m", "1m30s"}).Draw(t, "grace"),
@@ -39,8 +39,8 @@ func TestEvictionManagerProperties(t *testing.T) {
 		if rapid.Bool().Draw(t, "min reclaim") {
 			settings.MinimumReclaim = map[string]string{"memory.available": rapid.SampledFrom([]string{"0", "200Mi", "5%"}).Draw(t, "reclaim")}
 		}
-		layout := rapid.SampledFrom([]preemption.FilesystemLayout{preemption.LayoutShared, preemption.LayoutDedicatedImageFs}).Draw(t, "layout")
-		m, err := preemption.NewEvictionManager(settings, layout)
+		layout := rapid.SampledFrom([]nodepressure.FilesystemLayout{nodepressure.LayoutShared, nodepressure.LayoutDedicatedImageFs}).Draw(t, "layout")
+		m, err := nodepressure.NewEvictionManager(settings, layout)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -48,7 +48,7 @@ func TestEvictionManagerProperties(t *testing.T) {
 
 		n := rapid.IntRange(0, 16).Draw(t, "pods")
 		var pods []*api.Pod
-		var stats []preemption.PodStats
+		var stats []nodepressure.PodStats
 		for i := 0; i < n; i++ {
 			name := fmt.Sprintf("p%d", i)
 			p := epod(name, rapid.SampledFrom([]int32{0, 0, 100, 2000000000}).Draw(t, "prio"),
@@ -64,7 +64,7 @@ func TestEvictionManagerProperties(t *testing.T) {
 				continue
 			}
 			s := diskStats(name, uint64(rapid.IntRange(0, 4).Draw(t, "rootfs"))*256*mi, uint64(rapid.IntRange(0, 2).Draw(t, "logs"))*mi, nil)
-			s.Memory = &preemption.MemoryStats{WorkingSetBytes: u(uint64(rapid.IntRange(0, 8).Draw(t, "ws")) * 64 * mi)}
+			s.Memory = &nodepressure.MemoryStats{WorkingSetBytes: u(uint64(rapid.IntRange(0, 8).Draw(t, "ws")) * 64 * mi)}
 			stats = append(stats, s)
 		}
 
@@ -80,7 +80,7 @@ func TestEvictionManagerProperties(t *testing.T) {
 			sum := nodeSummary(statsAt, uint64(rapid.SampledFrom([]int{50, 300, 800, 1200, 1700, 4096}).Draw(t, "avail"))*mi, gi(4),
 				uint64(rapid.SampledFrom([]int{2, 4, 8, 20}).Draw(t, "fsAvail"))*gi(1), gi(100))
 			sum.Pods = stats
-			st := m.Step(preemption.Observation{Summary: sum, Pods: pods}, now)
+			st := m.Step(nodepressure.Observation{Summary: sum, Pods: pods}, now)
 
 			inForce := map[string]bool{}
 			for _, th := range st.InForce {
@@ -118,16 +118,16 @@ func TestEvictionManagerProperties(t *testing.T) {
 			if st.Reclaim == nil {
 				t.Fatalf("pass %d: eviction without reclaim", k)
 			}
-			if preemption.IsCriticalPod(e.Pod) {
+			if nodepressure.IsCriticalPod(e.Pod) {
 				t.Fatalf("pass %d: critical pod %s evicted", k, e.Pod.Name)
 			}
-			ranks, err := preemption.RankForEviction(pods, preemption.StatsByUID(stats), st.Reclaim.Threshold.Signal, layout)
+			ranks, err := nodepressure.RankForEviction(pods, nodepressure.StatsByUID(stats), st.Reclaim.Threshold.Signal, layout)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var skipped []*api.Pod
 			for _, r := range ranks {
-				if !preemption.IsCriticalPod(r.Pod) {
+				if !nodepressure.IsCriticalPod(r.Pod) {
 					if r.Pod != e.Pod {
 						t.Fatalf("pass %d: evicted %s, ranking says %s", k, e.Pod.Name, r.Pod.Name)
 					}
