@@ -31,7 +31,7 @@ func BenchmarkEvictionManagerStep110Pods(b *testing.B) {
 		}
 		stats = append(stats, memStats(name, ws))
 	}
-	m, err := nodepressure.NewEvictionManager(nodepressure.EvictionSettings{}, nodepressure.LayoutShared)
+	m, err := nodepressure.NewManager(nodepressure.Settings{}, nodepressure.LayoutShared)
 	if err != nil {
 		b.Fatal(err)
 	}

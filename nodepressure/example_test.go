@@ -12,8 +12,8 @@ func u64p(v uint64) *uint64 { return &v }
 
 // The settings of the node-pressure eviction page: a soft memory threshold
 // with a grace period, the default hard thresholds replaced.
-func ExampleParseEvictionSettings() {
-	p, err := nodepressure.ParseEvictionSettings(nodepressure.EvictionSettings{
+func ExampleParseSettings() {
+	p, err := nodepressure.ParseSettings(nodepressure.Settings{
 		Hard:            map[string]string{"memory.available": "500Mi", "nodefs.available": "1Gi", "imagefs.available": "100Gi"},
 		Soft:            map[string]string{"memory.available": "1.5Gi"},
 		SoftGracePeriod: map[string]string{"memory.available": "1m30s"},
@@ -26,7 +26,7 @@ func ExampleParseEvictionSettings() {
 	for _, t := range p.Thresholds {
 		fmt.Println(t)
 	}
-	_, err = nodepressure.ParseEvictionSettings(nodepressure.EvictionSettings{Soft: map[string]string{"memory.available": "1Gi"}})
+	_, err = nodepressure.ParseSettings(nodepressure.Settings{Soft: map[string]string{"memory.available": "1Gi"}})
 	fmt.Println(err)
 	// Output:
 	// memory.available<500Mi (minimum reclaim 0)
@@ -37,8 +37,8 @@ func ExampleParseEvictionSettings() {
 	// invalid eviction setting: evictionSoft["memory.available"]: a soft threshold needs an evictionSoftGracePeriod entry
 }
 
-func ExampleParseEvictionFlag() {
-	hard, _ := nodepressure.ParseEvictionFlag("eviction-hard", "memory.available<100Mi,nodefs.available<10%")
+func ExampleParseFlag() {
+	hard, _ := nodepressure.ParseFlag("eviction-hard", "memory.available<100Mi,nodefs.available<10%")
 	fmt.Println(hard)
 	// Output:
 	// map[memory.available:100Mi nodefs.available:10%]
@@ -46,8 +46,10 @@ func ExampleParseEvictionFlag() {
 
 // A node's memory runs out under the kubelet's default hard threshold
 // (memory.available<100Mi): the kubelet reports MemoryPressure, skips the
-// critical pod and evicts the BestEffort pod using the most memory.
-func ExampleEvictionManager() {
+// critical pod and evicts the BestEffort pod using the most memory. If
+// nothing new is read, its next pass is after the 30 s it waits for the
+// evicted pod's cleanup.
+func ExampleManager() {
 	pod := func(name string, prio int32, request string) *api.Pod {
 		p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: name, Namespace: "default", UID: "uid-" + name}}
 		p.Spec.Priority = &prio
@@ -66,7 +68,7 @@ func ExampleEvictionManager() {
 	pods := []*api.Pod{pod("coredns", 2000000000, ""), pod("web", 0, "256Mi"), pod("batch", 0, "")}
 	start := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 
-	var m nodepressure.EvictionManager // the kubelet's defaults
+	var m nodepressure.Manager // the kubelet's defaults
 	for i, availMiB := range []uint64{900, 80} {
 		now := start.Add(time.Duration(i) * 10 * time.Second)
 		st := m.Step(nodepressure.Observation{
@@ -82,23 +84,27 @@ func ExampleEvictionManager() {
 			fmt.Printf("evict %s (grace %ds, %s): %q\n", e.Pod.Name, e.Grace.GracePeriodSeconds, e.Status.Phase, e.Message)
 			fmt.Printf("admit a BestEffort pod: %q\n", m.Admit(pod("new", 0, "")).Message)
 		}
+		if d := m.NextDeadline(); !d.IsZero() {
+			fmt.Printf("next pass without new readings: +%v\n", d.Sub(start))
+		}
 	}
 	// Output:
 	// 900Mi available: conditions []
 	// 80Mi available: conditions [MemoryPressure]
 	// evict batch (grace 1s, Failed): "The node was low on resource: memory. Threshold quantity: 100Mi, available: 80Mi. Container app was using 500Mi, request is 0, has larger consumption of memory. "
 	// admit a BestEffort pod: "The node had condition: [MemoryPressure]. "
+	// next pass without new readings: +40s
 }
 
-func ExampleAdmitUnderPressure() {
+func ExampleAdmit() {
 	bestEffort := &api.Pod{Spec: api.PodSpec{Containers: []api.Container{{Name: "app", Image: "busybox"}}}}
 	show := func(a nodepressure.Admission) {
 		fmt.Printf("admit=%v reason=%q message=%q\n", a.Admit, a.Reason, a.Message)
 	}
-	show(nodepressure.AdmitUnderPressure(bestEffort, []api.NodeConditionType{api.NodeMemoryPressure}))
+	show(nodepressure.Admit(bestEffort, []api.NodeConditionType{api.NodeMemoryPressure}))
 	bestEffort.Spec.Tolerations = []api.Toleration{{Key: api.TaintNodeMemoryPressure, Operator: api.TolerationOpExists}}
-	show(nodepressure.AdmitUnderPressure(bestEffort, []api.NodeConditionType{api.NodeMemoryPressure}))
-	show(nodepressure.AdmitUnderPressure(bestEffort, []api.NodeConditionType{api.NodeDiskPressure}))
+	show(nodepressure.Admit(bestEffort, []api.NodeConditionType{api.NodeMemoryPressure}))
+	show(nodepressure.Admit(bestEffort, []api.NodeConditionType{api.NodeDiskPressure}))
 	// Output:
 	// admit=false reason="Evicted" message="The node had condition: [MemoryPressure]. "
 	// admit=true reason="" message=""

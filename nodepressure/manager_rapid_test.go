@@ -11,7 +11,7 @@ import (
 	"pgregory.net/rapid"
 )
 
-// TestEvictionManagerProperties drives managers with random settings, pods
+// TestManagerProperties drives managers with random settings, pods
 // and Summary series and checks, at every pass:
 //
 //   - a critical pod is never evicted, and the pod evicted is the first
@@ -23,9 +23,9 @@ import (
 //     thresholds was in force less than the transition period ago: it
 //     never clears earlier;
 //   - an eviction only comes with a reclaim.
-func TestEvictionManagerProperties(t *testing.T) {
+func TestManagerProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		settings := nodepressure.EvictionSettings{
+		settings := nodepressure.Settings{
 			Hard: map[string]string{"nodefs.available": rapid.SampledFrom([]string{"10%", "5Gi"}).Draw(t, "nodefs")},
 			Soft: map[string]string{"memory.available": rapid.SampledFrom([]string{"1Gi", "1.5Gi", "20%"}).Draw(t, "soft")},
 			SoftGracePeriod: map[string]string{"memory.available": rapid.SampledFrom([]string{"0s", "30s", "1m", "1m30s"}).Draw(t, "grace"),
@@ -40,7 +40,7 @@ func TestEvictionManagerProperties(t *testing.T) {
 			settings.MinimumReclaim = map[string]string{"memory.available": rapid.SampledFrom([]string{"0", "200Mi", "5%"}).Draw(t, "reclaim")}
 		}
 		layout := rapid.SampledFrom([]nodepressure.FilesystemLayout{nodepressure.LayoutShared, nodepressure.LayoutDedicatedImageFs}).Draw(t, "layout")
-		m, err := nodepressure.NewEvictionManager(settings, layout)
+		m, err := nodepressure.NewManager(settings, layout)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -142,6 +142,108 @@ func TestEvictionManagerProperties(t *testing.T) {
 				t.Fatalf("pass %d: hard eviction with grace %d", k, e.Grace.GracePeriodSeconds)
 			}
 			pods = slices.DeleteFunc(pods, func(p *api.Pod) bool { return p == e.Pod })
+		}
+	})
+}
+
+// TestManagerDeadlineProperty checks NextDeadline's promise on random
+// settings, pods and Summary series (stale readings and garbage
+// collections included): after any pass, a tick at any time before the
+// deadline (at any later time when there is none) decides nothing new —
+// no eviction, the same conditions and the same thresholds met — and the
+// deadline, when there is one, lies after the pass. The tick is fed to a
+// second manager replaying the same inputs, so the first goes on
+// undisturbed.
+func TestManagerDeadlineProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		settings := nodepressure.Settings{
+			Hard:                     map[string]string{"memory.available": "100Mi", "nodefs.available": "10%"},
+			Soft:                     map[string]string{"memory.available": rapid.SampledFrom([]string{"1Gi", "1.5Gi"}).Draw(t, "soft")},
+			SoftGracePeriod:          map[string]string{"memory.available": rapid.SampledFrom([]string{"0s", "15s", "1m", "1m35s"}).Draw(t, "grace")},
+			PressureTransitionPeriod: rapid.SampledFrom([]string{"", "0s", "45s", "1m"}).Draw(t, "transition"),
+			MaxPodGracePeriodSeconds: 30,
+		}
+		if rapid.Bool().Draw(t, "min reclaim") {
+			settings.MinimumReclaim = map[string]string{"memory.available": "300Mi", "nodefs.available": "5Gi"}
+		}
+		build := func() *nodepressure.Manager {
+			m, err := nodepressure.NewManager(settings, nodepressure.LayoutShared)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return m
+		}
+		var pods []*api.Pod
+		var stats []nodepressure.PodStats
+		for i, n := 0, rapid.IntRange(0, 5).Draw(t, "pods"); i < n; i++ {
+			name := fmt.Sprintf("p%d", i)
+			p := epod(name, rapid.SampledFrom([]int32{0, 100, 2000000000}).Draw(t, "prio"), rapid.SampledFrom([]string{"", "256Mi"}).Draw(t, "mem"), "")
+			pods = append(pods, p)
+			s := diskStats(name, uint64(rapid.IntRange(0, 4).Draw(t, "rootfs"))*256*mi, mi, nil)
+			s.Memory = &nodepressure.MemoryStats{WorkingSetBytes: u(uint64(rapid.IntRange(0, 8).Draw(t, "ws")) * 64 * mi)}
+			stats = append(stats, s)
+		}
+
+		type input struct {
+			in  nodepressure.Observation
+			now time.Time
+		}
+		var history []input
+		m := build()
+		now, statsAt := t0, t0
+		for k, steps := 0, rapid.IntRange(1, 8).Draw(t, "steps"); k < steps; k++ {
+			var in nodepressure.Observation
+			if k > 0 && rapid.IntRange(0, 3).Draw(t, "tick?") == 0 {
+				// Jump to the deadline, as a simulator does, or a bit past it.
+				d := m.NextDeadline()
+				if d.IsZero() {
+					d = now.Add(time.Minute)
+				}
+				now = d.Add(time.Duration(rapid.IntRange(0, 3).Draw(t, "late")) * time.Second)
+				in = nodepressure.Tick()
+			} else {
+				now = now.Add(time.Duration(rapid.IntRange(1, 90).Draw(t, "dt")) * time.Second)
+				if rapid.IntRange(0, 4).Draw(t, "stale?") != 0 {
+					statsAt = now
+				}
+				sum := nodeSummary(statsAt, uint64(rapid.SampledFrom([]int{50, 300, 800, 1200, 4096}).Draw(t, "avail"))*mi, gi(4),
+					uint64(rapid.SampledFrom([]int{4, 8, 20}).Draw(t, "fsAvail"))*gi(1), gi(100))
+				sum.Pods = stats
+				in = nodepressure.Observation{Summary: sum, Pods: pods}
+				if rapid.Bool().Draw(t, "gc?") {
+					after := nodeSummary(statsAt, gi(4), gi(4), uint64(rapid.SampledFrom([]int{6, 20}).Draw(t, "fsAfter"))*gi(1), gi(100))
+					in.AfterNodeGC = &after
+				}
+			}
+			st := m.Step(in, now)
+			history = append(history, input{in, now})
+			if e := st.Eviction; e != nil && !in.Tick {
+				pods = slices.DeleteFunc(slices.Clone(pods), func(p *api.Pod) bool { return p == e.Pod })
+			}
+
+			d := m.NextDeadline()
+			if !d.IsZero() && !d.After(now) {
+				t.Fatalf("pass %d at %v: deadline %v not after the pass", k, now, d)
+			}
+			limit := time.Hour
+			if !d.IsZero() {
+				limit = d.Sub(now) - 1
+			}
+			at := now.Add(time.Duration(rapid.Int64Range(1, int64(limit)).Draw(t, "tick at")))
+			twin := build()
+			for _, h := range history {
+				twin.Step(h.in, h.now)
+			}
+			got := twin.Step(nodepressure.Tick(), at)
+			if got.Eviction != nil {
+				t.Fatalf("pass %d at %v, deadline %v: a tick at %v evicted %s", k, now, d, at, got.Eviction.Pod.Name)
+			}
+			if !slices.Equal(got.Conditions, st.Conditions) {
+				t.Fatalf("pass %d at %v, deadline %v: a tick at %v reports %v, the pass %v", k, now, d, at, got.Conditions, st.Conditions)
+			}
+			if a, b := fmt.Sprint(got.ThresholdsMet), fmt.Sprint(st.ThresholdsMet); a != b {
+				t.Fatalf("pass %d at %v, deadline %v: a tick at %v has met %s, the pass %s", k, now, d, at, a, b)
+			}
 		}
 	})
 }

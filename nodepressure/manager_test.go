@@ -60,7 +60,7 @@ func critical(p *api.Pod) *api.Pod {
 	return p
 }
 
-func TestEvictionManagerHardMemory(t *testing.T) {
+func TestManagerHardMemory(t *testing.T) {
 	crit := epod("critical", 0, "", "") // a static pod: critical, yet ranked first
 	crit.Annotations = map[string]string{api.ConfigSourceAnnotationKey: "file"}
 	burst := epod("burstable", 0, "100Mi", "")
@@ -70,7 +70,7 @@ func TestEvictionManagerHardMemory(t *testing.T) {
 	sum.Pods = []nodepressure.PodStats{memStats("besteffort", 500*mi), memStats("burstable", 300*mi), memStats("critical", 900*mi)}
 	sum.Pods[0].Containers = []nodepressure.ContainerStats{{Name: "app", Memory: &nodepressure.MemoryStats{WorkingSetBytes: u(500 * mi)}}}
 
-	var m nodepressure.EvictionManager // the kubelet's defaults
+	var m nodepressure.Manager // the kubelet's defaults
 	st := m.Step(nodepressure.Observation{Summary: sum, Pods: []*api.Pod{crit, burst, best}}, t0)
 
 	if diff := cmp.Diff([]api.NodeConditionType{api.NodeMemoryPressure}, st.Conditions); diff != "" {
@@ -113,8 +113,8 @@ func TestEvictionManagerHardMemory(t *testing.T) {
 	}
 }
 
-func TestEvictionManagerSoftGracePeriod(t *testing.T) {
-	m, err := nodepressure.NewEvictionManager(nodepressure.EvictionSettings{
+func TestManagerSoftGracePeriod(t *testing.T) {
+	m, err := nodepressure.NewManager(nodepressure.Settings{
 		Hard:                     map[string]string{},
 		Soft:                     map[string]string{"memory.available": "1.5Gi"},
 		SoftGracePeriod:          map[string]string{"memory.available": "1m30s"},
@@ -147,7 +147,7 @@ func TestEvictionManagerSoftGracePeriod(t *testing.T) {
 
 func ptrTo[T any](v T) *T { return &v }
 
-func TestEvictionManagerTransitionPeriod(t *testing.T) {
+func TestManagerTransitionPeriod(t *testing.T) {
 	for _, tc := range []struct {
 		period string
 		want   []bool // condition reported at 0s, 10s (recovered), 4m59s, 5m
@@ -155,7 +155,7 @@ func TestEvictionManagerTransitionPeriod(t *testing.T) {
 		{"", []bool{true, true, true, false}},
 		{"0s", []bool{false, false, false, false}},
 	} {
-		m, err := nodepressure.NewEvictionManager(nodepressure.EvictionSettings{PressureTransitionPeriod: tc.period}, nodepressure.LayoutShared)
+		m, err := nodepressure.NewManager(nodepressure.Settings{PressureTransitionPeriod: tc.period}, nodepressure.LayoutShared)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -175,8 +175,8 @@ func TestEvictionManagerTransitionPeriod(t *testing.T) {
 
 // A threshold is acted on only when its statistics moved since the
 // previous pass.
-func TestEvictionManagerStaleStatistics(t *testing.T) {
-	var m nodepressure.EvictionManager
+func TestManagerStaleStatistics(t *testing.T) {
+	var m nodepressure.Manager
 	sum := nodeSummary(t0, 50*mi, gi(4), gi(50), gi(100))
 	a, b := epod("a", 0, "", ""), epod("b", 0, "", "")
 	sum.Pods = []nodepressure.PodStats{memStats("a", 100*mi), memStats("b", 200*mi)}
@@ -193,12 +193,12 @@ func TestEvictionManagerStaleStatistics(t *testing.T) {
 	}
 }
 
-func TestEvictionManagerOnlyCriticalPods(t *testing.T) {
+func TestManagerOnlyCriticalPods(t *testing.T) {
 	static := epod("static", 0, "", "")
 	static.Annotations = map[string]string{api.ConfigSourceAnnotationKey: "file"}
 	mirror := epod("mirror", 0, "", "")
 	mirror.Annotations = map[string]string{api.ConfigMirrorAnnotationKey: "abc"}
-	var m nodepressure.EvictionManager
+	var m nodepressure.Manager
 	sum := nodeSummary(t0, 50*mi, gi(4), gi(50), gi(100))
 	st := m.Step(nodepressure.Observation{Summary: sum, Pods: []*api.Pod{static, mirror, critical(epod("c", 0, "", ""))}}, t0)
 	if st.Reclaim == nil || st.Eviction != nil || len(st.Reclaim.SkippedCritical) != 3 {
@@ -206,7 +206,7 @@ func TestEvictionManagerOnlyCriticalPods(t *testing.T) {
 	}
 }
 
-func TestEvictionManagerDiskGarbageCollection(t *testing.T) {
+func TestManagerDiskGarbageCollection(t *testing.T) {
 	pods := []*api.Pod{epod("a", 0, "", "")}
 	low := nodeSummary(t0, gi(4), gi(4), gi(5), gi(100)) // nodefs below 10%
 	low.Pods = []nodepressure.PodStats{diskStats("a", 100*mi, mi, nil)}
@@ -224,7 +224,7 @@ func TestEvictionManagerDiskGarbageCollection(t *testing.T) {
 		{"dedicated imagefs: nodefs has no GC", nodepressure.LayoutDedicatedImageFs, &freed, nil, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m, err := nodepressure.NewEvictionManager(nodepressure.EvictionSettings{}, tc.layout)
+			m, err := nodepressure.NewManager(nodepressure.Settings{}, tc.layout)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -244,8 +244,8 @@ func TestEvictionManagerDiskGarbageCollection(t *testing.T) {
 
 // A threshold stays in force until the signal recovers past threshold +
 // minimum reclaim.
-func TestEvictionManagerMinimumReclaim(t *testing.T) {
-	m, err := nodepressure.NewEvictionManager(nodepressure.EvictionSettings{
+func TestManagerMinimumReclaim(t *testing.T) {
+	m, err := nodepressure.NewManager(nodepressure.Settings{
 		Hard:           map[string]string{"memory.available": "100Mi"},
 		MinimumReclaim: map[string]string{"memory.available": "500Mi"},
 	}, nodepressure.LayoutShared)
@@ -264,20 +264,20 @@ func TestEvictionManagerMinimumReclaim(t *testing.T) {
 	}
 }
 
-func TestEvictionManagerNil(t *testing.T) {
-	var m *nodepressure.EvictionManager
+func TestManagerNil(t *testing.T) {
+	var m *nodepressure.Manager
 	if st := m.Step(nodepressure.Observation{}, t0); st.Reclaim != nil || st.Eviction != nil || !st.At.Equal(t0) {
 		t.Errorf("nil manager step = %+v", st)
 	}
 	if a := m.Admit(epod("x", 0, "", "")); !a.Admit {
 		t.Errorf("nil manager refuses %+v", a)
 	}
-	if _, err := nodepressure.NewEvictionManager(nodepressure.EvictionSettings{}, "raid"); !errors.Is(err, nodepressure.ErrUnknownLayout) {
+	if _, err := nodepressure.NewManager(nodepressure.Settings{}, "raid"); !errors.Is(err, nodepressure.ErrUnknownLayout) {
 		t.Errorf("unknown layout: %v", err)
 	}
 }
 
-func TestAdmitUnderPressure(t *testing.T) {
+func TestAdmit(t *testing.T) {
 	mem := []api.NodeConditionType{api.NodeMemoryPressure}
 	disk := []api.NodeConditionType{api.NodeDiskPressure}
 	both := []api.NodeConditionType{api.NodeMemoryPressure, api.NodeDiskPressure}
@@ -300,7 +300,7 @@ func TestAdmitUnderPressure(t *testing.T) {
 		{"PID pressure refuses all", epod("a", 0, "100Mi", ""), []api.NodeConditionType{api.NodePIDPressure}, false, "The node had condition: [PIDPressure]. "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a := nodepressure.AdmitUnderPressure(tc.pod, tc.conds)
+			a := nodepressure.Admit(tc.pod, tc.conds)
 			want := nodepressure.Admission{Admit: tc.admit}
 			if !tc.admit {
 				want.Reason, want.Message = "Evicted", tc.message
@@ -310,14 +310,14 @@ func TestAdmitUnderPressure(t *testing.T) {
 			}
 		})
 	}
-	if a := nodepressure.AdmitUnderPressure(nil, nil); a.Admit {
+	if a := nodepressure.Admit(nil, nil); a.Admit {
 		t.Errorf("nil pod admitted")
 	}
 }
 
 // A pass allocates the same whatever the number of pods, once the pods'
 // requests are cached: nothing per pod, for memory and for disk signals.
-func TestEvictionManagerStepAllocationsIndependentOfPods(t *testing.T) {
+func TestManagerStepAllocationsIndependentOfPods(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates on its own")
 	}
@@ -332,7 +332,7 @@ func TestEvictionManagerStepAllocationsIndependentOfPods(t *testing.T) {
 			s.Memory = &nodepressure.MemoryStats{WorkingSetBytes: u(uint64(i*37%500) * mi)}
 			stats = append(stats, s)
 		}
-		var m nodepressure.EvictionManager
+		var m nodepressure.Manager
 		sum := nodeSummary(t0, 80*mi, gi(60), gi(50), gi(100))
 		if disk {
 			sum = nodeSummary(t0, gi(4), gi(4), gi(5), gi(100))
@@ -354,5 +354,25 @@ func TestEvictionManagerStepAllocationsIndependentOfPods(t *testing.T) {
 		if few, many := allocs(10, disk), allocs(110, disk); many != few {
 			t.Errorf("disk %v: %v allocations per pass with 10 pods, %v with 110", disk, few, many)
 		}
+	}
+}
+
+// Before its first Observation a manager has nothing to pass on: a tick
+// does nothing and there is no deadline. After a pass that leaves nothing
+// to wait for, the deadline is the zero time, not now.
+func TestManagerTickBeforeObservation(t *testing.T) {
+	var m nodepressure.Manager
+	if st := m.Step(nodepressure.Tick(), t0); st.Observations != nil || st.Conditions != nil || st.Reclaim != nil {
+		t.Errorf("tick before any observation: %+v, want nothing", st)
+	}
+	if d := m.NextDeadline(); !d.IsZero() {
+		t.Errorf("deadline before any observation: %v, want none", d)
+	}
+	m.Step(nodepressure.Observation{Summary: nodeSummary(t0, gi(3), gi(1), gi(50), gi(100))}, t0)
+	if d := m.NextDeadline(); !d.IsZero() {
+		t.Errorf("deadline after a quiet pass: %v, want none", d)
+	}
+	if st := m.Step(nodepressure.Tick(), t0.Add(time.Hour)); len(st.Observations) == 0 || st.Conditions != nil {
+		t.Errorf("tick after a quiet pass: %+v, want the same readings and no condition", st)
 	}
 }

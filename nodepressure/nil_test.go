@@ -19,48 +19,53 @@ func nilPressure() (nodepressure.Summary, *api.Pod) {
 
 // nilCases calls each exported function and method of nodepressure that can
 // be handed nil with nil arguments and checks the documented answer: a nil
-// cycle, decision or pod in a list to rank is an error wrapping
-// nodepressure.ErrInvalidInput that names it; a nil pod is not critical, not
-// terminating and not admitted; a nil EvictionManager reports nothing and
-// does nothing; nil lists and maps are empty (no conditions, no budgets,
-// no stats), and nil entries of the pods an eviction pass looks at and of
-// the budgets are skipped. Keyed by the names niltest.Nilable lists;
-// TestNilTableComplete keeps it complete.
+// pod in a list to rank is an error wrapping nodepressure.ErrInvalidInput
+// that names it; a nil pod is not critical and not admitted; a nil Manager
+// reports nothing, does nothing and has no deadline; nil lists and maps
+// are empty (no conditions, no stats), and nil entries of the pods an
+// eviction pass looks at are skipped. Keyed by the names niltest.Nilable
+// lists; TestNilTableComplete keeps it complete.
 var nilCases = map[string]func(t *testing.T){
-	"(*EvictionManager).Admit": func(t *testing.T) {
+	"(*Manager).Admit": func(t *testing.T) {
 		// A nil manager reports no condition: any pod is admitted, a nil
 		// pod is not.
-		var m *nodepressure.EvictionManager
+		var m *nodepressure.Manager
 		if got := m.Admit(epod("web", 0, "", "")); !got.Admit {
 			t.Errorf("nil manager: got %+v, want the pod admitted", got)
 		}
-		niltest.Zero(t, m.Admit(nil), new(nodepressure.EvictionManager).Admit(nil))
+		niltest.Zero(t, m.Admit(nil), new(nodepressure.Manager).Admit(nil))
 	},
-	"(*EvictionManager).Conditions": func(t *testing.T) {
-		niltest.Zero(t, (*nodepressure.EvictionManager)(nil).Conditions())
+	"(*Manager).Conditions": func(t *testing.T) {
+		niltest.Zero(t, (*nodepressure.Manager)(nil).Conditions())
 	},
-	"(*EvictionManager).Policy": func(t *testing.T) {
-		niltest.Zero(t, (*nodepressure.EvictionManager)(nil).Policy())
+	"(*Manager).NextDeadline": func(t *testing.T) {
+		niltest.Zero(t, (*nodepressure.Manager)(nil).NextDeadline())
 	},
-	"(*EvictionManager).Step": func(t *testing.T) {
+	"(*Manager).Policy": func(t *testing.T) {
+		niltest.Zero(t, (*nodepressure.Manager)(nil).Policy())
+	},
+	"(*Manager).Step": func(t *testing.T) {
 		sum, p := nilPressure()
-		// Documented: a nil manager does nothing; the step holds only At.
-		if got := (*nodepressure.EvictionManager)(nil).Step(nodepressure.Observation{Summary: sum, Pods: []*api.Pod{p}}, t0); !got.At.Equal(t0) ||
+		// Documented: a nil manager does nothing; the pass holds only At.
+		if got := (*nodepressure.Manager)(nil).Step(nodepressure.Observation{Summary: sum, Pods: []*api.Pod{p}}, t0); !got.At.Equal(t0) ||
 			got.Observations != nil || got.Conditions != nil || got.Reclaim != nil || got.Eviction != nil {
-			t.Errorf("nil manager: got %+v, want a step that did nothing", got)
+			t.Errorf("nil manager: got %+v, want a pass that did nothing", got)
+		}
+		if got := (*nodepressure.Manager)(nil).Step(nodepressure.Tick(), t0); got.Eviction != nil || !got.At.Equal(t0) {
+			t.Errorf("nil manager, tick: got %+v, want a pass that did nothing", got)
 		}
 		// nil pods are skipped, a nil AfterNodeGC means the collection
 		// freed nothing (memory has none anyway).
-		var m nodepressure.EvictionManager
+		var m nodepressure.Manager
 		got := m.Step(nodepressure.Observation{Summary: sum, Pods: []*api.Pod{nil, p, nil}}, t0)
 		if got.Eviction == nil || got.Eviction.Pod != p {
 			t.Errorf("nil pods: got eviction %+v, want the burstable pod evicted", got.Eviction)
 		}
 	},
-	"AdmitUnderPressure": func(t *testing.T) {
-		niltest.Zero(t, nodepressure.AdmitUnderPressure(nil, []api.NodeConditionType{api.NodeMemoryPressure}))
+	"Admit": func(t *testing.T) {
+		niltest.Zero(t, nodepressure.Admit(nil, []api.NodeConditionType{api.NodeMemoryPressure}))
 		// No conditions: every pod is admitted.
-		if got := nodepressure.AdmitUnderPressure(epod("web", 0, "", ""), nil); !got.Admit {
+		if got := nodepressure.Admit(epod("web", 0, "", ""), nil); !got.Admit {
 			t.Errorf("nil conditions: got %+v, want the pod admitted", got)
 		}
 	},
@@ -99,5 +104,5 @@ var nilCases = map[string]func(t *testing.T){
 func TestNil(t *testing.T) { niltest.Run(t, nilCases) }
 
 // TestNilTableComplete fails naming any exported function or method of
-// preemption that can be handed nil and has no case in nilCases.
+// nodepressure that can be handed nil and has no case in nilCases.
 func TestNilTableComplete(t *testing.T) { niltest.Check(t, ".", nilCases, nil) }

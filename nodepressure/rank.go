@@ -226,7 +226,7 @@ func RankForEviction(pods []*api.Pod, stats map[string]PodStats, signal Signal, 
 // that pods the rules cannot tell apart end up where upstream puts them:
 // in input order for up to 12 pods. It sorts a permutation rather than
 // the ranks themselves, which gives the same order without moving the
-// ranks. Both RankForEviction and EvictionManager sort through it.
+// ranks. Both RankForEviction and Manager sort through it.
 type rankSorter struct {
 	ranks   []EvictionRank
 	keys    []rankKey

@@ -12,10 +12,10 @@ import (
 	"github.com/podsem/podsem/nodepressure"
 )
 
-func TestParseEvictionSettings(t *testing.T) {
+func TestParseSettings(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
-		settings nodepressure.EvictionSettings
+		settings nodepressure.Settings
 		want     []string // Threshold.String of each, in order
 		period   time.Duration
 		err      string // part of the error; "" for none
@@ -23,11 +23,11 @@ func TestParseEvictionSettings(t *testing.T) {
 		{name: "defaults", want: []string{
 			"memory.available<100Mi", "nodefs.available<10%", "nodefs.inodesFree<5%", "imagefs.available<15%",
 			"imagefs.inodesFree<5%", "allocatableMemory.available<100Mi"}, period: 5 * time.Minute},
-		{name: "empty evictionHard replaces the default", settings: nodepressure.EvictionSettings{Hard: map[string]string{}}, period: 5 * time.Minute},
-		{name: "0% and 100% are dropped, 10%% is 10%", settings: nodepressure.EvictionSettings{
+		{name: "empty evictionHard replaces the default", settings: nodepressure.Settings{Hard: map[string]string{}}, period: 5 * time.Minute},
+		{name: "0% and 100% are dropped, 10%% is 10%", settings: nodepressure.Settings{
 			Hard: map[string]string{"memory.available": "0%", "nodefs.available": "100%", "imagefs.available": "10%%"}},
 			want: []string{"imagefs.available<10%"}, period: 5 * time.Minute},
-		{name: "soft with grace, minimum reclaim on every threshold of the signal, no allocatable copy of soft", settings: nodepressure.EvictionSettings{
+		{name: "soft with grace, minimum reclaim on every threshold of the signal, no allocatable copy of soft", settings: nodepressure.Settings{
 			Hard:                     map[string]string{"memory.available": "500Mi"},
 			Soft:                     map[string]string{"memory.available": "1.5Gi"},
 			SoftGracePeriod:          map[string]string{"memory.available": "1m30s", "pid.available": "10s"},
@@ -39,31 +39,31 @@ func TestParseEvictionSettings(t *testing.T) {
 			"memory.available<1536Mi (grace 1m30s) (minimum reclaim 512Mi)",
 			"allocatableMemory.available<500Mi (minimum reclaim 512Mi)",
 		}},
-		{name: "no allocatable copy without pods enforcement", settings: nodepressure.EvictionSettings{
+		{name: "no allocatable copy without pods enforcement", settings: nodepressure.Settings{
 			Hard: map[string]string{"memory.available": "1Gi"}, EnforceNodeAllocatable: []string{}},
 			want: []string{"memory.available<1Gi"}, period: 5 * time.Minute},
-		{name: "a soft threshold with 0s grace counts as hard", settings: nodepressure.EvictionSettings{
+		{name: "a soft threshold with 0s grace counts as hard", settings: nodepressure.Settings{
 			Hard: map[string]string{}, Soft: map[string]string{"memory.available": "1Gi"}, SoftGracePeriod: map[string]string{"memory.available": "0s"}},
 			want: []string{"memory.available<1Gi", "allocatableMemory.available<1Gi"}, period: 5 * time.Minute},
-		{name: "unknown signal", settings: nodepressure.EvictionSettings{Hard: map[string]string{"memory.free": "1Gi"}}, err: `evictionHard["memory.free"] = "1Gi": unsupported eviction signal`},
-		{name: "bad quantity", settings: nodepressure.EvictionSettings{Soft: map[string]string{"nodefs.available": "1.5.5"}}, err: `evictionSoft["nodefs.available"] = "1.5.5"`},
-		{name: "empty value", settings: nodepressure.EvictionSettings{Hard: map[string]string{"memory.available": ""}}, err: `evictionHard["memory.available"] = ""`},
-		{name: "negative quantity", settings: nodepressure.EvictionSettings{Hard: map[string]string{"nodefs.available": "-1Gi"}}, err: "must be positive"},
-		{name: "zero quantity", settings: nodepressure.EvictionSettings{Hard: map[string]string{"pid.available": "0"}}, err: "must be positive"},
-		{name: "above 100%", settings: nodepressure.EvictionSettings{Hard: map[string]string{"memory.available": "110%"}}, err: "<= 100%"},
-		{name: "below 0%", settings: nodepressure.EvictionSettings{Hard: map[string]string{"memory.available": "-5%"}}, err: ">= 0%"},
-		{name: "soft without grace", settings: nodepressure.EvictionSettings{Soft: map[string]string{"memory.available": "1Gi"}}, err: "needs an evictionSoftGracePeriod"},
-		{name: "negative grace", settings: nodepressure.EvictionSettings{SoftGracePeriod: map[string]string{"memory.available": "-1m"}}, err: "must not be negative"},
-		{name: "bad grace", settings: nodepressure.EvictionSettings{SoftGracePeriod: map[string]string{"memory.available": "soon"}}, err: `"soon"`},
-		{name: "0% minimum reclaim", settings: nodepressure.EvictionSettings{MinimumReclaim: map[string]string{"memory.available": "0%"}}, err: "must be positive"},
-		{name: "negative minimum reclaim", settings: nodepressure.EvictionSettings{MinimumReclaim: map[string]string{"memory.available": "-1Gi"}}, err: "must not be negative"},
-		{name: "unknown signal in minimum reclaim", settings: nodepressure.EvictionSettings{MinimumReclaim: map[string]string{"foo.available": "1Gi"}}, err: "unsupported eviction signal"},
-		{name: "bad transition period", settings: nodepressure.EvictionSettings{PressureTransitionPeriod: "5"}, err: "evictionPressureTransitionPeriod"},
+		{name: "unknown signal", settings: nodepressure.Settings{Hard: map[string]string{"memory.free": "1Gi"}}, err: `evictionHard["memory.free"] = "1Gi": unsupported eviction signal`},
+		{name: "bad quantity", settings: nodepressure.Settings{Soft: map[string]string{"nodefs.available": "1.5.5"}}, err: `evictionSoft["nodefs.available"] = "1.5.5"`},
+		{name: "empty value", settings: nodepressure.Settings{Hard: map[string]string{"memory.available": ""}}, err: `evictionHard["memory.available"] = ""`},
+		{name: "negative quantity", settings: nodepressure.Settings{Hard: map[string]string{"nodefs.available": "-1Gi"}}, err: "must be positive"},
+		{name: "zero quantity", settings: nodepressure.Settings{Hard: map[string]string{"pid.available": "0"}}, err: "must be positive"},
+		{name: "above 100%", settings: nodepressure.Settings{Hard: map[string]string{"memory.available": "110%"}}, err: "<= 100%"},
+		{name: "below 0%", settings: nodepressure.Settings{Hard: map[string]string{"memory.available": "-5%"}}, err: ">= 0%"},
+		{name: "soft without grace", settings: nodepressure.Settings{Soft: map[string]string{"memory.available": "1Gi"}}, err: "needs an evictionSoftGracePeriod"},
+		{name: "negative grace", settings: nodepressure.Settings{SoftGracePeriod: map[string]string{"memory.available": "-1m"}}, err: "must not be negative"},
+		{name: "bad grace", settings: nodepressure.Settings{SoftGracePeriod: map[string]string{"memory.available": "soon"}}, err: `"soon"`},
+		{name: "0% minimum reclaim", settings: nodepressure.Settings{MinimumReclaim: map[string]string{"memory.available": "0%"}}, err: "must be positive"},
+		{name: "negative minimum reclaim", settings: nodepressure.Settings{MinimumReclaim: map[string]string{"memory.available": "-1Gi"}}, err: "must not be negative"},
+		{name: "unknown signal in minimum reclaim", settings: nodepressure.Settings{MinimumReclaim: map[string]string{"foo.available": "1Gi"}}, err: "unsupported eviction signal"},
+		{name: "bad transition period", settings: nodepressure.Settings{PressureTransitionPeriod: "5"}, err: "evictionPressureTransitionPeriod"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := nodepressure.ParseEvictionSettings(tc.settings)
+			p, err := nodepressure.ParseSettings(tc.settings)
 			if tc.err != "" {
-				if err == nil || !errors.Is(err, nodepressure.ErrInvalidEvictionSetting) || !strings.Contains(err.Error(), tc.err) {
+				if err == nil || !errors.Is(err, nodepressure.ErrInvalidSetting) || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("error %v, want one containing %q", err, tc.err)
 				}
 				return
@@ -88,7 +88,7 @@ func TestParseEvictionSettings(t *testing.T) {
 // Percentages are float32 fractions, as in the kubelet: 10% of 100Gi is
 // not exactly a tenth.
 func TestThresholdValueFloat32(t *testing.T) {
-	p, err := nodepressure.ParseEvictionSettings(nodepressure.EvictionSettings{Hard: map[string]string{"nodefs.available": "10%"}})
+	p, err := nodepressure.ParseSettings(nodepressure.Settings{Hard: map[string]string{"nodefs.available": "10%"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func TestThresholdValueFloat32(t *testing.T) {
 	}
 }
 
-func TestParseEvictionFlag(t *testing.T) {
+func TestParseFlag(t *testing.T) {
 	for _, tc := range []struct {
 		name, value string
 		want        map[string]string
@@ -118,8 +118,8 @@ func TestParseEvictionFlag(t *testing.T) {
 		{"eviction-minimum-reclaim", "memory.available", nil, true},
 		{"eviction-max", "x<1", nil, true},
 	} {
-		got, err := nodepressure.ParseEvictionFlag(tc.name, tc.value)
-		if (err != nil) != tc.err || (err != nil && !errors.Is(err, nodepressure.ErrInvalidEvictionSetting)) {
+		got, err := nodepressure.ParseFlag(tc.name, tc.value)
+		if (err != nil) != tc.err || (err != nil && !errors.Is(err, nodepressure.ErrInvalidSetting)) {
 			t.Errorf("%s %q: error %v, want error %v", tc.name, tc.value, err, tc.err)
 			continue
 		}
@@ -174,13 +174,13 @@ func TestSignalMetadata(t *testing.T) {
 	}
 }
 
-func FuzzParseEvictionSettings(f *testing.F) {
+func FuzzParseSettings(f *testing.F) {
 	f.Add("memory.available", "100Mi", "1m30s", "500Mi", "5m")
 	f.Add("nodefs.available", "10%%", "0s", "5%", "0s")
 	f.Add("imagefs.inodesFree", "NaN%", "-1s", "0%", "")
 	f.Add("pid.available", "1e3", "1h", "0", "x")
 	f.Fuzz(func(t *testing.T, signal, value, grace, reclaim, period string) {
-		p, err := nodepressure.ParseEvictionSettings(nodepressure.EvictionSettings{
+		p, err := nodepressure.ParseSettings(nodepressure.Settings{
 			Hard:                     map[string]string{signal: value},
 			Soft:                     map[string]string{signal: value},
 			SoftGracePeriod:          map[string]string{signal: grace},
@@ -188,8 +188,8 @@ func FuzzParseEvictionSettings(f *testing.F) {
 			PressureTransitionPeriod: period,
 		})
 		if err != nil {
-			if !errors.Is(err, nodepressure.ErrInvalidEvictionSetting) && !strings.Contains(err.Error(), "invalid eviction setting") {
-				t.Fatalf("error does not wrap ErrInvalidEvictionSetting: %v", err)
+			if !errors.Is(err, nodepressure.ErrInvalidSetting) && !strings.Contains(err.Error(), "invalid eviction setting") {
+				t.Fatalf("error does not wrap ErrInvalidSetting: %v", err)
 			}
 			return
 		}
@@ -212,7 +212,7 @@ func FuzzParseEvictionSettings(f *testing.F) {
 	})
 }
 
-func FuzzParseEvictionFlag(f *testing.F) {
+func FuzzParseFlag(f *testing.F) {
 	f.Add(true, "memory.available<100Mi,nodefs.available<10%")
 	f.Add(false, "memory.available=1m, ,=,a=b=c")
 	f.Fuzz(func(t *testing.T, threshold bool, value string) {
@@ -220,7 +220,7 @@ func FuzzParseEvictionFlag(f *testing.F) {
 		if threshold {
 			name, sep = "eviction-hard", "<"
 		}
-		m, err := nodepressure.ParseEvictionFlag(name, value)
+		m, err := nodepressure.ParseFlag(name, value)
 		if err != nil {
 			return
 		}

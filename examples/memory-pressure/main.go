@@ -53,7 +53,7 @@ func pod(name string, priority int32, request string, annotations map[string]str
 func ptr[T any](v T) *T { return &v }
 
 func main() {
-	m, err := nodepressure.NewEvictionManager(nodepressure.EvictionSettings{
+	m, err := nodepressure.NewManager(nodepressure.Settings{
 		Hard:                     map[string]string{"memory.available": "500Mi"},
 		Soft:                     map[string]string{"memory.available": "1Gi"},
 		SoftGracePeriod:          map[string]string{"memory.available": "1m"},

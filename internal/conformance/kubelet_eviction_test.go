@@ -105,7 +105,7 @@ func runEvictionManager(input, want json.RawMessage) error {
 	if err := json.Unmarshal(want, &w); err != nil {
 		return fmt.Errorf("decoding want: %w", err)
 	}
-	m, err := nodepressure.NewEvictionManager(nodepressure.EvictionSettings{
+	m, err := nodepressure.NewManager(nodepressure.Settings{
 		Hard:                     in.EvictionHard,
 		Soft:                     in.EvictionSoft,
 		SoftGracePeriod:          in.EvictionSoftGracePeriod,
