@@ -337,6 +337,9 @@ var nilCases = map[string]func(t *testing.T){
 	"ComputePodQOS": func(t *testing.T) {
 		niltest.Zero(t, api.ComputePodQOS(nil))
 	},
+	"PodPriority": func(t *testing.T) {
+		niltest.Zero(t, api.PodPriority(nil))
+	},
 	"PodQOS": func(t *testing.T) {
 		niltest.Zero(t, api.PodQOS(nil))
 	},

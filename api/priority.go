@@ -60,3 +60,14 @@ func DefaultPriorityClass(pc *PriorityClass) {
 		pc.PreemptionPolicy = &p
 	}
 }
+
+// PodPriority is the priority every component reads from a pod:
+// spec.priority, or 0 when it is unset (component-helpers'
+// corev1.PodPriority, which kube-scheduler and the kubelet's eviction
+// manager both call). A nil pod has priority 0.
+func PodPriority(pod *Pod) int32 {
+	if pod != nil && pod.Spec.Priority != nil {
+		return *pod.Spec.Priority
+	}
+	return 0
+}

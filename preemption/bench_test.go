@@ -93,23 +93,3 @@ func BenchmarkPreempt5000NodesSpread(b *testing.B) {
 		}
 	}
 }
-
-// BenchmarkRankForEviction ranks 110 pods (a full node) under memory
-// pressure.
-func BenchmarkRankForEviction(b *testing.B) {
-	var pods []*api.Pod
-	var stats []preemption.PodStats
-	for i := 0; i < 110; i++ {
-		name := fmt.Sprintf("p%03d", i)
-		pods = append(pods, epod(name, int32(i%4), fmt.Sprintf("%dMi", 64+i%7*32), ""))
-		stats = append(stats, memStats(name, uint64(i*37%500)*mi))
-	}
-	byUID := preemption.StatsByUID(stats)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		if _, err := preemption.RankForEviction(pods, byUID, preemption.SignalMemoryAvailable, preemption.LayoutShared); err != nil {
-			b.Fatal(err)
-		}
-	}
-}

@@ -21,7 +21,7 @@ import (
 
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/lifecycle"
-	"github.com/podsem/podsem/preemption"
+	"github.com/podsem/podsem/nodepressure"
 )
 
 const mi = 1 << 20
@@ -53,13 +53,13 @@ func pod(name string, priority int32, request string, annotations map[string]str
 func ptr[T any](v T) *T { return &v }
 
 func main() {
-	m, err := preemption.NewEvictionManager(preemption.EvictionSettings{
+	m, err := nodepressure.NewManager(nodepressure.Settings{
 		Hard:                     map[string]string{"memory.available": "500Mi"},
 		Soft:                     map[string]string{"memory.available": "1Gi"},
 		SoftGracePeriod:          map[string]string{"memory.available": "1m"},
 		MinimumReclaim:           map[string]string{"memory.available": "200Mi"},
 		MaxPodGracePeriodSeconds: 30,
-	}, preemption.LayoutShared)
+	}, nodepressure.LayoutShared)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -97,7 +97,7 @@ func main() {
 		tm := api.NewTime(now)
 		used := uint64(system)
 		var pods []*api.Pod
-		var stats []preemption.PodStats
+		var stats []nodepressure.PodStats
 		for _, w := range loads {
 			if !active[w.pod] {
 				continue
@@ -105,20 +105,20 @@ func main() {
 			ws := w.usage(t) * mi
 			used += ws / mi
 			pods = append(pods, w.pod)
-			mem := &preemption.MemoryStats{Time: tm, WorkingSetBytes: ptr(ws)}
-			stats = append(stats, preemption.PodStats{
-				PodRef:     preemption.PodReference{Name: w.pod.Name, Namespace: "default", UID: w.pod.UID},
+			mem := &nodepressure.MemoryStats{Time: tm, WorkingSetBytes: ptr(ws)}
+			stats = append(stats, nodepressure.PodStats{
+				PodRef:     nodepressure.PodReference{Name: w.pod.Name, Namespace: "default", UID: w.pod.UID},
 				Memory:     mem,
-				Containers: []preemption.ContainerStats{{Name: "app", Memory: mem}},
+				Containers: []nodepressure.ContainerStats{{Name: "app", Memory: mem}},
 			})
 		}
 		avail := uint64(0)
 		if used < capacity {
 			avail = (capacity - used) * mi
 		}
-		st := m.Step(preemption.Observation{
-			Summary: preemption.Summary{
-				Node: preemption.NodeStats{NodeName: "node-1", Memory: &preemption.MemoryStats{
+		st := m.Step(nodepressure.Observation{
+			Summary: nodepressure.Summary{
+				Node: nodepressure.NodeStats{NodeName: "node-1", Memory: &nodepressure.MemoryStats{
 					Time: tm, AvailableBytes: ptr(avail), WorkingSetBytes: ptr(used * mi)}},
 				Pods: stats,
 			},
@@ -170,7 +170,7 @@ func main() {
 }
 
 // short renders a threshold for the table: "memory.available<1Gi (soft)".
-func short(t preemption.Threshold) string {
+func short(t nodepressure.Threshold) string {
 	s := string(t.Signal) + "<" + t.Value.String()
 	if !t.Hard() {
 		s += " (soft)"

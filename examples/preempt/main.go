@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/nodepressure"
 	"github.com/podsem/podsem/preemption"
 	"github.com/podsem/podsem/scheduling"
 )
@@ -132,7 +133,7 @@ func run() error {
 
 	fmt.Println()
 	fmt.Println("== kubelet on node-b: eviction order under memory.available pressure")
-	var stats []preemption.PodStats
+	var stats []nodepressure.PodStats
 	if err := json.Unmarshal([]byte(statsJSON), &stats); err != nil {
 		return err
 	}
@@ -142,7 +143,7 @@ func run() error {
 			onB = append(onB, p)
 		}
 	}
-	ranks, err := preemption.RankForEviction(onB, preemption.StatsByUID(stats), preemption.SignalMemoryAvailable, preemption.LayoutShared)
+	ranks, err := nodepressure.RankForEviction(onB, nodepressure.StatsByUID(stats), nodepressure.SignalMemoryAvailable, nodepressure.LayoutShared)
 	if err != nil {
 		return err
 	}

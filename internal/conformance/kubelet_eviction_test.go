@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/podsem/podsem/api"
-	"github.com/podsem/podsem/preemption"
+	"github.com/podsem/podsem/nodepressure"
 )
 
 func init() {
@@ -70,7 +70,7 @@ type wantEvictionStep struct {
 	Evicted        *wantEvicted `json:"evicted,omitempty"`
 }
 
-func thresholdValueStrings(v preemption.ThresholdValue) (quantity, percentage string) {
+func thresholdValueStrings(v nodepressure.ThresholdValue) (quantity, percentage string) {
 	if v.Quantity != nil {
 		return v.Quantity.String(), ""
 	}
@@ -89,8 +89,8 @@ func runEvictionManager(input, want json.RawMessage) error {
 		Filesystems                      string            `json:"filesystems"`
 		Pods                             []api.Pod         `json:"pods"`
 		Steps                            []struct {
-			At      time.Time          `json:"at"`
-			Summary preemption.Summary `json:"summary"`
+			At      time.Time            `json:"at"`
+			Summary nodepressure.Summary `json:"summary"`
 		} `json:"steps"`
 	}
 	if err := json.Unmarshal(input, &in); err != nil {
@@ -105,7 +105,7 @@ func runEvictionManager(input, want json.RawMessage) error {
 	if err := json.Unmarshal(want, &w); err != nil {
 		return fmt.Errorf("decoding want: %w", err)
 	}
-	m, err := preemption.NewEvictionManager(preemption.EvictionSettings{
+	m, err := nodepressure.NewManager(nodepressure.Settings{
 		Hard:                     in.EvictionHard,
 		Soft:                     in.EvictionSoft,
 		SoftGracePeriod:          in.EvictionSoftGracePeriod,
@@ -113,7 +113,7 @@ func runEvictionManager(input, want json.RawMessage) error {
 		PressureTransitionPeriod: in.EvictionPressureTransitionPeriod,
 		MaxPodGracePeriodSeconds: in.EvictionMaxPodGracePeriod,
 		EnforceNodeAllocatable:   in.EnforceNodeAllocatable,
-	}, preemption.FilesystemLayout(in.Filesystems))
+	}, nodepressure.FilesystemLayout(in.Filesystems))
 	if w.Error {
 		if err == nil {
 			return Mismatch("error", w.Message, "no error")
@@ -158,7 +158,7 @@ func runEvictionManager(input, want json.RawMessage) error {
 		return Mismatch("steps", len(w.Steps), len(in.Steps))
 	}
 	for i, s := range in.Steps {
-		st := m.Step(preemption.Observation{Summary: s.Summary, Pods: pods}, s.At)
+		st := m.Step(nodepressure.Observation{Summary: s.Summary, Pods: pods}, s.At)
 		g := wantEvictionStep{ThresholdsMet: []string{}, NodeConditions: []string{}}
 		for _, t := range st.ThresholdsMet {
 			g.ThresholdsMet = append(g.ThresholdsMet, string(t.Signal))

@@ -15,7 +15,6 @@ import (
 
 func init() {
 	register("preemption.default", runPreemptionDefault)
-	register("preemption.eviction-order", runEvictionOrder)
 }
 
 func podKeys(pods []*api.Pod) []string {
@@ -130,41 +129,6 @@ func runPreemptionDefault(input, want json.RawMessage) error {
 		if !ok || gc.PDBViolations != wc.PDBViolations || !slices.Equal(sortedCopy(wc.Victims), gc.Victims) {
 			return Mismatch("candidates", w.Candidates, gotCands)
 		}
-	}
-	return nil
-}
-
-func runEvictionOrder(input, want json.RawMessage) error {
-	var in struct {
-		Signal      string                `json:"signal"`
-		Filesystems string                `json:"filesystems"`
-		Pods        []api.Pod             `json:"pods"`
-		Stats       []preemption.PodStats `json:"stats"`
-	}
-	if err := json.Unmarshal(input, &in); err != nil {
-		return fmt.Errorf("decoding input: %w", err)
-	}
-	var w struct {
-		Order []string `json:"order"`
-	}
-	if err := json.Unmarshal(want, &w); err != nil {
-		return fmt.Errorf("decoding want: %w", err)
-	}
-	pods := make([]*api.Pod, len(in.Pods))
-	for i := range in.Pods {
-		pods[i] = &in.Pods[i]
-	}
-	order, err := preemption.EvictionOrder(pods, preemption.StatsByUID(in.Stats),
-		preemption.Signal(in.Signal), preemption.FilesystemLayout(in.Filesystems))
-	if err != nil {
-		return err
-	}
-	got := make([]string, len(order))
-	for i, p := range order {
-		got[i] = p.Name
-	}
-	if !slices.Equal(got, w.Order) {
-		return Mismatch("order", w.Order, got)
 	}
 	return nil
 }

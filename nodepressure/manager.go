@@ -1,4 +1,4 @@
-package preemption
+package nodepressure
 
 import (
 	"fmt"
@@ -54,9 +54,17 @@ func nodeGCFor(s Signal, layout FilesystemLayout) []NodeGC {
 	return both
 }
 
-// Observation is what the eviction manager reads at one housekeeping
-// pass.
+// Observation is the eviction manager's input: what it reads at one
+// housekeeping pass, or a tick.
 type Observation struct {
+	// Tick marks the input that says only that time has passed: no new
+	// reading arrived. The manager then runs its pass on the readings it
+	// was last given, as the kubelet's periodic pass reads a node whose
+	// usage has not changed: the same numbers, read again at now (so they
+	// count as fresh statistics), the same active pods less those it has
+	// evicted since, and, after a node-level garbage collection, the
+	// Summary that followed it. The other fields are ignored.
+	Tick bool
 	// Summary is the kubelet Summary API at this pass.
 	Summary Summary
 	// Pods are the node's active pods in the kubelet's order
@@ -69,9 +77,29 @@ type Observation struct {
 	AfterNodeGC *Summary
 }
 
-// EvictionStep is what one housekeeping pass of the eviction manager
-// decided. It describes; the caller acts.
-type EvictionStep struct {
+// Tick is the input that tells the manager time has passed and nothing
+// else happened (Observation{Tick: true}).
+func Tick() Observation { return Observation{Tick: true} }
+
+// MonitoringPeriod is the interval between the eviction manager's
+// housekeeping passes when a pass evicted nothing (the kubelet's
+// evictionMonitoringPeriod in pkg/kubelet/kubelet.go, a constant of
+// 10 s): a tick sooner after the last pass is not a pass.
+const MonitoringPeriod = 10 * time.Second
+
+// PodCleanupTimeout is how long the kubelet's eviction manager waits,
+// after evicting a pod, for the pod's resources to be reclaimed before it
+// runs its next pass (podCleanupTimeout in pkg/kubelet/eviction); it polls
+// every second and goes on as soon as the pod is cleaned up.
+const PodCleanupTimeout = 30 * time.Second
+
+// Pass is what one housekeeping pass of the eviction manager decided
+// (Manager.Step's output). It describes; the caller acts: it evicts the
+// pod with the grace override and final status given, runs the garbage
+// collection asked for, and reports the node conditions (from which the
+// node lifecycle controller derives the node.kubernetes.io/*-pressure
+// taints).
+type Pass struct {
 	At time.Time
 	// Observations are the signals observed at this pass.
 	Observations []SignalObservation
@@ -135,19 +163,24 @@ type PodEviction struct {
 	Status api.PodStatus
 }
 
-// EvictionManager is the kubelet's eviction manager (pkg/kubelet/eviction
-// managerImpl.synchronize) as a state machine: feed it one Observation per
-// housekeeping pass with the pass's time, and it returns what the kubelet
-// decides. It performs nothing: no garbage collection, no kill.
+// Manager is the kubelet's eviction manager (pkg/kubelet/eviction
+// managerImpl.synchronize) as a state machine: feed it an Observation per
+// housekeeping pass, or a tick when only time has passed, with the time,
+// and it returns what the kubelet decides (a Pass). It performs nothing:
+// no garbage collection, no kill. NextDeadline says when it must be
+// stepped with a tick even if no reading arrives.
 //
 // The zero value is a manager with the kubelet's default settings on a
 // node with one shared filesystem. A manager is not safe for concurrent
 // use; Step reuses internal buffers and allocates nothing per pod once the
 // pods have been seen (their requests are cached per pod object, and
-// recomputed when metadata.generation or resourceVersion changes).
-type EvictionManager struct {
+// recomputed when metadata.generation or resourceVersion changes). It
+// keeps the last Observation's Summary, AfterNodeGC and pods (not copies)
+// for the ticks that follow: the caller must not change them until it
+// feeds the next Observation.
+type Manager struct {
 	ready  bool
-	policy EvictionPolicy
+	policy Policy
 	layout FilesystemLayout
 	// all are the thresholds the manager evaluates: the policy's, with the
 	// containerfs thresholds the kubelet derives for the layout.
@@ -166,16 +199,31 @@ type EvictionManager struct {
 	lastFound         [numSignals]bool
 	lastTime          [numSignals]time.Time
 
+	// What ticks and NextDeadline work from: the readings a tick reuses
+	// (observed says there are any), the time of the last full pass and
+	// the earliest time a tick runs the next one, the conditions in force
+	// at the last pass, whether it evicted a pod, and whether it left work
+	// for the next periodic pass (statistics too old to act on, or a
+	// garbage collection whose result the next pass reads).
+	observed         bool
+	last             Summary
+	lastFull         time.Time
+	nextPass         time.Time
+	condInForce      [3]bool
+	evicted, recheck bool
+
 	cur, met, upd []int
 	stats         map[string]int32
 	statsUIDs     []string
 	statsGen      uint64
 	slots         []reqSlot
 	critical      []bool
-	pods          []*api.Pod
-	ranks         []EvictionRank
-	reqs          map[*api.Pod]cachedRequests
-	sorter        rankSorter
+	// pods are the active pods of the last Observation, less those
+	// evicted since.
+	pods   []*api.Pod
+	ranks  []EvictionRank
+	reqs   map[*api.Pod]cachedRequests
+	sorter rankSorter
 }
 
 type cachedRequests struct {
@@ -184,23 +232,23 @@ type cachedRequests struct {
 	req             podRequests
 }
 
-// NewEvictionManager builds a manager from the kubelet's eviction settings
+// NewManager builds a manager from the kubelet's eviction settings
 // for a node whose filesystems are arranged as layout ("" is
-// LayoutShared). Errors are ParseEvictionSettings' and ErrUnknownLayout.
-func NewEvictionManager(settings EvictionSettings, layout FilesystemLayout) (*EvictionManager, error) {
+// LayoutShared). Errors are ParseSettings' and ErrUnknownLayout.
+func NewManager(settings Settings, layout FilesystemLayout) (*Manager, error) {
 	if _, err := ruleFor(SignalNodeFsAvailable, layout); err != nil {
 		return nil, err
 	}
-	p, err := ParseEvictionSettings(settings)
+	p, err := ParseSettings(settings)
 	if err != nil {
 		return nil, err
 	}
-	m := &EvictionManager{}
+	m := &Manager{}
 	m.setup(p, layout)
 	return m, nil
 }
 
-func (m *EvictionManager) setup(p EvictionPolicy, layout FilesystemLayout) {
+func (m *Manager) setup(p Policy, layout FilesystemLayout) {
 	if layout == "" {
 		layout = LayoutShared
 	}
@@ -223,9 +271,9 @@ func (m *EvictionManager) setup(p EvictionPolicy, layout FilesystemLayout) {
 	m.reqs = map[*api.Pod]cachedRequests{}
 }
 
-func (m *EvictionManager) ensure() {
+func (m *Manager) ensure() {
 	if !m.ready {
-		p, _ := ParseEvictionSettings(EvictionSettings{})
+		p, _ := ParseSettings(Settings{})
 		m.setup(p, LayoutShared)
 	}
 }
@@ -293,9 +341,9 @@ func withContainerFsThresholds(ts []Threshold, layout FilesystemLayout) []Thresh
 
 // Policy is the parsed settings the manager runs with (a copy). A nil
 // manager has none.
-func (m *EvictionManager) Policy() EvictionPolicy {
+func (m *Manager) Policy() Policy {
 	if m == nil {
-		return EvictionPolicy{}
+		return Policy{}
 	}
 	m.ensure()
 	p := m.policy
@@ -306,14 +354,14 @@ func (m *EvictionManager) Policy() EvictionPolicy {
 // Conditions are the node pressure conditions reported after the last
 // Step, in the order MemoryPressure, DiskPressure, PIDPressure; none
 // before the first, and none for a nil manager.
-func (m *EvictionManager) Conditions() []api.NodeConditionType {
+func (m *Manager) Conditions() []api.NodeConditionType {
 	if m == nil {
 		return nil
 	}
 	return m.conditions()
 }
 
-func (m *EvictionManager) conditions() []api.NodeConditionType {
+func (m *Manager) conditions() []api.NodeConditionType {
 	var out []api.NodeConditionType
 	for c, shown := range m.condShown {
 		if shown {
@@ -323,10 +371,10 @@ func (m *EvictionManager) conditions() []api.NodeConditionType {
 	return out
 }
 
-// Admit is AdmitUnderPressure with the conditions the manager reported
+// Admit is Admit with the conditions the manager reported
 // after its last Step. A nil manager reports none.
-func (m *EvictionManager) Admit(pod *api.Pod) Admission {
-	return AdmitUnderPressure(pod, m.Conditions())
+func (m *Manager) Admit(pod *api.Pod) Admission {
+	return Admit(pod, m.Conditions())
 }
 
 func conditionIndex(c api.NodeConditionType) int {
@@ -352,14 +400,15 @@ func conditionAt(i int) api.NodeConditionType {
 }
 
 // holds reports whether threshold i is met against o.
-func (m *EvictionManager) holds(i int, o *observations, enforceMinReclaim bool) bool {
+func (m *Manager) holds(i int, o *observations, enforceMinReclaim bool) bool {
 	si := signalIndex(m.all[i].Signal)
 	return si >= 0 && o.found[si] && m.all[i].Met(o.obs[si], enforceMinReclaim)
 }
 
-// Step runs one housekeeping pass (synchronize) at now:
+// Step runs one housekeeping pass (synchronize) at now, on the readings of
+// in, or for a tick on the last readings given (see Observation.Tick):
 //
-//  1. The signals are observed in obs.Summary (ObserveSignals).
+//  1. The signals are observed in the Summary (ObserveSignals).
 //  2. The thresholds in force are those whose condition holds, plus those
 //     met at the previous pass whose signal has not yet recovered past
 //     threshold + minimum reclaim.
@@ -372,30 +421,82 @@ func (m *EvictionManager) holds(i int, o *observations, enforceMinReclaim bool) 
 //  5. Only thresholds met whose statistics are newer than at the previous
 //     pass are acted on; memory ones first, the first one's resource is
 //     reclaimed. For a disk signal the node-level garbage collection comes
-//     first; if afterwards (obs.AfterNodeGC) no threshold is in force, no
+//     first; if afterwards (in.AfterNodeGC) no threshold is in force, no
 //     pod is evicted.
 //  6. The active pods are ranked for the signal (RankForEviction), and the
 //     first that is not critical (IsCriticalPod) is evicted, with the grace
 //     override of termination.EvictionGraceOverride and the kubelet's
 //     message and final status.
 //
+// An Observation is a pass whenever it comes. A tick is one only once the
+// kubelet would run its next pass: MonitoringPeriod after the last, or
+// PodCleanupTimeout after a pass that evicted a pod (the kubelet waits for
+// the pod's cleanup; the caller who sees the cleanup earlier feeds an
+// Observation). An earlier tick changes nothing and returns the standing
+// decision: the last readings, the thresholds in force and met, and the
+// conditions, without a reclaim. A tick before the first Observation does
+// nothing.
+//
 // Where upstream's order is Go map order (the thresholds, and those met
 // after their grace period), the manager keeps the thresholds in
-// EvictionPolicy order: hard before soft, signals in Signal constant
+// Policy order: hard before soft, signals in Signal constant
 // order, allocatable copies after them, derived containerfs thresholds
 // last. So with a hard and a soft memory.available threshold both acted
 // on, the hard one is reclaimed. Pod-level local-storage limits
 // (ephemeral-storage limits, emptyDir sizeLimit), which the kubelet checks
 // before the thresholds, are not modelled. A nil manager does nothing: the
-// step holds only At.
-func (m *EvictionManager) Step(obs Observation, now time.Time) EvictionStep {
-	step := EvictionStep{At: now}
+// pass holds only At.
+func (m *Manager) Step(in Observation, now time.Time) Pass {
 	if m == nil {
-		return step
+		return Pass{At: now}
 	}
 	m.ensure()
+	if in.Tick {
+		if !m.observed {
+			return Pass{At: now}
+		}
+		if now.Before(m.nextPass) {
+			return m.standing(now)
+		}
+	} else {
+		m.observed, m.last = true, in.Summary
+		m.pods = m.pods[:0]
+		for _, p := range in.Pods {
+			if p != nil {
+				m.pods = append(m.pods, p)
+			}
+		}
+	}
+	m.evicted, m.recheck = false, false
+	step := m.pass(in, now)
+	m.lastFull, m.nextPass = now, now.Add(MonitoringPeriod)
+	if m.evicted {
+		m.nextPass = now.Add(PodCleanupTimeout)
+	}
+	return step
+}
+
+// standing is the decision as it stands since the last full pass, at now.
+func (m *Manager) standing(now time.Time) Pass {
+	step := Pass{At: now, Observations: ObserveSignals(&m.last), Conditions: m.conditions()}
+	for _, i := range m.cur {
+		step.InForce = append(step.InForce, m.all[i])
+	}
+	for _, i := range m.met {
+		step.ThresholdsMet = append(step.ThresholdsMet, m.all[i])
+	}
+	return step
+}
+
+// pass is one full housekeeping pass at now on m.last and m.pods.
+func (m *Manager) pass(in Observation, now time.Time) Pass {
+	step := Pass{At: now}
+	tick := in.Tick
+	// sum is this pass's Summary; m.last may be replaced below by what
+	// the node reads after a garbage collection.
+	sum := m.last
 	var o observations
-	o.observe(&obs.Summary)
+	o.observe(&sum)
 	n := 0
 	for i := range o.found {
 		if o.found[i] {
@@ -466,6 +567,7 @@ func (m *EvictionManager) Step(obs Observation, now time.Time) EvictionStep {
 		}
 		m.condShown[c] = m.condOK[c] && now.Sub(m.condAt[c]) < m.policy.PressureTransitionPeriod
 	}
+	m.condInForce = condNow
 	step.Conditions = m.conditions()
 
 	// Met: in force for the grace period.
@@ -479,19 +581,23 @@ func (m *EvictionManager) Step(obs Observation, now time.Time) EvictionStep {
 	m.met = met
 	m.prevMet = append(m.prevMet[:0], met...)
 
-	// Acted on only with statistics newer than at the previous pass.
+	// Acted on only with statistics newer than at the previous pass (a
+	// tick reads its numbers again at now).
 	upd := m.upd[:0]
 	for _, i := range met {
 		si := signalIndex(m.all[i].Signal)
 		if !o.found[si] {
 			continue
 		}
-		if t := o.obs[si].Time; !m.lastFound[si] || t.IsZero() || t.After(m.lastTime[si]) {
+		if t := o.obs[si].Time; tick || !m.lastFound[si] || t.IsZero() || t.After(m.lastTime[si]) {
 			upd = append(upd, i)
 		}
 	}
 	for si := range o.obs {
 		m.lastFound[si], m.lastTime[si] = o.found[si], o.obs[si].Time
+		if tick && o.found[si] {
+			m.lastTime[si] = now
+		}
 	}
 	// Memory thresholds first, each group in order.
 	for i := 1; i < len(upd); i++ {
@@ -501,15 +607,23 @@ func (m *EvictionManager) Step(obs Observation, now time.Time) EvictionStep {
 	}
 	m.upd = upd
 	if len(upd) == 0 {
+		// Thresholds met on statistics already acted on: the next
+		// periodic pass reads them afresh.
+		m.recheck = len(met) > 0
 		return step
 	}
 	th := m.all[upd[0]]
 	rc := &NodeReclaim{Threshold: th, Resource: th.Signal.Resource(), NodeGC: nodeGCFor(th.Signal, m.layout)}
 	step.Reclaim = rc
 	if len(rc.NodeGC) > 0 {
-		after := &obs.Summary
-		if obs.AfterNodeGC != nil {
-			after = obs.AfterNodeGC
+		after := &sum
+		if !tick && in.AfterNodeGC != nil {
+			after = in.AfterNodeGC
+			// Later ticks read the node as the collection left it.
+			m.last = *after
+			if m.last.Pods == nil {
+				m.last.Pods = sum.Pods
+			}
 		}
 		var o2 observations
 		o2.observe(after)
@@ -520,19 +634,15 @@ func (m *EvictionManager) Step(obs Observation, now time.Time) EvictionStep {
 				break
 			}
 		}
+		// The next periodic pass reads the node as the collection left it.
+		m.recheck = after != &sum
 		if relieved {
 			rc.RelievedByGC = true
 			return step
 		}
 	}
 
-	pods := m.pods[:0]
-	for _, p := range obs.Pods {
-		if p != nil {
-			pods = append(pods, p)
-		}
-	}
-	m.pods = pods
+	pods := m.pods
 	if len(pods) == 0 {
 		return step
 	}
@@ -540,15 +650,15 @@ func (m *EvictionManager) Step(obs Observation, now time.Time) EvictionStep {
 	// kubelet's cachedStatsFunc), rebuilt only when the entries' UIDs
 	// differ from the previous pass's; each pod's slot remembers its entry
 	// for as long as the index holds.
-	same := m.statsGen != 0 && len(m.statsUIDs) == len(obs.Summary.Pods)
+	same := m.statsGen != 0 && len(m.statsUIDs) == len(sum.Pods)
 	for i := 0; same && i < len(m.statsUIDs); i++ {
-		same = m.statsUIDs[i] == obs.Summary.Pods[i].PodRef.UID
+		same = m.statsUIDs[i] == sum.Pods[i].PodRef.UID
 	}
 	if !same {
 		clear(m.stats)
 		m.statsUIDs = m.statsUIDs[:0]
-		for i := range obs.Summary.Pods {
-			uid := obs.Summary.Pods[i].PodRef.UID
+		for i := range sum.Pods {
+			uid := sum.Pods[i].PodRef.UID
 			m.stats[uid] = int32(i)
 			m.statsUIDs = append(m.statsUIDs, uid)
 		}
@@ -562,7 +672,7 @@ func (m *EvictionManager) Step(obs Observation, now time.Time) EvictionStep {
 	}
 	statsOf := func(i int) *PodStats {
 		if k := m.slots[i].statsIndex; k >= 0 {
-			return &obs.Summary.Pods[k]
+			return &sum.Pods[k]
 		}
 		return nil
 	}
@@ -607,15 +717,77 @@ func (m *EvictionManager) Step(obs Observation, now time.Time) EvictionStep {
 			Message: msg,
 			Status:  termination.KubeletKillStatus(p, api.PodFailed, api.PodStatusReasonEvicted, msg, now),
 		}
+		// The pod is no longer active; the kubelet waits for its cleanup.
+		m.pods = append(m.pods[:k], m.pods[k+1:]...)
+		m.evicted = true
 		break
 	}
 	return step
 }
 
+// NextDeadline is the earliest time the manager must be stepped with a
+// tick even if no new reading arrives: the first time at which a pass on
+// unchanged readings would decide something new. It is the earliest of
+//
+//   - the end of the wait for an evicted pod's cleanup, PodCleanupTimeout
+//     (30 s) after the eviction: the kubelet then runs its next pass even
+//     if the pod is not cleaned up, and evicts again if the readings have
+//     not changed (the caller who sees the cleanup earlier feeds an
+//     Observation instead);
+//   - the next periodic pass, MonitoringPeriod (10 s) after the last, when
+//     the last pass met thresholds on statistics it had already acted on,
+//     or ran a garbage collection (that pass reads what it freed);
+//   - the time a soft threshold in force will have held for its grace
+//     period (evictionSoftGracePeriod), and so becomes met;
+//   - the time a pressure condition whose thresholds are no longer in
+//     force will have outlived evictionPressureTransitionPeriod (5 m by
+//     default), and so clears;
+//
+// never earlier than the next pass is due (10 s after the last, 30 s
+// after an eviction). The kubelet runs a pass every 10 s whatever
+// happens, so it notices a grace period's end or a condition's expiry up
+// to 10 s after the time given here; the manager decides at the time
+// itself, which is the same decision as a kubelet whose passes happen to
+// fall on it. When no such time exists, NextDeadline is the zero time:
+// passes on unchanged readings would decide nothing new, and the manager
+// waits for an Observation. So it is before the first Observation, and
+// for a nil manager.
+func (m *Manager) NextDeadline() time.Time {
+	if m == nil || !m.observed {
+		return time.Time{}
+	}
+	var next time.Time
+	consider := func(t time.Time) {
+		if t.Before(m.nextPass) {
+			t = m.nextPass
+		}
+		if next.IsZero() || t.Before(next) {
+			next = t
+		}
+	}
+	if m.evicted || m.recheck {
+		consider(m.nextPass)
+	}
+	for k := range m.all {
+		if m.key[k] != k || !m.seenOK[k] || m.all[k].GracePeriod <= 0 {
+			continue
+		}
+		if due := m.seen[k].Add(m.all[k].GracePeriod); due.After(m.lastFull) {
+			consider(due)
+		}
+	}
+	for c := range m.condShown {
+		if m.condShown[c] && !m.condInForce[c] {
+			consider(m.condAt[c].Add(m.policy.PressureTransitionPeriod))
+		}
+	}
+	return next
+}
+
 // requests returns the pod's ranking requests, cached per pod object:
 // first in the slot of its position in the pod list (a node's pod list
 // rarely changes between passes), then in a map.
-func (m *EvictionManager) requests(slot *reqSlot, p *api.Pod) podRequests {
+func (m *Manager) requests(slot *reqSlot, p *api.Pod) podRequests {
 	if slot.pod == p && slot.fresh(p) {
 		return slot.req
 	}
@@ -654,7 +826,7 @@ func (c *cachedRequests) fresh(p *api.Pod) bool {
 // pod-level memory request, and each container (regular, then init,
 // matched by name in the order of the pod's container statistics) using
 // more than it requests.
-func (m *EvictionManager) evictionMessage(res api.ResourceName, pod *api.Pod, st *PodStats, acted []int, o *observations) string {
+func (m *Manager) evictionMessage(res api.ResourceName, pod *api.Pod, st *PodStats, acted []int, o *observations) string {
 	var b strings.Builder
 	b.Grow(256)
 	fmt.Fprintf(&b, nodeLowMessageFmt, res)

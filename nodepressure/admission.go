@@ -1,4 +1,4 @@
-package preemption
+package nodepressure
 
 import (
 	"fmt"
@@ -29,10 +29,10 @@ type Admission struct {
 	Message string
 }
 
-// AdmitUnderPressure is the eviction manager's admission check
+// Admit is the eviction manager's admission check
 // (pkg/kubelet/eviction Admit) for a node reporting conditions (the
 // pressure conditions the eviction manager currently reports, as
-// EvictionStep.Conditions lists them):
+// Pass.Conditions lists them):
 //
 //   - with no condition, every pod is admitted;
 //   - a critical pod (IsCriticalPod) is always admitted;
@@ -45,7 +45,7 @@ type Admission struct {
 //     listing conditions in the order given.
 //
 // A nil pod gets the zero Admission (refused, without a reason).
-func AdmitUnderPressure(pod *api.Pod, conditions []api.NodeConditionType) Admission {
+func Admit(pod *api.Pod, conditions []api.NodeConditionType) Admission {
 	if pod == nil {
 		return Admission{}
 	}

@@ -1,4 +1,4 @@
-package preemption_test
+package nodepressure_test
 
 import (
 	"errors"
@@ -9,13 +9,13 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/podsem/podsem/api"
-	"github.com/podsem/podsem/preemption"
+	"github.com/podsem/podsem/nodepressure"
 )
 
-func TestParseEvictionSettings(t *testing.T) {
+func TestParseSettings(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
-		settings preemption.EvictionSettings
+		settings nodepressure.Settings
 		want     []string // Threshold.String of each, in order
 		period   time.Duration
 		err      string // part of the error; "" for none
@@ -23,11 +23,11 @@ func TestParseEvictionSettings(t *testing.T) {
 		{name: "defaults", want: []string{
 			"memory.available<100Mi", "nodefs.available<10%", "nodefs.inodesFree<5%", "imagefs.available<15%",
 			"imagefs.inodesFree<5%", "allocatableMemory.available<100Mi"}, period: 5 * time.Minute},
-		{name: "empty evictionHard replaces the default", settings: preemption.EvictionSettings{Hard: map[string]string{}}, period: 5 * time.Minute},
-		{name: "0% and 100% are dropped, 10%% is 10%", settings: preemption.EvictionSettings{
+		{name: "empty evictionHard replaces the default", settings: nodepressure.Settings{Hard: map[string]string{}}, period: 5 * time.Minute},
+		{name: "0% and 100% are dropped, 10%% is 10%", settings: nodepressure.Settings{
 			Hard: map[string]string{"memory.available": "0%", "nodefs.available": "100%", "imagefs.available": "10%%"}},
 			want: []string{"imagefs.available<10%"}, period: 5 * time.Minute},
-		{name: "soft with grace, minimum reclaim on every threshold of the signal, no allocatable copy of soft", settings: preemption.EvictionSettings{
+		{name: "soft with grace, minimum reclaim on every threshold of the signal, no allocatable copy of soft", settings: nodepressure.Settings{
 			Hard:                     map[string]string{"memory.available": "500Mi"},
 			Soft:                     map[string]string{"memory.available": "1.5Gi"},
 			SoftGracePeriod:          map[string]string{"memory.available": "1m30s", "pid.available": "10s"},
@@ -39,31 +39,31 @@ func TestParseEvictionSettings(t *testing.T) {
 			"memory.available<1536Mi (grace 1m30s) (minimum reclaim 512Mi)",
 			"allocatableMemory.available<500Mi (minimum reclaim 512Mi)",
 		}},
-		{name: "no allocatable copy without pods enforcement", settings: preemption.EvictionSettings{
+		{name: "no allocatable copy without pods enforcement", settings: nodepressure.Settings{
 			Hard: map[string]string{"memory.available": "1Gi"}, EnforceNodeAllocatable: []string{}},
 			want: []string{"memory.available<1Gi"}, period: 5 * time.Minute},
-		{name: "a soft threshold with 0s grace counts as hard", settings: preemption.EvictionSettings{
+		{name: "a soft threshold with 0s grace counts as hard", settings: nodepressure.Settings{
 			Hard: map[string]string{}, Soft: map[string]string{"memory.available": "1Gi"}, SoftGracePeriod: map[string]string{"memory.available": "0s"}},
 			want: []string{"memory.available<1Gi", "allocatableMemory.available<1Gi"}, period: 5 * time.Minute},
-		{name: "unknown signal", settings: preemption.EvictionSettings{Hard: map[string]string{"memory.free": "1Gi"}}, err: `evictionHard["memory.free"] = "1Gi": unsupported eviction signal`},
-		{name: "bad quantity", settings: preemption.EvictionSettings{Soft: map[string]string{"nodefs.available": "1.5.5"}}, err: `evictionSoft["nodefs.available"] = "1.5.5"`},
-		{name: "empty value", settings: preemption.EvictionSettings{Hard: map[string]string{"memory.available": ""}}, err: `evictionHard["memory.available"] = ""`},
-		{name: "negative quantity", settings: preemption.EvictionSettings{Hard: map[string]string{"nodefs.available": "-1Gi"}}, err: "must be positive"},
-		{name: "zero quantity", settings: preemption.EvictionSettings{Hard: map[string]string{"pid.available": "0"}}, err: "must be positive"},
-		{name: "above 100%", settings: preemption.EvictionSettings{Hard: map[string]string{"memory.available": "110%"}}, err: "<= 100%"},
-		{name: "below 0%", settings: preemption.EvictionSettings{Hard: map[string]string{"memory.available": "-5%"}}, err: ">= 0%"},
-		{name: "soft without grace", settings: preemption.EvictionSettings{Soft: map[string]string{"memory.available": "1Gi"}}, err: "needs an evictionSoftGracePeriod"},
-		{name: "negative grace", settings: preemption.EvictionSettings{SoftGracePeriod: map[string]string{"memory.available": "-1m"}}, err: "must not be negative"},
-		{name: "bad grace", settings: preemption.EvictionSettings{SoftGracePeriod: map[string]string{"memory.available": "soon"}}, err: `"soon"`},
-		{name: "0% minimum reclaim", settings: preemption.EvictionSettings{MinimumReclaim: map[string]string{"memory.available": "0%"}}, err: "must be positive"},
-		{name: "negative minimum reclaim", settings: preemption.EvictionSettings{MinimumReclaim: map[string]string{"memory.available": "-1Gi"}}, err: "must not be negative"},
-		{name: "unknown signal in minimum reclaim", settings: preemption.EvictionSettings{MinimumReclaim: map[string]string{"foo.available": "1Gi"}}, err: "unsupported eviction signal"},
-		{name: "bad transition period", settings: preemption.EvictionSettings{PressureTransitionPeriod: "5"}, err: "evictionPressureTransitionPeriod"},
+		{name: "unknown signal", settings: nodepressure.Settings{Hard: map[string]string{"memory.free": "1Gi"}}, err: `evictionHard["memory.free"] = "1Gi": unsupported eviction signal`},
+		{name: "bad quantity", settings: nodepressure.Settings{Soft: map[string]string{"nodefs.available": "1.5.5"}}, err: `evictionSoft["nodefs.available"] = "1.5.5"`},
+		{name: "empty value", settings: nodepressure.Settings{Hard: map[string]string{"memory.available": ""}}, err: `evictionHard["memory.available"] = ""`},
+		{name: "negative quantity", settings: nodepressure.Settings{Hard: map[string]string{"nodefs.available": "-1Gi"}}, err: "must be positive"},
+		{name: "zero quantity", settings: nodepressure.Settings{Hard: map[string]string{"pid.available": "0"}}, err: "must be positive"},
+		{name: "above 100%", settings: nodepressure.Settings{Hard: map[string]string{"memory.available": "110%"}}, err: "<= 100%"},
+		{name: "below 0%", settings: nodepressure.Settings{Hard: map[string]string{"memory.available": "-5%"}}, err: ">= 0%"},
+		{name: "soft without grace", settings: nodepressure.Settings{Soft: map[string]string{"memory.available": "1Gi"}}, err: "needs an evictionSoftGracePeriod"},
+		{name: "negative grace", settings: nodepressure.Settings{SoftGracePeriod: map[string]string{"memory.available": "-1m"}}, err: "must not be negative"},
+		{name: "bad grace", settings: nodepressure.Settings{SoftGracePeriod: map[string]string{"memory.available": "soon"}}, err: `"soon"`},
+		{name: "0% minimum reclaim", settings: nodepressure.Settings{MinimumReclaim: map[string]string{"memory.available": "0%"}}, err: "must be positive"},
+		{name: "negative minimum reclaim", settings: nodepressure.Settings{MinimumReclaim: map[string]string{"memory.available": "-1Gi"}}, err: "must not be negative"},
+		{name: "unknown signal in minimum reclaim", settings: nodepressure.Settings{MinimumReclaim: map[string]string{"foo.available": "1Gi"}}, err: "unsupported eviction signal"},
+		{name: "bad transition period", settings: nodepressure.Settings{PressureTransitionPeriod: "5"}, err: "evictionPressureTransitionPeriod"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := preemption.ParseEvictionSettings(tc.settings)
+			p, err := nodepressure.ParseSettings(tc.settings)
 			if tc.err != "" {
-				if err == nil || !errors.Is(err, preemption.ErrInvalidEvictionSetting) || !strings.Contains(err.Error(), tc.err) {
+				if err == nil || !errors.Is(err, nodepressure.ErrInvalidSetting) || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("error %v, want one containing %q", err, tc.err)
 				}
 				return
@@ -88,11 +88,11 @@ func TestParseEvictionSettings(t *testing.T) {
 // Percentages are float32 fractions, as in the kubelet: 10% of 100Gi is
 // not exactly a tenth.
 func TestThresholdValueFloat32(t *testing.T) {
-	p, err := preemption.ParseEvictionSettings(preemption.EvictionSettings{Hard: map[string]string{"nodefs.available": "10%"}})
+	p, err := nodepressure.ParseSettings(nodepressure.Settings{Hard: map[string]string{"nodefs.available": "10%"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(p.Thresholds) == 0 || p.Thresholds[0].Signal != preemption.SignalNodeFsAvailable {
+	if len(p.Thresholds) == 0 || p.Thresholds[0].Signal != nodepressure.SignalNodeFsAvailable {
 		t.Fatalf("thresholds %v, want nodefs.available first", p.Thresholds)
 	}
 	got := p.Thresholds[0].Value.Of(api.NewQuantity(100<<30, api.BinarySI))
@@ -104,7 +104,7 @@ func TestThresholdValueFloat32(t *testing.T) {
 	}
 }
 
-func TestParseEvictionFlag(t *testing.T) {
+func TestParseFlag(t *testing.T) {
 	for _, tc := range []struct {
 		name, value string
 		want        map[string]string
@@ -118,8 +118,8 @@ func TestParseEvictionFlag(t *testing.T) {
 		{"eviction-minimum-reclaim", "memory.available", nil, true},
 		{"eviction-max", "x<1", nil, true},
 	} {
-		got, err := preemption.ParseEvictionFlag(tc.name, tc.value)
-		if (err != nil) != tc.err || (err != nil && !errors.Is(err, preemption.ErrInvalidEvictionSetting)) {
+		got, err := nodepressure.ParseFlag(tc.name, tc.value)
+		if (err != nil) != tc.err || (err != nil && !errors.Is(err, nodepressure.ErrInvalidSetting)) {
 			t.Errorf("%s %q: error %v, want error %v", tc.name, tc.value, err, tc.err)
 			continue
 		}
@@ -131,41 +131,41 @@ func TestParseEvictionFlag(t *testing.T) {
 
 func TestObserveSignals(t *testing.T) {
 	s := nodeSummary(t0, 80*mi, 4*1024*mi, gi(5), gi(100))
-	s.Node.SystemContainers = []preemption.ContainerStats{{Name: "kubelet"}, {Name: "pods",
-		Memory: &preemption.MemoryStats{AvailableBytes: u(10 * mi), WorkingSetBytes: u(3 * 1024 * mi)}}}
-	s.Node.Runtime.ContainerFs = &preemption.FsStats{AvailableBytes: u(gi(1))} // no capacity: not observed
-	got := map[preemption.Signal]string{}
-	for _, o := range preemption.ObserveSignals(&s) {
+	s.Node.SystemContainers = []nodepressure.ContainerStats{{Name: "kubelet"}, {Name: "pods",
+		Memory: &nodepressure.MemoryStats{AvailableBytes: u(10 * mi), WorkingSetBytes: u(3 * 1024 * mi)}}}
+	s.Node.Runtime.ContainerFs = &nodepressure.FsStats{AvailableBytes: u(gi(1))} // no capacity: not observed
+	got := map[nodepressure.Signal]string{}
+	for _, o := range nodepressure.ObserveSignals(&s) {
 		got[o.Signal] = o.Available.String() + "/" + o.Capacity.String()
 	}
-	want := map[preemption.Signal]string{
-		preemption.SignalMemoryAvailable:            "80Mi/4176Mi",
-		preemption.SignalAllocatableMemoryAvailable: "10Mi/3082Mi",
-		preemption.SignalNodeFsAvailable:            "5Gi/100Gi",
-		preemption.SignalNodeFsInodesFree:           "900k/1M",
-		preemption.SignalImageFsAvailable:           "50Gi/100Gi",
-		preemption.SignalImageFsInodesFree:          "900k/1M",
-		preemption.SignalPIDAvailable:               "4193804/4194304",
+	want := map[nodepressure.Signal]string{
+		nodepressure.SignalMemoryAvailable:            "80Mi/4176Mi",
+		nodepressure.SignalAllocatableMemoryAvailable: "10Mi/3082Mi",
+		nodepressure.SignalNodeFsAvailable:            "5Gi/100Gi",
+		nodepressure.SignalNodeFsInodesFree:           "900k/1M",
+		nodepressure.SignalImageFsAvailable:           "50Gi/100Gi",
+		nodepressure.SignalImageFsInodesFree:          "900k/1M",
+		nodepressure.SignalPIDAvailable:               "4193804/4194304",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	if preemption.ObserveSignals(nil) != nil {
+	if nodepressure.ObserveSignals(nil) != nil {
 		t.Error("nil summary observed something")
 	}
 }
 
 func TestSignalMetadata(t *testing.T) {
 	for _, tc := range []struct {
-		s    preemption.Signal
+		s    nodepressure.Signal
 		res  api.ResourceName
 		cond api.NodeConditionType
 	}{
-		{preemption.SignalMemoryAvailable, api.ResourceMemory, api.NodeMemoryPressure},
-		{preemption.SignalAllocatableMemoryAvailable, api.ResourceMemory, api.NodeMemoryPressure},
-		{preemption.SignalNodeFsAvailable, api.ResourceEphemeralStorage, api.NodeDiskPressure},
-		{preemption.SignalContainerFsInodesFree, preemption.ResourceInodes, api.NodeDiskPressure},
-		{preemption.SignalPIDAvailable, preemption.ResourcePIDs, api.NodePIDPressure},
+		{nodepressure.SignalMemoryAvailable, api.ResourceMemory, api.NodeMemoryPressure},
+		{nodepressure.SignalAllocatableMemoryAvailable, api.ResourceMemory, api.NodeMemoryPressure},
+		{nodepressure.SignalNodeFsAvailable, api.ResourceEphemeralStorage, api.NodeDiskPressure},
+		{nodepressure.SignalContainerFsInodesFree, nodepressure.ResourceInodes, api.NodeDiskPressure},
+		{nodepressure.SignalPIDAvailable, nodepressure.ResourcePIDs, api.NodePIDPressure},
 		{"memory.free", "", ""},
 	} {
 		if tc.s.Resource() != tc.res || tc.s.NodeCondition() != tc.cond || tc.s.Valid() != (tc.res != "") {
@@ -174,13 +174,13 @@ func TestSignalMetadata(t *testing.T) {
 	}
 }
 
-func FuzzParseEvictionSettings(f *testing.F) {
+func FuzzParseSettings(f *testing.F) {
 	f.Add("memory.available", "100Mi", "1m30s", "500Mi", "5m")
 	f.Add("nodefs.available", "10%%", "0s", "5%", "0s")
 	f.Add("imagefs.inodesFree", "NaN%", "-1s", "0%", "")
 	f.Add("pid.available", "1e3", "1h", "0", "x")
 	f.Fuzz(func(t *testing.T, signal, value, grace, reclaim, period string) {
-		p, err := preemption.ParseEvictionSettings(preemption.EvictionSettings{
+		p, err := nodepressure.ParseSettings(nodepressure.Settings{
 			Hard:                     map[string]string{signal: value},
 			Soft:                     map[string]string{signal: value},
 			SoftGracePeriod:          map[string]string{signal: grace},
@@ -188,13 +188,13 @@ func FuzzParseEvictionSettings(f *testing.F) {
 			PressureTransitionPeriod: period,
 		})
 		if err != nil {
-			if !errors.Is(err, preemption.ErrInvalidEvictionSetting) && !strings.Contains(err.Error(), "invalid eviction setting") {
-				t.Fatalf("error does not wrap ErrInvalidEvictionSetting: %v", err)
+			if !errors.Is(err, nodepressure.ErrInvalidSetting) && !strings.Contains(err.Error(), "invalid eviction setting") {
+				t.Fatalf("error does not wrap ErrInvalidSetting: %v", err)
 			}
 			return
 		}
 		for _, th := range p.Thresholds {
-			if !th.Signal.Valid() || th.Operator != preemption.OpLessThan {
+			if !th.Signal.Valid() || th.Operator != nodepressure.OpLessThan {
 				t.Fatalf("bad threshold %+v", th)
 			}
 			if q := th.Value.Quantity; q != nil && q.Sign() <= 0 {
@@ -212,7 +212,7 @@ func FuzzParseEvictionSettings(f *testing.F) {
 	})
 }
 
-func FuzzParseEvictionFlag(f *testing.F) {
+func FuzzParseFlag(f *testing.F) {
 	f.Add(true, "memory.available<100Mi,nodefs.available<10%")
 	f.Add(false, "memory.available=1m, ,=,a=b=c")
 	f.Fuzz(func(t *testing.T, threshold bool, value string) {
@@ -220,7 +220,7 @@ func FuzzParseEvictionFlag(f *testing.F) {
 		if threshold {
 			name, sep = "eviction-hard", "<"
 		}
-		m, err := preemption.ParseEvictionFlag(name, value)
+		m, err := nodepressure.ParseFlag(name, value)
 		if err != nil {
 			return
 		}

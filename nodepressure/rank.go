@@ -1,4 +1,4 @@
-package preemption
+package nodepressure
 
 import (
 	"errors"
@@ -6,7 +6,6 @@ import (
 	"sort"
 
 	"github.com/podsem/podsem/api"
-	"github.com/podsem/podsem/scheduling"
 )
 
 // Signal is a kubelet eviction signal (pkg/kubelet/eviction/api): the
@@ -227,7 +226,7 @@ func RankForEviction(pods []*api.Pod, stats map[string]PodStats, signal Signal, 
 // that pods the rules cannot tell apart end up where upstream puts them:
 // in input order for up to 12 pods. It sorts a permutation rather than
 // the ranks themselves, which gives the same order without moving the
-// ranks. Both RankForEviction and EvictionManager sort through it.
+// ranks. Both RankForEviction and Manager sort through it.
 type rankSorter struct {
 	ranks   []EvictionRank
 	keys    []rankKey
@@ -385,7 +384,7 @@ func EvictionOrder(pods []*api.Pod, stats map[string]PodStats, signal Signal, la
 // measure ranks one pod from its stats entry (nil when it has none) and
 // its requests.
 func measure(p *api.Pod, st *PodStats, rule rankRule, req podRequests) EvictionRank {
-	r := EvictionRank{Pod: p, Measure: rule.measure, Priority: scheduling.PodPriority(p)}
+	r := EvictionRank{Pod: p, Measure: rule.measure, Priority: api.PodPriority(p)}
 	ok := st != nil
 	r.HasStats = ok
 	switch rule.measure {

@@ -1,4 +1,4 @@
-package preemption
+package nodepressure
 
 import (
 	"errors"
@@ -208,10 +208,10 @@ func sameThreshold(a, b *Threshold) bool {
 	return a.Signal == b.Signal && a.Operator == b.Operator && a.GracePeriod == b.GracePeriod && sameValue(a.Value, b.Value)
 }
 
-// EvictionSettings are the kubelet's eviction settings as its
+// Settings are the kubelet's eviction settings as its
 // configuration file (KubeletConfiguration) and flags spell them. The zero
 // value is Kubernetes v1.36.3's Linux default.
-type EvictionSettings struct {
+type Settings struct {
 	// Hard is evictionHard (--eviction-hard): signal → threshold, a
 	// quantity ("100Mi", "1000") or a percentage of capacity ("10%"). nil
 	// means DefaultEvictionHard; a non-nil map, even an empty one, replaces
@@ -262,8 +262,9 @@ func DefaultEvictionHard() map[string]string {
 	}
 }
 
-// EvictionPolicy is what the kubelet makes of its eviction settings.
-type EvictionPolicy struct {
+// Policy is what the kubelet makes of its eviction settings (the eviction
+// manager's Config in pkg/kubelet/eviction).
+type Policy struct {
 	// Thresholds are the parsed thresholds: hard ones, then soft ones,
 	// then the allocatable copies of hard memory.available thresholds.
 	// Within hard and soft, signals come in the order of the Signal
@@ -276,15 +277,15 @@ type EvictionPolicy struct {
 	MaxPodGracePeriodSeconds int64
 }
 
-// ErrInvalidEvictionSetting is wrapped by the errors ParseEvictionSettings
-// and ParseEvictionFlag return.
-var ErrInvalidEvictionSetting = errors.New("invalid eviction setting")
+// ErrInvalidSetting is wrapped by the errors ParseSettings and ParseFlag
+// return.
+var ErrInvalidSetting = errors.New("invalid eviction setting")
 
 func settingError(field string, signal, value, detail string) error {
-	return fmt.Errorf("%w: %s[%q] = %q: %s", ErrInvalidEvictionSetting, field, signal, value, detail)
+	return fmt.Errorf("%w: %s[%q] = %q: %s", ErrInvalidSetting, field, signal, value, detail)
 }
 
-// ParseEvictionSettings parses the kubelet's eviction settings the way
+// ParseSettings parses the kubelet's eviction settings the way
 // ParseThresholdConfig (pkg/kubelet/eviction) does, checking in the same
 // order (hard thresholds, soft thresholds, grace periods, minimum
 // reclaims, then the grace period of each soft threshold):
@@ -299,34 +300,34 @@ func settingError(field string, signal, value, detail string) error {
 //   - grace periods and minimum reclaims of signals without a threshold are
 //     accepted and unused.
 //
-// Errors wrap ErrInvalidEvictionSetting and name the setting, the signal
+// Errors wrap ErrInvalidSetting and name the setting, the signal
 // and the value; with several bad entries in one map, the one of the
 // earliest signal (in Signal constant order) is reported.
-func ParseEvictionSettings(s EvictionSettings) (EvictionPolicy, error) {
+func ParseSettings(s Settings) (Policy, error) {
 	hardSpec := s.Hard
 	if hardSpec == nil {
 		hardSpec = DefaultEvictionHard()
 	}
 	hard, err := parseThresholds("evictionHard", hardSpec)
 	if err != nil {
-		return EvictionPolicy{}, err
+		return Policy{}, err
 	}
 	soft, err := parseThresholds("evictionSoft", s.Soft)
 	if err != nil {
-		return EvictionPolicy{}, err
+		return Policy{}, err
 	}
 	graces, err := parseGracePeriods(s.SoftGracePeriod)
 	if err != nil {
-		return EvictionPolicy{}, err
+		return Policy{}, err
 	}
 	reclaims, err := parseMinimumReclaims(s.MinimumReclaim)
 	if err != nil {
-		return EvictionPolicy{}, err
+		return Policy{}, err
 	}
 	for i := range soft {
 		g, ok := graces[soft[i].Signal]
 		if !ok {
-			return EvictionPolicy{}, fmt.Errorf("%w: evictionSoft[%q]: a soft threshold needs an evictionSoftGracePeriod entry", ErrInvalidEvictionSetting, soft[i].Signal)
+			return Policy{}, fmt.Errorf("%w: evictionSoft[%q]: a soft threshold needs an evictionSoftGracePeriod entry", ErrInvalidSetting, soft[i].Signal)
 		}
 		soft[i].GracePeriod = g
 	}
@@ -351,7 +352,7 @@ func ParseEvictionSettings(s EvictionSettings) (EvictionPolicy, error) {
 		}
 		break
 	}
-	p := EvictionPolicy{
+	p := Policy{
 		Thresholds:               all,
 		PressureTransitionPeriod: DefaultPressureTransitionPeriod,
 		MaxPodGracePeriodSeconds: s.MaxPodGracePeriodSeconds,
@@ -359,7 +360,7 @@ func ParseEvictionSettings(s EvictionSettings) (EvictionPolicy, error) {
 	if v := s.PressureTransitionPeriod; v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil {
-			return EvictionPolicy{}, fmt.Errorf("%w: evictionPressureTransitionPeriod = %q: %v", ErrInvalidEvictionSetting, v, err)
+			return Policy{}, fmt.Errorf("%w: evictionPressureTransitionPeriod = %q: %v", ErrInvalidSetting, v, err)
 		}
 		p.PressureTransitionPeriod = d
 	}
@@ -499,8 +500,8 @@ func parseMinimumReclaims(m map[string]string) (map[Signal]ThresholdValue, error
 	return out, nil
 }
 
-// ParseEvictionFlag reads the command-line spelling of one of the
-// kubelet's eviction map flags into the map EvictionSettings holds:
+// ParseFlag reads the command-line spelling of one of the kubelet's
+// eviction map flags into the map Settings holds:
 // --eviction-hard and --eviction-soft take "signal<value" pairs
 // ("memory.available<100Mi,nodefs.available<10%"),
 // --eviction-soft-grace-period and --eviction-minimum-reclaim take
@@ -508,8 +509,8 @@ func parseMinimumReclaims(m map[string]string) (map[Signal]ThresholdValue, error
 // skipped, keys and values are trimmed of spaces, and a later pair for the
 // same signal wins — as the kubelet's flag parsing does. name is the flag
 // without dashes ("eviction-hard"). The values themselves are checked by
-// ParseEvictionSettings.
-func ParseEvictionFlag(name, value string) (map[string]string, error) {
+// ParseSettings.
+func ParseFlag(name, value string) (map[string]string, error) {
 	var sep string
 	switch name {
 	case "eviction-hard", "eviction-soft":
@@ -517,7 +518,7 @@ func ParseEvictionFlag(name, value string) (map[string]string, error) {
 	case "eviction-soft-grace-period", "eviction-minimum-reclaim":
 		sep = "="
 	default:
-		return nil, fmt.Errorf("%w: unknown eviction flag %q", ErrInvalidEvictionSetting, name)
+		return nil, fmt.Errorf("%w: unknown eviction flag %q", ErrInvalidSetting, name)
 	}
 	out := map[string]string{}
 	for _, pair := range strings.Split(value, ",") {
@@ -526,7 +527,7 @@ func ParseEvictionFlag(name, value string) (map[string]string, error) {
 		}
 		k, v, ok := strings.Cut(pair, sep)
 		if !ok {
-			return nil, fmt.Errorf("%w: --%s: malformed pair %q, want signal%svalue", ErrInvalidEvictionSetting, name, pair, sep)
+			return nil, fmt.Errorf("%w: --%s: malformed pair %q, want signal%svalue", ErrInvalidSetting, name, pair, sep)
 		}
 		out[strings.TrimSpace(k)] = strings.TrimSpace(v)
 	}

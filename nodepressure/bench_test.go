@@ -1,4 +1,4 @@
-package preemption_test
+package nodepressure_test
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/podsem/podsem/api"
-	"github.com/podsem/podsem/preemption"
+	"github.com/podsem/podsem/nodepressure"
 )
 
 // BenchmarkEvictionManagerStep110Pods is one housekeeping pass of the
@@ -17,7 +17,7 @@ import (
 // so a pass allocates a constant number of times whatever the pod count.
 func BenchmarkEvictionManagerStep110Pods(b *testing.B) {
 	var pods []*api.Pod
-	var stats []preemption.PodStats
+	var stats []nodepressure.PodStats
 	for i := 0; i < 110; i++ {
 		name := fmt.Sprintf("p%03d", i)
 		prio := int32(i % 4)
@@ -31,13 +31,13 @@ func BenchmarkEvictionManagerStep110Pods(b *testing.B) {
 		}
 		stats = append(stats, memStats(name, ws))
 	}
-	m, err := preemption.NewEvictionManager(preemption.EvictionSettings{}, preemption.LayoutShared)
+	m, err := nodepressure.NewManager(nodepressure.Settings{}, nodepressure.LayoutShared)
 	if err != nil {
 		b.Fatal(err)
 	}
 	sum := nodeSummary(t0, 80*mi, 60*1024*mi, gi(50), gi(100))
 	sum.Pods = stats
-	obs := preemption.Observation{Summary: sum, Pods: pods}
+	obs := nodepressure.Observation{Summary: sum, Pods: pods}
 	now := t0
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -47,6 +47,26 @@ func BenchmarkEvictionManagerStep110Pods(b *testing.B) {
 		st := m.Step(obs, now)
 		if st.Eviction == nil {
 			b.Fatal("no eviction")
+		}
+	}
+}
+
+// BenchmarkRankForEviction ranks 110 pods (a full node) under memory
+// pressure.
+func BenchmarkRankForEviction(b *testing.B) {
+	var pods []*api.Pod
+	var stats []nodepressure.PodStats
+	for i := 0; i < 110; i++ {
+		name := fmt.Sprintf("p%03d", i)
+		pods = append(pods, epod(name, int32(i%4), fmt.Sprintf("%dMi", 64+i%7*32), ""))
+		stats = append(stats, memStats(name, uint64(i*37%500)*mi))
+	}
+	byUID := nodepressure.StatsByUID(stats)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := nodepressure.RankForEviction(pods, byUID, nodepressure.SignalMemoryAvailable, nodepressure.LayoutShared); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

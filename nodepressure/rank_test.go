@@ -1,4 +1,4 @@
-package preemption_test
+package nodepressure_test
 
 import (
 	"errors"
@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/podsem/podsem/api"
-	"github.com/podsem/podsem/preemption"
+	"github.com/podsem/podsem/nodepressure"
 )
 
 func u(v uint64) *uint64 { return &v }
@@ -29,18 +29,18 @@ func epod(name string, prio int32, mem, disk string, vols ...api.Volume) *api.Po
 	return p
 }
 
-func memStats(name string, ws uint64) preemption.PodStats {
-	return preemption.PodStats{PodRef: preemption.PodReference{Name: name, Namespace: "default", UID: "uid-" + name},
-		Memory: &preemption.MemoryStats{WorkingSetBytes: u(ws)}}
+func memStats(name string, ws uint64) nodepressure.PodStats {
+	return nodepressure.PodStats{PodRef: nodepressure.PodReference{Name: name, Namespace: "default", UID: "uid-" + name},
+		Memory: &nodepressure.MemoryStats{WorkingSetBytes: u(ws)}}
 }
 
-func diskStats(name string, rootfs, logs uint64, vols map[string]uint64) preemption.PodStats {
-	s := preemption.PodStats{PodRef: preemption.PodReference{Name: name, Namespace: "default", UID: "uid-" + name},
-		Containers: []preemption.ContainerStats{{Name: "app",
-			Rootfs: &preemption.FsStats{UsedBytes: u(rootfs), InodesUsed: u(rootfs / 1000)},
-			Logs:   &preemption.FsStats{UsedBytes: u(logs), InodesUsed: u(logs / 1000)}}}}
+func diskStats(name string, rootfs, logs uint64, vols map[string]uint64) nodepressure.PodStats {
+	s := nodepressure.PodStats{PodRef: nodepressure.PodReference{Name: name, Namespace: "default", UID: "uid-" + name},
+		Containers: []nodepressure.ContainerStats{{Name: "app",
+			Rootfs: &nodepressure.FsStats{UsedBytes: u(rootfs), InodesUsed: u(rootfs / 1000)},
+			Logs:   &nodepressure.FsStats{UsedBytes: u(logs), InodesUsed: u(logs / 1000)}}}}
 	for n, b := range vols {
-		s.VolumeStats = append(s.VolumeStats, preemption.VolumeStats{Name: n, FsStats: preemption.FsStats{UsedBytes: u(b), InodesUsed: u(b / 1000)}})
+		s.VolumeStats = append(s.VolumeStats, nodepressure.VolumeStats{Name: n, FsStats: nodepressure.FsStats{UsedBytes: u(b), InodesUsed: u(b / 1000)}})
 	}
 	return s
 }
@@ -60,87 +60,87 @@ func TestEvictionOrder(t *testing.T) {
 	withOverhead := epod("with-overhead", 0, "100Mi", "")
 	withOverhead.Spec.Overhead = api.ResourceList{api.ResourceMemory: api.MustParseQuantity("1Gi")}
 
-	procs := func(name string, n uint64) preemption.PodStats {
-		return preemption.PodStats{PodRef: preemption.PodReference{UID: "uid-" + name}, ProcessStats: &preemption.ProcessStats{ProcessCount: u(n)}}
+	procs := func(name string, n uint64) nodepressure.PodStats {
+		return nodepressure.PodStats{PodRef: nodepressure.PodReference{UID: "uid-" + name}, ProcessStats: &nodepressure.ProcessStats{ProcessCount: u(n)}}
 	}
 
 	tests := []struct {
 		name   string
-		signal preemption.Signal
-		layout preemption.FilesystemLayout
+		signal nodepressure.Signal
+		layout nodepressure.FilesystemLayout
 		pods   []*api.Pod
-		stats  []preemption.PodStats
+		stats  []nodepressure.PodStats
 		want   []string
 	}{{
 		name:   "memory: exceeding requests first, then priority, then overage",
-		signal: preemption.SignalMemoryAvailable,
+		signal: nodepressure.SignalMemoryAvailable,
 		pods: []*api.Pod{epod("guaranteed", 0, "1Gi", ""), epod("burstable-under", 0, "500Mi", ""),
 			epod("burstable-over", 1000, "100Mi", ""), epod("besteffort", 0, "", "")},
-		stats: []preemption.PodStats{memStats("besteffort", 50*mi), memStats("burstable-over", 300*mi),
+		stats: []nodepressure.PodStats{memStats("besteffort", 50*mi), memStats("burstable-over", 300*mi),
 			memStats("burstable-under", 200*mi), memStats("guaranteed", 900*mi)},
 		want: []string{"besteffort", "burstable-over", "guaranteed", "burstable-under"},
 	}, {
 		name:   "pods without stats go first",
-		signal: preemption.SignalAllocatableMemoryAvailable,
+		signal: nodepressure.SignalAllocatableMemoryAvailable,
 		pods:   []*api.Pod{epod("measured", 0, "", ""), epod("unmeasured", 1000, "1Gi", "")},
-		stats:  []preemption.PodStats{memStats("measured", 900*mi)},
+		stats:  []nodepressure.PodStats{memStats("measured", 900*mi)},
 		want:   []string{"unmeasured", "measured"},
 	}, {
 		name:   "pod-level requests replace container requests",
-		signal: preemption.SignalMemoryAvailable,
+		signal: nodepressure.SignalMemoryAvailable,
 		pods:   []*api.Pod{podLevel, epod("plain", 0, "10Mi", "")},
-		stats:  []preemption.PodStats{memStats("pod-level", 500*mi), memStats("plain", 100*mi)},
+		stats:  []nodepressure.PodStats{memStats("pod-level", 500*mi), memStats("plain", 100*mi)},
 		want:   []string{"plain", "pod-level"},
 	}, {
 		name:   "overhead is added only to a non-zero request",
-		signal: preemption.SignalMemoryAvailable,
+		signal: nodepressure.SignalMemoryAvailable,
 		pods:   []*api.Pod{withOverhead, overhead},
-		stats:  []preemption.PodStats{memStats("overhead", 500*mi), memStats("with-overhead", 500*mi)},
+		stats:  []nodepressure.PodStats{memStats("overhead", 500*mi), memStats("with-overhead", 500*mi)},
 		want:   []string{"overhead", "with-overhead"},
 	}, {
 		name:   "pid: priority, then more processes",
-		signal: preemption.SignalPIDAvailable,
+		signal: nodepressure.SignalPIDAvailable,
 		pods:   []*api.Pod{epod("few", 0, "", ""), epod("many", 0, "", ""), epod("low", -5, "", ""), epod("unknown", 0, "", "")},
-		stats:  []preemption.PodStats{procs("few", 3), procs("many", 300), procs("low", 1)},
+		stats:  []nodepressure.PodStats{procs("few", 3), procs("many", 300), procs("low", 1)},
 		want:   []string{"low", "unknown", "many", "few"},
 	}, {
 		name:   "shared nodefs counts writable layers, logs and local volumes",
-		signal: preemption.SignalNodeFsAvailable,
+		signal: nodepressure.SignalNodeFsAvailable,
 		pods:   []*api.Pod{epod("rootfs", 0, "", "", emptyDir), epod("logs", 0, "", "", emptyDir), epod("volume", 0, "", "", emptyDir)},
-		stats: []preemption.PodStats{diskStats("rootfs", 300*mi, 0, nil), diskStats("logs", 0, 200*mi, nil),
+		stats: []nodepressure.PodStats{diskStats("rootfs", 300*mi, 0, nil), diskStats("logs", 0, 200*mi, nil),
 			diskStats("volume", 0, 0, map[string]uint64{"scratch": 400 * mi})},
 		want: []string{"volume", "rootfs", "logs"},
 	}, {
 		name:   "dedicated imagefs: nodefs ignores writable layers",
-		signal: preemption.SignalNodeFsAvailable, layout: preemption.LayoutDedicatedImageFs,
+		signal: nodepressure.SignalNodeFsAvailable, layout: nodepressure.LayoutDedicatedImageFs,
 		pods:  []*api.Pod{epod("rootfs", 0, "", ""), epod("logs", 0, "", "")},
-		stats: []preemption.PodStats{diskStats("rootfs", 900*mi, 0, nil), diskStats("logs", 0, 1*mi, nil)},
+		stats: []nodepressure.PodStats{diskStats("rootfs", 900*mi, 0, nil), diskStats("logs", 0, 1*mi, nil)},
 		want:  []string{"logs", "rootfs"},
 	}, {
 		name:   "dedicated imagefs: imagefs counts only writable layers",
-		signal: preemption.SignalImageFsAvailable, layout: preemption.LayoutDedicatedImageFs,
+		signal: nodepressure.SignalImageFsAvailable, layout: nodepressure.LayoutDedicatedImageFs,
 		pods:  []*api.Pod{epod("logs", 0, "", ""), epod("rootfs", 0, "", "")},
-		stats: []preemption.PodStats{diskStats("rootfs", 1*mi, 0, nil), diskStats("logs", 0, 900*mi, nil)},
+		stats: []nodepressure.PodStats{diskStats("rootfs", 1*mi, 0, nil), diskStats("logs", 0, 900*mi, nil)},
 		want:  []string{"rootfs", "logs"},
 	}, {
 		name:   "split image and container filesystems: imagefs counts nothing",
-		signal: preemption.SignalImageFsAvailable, layout: preemption.LayoutSplitImageFs,
+		signal: nodepressure.SignalImageFsAvailable, layout: nodepressure.LayoutSplitImageFs,
 		pods:  []*api.Pod{epod("big", 0, "", "1Gi"), epod("small", 0, "", "10Mi")},
-		stats: []preemption.PodStats{diskStats("big", 900*mi, 900*mi, nil), diskStats("small", 0, 0, nil)},
+		stats: []nodepressure.PodStats{diskStats("big", 900*mi, 900*mi, nil), diskStats("small", 0, 0, nil)},
 		want:  []string{"small", "big"},
 	}, {
 		name:   "memory-backed emptyDir and secrets are not local storage, configMaps are",
-		signal: preemption.SignalNodeFsAvailable,
+		signal: nodepressure.SignalNodeFsAvailable,
 		pods:   []*api.Pod{epod("memdir", 0, "", "", memDir), epod("secret", 0, "", "", secret), epod("configmap", 0, "", "", configMap)},
-		stats: []preemption.PodStats{diskStats("memdir", 1*mi, 0, map[string]uint64{"scratch": 900 * mi}),
+		stats: []nodepressure.PodStats{diskStats("memdir", 1*mi, 0, map[string]uint64{"scratch": 900 * mi}),
 			diskStats("secret", 2*mi, 0, map[string]uint64{"scratch": 900 * mi}),
 			diskStats("configmap", 0, 0, map[string]uint64{"scratch": 10 * mi})},
 		want: []string{"configmap", "secret", "memdir"},
 	}, {
 		name:   "inode signals compare with a zero inode request and subtract the storage request",
-		signal: preemption.SignalNodeFsInodesFree,
+		signal: nodepressure.SignalNodeFsInodesFree,
 		pods:   []*api.Pod{epod("reserved", 0, "", "1Gi"), epod("unreserved", 0, "", ""), epod("none", 0, "", "")},
-		stats:  []preemption.PodStats{diskStats("reserved", 100*mi, 0, nil), diskStats("unreserved", 1*mi, 0, nil), diskStats("none", 0, 0, nil)},
+		stats:  []nodepressure.PodStats{diskStats("reserved", 100*mi, 0, nil), diskStats("unreserved", 1*mi, 0, nil), diskStats("none", 0, 0, nil)},
 		want:   []string{"unreserved", "reserved", "none"},
 	}, {
 		// Regression (differential test against the kubelet): each reading
@@ -148,15 +148,15 @@ func TestEvictionOrder(t *testing.T) {
 		// 2^62 readings make 2^63, larger than anything, not a wrapped
 		// negative total; a single 2^64-1 reading counts as -1.
 		name:   "disk usage totals do not wrap; a reading past int64 counts as negative",
-		signal: preemption.SignalNodeFsAvailable,
+		signal: nodepressure.SignalNodeFsAvailable,
 		pods:   []*api.Pod{epod("minus-one", 0, "", ""), epod("small", 0, "", ""), epod("none", 0, "", ""), epod("huge", 0, "", "")},
-		stats: []preemption.PodStats{diskStats("minus-one", 1<<64-1, 0, nil), diskStats("small", 1*mi, 0, nil),
+		stats: []nodepressure.PodStats{diskStats("minus-one", 1<<64-1, 0, nil), diskStats("small", 1*mi, 0, nil),
 			diskStats("none", 0, 0, nil), diskStats("huge", 1<<62, 1<<62, nil)},
 		want: []string{"huge", "small", "none", "minus-one"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			order, err := preemption.EvictionOrder(tt.pods, preemption.StatsByUID(tt.stats), tt.signal, tt.layout)
+			order, err := nodepressure.EvictionOrder(tt.pods, nodepressure.StatsByUID(tt.stats), tt.signal, tt.layout)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -168,13 +168,13 @@ func TestEvictionOrder(t *testing.T) {
 }
 
 func TestEvictionOrderErrors(t *testing.T) {
-	if _, err := preemption.EvictionOrder(nil, nil, "cpu.available", preemption.LayoutShared); !errors.Is(err, preemption.ErrUnknownSignal) {
+	if _, err := nodepressure.EvictionOrder(nil, nil, "cpu.available", nodepressure.LayoutShared); !errors.Is(err, nodepressure.ErrUnknownSignal) {
 		t.Errorf("unknown signal: err = %v", err)
 	}
-	if _, err := preemption.EvictionOrder(nil, nil, preemption.SignalNodeFsAvailable, "raid"); !errors.Is(err, preemption.ErrUnknownLayout) {
+	if _, err := nodepressure.EvictionOrder(nil, nil, nodepressure.SignalNodeFsAvailable, "raid"); !errors.Is(err, nodepressure.ErrUnknownLayout) {
 		t.Errorf("unknown layout: err = %v", err)
 	}
-	if _, err := preemption.EvictionOrder([]*api.Pod{nil}, nil, preemption.SignalMemoryAvailable, ""); err == nil {
+	if _, err := nodepressure.EvictionOrder([]*api.Pod{nil}, nil, nodepressure.SignalMemoryAvailable, ""); err == nil {
 		t.Error("nil pod accepted")
 	}
 }

@@ -1,4 +1,4 @@
-package preemption
+package nodepressure
 
 import "github.com/podsem/podsem/api"
 

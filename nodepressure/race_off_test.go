@@ -1,0 +1,5 @@
+//go:build !race
+
+package nodepressure_test
+
+const raceEnabled = false
