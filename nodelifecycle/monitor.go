@@ -109,21 +109,27 @@ func NewMonitor(cfg Config) *Monitor {
 }
 
 // MonitorInput is one look's view of a node: the node as the API server
-// holds it (every write of earlier looks applied) and its Lease. The same
-// input again is the tick: the controller looks, and nothing else happened.
+// holds it (every write of earlier looks applied) and its Lease, or the
+// news that it was deleted. The same input again is the tick: the
+// controller looks, and nothing else happened.
 type MonitorInput struct {
 	// Node is the node looked at.
 	Node *api.Node
 	// LeaseRenew is the renewTime of the node's Lease in kube-node-lease,
 	// zero when it has none.
 	LeaseRenew time.Time
+	// Deleted says the node is gone from the API server: the monitor
+	// forgets it, as the controller drops a deleted node's health data.
+	// Only Node's name is read.
+	Deleted bool
 }
 
-// Step is one look at in.Node at now (the controller looks every
-// Config.MonitorPeriod; NextDeadline says when a look would change
-// something). The node is not modified; the report holds what the
-// controller writes. A nil machine or node is an error naming it, and
-// nothing changes.
+// Step is one look at in.Node at now, or, for a deleted node, forgetting
+// it (an empty report). Each Step is a look: the caller decides when the
+// controller looks — every Config.MonitorPeriod upstream, and
+// NextDeadline says which of those looks would change something. The node
+// is not modified; the report holds what the controller writes. A nil
+// machine or node is an error naming it, and nothing changes.
 func (m *Monitor) Step(in MonitorInput, now time.Time) (HealthReport, error) {
 	if m == nil {
 		return HealthReport{}, fmt.Errorf("%w: monitor: nil", errInvalidInput)
@@ -131,6 +137,10 @@ func (m *Monitor) Step(in MonitorInput, now time.Time) (HealthReport, error) {
 	node := in.Node
 	if node == nil {
 		return HealthReport{}, fmt.Errorf("%w: node: nil", errInvalidInput)
+	}
+	if in.Deleted {
+		delete(m.nodes, node.Name)
+		return HealthReport{}, nil
 	}
 	rep, h, after := m.observeHealth(node, in.LeaseRenew, now)
 	rep.NoExecute = TaintUpdate{Taints: after.Spec.Taints}
@@ -148,15 +158,21 @@ func (m *Monitor) Step(in MonitorInput, now time.Time) (HealthReport, error) {
 
 // NextDeadline returns the time of the earliest look that would change
 // something without a new input, over every node the monitor has looked
-// at; looks fall every Config.MonitorPeriod after a node's last look. A
-// look that wrote a status asks for the next look, which finds the node
-// carrying what it wrote (the Unknown it forced is what the NoExecute pass
-// reads); a node whose Ready condition is not yet Unknown asks for the
-// first look strictly after its probe time plus its grace period, when it
-// turns Unknown. A node already Unknown and looked at since asks for
-// nothing: only a heartbeat, a lease renewal or another change of the
-// node, fed to Step, moves it. The zero time means no look is needed until
-// an input arrives, and is what a nil Monitor returns.
+// at and not forgotten, counting looks every Config.MonitorPeriod from a
+// node's last look. A look that wrote a status asks for the next look,
+// which finds the node carrying what it wrote (the Unknown it forced is
+// what the NoExecute pass reads); a node whose Ready condition is not yet
+// Unknown asks for the first look strictly after its probe time plus its
+// grace period, when it turns Unknown. A node already Unknown and looked
+// at since asks for nothing: only a heartbeat, a lease renewal or another
+// change of the node, fed to Step, moves it. The zero time means no look
+// is needed until an input arrives, and is what a nil Monitor returns.
+//
+// A caller that looks at all its nodes together, as the controller does,
+// looks at all of them at the deadline: a look on a node's period that
+// is not its deadline changes nothing. A look at another time is a look
+// all the same, and may find a grace period over sooner than the
+// periodic look would have.
 func (m *Monitor) NextDeadline() time.Time {
 	if m == nil {
 		return time.Time{}
