@@ -19,8 +19,8 @@ const (
 	// controller looks at every node.
 	DefaultMonitorPeriod = 5 * time.Second
 	// TaintPassPeriod is how often the controller's NoExecute tainting pass
-	// runs (pkg/controller/tainteviction's NodeEvictionPeriod, fixed in
-	// v1.36.3; no flag sets it).
+	// runs (NodeEvictionPeriod of pkg/controller/nodelifecycle/scheduler,
+	// the package of its rate-limited queue; no flag sets it).
 	TaintPassPeriod = 100 * time.Millisecond
 	// DefaultEvictionRate is --node-eviction-rate: NoExecute taints per
 	// second in a zone, with a burst of one.

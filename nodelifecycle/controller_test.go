@@ -13,7 +13,7 @@ import (
 	"pgregory.net/rapid"
 )
 
-// zoneSim drives a NodeLifecycle as kube-controller-manager does: a
+// zoneSim drives a Controller as kube-controller-manager does: a
 // monitor pass every 5 s and a tainting pass every 100 ms, writing back
 // what each pass writes. Healthy nodes renew their lease at every pass;
 // lost nodes stopped at t0.
@@ -138,9 +138,9 @@ func (s *zoneSim) lastZones() map[string]ZoneState {
 	return out
 }
 
-func TestNodeLifecycleOneLostNode(t *testing.T) {
+func TestControllerOneLostNode(t *testing.T) {
 	// One node of a healthy zone: Unknown at 55 s, queued at the next pass
-	// and tainted at once (the bucket is full) — NodeMonitor's timing.
+	// and tainted at once (the bucket is full) — Monitor's timing.
 	s := newZoneSim(t, Config{}, map[string]int{"a": 3, "b": 3})
 	s.lose("a-01")
 	s.run(0, 2*time.Minute)
@@ -167,7 +167,7 @@ func TestNodeLifecycleOneLostNode(t *testing.T) {
 	}
 }
 
-func TestNodeLifecycleZoneOutage(t *testing.T) {
+func TestControllerZoneOutage(t *testing.T) {
 	// Zone a is lost whole while b is healthy: a is fully disrupted, which
 	// keeps the eviction rate: one node every 10 s, in input order.
 	s := newZoneSim(t, Config{}, map[string]int{"a": 5, "b": 5})
@@ -182,7 +182,7 @@ func TestNodeLifecycleZoneOutage(t *testing.T) {
 	}
 }
 
-func TestNodeLifecyclePartialDisruption(t *testing.T) {
+func TestControllerPartialDisruption(t *testing.T) {
 	t.Run("small zone: tainting stops", func(t *testing.T) {
 		s := newZoneSim(t, Config{}, map[string]int{"a": 10, "b": 2})
 		s.lose("a-00", "a-01", "a-02", "a-03", "a-04", "a-05")
@@ -219,7 +219,7 @@ func TestNodeLifecyclePartialDisruption(t *testing.T) {
 	})
 }
 
-func TestNodeLifecycleFullDisruption(t *testing.T) {
+func TestControllerFullDisruption(t *testing.T) {
 	// Every node of every zone is lost: the controller stops tainting. When
 	// one comes back, it restarts every node's grace period and the rate,
 	// with an empty bucket.
@@ -267,7 +267,7 @@ func TestNodeLifecycleFullDisruption(t *testing.T) {
 	}
 }
 
-func TestNodeLifecycleRestart(t *testing.T) {
+func TestControllerRestart(t *testing.T) {
 	// A starting controller sees a node that already carries the
 	// unreachable NoExecute taint: its monitor pass removes it and queues
 	// the node, and the tainting pass of the same step writes it again with
@@ -302,7 +302,7 @@ func TestNodeLifecycleRestart(t *testing.T) {
 	}
 }
 
-func TestNodeLifecycleExcludedAndErrors(t *testing.T) {
+func TestControllerExcludedAndErrors(t *testing.T) {
 	// Excluded nodes do not count: a zone of one excluded lost node and
 	// one healthy node stays Normal with one node.
 	c := NewController(Config{})
@@ -338,12 +338,12 @@ func TestNodeLifecycleExcludedAndErrors(t *testing.T) {
 }
 
 // Over random clusters whose nodes are lost and come back at random
-// times: TaintPass never taints a node whose Ready condition is True, the
+// times: the tainting pass never taints a node whose Ready condition is True, the
 // taints of one zone come at least 1/rate (10 s) apart, and while every
 // zone is fully disrupted no node carries a not-ready or unreachable
 // NoExecute taint and none is written (nodes here only turn Unknown, so no
 // pass swaps one taint for the other, which would keep the new one).
-func TestNodeLifecycleProperties(t *testing.T) {
+func TestControllerProperties(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		zones := map[string]int{}
 		for z := range rapid.IntRange(1, 3).Draw(rt, "zones") {
@@ -432,7 +432,7 @@ func TestNodeLifecycleProperties(t *testing.T) {
 	})
 }
 
-func TestNodeLifecycleFullDisruptionKeepsSwappedTaint(t *testing.T) {
+func TestControllerFullDisruptionKeepsSwappedTaint(t *testing.T) {
 	// n1 carries not-ready:NoExecute and is found Unknown in the pass that
 	// finds every zone fully disrupted: the pass swaps in unreachable, and
 	// the untainting that follows checks the node as listed (not-ready),

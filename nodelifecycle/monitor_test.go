@@ -106,7 +106,7 @@ func TestMarkPodNotReady(t *testing.T) {
 	}
 }
 
-func TestNodeMonitor(t *testing.T) {
+func TestMonitor(t *testing.T) {
 	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
 	t.Run("Unknown strictly after the grace period, from the controller's own clock", func(t *testing.T) {
 		m := NewMonitor(Config{})
@@ -180,4 +180,58 @@ func TestNodeMonitor(t *testing.T) {
 	if _, err := NewMonitor(Config{}).Step(MonitorInput{Node: nil}, t0); err == nil {
 		t.Error("nil node: want an error")
 	}
+}
+
+func TestMonitorNextDeadline(t *testing.T) {
+	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
+	m := NewMonitor(Config{})
+	if !m.NextDeadline().IsZero() {
+		t.Fatal("a deadline before any look")
+	}
+	n := nodeWith(cond(api.NodeReady, api.ConditionTrue))
+	look := func(s int) HealthReport {
+		t.Helper()
+		rep, err := m.Step(MonitorInput{Node: n}, at(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := *n
+		if rep.Status != nil {
+			c.Status = *rep.Status
+		}
+		c.Spec.Taints = rep.Taints
+		n = &c
+		return rep
+	}
+	want := func(s int) {
+		t.Helper()
+		if got := m.NextDeadline(); s < 0 && !got.IsZero() || s >= 0 && !got.Equal(at(s)) {
+			t.Errorf("next deadline %v, want %ds", got.Sub(t0), s)
+		}
+	}
+	// Looks on a 5 s grid from 3s: the grace (50 s from the first look)
+	// is over strictly after 53s, at the look of 58s.
+	look(3)
+	want(58)
+	look(8) // an early look changes nothing, nor the deadline
+	want(58)
+	if rep := look(58); rep.Status == nil {
+		t.Fatal("no flip at the deadline")
+	}
+	want(63) // the look after a status write
+	if rep := look(63); len(rep.NoExecute.Added) != 1 {
+		t.Fatalf("no NoExecute taint at the follow-up look: %+v", rep.NoExecute)
+	}
+	want(-1) // Unknown and tainted: nothing until an input
+	// A second node keeps its own deadline; a deleted one is forgotten.
+	other := nodeWith(cond(api.NodeReady, api.ConditionTrue))
+	other.Name = "node-2"
+	if _, err := m.Step(MonitorInput{Node: other}, at(70)); err != nil {
+		t.Fatal(err)
+	}
+	want(125)
+	if _, err := m.Step(MonitorInput{Node: other, Deleted: true}, at(71)); err != nil {
+		t.Fatal(err)
+	}
+	want(-1)
 }
