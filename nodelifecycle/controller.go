@@ -63,9 +63,11 @@ const LabelNodeExcludeDisruption = "node.kubernetes.io/exclude-disruption"
 // node.kubernetes.io/exclude-disruption label do not count towards their
 // zone's health.
 //
-// Upstream processes the nodes of a pass in parallel, so nodes queued in
-// one pass are tainted in an order it does not fix; Controller takes the
-// input order. Not modelled: node label reconciliation, events and
+// Upstream runs the two passes in goroutines of their own and processes
+// the nodes of a pass in parallel, so what falls at one instant comes in
+// an order it does not fix; Controller runs the monitor pass first (a node
+// it queues can be tainted by the tainting pass of the same step) and
+// takes the input order. Not modelled: node label reconciliation, events and
 // metrics. The zero value is ready to use with the default configuration.
 // A Controller is not safe for concurrent use.
 type Controller struct {
