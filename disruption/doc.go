@@ -1,8 +1,14 @@
-// Package disruption answers what takes pods away and what replaces them,
-// exactly as Kubernetes v1.36.3 answers it: voluntary disruption —
-// PodDisruptionBudgets, the Eviction API, kubectl drain — and involuntary
-// disruption by node loss — the node lifecycle controller, taint-based
-// eviction, and the replacement rules of StatefulSets and ReplicaSets.
+// Package disruption answers what may take a pod away voluntarily, exactly
+// as Kubernetes v1.36.3 answers it: PodDisruptionBudgets and the
+// disruption controller that keeps their status
+// (kube-controller-manager, pkg/controller/disruption), the Eviction API
+// that honours them (the API server's pods/eviction subresource), and
+// kubectl drain, which uses it.
+//
+// Involuntary disruption lives elsewhere: a lost node and the taint-based
+// eviction of its pods in package nodelifecycle, the replacement of deleted
+// pods by their ReplicaSets and StatefulSets in package workloads, pod
+// garbage collection and the delete timeline in package termination.
 //
 // # Voluntary disruption
 //
@@ -33,51 +39,7 @@
 // controller resets it when it stays on a pod that is not deleted
 // (StaleDisruption, ResetDisruption).
 //
-// # Node loss
-//
-// "My node died at 10:00: what happens to each of my pods, and when?"
-//
-//   - The node lifecycle controller (kube-controller-manager,
-//     pkg/controller/nodelifecycle) notices: NodeMonitor is its health
-//     check as a state machine. It times a node from its own clock (the
-//     probe time), not from the kubelet's lastHeartbeatTime, and strictly
-//     after the grace period (50 s; 60 s for a node that never posted a
-//     Ready condition) writes Ready, MemoryPressure, DiskPressure and
-//     PIDPressure Unknown, marks the node's pods not ready
-//     (MarkPodNotReady) and taints the node: ConditionTaints and
-//     NoScheduleTaintPass give the NoSchedule condition taints at once,
-//     NoExecuteTaintPass the node.kubernetes.io/not-ready or unreachable
-//     NoExecute taint with its timeAdded — one look (5 s) later, since that
-//     pass reads the Ready condition the node carried when the controller
-//     looked, and only the next look finds the Unknown it wrote.
-//   - When more than one node is lost, NodeLifecycle answers: it runs those
-//     checks over the whole cluster and writes NoExecute taints through a
-//     queue per zone, one node per 10 s by default (MonitorPass every 5 s,
-//     TaintPass every 100 ms). A zone with more than two not-Ready nodes
-//     making up 55 % of it is tainted at 0.01 node/s when larger than 50
-//     nodes, not at all when smaller; when every zone is fully disrupted,
-//     the controller takes the taints off and waits.
-//   - Every pod was admitted with NoExecute tolerations for those two
-//     taints, 300 s by default (api/admission DefaultTolerations).
-//   - The taint eviction controller (pkg/controller/tainteviction) deletes
-//     each pod when its tolerations run out: EvaluateNoExecute judges one
-//     pod (first matching toleration per taint, minimum seconds), and
-//     TaintEviction is the controller as a state machine of node and pod
-//     events that schedules, keeps, cancels and fires evictions, each a
-//     DisruptionTarget condition (DeletionByTaintManager) and a DELETE.
-//     The deadline counts from when it processes the event, not from the
-//     taint's timeAdded, and a pending eviction is kept when tolerations
-//     change.
-//   - The deleted pod stays Terminating: no kubelet will confirm the kill.
-//     A ReplicaSet counts it as gone and replaces it at once
-//     (SyncReplicaSet); a StatefulSet never creates pod N while an object
-//     named N exists (SyncStatefulSet), so its replacement waits until pod
-//     garbage collection removes the object — the node deleted, or tainted
-//     node.kubernetes.io/out-of-service by an operator (package
-//     termination) — or someone force-deletes it.
-//
-// Everything here is a pure function of its arguments, or a state machine
-// that is a value fed events with their time: time comes in as
+// Everything here is a pure function of its arguments: time comes in as
 // now, nothing is written anywhere, inputs are never modified. Each result
 // explains itself (Result, EvictionDecision.Rule, PodDrain.Filter) and
 // keeps upstream's reason strings and messages.

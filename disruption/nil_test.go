@@ -21,107 +21,12 @@ func nilRunningPod() *api.Pod {
 
 // nilCases calls each exported function and method of disruption that can
 // be handed nil with nil arguments and checks the documented answer: a nil
-// budget is a failed sync whose error wraps disruption.ErrInvalidInput, and
-// so is a nil node, ReplicaSet or StatefulSet where there is an error
-// result; a nil status, node or pod elsewhere gives the zero value, as do
-// the methods of a nil NodeMonitor or TaintEviction; an Eviction without a
+// budget is a failed sync whose error wraps disruption.ErrInvalidInput; a
+// nil status or pod elsewhere gives the zero value; an Eviction without a
 // pod is 404 and without a body 400, as the API server answers; nil
 // elements of lists are skipped. Keyed by the
 // names niltest.Nilable lists; TestNilTableComplete keeps it complete.
 var nilCases = map[string]func(t *testing.T){
-	"(*NodeMonitor).NodeNotReady": func(t *testing.T) {
-		niltest.Zero(t, (*disruption.NodeMonitor)(nil).NodeNotReady("n1"))
-	},
-	"(*NodeMonitor).Observe": func(t *testing.T) {
-		r, err := (*disruption.NodeMonitor)(nil).Observe(&api.Node{}, nilT0, nilT0)
-		niltest.Zero(t, r)
-		niltest.Invalid(t, err, disruption.ErrInvalidInput, "node monitor")
-		r, err = disruption.NewNodeMonitor(disruption.NodeLifecycleConfig{}).Observe(nil, nilT0, nilT0)
-		niltest.Zero(t, r)
-		niltest.Invalid(t, err, disruption.ErrInvalidInput, "node")
-	},
-	"(*NodeLifecycle).MonitorPass": func(t *testing.T) {
-		r, err := (*disruption.NodeLifecycle)(nil).MonitorPass([]*api.Node{{}}, nil, nilT0)
-		niltest.Zero(t, r)
-		niltest.Invalid(t, err, disruption.ErrInvalidInput, "node lifecycle")
-		c := disruption.NewNodeLifecycle(disruption.NodeLifecycleConfig{})
-		r, err = c.MonitorPass([]*api.Node{{}, nil}, nil, nilT0)
-		niltest.Zero(t, r)
-		niltest.Invalid(t, err, disruption.ErrInvalidInput, "nodes[1]")
-	},
-	"(*NodeLifecycle).TaintPass": func(t *testing.T) {
-		r, err := (*disruption.NodeLifecycle)(nil).TaintPass(nil, nilT0)
-		niltest.Zero(t, r)
-		niltest.Invalid(t, err, disruption.ErrInvalidInput, "node lifecycle")
-		r, err = disruption.NewNodeLifecycle(disruption.NodeLifecycleConfig{}).TaintPass([]*api.Node{nil}, nilT0)
-		niltest.Zero(t, r)
-		niltest.Invalid(t, err, disruption.ErrInvalidInput, "nodes[0]")
-	},
-	"(*TaintEviction).NextEviction": func(t *testing.T) {
-		at, ok := (*disruption.TaintEviction)(nil).NextEviction()
-		niltest.Zero(t, at, ok)
-	},
-	"(*TaintEviction).NodeDeleted": func(t *testing.T) {
-		niltest.Zero(t, (*disruption.TaintEviction)(nil).NodeDeleted("n1", nilT0))
-	},
-	"(*TaintEviction).NodeUpdated": func(t *testing.T) {
-		niltest.Zero(t, (*disruption.TaintEviction)(nil).NodeUpdated(&api.Node{}, nilT0))
-		niltest.Zero(t, disruption.NewTaintEviction().NodeUpdated(nil, nilT0))
-	},
-	"(*TaintEviction).Pending": func(t *testing.T) {
-		at, ok := (*disruption.TaintEviction)(nil).Pending("shop", "web")
-		niltest.Zero(t, at, ok)
-	},
-	"(*TaintEviction).PodDeleted": func(t *testing.T) {
-		niltest.Zero(t, (*disruption.TaintEviction)(nil).PodDeleted("shop", "web", nilT0))
-	},
-	"(*TaintEviction).PodUpdated": func(t *testing.T) {
-		niltest.Zero(t, (*disruption.TaintEviction)(nil).PodUpdated(nilRunningPod(), nilT0))
-		niltest.Zero(t, disruption.NewTaintEviction().PodUpdated(nil, nilT0))
-	},
-	"(*TaintEviction).Tick": func(t *testing.T) {
-		niltest.Zero(t, (*disruption.TaintEviction)(nil).Tick(nilT0))
-	},
-	"ConditionTaints": func(t *testing.T) {
-		niltest.Zero(t, disruption.ConditionTaints(nil))
-	},
-	"EvaluateNoExecute": func(t *testing.T) {
-		// No taints: nothing to evict for, whatever the tolerations.
-		if d := disruption.EvaluateNoExecute(nil, nil); d.Outcome != disruption.NoExecuteNoTaints {
-			t.Errorf("got %+v, want NoTaints", d)
-		}
-	},
-	"MarkPodNotReady": func(t *testing.T) {
-		if got := disruption.MarkPodNotReady(nil, nilT0); got != nil {
-			t.Errorf("got %+v, want nil", got)
-		}
-	},
-	"NoExecuteTaintPass": func(t *testing.T) {
-		niltest.Zero(t, disruption.NoExecuteTaintPass(nil, nilT0))
-	},
-	"NoExecuteTaints": func(t *testing.T) {
-		if got := disruption.NoExecuteTaints(nil); got == nil || len(got) != 0 {
-			t.Errorf("got %#v, want an empty, non-nil slice", got)
-		}
-	},
-	"NoScheduleTaintPass": func(t *testing.T) {
-		niltest.Zero(t, disruption.NoScheduleTaintPass(nil, nilT0))
-	},
-	"SyncReplicaSet": func(t *testing.T) {
-		r, err := disruption.SyncReplicaSet(nil, nil)
-		niltest.Zero(t, r)
-		niltest.Invalid(t, err, disruption.ErrInvalidInput, "replicaset")
-	},
-	"SyncStatefulSet": func(t *testing.T) {
-		r, err := disruption.SyncStatefulSet(nil, nil, disruption.StatefulSetConfig{}, nilT0)
-		niltest.Zero(t, r)
-		niltest.Invalid(t, err, disruption.ErrInvalidInput, "statefulset")
-	},
-	"TaintEvictionCondition": func(t *testing.T) {
-		if got := disruption.TaintEvictionCondition(nil, nilT0); got != nil {
-			t.Errorf("got %+v, want nil", got)
-		}
-	},
 	"DisruptionAllowed": func(t *testing.T) {
 		niltest.Zero(t, disruption.DisruptionAllowed(nil))
 	},

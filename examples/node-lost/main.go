@@ -6,18 +6,18 @@
 // by second, what Kubernetes v1.36.3's controllers do about it, using only
 // podsem's public API:
 //
-//   - the node lifecycle controller (disruption.NodeMonitor) looks every
+//   - the node lifecycle controller (nodelifecycle.Monitor) looks every
 //     5 s, marks the node Unknown once the 50 s grace period is over, taints
 //     it node.kubernetes.io/unreachable:NoSchedule and marks its pods not
 //     ready; the NoExecute taint follows at its next look, the first to see
 //     the node carrying Ready=Unknown;
 //   - the pods carry the tolerations the DefaultTolerationSeconds admission
 //     plugin gave them at creation (admission.DefaultTolerations);
-//   - the taint eviction controller (disruption.TaintEviction) deletes each
+//   - the taint eviction controller (nodelifecycle.TaintEviction) deletes each
 //     pod when its toleration runs out — web's 60 s, db's default 300 s —
 //     and never the DaemonSet pod, which tolerates everything;
-//   - the ReplicaSet (disruption.SyncReplicaSet) replaces its deleted pod at
-//     once, while the StatefulSet (disruption.SyncStatefulSet) cannot: the
+//   - the ReplicaSet (workloads.SyncReplicaSet) replaces its deleted pod at
+//     once, while the StatefulSet (workloads.SyncStatefulSet) cannot: the
 //     object db-1 still exists, Terminating, because the kubelet that would
 //     confirm the kill is gone;
 //   - pod GC (termination.Collector) finally removes it, in one of two
@@ -38,8 +38,9 @@ import (
 
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/api/admission"
-	"github.com/podsem/podsem/disruption"
+	"github.com/podsem/podsem/nodelifecycle"
 	"github.com/podsem/podsem/termination"
+	"github.com/podsem/podsem/workloads"
 )
 
 // webTolerations are the tolerations of web's pod template: unreachable
@@ -66,8 +67,8 @@ type world struct {
 	nodes    map[string]*api.Node
 	pods     []*api.Pod
 	lease    map[string]time.Time
-	monitor  *disruption.NodeMonitor
-	evictor  *disruption.TaintEviction
+	monitor  *nodelifecycle.Monitor
+	evictor  *nodelifecycle.TaintEviction
 	gc       *termination.Collector
 	sts      *api.StatefulSet
 	rs       *api.ReplicaSet
@@ -98,9 +99,9 @@ func main() {
 		for _, t := range p.Spec.Tolerations {
 			tols = append(tols, describeToleration(t))
 		}
-		d := disruption.EvaluateNoExecute([]api.Taint{{Key: api.TaintNodeUnreachable, Effect: api.TaintEffectNoExecute}}, p.Spec.Tolerations)
+		d := nodelifecycle.EvaluateNoExecute([]api.Taint{{Key: api.TaintNodeUnreachable, Effect: api.TaintEffectNoExecute}}, p.Spec.Tolerations)
 		verdict := "never evicted for it"
-		if d.Outcome == disruption.NoExecuteDeadline {
+		if d.Outcome == nodelifecycle.NoExecuteDeadline {
 			verdict = fmt.Sprintf("evicted %s after the taint is noticed", d.After)
 		}
 		fmt.Printf("  %-20s %s\n  %-20s → on an unreachable node: %s\n", p.Name, strings.Join(tols, "; "), "", verdict)
@@ -153,10 +154,10 @@ func run(endingKind string) []event {
 		if s == ending {
 			w.endScenario(endingKind, now)
 		}
-		if s%int(disruption.DefaultNodeMonitorPeriod/time.Second) == 0 {
+		if s%int(nodelifecycle.DefaultMonitorPeriod/time.Second) == 0 {
 			w.monitorNodes(now)
 		}
-		w.handleEvictions(w.evictor.Tick(now), now)
+		w.handleEvictions(w.evict(nodelifecycle.Tick(), now), now)
 		if s%int(termination.GCCheckPeriod/time.Second) == 0 {
 			w.collectGarbage(now)
 		}
@@ -181,8 +182,8 @@ func newWorld() *world {
 	w := &world{
 		nodes:   map[string]*api.Node{},
 		lease:   map[string]time.Time{},
-		monitor: disruption.NewNodeMonitor(disruption.NodeLifecycleConfig{}),
-		evictor: disruption.NewTaintEviction(),
+		monitor: nodelifecycle.NewMonitor(nodelifecycle.Config{}),
+		evictor: nodelifecycle.NewTaintEviction(),
 		gc:      termination.NewCollector(termination.GCConfig{}),
 	}
 	created := api.NewTime(t0.Add(-24 * time.Hour))
@@ -212,9 +213,19 @@ func newWorld() *world {
 	w.addPod(w.newPod("node-exporter-x7k2p", "node-2", "DaemonSet", "node-exporter", []api.Toleration{{Operator: api.TolerationOpExists}}, t0.Add(-time.Hour)))
 	// The controllers start before the story and see everything once.
 	for _, p := range w.pods {
-		w.evictor.PodUpdated(p, t0.Add(-time.Hour))
+		w.evict(nodelifecycle.PodUpdated(p), t0.Add(-time.Hour))
 	}
 	return w
+}
+
+// evict feeds the taint eviction controller one event.
+func (w *world) evict(ev nodelifecycle.Event, now time.Time) []nodelifecycle.TaintEvictionAction {
+	acts, err := w.evictor.Step(ev, now)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	return acts
 }
 
 // newPod is a pod as the API server stores it after admission: the
@@ -281,7 +292,7 @@ func sortedNodeNames(nodes map[string]*api.Node) []string {
 func (w *world) monitorNodes(now time.Time) {
 	for _, name := range sortedNodeNames(w.nodes) {
 		node := w.nodes[name]
-		rep, err := w.monitor.Observe(node, w.lease[name], now)
+		rep, err := w.monitor.Step(nodelifecycle.MonitorInput{Node: node, LeaseRenew: w.lease[name]}, now)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -306,7 +317,7 @@ func (w *world) monitorNodes(now time.Time) {
 		if rep.MarkPodsNotReady {
 			w.markPodsNotReady(name, now)
 		}
-		w.handleEvictions(w.evictor.NodeUpdated(&n, now), now)
+		w.handleEvictions(w.evict(nodelifecycle.NodeUpdated(&n), now), now)
 	}
 }
 
@@ -316,7 +327,7 @@ func (w *world) markPodsNotReady(node string, now time.Time) {
 		if p.Spec.NodeName != node {
 			continue
 		}
-		c := disruption.MarkPodNotReady(p, now)
+		c := nodelifecycle.MarkPodNotReady(p, now)
 		if c == nil {
 			continue
 		}
@@ -324,7 +335,7 @@ func (w *world) markPodsNotReady(node string, now time.Time) {
 		np.Status.Conditions = slices.Clone(p.Status.Conditions)
 		*api.FindCondition(np.Status.Conditions, api.PodReady) = *c
 		w.replacePod(p, &np)
-		w.evictor.PodUpdated(&np, now)
+		w.evict(nodelifecycle.PodUpdated(&np), now)
 		names = append(names, p.Name)
 	}
 	if len(names) > 0 {
@@ -332,18 +343,18 @@ func (w *world) markPodsNotReady(node string, now time.Time) {
 	}
 }
 
-func (w *world) handleEvictions(acts []disruption.TaintEvictionAction, now time.Time) {
+func (w *world) handleEvictions(acts []nodelifecycle.TaintEvictionAction, now time.Time) {
 	for _, a := range acts {
 		p := w.podByKey(a.Pod)
 		if p == nil {
 			continue
 		}
 		switch a.Kind {
-		case disruption.ScheduleEviction:
+		case nodelifecycle.ScheduleEviction:
 			w.logf("taint eviction: %s scheduled for deletion at t=%ds (%s)", p.Name, int(a.At.Sub(t0).Seconds()), tolerationOf(p))
-		case disruption.CancelEviction:
+		case nodelifecycle.CancelEviction:
 			w.logf("taint eviction: deletion of %s cancelled", p.Name)
-		case disruption.EvictPod:
+		case nodelifecycle.EvictPod:
 			np := *p
 			what := "DisruptionTarget=True (DeletionByTaintManager) written, then DELETE"
 			if a.DisruptionTarget != nil {
@@ -363,7 +374,7 @@ func (w *world) handleEvictions(acts []disruption.TaintEvictionAction, now time.
 			ts := api.NewTime(*d.DeletionTimestamp)
 			np.DeletionTimestamp, np.DeletionGracePeriodSeconds = &ts, d.DeletionGracePeriodSeconds
 			w.replacePod(p, &np)
-			w.evictor.PodUpdated(&np, now)
+			w.evict(nodelifecycle.PodUpdated(&np), now)
 			w.logf("taint eviction: %s: %s; Terminating with %ds grace, but no kubelet on %s will ever confirm it",
 				p.Name, what, *d.DeletionGracePeriodSeconds, p.Spec.NodeName)
 		}
@@ -383,14 +394,14 @@ func (w *world) endScenario(kind string, now time.Time) {
 	switch kind {
 	case "cloud":
 		delete(w.nodes, "node-2")
-		w.evictor.NodeDeleted("node-2", now)
+		w.evict(nodelifecycle.NodeDeleted("node-2"), now)
 		w.logf("node-2: Node object deleted by the cloud provider")
 	case "out-of-service":
 		n := *w.nodes["node-2"]
 		n.Spec.Taints = append(slices.Clone(n.Spec.Taints), api.Taint{Key: api.TaintNodeOutOfService, Value: "nodeshutdown", Effect: api.TaintEffectNoExecute, TimeAdded: api.NewTimePtr(now)})
 		w.nodes["node-2"] = &n
 		w.logf("node-2: tainted %s:NoExecute by an operator", api.TaintNodeOutOfService)
-		w.handleEvictions(w.evictor.NodeUpdated(&n, now), now)
+		w.handleEvictions(w.evict(nodelifecycle.NodeUpdated(&n), now), now)
 	}
 }
 
@@ -403,7 +414,7 @@ func (w *world) collectGarbage(now time.Time) {
 	for _, a := range res.Actions {
 		w.removePod(a.Pod)
 		ns, name, _ := strings.Cut(a.Pod, "/")
-		w.handleEvictions(w.evictor.PodDeleted(ns, name, now), now)
+		w.handleEvictions(w.evict(nodelifecycle.PodDeleted(ns, name), now), now)
 		w.logf("pod GC: %s force-deleted (%s: %s)", name, a.Reason, a.Explanation)
 	}
 	for _, q := range res.Quarantined {
@@ -435,7 +446,7 @@ func (w *world) schedule() string {
 }
 
 func (w *world) syncReplicaSet(now time.Time) {
-	res, err := disruption.SyncReplicaSet(w.rs, w.owned("ReplicaSet", w.rs.Name))
+	res, err := workloads.SyncReplicaSet(w.rs, w.owned("ReplicaSet", w.rs.Name))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -445,13 +456,13 @@ func (w *world) syncReplicaSet(now time.Time) {
 		node := w.schedule()
 		p := w.newPod(fmt.Sprintf("web-7d9f8-r%d", w.created), node, "ReplicaSet", w.rs.Name, webTolerations, now)
 		w.addPod(p)
-		w.evictor.PodUpdated(p, now)
+		w.evict(nodelifecycle.PodUpdated(p), now)
 		w.logf("ReplicaSet web-7d9f8: %d active of 3 (%d terminating counted as gone): created %s on %s at once", res.Active, res.Terminating, p.Name, node)
 	}
 }
 
 func (w *world) syncStatefulSet(now time.Time) {
-	res, err := disruption.SyncStatefulSet(w.sts, w.owned("StatefulSet", w.sts.Name), disruption.StatefulSetConfig{}, now)
+	res, err := workloads.SyncStatefulSet(w.sts, w.owned("StatefulSet", w.sts.Name), workloads.StatefulSetConfig{}, now)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -468,12 +479,12 @@ func (w *world) syncStatefulSet(now time.Time) {
 	}
 	w.lastWait = waitText
 	for _, a := range res.Actions {
-		if a.Kind != disruption.StatefulSetCreate {
+		if a.Kind != workloads.StatefulSetCreate {
 			continue
 		}
 		node := w.schedule()
 		w.addPod(w.statefulPod(a.Ordinal, node, now))
-		w.evictor.PodUpdated(w.pods[len(w.pods)-1], now)
+		w.evict(nodelifecycle.PodUpdated(w.pods[len(w.pods)-1]), now)
 		w.logf("StatefulSet db: the object %s is gone: created %s on %s", a.Pod, a.Pod, node)
 		w.lastWait = ""
 	}

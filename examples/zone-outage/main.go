@@ -10,7 +10,7 @@
 // with podsem's public API only:
 //
 //   - zone-a loses contact at t=0 while zone-b and zone-c stay healthy
-//     (disruption.NodeLifecycle, disruption.TaintEviction);
+//     (nodelifecycle.Controller, nodelifecycle.TaintEviction);
 //   - every node loses contact at t=0, and zone-a's network comes back at
 //     t=180 s while zone-b and zone-c stay cut off.
 //
@@ -28,7 +28,7 @@ import (
 
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/api/admission"
-	"github.com/podsem/podsem/disruption"
+	"github.com/podsem/podsem/nodelifecycle"
 )
 
 var t0 = time.Date(2025, 6, 1, 10, 0, 0, 0, time.UTC)
@@ -37,18 +37,18 @@ var t0 = time.Date(2025, 6, 1, 10, 0, 0, 0, time.UTC)
 type cluster struct {
 	nodes     []*api.Node
 	pods      []*api.Pod
-	lifecycle *disruption.NodeLifecycle
-	evictor   *disruption.TaintEviction
-	evicted   map[string]int                   // node -> pods deleted by taint eviction
-	zones     map[string]disruption.ZoneReport // as last reported
+	lifecycle *nodelifecycle.Controller
+	evictor   *nodelifecycle.TaintEviction
+	evicted   map[string]int                      // node -> pods deleted by taint eviction
+	zones     map[string]nodelifecycle.ZoneReport // as last reported
 }
 
 func newCluster() *cluster {
 	c := &cluster{
-		lifecycle: disruption.NewNodeLifecycle(disruption.NodeLifecycleConfig{}),
-		evictor:   disruption.NewTaintEviction(),
+		lifecycle: nodelifecycle.NewController(nodelifecycle.Config{}),
+		evictor:   nodelifecycle.NewTaintEviction(),
 		evicted:   map[string]int{},
-		zones:     map[string]disruption.ZoneReport{},
+		zones:     map[string]nodelifecycle.ZoneReport{},
 	}
 	for _, zone := range []string{"a", "b", "c"} {
 		for i := 1; i <= 4; i++ {
@@ -65,89 +65,103 @@ func newCluster() *cluster {
 				p.Spec.Tolerations = admission.DefaultTolerations(p, admission.TolerationSeconds{})
 				p.Status.Phase = api.PodRunning
 				c.pods = append(c.pods, p)
-				c.evictor.PodUpdated(p, t0)
+				c.evict(nodelifecycle.PodUpdated(p), t0)
 			}
 		}
 	}
 	for _, n := range c.nodes {
-		c.evictor.NodeUpdated(n, t0)
+		c.evict(nodelifecycle.NodeUpdated(n), t0)
 	}
 	return c
 }
 
-// run replays the cluster from t0 to end in 100 ms steps: lost reports
-// whether a node's kubelet is silent at a time.
+// evict feeds the taint eviction controller one event.
+func (c *cluster) evict(ev nodelifecycle.Event, now time.Time) []nodelifecycle.TaintEvictionAction {
+	acts, err := c.evictor.Step(ev, now)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	return acts
+}
+
+// next is the earlier of the two controllers' deadlines (the node
+// lifecycle controller always has one: its next monitor pass).
+func (c *cluster) next() time.Time {
+	next := c.lifecycle.NextDeadline()
+	if e := c.evictor.NextDeadline(); !e.IsZero() && e.Before(next) {
+		next = e
+	}
+	return next
+}
+
+// run replays the cluster from t0 to end, jumping from one controller
+// deadline to the next: lost reports whether a node's kubelet is silent at
+// a time. Kubelets come back only at monitor passes, which are deadlines.
 func (c *cluster) run(end time.Duration, lost func(node string, d time.Duration) bool) {
-	for d := time.Duration(0); d <= end; d += disruption.DefaultNodeEvictionPeriod {
-		now := t0.Add(d)
-		if d%disruption.DefaultNodeMonitorPeriod == 0 {
-			leases := map[string]time.Time{}
-			var back []string
-			for i, n := range c.nodes {
-				leases[n.Name] = now
-				if lost(n.Name, d) {
-					leases[n.Name] = t0
-					continue
-				}
-				// A kubelet that is back posts Ready again.
-				if r := n.FindCondition(api.NodeReady); r != nil && r.Status != api.ConditionTrue {
-					m := *n
-					m.Status.Conditions = []api.NodeCondition{{Type: api.NodeReady, Status: api.ConditionTrue,
-						Reason: "KubeletReady", LastHeartbeatTime: api.NewTime(now), LastTransitionTime: api.NewTime(now)}}
-					c.nodes[i] = &m
-					back = append(back, n.Name)
-				}
+	for now := t0; now.Sub(t0) <= end; now = c.next() {
+		d := now.Sub(t0)
+		leases := map[string]time.Time{}
+		var back []string
+		for i, n := range c.nodes {
+			leases[n.Name] = now
+			if lost(n.Name, d) {
+				leases[n.Name] = t0
+				continue
 			}
-			if len(back) > 0 {
-				c.logf(d, "the kubelets post Ready again: %s", strings.Join(back, " "))
-			}
-			pass, err := c.lifecycle.MonitorPass(c.nodes, leases, now)
-			if err != nil {
-				fmt.Fprintln(os.Stderr, err)
-				os.Exit(1)
-			}
-			var unknown []string
-			for i, rep := range pass.Nodes {
-				if rep.Status != nil && rep.CurrentReady.Status == api.ConditionUnknown {
-					unknown = append(unknown, c.nodes[i].Name)
-				}
-				c.write(i, rep.Status, rep.Taints, rep.NoExecute, d)
-			}
-			if len(unknown) > 0 {
-				c.logf(d, "Ready=Unknown (no sign of life for 50 s): %s", strings.Join(unknown, " "))
-			}
-			if pass.EnteredFullDisruption {
-				c.logf(d, "every zone is fully disrupted: NoExecute taints come off, tainting stops")
-			}
-			if pass.ExitedFullDisruption {
-				c.logf(d, "a zone has a Ready node again: every node's grace period restarts now")
-			}
-			for _, z := range pass.Zones {
-				last, seen := c.zones[z.Zone]
-				c.zones[z.Zone] = z
-				if seen && (last.State != z.State || last.Rate != z.Rate) {
-					c.logf(d, "%s: %s, %d of %d nodes not Ready, %g NoExecute taints/s", z.Zone, z.State, z.NotReady, z.Nodes, z.Rate)
-				}
+			// A kubelet that is back posts Ready again.
+			if r := n.FindCondition(api.NodeReady); r != nil && r.Status != api.ConditionTrue {
+				m := *n
+				m.Status.Conditions = []api.NodeCondition{{Type: api.NodeReady, Status: api.ConditionTrue,
+					Reason: "KubeletReady", LastHeartbeatTime: api.NewTime(now), LastTransitionTime: api.NewTime(now)}}
+				c.nodes[i] = &m
+				back = append(back, n.Name)
 			}
 		}
-		results, err := c.lifecycle.TaintPass(c.nodes, now)
+		if len(back) > 0 {
+			c.logf(d, "the kubelets post Ready again: %s", strings.Join(back, " "))
+		}
+		r, err := c.lifecycle.Step(nodelifecycle.Input{Nodes: c.nodes, Leases: leases}, now)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
-		for _, r := range results {
-			i := slices.IndexFunc(c.nodes, func(n *api.Node) bool { return n.Name == r.Node })
-			c.write(i, nil, r.Update.Taints, r.Update, d)
+		var unknown []string
+		for i, rep := range r.Nodes {
+			if rep.Status != nil && rep.CurrentReady.Status == api.ConditionUnknown {
+				unknown = append(unknown, c.nodes[i].Name)
+			}
+			c.write(i, rep.Status, rep.Taints, rep.NoExecute, d)
 		}
-		for _, a := range c.evictor.Tick(now) {
-			if a.Kind != disruption.EvictPod {
+		if len(unknown) > 0 {
+			c.logf(d, "Ready=Unknown (no sign of life for 50 s): %s", strings.Join(unknown, " "))
+		}
+		if r.EnteredFullDisruption {
+			c.logf(d, "every zone is fully disrupted: NoExecute taints come off, tainting stops")
+		}
+		if r.ExitedFullDisruption {
+			c.logf(d, "a zone has a Ready node again: every node's grace period restarts now")
+		}
+		for _, z := range r.Zones {
+			last, seen := c.zones[z.Zone]
+			c.zones[z.Zone] = z
+			if seen && (last.State != z.State || last.Rate != z.Rate) {
+				c.logf(d, "%s: %s, %d of %d nodes not Ready, %g NoExecute taints/s", z.Zone, z.State, z.NotReady, z.Nodes, z.Rate)
+			}
+		}
+		for _, w := range r.Tainted {
+			i := slices.IndexFunc(c.nodes, func(n *api.Node) bool { return n.Name == w.Node })
+			c.write(i, nil, w.Update.Taints, w.Update, d)
+		}
+		for _, a := range c.evict(nodelifecycle.Tick(), now) {
+			if a.Kind != nodelifecycle.EvictPod {
 				continue
 			}
 			i := slices.IndexFunc(c.pods, func(p *api.Pod) bool { return p.Namespace+"/"+p.Name == a.Pod })
 			p := *c.pods[i]
 			p.DeletionTimestamp = api.NewTimePtr(now)
 			c.pods[i] = &p
-			c.evictor.PodUpdated(&p, now)
+			c.evict(nodelifecycle.PodUpdated(&p), now)
 			c.evicted[p.Spec.NodeName]++
 			if c.evicted[p.Spec.NodeName] == 2 {
 				c.logf(d, "%s: both its pods deleted by taint eviction (300 s after the taint)", p.Spec.NodeName)
@@ -157,7 +171,7 @@ func (c *cluster) run(end time.Duration, lost func(node string, d time.Duration)
 }
 
 // write stores node i's new status and taints and tells taint eviction.
-func (c *cluster) write(i int, st *api.NodeStatus, taints []api.Taint, u disruption.NodeTaintUpdate, d time.Duration) {
+func (c *cluster) write(i int, st *api.NodeStatus, taints []api.Taint, u nodelifecycle.TaintUpdate, d time.Duration) {
 	if st == nil && !u.Changed() {
 		return
 	}
@@ -177,8 +191,8 @@ func (c *cluster) write(i int, st *api.NodeStatus, taints []api.Taint, u disrupt
 			c.logf(d, "%s: %s:NoExecute removed", m.Name, t.Key)
 		}
 	}
-	for _, a := range c.evictor.NodeUpdated(&m, t0.Add(d)) {
-		if a.Kind == disruption.CancelEviction {
+	for _, a := range c.evict(nodelifecycle.NodeUpdated(&m), t0.Add(d)) {
+		if a.Kind == nodelifecycle.CancelEviction {
 			c.logf(d, "taint eviction: %s's deletion cancelled", strings.TrimPrefix(a.Pod, "shop/"))
 		}
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/api/admission"
-	"github.com/podsem/podsem/disruption"
+	"github.com/podsem/podsem/nodelifecycle"
 )
 
 func init() {
@@ -78,16 +78,28 @@ func runTaintEviction(input, want json.RawMessage) error {
 	if err := json.Unmarshal(input, &in); err != nil {
 		return fmt.Errorf("decoding input: %w", err)
 	}
-	c := disruption.NewTaintEviction()
+	c := nodelifecycle.NewTaintEviction()
 	pod, node := &in.Pod, &in.Node
-	acts := c.PodUpdated(pod, in.Now)
-	acts = append(acts, c.NodeUpdated(node, in.Now)...)
+	var acts []nodelifecycle.TaintEvictionAction
+	step := func(ev nodelifecycle.Event, now time.Time) error {
+		a, err := c.Step(ev, now)
+		acts = append(acts, a...)
+		return err
+	}
+	if err := step(nodelifecycle.PodUpdated(pod), in.Now); err != nil {
+		return err
+	}
+	if err := step(nodelifecycle.NodeUpdated(node), in.Now); err != nil {
+		return err
+	}
 	for _, u := range in.Updates {
 		if u.Tolerations != nil {
 			p := *pod
 			p.Spec.Tolerations = *u.Tolerations
 			pod = &p
-			acts = append(acts, c.PodUpdated(pod, u.At)...)
+			if err := step(nodelifecycle.PodUpdated(pod), u.At); err != nil {
+				return err
+			}
 			continue
 		}
 		n := *node
@@ -96,18 +108,18 @@ func runTaintEviction(input, want json.RawMessage) error {
 			n.Spec.Taints = *u.Taints
 		}
 		node = &n
-		acts = append(acts, c.NodeUpdated(node, u.At)...)
-	}
-	for {
-		next, ok := c.NextEviction()
-		if !ok {
-			break
+		if err := step(nodelifecycle.NodeUpdated(node), u.At); err != nil {
+			return err
 		}
-		acts = append(acts, c.Tick(next)...)
+	}
+	for next := c.NextDeadline(); !next.IsZero(); next = c.NextDeadline() {
+		if err := step(nodelifecycle.Tick(), next); err != nil {
+			return err
+		}
 	}
 	got := map[string]any{"outcome": "never"}
 	for _, a := range acts {
-		if a.Kind != disruption.EvictPod || a.Pod != in.Pod.Key() {
+		if a.Kind != nodelifecycle.EvictPod || a.Pod != in.Pod.Key() {
 			continue
 		}
 		got["outcome"] = "evict-later"
@@ -154,30 +166,30 @@ func runLifecycleTaints(input, want json.RawMessage) error {
 		// The controller's wall clock: any instant differs from every
 		// timeAdded in the input.
 		now := time.Date(2099, 1, 1, 0, 0, 0, 0, time.UTC)
-		ns := disruption.NoScheduleTaintPass(&in.Node, now)
+		ns := nodelifecycle.NoScheduleTaintPass(&in.Node, now)
 		after := in.Node
 		after.Spec.Taints = ns.Taints
-		ne := disruption.NoExecuteTaintPass(&after, now)
+		ne := nodelifecycle.NoExecuteTaintPass(&after, now)
 		return sameAnswer(want, map[string]any{
 			"afterNoSchedulePass": asWantTaints(ns.Taints, in.Node.Spec.Taints),
 			"taints":              asWantTaints(ne.Taints, in.Node.Spec.Taints),
 		})
 	case "heartbeat":
-		var cfg disruption.NodeLifecycleConfig
+		var cfg nodelifecycle.Config
 		if in.NodeMonitorGracePeriodSeconds != nil {
 			cfg.MonitorGracePeriod = time.Duration(*in.NodeMonitorGracePeriodSeconds) * time.Second
 		}
 		if in.NodeStartupGracePeriodSeconds != nil {
 			cfg.StartupGracePeriod = time.Duration(*in.NodeStartupGracePeriodSeconds) * time.Second
 		}
-		m := disruption.NewNodeMonitor(cfg)
+		m := nodelifecycle.NewMonitor(cfg)
 		node := in.Node
 		got := map[string]any{}
 		for _, look := range []struct {
 			name string
 			at   time.Time
 		}{{"first", in.ObservedAt}, {"second", in.Now}} {
-			rep, err := m.Observe(&node, time.Time{}, look.at)
+			rep, err := m.Step(nodelifecycle.MonitorInput{Node: &node}, look.at)
 			if err != nil {
 				return err
 			}

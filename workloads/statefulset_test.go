@@ -1,4 +1,4 @@
-package disruption
+package workloads
 
 import (
 	"fmt"

@@ -1,7 +1,6 @@
-package disruption
+package nodelifecycle
 
 import (
-	"container/heap"
 	"fmt"
 	"slices"
 	"time"
@@ -34,181 +33,80 @@ const (
 // zone's health (node.kubernetes.io/exclude-disruption).
 const LabelNodeExcludeDisruption = "node.kubernetes.io/exclude-disruption"
 
-// tokenBucket is the tainting queue's rate limiter (client-go's token
-// bucket over golang.org/x/time/rate, burst 1): it starts full, refills at
-// qps tokens a second, and a try takes a token when a whole one is there.
-// A qps of 0 never lets anything through.
-type tokenBucket struct {
-	qps    float32
-	tokens float64
-	last   time.Time
-	used   bool // last and tokens are set (a fresh bucket is full)
-}
-
-func (b *tokenBucket) tryAccept(now time.Time) bool {
-	if b.qps <= 0 {
-		return false
-	}
-	tokens := 1.0
-	if b.used {
-		elapsed := max(now.Sub(b.last), 0)
-		tokens = min(1, b.tokens+elapsed.Seconds()*float64(b.qps))
-	}
-	if tokens < 1 {
-		return false
-	}
-	b.tokens, b.last, b.used = tokens-1, now, true
-	return true
-}
-
-// queued is one entry of a zone's tainting queue.
-type queued struct {
-	node      string
-	processAt time.Time
-	seq       uint64 // insertion order, for equal processAt; identifies the entry
-}
-
-// zoneTainter is a zone's RateLimitedTimedQueue: the nodes waiting for
-// their NoExecute taint, ordered by processAt, and the set of nodes added
-// and not since removed (a tainted node stays in the set, so it is not
-// queued again until it is Ready again or loses its taint). The heap may
-// hold entries no longer queued; live names each queued node's entry, and
-// head drops the others.
-type zoneTainter struct {
-	limiter tokenBucket
-	heap    queueHeap
-	live    map[string]uint64
-	set     map[string]bool
-}
-
-func newZoneTainter(qps float32) *zoneTainter {
-	return &zoneTainter{limiter: tokenBucket{qps: qps}, live: map[string]uint64{}, set: map[string]bool{}}
-}
-
-// add queues node unless it is in the set; it reports whether it did.
-func (z *zoneTainter) add(node string, now time.Time, seq uint64) bool {
-	if z.set[node] {
-		return false
-	}
-	z.set[node] = true
-	z.live[node] = seq
-	heap.Push(&z.heap, queued{node: node, processAt: now, seq: seq})
-	return true
-}
-
-// remove takes node out of the queue and the set.
-func (z *zoneTainter) remove(node string) {
-	delete(z.set, node)
-	delete(z.live, node)
-}
-
-// head is the queued node to process first; false when none is queued.
-func (z *zoneTainter) head() (queued, bool) {
-	for len(z.heap) > 0 {
-		if q := z.heap[0]; z.live[q.node] == q.seq {
-			return q, true
-		}
-		heap.Pop(&z.heap)
-	}
-	return queued{}, false
-}
-
-// done takes the head out of the queue; it stays in the set.
-func (z *zoneTainter) done() {
-	q := heap.Pop(&z.heap).(queued)
-	delete(z.live, q.node)
-}
-
-// retry moves the head to a later processAt.
-func (z *zoneTainter) retry(at time.Time, seq uint64) {
-	q := heap.Pop(&z.heap).(queued)
-	q.processAt, q.seq = at, seq
-	z.live[q.node] = seq
-	heap.Push(&z.heap, q)
-}
-
-// queueHeap orders queue entries by processAt, then insertion.
-type queueHeap []queued
-
-func (h queueHeap) Len() int { return len(h) }
-func (h queueHeap) Less(i, j int) bool {
-	if !h[i].processAt.Equal(h[j].processAt) {
-		return h[i].processAt.Before(h[j].processAt)
-	}
-	return h[i].seq < h[j].seq
-}
-func (h queueHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *queueHeap) Push(x any)   { *h = append(*h, x.(queued)) }
-func (h *queueHeap) Pop() any {
-	old := *h
-	q := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return q
-}
-
-// swapLimiter is SwapLimiter: a new rate gets a fresh bucket, drained at
-// once when the old one had no token left.
-func (z *zoneTainter) swapLimiter(qps float32, now time.Time) {
-	if z.limiter.qps == qps {
-		return
-	}
-	fresh := tokenBucket{qps: qps}
-	if qps > 0 && !z.limiter.tryAccept(now) {
-		fresh.tryAccept(now)
-	}
-	z.limiter = fresh
-}
-
-// NodeLifecycle is kube-controller-manager's node lifecycle controller
+// Controller is kube-controller-manager's node lifecycle controller
 // (pkg/controller/nodelifecycle) over all the nodes of a cluster, as a
-// state machine with time as an argument: MonitorPass is one
-// monitorNodeHealth pass (every DefaultNodeMonitorPeriod) followed by
-// handleDisruption, TaintPass one doNoExecuteTaintingPass (every
-// DefaultNodeEvictionPeriod).
+// state machine with time as an argument. It runs two passes on their own
+// periods, both counted from its first Step: the monitor pass
+// (monitorNodeHealth followed by handleDisruption) every
+// Config.MonitorPeriod, 5 s by default, and the NoExecute tainting pass
+// (doNoExecuteTaintingPass) every TaintPassPeriod, 100 ms. Step runs the
+// passes due at now, the monitor pass first; NextDeadline says when one
+// next has work.
 //
-// Each node's health is NodeMonitor's (grace periods, the Unknown flip,
-// the pods marked not ready, the NoSchedule pass). What NodeLifecycle adds
-// is the way NoExecute taints are written: a node found not Ready or
-// unreachable is queued in its zone's tainting queue, and TaintPass taints
-// queued nodes at each zone's rate — a token bucket of burst one refilled
-// at --node-eviction-rate (one node per 10 s by default) in a Normal zone
-// and in a fully disrupted one, at --secondary-node-eviction-rate in a
-// partly disrupted zone larger than --large-cluster-size-threshold, not
-// at all in a smaller partly disrupted zone. When every zone is fully
-// disrupted (the control plane, not the nodes, is the likely culprit), the
-// controller removes every node's not-ready and unreachable NoExecute
-// taints (those the node carried when the pass began: one swapped in by
-// that same pass stays) and stops tainting; when some node is Ready again it restarts
-// every node's grace period from that pass. A node a starting controller
-// sees for the first time has those taints removed and, if still not
-// Ready, is queued again, so a restart restarts its pods' eviction clocks.
-// Nodes with the node.kubernetes.io/exclude-disruption label do not count
-// towards their zone's health.
+// Each node's health is Monitor's (grace periods, the Unknown flip, the
+// pods marked not ready, the NoSchedule pass). What Controller adds is
+// the way NoExecute taints are written: a node found not Ready or
+// unreachable is queued in its zone's tainting queue, and the tainting
+// pass taints queued nodes at each zone's rate — a token bucket of burst
+// one refilled at --node-eviction-rate (one node per 10 s by default) in a
+// Normal zone and in a fully disrupted one, at
+// --secondary-node-eviction-rate in a partly disrupted zone larger than
+// --large-cluster-size-threshold, not at all in a smaller partly disrupted
+// zone. When every zone is fully disrupted (the control plane, not the
+// nodes, is the likely culprit), the controller removes every node's
+// not-ready and unreachable NoExecute taints (those the node carried when
+// the pass began: one swapped in by that same pass stays) and stops
+// tainting; when some node is Ready again it restarts every node's grace
+// period from that pass. A node a starting controller sees for the first
+// time has those taints removed and, if still not Ready, is queued again,
+// so a restart restarts its pods' eviction clocks. Nodes with the
+// node.kubernetes.io/exclude-disruption label do not count towards their
+// zone's health.
 //
-// Upstream processes the nodes of a pass in parallel, so nodes queued in
-// one pass are tainted in an order it does not fix; NodeLifecycle takes
-// the input order. Not modelled: node label reconciliation, events and
-// metrics. A NodeLifecycle is not safe for concurrent use.
-type NodeLifecycle struct {
-	cfg     NodeLifecycleConfig
-	monitor NodeMonitor
+// Upstream runs the two passes in goroutines of their own and processes
+// the nodes of a pass in parallel, so what falls at one instant comes in
+// an order it does not fix; Controller runs the monitor pass first (a node
+// it queues can be tainted by the tainting pass of the same step) and
+// takes the input order. Not modelled: node label reconciliation, events and
+// metrics. The zero value is ready to use with the default configuration.
+// A Controller is not safe for concurrent use.
+type Controller struct {
+	cfg     Config
+	monitor Monitor
 	known   map[string]uint64 // node name -> the last pass that listed it
 	passes  uint64
 	states  map[string]ZoneState
 	tainter map[string]*zoneTainter
 	seq     uint64
+
+	// The passes' schedule: both tick from start, the controller's first
+	// step; nextMonitor and nextTaint are the next ticks due.
+	started                bool
+	start                  time.Time
+	nextMonitor, nextTaint time.Time
 }
 
-// NewNodeLifecycle returns a controller that has seen no node yet, as
-// after a controller-manager start.
-func NewNodeLifecycle(cfg NodeLifecycleConfig) *NodeLifecycle {
-	return &NodeLifecycle{
+// NewController returns a controller that has seen no node yet, as after a
+// controller-manager start.
+func NewController(cfg Config) *Controller {
+	return &Controller{
 		cfg:     cfg,
-		monitor: NodeMonitor{cfg: cfg, nodes: map[string]*nodeHealth{}},
+		monitor: Monitor{cfg: cfg, nodes: map[string]*nodeHealth{}},
 		known:   map[string]uint64{},
 		states:  map[string]ZoneState{},
 		tainter: map[string]*zoneTainter{},
 	}
+}
+
+// Input is the cluster as the controller's informers show it at a step.
+// The same input again is the tick: time passed, nothing else happened.
+type Input struct {
+	// Nodes are every node of the cluster as the API server holds them,
+	// every write of earlier steps applied.
+	Nodes []*api.Node
+	// Leases maps a node's name to the renewTime of its Lease in
+	// kube-node-lease (absent: none). Only monitor passes read it.
+	Leases map[string]time.Time
 }
 
 // ZoneReport is one zone after a monitor pass.
@@ -225,16 +123,28 @@ type ZoneReport struct {
 	Rate  float32
 }
 
-// LifecyclePass is what one monitor pass found and did.
-type LifecyclePass struct {
+// TaintWrite is a NoExecute taint the tainting pass wrote on a node.
+type TaintWrite struct {
+	Node   string
+	Update TaintUpdate
+}
+
+// Report is what one Step found and did: the monitor pass's results when
+// one ran, then the tainting pass's writes. A caller applies them in that
+// order: each node's status and taints from Nodes, then the Tainted
+// writes, whose taints already include the monitor pass's.
+type Report struct {
+	// MonitorPass reports whether a monitor pass ran; the fields up to
+	// ExitedFullDisruption are its results, empty when none ran.
+	MonitorPass bool
 	// Nodes holds one report per input node, in input order. Their
 	// NoExecute updates are those the pass makes at once — a node Ready
 	// again (or newly seen, or every zone fully disrupted) loses its
 	// not-ready and unreachable NoExecute taints, a node tainted with the
-	// opposite one has it swapped — not the queued taints, which TaintPass
-	// writes.
-	Nodes []NodeHealthReport
-	// Queued names the nodes this pass added to a tainting queue, in the
+	// opposite one has it swapped — not the queued taints, which the
+	// tainting pass writes.
+	Nodes []HealthReport
+	// Queued names the nodes the pass added to a tainting queue, in the
 	// order they were added.
 	Queued []string
 	// Zones are the zones after the pass, by key.
@@ -243,31 +153,109 @@ type LifecyclePass struct {
 	// found every zone fully disrupted, and the first one after that found
 	// one that is not.
 	EnteredFullDisruption, ExitedFullDisruption bool
+
+	// TaintPass reports whether a tainting pass ran; Tainted lists its
+	// writes, in zone order, then queue order.
+	TaintPass bool
+	Tainted   []TaintWrite
 }
 
-// MonitorPass is one monitor pass at now over every node of the cluster
-// (the nodes as the API server holds them, including what earlier passes
-// wrote); leases maps a node's name to the renewTime of its Lease (absent:
-// none). Nodes missing since the last pass are forgotten. A nil node is an
-// error naming its position, and nothing changes.
-func (c *NodeLifecycle) MonitorPass(nodes []*api.Node, leases map[string]time.Time, now time.Time) (LifecyclePass, error) {
+// Step runs the passes due at now over in: the monitor pass when a monitor
+// period has passed since the last one, then the tainting pass when a
+// tainting period has, which sees the nodes with the monitor pass's writes
+// applied. The first step runs both. A step later than a pass's tick runs
+// that pass once, at now, and the next tick is the first on its period's
+// grid after now (a ticker dropping missed ticks); a step before any tick
+// runs nothing and returns an empty report. A nil machine or a nil node is
+// an error naming it (a node by its position), and nothing changes.
+func (c *Controller) Step(in Input, now time.Time) (Report, error) {
 	if c == nil {
-		return LifecyclePass{}, fmt.Errorf("%w: node lifecycle: nil", ErrInvalidInput)
+		return Report{}, fmt.Errorf("%w: node lifecycle controller: nil", errInvalidInput)
 	}
-	for i, n := range nodes {
+	for i, n := range in.Nodes {
 		if n == nil {
-			return LifecyclePass{}, fmt.Errorf("%w: nodes[%d]: nil", ErrInvalidInput, i)
+			return Report{}, fmt.Errorf("%w: nodes[%d]: nil", errInvalidInput, i)
 		}
 	}
 	if c.known == nil {
-		*c = *NewNodeLifecycle(c.cfg)
+		cfg := c.cfg
+		*c = *NewController(cfg)
 	}
-	var pass LifecyclePass
-	pass.Nodes = make([]NodeHealthReport, len(nodes))
+	if !c.started {
+		c.started, c.start, c.nextMonitor, c.nextTaint = true, now, now, now
+	}
+	var r Report
+	nodes := in.Nodes
+	if !now.Before(c.nextMonitor) {
+		c.monitorPass(nodes, in.Leases, now, &r)
+		c.nextMonitor = nextTick(c.start, c.cfg.monitorPeriod(), now)
+		nodes = applyReports(nodes, r.Nodes)
+	}
+	if !now.Before(c.nextTaint) {
+		r.TaintPass = true
+		r.Tainted = c.taintPass(nodes, now)
+		c.nextTaint = nextTick(c.start, TaintPassPeriod, now)
+	}
+	return r, nil
+}
+
+// NextDeadline returns when the controller next has work: the next monitor
+// pass, or, when some zone's tainting queue holds a node and its rate is
+// not 0, the first tainting tick at which that zone's token bucket has a
+// token, if earlier. The tainting passes between do nothing, so a caller
+// stepping from deadline to deadline sees the same taints, at the same
+// times, as one stepping every 100 ms. Before the first step, and for a
+// nil Controller, it is the zero time: the first input starts the
+// controller.
+func (c *Controller) NextDeadline() time.Time {
+	if c == nil || !c.started {
+		return time.Time{}
+	}
+	next := c.nextMonitor
+	for _, z := range c.tainter {
+		if len(z.live) == 0 {
+			continue
+		}
+		if t, ok := z.limiter.firstToken(c.start, TaintPassPeriod, c.nextTaint, next); ok {
+			next = t
+		}
+	}
+	return next
+}
+
+// applyReports returns nodes with each monitor pass write applied (status
+// and taints), copying only the nodes written.
+func applyReports(nodes []*api.Node, reps []HealthReport) []*api.Node {
+	var out []*api.Node
+	for i, rep := range reps {
+		if rep.Status == nil && !rep.NoSchedule.Changed() && !rep.NoExecute.Changed() {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(nodes)
+		}
+		n := *nodes[i]
+		if rep.Status != nil {
+			n.Status = *rep.Status
+		}
+		n.Spec.Taints = rep.Taints
+		out[i] = &n
+	}
+	if out == nil {
+		return nodes
+	}
+	return out
+}
+
+// monitorPass is one monitor pass at now over every node of the cluster;
+// nodes missing since the last pass are forgotten.
+func (c *Controller) monitorPass(nodes []*api.Node, leases map[string]time.Time, now time.Time, pass *Report) {
+	pass.MonitorPass = true
+	pass.Nodes = make([]HealthReport, len(nodes))
 	// Taints as the pass leaves them, which its decisions do not see: a
 	// pass decides from the nodes as it listed them.
 	taints := make([][]api.Taint, len(nodes))
-	reachable := make([]NodeTaintUpdate, len(nodes))
+	reachable := make([]TaintUpdate, len(nodes))
 	keys := make([]string, len(nodes))
 	c.passes++
 	for i, n := range nodes {
@@ -304,9 +292,9 @@ func (c *NodeLifecycle) MonitorPass(nodes []*api.Node, leases map[string]time.Ti
 		if rep.NoSchedule.Changed() {
 			cur = swapTaints(cur, rep.NoSchedule.Added, rep.NoSchedule.Removed, now).Taints
 		}
-		update := NodeTaintUpdate{Taints: cur}
+		update := TaintUpdate{Taints: cur}
 		if rep.CurrentReady != nil {
-			update = c.processTaintBaseEviction(n, keys[i], cur, rep.ObservedReady.Status, now, &pass)
+			update = c.processTaintBaseEviction(n, keys[i], cur, rep.ObservedReady.Status, now, pass)
 		}
 		if len(reachable[i].Removed) > 0 {
 			update.Removed = append(slices.Clone(reachable[i].Removed), update.Removed...)
@@ -315,7 +303,7 @@ func (c *NodeLifecycle) MonitorPass(nodes []*api.Node, leases map[string]time.Ti
 		rep.Taints = update.Taints
 		pass.Nodes[i] = rep
 	}
-	c.handleDisruption(nodes, ready, now, &pass)
+	c.handleDisruption(nodes, ready, now, pass)
 	for k, st := range c.states {
 		region, zone := api.SplitZoneKey(k)
 		z := ZoneReport{Key: k, Region: region, Zone: zone, Nodes: len(ready[k]), State: st, Rate: c.tainter[k].limiter.qps}
@@ -331,12 +319,11 @@ func (c *NodeLifecycle) MonitorPass(nodes []*api.Node, leases map[string]time.Ti
 		}
 		return 0
 	})
-	return pass, nil
 }
 
 // addZone is addPodEvictorForNewZone: a zone's state starts Initial and
 // its tainting queue empty, at the eviction rate with a full bucket.
-func (c *NodeLifecycle) addZone(key string) {
+func (c *Controller) addZone(key string) {
 	if _, ok := c.states[key]; ok {
 		return
 	}
@@ -347,7 +334,7 @@ func (c *NodeLifecycle) addZone(key string) {
 // markReachable is markNodeAsReachable on the node named name, of zone
 // key, whose taints are now taints: its not-ready and unreachable NoExecute taints go, and it leaves
 // its zone's queue and set.
-func (c *NodeLifecycle) markReachable(key, name string, taints []api.Taint, now time.Time) NodeTaintUpdate {
+func (c *Controller) markReachable(key, name string, taints []api.Taint, now time.Time) TaintUpdate {
 	if z := c.tainter[key]; z != nil {
 		z.remove(name)
 	}
@@ -358,7 +345,7 @@ func (c *NodeLifecycle) markReachable(key, name string, taints []api.Taint, now 
 // carried when the pass looked (ready) and the node as listed at the start
 // of the pass, and changes cur, the taints as the pass has left them so
 // far.
-func (c *NodeLifecycle) processTaintBaseEviction(listed *api.Node, key string, cur []api.Taint, ready api.ConditionStatus, now time.Time, pass *LifecyclePass) NodeTaintUpdate {
+func (c *Controller) processTaintBaseEviction(listed *api.Node, key string, cur []api.Taint, ready api.ConditionStatus, now time.Time, pass *Report) TaintUpdate {
 	switch ready {
 	case api.ConditionFalse, api.ConditionUnknown:
 		own, opposite := notReadyNoExecute, unreachableNoExecute
@@ -381,12 +368,12 @@ func (c *NodeLifecycle) processTaintBaseEviction(listed *api.Node, key string, c
 	case api.ConditionTrue:
 		return c.markReachable(key, listed.Name, cur, now)
 	}
-	return NodeTaintUpdate{Taints: cur}
+	return TaintUpdate{Taints: cur}
 }
 
 // zoneState is ComputeZoneState: the number of not-Ready nodes and the
 // zone's state.
-func (c *NodeLifecycle) zoneState(conds []*api.NodeCondition) (int, ZoneState) {
+func (c *Controller) zoneState(conds []*api.NodeCondition) (int, ZoneState) {
 	ready, notReady := 0, 0
 	for _, cond := range conds {
 		if cond != nil && cond.Status == api.ConditionTrue {
@@ -405,7 +392,7 @@ func (c *NodeLifecycle) zoneState(conds []*api.NodeCondition) (int, ZoneState) {
 }
 
 // rateFor is setLimiterInZone's rate for a zone of size nodes in state st.
-func (c *NodeLifecycle) rateFor(st ZoneState, size int) float32 {
+func (c *Controller) rateFor(st ZoneState, size int) float32 {
 	switch st {
 	case ZonePartialDisruption:
 		if int32(size) > c.cfg.largeClusterSizeThreshold() {
@@ -418,7 +405,7 @@ func (c *NodeLifecycle) rateFor(st ZoneState, size int) float32 {
 }
 
 // handleDisruption sets each zone's state and rate after a pass.
-func (c *NodeLifecycle) handleDisruption(nodes []*api.Node, ready map[string][]*api.NodeCondition, now time.Time, pass *LifecyclePass) {
+func (c *Controller) handleDisruption(nodes []*api.Node, ready map[string][]*api.NodeCondition, now time.Time, pass *Report) {
 	next := map[string]ZoneState{}
 	allAre := true
 	for k, conds := range ready {
@@ -491,29 +478,14 @@ func (c *NodeLifecycle) handleDisruption(nodes []*api.Node, ready map[string][]*
 	}
 }
 
-// NodeTaintResult is a NoExecute taint TaintPass wrote on a node.
-type NodeTaintResult struct {
-	Node   string
-	Update NodeTaintUpdate
-}
-
-// TaintPass is one NoExecute tainting pass at now: in each zone (by key),
+// taintPass is one NoExecute tainting pass at now: in each zone (by key),
 // while the zone's rate lets a node through, the queued node to process
 // first gets the not-ready or unreachable NoExecute taint its Ready
 // condition calls for (the other one removed), or leaves the queue when it
 // is gone or Ready again; a node without a Ready condition is retried
 // 50 ms later. nodes are the cluster's nodes as the API server holds them
-// (after the monitor passes' writes). A nil node is an error naming its
-// position, and nothing changes.
-func (c *NodeLifecycle) TaintPass(nodes []*api.Node, now time.Time) ([]NodeTaintResult, error) {
-	if c == nil {
-		return nil, fmt.Errorf("%w: node lifecycle: nil", ErrInvalidInput)
-	}
-	for i, n := range nodes {
-		if n == nil {
-			return nil, fmt.Errorf("%w: nodes[%d]: nil", ErrInvalidInput, i)
-		}
-	}
+// (after the monitor passes' writes).
+func (c *Controller) taintPass(nodes []*api.Node, now time.Time) []TaintWrite {
 	// Most passes find no token or nothing queued: the nodes are indexed
 	// by name only when a queued node is processed.
 	var byName map[string]*api.Node
@@ -531,7 +503,7 @@ func (c *NodeLifecycle) TaintPass(nodes []*api.Node, now time.Time) ([]NodeTaint
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	var out []NodeTaintResult
+	var out []TaintWrite
 	for _, k := range keys {
 		z := c.tainter[k]
 		for {
@@ -563,9 +535,9 @@ func (c *NodeLifecycle) TaintPass(nodes []*api.Node, now time.Time) ([]NodeTaint
 			}
 			u := swapTaints(n.Spec.Taints, []api.Taint{add}, []api.Taint{opposite}, now)
 			if len(u.Added)+len(u.Removed) > 0 {
-				out = append(out, NodeTaintResult{Node: n.Name, Update: u})
+				out = append(out, TaintWrite{Node: n.Name, Update: u})
 			}
 		}
 	}
-	return out, nil
+	return out
 }

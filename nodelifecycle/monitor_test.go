@@ -1,4 +1,4 @@
-package disruption
+package nodelifecycle
 
 import (
 	"testing"
@@ -106,21 +106,21 @@ func TestMarkPodNotReady(t *testing.T) {
 	}
 }
 
-func TestNodeMonitor(t *testing.T) {
+func TestMonitor(t *testing.T) {
 	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
 	t.Run("Unknown strictly after the grace period, from the controller's own clock", func(t *testing.T) {
-		m := NewNodeMonitor(NodeLifecycleConfig{})
+		m := NewMonitor(Config{})
 		// The kubelet's heartbeat is an hour old, but the controller has
 		// just started: it gives the node the full 50 s.
 		n := nodeWith(cond(api.NodeReady, api.ConditionTrue))
 		n.Status.Conditions[0].LastHeartbeatTime = api.NewTime(t0.Add(-time.Hour))
 		for _, s := range []int{0, 25, 50} {
-			rep, err := m.Observe(n, time.Time{}, at(s))
+			rep, err := m.Step(MonitorInput{Node: n}, at(s))
 			if err != nil || rep.Status != nil || rep.MarkPodsNotReady {
 				t.Fatalf("t=%d: %+v %v", s, rep, err)
 			}
 		}
-		rep, _ := m.Observe(n, time.Time{}, at(51))
+		rep, _ := m.Step(MonitorInput{Node: n}, at(51))
 		if rep.Status == nil || !rep.MarkPodsNotReady || rep.CurrentReady.Status != api.ConditionUnknown {
 			t.Fatalf("t=51: no Unknown flip: %+v", rep)
 		}
@@ -138,7 +138,7 @@ func TestNodeMonitor(t *testing.T) {
 		n2 := *n
 		n2.Status = *rep.Status
 		n2.Spec.Taints = rep.Taints
-		rep, _ = m.Observe(&n2, time.Time{}, at(56))
+		rep, _ = m.Step(MonitorInput{Node: &n2}, at(56))
 		if rep.Status != nil || rep.NoSchedule.Changed() || rep.MarkPodsNotReady {
 			t.Errorf("second look rewrote status or NoSchedule taints: %+v", rep)
 		}
@@ -147,7 +147,7 @@ func TestNodeMonitor(t *testing.T) {
 		}
 		// Third look: the taint is not rewritten.
 		n2.Spec.Taints = rep.Taints
-		rep, _ = m.Observe(&n2, time.Time{}, at(61))
+		rep, _ = m.Step(MonitorInput{Node: &n2}, at(61))
 		if rep.Status != nil || rep.NoExecute.Changed() || rep.NoSchedule.Changed() {
 			t.Errorf("third look changed something: %+v", rep)
 		}
@@ -156,28 +156,82 @@ func TestNodeMonitor(t *testing.T) {
 		}
 	})
 	t.Run("a renewed lease keeps the node alive", func(t *testing.T) {
-		m := NewNodeMonitor(NodeLifecycleConfig{MonitorGracePeriod: 40 * time.Second})
+		m := NewMonitor(Config{MonitorGracePeriod: 40 * time.Second})
 		n := nodeWith(cond(api.NodeReady, api.ConditionTrue))
 		for s := 0; s <= 200; s += 5 {
-			rep, _ := m.Observe(n, at(s-s%10), at(s))
+			rep, _ := m.Step(MonitorInput{Node: n, LeaseRenew: at(s - s%10)}, at(s))
 			if rep.Status != nil {
 				t.Fatalf("t=%d: flipped with a fresh lease", s)
 			}
 		}
 	})
 	t.Run("a node that never posted status gets the startup grace from its creation", func(t *testing.T) {
-		m := NewNodeMonitor(NodeLifecycleConfig{})
+		m := NewMonitor(Config{})
 		n := nodeWith()
 		n.CreationTimestamp = api.NewTime(t0)
-		if rep, _ := m.Observe(n, time.Time{}, at(60)); rep.Status != nil || rep.GracePeriod != DefaultNodeStartupGracePeriod {
+		if rep, _ := m.Step(MonitorInput{Node: n}, at(60)); rep.Status != nil || rep.GracePeriod != DefaultStartupGracePeriod {
 			t.Fatalf("t=60: %+v", rep)
 		}
-		rep, _ := m.Observe(n, time.Time{}, at(61))
+		rep, _ := m.Step(MonitorInput{Node: n}, at(61))
 		if rep.Status == nil || rep.CurrentReady.Reason != ReasonNodeStatusNeverUpdated {
 			t.Fatalf("t=61: %+v", rep)
 		}
 	})
-	if _, err := NewNodeMonitor(NodeLifecycleConfig{}).Observe(nil, time.Time{}, t0); err == nil {
+	if _, err := NewMonitor(Config{}).Step(MonitorInput{Node: nil}, t0); err == nil {
 		t.Error("nil node: want an error")
 	}
+}
+
+func TestMonitorNextDeadline(t *testing.T) {
+	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
+	m := NewMonitor(Config{})
+	if !m.NextDeadline().IsZero() {
+		t.Fatal("a deadline before any look")
+	}
+	n := nodeWith(cond(api.NodeReady, api.ConditionTrue))
+	look := func(s int) HealthReport {
+		t.Helper()
+		rep, err := m.Step(MonitorInput{Node: n}, at(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := *n
+		if rep.Status != nil {
+			c.Status = *rep.Status
+		}
+		c.Spec.Taints = rep.Taints
+		n = &c
+		return rep
+	}
+	want := func(s int) {
+		t.Helper()
+		if got := m.NextDeadline(); s < 0 && !got.IsZero() || s >= 0 && !got.Equal(at(s)) {
+			t.Errorf("next deadline %v, want %ds", got.Sub(t0), s)
+		}
+	}
+	// Looks on a 5 s grid from 3s: the grace (50 s from the first look)
+	// is over strictly after 53s, at the look of 58s.
+	look(3)
+	want(58)
+	look(8) // an early look changes nothing, nor the deadline
+	want(58)
+	if rep := look(58); rep.Status == nil {
+		t.Fatal("no flip at the deadline")
+	}
+	want(63) // the look after a status write
+	if rep := look(63); len(rep.NoExecute.Added) != 1 {
+		t.Fatalf("no NoExecute taint at the follow-up look: %+v", rep.NoExecute)
+	}
+	want(-1) // Unknown and tainted: nothing until an input
+	// A second node keeps its own deadline; a deleted one is forgotten.
+	other := nodeWith(cond(api.NodeReady, api.ConditionTrue))
+	other.Name = "node-2"
+	if _, err := m.Step(MonitorInput{Node: other}, at(70)); err != nil {
+		t.Fatal(err)
+	}
+	want(125)
+	if _, err := m.Step(MonitorInput{Node: other, Deleted: true}, at(71)); err != nil {
+		t.Fatal(err)
+	}
+	want(-1)
 }

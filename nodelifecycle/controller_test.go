@@ -1,4 +1,4 @@
-package disruption
+package nodelifecycle
 
 import (
 	"errors"
@@ -13,21 +13,21 @@ import (
 	"pgregory.net/rapid"
 )
 
-// zoneSim drives a NodeLifecycle as kube-controller-manager does: a
+// zoneSim drives a Controller as kube-controller-manager does: a
 // monitor pass every 5 s and a tainting pass every 100 ms, writing back
 // what each pass writes. Healthy nodes renew their lease at every pass;
 // lost nodes stopped at t0.
 type zoneSim struct {
 	t       *testing.T
-	c       *NodeLifecycle
+	c       *Controller
 	nodes   []*api.Node
 	lost    map[string]bool
 	tainted map[string]time.Duration // first NoExecute taint, from t0
-	passes  []LifecyclePass
+	passes  []Report
 }
 
-func newZoneSim(t *testing.T, cfg NodeLifecycleConfig, zones map[string]int) *zoneSim {
-	s := &zoneSim{t: t, c: NewNodeLifecycle(cfg), lost: map[string]bool{}, tainted: map[string]time.Duration{}}
+func newZoneSim(t *testing.T, cfg Config, zones map[string]int) *zoneSim {
+	s := &zoneSim{t: t, c: NewController(cfg), lost: map[string]bool{}, tainted: map[string]time.Duration{}}
 	names := make([]string, 0, len(zones))
 	for z := range zones {
 		names = append(names, z)
@@ -60,53 +60,62 @@ func (s *zoneSim) node(name string) *api.Node {
 	return nil
 }
 
-// run simulates until end (from t0), 100 ms steps.
+// leases are the nodes' Lease renewTimes at now: healthy kubelets renew
+// at every step, lost ones stopped at t0.
+func (s *zoneSim) leases(now time.Time) map[string]time.Time {
+	leases := map[string]time.Time{}
+	for _, n := range s.nodes {
+		if s.lost[n.Name] {
+			leases[n.Name] = t0
+		} else {
+			leases[n.Name] = now
+		}
+	}
+	return leases
+}
+
+// run simulates from t0+from to t0+end, stepping every 100 ms.
 func (s *zoneSim) run(from, end time.Duration) {
 	s.t.Helper()
-	for d := from; d <= end; d += DefaultNodeEvictionPeriod {
-		now := t0.Add(d)
-		if d%DefaultNodeMonitorPeriod == 0 {
-			leases := map[string]time.Time{}
-			for _, n := range s.nodes {
-				if s.lost[n.Name] {
-					leases[n.Name] = t0
-				} else {
-					leases[n.Name] = now
-				}
-			}
-			pass, err := s.c.MonitorPass(s.nodes, leases, now)
-			if err != nil {
-				s.t.Fatal(err)
-			}
-			s.passes = append(s.passes, pass)
-			for i, rep := range pass.Nodes {
-				n := *s.nodes[i]
-				if rep.Status != nil {
-					n.Status = *rep.Status
-				}
-				n.Spec.Taints = rep.Taints
-				s.nodes[i] = &n
-				s.note(n.Name, rep.NoExecute, d)
-			}
-		}
-		results, err := s.c.TaintPass(s.nodes, now)
-		if err != nil {
-			s.t.Fatal(err)
-		}
-		for _, r := range results {
-			for i, n := range s.nodes {
-				if n.Name == r.Node {
-					m := *n
-					m.Spec.Taints = r.Update.Taints
-					s.nodes[i] = &m
-				}
-			}
-			s.note(r.Node, r.Update, d)
-		}
+	for d := from; d <= end; d += TaintPassPeriod {
+		s.step(d)
 	}
 }
 
-func (s *zoneSim) note(node string, u NodeTaintUpdate, d time.Duration) {
+// step steps the controller at t0+d and writes back what it wrote.
+func (s *zoneSim) step(d time.Duration) Report {
+	s.t.Helper()
+	now := t0.Add(d)
+	r, err := s.c.Step(Input{Nodes: s.nodes, Leases: s.leases(now)}, now)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	if r.MonitorPass {
+		s.passes = append(s.passes, r)
+		for i, rep := range r.Nodes {
+			n := *s.nodes[i]
+			if rep.Status != nil {
+				n.Status = *rep.Status
+			}
+			n.Spec.Taints = rep.Taints
+			s.nodes[i] = &n
+			s.note(n.Name, rep.NoExecute, d)
+		}
+	}
+	for _, w := range r.Tainted {
+		for i, n := range s.nodes {
+			if n.Name == w.Node {
+				m := *n
+				m.Spec.Taints = w.Update.Taints
+				s.nodes[i] = &m
+			}
+		}
+		s.note(w.Node, w.Update, d)
+	}
+	return r
+}
+
+func (s *zoneSim) note(node string, u TaintUpdate, d time.Duration) {
 	for _, t := range u.Added {
 		if t.Effect == api.TaintEffectNoExecute {
 			if _, ok := s.tainted[node]; !ok {
@@ -129,10 +138,10 @@ func (s *zoneSim) lastZones() map[string]ZoneState {
 	return out
 }
 
-func TestNodeLifecycleOneLostNode(t *testing.T) {
+func TestControllerOneLostNode(t *testing.T) {
 	// One node of a healthy zone: Unknown at 55 s, queued at the next pass
-	// and tainted at once (the bucket is full) — NodeMonitor's timing.
-	s := newZoneSim(t, NodeLifecycleConfig{}, map[string]int{"a": 3, "b": 3})
+	// and tainted at once (the bucket is full) — Monitor's timing.
+	s := newZoneSim(t, Config{}, map[string]int{"a": 3, "b": 3})
 	s.lose("a-01")
 	s.run(0, 2*time.Minute)
 	if got := s.tainted; !cmp.Equal(got, map[string]time.Duration{"a-01": 60 * time.Second}) {
@@ -141,11 +150,11 @@ func TestNodeLifecycleOneLostNode(t *testing.T) {
 	if got := s.lastZones(); !cmp.Equal(got, map[string]ZoneState{"a": ZoneNormal, "b": ZoneNormal}) {
 		t.Errorf("zones %v", got)
 	}
-	// NodeMonitor, one node at a time, taints it at the same look.
-	m := NewNodeMonitor(NodeLifecycleConfig{})
+	// Monitor, one node at a time, taints it at the same look.
+	m := NewMonitor(Config{})
 	n := nodeWith(cond(api.NodeReady, api.ConditionTrue))
-	for d := time.Duration(0); d <= time.Minute; d += DefaultNodeMonitorPeriod {
-		rep, _ := m.Observe(n, t0, t0.Add(d))
+	for d := time.Duration(0); d <= time.Minute; d += DefaultMonitorPeriod {
+		rep, _ := m.Step(MonitorInput{Node: n, LeaseRenew: t0}, t0.Add(d))
 		if rep.Status != nil {
 			c := *n
 			c.Status = *rep.Status
@@ -153,15 +162,15 @@ func TestNodeLifecycleOneLostNode(t *testing.T) {
 		}
 		n.Spec.Taints = rep.Taints
 		if len(rep.NoExecute.Added) > 0 && d != 60*time.Second {
-			t.Errorf("NodeMonitor tainted at %v", d)
+			t.Errorf("Monitor tainted at %v", d)
 		}
 	}
 }
 
-func TestNodeLifecycleZoneOutage(t *testing.T) {
+func TestControllerZoneOutage(t *testing.T) {
 	// Zone a is lost whole while b is healthy: a is fully disrupted, which
 	// keeps the eviction rate: one node every 10 s, in input order.
-	s := newZoneSim(t, NodeLifecycleConfig{}, map[string]int{"a": 5, "b": 5})
+	s := newZoneSim(t, Config{}, map[string]int{"a": 5, "b": 5})
 	s.lose("a-00", "a-01", "a-02", "a-03", "a-04")
 	s.run(0, 3*time.Minute)
 	want := map[string]time.Duration{"a-00": 60 * time.Second, "a-01": 70 * time.Second, "a-02": 80 * time.Second, "a-03": 90 * time.Second, "a-04": 100 * time.Second}
@@ -173,9 +182,9 @@ func TestNodeLifecycleZoneOutage(t *testing.T) {
 	}
 }
 
-func TestNodeLifecyclePartialDisruption(t *testing.T) {
+func TestControllerPartialDisruption(t *testing.T) {
 	t.Run("small zone: tainting stops", func(t *testing.T) {
-		s := newZoneSim(t, NodeLifecycleConfig{}, map[string]int{"a": 10, "b": 2})
+		s := newZoneSim(t, Config{}, map[string]int{"a": 10, "b": 2})
 		s.lose("a-00", "a-01", "a-02", "a-03", "a-04", "a-05")
 		s.run(0, 5*time.Minute)
 		if len(s.tainted) != 0 {
@@ -191,7 +200,7 @@ func TestNodeLifecyclePartialDisruption(t *testing.T) {
 		}
 	})
 	t.Run("large zone: the secondary rate", func(t *testing.T) {
-		s := newZoneSim(t, NodeLifecycleConfig{}, map[string]int{"a": 60})
+		s := newZoneSim(t, Config{}, map[string]int{"a": 60})
 		var lost []string
 		for i := range 40 {
 			lost = append(lost, fmt.Sprintf("a-%02d", i))
@@ -210,11 +219,11 @@ func TestNodeLifecyclePartialDisruption(t *testing.T) {
 	})
 }
 
-func TestNodeLifecycleFullDisruption(t *testing.T) {
+func TestControllerFullDisruption(t *testing.T) {
 	// Every node of every zone is lost: the controller stops tainting. When
 	// one comes back, it restarts every node's grace period and the rate,
 	// with an empty bucket.
-	s := newZoneSim(t, NodeLifecycleConfig{}, map[string]int{"a": 2, "b": 2})
+	s := newZoneSim(t, Config{}, map[string]int{"a": 2, "b": 2})
 	s.lose("a-00", "a-01", "b-00", "b-01")
 	s.run(0, 2*time.Minute)
 	if len(s.tainted) != 0 {
@@ -239,7 +248,7 @@ func TestNodeLifecycleFullDisruption(t *testing.T) {
 		}
 	}
 	s.run(125*time.Second, 5*time.Minute)
-	if !slices.ContainsFunc(s.passes, func(p LifecyclePass) bool { return p.ExitedFullDisruption }) {
+	if !slices.ContainsFunc(s.passes, func(p Report) bool { return p.ExitedFullDisruption }) {
 		t.Fatal("never exited full disruption")
 	}
 	// Exit at 125 s restarts every node's probe time, and each zone's rate
@@ -250,7 +259,7 @@ func TestNodeLifecycleFullDisruption(t *testing.T) {
 		t.Errorf("tainted %v, want %v", s.tainted, want)
 	}
 	// The pass after the exit reports the restarted probe times.
-	exit := slices.IndexFunc(s.passes, func(p LifecyclePass) bool { return p.ExitedFullDisruption })
+	exit := slices.IndexFunc(s.passes, func(p Report) bool { return p.ExitedFullDisruption })
 	for _, rep := range s.passes[exit+1].Nodes {
 		if rep.ProbeTime.Before(t0.Add(125 * time.Second)) {
 			t.Errorf("probe time %v after the exit", rep.ProbeTime)
@@ -258,81 +267,89 @@ func TestNodeLifecycleFullDisruption(t *testing.T) {
 	}
 }
 
-func TestNodeLifecycleRestart(t *testing.T) {
+func TestControllerRestart(t *testing.T) {
 	// A starting controller sees a node that already carries the
-	// unreachable NoExecute taint: it removes it, queues the node and the
-	// tainting pass writes it again with a new timeAdded.
-	// (A healthy node keeps the zone out of full disruption.)
-	c := NewNodeLifecycle(NodeLifecycleConfig{})
+	// unreachable NoExecute taint: its monitor pass removes it and queues
+	// the node, and the tainting pass of the same step writes it again with
+	// a new timeAdded. (A healthy node keeps the zone out of full
+	// disruption.)
+	c := NewController(Config{})
 	n := nodeWith(cond(api.NodeReady, api.ConditionUnknown))
 	n.Spec.Taints = []api.Taint{{Key: api.TaintNodeUnreachable, Effect: api.TaintEffectNoExecute, TimeAdded: api.NewTimePtr(t0.Add(-time.Hour))}}
 	healthy := nodeWith(cond(api.NodeReady, api.ConditionTrue))
 	healthy.Name = "node-2"
-	pass, err := c.MonitorPass([]*api.Node{n, healthy}, nil, t0)
+	r, err := c.Step(Input{Nodes: []*api.Node{n, healthy}}, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := pass.Nodes[0]
-	if len(rep.NoExecute.Removed) != 1 || hasTaint(rep.Taints, api.TaintNodeUnreachable, api.TaintEffectNoExecute) || !cmp.Equal(pass.Queued, []string{"node-1"}) {
-		t.Fatalf("first pass: %+v queued %v", rep.NoExecute, pass.Queued)
+	rep := r.Nodes[0]
+	if !r.MonitorPass || len(rep.NoExecute.Removed) != 1 || hasTaint(rep.Taints, api.TaintNodeUnreachable, api.TaintEffectNoExecute) || !cmp.Equal(r.Queued, []string{"node-1"}) {
+		t.Fatalf("monitor pass: %+v queued %v", rep.NoExecute, r.Queued)
 	}
+	res := r.Tainted
+	if !r.TaintPass || len(res) != 1 || !res[0].Update.Taints[len(res[0].Update.Taints)-1].TimeAdded.Equal(t0) {
+		t.Fatalf("tainting pass: %+v", res)
+	}
+	// Tainted and still in the set: the next passes queue nothing, and no
+	// deadline comes before the next monitor pass.
 	m := *n
-	m.Spec.Taints = rep.Taints
-	res, err := c.TaintPass([]*api.Node{&m, healthy}, t0.Add(DefaultNodeEvictionPeriod))
-	if err != nil || len(res) != 1 || !res[0].Update.Taints[len(res[0].Update.Taints)-1].TimeAdded.Equal(t0.Add(DefaultNodeEvictionPeriod)) {
-		t.Fatalf("tainting pass: %+v %v", res, err)
-	}
-	// Tainted and still in the set: the next passes queue nothing.
 	m.Spec.Taints = res[0].Update.Taints
-	if pass, _ := c.MonitorPass([]*api.Node{&m, healthy}, nil, t0.Add(5*time.Second)); len(pass.Queued) != 0 || pass.Nodes[0].NoExecute.Changed() {
-		t.Errorf("second pass: %+v", pass)
+	if next := c.NextDeadline(); !next.Equal(t0.Add(DefaultMonitorPeriod)) {
+		t.Errorf("next deadline %v", next)
+	}
+	if r, _ := c.Step(Input{Nodes: []*api.Node{&m, healthy}}, t0.Add(5*time.Second)); len(r.Queued) != 0 || r.Nodes[0].NoExecute.Changed() || len(r.Tainted) != 0 {
+		t.Errorf("second pass: %+v", r)
 	}
 }
 
-func TestNodeLifecycleExcludedAndErrors(t *testing.T) {
+func TestControllerExcludedAndErrors(t *testing.T) {
 	// Excluded nodes do not count: a zone of one excluded lost node and
 	// one healthy node stays Normal with one node.
-	c := NewNodeLifecycle(NodeLifecycleConfig{})
+	c := NewController(Config{})
 	lost := nodeWith(cond(api.NodeReady, api.ConditionUnknown))
 	lost.Labels = map[string]string{LabelNodeExcludeDisruption: "", api.LabelTopologyZone: "a"}
 	ok := nodeWith(cond(api.NodeReady, api.ConditionTrue))
 	ok.Name, ok.Labels = "node-2", map[string]string{api.LabelTopologyZone: "a"}
-	pass, err := c.MonitorPass([]*api.Node{lost, ok}, nil, t0)
+	pass, err := c.Step(Input{Nodes: []*api.Node{lost, ok}}, t0)
 	if err != nil || len(pass.Zones) != 1 || pass.Zones[0].Nodes != 1 || pass.Zones[0].State != ZoneNormal || pass.Zones[0].Zone != "a" {
 		t.Errorf("zones %+v %v", pass.Zones, err)
 	}
-	if _, err := c.MonitorPass([]*api.Node{ok, nil}, nil, t0); !errors.Is(err, ErrInvalidInput) || !strings.Contains(err.Error(), "nodes[1]") {
+	if _, err := c.Step(Input{Nodes: []*api.Node{ok, nil}}, t0); !errors.Is(err, api.ErrInvalidInput) || !strings.Contains(err.Error(), "nodes[1]") {
 		t.Errorf("nil node: %v", err)
 	}
-	if _, err := c.TaintPass([]*api.Node{nil}, t0); !errors.Is(err, ErrInvalidInput) {
-		t.Errorf("nil node: %v", err)
-	}
-	var nilC *NodeLifecycle
-	if _, err := nilC.MonitorPass(nil, nil, t0); !errors.Is(err, ErrInvalidInput) {
+	var nilC *Controller
+	if _, err := nilC.Step(Input{}, t0); !errors.Is(err, api.ErrInvalidInput) {
 		t.Errorf("nil controller: %v", err)
 	}
-	if _, err := nilC.TaintPass(nil, t0); !errors.Is(err, ErrInvalidInput) {
-		t.Errorf("nil controller: %v", err)
+	if !nilC.NextDeadline().IsZero() {
+		t.Error("nil controller: a deadline")
 	}
-	var zero NodeLifecycle
-	if _, err := zero.MonitorPass([]*api.Node{ok}, nil, t0); err != nil {
-		t.Errorf("zero NodeLifecycle: %v", err)
+	var zero Controller
+	if !zero.NextDeadline().IsZero() {
+		t.Error("zero Controller: a deadline before the first step")
+	}
+	if r, err := zero.Step(Input{Nodes: []*api.Node{ok}}, t0); err != nil || !r.MonitorPass || !r.TaintPass {
+		t.Errorf("zero Controller: %+v %v", r, err)
+	}
+	// Between the ticks nothing runs.
+	if r, err := zero.Step(Input{Nodes: []*api.Node{ok}}, t0.Add(50*time.Millisecond)); err != nil || r.MonitorPass || r.TaintPass {
+		t.Errorf("between ticks: %+v %v", r, err)
 	}
 }
 
 // Over random clusters whose nodes are lost and come back at random
-// times: TaintPass never taints a node whose Ready condition is True, the
+// times: the tainting pass never taints a node whose Ready condition is True, the
 // taints of one zone come at least 1/rate (10 s) apart, and while every
 // zone is fully disrupted no node carries a not-ready or unreachable
 // NoExecute taint and none is written (nodes here only turn Unknown, so no
 // pass swaps one taint for the other, which would keep the new one).
-func TestNodeLifecycleProperties(t *testing.T) {
+func TestControllerProperties(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		zones := map[string]int{}
 		for z := range rapid.IntRange(1, 3).Draw(rt, "zones") {
 			zones[string(rune('a'+z))] = rapid.IntRange(1, 6).Draw(rt, "nodes-"+string(rune('a'+z)))
 		}
-		s := newZoneSim(t, NodeLifecycleConfig{}, zones)
+		s := newZoneSim(t, Config{}, zones)
 		lostAt := map[string]time.Duration{}
 		backAt := map[string]time.Duration{}
 		for _, n := range s.nodes {
@@ -344,10 +361,10 @@ func TestNodeLifecycleProperties(t *testing.T) {
 			}
 		}
 		lastTaint := map[string]time.Duration{}
-		for d := time.Duration(0); d <= 4*time.Minute; d += DefaultNodeEvictionPeriod {
+		leases := map[string]time.Time{}
+		for d := time.Duration(0); d <= 4*time.Minute; d += TaintPassPeriod {
 			now := t0.Add(d)
-			if d%DefaultNodeMonitorPeriod == 0 {
-				leases := map[string]time.Time{}
+			if d%DefaultMonitorPeriod == 0 {
 				for i, n := range s.nodes {
 					at, lost := lostAt[n.Name]
 					back, returns := backAt[n.Name]
@@ -367,10 +384,15 @@ func TestNodeLifecycleProperties(t *testing.T) {
 						leases[n.Name] = now
 					}
 				}
-				pass, err := s.c.MonitorPass(s.nodes, leases, now)
-				if err != nil {
-					rt.Fatal(err)
-				}
+			}
+			pass, err := s.c.Step(Input{Nodes: s.nodes, Leases: leases}, now)
+			if err != nil {
+				rt.Fatal(err)
+			}
+			if pass.MonitorPass != (d%DefaultMonitorPeriod == 0) || !pass.TaintPass {
+				rt.Fatalf("t=%v: passes run: monitor %v, taint %v", d, pass.MonitorPass, pass.TaintPass)
+			}
+			if pass.MonitorPass {
 				allFull := len(pass.Zones) > 0
 				for _, z := range pass.Zones {
 					allFull = allFull && z.State == ZoneFullDisruption
@@ -388,11 +410,7 @@ func TestNodeLifecycleProperties(t *testing.T) {
 				}
 				s.passes = append(s.passes, pass)
 			}
-			results, err := s.c.TaintPass(s.nodes, now)
-			if err != nil {
-				rt.Fatal(err)
-			}
-			for _, r := range results {
+			for _, r := range pass.Tainted {
 				for i, n := range s.nodes {
 					if n.Name != r.Node {
 						continue
@@ -414,20 +432,20 @@ func TestNodeLifecycleProperties(t *testing.T) {
 	})
 }
 
-func TestNodeLifecycleFullDisruptionKeepsSwappedTaint(t *testing.T) {
+func TestControllerFullDisruptionKeepsSwappedTaint(t *testing.T) {
 	// n1 carries not-ready:NoExecute and is found Unknown in the pass that
 	// finds every zone fully disrupted: the pass swaps in unreachable, and
 	// the untainting that follows checks the node as listed (not-ready),
 	// so unreachable stays.
-	c := NewNodeLifecycle(NodeLifecycleConfig{})
+	c := NewController(Config{})
 	n1 := nodeWith(cond(api.NodeReady, api.ConditionFalse))
 	n2 := nodeWith(cond(api.NodeReady, api.ConditionTrue))
 	n2.Name = "node-2"
-	pass, _ := c.MonitorPass([]*api.Node{n1, n2}, nil, t0)
+	pass, _ := c.Step(Input{Nodes: []*api.Node{n1, n2}}, t0)
 	if !cmp.Equal(pass.Queued, []string{"node-1"}) {
 		t.Fatalf("queued %v", pass.Queued)
 	}
-	res, _ := c.TaintPass([]*api.Node{n1, n2}, t0)
+	res := pass.Tainted
 	if len(res) != 1 || !hasTaint(res[0].Update.Taints, api.TaintNodeNotReady, api.TaintEffectNoExecute) {
 		t.Fatalf("tainting pass %+v", res)
 	}
@@ -436,7 +454,7 @@ func TestNodeLifecycleFullDisruptionKeepsSwappedTaint(t *testing.T) {
 	m1.Status.Conditions = []api.NodeCondition{cond(api.NodeReady, api.ConditionUnknown)}
 	m2 := *n2
 	m2.Status.Conditions = []api.NodeCondition{cond(api.NodeReady, api.ConditionFalse)}
-	pass, _ = c.MonitorPass([]*api.Node{&m1, &m2}, nil, t0.Add(5*time.Second))
+	pass, _ = c.Step(Input{Nodes: []*api.Node{&m1, &m2}}, t0.Add(5*time.Second))
 	if !pass.EnteredFullDisruption {
 		t.Fatalf("zones %+v", pass.Zones)
 	}

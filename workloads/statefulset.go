@@ -1,4 +1,4 @@
-package disruption
+package workloads
 
 import (
 	"fmt"
@@ -135,10 +135,10 @@ type ssPod struct {
 // A nil set, or one without replicas, is an error.
 func SyncStatefulSet(set *api.StatefulSet, pods []*api.Pod, cfg StatefulSetConfig, now time.Time) (StatefulSetSync, error) {
 	if set == nil {
-		return StatefulSetSync{}, fmt.Errorf("%w: statefulset: nil", ErrInvalidInput)
+		return StatefulSetSync{}, fmt.Errorf("%w: statefulset: nil", errInvalidInput)
 	}
 	if set.Spec.Replicas == nil || *set.Spec.Replicas < 0 {
-		return StatefulSetSync{}, fmt.Errorf("%w: statefulset %s/%s: spec.replicas: %v", ErrInvalidInput, set.Namespace, set.Name, ptrString(set.Spec.Replicas))
+		return StatefulSetSync{}, fmt.Errorf("%w: statefulset %s/%s: spec.replicas: %v", errInvalidInput, set.Namespace, set.Name, ptrString(set.Spec.Replicas))
 	}
 	updateRev := set.Status.UpdateRevision
 	currentRev := set.Status.CurrentRevision
@@ -313,7 +313,7 @@ func SyncStatefulSet(set *api.StatefulSet, pods []*api.Pod, cfg StatefulSetConfi
 		if ru != nil && ru.MaxUnavailable != nil {
 			n, err := api.ScaledValueFromIntOrPercent(ru.MaxUnavailable, replicaCount, false)
 			if err != nil {
-				return res, fmt.Errorf("%w: statefulset %s/%s: spec.updateStrategy.rollingUpdate.maxUnavailable: %v", ErrInvalidInput, set.Namespace, set.Name, err)
+				return res, fmt.Errorf("%w: statefulset %s/%s: spec.updateStrategy.rollingUpdate.maxUnavailable: %v", errInvalidInput, set.Namespace, set.Name, err)
 			}
 			maxUnavailable = max(n, 1)
 		}

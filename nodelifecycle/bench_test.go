@@ -1,4 +1,4 @@
-package disruption
+package nodelifecycle
 
 import (
 	"fmt"
@@ -89,7 +89,9 @@ func BenchmarkZoneOutageTaintEviction(b *testing.B) {
 	z := newZoneOutage()
 	c := NewTaintEviction()
 	for _, p := range z.pods {
-		c.PodUpdated(p, t0)
+		if _, err := c.Step(PodUpdated(p), t0); err != nil {
+			b.Fatal(err)
+		}
 	}
 	healthy := make([]*api.Node, z.lost)
 	for i := range healthy {
@@ -102,7 +104,8 @@ func BenchmarkZoneOutageTaintEviction(b *testing.B) {
 	for b.Loop() {
 		scheduled := 0
 		for _, n := range z.nodes[:z.lost] {
-			for _, a := range c.NodeUpdated(n, t0) {
+			acts, _ := c.Step(NodeUpdated(n), t0)
+			for _, a := range acts {
 				if a.Kind == ScheduleEviction {
 					scheduled++
 				}
@@ -113,7 +116,7 @@ func BenchmarkZoneOutageTaintEviction(b *testing.B) {
 		}
 		b.StopTimer()
 		for _, n := range healthy {
-			c.NodeUpdated(n, t0)
+			c.Step(NodeUpdated(n), t0)
 		}
 		b.StartTimer()
 	}
@@ -132,7 +135,7 @@ func nodeIndex(p *api.Pod) int {
 // BenchmarkNodeLifecycleMonitorPass is one monitor pass of the node
 // lifecycle controller over 5,000 nodes in three zones, one zone of them
 // lost (its nodes Unknown and queued for tainting), followed by a tainting
-// pass.
+// pass: one Step at a monitor tick.
 func BenchmarkNodeLifecycleMonitorPass(b *testing.B) {
 	const n = 5000
 	nodes := make([]*api.Node, n)
@@ -145,20 +148,20 @@ func BenchmarkNodeLifecycleMonitorPass(b *testing.B) {
 		}
 		leases[nodes[i].Name] = t0
 	}
-	c := NewNodeLifecycle(NodeLifecycleConfig{})
+	c := NewController(Config{})
 	now := t0
 	step := func() {
-		now = now.Add(DefaultNodeMonitorPeriod)
+		now = now.Add(DefaultMonitorPeriod)
 		for i, node := range nodes {
 			if i%3 != 0 {
 				leases[node.Name] = now
 			}
 		}
-		pass, err := c.MonitorPass(nodes, leases, now)
-		if err != nil {
-			b.Fatal(err)
+		r, err := c.Step(Input{Nodes: nodes, Leases: leases}, now)
+		if err != nil || !r.MonitorPass || !r.TaintPass {
+			b.Fatal(r.MonitorPass, r.TaintPass, err)
 		}
-		for i, rep := range pass.Nodes {
+		for i, rep := range r.Nodes {
 			if rep.Status != nil || rep.NoSchedule.Changed() || rep.NoExecute.Changed() {
 				m := *nodes[i]
 				if rep.Status != nil {
@@ -167,9 +170,6 @@ func BenchmarkNodeLifecycleMonitorPass(b *testing.B) {
 				m.Spec.Taints = rep.Taints
 				nodes[i] = &m
 			}
-		}
-		if _, err := c.TaintPass(nodes, now); err != nil {
-			b.Fatal(err)
 		}
 	}
 	for range 20 { // past the grace period: zone a is Unknown

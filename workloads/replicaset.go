@@ -1,4 +1,4 @@
-package disruption
+package workloads
 
 import (
 	"fmt"
@@ -43,10 +43,10 @@ type ReplicaSetSync struct {
 // without replicas, is an error.
 func SyncReplicaSet(rs *api.ReplicaSet, pods []*api.Pod) (ReplicaSetSync, error) {
 	if rs == nil {
-		return ReplicaSetSync{}, fmt.Errorf("%w: replicaset: nil", ErrInvalidInput)
+		return ReplicaSetSync{}, fmt.Errorf("%w: replicaset: nil", errInvalidInput)
 	}
 	if rs.Spec.Replicas == nil || *rs.Spec.Replicas < 0 {
-		return ReplicaSetSync{}, fmt.Errorf("%w: replicaset %s/%s: spec.replicas: %v", ErrInvalidInput, rs.Namespace, rs.Name, ptrString(rs.Spec.Replicas))
+		return ReplicaSetSync{}, fmt.Errorf("%w: replicaset %s/%s: spec.replicas: %v", errInvalidInput, rs.Namespace, rs.Name, ptrString(rs.Spec.Replicas))
 	}
 	var res ReplicaSetSync
 	for _, p := range pods {

@@ -1,7 +1,8 @@
-package disruption
+package nodelifecycle
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -72,6 +73,15 @@ type step struct {
 	tick   bool
 }
 
+// feed is c.Step for inputs that cannot be bad.
+func feed(c *TaintEviction, ev Event, now time.Time) []TaintEvictionAction {
+	acts, err := c.Step(ev, now)
+	if err != nil {
+		panic(err)
+	}
+	return acts
+}
+
 func runScript(pod *api.Pod, node *api.Node, steps []step) []string {
 	c := NewTaintEviction()
 	var out []string
@@ -87,31 +97,31 @@ func runScript(pod *api.Pod, node *api.Node, steps []step) []string {
 			out = append(out, s)
 		}
 	}
-	record(c.PodUpdated(pod, t0))
-	record(c.NodeUpdated(node, t0))
+	record(feed(c, PodUpdated(pod), t0))
+	record(feed(c, NodeUpdated(node), t0))
 	for _, s := range steps {
 		at := t0.Add(time.Duration(s.at) * time.Second)
 		switch {
 		case s.tick:
-			record(c.Tick(at))
+			record(feed(c, Tick(), at))
 		case s.pod:
 			p := *pod
 			p.Spec.Tolerations = s.tols
 			pod = &p
-			record(c.PodUpdated(pod, at))
+			record(feed(c, PodUpdated(pod), at))
 		default:
 			n := *node
 			n.Spec.Taints = s.taints
 			node = &n
-			record(c.NodeUpdated(node, at))
+			record(feed(c, NodeUpdated(node), at))
 		}
 	}
 	for {
-		next, ok := c.NextEviction()
-		if !ok {
+		next := c.NextDeadline()
+		if next.IsZero() {
 			break
 		}
-		record(c.Tick(next))
+		record(feed(c, Tick(), next))
 	}
 	return out
 }
@@ -250,32 +260,32 @@ func TestTaintEvictionNeverEarly(t *testing.T) {
 			p := newPod(fmt.Sprintf("p%d", i))
 			p.Spec.Tolerations = genTolerations(t, "tolerations")
 			pods[p.Key()] = p
-			check(c.PodUpdated(p, now))
+			check(feed(c, PodUpdated(p), now))
 		}
-		check(c.NodeUpdated(node, now))
+		check(feed(c, NodeUpdated(node), now))
 		for range rapid.IntRange(0, 6).Draw(t, "events") {
 			// Evictions due before the next event fire at their own time.
 			next := now.Add(time.Duration(rapid.IntRange(0, 400).Draw(t, "gap")) * time.Second)
 			for {
-				at, ok := c.NextEviction()
-				if !ok || at.After(next) {
+				at := c.NextDeadline()
+				if at.IsZero() || at.After(next) {
 					break
 				}
 				now = at
-				check(c.Tick(at))
+				check(feed(c, Tick(), at))
 			}
 			now = next
 			if rapid.Bool().Draw(t, "nodeEvent") {
 				n := *node
 				n.Spec.Taints = genTaints(t, "taints")
 				node = &n
-				check(c.NodeUpdated(node, now))
+				check(feed(c, NodeUpdated(node), now))
 			} else {
 				key := rapid.SampledFrom(slices.Sorted(maps.Keys(pods))).Draw(t, "pod")
 				p := *pods[key]
 				p.Spec.Tolerations = genTolerations(t, "tolerations")
 				pods[key] = &p
-				check(c.PodUpdated(&p, now))
+				check(feed(c, PodUpdated(&p), now))
 			}
 		}
 	})
@@ -290,9 +300,9 @@ func TestTaintEvictionRemovalCancels(t *testing.T) {
 		for i := range rapid.IntRange(1, 4).Draw(t, "pods") {
 			p := newPod(fmt.Sprintf("p%d", i))
 			p.Spec.Tolerations = genTolerations(t, "tolerations")
-			c.PodUpdated(p, t0)
+			feed(c, PodUpdated(p), t0)
 		}
-		c.NodeUpdated(node, t0)
+		feed(c, NodeUpdated(node), t0)
 		at := t0.Add(time.Duration(rapid.IntRange(0, 5).Draw(t, "later")) * time.Second)
 		n := *node
 		n.Spec.Taints = nil
@@ -301,16 +311,16 @@ func TestTaintEvictionRemovalCancels(t *testing.T) {
 				n.Spec.Taints = append(n.Spec.Taints, tt)
 			}
 		}
-		acts := c.NodeUpdated(&n, at)
+		acts := feed(c, NodeUpdated(&n), at)
 		for _, a := range acts {
 			if a.Kind == EvictPod && a.At.After(at) {
 				t.Fatalf("eviction after the removal: %+v", a)
 			}
 		}
-		if next, ok := c.NextEviction(); ok {
+		if next := c.NextDeadline(); !next.IsZero() {
 			t.Fatalf("still pending at %v", next)
 		}
-		if acts := c.Tick(at.Add(100 * 365 * 24 * time.Hour)); len(acts) > 0 {
+		if acts := feed(c, Tick(), at.Add(100*365*24*time.Hour)); len(acts) > 0 {
 			t.Fatalf("fired later: %+v", acts)
 		}
 	})
@@ -385,24 +395,40 @@ func FuzzEvaluateNoExecute(f *testing.F) {
 func TestZeroAndNilControllers(t *testing.T) {
 	var zero TaintEviction
 	pod := newPod("web-0")
-	zero.PodUpdated(pod, t0)
-	acts := zero.NodeUpdated(&api.Node{ObjectMeta: api.ObjectMeta{Name: "node-1"}, Spec: api.NodeSpec{Taints: []api.Taint{noExec("x")}}}, t0)
+	feed(&zero, PodUpdated(pod), t0)
+	acts := feed(&zero, NodeUpdated(&api.Node{ObjectMeta: api.ObjectMeta{Name: "node-1"}, Spec: api.NodeSpec{Taints: []api.Taint{noExec("x")}}}), t0)
 	if len(acts) != 1 || acts[0].Kind != EvictPod {
 		t.Errorf("zero value: %+v", acts)
 	}
 	var nilC *TaintEviction
-	if nilC.PodUpdated(pod, t0) != nil || nilC.Tick(t0) != nil || nilC.NodeDeleted("x", t0) != nil || nilC.PodDeleted("a", "b", t0) != nil {
-		t.Error("nil receiver returned actions")
+	for _, ev := range []Event{PodUpdated(pod), Tick(), NodeDeleted("x"), PodDeleted("a", "b")} {
+		if acts, err := nilC.Step(ev, t0); acts != nil || !errors.Is(err, api.ErrInvalidInput) {
+			t.Errorf("nil receiver, %s: %v %v", ev.Kind, acts, err)
+		}
 	}
-	if _, ok := nilC.NextEviction(); ok {
+	if !nilC.NextDeadline().IsZero() {
 		t.Error("nil receiver has a next eviction")
 	}
-	var m NodeMonitor
-	if _, err := m.Observe(nodeWith(cond(api.NodeReady, api.ConditionTrue)), time.Time{}, t0); err != nil {
-		t.Errorf("zero NodeMonitor: %v", err)
+	// Bad events change nothing, not even the firing of due evictions.
+	c := NewTaintEviction()
+	seconds := int64(5)
+	pod.Spec.Tolerations = []api.Toleration{tolerate("x", &seconds)}
+	feed(c, PodUpdated(pod), t0)
+	feed(c, NodeUpdated(&api.Node{ObjectMeta: api.ObjectMeta{Name: "node-1"}, Spec: api.NodeSpec{Taints: []api.Taint{noExec("x")}}}), t0)
+	for _, ev := range []Event{NodeUpdated(nil), PodUpdated(nil), {Kind: EventPodDeleted + 1}} {
+		if acts, err := c.Step(ev, t0.Add(time.Minute)); acts != nil || !errors.Is(err, api.ErrInvalidInput) {
+			t.Errorf("%s: %v %v", ev.Kind, acts, err)
+		}
 	}
-	var nilM *NodeMonitor
-	if _, err := nilM.Observe(nodeWith(), time.Time{}, t0); err == nil || nilM.NodeNotReady("x") {
-		t.Error("nil NodeMonitor")
+	if next := c.NextDeadline(); !next.Equal(t0.Add(5 * time.Second)) {
+		t.Errorf("pending eviction %v after bad events", next)
+	}
+	var m Monitor
+	if _, err := m.Step(MonitorInput{Node: nodeWith(cond(api.NodeReady, api.ConditionTrue))}, t0); err != nil {
+		t.Errorf("zero Monitor: %v", err)
+	}
+	var nilM *Monitor
+	if _, err := nilM.Step(MonitorInput{Node: nodeWith()}, t0); err == nil || nilM.NodeNotReady("x") || !nilM.NextDeadline().IsZero() {
+		t.Error("nil Monitor")
 	}
 }

@@ -1,7 +1,8 @@
-package disruption
+package nodelifecycle
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"time"
 
@@ -218,6 +219,73 @@ func timerBefore(a, b timer) bool {
 	return a.key < b.key
 }
 
+// EventKind says what happened, for TaintEviction.
+type EventKind uint8
+
+// The events of the taint eviction controller: its node and pod
+// informers' adds, updates and deletes, and the tick.
+const (
+	// EventTick: time passed; evictions due by now fire.
+	EventTick EventKind = iota
+	// EventNodeUpdated: a node was added or updated (Node).
+	EventNodeUpdated
+	// EventNodeDeleted: the node named NodeName was deleted.
+	EventNodeDeleted
+	// EventPodUpdated: a pod was added or updated (Pod).
+	EventPodUpdated
+	// EventPodDeleted: the pod Namespace/Name was deleted.
+	EventPodDeleted
+)
+
+// String names the kind.
+func (k EventKind) String() string {
+	switch k {
+	case EventTick:
+		return "Tick"
+	case EventNodeUpdated:
+		return "NodeUpdated"
+	case EventNodeDeleted:
+		return "NodeDeleted"
+	case EventPodUpdated:
+		return "PodUpdated"
+	case EventPodDeleted:
+		return "PodDeleted"
+	}
+	return "EventKind(?)"
+}
+
+// Event is one input of TaintEviction: what its informers saw, or the
+// tick. Make one with NodeUpdated, NodeDeleted, PodUpdated, PodDeleted or
+// Tick; the fields a kind does not use are ignored.
+type Event struct {
+	Kind EventKind
+	// Node is the added or updated node (EventNodeUpdated).
+	Node *api.Node
+	// NodeName names the deleted node (EventNodeDeleted).
+	NodeName string
+	// Pod is the added or updated pod (EventPodUpdated).
+	Pod *api.Pod
+	// Namespace and Name name the deleted pod (EventPodDeleted).
+	Namespace, Name string
+}
+
+// NodeUpdated is the add or update of node.
+func NodeUpdated(node *api.Node) Event { return Event{Kind: EventNodeUpdated, Node: node} }
+
+// NodeDeleted is the deletion of the node named name.
+func NodeDeleted(name string) Event { return Event{Kind: EventNodeDeleted, NodeName: name} }
+
+// PodUpdated is the add or update of pod.
+func PodUpdated(pod *api.Pod) Event { return Event{Kind: EventPodUpdated, Pod: pod} }
+
+// PodDeleted is the deletion of the pod namespace/name.
+func PodDeleted(namespace, name string) Event {
+	return Event{Kind: EventPodDeleted, Namespace: namespace, Name: name}
+}
+
+// Tick is the event that only lets time pass.
+func Tick() Event { return Event{Kind: EventTick} }
+
 // TaintEviction is the NoExecute taint eviction controller of
 // kube-controller-manager (pkg/controller/tainteviction) as a pure state
 // machine. It keeps what the upstream controller keeps: the NoExecute
@@ -225,11 +293,11 @@ func timerBefore(a, b timer) bool {
 // does) and the pending evictions, each with the time it was first
 // scheduled.
 //
-// Feed it node and pod events with the time the controller processes them;
-// each call first fires the evictions due at or before that time (so an
-// eviction due at the same instant as an event fires before the event is
-// handled), then handles the event, and returns the actions in order. Tick
-// only fires due evictions; NextEviction says when to tick next.
+// Step feeds it one event with the time the controller processes it: it
+// first fires the evictions due at or before that time (so an eviction due
+// at the same instant as an event fires before the event is handled), then
+// handles the event, and returns the actions in order. NextDeadline says
+// when the next eviction is due, when a Tick must come.
 //
 // The rules it keeps, upstream's, not the documentation's:
 //   - A deadline counts from when the controller processes the node or pod
@@ -244,15 +312,17 @@ func timerBefore(a, b timer) bool {
 //     changed (field by field, timeAdded included), a pod event only if
 //     its tolerations or node changed; a pod event while its node has no
 //     NoExecute taint does nothing.
+//   - When a node is deleted its taints are forgotten, but the pending
+//     evictions of its pods stay and fire; when a pod is deleted its
+//     pending eviction is cancelled.
 //   - When an eviction fires, the DisruptionTarget condition is patched
 //     unless an equal one (status, reason, message, no lastProbeTime) is
 //     there — observedGeneration is not compared — and the pod is deleted.
 //
 // Objects passed in are kept as the controller's cache, like informer
 // objects: pass a new object for a change, never modify one in place.
-// The zero value is ready to use, like NewTaintEviction's; on a nil
-// *TaintEviction every method does nothing and returns no action. A
-// TaintEviction is not safe for concurrent use.
+// The zero value is ready to use, like NewTaintEviction's. A TaintEviction
+// is not safe for concurrent use.
 type TaintEviction struct {
 	taints map[string][]api.Taint // node → its NoExecute taints (tainted nodes only)
 	pods   map[string]*podState   // pod key → state
@@ -272,18 +342,49 @@ func NewTaintEviction() *TaintEviction {
 	}
 }
 
-// NodeUpdated handles the add or update of node at now: when its NoExecute
-// taints changed, every pod bound to it is re-evaluated (or, with no
-// NoExecute taint left, every pending eviction of those pods cancelled).
-// A nil node does nothing beyond firing due evictions.
-func (c *TaintEviction) NodeUpdated(node *api.Node, now time.Time) []TaintEvictionAction {
-	if !c.ready() {
-		return nil
+// Step handles ev at now, after firing the evictions due by now (earliest
+// first, ties by pod key), and returns the actions in order:
+//   - NodeUpdated: when the node's NoExecute taints changed, every pod
+//     bound to it is re-evaluated (or, with no NoExecute taint left, every
+//     pending eviction of those pods cancelled);
+//   - NodeDeleted: the node's taints are forgotten; pending evictions of
+//     its pods stay (as upstream, which leaves them to fire);
+//   - PodUpdated: when the pod is new, or its tolerations or node
+//     changed, and its node has NoExecute taints, the pod is evaluated;
+//   - PodDeleted: its pending eviction, if any, is cancelled;
+//   - Tick: nothing more.
+//
+// A nil machine, an EventNodeUpdated without a node, an EventPodUpdated
+// without a pod or an unknown kind is an error naming it, and nothing
+// changes (no eviction fires either).
+func (c *TaintEviction) Step(ev Event, now time.Time) ([]TaintEvictionAction, error) {
+	if c == nil {
+		return nil, fmt.Errorf("%w: taint eviction: nil", errInvalidInput)
 	}
+	switch {
+	case ev.Kind == EventNodeUpdated && ev.Node == nil:
+		return nil, fmt.Errorf("%w: node: nil", errInvalidInput)
+	case ev.Kind == EventPodUpdated && ev.Pod == nil:
+		return nil, fmt.Errorf("%w: pod: nil", errInvalidInput)
+	case ev.Kind > EventPodDeleted:
+		return nil, fmt.Errorf("%w: event kind %d", errInvalidInput, ev.Kind)
+	}
+	c.init()
 	acts := c.fire(nil, now)
-	if node == nil {
-		return acts
+	switch ev.Kind {
+	case EventNodeUpdated:
+		acts = c.nodeUpdated(acts, ev.Node, now)
+	case EventNodeDeleted:
+		delete(c.taints, ev.NodeName)
+	case EventPodUpdated:
+		acts = c.podUpdated(acts, ev.Pod, now)
+	case EventPodDeleted:
+		acts = c.podDeleted(acts, ev.Namespace+"/"+ev.Name)
 	}
+	return acts, nil
+}
+
+func (c *TaintEviction) nodeUpdated(acts []TaintEvictionAction, node *api.Node, now time.Time) []TaintEvictionAction {
 	newTaints := NoExecuteTaints(node.Spec.Taints)
 	if old, ok := c.taints[node.Name]; ok && sameTaints(old, newTaints) || !ok && len(newTaints) == 0 {
 		// Unchanged: an untainted node that stays untainted also means no
@@ -307,29 +408,7 @@ func (c *TaintEviction) NodeUpdated(node *api.Node, now time.Time) []TaintEvicti
 	return acts
 }
 
-// NodeDeleted handles the deletion of the node named name: its taints are
-// forgotten; pending evictions of its pods stay (as upstream, which leaves
-// them to fire).
-func (c *TaintEviction) NodeDeleted(name string, now time.Time) []TaintEvictionAction {
-	if !c.ready() {
-		return nil
-	}
-	acts := c.fire(nil, now)
-	delete(c.taints, name)
-	return acts
-}
-
-// PodUpdated handles the add or update of pod at now: when it is new, or its
-// tolerations or node changed, and its node has NoExecute taints, the pod is
-// evaluated. A nil pod does nothing beyond firing due evictions.
-func (c *TaintEviction) PodUpdated(pod *api.Pod, now time.Time) []TaintEvictionAction {
-	if !c.ready() {
-		return nil
-	}
-	acts := c.fire(nil, now)
-	if pod == nil {
-		return acts
-	}
+func (c *TaintEviction) podUpdated(acts []TaintEvictionAction, pod *api.Pod, now time.Time) []TaintEvictionAction {
 	key := pod.Key()
 	st := c.pods[key]
 	var old *api.Pod
@@ -353,14 +432,7 @@ func (c *TaintEviction) PodUpdated(pod *api.Pod, now time.Time) []TaintEvictionA
 	return c.process(acts, st, taints, now)
 }
 
-// PodDeleted handles the deletion of the pod namespace/name: its pending
-// eviction, if any, is cancelled.
-func (c *TaintEviction) PodDeleted(namespace, name string, now time.Time) []TaintEvictionAction {
-	if !c.ready() {
-		return nil
-	}
-	acts := c.fire(nil, now)
-	key := namespace + "/" + name
+func (c *TaintEviction) podDeleted(acts []TaintEvictionAction, key string) []TaintEvictionAction {
 	st := c.pods[key]
 	if st == nil {
 		return acts
@@ -371,26 +443,18 @@ func (c *TaintEviction) PodDeleted(namespace, name string, now time.Time) []Tain
 	return acts
 }
 
-// Tick lets time pass to now: the evictions due by then fire, earliest
-// first (ties by pod key).
-func (c *TaintEviction) Tick(now time.Time) []TaintEvictionAction {
-	if !c.ready() {
-		return nil
-	}
-	return c.fire(nil, now)
-}
-
-// NextEviction returns the earliest pending eviction time, or false when
-// none is pending.
-func (c *TaintEviction) NextEviction() (time.Time, bool) {
+// NextDeadline returns the earliest pending eviction time, when a Tick
+// must come; the zero time when none is pending, and for a nil
+// TaintEviction.
+func (c *TaintEviction) NextDeadline() time.Time {
 	if c == nil {
-		return time.Time{}, false
+		return time.Time{}
 	}
 	c.dropStale()
 	if len(c.queue) == 0 {
-		return time.Time{}, false
+		return time.Time{}
 	}
-	return c.queue[0].fireAt, true
+	return c.queue[0].fireAt
 }
 
 // Pending returns when the eviction of pod namespace/name fires, or false
@@ -406,15 +470,11 @@ func (c *TaintEviction) Pending(namespace, name string) (time.Time, bool) {
 	return st.fireAt, true
 }
 
-// ready makes the zero value usable; it is false for a nil receiver.
-func (c *TaintEviction) ready() bool {
-	if c == nil {
-		return false
-	}
+// init makes the zero value usable.
+func (c *TaintEviction) init() {
 	if c.pods == nil {
 		*c = *NewTaintEviction()
 	}
-	return true
 }
 
 // bind keeps the pod object and the node index in step. The index holds
@@ -622,13 +682,6 @@ func sameTaints(a, b []api.Taint) bool {
 	return slices.EqualFunc(a, b, func(x, y api.Taint) bool {
 		return x.Key == y.Key && x.Value == y.Value && x.Effect == y.Effect && sameTimePtr(x.TimeAdded, y.TimeAdded)
 	})
-}
-
-func sameTimePtr(a, b *api.Time) bool {
-	if a == nil || b == nil {
-		return a == nil && b == nil
-	}
-	return a.Equal(b.Time)
 }
 
 // sameTolerations is the semantic equality of the API helpers: nil and

@@ -1,11 +1,11 @@
-package disruption_test
+package nodelifecycle_test
 
 import (
 	"fmt"
 	"time"
 
 	"github.com/podsem/podsem/api"
-	"github.com/podsem/podsem/disruption"
+	"github.com/podsem/podsem/nodelifecycle"
 )
 
 var lostAt = time.Date(2025, 3, 1, 10, 0, 0, 0, time.UTC)
@@ -20,7 +20,7 @@ func ExampleEvaluateNoExecute() {
 		{Key: api.TaintNodeNotReady, Operator: api.TolerationOpExists, Effect: api.TaintEffectNoExecute, TolerationSeconds: &seconds},
 		{Key: api.TaintNodeUnreachable, Operator: api.TolerationOpExists, Effect: api.TaintEffectNoExecute, TolerationSeconds: &seconds},
 	}
-	d := disruption.EvaluateNoExecute(taints, tolerations)
+	d := nodelifecycle.EvaluateNoExecute(taints, tolerations)
 	fmt.Println(d.Outcome, d.After, d.Decisive.Key)
 	// Output: Deadline 5m0s node.kubernetes.io/unreachable
 }
@@ -28,7 +28,7 @@ func ExampleEvaluateNoExecute() {
 // The deadline counts from when the controller sees the taint, not from
 // its timeAdded; a later, shorter toleration does not bring it forward.
 func ExampleTaintEviction() {
-	c := disruption.NewTaintEviction()
+	c := nodelifecycle.NewTaintEviction()
 	seconds := int64(300)
 	pod := &api.Pod{
 		ObjectMeta: api.ObjectMeta{Name: "web-0", Namespace: "default", Generation: 1},
@@ -39,7 +39,7 @@ func ExampleTaintEviction() {
 	node := &api.Node{ObjectMeta: api.ObjectMeta{Name: "node-2"}, Spec: api.NodeSpec{Taints: []api.Taint{
 		{Key: api.TaintNodeUnreachable, Effect: api.TaintEffectNoExecute, TimeAdded: api.NewTimePtr(lostAt.Add(-time.Hour))},
 	}}}
-	show := func(acts []disruption.TaintEvictionAction) {
+	show := func(acts []nodelifecycle.TaintEvictionAction) {
 		for _, a := range acts {
 			fmt.Printf("%s %s at %s", a.Kind, a.Pod, a.At.Format("15:04:05"))
 			if a.DisruptionTarget != nil {
@@ -48,14 +48,21 @@ func ExampleTaintEviction() {
 			fmt.Println()
 		}
 	}
-	c.PodUpdated(pod, lostAt)
-	show(c.NodeUpdated(node, lostAt))
+	step := func(ev nodelifecycle.Event, now time.Time) {
+		acts, err := c.Step(ev, now)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		show(acts)
+	}
+	step(nodelifecycle.PodUpdated(pod), lostAt)
+	step(nodelifecycle.NodeUpdated(node), lostAt)
 	shorter := *pod
 	five := int64(5)
 	shorter.Spec.Tolerations = []api.Toleration{{Key: api.TaintNodeUnreachable, Operator: api.TolerationOpExists, Effect: api.TaintEffectNoExecute, TolerationSeconds: &five}}
-	show(c.PodUpdated(&shorter, lostAt.Add(time.Minute)))
-	next, _ := c.NextEviction()
-	show(c.Tick(next))
+	step(nodelifecycle.PodUpdated(&shorter), lostAt.Add(time.Minute))
+	step(nodelifecycle.Tick(), c.NextDeadline())
 	// Output:
 	// ScheduleEviction default/web-0 at 10:05:00
 	// EvictPod default/web-0 at 10:05:00 (DeletionByTaintManager: Taint manager: deleting due to NoExecute taint)
@@ -70,7 +77,7 @@ func ExampleConditionTaints() {
 			{Type: api.NodeDiskPressure, Status: api.ConditionTrue},
 		}},
 	}
-	for _, t := range disruption.ConditionTaints(node) {
+	for _, t := range nodelifecycle.ConditionTaints(node) {
 		fmt.Printf("%s:%s\n", t.Key, t.Effect)
 	}
 	// Output:
@@ -86,7 +93,7 @@ func ExampleNoExecuteTaintPass() {
 		Spec:   api.NodeSpec{Taints: []api.Taint{{Key: api.TaintNodeNotReady, Effect: api.TaintEffectNoExecute}}},
 		Status: api.NodeStatus{Conditions: []api.NodeCondition{{Type: api.NodeReady, Status: api.ConditionUnknown}}},
 	}
-	u := disruption.NoExecuteTaintPass(node, lostAt)
+	u := nodelifecycle.NoExecuteTaintPass(node, lostAt)
 	for _, t := range u.Added {
 		fmt.Println("added", t.Key, t.TimeAdded.Format(time.TimeOnly))
 	}
@@ -101,7 +108,7 @@ func ExampleNoExecuteTaintPass() {
 // The pod status write of MarkPodsNotReady.
 func ExampleMarkPodNotReady() {
 	pod := &api.Pod{Status: api.PodStatus{Conditions: []api.PodCondition{{Type: api.PodReady, Status: api.ConditionTrue}}}}
-	c := disruption.MarkPodNotReady(pod, lostAt)
+	c := nodelifecycle.MarkPodNotReady(pod, lostAt)
 	fmt.Println(c.Type, c.Status, c.LastTransitionTime.Format(time.TimeOnly))
 	// Output: Ready False 10:00:00
 }
@@ -110,17 +117,20 @@ func ExampleMarkPodNotReady() {
 // 10:00:00 is marked Unknown at the first look strictly after the 50 s
 // grace period, which also adds the NoSchedule taint. The NoExecute taint
 // follows at the next look, the first to find the node carrying
-// Ready=Unknown.
-func ExampleNodeMonitor() {
-	m := disruption.NewNodeMonitor(disruption.NodeLifecycleConfig{})
+// Ready=Unknown. Jumping from deadline to deadline, the caller steps only
+// at those looks.
+func ExampleMonitor() {
+	m := nodelifecycle.NewMonitor(nodelifecycle.Config{})
 	node := &api.Node{
 		ObjectMeta: api.ObjectMeta{Name: "node-2"},
 		Status: api.NodeStatus{Conditions: []api.NodeCondition{
 			{Type: api.NodeReady, Status: api.ConditionTrue, LastHeartbeatTime: api.NewTime(lostAt)},
 		}},
 	}
-	for s := 0; s <= 65; s += 5 {
-		rep, _ := m.Observe(node, lostAt, lostAt.Add(time.Duration(s)*time.Second))
+	for now := lostAt; !now.IsZero(); now = m.NextDeadline() {
+		rep, _ := m.Step(nodelifecycle.MonitorInput{Node: node, LeaseRenew: lostAt}, now)
+		s := int(now.Sub(lostAt).Seconds())
+		fmt.Printf("t=%ds look\n", s)
 		if rep.Status != nil {
 			fmt.Printf("t=%ds Ready=%s (%s); mark pods not ready: %v\n", s, rep.CurrentReady.Status, rep.CurrentReady.Reason, rep.MarkPodsNotReady)
 			node.Status = *rep.Status // what the API server now holds
@@ -134,47 +144,10 @@ func ExampleNodeMonitor() {
 		node.Spec.Taints = rep.Taints
 	}
 	// Output:
+	// t=0s look
+	// t=55s look
 	// t=55s Ready=Unknown (NodeStatusUnknown); mark pods not ready: true
 	// t=55s tainted node.kubernetes.io/unreachable:NoSchedule
+	// t=60s look
 	// t=60s tainted node.kubernetes.io/unreachable:NoExecute
-}
-
-// db-1 was deleted on a lost node and is stuck Terminating: the
-// StatefulSet creates no second db-1, and under OrderedReady it waits.
-func ExampleSyncStatefulSet() {
-	replicas := int32(3)
-	set := &api.StatefulSet{
-		ObjectMeta: api.ObjectMeta{Name: "db", Namespace: "default"},
-		Spec:       api.StatefulSetSpec{Replicas: &replicas},
-		Status:     api.StatefulSetStatus{CurrentRevision: "db-1a", UpdateRevision: "db-1a"},
-	}
-	pod := func(name string, terminating bool) *api.Pod {
-		p := &api.Pod{
-			ObjectMeta: api.ObjectMeta{Name: name, Namespace: "default", Labels: map[string]string{
-				api.LabelStatefulSetPodName: name, api.LabelControllerRevisionHash: "db-1a"}},
-			Status: api.PodStatus{Phase: api.PodRunning, Conditions: []api.PodCondition{{Type: api.PodReady, Status: api.ConditionTrue}}},
-		}
-		if terminating {
-			p.DeletionTimestamp = api.NewTimePtr(lostAt)
-		}
-		return p
-	}
-	res, _ := disruption.SyncStatefulSet(set, []*api.Pod{pod("db-0", false), pod("db-1", true), pod("db-2", false)}, disruption.StatefulSetConfig{}, lostAt)
-	fmt.Println(len(res.Actions), "actions; waits for", res.Wait.Pod, res.Wait.Reason)
-	res, _ = disruption.SyncStatefulSet(set, []*api.Pod{pod("db-0", false), pod("db-2", false)}, disruption.StatefulSetConfig{}, lostAt)
-	fmt.Println(res.Actions[0])
-	// Output:
-	// 0 actions; waits for db-1 terminating
-	// Create db-1 (missing)
-}
-
-// A ReplicaSet counts the terminating pod as gone and replaces it at once.
-func ExampleSyncReplicaSet() {
-	replicas := int32(3)
-	rs := &api.ReplicaSet{ObjectMeta: api.ObjectMeta{Name: "web"}, Spec: api.ReplicaSetSpec{Replicas: &replicas}}
-	running := api.PodStatus{Phase: api.PodRunning}
-	lost := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "web-b", DeletionTimestamp: api.NewTimePtr(lostAt)}, Status: running}
-	res, _ := disruption.SyncReplicaSet(rs, []*api.Pod{{ObjectMeta: api.ObjectMeta{Name: "web-a"}, Status: running}, lost, {ObjectMeta: api.ObjectMeta{Name: "web-c"}, Status: running}})
-	fmt.Printf("active %d, terminating %d: create %d\n", res.Active, res.Terminating, res.Create)
-	// Output: active 2, terminating 1: create 1
 }

@@ -1,0 +1,25 @@
+package nodelifecycle
+
+import (
+	"time"
+
+	"github.com/podsem/podsem/api"
+)
+
+var t0 = time.Date(2025, 3, 1, 8, 0, 0, 0, time.UTC)
+
+func ptr[T any](v T) *T { return &v }
+
+func newPod(name string) *api.Pod {
+	return &api.Pod{
+		ObjectMeta: api.ObjectMeta{Name: name, Namespace: "ns-1", UID: "uid-" + name, ResourceVersion: "10", Labels: map[string]string{"app": "web"}},
+		Spec:       api.PodSpec{NodeName: "node-1"},
+		Status: api.PodStatus{Phase: api.PodRunning, Conditions: []api.PodCondition{
+			{Type: api.PodReady, Status: api.ConditionTrue},
+		}},
+	}
+}
+
+func unready(p *api.Pod) {
+	p.Status.Conditions = []api.PodCondition{{Type: api.PodReady, Status: api.ConditionFalse}}
+}
