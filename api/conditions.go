@@ -1,5 +1,7 @@
 package api
 
+import "time"
+
 // FindCondition returns the first pod condition of type t in conds, or nil
 // (pkg/api/v1/pod GetPodConditionFromList).
 func FindCondition(conds []PodCondition, t PodConditionType) *PodCondition {
@@ -31,4 +33,44 @@ func firstOfType[C any, T comparable](list []C, t T, typeOf func(*C) T) *C {
 		}
 	}
 	return nil
+}
+
+// IsPodReady reports whether the pod's Ready condition is True, the test
+// every controller applies to call a pod ready (pkg/api/v1/pod
+// IsPodReady): the disruption controller's healthy pods, the Eviction
+// API's, a StatefulSet's running-and-ready pods. A nil pod is not ready.
+func IsPodReady(pod *Pod) bool {
+	if pod == nil {
+		return false
+	}
+	c := FindCondition(pod.Status.Conditions, PodReady)
+	return c != nil && c.Status == ConditionTrue
+}
+
+// UpdatePodCondition sets c in status the way every component that writes
+// a pod condition does (pkg/api/v1/pod UpdatePodCondition): c replaces the
+// condition of its type whole, or is appended when there is none; its
+// lastTransitionTime is now, unless a condition of its type already had
+// the same status, whose lastTransitionTime it keeps. Nothing else of the
+// old condition survives (a lastProbeTime c does not carry is dropped).
+// It reports whether the status changed: a new condition, or a different
+// status, reason, message, lastProbeTime or lastTransitionTime — callers
+// send no update when it did not. A nil status changes nothing.
+func UpdatePodCondition(status *PodStatus, c PodCondition, now time.Time) bool {
+	if status == nil {
+		return false
+	}
+	c.LastTransitionTime = NewTime(now)
+	old := FindCondition(status.Conditions, c.Type)
+	if old == nil {
+		status.Conditions = append(status.Conditions, c)
+		return true
+	}
+	if old.Status == c.Status {
+		c.LastTransitionTime = old.LastTransitionTime
+	}
+	same := old.Status == c.Status && old.Reason == c.Reason && old.Message == c.Message &&
+		old.LastProbeTime.Equal(c.LastProbeTime.Time) && old.LastTransitionTime.Equal(c.LastTransitionTime.Time)
+	*old = c
+	return !same
 }

@@ -3,6 +3,7 @@ package api_test
 import (
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/internal/niltest"
@@ -257,6 +258,12 @@ var nilCases = map[string]func(t *testing.T){
 	},
 	"ZoneKey": func(t *testing.T) {
 		niltest.Zero(t, api.ZoneKey(nil))
+	},
+	"IsStaticPod":   func(t *testing.T) { niltest.Zero(t, api.IsStaticPod(nil)) },
+	"IsCriticalPod": func(t *testing.T) { niltest.Zero(t, api.IsCriticalPod(nil)) },
+	"IsPodReady":    func(t *testing.T) { niltest.Zero(t, api.IsPodReady(nil)) },
+	"UpdatePodCondition": func(t *testing.T) {
+		niltest.Zero(t, api.UpdatePodCondition(nil, api.PodCondition{Type: api.PodReady}, time.Time{}))
 	},
 	"IsMirrorPod": func(t *testing.T) {
 		if api.IsMirrorPod(nil) {

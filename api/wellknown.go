@@ -70,3 +70,27 @@ func IsMirrorPod(pod *Pod) bool {
 	_, ok := pod.Annotations[ConfigMirrorAnnotationKey]
 	return ok
 }
+
+// IsStaticPod reports whether the kubelet treats pod as a static pod
+// (pkg/kubelet/types IsStaticPod): its ConfigSourceAnnotationKey is present
+// and is not ConfigSourceAPI (a file or an HTTP URL). A nil pod is not.
+func IsStaticPod(pod *Pod) bool {
+	if pod == nil {
+		return false
+	}
+	src, ok := pod.Annotations[ConfigSourceAnnotationKey]
+	return ok && src != ConfigSourceAPI
+}
+
+// IsCriticalPod reports whether the kubelet treats pod as critical
+// (pkg/kubelet/types IsCriticalPod): a static pod, a mirror pod, or a pod
+// whose spec.priority is at least SystemCriticalPriority. The kubelet's
+// eviction manager never evicts a critical pod and admits one even under
+// pressure. A nil pod is not critical.
+func IsCriticalPod(pod *Pod) bool {
+	if pod == nil {
+		return false
+	}
+	return IsStaticPod(pod) || IsMirrorPod(pod) ||
+		(pod.Spec.Priority != nil && *pod.Spec.Priority >= SystemCriticalPriority)
+}

@@ -130,7 +130,7 @@ func Evaluate(pdb *api.PodDisruptionBudget, pods []*api.Pod, controllers Control
 		if t, ok := disrupted[p.Name]; ok && t.Add(DeletionTimeout).After(now) {
 			continue
 		}
-		if podReady(p) {
+		if api.IsPodReady(p) {
 			healthy++
 		}
 	}
@@ -287,12 +287,4 @@ func keptDisruptions(pdb *api.PodDisruptionBudget, selected []*api.Pod, now time
 	}
 	slices.Sort(res.Dropped)
 	return kept
-}
-
-// podReady reports whether the pod's Ready condition is True, the test the
-// disruption controller and the Eviction API use for a healthy pod
-// (pkg/api/v1/pod IsPodReady).
-func podReady(p *api.Pod) bool {
-	c := api.FindCondition(p.Status.Conditions, api.PodReady)
-	return c != nil && c.Status == api.ConditionTrue
 }

@@ -192,7 +192,7 @@ func Evict(pod *api.Pod, eviction *api.Eviction, pdbs []*api.PodDisruptionBudget
 	pdb := matched[0]
 	d := EvictionDecision{Budget: pdb.Name}
 
-	if !podReady(pod) {
+	if !api.IsPodReady(pod) {
 		policy := api.IfHealthyBudget
 		if pdb.Spec.UnhealthyPodEvictionPolicy != nil {
 			policy = *pdb.Spec.UnhealthyPodEvictionPolicy
@@ -356,16 +356,17 @@ func deletePod(d *EvictionDecision, pod *api.Pod, o *api.DeleteOptions, dryRun, 
 			conflict(d, pod.Name, msg, retryAs429, budget, dryRun, nil)
 			return
 		}
-		target = &api.PodCondition{
-			Type:               api.DisruptionTarget,
-			Status:             api.ConditionTrue,
-			Reason:             api.PodReasonEvictionByEvictionAPI,
-			Message:            MessageEvictionByEvictionAPI,
-			LastTransitionTime: api.NewTime(now),
+		var st api.PodStatus
+		if c := api.FindCondition(pod.Status.Conditions, api.DisruptionTarget); c != nil {
+			st.Conditions = []api.PodCondition{*c}
 		}
-		if c := api.FindCondition(pod.Status.Conditions, api.DisruptionTarget); c != nil && c.Status == api.ConditionTrue {
-			target.LastTransitionTime = c.LastTransitionTime
-		}
+		api.UpdatePodCondition(&st, api.PodCondition{
+			Type:    api.DisruptionTarget,
+			Status:  api.ConditionTrue,
+			Reason:  api.PodReasonEvictionByEvictionAPI,
+			Message: MessageEvictionByEvictionAPI,
+		}, now)
+		target = &st.Conditions[0]
 		stored = nextResourceVersion(stored)
 		if o.Preconditions != nil && o.Preconditions.ResourceVersion != nil {
 			o = withResourceVersion(o, stored)

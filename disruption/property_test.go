@@ -153,7 +153,7 @@ func TestEvictNeverBreaksTheBudget(t *testing.T) {
 		if d.Rule == RuleBudgetAllows && b.Status.DisruptionsAllowed < 1 {
 			t.Fatalf("charged a budget with %d disruptions allowed", b.Status.DisruptionsAllowed)
 		}
-		healthyRunning := pod.Status.Phase == api.PodRunning && podReady(pod) && pod.DeletionTimestamp == nil
+		healthyRunning := pod.Status.Phase == api.PodRunning && api.IsPodReady(pod) && pod.DeletionTimestamp == nil
 		if healthyRunning && b.Status.DisruptionsAllowed <= 0 && d.Allowed {
 			t.Fatalf("evicted a healthy pod from a budget with %d allowed (%s)", b.Status.DisruptionsAllowed, d)
 		}
@@ -187,7 +187,7 @@ func TestEvictionsKeepTheFloor(t *testing.T) {
 			}
 			i := rapid.IntRange(0, n-1).Draw(t, "victim")
 			victim := pods[i]
-			wasHealthy := podReady(victim) && victim.DeletionTimestamp == nil
+			wasHealthy := api.IsPodReady(victim) && victim.DeletionTimestamp == nil
 			d := Evict(victim, evictionOf(victim.Name, nil), []*api.PodDisruptionBudget{b}, EvictOptions{}, now)
 			if d.BudgetUpdated {
 				b.Status = *d.BudgetStatus
@@ -200,7 +200,7 @@ func TestEvictionsKeepTheFloor(t *testing.T) {
 			if d.Allowed && wasHealthy {
 				healthy := 0
 				for _, p := range pods {
-					if podReady(p) && p.DeletionTimestamp == nil {
+					if api.IsPodReady(p) && p.DeletionTimestamp == nil {
 						healthy++
 					}
 				}

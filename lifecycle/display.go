@@ -162,7 +162,7 @@ func DisplayStatus(pod *api.Pod, now time.Time) DisplayRow {
 		}
 		if status == Completed {
 			switch {
-			case hasRunning && readyTrue(st):
+			case hasRunning && api.IsPodReady(pod):
 				status = string(api.PodRunning)
 			case errorReason != "":
 				status = errorReason
@@ -196,15 +196,6 @@ func DisplayStatus(pod *api.Pod, now time.Time) DisplayRow {
 func initializedTrue(st *api.PodStatus) bool {
 	c := api.FindCondition(st.Conditions, api.PodInitialized)
 	return c != nil && c.Status == api.ConditionTrue
-}
-
-func readyTrue(st *api.PodStatus) bool {
-	for i := range st.Conditions {
-		if st.Conditions[i].Type == api.PodReady && st.Conditions[i].Status == api.ConditionTrue {
-			return true
-		}
-	}
-	return false
 }
 
 // Since renders the time from t to now as kubectl's AGE-style columns do

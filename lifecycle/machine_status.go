@@ -84,7 +84,7 @@ func (m *Machine) mergePhase(st *api.PodStatus) api.PodPhase {
 	*pod = m.pod
 	pod.Status = *st
 	ph := Phase(pod, PhaseOptions{PodIsTerminal: m.terminating, PodHasInitialized: m.hasInitialized()})
-	if m.finalized && !ph.IsTerminal() && !IsStaticPod(&m.pod) {
+	if m.finalized && !ph.IsTerminal() && !api.IsStaticPod(&m.pod) {
 		ph = api.PodFailed // a stopped pod always ends terminal
 	}
 	if m.reason == DeadlineExceeded {

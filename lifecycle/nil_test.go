@@ -91,9 +91,6 @@ var nilCases = map[string]func(t *testing.T){
 		niltest.Zero(t, lifecycle.IsContainerRestartable(nil, api.ContainerKindRegular, c),
 			lifecycle.IsContainerRestartable(&api.PodSpec{}, api.ContainerKindRegular, nil))
 	},
-	"IsStaticPod": func(t *testing.T) {
-		niltest.Zero(t, lifecycle.IsStaticPod(nil))
-	},
 	"NewMachine": func(t *testing.T) {
 		if m := lifecycle.NewMachine(nil, lifecycle.MachineConfig{}); m != nil {
 			t.Errorf("got %v, want nil", m)

@@ -6,18 +6,6 @@ import (
 	"github.com/podsem/podsem/api"
 )
 
-// IsStaticPod reports whether the kubelet treats pod as a static pod
-// (pkg/kubelet/types IsStaticPod): its api.ConfigSourceAnnotationKey is
-// present and is not api.ConfigSourceAPI (a file or an HTTP URL). A nil pod
-// is not.
-func IsStaticPod(pod *api.Pod) bool {
-	if pod == nil {
-		return false
-	}
-	src, ok := pod.Annotations[api.ConfigSourceAnnotationKey]
-	return ok && src != api.ConfigSourceAPI
-}
-
 // PhaseOptions are the facts the kubelet knows besides the pod when it
 // computes a phase.
 type PhaseOptions struct {
@@ -231,7 +219,7 @@ func phase(pod *api.Pod, opts PhaseOptions, n *PhaseCounts) api.PodPhase {
 	case n.Running > 0 && n.Unknown == 0:
 		return api.PodRunning
 	case n.Running == 0 && n.Stopped > 0 && n.Unknown == 0:
-		if opts.PodIsTerminal && !IsStaticPod(pod) {
+		if opts.PodIsTerminal && !api.IsStaticPod(pod) {
 			if n.Stopped == n.Succeeded {
 				return api.PodSucceeded
 			}
@@ -262,7 +250,7 @@ func explainPhase(p api.PodPhase, n *PhaseCounts, opts PhaseOptions, pod *api.Po
 		return fmt.Sprintf("%d container(s) running", n.Running)
 	case n.Running == 0 && n.Stopped > 0 && n.Unknown == 0:
 		switch {
-		case opts.PodIsTerminal && !IsStaticPod(pod):
+		case opts.PodIsTerminal && !api.IsStaticPod(pod):
 			return fmt.Sprintf("pod is terminal: %d of %d stopped container(s) exited 0", n.Succeeded, n.Stopped)
 		case p == api.PodRunning:
 			return fmt.Sprintf("%d stopped container(s) will be restarted", n.Stopped-n.StoppedFinal)

@@ -140,18 +140,6 @@ func TestPhase(t *testing.T) {
 	}
 }
 
-func TestIsStaticPod(t *testing.T) {
-	for src, want := range map[string]bool{"api": false, "file": true, "http": true} {
-		p := &api.Pod{ObjectMeta: api.ObjectMeta{Annotations: map[string]string{api.ConfigSourceAnnotationKey: src}}}
-		if got := IsStaticPod(p); got != want {
-			t.Errorf("IsStaticPod(source %q) = %v, want %v", src, got, want)
-		}
-	}
-	if IsStaticPod(&api.Pod{}) {
-		t.Error("a pod without the config source annotation is not static")
-	}
-}
-
 func TestExplainPhaseMentionsCounts(t *testing.T) {
 	pod := &api.Pod{
 		Spec:   api.PodSpec{RestartPolicy: api.RestartPolicyNever, InitContainers: []api.Container{{Name: "init"}}, Containers: []api.Container{{Name: "app"}}},

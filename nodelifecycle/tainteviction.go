@@ -660,21 +660,26 @@ func TaintEvictionCondition(pod *api.Pod, now time.Time) *api.PodCondition {
 	if pod == nil {
 		return nil
 	}
-	c := api.PodCondition{
+	return updatedCondition(pod, api.PodCondition{
 		Type:               api.DisruptionTarget,
 		Status:             api.ConditionTrue,
 		Reason:             api.PodReasonDeletionByTaintManager,
 		Message:            MessageDeletionByTaintManager,
 		ObservedGeneration: pod.Generation,
-		LastTransitionTime: api.NewTime(now),
+	}, now)
+}
+
+// updatedCondition is c as api.UpdatePodCondition would write it over the
+// pod's condition of its type, or nil when that is no change.
+func updatedCondition(pod *api.Pod, c api.PodCondition, now time.Time) *api.PodCondition {
+	var st api.PodStatus
+	if old := api.FindCondition(pod.Status.Conditions, c.Type); old != nil {
+		st.Conditions = []api.PodCondition{*old}
 	}
-	if old := api.FindCondition(pod.Status.Conditions, api.DisruptionTarget); old != nil && old.Status == c.Status {
-		if old.Reason == c.Reason && old.Message == c.Message && old.LastProbeTime.IsZero() {
-			return nil
-		}
-		c.LastTransitionTime = old.LastTransitionTime
+	if !api.UpdatePodCondition(&st, c, now) {
+		return nil
 	}
-	return &c
+	return &st.Conditions[0]
 }
 
 // sameTaints compares two taint lists field by field, timeAdded by instant.

@@ -4,21 +4,7 @@ import (
 	"fmt"
 
 	"github.com/podsem/podsem/api"
-	"github.com/podsem/podsem/lifecycle"
 )
-
-// IsCriticalPod reports whether the kubelet treats pod as critical
-// (pkg/kubelet/types IsCriticalPod): a static pod, a mirror pod, or a pod
-// whose spec.priority is at least api.SystemCriticalPriority. The
-// eviction manager never evicts a critical pod and admits one even under
-// pressure. A nil pod is not critical.
-func IsCriticalPod(pod *api.Pod) bool {
-	if pod == nil {
-		return false
-	}
-	return lifecycle.IsStaticPod(pod) || api.IsMirrorPod(pod) ||
-		(pod.Spec.Priority != nil && *pod.Spec.Priority >= api.SystemCriticalPriority)
-}
 
 // Admission is the kubelet's answer to a pod it is asked to run.
 type Admission struct {
@@ -35,7 +21,7 @@ type Admission struct {
 // Pass.Conditions lists them):
 //
 //   - with no condition, every pod is admitted;
-//   - a critical pod (IsCriticalPod) is always admitted;
+//   - a critical pod (api.IsCriticalPod) is always admitted;
 //   - when MemoryPressure is the only condition, a pod that is not
 //     BestEffort is admitted, and so is a BestEffort pod that tolerates the
 //     node.kubernetes.io/memory-pressure:NoSchedule taint;
@@ -49,7 +35,7 @@ func Admit(pod *api.Pod, conditions []api.NodeConditionType) Admission {
 	if pod == nil {
 		return Admission{}
 	}
-	if len(conditions) == 0 || IsCriticalPod(pod) {
+	if len(conditions) == 0 || api.IsCriticalPod(pod) {
 		return Admission{Admit: true}
 	}
 	if len(conditions) == 1 && conditions[0] == api.NodeMemoryPressure {

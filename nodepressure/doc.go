@@ -68,7 +68,7 @@
 // reclaim. For a disk signal it asks for garbage collection first
 // (NodeGC) and evicts nothing if that relieved the node. Otherwise it
 // evicts the first pod of the eviction order that is not critical
-// (IsCriticalPod: static, mirror, or priority at least
+// (api.IsCriticalPod: static, mirror, or priority at least
 // system-cluster-critical's 2000000000), and says how (PodEviction):
 //
 //   - the grace-period override: 1 s for a hard threshold, whatever the

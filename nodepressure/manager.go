@@ -424,7 +424,7 @@ func (m *Manager) holds(i int, o *observations, enforceMinReclaim bool) bool {
 //     first; if afterwards (in.AfterNodeGC) no threshold is in force, no
 //     pod is evicted.
 //  6. The active pods are ranked for the signal (RankForEviction), and the
-//     first that is not critical (IsCriticalPod) is evicted, with the grace
+//     first that is not critical (api.IsCriticalPod) is evicted, with the grace
 //     override of termination.EvictionGraceOverride and the kubelet's
 //     message and final status.
 //
@@ -695,7 +695,7 @@ func (m *Manager) pass(in Observation, now time.Time) Pass {
 	// full sort is needed only when ties leave that to the sort's order.
 	m.critical = m.critical[:0]
 	for i := range ranks {
-		m.critical = append(m.critical, IsCriticalPod(ranks[i].Pod))
+		m.critical = append(m.critical, api.IsCriticalPod(ranks[i].Pod))
 	}
 	m.sorter.prepare(ranks, rule.measure)
 	lead, ok := m.sorter.leading(m.critical)

@@ -118,7 +118,7 @@ func TestManagerProperties(t *testing.T) {
 			if st.Reclaim == nil {
 				t.Fatalf("pass %d: eviction without reclaim", k)
 			}
-			if nodepressure.IsCriticalPod(e.Pod) {
+			if api.IsCriticalPod(e.Pod) {
 				t.Fatalf("pass %d: critical pod %s evicted", k, e.Pod.Name)
 			}
 			ranks, err := nodepressure.RankForEviction(pods, nodepressure.StatsByUID(stats), st.Reclaim.Threshold.Signal, layout)
@@ -127,7 +127,7 @@ func TestManagerProperties(t *testing.T) {
 			}
 			var skipped []*api.Pod
 			for _, r := range ranks {
-				if !nodepressure.IsCriticalPod(r.Pod) {
+				if !api.IsCriticalPod(r.Pod) {
 					if r.Pod != e.Pod {
 						t.Fatalf("pass %d: evicted %s, ranking says %s", k, e.Pod.Name, r.Pod.Name)
 					}

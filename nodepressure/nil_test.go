@@ -78,9 +78,6 @@ var nilCases = map[string]func(t *testing.T){
 			t.Errorf("no pods: got %v, %v; want none", got, err)
 		}
 	},
-	"IsCriticalPod": func(t *testing.T) {
-		niltest.Zero(t, nodepressure.IsCriticalPod(nil))
-	},
 	"ObserveSignals": func(t *testing.T) {
 		niltest.Zero(t, nodepressure.ObserveSignals(nil))
 	},

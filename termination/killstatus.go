@@ -1,6 +1,7 @@
 package termination
 
 import (
+	"slices"
 	"time"
 
 	"github.com/podsem/podsem/api"
@@ -25,24 +26,13 @@ func KubeletKillStatus(pod *api.Pod, phase api.PodPhase, reason, message string,
 		gen = pod.Generation
 	}
 	st.Phase, st.Reason, st.Message = phase, reason, message
-	cond := api.PodCondition{
+	st.Conditions = slices.Clone(st.Conditions)
+	api.UpdatePodCondition(&st, api.PodCondition{
 		Type:               api.DisruptionTarget,
 		ObservedGeneration: gen,
 		Status:             api.ConditionTrue,
-		LastTransitionTime: api.NewTime(now),
 		Reason:             api.PodReasonTerminationByKubelet,
 		Message:            message,
-	}
-	conds := make([]api.PodCondition, len(st.Conditions), len(st.Conditions)+1)
-	copy(conds, st.Conditions)
-	if old := api.FindCondition(conds, api.DisruptionTarget); old != nil {
-		if old.Status == cond.Status {
-			cond.LastTransitionTime = old.LastTransitionTime
-		}
-		*old = cond
-	} else {
-		conds = append(conds, cond)
-	}
-	st.Conditions = conds
+	}, now)
 	return st
 }

@@ -10,10 +10,3 @@ import (
 // errors for arguments a sync cannot work with (a nil object, a missing
 // replica count) wrap it, so errors.Is(err, api.ErrInvalidInput) holds.
 var errInvalidInput = fmt.Errorf("workloads: %w", api.ErrInvalidInput)
-
-// podReady reports whether the pod's Ready condition is True
-// (pkg/api/v1/pod IsPodReady).
-func podReady(p *api.Pod) bool {
-	c := api.FindCondition(p.Status.Conditions, api.PodReady)
-	return c != nil && c.Status == api.ConditionTrue
-}

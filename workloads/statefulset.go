@@ -405,7 +405,7 @@ func identityMatches(set *api.StatefulSet, pod *api.Pod) bool {
 func ssTerminating(p *api.Pod) bool { return p != nil && p.DeletionTimestamp != nil }
 
 func ssRunningAndReady(p *api.Pod) bool {
-	return p != nil && p.Status.Phase == api.PodRunning && podReady(p)
+	return p != nil && p.Status.Phase == api.PodRunning && api.IsPodReady(p)
 }
 
 // ssUnavailable is isUnavailable: not available (a pod not created yet
@@ -417,7 +417,7 @@ func ssUnavailable(p *api.Pod, minReady int32, now time.Time) bool {
 // podAvailable is pkg/api/v1/pod IsPodAvailable: Ready, and Ready for at
 // least minReadySeconds by its lastTransitionTime (reached exactly counts).
 func podAvailable(p *api.Pod, minReadySeconds int32, now time.Time) bool {
-	if p == nil || !podReady(p) {
+	if p == nil || !api.IsPodReady(p) {
 		return false
 	}
 	if minReadySeconds == 0 {
