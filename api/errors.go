@@ -8,10 +8,16 @@ import (
 	"strings"
 )
 
-// ErrInvalidInput is wrapped by the errors of functions handed something
-// they cannot work on at all, such as a nil object pointer; the message
-// names the argument ("pod: nil"). Test with errors.Is.
-var ErrInvalidInput = errors.New("api: invalid input")
+// ErrInvalidInput is podsem's one sentinel for bad input: every package's
+// functions and state machines, handed something they cannot work on at
+// all (a nil object, a nil machine, a config they cannot run with), return
+// an error that wraps it, prefixed with the package's name and naming the
+// argument ("termination: invalid input: pod: nil"). Test with
+// errors.Is(err, api.ErrInvalidInput).
+var ErrInvalidInput = errors.New("invalid input")
+
+// errInvalidInput is ErrInvalidInput in this package's context.
+var errInvalidInput = fmt.Errorf("api: %w", ErrInvalidInput)
 
 // ErrorType classifies a validation error the way the API server's
 // field.ErrorType does; the string values are upstream's.

@@ -44,7 +44,7 @@ func (v IntOrString) MarshalJSON() ([]byte, error) {
 // ErrInvalidInput.
 func (v *IntOrString) UnmarshalJSON(b []byte) error {
 	if v == nil {
-		return fmt.Errorf("%w: IntOrString: nil pointer", ErrInvalidInput)
+		return fmt.Errorf("%w: IntOrString: nil pointer", errInvalidInput)
 	}
 	if len(b) > 0 && b[0] == '"' {
 		v.IsString, v.IntVal = true, 0
@@ -72,7 +72,7 @@ func (v *IntOrString) UnmarshalJSON(b []byte) error {
 // ErrInvalidInput.
 func ScaledValueFromIntOrPercent(v *IntOrString, total int, roundUp bool) (int, error) {
 	if v == nil {
-		return 0, fmt.Errorf("%w: IntOrString: nil", ErrInvalidInput)
+		return 0, fmt.Errorf("%w: IntOrString: nil", errInvalidInput)
 	}
 	if !v.IsString {
 		return int(v.IntVal), nil

@@ -90,7 +90,7 @@ func (t Time) MarshalJSON() ([]byte, error) {
 // hold the result: the error wraps ErrInvalidInput.
 func (t *Time) UnmarshalJSON(b []byte) error {
 	if t == nil {
-		return fmt.Errorf("%w: Time: nil pointer", ErrInvalidInput)
+		return fmt.Errorf("%w: Time: nil pointer", errInvalidInput)
 	}
 	if string(b) == "null" {
 		t.Time = time.Time{}

@@ -873,7 +873,7 @@ func (q Quantity) MarshalJSON() ([]byte, error) {
 // nil *Quantity cannot hold the result: the error wraps ErrInvalidInput.
 func (q *Quantity) UnmarshalJSON(data []byte) error {
 	if q == nil {
-		return fmt.Errorf("%w: Quantity: nil pointer", ErrInvalidInput)
+		return fmt.Errorf("%w: Quantity: nil pointer", errInvalidInput)
 	}
 	if string(data) == "null" {
 		*q = Quantity{}

@@ -218,9 +218,9 @@ var ErrClaimNotForPod = errors.New("claim not created for pod")
 func VolumeClaimIsForPod(pod *Pod, claim *PersistentVolumeClaim) error {
 	switch {
 	case pod == nil:
-		return fmt.Errorf("%w (%w): pod: nil", ErrInvalidInput, ErrClaimNotForPod)
+		return fmt.Errorf("%w (%w): pod: nil", errInvalidInput, ErrClaimNotForPod)
 	case claim == nil:
-		return fmt.Errorf("%w (%w): claim: nil", ErrInvalidInput, ErrClaimNotForPod)
+		return fmt.Errorf("%w (%w): claim: nil", errInvalidInput, ErrClaimNotForPod)
 	}
 	ref := claim.ControllerRef()
 	if claim.Namespace != pod.Namespace || ref == nil || ref.UID != pod.UID {

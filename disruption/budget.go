@@ -94,12 +94,12 @@ func (r Result) String() string {
 // When the sync fails the controller's fail-safe applies: the old status is
 // kept with disruptionsAllowed 0 and a SyncFailed condition. The returned
 // status is a fresh value; pdb and pods are not modified. A nil pdb is a
-// failed sync of an empty budget, whose Result.Err wraps ErrInvalidInput.
+// failed sync of an empty budget, whose Result.Err wraps api.ErrInvalidInput.
 // Nil pods and nil controllers are skipped.
 func Evaluate(pdb *api.PodDisruptionBudget, pods []*api.Pod, controllers Controllers, now time.Time) (api.PodDisruptionBudgetStatus, Result) {
 	var res Result
 	if pdb == nil {
-		res.SyncFailed, res.Err, res.Reason = true, fmt.Errorf("%w: pdb: nil", ErrInvalidInput), ReasonSyncFailed
+		res.SyncFailed, res.Err, res.Reason = true, fmt.Errorf("%w: pdb: nil", errInvalidInput), ReasonSyncFailed
 		return failSafe(&api.PodDisruptionBudget{}, res.Err, now), res
 	}
 	sel, err := api.LabelSelectorAsSelector(pdb.Spec.Selector)

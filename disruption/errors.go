@@ -1,8 +1,13 @@
 package disruption
 
-import "errors"
+import (
+	"fmt"
 
-// ErrInvalidInput is wrapped by the errors of this package's calculators and
-// state machines for arguments they cannot work with (a nil object, a
-// negative count); the message names the argument and the value.
-var ErrInvalidInput = errors.New("disruption: invalid input")
+	"github.com/podsem/podsem/api"
+)
+
+// errInvalidInput is api.ErrInvalidInput in this package's context: the
+// errors for arguments a function cannot work with at all (a nil object)
+// wrap it and name the argument, so errors.Is(err, api.ErrInvalidInput)
+// holds across podsem.
+var errInvalidInput = fmt.Errorf("disruption: %w", api.ErrInvalidInput)

@@ -21,7 +21,7 @@ func nilRunningPod() *api.Pod {
 
 // nilCases calls each exported function and method of disruption that can
 // be handed nil with nil arguments and checks the documented answer: a nil
-// budget is a failed sync whose error wraps disruption.ErrInvalidInput; a
+// budget is a failed sync whose error wraps api.ErrInvalidInput; a
 // nil status or pod elsewhere gives the zero value; an Eviction without a
 // pod is 404 and without a body 400, as the API server answers; nil
 // elements of lists are skipped. Keyed by the
@@ -35,7 +35,7 @@ var nilCases = map[string]func(t *testing.T){
 		if !res.SyncFailed || st.DisruptionsAllowed != 0 {
 			t.Errorf("nil budget: got %+v, %s; want a failed sync", st, res)
 		}
-		niltest.Invalid(t, res.Err, disruption.ErrInvalidInput, "pdb")
+		niltest.Invalid(t, res.Err, api.ErrInvalidInput, "pdb")
 		pdb := &api.PodDisruptionBudget{ObjectMeta: api.ObjectMeta{Name: "pdb", Namespace: "shop"},
 			Spec: api.PodDisruptionBudgetSpec{Selector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}}
 		ctrls := disruption.Controllers{ReplicationControllers: []*api.ReplicationController{nil}, ReplicaSets: []*api.ReplicaSet{nil},

@@ -97,10 +97,10 @@ func (o Objects) EnvFile(volumeName, path string) (map[string]string, error) {
 // variables sorted by name. Each name appears once.
 //
 // A nil ctx is an empty Context and a nil lookup none (ErrNoLookup when the
-// container needs one); a nil pod is an error wrapping ErrInvalidInput.
+// container needs one); a nil pod is an error wrapping api.ErrInvalidInput.
 func Environment(pod *api.Pod, container string, ctx *Context, lookup Lookup) ([]EnvVar, error) {
 	if pod == nil {
-		return nil, fmt.Errorf("%w: pod: nil", ErrInvalidInput)
+		return nil, fmt.Errorf("%w: pod: nil", errInvalidInput)
 	}
 	if ctx == nil {
 		ctx = &Context{}

@@ -1,6 +1,11 @@
 package downward
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+
+	"github.com/podsem/podsem/api"
+)
 
 // Sentinel errors. Every error this package returns wraps one of them, so
 // callers can tell the kinds apart with errors.Is; the messages name the
@@ -44,9 +49,10 @@ var (
 	// ErrNoLookup: the container references ConfigMaps, Secrets or env
 	// files and no Lookup was given (the kubelet's "no kubeClient defined").
 	ErrNoLookup = errors.New("no lookup for configMaps, secrets or env files")
-
-	// ErrInvalidInput: a function was handed something it cannot work on
-	// at all, such as a nil pod, container or volume; the message names
-	// the argument ("pod: nil").
-	ErrInvalidInput = errors.New("downward: invalid input")
 )
+
+// errInvalidInput is api.ErrInvalidInput in this package's context: the
+// errors for arguments a function cannot work with at all (a nil object)
+// wrap it and name the argument, so errors.Is(err, api.ErrInvalidInput)
+// holds across podsem.
+var errInvalidInput = fmt.Errorf("downward: %w", api.ErrInvalidInput)

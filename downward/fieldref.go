@@ -88,10 +88,10 @@ type Context struct {
 // a qualified name or an annotation key that is not one once lowercased,
 // and in Env a missing node or a node without an InternalIP or ExternalIP
 // for status.hostIP(s). A nil ctx is an empty Context; a nil pod is an
-// error wrapping ErrInvalidInput.
+// error wrapping api.ErrInvalidInput.
 func FieldRef(pod *api.Pod, ref api.ObjectFieldSelector, mode Mode, ctx *Context) (string, error) {
 	if pod == nil {
-		return "", fmt.Errorf("%w: pod: nil", ErrInvalidInput)
+		return "", fmt.Errorf("%w: pod: nil", errInvalidInput)
 	}
 	switch mode {
 	case Volume:

@@ -20,10 +20,10 @@ var errNoNodeObject = fmt.Errorf("%w: no Node object to read host IPs from", Err
 // leading zeros are accepted as the kubelet's lenient parser accepts them
 // ("010.0.0.1" is 10.0.0.1). A node without a usable InternalIP or
 // ExternalIP gives an error wrapping ErrNoNode. A nil node is an error
-// wrapping ErrInvalidInput and ErrNoNode.
+// wrapping api.ErrInvalidInput and ErrNoNode.
 func HostIPs(node *api.Node) ([]string, error) {
 	if node == nil {
-		return nil, fmt.Errorf("%w: node: nil (%w)", ErrInvalidInput, errNoNodeObject)
+		return nil, fmt.Errorf("%w: node: nil (%w)", errInvalidInput, errNoNodeObject)
 	}
 	var first net.IP
 	var out []string

@@ -18,7 +18,7 @@ func nilPod() *api.Pod {
 
 // nilCases calls each exported function of downward that can be handed nil
 // with nil arguments and checks the documented answer: a nil pod,
-// container, volume or node is an error wrapping downward.ErrInvalidInput;
+// container, volume or node is an error wrapping api.ErrInvalidInput;
 // a nil pod to OnDiskMode gives 0. Nil keeps its meaning where the API
 // gives it one: a nil Context is an empty one, a nil Lookup none, a nil
 // allocatable no node defaulting, nil maps and lists are empty, and a nil
@@ -28,14 +28,14 @@ var nilCases = map[string]func(t *testing.T){
 	"ContainerResource": func(t *testing.T) {
 		v, err := downward.ContainerResource(nil, "limits.cpu", api.Quantity{})
 		niltest.Zero(t, v)
-		niltest.Invalid(t, err, downward.ErrInvalidInput, "container")
+		niltest.Invalid(t, err, api.ErrInvalidInput, "container")
 	},
 	"Environment": func(t *testing.T) {
 		env, err := downward.Environment(nil, "app", nil, nil)
 		if env != nil {
 			t.Errorf("got %v, want nil", env)
 		}
-		niltest.Invalid(t, err, downward.ErrInvalidInput, "pod")
+		niltest.Invalid(t, err, api.ErrInvalidInput, "pod")
 		env, err = downward.Environment(nilPod(), "app", nil, nil)
 		if err != nil || len(env) != 1 || env[0].Name != "A" || env[0].Value != "x" {
 			t.Errorf("nil context and lookup: got %v, %v; want A=x", env, err)
@@ -57,13 +57,13 @@ var nilCases = map[string]func(t *testing.T){
 	"FieldRef": func(t *testing.T) {
 		v, err := downward.FieldRef(nil, api.ObjectFieldSelector{FieldPath: "metadata.name"}, downward.Env, nil)
 		niltest.Zero(t, v)
-		niltest.Invalid(t, err, downward.ErrInvalidInput, "pod")
+		niltest.Invalid(t, err, api.ErrInvalidInput, "pod")
 		if v, err := downward.FieldRef(nilPod(), api.ObjectFieldSelector{APIVersion: "v1", FieldPath: "metadata.name"}, downward.Env, nil); err != nil || v != "web" {
 			t.Errorf("nil context: got %q, %v; want web", v, err)
 		}
 		// Without a Node the host IP is unavailable; that is not bad input.
 		_, err = downward.FieldRef(nilPod(), api.ObjectFieldSelector{APIVersion: "v1", FieldPath: "status.hostIP"}, downward.Env, nil)
-		if !errors.Is(err, downward.ErrNoNode) || errors.Is(err, downward.ErrInvalidInput) {
+		if !errors.Is(err, downward.ErrNoNode) || errors.Is(err, api.ErrInvalidInput) {
 			t.Errorf("hostIP without a node: got %v, want ErrNoNode alone", err)
 		}
 	},
@@ -75,7 +75,7 @@ var nilCases = map[string]func(t *testing.T){
 		if ips != nil {
 			t.Errorf("got %v, want nil", ips)
 		}
-		niltest.Invalid(t, err, downward.ErrInvalidInput, "node")
+		niltest.Invalid(t, err, api.ErrInvalidInput, "node")
 		if !errors.Is(err, downward.ErrNoNode) {
 			t.Errorf("%v does not wrap ErrNoNode", err)
 		}
@@ -86,7 +86,7 @@ var nilCases = map[string]func(t *testing.T){
 	"ResourceFieldRef": func(t *testing.T) {
 		v, err := downward.ResourceFieldRef(nil, "app", api.ResourceFieldSelector{Resource: "limits.cpu"}, nil)
 		niltest.Zero(t, v)
-		niltest.Invalid(t, err, downward.ErrInvalidInput, "pod")
+		niltest.Invalid(t, err, api.ErrInvalidInput, "pod")
 		// A nil allocatable defaults nothing: an unset limit is 0.
 		if v, err := downward.ResourceFieldRef(nilPod(), "app", api.ResourceFieldSelector{Resource: "limits.cpu"}, nil); err != nil || v != "0" {
 			t.Errorf("nil allocatable: got %q, %v; want 0", v, err)
@@ -104,12 +104,12 @@ var nilCases = map[string]func(t *testing.T){
 		if files != nil {
 			t.Errorf("nil pod: got %v, want nil", files)
 		}
-		niltest.Invalid(t, err, downward.ErrInvalidInput, "pod")
+		niltest.Invalid(t, err, api.ErrInvalidInput, "pod")
 		files, err = downward.VolumeFiles(nilPod(), nil, nil, nil)
 		if files != nil {
 			t.Errorf("nil volume: got %v, want nil", files)
 		}
-		niltest.Invalid(t, err, downward.ErrInvalidInput, "volume")
+		niltest.Invalid(t, err, api.ErrInvalidInput, "volume")
 		if files, err := downward.VolumeFiles(nilPod(), vol, nil, nil); err != nil || len(files) != 1 || string(files[0].Data) != "web" {
 			t.Errorf("nil allocatable and lookup: got %v, %v", files, err)
 		}

@@ -39,10 +39,10 @@ var defaultedLimits = [...]api.ResourceName{api.ResourceCPU, api.ResourceMemory,
 // requests.ephemeral-storage, limits.hugepages-<size> or
 // requests.hugepages-<size>; anything else is an error wrapping
 // ErrUnsupportedResource. A nil container is an error wrapping
-// ErrInvalidInput.
+// api.ErrInvalidInput.
 func ContainerResource(c *api.Container, resource string, divisor api.Quantity) (string, error) {
 	if c == nil {
-		return "", fmt.Errorf("%w: container: nil", ErrInvalidInput)
+		return "", fmt.Errorf("%w: container: nil", errInvalidInput)
 	}
 	return extractResource(c.Resources.Limits, c.Resources.Requests, resource, divisor)
 }
@@ -68,10 +68,10 @@ func ContainerResource(c *api.Container, resource string, divisor api.Quantity) 
 // the pod as written.
 //
 // The value is then computed as ContainerResource does, with ref.Divisor
-// (nil or zero means 1). A nil pod is an error wrapping ErrInvalidInput.
+// (nil or zero means 1). A nil pod is an error wrapping api.ErrInvalidInput.
 func ResourceFieldRef(pod *api.Pod, container string, ref api.ResourceFieldSelector, allocatable api.ResourceList) (string, error) {
 	if pod == nil {
-		return "", fmt.Errorf("%w: pod: nil", ErrInvalidInput)
+		return "", fmt.Errorf("%w: pod: nil", errInvalidInput)
 	}
 	divisor := divisorOf(ref)
 	if allocatable != nil {

@@ -49,13 +49,13 @@ type File struct {
 // all failures, as the kubelet reports them before refusing to set the
 // volume up. A volume of any other kind is an error. A nil lookup is none
 // (ErrNoLookup when a source needs one); a nil pod or volume is an error
-// wrapping ErrInvalidInput.
+// wrapping api.ErrInvalidInput.
 func VolumeFiles(pod *api.Pod, vol *api.Volume, allocatable api.ResourceList, lookup Lookup) ([]File, error) {
 	switch {
 	case pod == nil:
-		return nil, fmt.Errorf("%w: pod: nil", ErrInvalidInput)
+		return nil, fmt.Errorf("%w: pod: nil", errInvalidInput)
 	case vol == nil:
-		return nil, fmt.Errorf("%w: volume: nil", ErrInvalidInput)
+		return nil, fmt.Errorf("%w: volume: nil", errInvalidInput)
 	}
 	files := map[string]File{}
 	var errs []error

@@ -1,7 +1,13 @@
 package nodepressure
 
-import "errors"
+import (
+	"fmt"
 
-// ErrInvalidInput is wrapped by the errors this package returns for bad
-// arguments (a nil pod in a list to rank); the message names the argument.
-var ErrInvalidInput = errors.New("nodepressure: invalid input")
+	"github.com/podsem/podsem/api"
+)
+
+// errInvalidInput is api.ErrInvalidInput in this package's context: the
+// errors for arguments a function cannot work with at all (a nil object)
+// wrap it and name the argument, so errors.Is(err, api.ErrInvalidInput)
+// holds across podsem.
+var errInvalidInput = fmt.Errorf("nodepressure: %w", api.ErrInvalidInput)

@@ -19,7 +19,7 @@ func nilPressure() (nodepressure.Summary, *api.Pod) {
 
 // nilCases calls each exported function and method of nodepressure that can
 // be handed nil with nil arguments and checks the documented answer: a nil
-// pod in a list to rank is an error wrapping nodepressure.ErrInvalidInput
+// pod in a list to rank is an error wrapping api.ErrInvalidInput
 // that names it; a nil pod is not critical and not admitted; a nil Manager
 // reports nothing, does nothing and has no deadline; nil lists and maps
 // are empty (no conditions, no stats), and nil entries of the pods an
@@ -73,7 +73,7 @@ var nilCases = map[string]func(t *testing.T){
 		p := epod("web", 0, "", "")
 		got, err := nodepressure.EvictionOrder([]*api.Pod{p, nil}, nil, nodepressure.SignalMemoryAvailable, nodepressure.LayoutShared)
 		niltest.Zero(t, got)
-		niltest.Invalid(t, err, nodepressure.ErrInvalidInput, "pods[1]")
+		niltest.Invalid(t, err, api.ErrInvalidInput, "pods[1]")
 		if got, err := nodepressure.EvictionOrder(nil, nil, nodepressure.SignalMemoryAvailable, nodepressure.LayoutShared); err != nil || len(got) != 0 {
 			t.Errorf("no pods: got %v, %v; want none", got, err)
 		}
@@ -84,7 +84,7 @@ var nilCases = map[string]func(t *testing.T){
 	"RankForEviction": func(t *testing.T) {
 		got, err := nodepressure.RankForEviction([]*api.Pod{nil}, nil, nodepressure.SignalMemoryAvailable, nodepressure.LayoutShared)
 		niltest.Zero(t, got)
-		niltest.Invalid(t, err, nodepressure.ErrInvalidInput, "pods[0]")
+		niltest.Invalid(t, err, api.ErrInvalidInput, "pods[0]")
 		// nil stats: no pod has stats.
 		ranks, err := nodepressure.RankForEviction([]*api.Pod{epod("web", 0, "", "")}, nil, nodepressure.SignalMemoryAvailable, nodepressure.LayoutShared)
 		if err != nil || len(ranks) != 1 || ranks[0].HasStats {

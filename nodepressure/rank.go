@@ -193,7 +193,7 @@ func (r EvictionRank) Reason() string {
 // default medium, configMap and gitRepo. Pods equal on every rule keep
 // their input order when there are at most 12 pods; with more, they come
 // out as Go's sort (the kubelet's) leaves them, which depends only on the
-// input order. A nil pod in pods is an error wrapping ErrInvalidInput that
+// input order. A nil pod in pods is an error wrapping api.ErrInvalidInput that
 // names its position; a nil stats map is one without entries (every pod
 // lacks stats).
 func RankForEviction(pods []*api.Pod, stats map[string]PodStats, signal Signal, layout FilesystemLayout) ([]EvictionRank, error) {
@@ -204,7 +204,7 @@ func RankForEviction(pods []*api.Pod, stats map[string]PodStats, signal Signal, 
 	ranks := make([]EvictionRank, 0, len(pods))
 	for i, p := range pods {
 		if p == nil {
-			return nil, fmt.Errorf("%w: pods[%d]: nil", ErrInvalidInput, i)
+			return nil, fmt.Errorf("%w: pods[%d]: nil", errInvalidInput, i)
 		}
 		var st *PodStats
 		if v, ok := stats[p.UID]; ok {

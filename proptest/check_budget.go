@@ -22,19 +22,19 @@ import (
 //
 // pdbs and pods are not modified. The error wraps ErrViolation and names
 // the pod, the budget and the API's answer; an evicted name that is not
-// among pods, or a nil budget or pod, wraps ErrInvalidInput.
+// among pods, or a nil budget or pod, wraps api.ErrInvalidInput.
 func CheckEvictionsRespectBudgets(pdbs []*api.PodDisruptionBudget, pods []*api.Pod, evicted []string, ctrl disruption.Controllers, now time.Time) error {
 	byKey := make(map[string]int, len(pods))
 	for i, p := range pods {
 		if p == nil {
-			return fmt.Errorf("%w: pods[%d]: nil", ErrInvalidInput, i)
+			return fmt.Errorf("%w: pods[%d]: nil", errInvalidInput, i)
 		}
 		byKey[p.Key()] = i
 	}
 	current := make([]*api.PodDisruptionBudget, len(pdbs))
 	for i, b := range pdbs {
 		if b == nil {
-			return fmt.Errorf("%w: pdbs[%d]: nil", ErrInvalidInput, i)
+			return fmt.Errorf("%w: pdbs[%d]: nil", errInvalidInput, i)
 		}
 		synced := *b
 		synced.Status, _ = disruption.Evaluate(b, pods, ctrl, now)
@@ -44,7 +44,7 @@ func CheckEvictionsRespectBudgets(pdbs []*api.PodDisruptionBudget, pods []*api.P
 	for _, key := range evicted {
 		i, ok := byKey[key]
 		if !ok {
-			return fmt.Errorf("%w: evicted pod %q is not among the pods", ErrInvalidInput, key)
+			return fmt.Errorf("%w: evicted pod %q is not among the pods", errInvalidInput, key)
 		}
 		p := live[i]
 		ev := &api.Eviction{ObjectMeta: api.ObjectMeta{Name: p.Name, Namespace: p.Namespace}}

@@ -19,18 +19,18 @@ import (
 // included).
 //
 // The error wraps ErrViolation and names the node, the resource and the
-// amounts; a nil node or pod wraps ErrInvalidInput.
+// amounts; a nil node or pod wraps api.ErrInvalidInput.
 func CheckBoundPodsFit(nodes []*api.Node, pods []*api.Pod) error {
 	names := make(map[string]bool, len(nodes))
 	for i, n := range nodes {
 		if n == nil {
-			return fmt.Errorf("%w: nodes[%d]: nil", ErrInvalidInput, i)
+			return fmt.Errorf("%w: nodes[%d]: nil", errInvalidInput, i)
 		}
 		names[n.Name] = true
 	}
 	for i, p := range pods {
 		if p == nil {
-			return fmt.Errorf("%w: pods[%d]: nil", ErrInvalidInput, i)
+			return fmt.Errorf("%w: pods[%d]: nil", errInvalidInput, i)
 		}
 		if p.Spec.NodeName != "" && !names[p.Spec.NodeName] {
 			return fmt.Errorf("%w: pod %s is bound to node %q, which does not exist", ErrViolation, p.Key(), p.Spec.NodeName)
@@ -38,7 +38,7 @@ func CheckBoundPodsFit(nodes []*api.Node, pods []*api.Pod) error {
 	}
 	snap, err := scheduling.NewCluster(nodes, pods, scheduling.Config{})
 	if err != nil {
-		return fmt.Errorf("%w: %w", ErrInvalidInput, err)
+		return fmt.Errorf("%w: %w", errInvalidInput, err)
 	}
 	for i := range snap.NumNodes() {
 		n := snap.NodeAt(i)

@@ -24,14 +24,14 @@ import (
 //
 // The error wraps ErrViolation and names the versions and values;
 // versions of different pods (another uid) or a nil version wrap
-// ErrInvalidInput.
+// api.ErrInvalidInput.
 func CheckGraceNeverLengthens(history []*api.Pod) error {
 	for i, p := range history {
 		if p == nil {
-			return fmt.Errorf("%w: history[%d]: nil", ErrInvalidInput, i)
+			return fmt.Errorf("%w: history[%d]: nil", errInvalidInput, i)
 		}
 		if i > 0 && p.UID != history[0].UID {
-			return fmt.Errorf("%w: history[%d] is pod uid %q, history[0] uid %q", ErrInvalidInput, i, p.UID, history[0].UID)
+			return fmt.Errorf("%w: history[%d] is pod uid %q, history[0] uid %q", errInvalidInput, i, p.UID, history[0].UID)
 		}
 	}
 	for i := 1; i < len(history); i++ {

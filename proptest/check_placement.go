@@ -18,13 +18,13 @@ import (
 //
 // pod is the incoming pod, not yet in the snapshot. The error wraps
 // ErrViolation and carries the first failing filter's reasons and numbers;
-// a nil snapshot or pod wraps ErrInvalidInput.
+// a nil snapshot or pod wraps api.ErrInvalidInput.
 func CheckPlacementFeasible(snap *scheduling.Cluster, pod *api.Pod, node string) error {
 	switch {
 	case snap == nil:
-		return fmt.Errorf("%w: snapshot: nil", ErrInvalidInput)
+		return fmt.Errorf("%w: snapshot: nil", errInvalidInput)
 	case pod == nil:
-		return fmt.Errorf("%w: pod: nil", ErrInvalidInput)
+		return fmt.Errorf("%w: pod: nil", errInvalidInput)
 	}
 	n := snap.NodeByName(node)
 	if n == nil {

@@ -133,9 +133,9 @@ func TestCheckEvictionsRespectBudgets(t *testing.T) {
 		{name: "no budget", pods: pods, evicted: []string{"ns-1/web-a", "ns-1/web-b", "ns-1/web-c"}},
 		{name: "a healthy pod of a budget already at its floor", pdbs: []*api.PodDisruptionBudget{pdb}, pods: withUnready, evicted: []string{"ns-1/web-a"}, want: proptest.ErrViolation},
 		{name: "an unready pod of a budget at its floor", pdbs: []*api.PodDisruptionBudget{pdb}, pods: withUnready, evicted: []string{"ns-1/web-c"}},
-		{name: "a pod that is not there", pdbs: []*api.PodDisruptionBudget{pdb}, pods: pods, evicted: []string{"ns-1/db"}, want: proptest.ErrInvalidInput},
-		{name: "a nil budget", pdbs: []*api.PodDisruptionBudget{nil}, pods: pods, want: proptest.ErrInvalidInput},
-		{name: "a nil pod", pods: []*api.Pod{nil}, want: proptest.ErrInvalidInput},
+		{name: "a pod that is not there", pdbs: []*api.PodDisruptionBudget{pdb}, pods: pods, evicted: []string{"ns-1/db"}, want: api.ErrInvalidInput},
+		{name: "a nil budget", pdbs: []*api.PodDisruptionBudget{nil}, pods: pods, want: api.ErrInvalidInput},
+		{name: "a nil pod", pods: []*api.Pod{nil}, want: api.ErrInvalidInput},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -234,10 +234,10 @@ func TestCheckPlacementFeasibleInputs(t *testing.T) {
 	if err := proptest.CheckPlacementFeasible(snap, p, "no-such-node"); !errors.Is(err, proptest.ErrViolation) {
 		t.Errorf("unknown node: %v", err)
 	}
-	if err := proptest.CheckPlacementFeasible(nil, p, c.Nodes[0].Name); !errors.Is(err, proptest.ErrInvalidInput) {
+	if err := proptest.CheckPlacementFeasible(nil, p, c.Nodes[0].Name); !errors.Is(err, api.ErrInvalidInput) {
 		t.Errorf("nil snapshot: %v", err)
 	}
-	if err := proptest.CheckPlacementFeasible(snap, nil, c.Nodes[0].Name); !errors.Is(err, proptest.ErrInvalidInput) {
+	if err := proptest.CheckPlacementFeasible(snap, nil, c.Nodes[0].Name); !errors.Is(err, api.ErrInvalidInput) {
 		t.Errorf("nil pod: %v", err)
 	}
 }
@@ -267,8 +267,8 @@ func TestCheckGraceNeverLengthens(t *testing.T) {
 		{name: "re-stamped with more than a second", history: []*api.Pod{first, deleting(pod, t0.Add(45*time.Second), 5)}, want: proptest.ErrViolation},
 		{name: "force-deleted after the deadline passed", history: []*api.Pod{first, deleting(pod, t0.Add(45*time.Second), 0)}},
 		{name: "deletion undone", history: []*api.Pod{first, running}, want: proptest.ErrViolation},
-		{name: "another pod", history: []*api.Pod{running, webPods(2)[1]}, want: proptest.ErrInvalidInput},
-		{name: "a nil version", history: []*api.Pod{running, nil}, want: proptest.ErrInvalidInput},
+		{name: "another pod", history: []*api.Pod{running, webPods(2)[1]}, want: api.ErrInvalidInput},
+		{name: "a nil version", history: []*api.Pod{running, nil}, want: api.ErrInvalidInput},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -335,7 +335,7 @@ func TestCheckBoundPodsFit(t *testing.T) {
 	if err := proptest.CheckBoundPodsFit(c.Nodes, []*api.Pod{&lost}); !errors.Is(err, proptest.ErrViolation) {
 		t.Errorf("a pod bound to a missing node: %v", err)
 	}
-	if err := proptest.CheckBoundPodsFit([]*api.Node{nil}, nil); !errors.Is(err, proptest.ErrInvalidInput) {
+	if err := proptest.CheckBoundPodsFit([]*api.Node{nil}, nil); !errors.Is(err, api.ErrInvalidInput) {
 		t.Errorf("a nil node: %v", err)
 	}
 }

@@ -67,11 +67,11 @@ type ClusterState struct {
 
 // Snapshot builds kube-scheduler's view of the cluster: its nodes, its
 // pods and the labels of its namespaces, evaluated with cfg. A nil state
-// is an error wrapping ErrInvalidInput; a nil node, pod or namespace in
+// is an error wrapping api.ErrInvalidInput; a nil node, pod or namespace in
 // it gives scheduling's error for it.
 func (c *ClusterState) Snapshot(cfg scheduling.Config) (*scheduling.Cluster, error) {
 	if c == nil {
-		return nil, fmt.Errorf("%w: cluster state: nil", ErrInvalidInput)
+		return nil, fmt.Errorf("%w: cluster state: nil", errInvalidInput)
 	}
 	snap, err := scheduling.NewCluster(c.Nodes, c.Pods, cfg)
 	if err != nil {

@@ -47,7 +47,7 @@
 // # Checks
 //
 // Plain functions returning an error that wraps ErrViolation (or
-// ErrInvalidInput for unusable arguments), for rapid properties and
+// api.ErrInvalidInput for unusable arguments), for rapid properties and
 // ordinary tests alike. Each applies one podsem rule, never a copy of it:
 //
 //   - CheckPhaseSequence: a pod's phase never moves backwards

@@ -16,7 +16,7 @@ var nilT0 = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 // nilCases calls each exported function and method of proptest that can be
 // handed nil with nil arguments and checks the documented answer: a nil
 // cluster state has no pods, controllers or snapshot; a nil object where a
-// check needs one is an error wrapping proptest.ErrInvalidInput that names
+// check needs one is an error wrapping api.ErrInvalidInput that names
 // the argument; nil lists are empty lists, which break no guarantee. Keyed
 // by the names niltest.Nilable lists; TestNilTableComplete keeps it
 // complete.
@@ -31,7 +31,7 @@ var nilCases = map[string]func(t *testing.T){
 	},
 	"(*ClusterState).Snapshot": func(t *testing.T) {
 		snap, err := (*proptest.ClusterState)(nil).Snapshot(scheduling.Config{})
-		niltest.Invalid(t, err, proptest.ErrInvalidInput, "cluster state")
+		niltest.Invalid(t, err, api.ErrInvalidInput, "cluster state")
 		niltest.Zero(t, snap)
 		for name, c := range map[string]*proptest.ClusterState{
 			"a nil node":      {Nodes: []*api.Node{nil}},
@@ -47,23 +47,23 @@ var nilCases = map[string]func(t *testing.T){
 		if err := proptest.CheckBoundPodsFit(nil, nil); err != nil {
 			t.Errorf("no nodes, no pods: %v", err)
 		}
-		niltest.Invalid(t, proptest.CheckBoundPodsFit([]*api.Node{nil}, nil), proptest.ErrInvalidInput, "nodes[0]")
-		niltest.Invalid(t, proptest.CheckBoundPodsFit(nil, []*api.Pod{nil}), proptest.ErrInvalidInput, "pods[0]")
+		niltest.Invalid(t, proptest.CheckBoundPodsFit([]*api.Node{nil}, nil), api.ErrInvalidInput, "nodes[0]")
+		niltest.Invalid(t, proptest.CheckBoundPodsFit(nil, []*api.Pod{nil}), api.ErrInvalidInput, "pods[0]")
 	},
 	"CheckEvictionsRespectBudgets": func(t *testing.T) {
 		if err := proptest.CheckEvictionsRespectBudgets(nil, nil, nil, disruption.Controllers{}, nilT0); err != nil {
 			t.Errorf("no budgets, no pods, no evictions: %v", err)
 		}
 		niltest.Invalid(t, proptest.CheckEvictionsRespectBudgets([]*api.PodDisruptionBudget{nil}, nil, nil, disruption.Controllers{}, nilT0),
-			proptest.ErrInvalidInput, "pdbs[0]")
+			api.ErrInvalidInput, "pdbs[0]")
 		niltest.Invalid(t, proptest.CheckEvictionsRespectBudgets(nil, []*api.Pod{nil}, nil, disruption.Controllers{}, nilT0),
-			proptest.ErrInvalidInput, "pods[0]")
+			api.ErrInvalidInput, "pods[0]")
 	},
 	"CheckGraceNeverLengthens": func(t *testing.T) {
 		if err := proptest.CheckGraceNeverLengthens(nil); err != nil {
 			t.Errorf("no history: %v", err)
 		}
-		niltest.Invalid(t, proptest.CheckGraceNeverLengthens([]*api.Pod{nil}), proptest.ErrInvalidInput, "history[0]")
+		niltest.Invalid(t, proptest.CheckGraceNeverLengthens([]*api.Pod{nil}), api.ErrInvalidInput, "history[0]")
 	},
 	"CheckPhaseSequence": func(t *testing.T) {
 		if err := proptest.CheckPhaseSequence(nil); err != nil {
@@ -75,8 +75,8 @@ var nilCases = map[string]func(t *testing.T){
 		if err != nil {
 			t.Fatal(err)
 		}
-		niltest.Invalid(t, proptest.CheckPlacementFeasible(nil, &api.Pod{}, "n1"), proptest.ErrInvalidInput, "snapshot")
-		niltest.Invalid(t, proptest.CheckPlacementFeasible(snap, nil, "n1"), proptest.ErrInvalidInput, "pod")
+		niltest.Invalid(t, proptest.CheckPlacementFeasible(nil, &api.Pod{}, "n1"), api.ErrInvalidInput, "snapshot")
+		niltest.Invalid(t, proptest.CheckPlacementFeasible(snap, nil, "n1"), api.ErrInvalidInput, "pod")
 	},
 }
 

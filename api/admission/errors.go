@@ -15,10 +15,6 @@ var (
 	// ErrInvalid: registry validation refused the object (HTTP 422, reason
 	// Invalid); the Error lists the fields.
 	ErrInvalid = errors.New("invalid")
-	// ErrInvalidInput is wrapped when a function is handed something it
-	// cannot judge at all, such as a nil pod; the message names the
-	// argument.
-	ErrInvalidInput = errors.New("admission: invalid input")
 )
 
 // Error is the API server's refusal of a create request, as the status it
@@ -58,3 +54,9 @@ func (e *Error) Unwrap() error {
 	}
 	return ErrForbidden
 }
+
+// errInvalidInput is api.ErrInvalidInput in this package's context: the
+// errors for arguments a function cannot work with at all (a nil object)
+// wrap it and name the argument, so errors.Is(err, api.ErrInvalidInput)
+// holds across podsem.
+var errInvalidInput = fmt.Errorf("admission: %w", api.ErrInvalidInput)

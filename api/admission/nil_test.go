@@ -24,7 +24,7 @@ var nilCases = map[string]func(t *testing.T){
 		}
 	},
 	"AdmitPriorityClass": func(t *testing.T) {
-		niltest.Invalid(t, admission.AdmitPriorityClass(nil, nil), admission.ErrInvalidInput, "PriorityClass")
+		niltest.Invalid(t, admission.AdmitPriorityClass(nil, nil), api.ErrInvalidInput, "PriorityClass")
 		pc := &api.PriorityClass{ObjectMeta: api.ObjectMeta{Name: "high"}, Value: 1000, GlobalDefault: true}
 		if err := admission.AdmitPriorityClass(pc, nil); err != nil {
 			t.Errorf("no existing classes: %v", err)
@@ -45,7 +45,7 @@ var nilCases = map[string]func(t *testing.T){
 	},
 	"ResolvePriority": func(t *testing.T) {
 		p, err := admission.ResolvePriority(nil, nil)
-		niltest.Invalid(t, err, admission.ErrInvalidInput, "pod")
+		niltest.Invalid(t, err, api.ErrInvalidInput, "pod")
 		if p != (admission.Priority{}) {
 			t.Errorf("got %+v, want the zero Priority", p)
 		}

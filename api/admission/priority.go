@@ -62,10 +62,10 @@ func GlobalDefaultClass(classes []api.PriorityClass) *api.PriorityClass {
 //     equals the computed policy.
 //
 // A refusal is an *Error wrapping ErrForbidden; a nil pod is an error
-// wrapping ErrInvalidInput.
+// wrapping api.ErrInvalidInput.
 func ResolvePriority(pod *api.Pod, classes []api.PriorityClass) (Priority, error) {
 	if pod == nil {
-		return Priority{}, fmt.Errorf("%w: pod: nil", ErrInvalidInput)
+		return Priority{}, fmt.Errorf("%w: pod: nil", errInvalidInput)
 	}
 	forbid := func(format string, args ...any) error {
 		return &Error{Reason: "Forbidden", Resource: "pods", Name: pod.Name, Detail: fmt.Sprintf(format, args...)}
@@ -118,10 +118,10 @@ func ResolvePriority(pod *api.Pod, classes []api.PriorityClass) (Priority, error
 // validation, as the API server does for cluster-scoped objects. It
 // returns nil when the class would be stored; pc then holds the stored
 // form. A refusal is an *Error; a nil pc is an error wrapping
-// ErrInvalidInput.
+// api.ErrInvalidInput.
 func AdmitPriorityClass(pc *api.PriorityClass, existing []api.PriorityClass) error {
 	if pc == nil {
-		return fmt.Errorf("%w: PriorityClass: nil", ErrInvalidInput)
+		return fmt.Errorf("%w: PriorityClass: nil", errInvalidInput)
 	}
 	api.DefaultPriorityClass(pc)
 	// The class is cluster-scoped: before validating, the API server

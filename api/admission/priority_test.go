@@ -90,8 +90,8 @@ func TestResolvePriority(t *testing.T) {
 			}
 		})
 	}
-	if _, err := admission.ResolvePriority(nil, classes); !errors.Is(err, admission.ErrInvalidInput) {
-		t.Errorf("nil pod: %v, want ErrInvalidInput", err)
+	if _, err := admission.ResolvePriority(nil, classes); !errors.Is(err, api.ErrInvalidInput) {
+		t.Errorf("nil pod: %v, want api.ErrInvalidInput", err)
 	}
 	admission.Priority{Value: 5}.Apply(nil) // a nil pod is left alone
 }
@@ -199,7 +199,7 @@ func TestGlobalDefaultClassLowestWins(t *testing.T) {
 }
 
 func TestAdmitPriorityClassNil(t *testing.T) {
-	if err := admission.AdmitPriorityClass(nil, nil); !errors.Is(err, admission.ErrInvalidInput) || !strings.Contains(err.Error(), "PriorityClass: nil") {
+	if err := admission.AdmitPriorityClass(nil, nil); !errors.Is(err, api.ErrInvalidInput) || !strings.Contains(err.Error(), "PriorityClass: nil") {
 		t.Fatalf("nil class: %v", err)
 	}
 }
