@@ -254,6 +254,9 @@ const (
 	ActionKillContainer
 	// ActionRetryAt: step the machine again (with Tick) at Action.At; for
 	// a crash-loop back-off Action.Container and Action.Delay are set.
+	// Each timer is announced once, when it is set; Machine.NextDeadline
+	// is the earliest of those still pending, so a caller may follow
+	// either.
 	ActionRetryAt
 	// ActionReportStatus: the status Step returned differs from the one
 	// last reported; write it to the API server.

@@ -107,6 +107,11 @@ type Machine struct {
 	round    int
 	// wakes holds the times ActionRetryAt was issued for kill timers.
 	wakes map[time.Time]bool
+	// next is the earliest timer the latest Step left waiting (the
+	// active deadline, a crash-loop back-off, a kill's preStop, ordering
+	// or grace limit), zero when none: what NextDeadline reports. Each
+	// Step rebuilds it from the timers it looked at anyway.
+	next time.Time
 
 	why string // the latest plan's explanation
 	// view is scratch space for the pod as the package's calculators
@@ -199,6 +204,35 @@ func (m *Machine) Terminal() bool { return m != nil && m.phase.IsTerminal() }
 // issued, or an unscheduled pod was deleted); a nil Machine's is not.
 func (m *Machine) Removed() bool { return m != nil && m.removed }
 
+// NextDeadline is the earliest time the Machine must be stepped (with
+// Tick) even if no other event arrives: the end of a crash-loop back-off
+// holding a restart, the pod's activeDeadlineSeconds, the end of a sleep
+// preStop hook or of the kubelet's wait for a hook, a sidecar's turn to be
+// signalled, a kill's grace period running out (the SIGKILL). It is the
+// earliest At of the ActionRetryAt actions Step issued that are still
+// pending — timers made moot since (a container that exited before its
+// SIGKILL, a back-off of a pod that began terminating, the deadline of a
+// pod that already ended) are dropped. The zero time means the Machine
+// waits only for events: an unscheduled pod, a pod whose containers run
+// with nothing timed, a removed pod, a pod on a lost node. It is always
+// after the now of the latest Step. Stepping earlier is harmless; stepping
+// later does the overdue work at the later time. A nil Machine has no
+// deadline: the result is the zero time.
+func (m *Machine) NextDeadline() time.Time {
+	if m == nil {
+		return time.Time{}
+	}
+	return m.next
+}
+
+// wake records t as a timer the Machine waits for: NextDeadline is the
+// earliest of them.
+func (m *Machine) wake(t time.Time) {
+	if m.next.IsZero() || t.Before(m.next) {
+		m.next = t
+	}
+}
+
 // find returns the Machine's record of the container name, looked up as
 // api.PodSpec.FindContainer does; nil when the pod has no such container.
 func (m *Machine) find(name string) *mcontainer {
@@ -229,6 +263,7 @@ func (m *Machine) Step(ev Event, now time.Time) (api.PodStatus, []Action) {
 		return api.PodStatus{}, nil
 	}
 	var acts []Action
+	m.next = time.Time{}
 	if m.removed {
 		return m.pod.Status, nil
 	}
@@ -461,6 +496,13 @@ func (m *Machine) drive(now time.Time, acts *[]Action) {
 			m.runPlan(now, acts)
 		}
 	}
+	if !m.terminating && !m.finalized {
+		// Still running: the active deadline (announced at the first
+		// sync) is still ahead.
+		if d, ok := ActiveDeadline(&m.pod); ok {
+			m.wake(d)
+		}
+	}
 	if m.terminating && !m.finalized {
 		m.stop(now, acts)
 	}
@@ -542,6 +584,7 @@ func (m *Machine) tryStart(c *mcontainer, now time.Time, acts *[]Action) {
 		finished := c.last.FinishedAt.Time
 		if wait, until := m.cfg.Backoff.InBackOff(e, finished, now); wait {
 			c.retryAt = until
+			m.wake(until)
 			if !c.retrySent {
 				c.retrySent = true
 				*acts = append(*acts, Action{Kind: ActionRetryAt, Container: c.spec.Name, At: until,
