@@ -148,7 +148,7 @@ func (d *machineDriver) drawEvent(t *rapid.T) Event {
 	case "probe":
 		if r := d.running(); len(r) > 0 {
 			c := rapid.SampledFrom(r).Draw(t, "probed")
-			k := rapid.SampledFrom([]ProbeKind{Liveness, Readiness, Startup}).Draw(t, "probeKind")
+			k := rapid.SampledFrom([]api.ProbeKind{api.ProbeLiveness, api.ProbeReadiness, api.ProbeStartup}).Draw(t, "probeKind")
 			return ProbeResult(c, k, rapid.Bool().Draw(t, "success"))
 		}
 		return Tick()
@@ -172,7 +172,7 @@ func (d *machineDriver) drawEvent(t *rapid.T) Event {
 	case "nonsense":
 		c := rapid.SampledFrom(d.names()).Draw(t, "nonsenseContainer")
 		return rapid.SampledFrom([]Event{ContainerStarted(c), ContainerExited(c, 3, ""), ImagePulled(c),
-			SandboxReady("10.0.0.9"), ProbeResult(c, Readiness, true), PreStopFinished(c)}).Draw(t, "nonsenseEvent")
+			SandboxReady("10.0.0.9"), ProbeResult(c, api.ProbeReadiness, true), PreStopFinished(c)}).Draw(t, "nonsenseEvent")
 	}
 	return Scheduled("node-1")
 }

@@ -70,8 +70,8 @@ type mcontainer struct {
 // termination.BuildTimeline lays out. Events that do not fit the current state (a start nobody
 // asked for, an exit of a container that is not running, a probe result
 // for a probe the container does not have) are ignored. Probe results come
-// settled (after the probe's thresholds), as probe.Step.MachineEvent gives
-// them.
+// settled (after the probe's thresholds), as probe.Report.MachineEvent
+// gives them.
 //
 // Not modelled: a restartPolicyRules action RestartAllContainers restarts
 // only the container that exited (the kubelet restarts the whole pod in
@@ -425,7 +425,7 @@ func (m *Machine) probe(ev Event, now time.Time, acts *[]Action) {
 		return
 	}
 	switch ev.Probe {
-	case Startup:
+	case api.ProbeStartup:
 		if c.startupOK {
 			return // the startup probe stops once it succeeded
 		}
@@ -435,12 +435,12 @@ func (m *Machine) probe(ev Event, now time.Time, acts *[]Action) {
 			m.startKill(c, termination.KillReasonStartupProbe, nil, "startup probe failed", now, acts)
 			m.restartAfterKill(c, now)
 		}
-	case Liveness:
+	case api.ProbeLiveness:
 		if c.startupOK && !ev.Success && !m.terminating {
 			m.startKill(c, termination.KillReasonLivenessProbe, nil, "liveness probe failed", now, acts)
 			m.restartAfterKill(c, now)
 		}
-	case Readiness:
+	case api.ProbeReadiness:
 		if c.startupOK {
 			c.readyOK = ev.Success
 		}

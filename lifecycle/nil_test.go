@@ -112,11 +112,6 @@ var nilCases = map[string]func(t *testing.T){
 	"PodRestartPolicy": func(t *testing.T) {
 		niltest.Zero(t, lifecycle.PodRestartPolicy(nil))
 	},
-	"ProbeKind.Of": func(t *testing.T) {
-		if got := lifecycle.Liveness.Of(nil); got != nil {
-			t.Errorf("got %v, want nil", got)
-		}
-	},
 	"SandboxChanged": func(t *testing.T) {
 		niltest.Zero(t, lifecycle.SandboxChanged(nil, []lifecycle.Sandbox{{Ready: true}}))
 	},
