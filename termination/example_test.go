@@ -178,11 +178,11 @@ func ExampleCollector() {
 	orphan := &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: "web", Name: "orphan"}, Spec: api.PodSpec{NodeName: "node-gone"}, Status: api.PodStatus{Phase: api.PodRunning}}
 
 	gc := termination.NewCollector(termination.GCConfig{})
-	pass := gc.Collect([]*api.Pod{orphan}, []*api.Node{node}, nil, now)
+	pass := gc.Step(termination.GCInput{Pods: []*api.Pod{orphan}, Nodes: []*api.Node{node}}, now)
 	fmt.Println("pass 1:", len(pass.Actions), "deleted; quarantined", pass.Quarantined)
-	pass = gc.Collect(pass.Remaining, []*api.Node{node}, nil, now.Add(termination.GCCheckPeriod))
+	pass = gc.Step(termination.GCInput{Pods: pass.Remaining, Nodes: []*api.Node{node}}, now.Add(termination.GCCheckPeriod))
 	fmt.Println("pass 2:", len(pass.Actions), "deleted")
-	pass = gc.Collect(pass.Remaining, []*api.Node{node}, nil, now.Add(2*termination.GCCheckPeriod))
+	pass = gc.Step(termination.GCInput{Pods: pass.Remaining, Nodes: []*api.Node{node}}, now.Add(2*termination.GCCheckPeriod))
 	for _, a := range pass.Actions {
 		c := api.FindCondition(a.Patched.Conditions, api.DisruptionTarget)
 		fmt.Println("pass 3:", a.Pod, a.Reason, a.Patched.Phase, c.Reason)
