@@ -25,6 +25,11 @@ var nilCases = map[string]func(t *testing.T){
 			t.Error("a nil container is a sidecar")
 		}
 	},
+	"ProbeKind.Of": func(t *testing.T) {
+		if got := api.ProbeLiveness.Of(nil); got != nil {
+			t.Errorf("got %v, want nil", got)
+		}
+	},
 	"(*FieldError).Error": func(t *testing.T) {
 		if got := (*api.FieldError)(nil).Error(); got != "" {
 			t.Errorf("got %q, want empty", got)

@@ -80,8 +80,12 @@
 // Sequence for what starts, ShouldRestart and Backoff for restarts,
 // PastActiveDeadline for the deadline, Phase and ValidPhaseTransition for
 // the phase and Conditions for the conditions, so its answers agree with
-// the single functions. It performs nothing and never reads the clock;
-// the scripted stories in testdata/machine show it event by event.
+// the single functions. It performs nothing and never reads the clock.
+// NextDeadline says when it must next be stepped with Tick if nothing
+// else happens (a back-off's end, the active deadline, a preStop hook's or
+// grace period's end), so a simulator jumps from deadline to deadline
+// instead of ticking. The scripted stories in testdata/machine show it
+// event by event (replayed by TestStories through internal/story).
 //
 // # Entry points
 //

@@ -64,67 +64,6 @@ func (k EventKind) String() string {
 	return "EventKind(" + strconv.Itoa(int(k)) + ")"
 }
 
-// ProbeKind is the kind of a container probe.
-type ProbeKind uint8
-
-// The probe kinds.
-const (
-	// Liveness: a failure makes the kubelet kill (and per restart policy
-	// restart) the container.
-	Liveness ProbeKind = iota + 1
-	// Readiness: decides the container's ready flag, hence the pod's
-	// ContainersReady and Ready conditions.
-	Readiness
-	// Startup: until it succeeds the container is not started (liveness
-	// and readiness wait; a sidecar holds back the next init container);
-	// a failure kills the container like liveness.
-	Startup
-)
-
-// Of returns the container's probe of kind k (livenessProbe,
-// readinessProbe or startupProbe), or nil when the container has none.
-func (k ProbeKind) Of(c *api.Container) *api.Probe {
-	if c == nil {
-		return nil
-	}
-	switch k {
-	case Liveness:
-		return c.LivenessProbe
-	case Readiness:
-		return c.ReadinessProbe
-	case Startup:
-		return c.StartupProbe
-	}
-	return nil
-}
-
-// ParseProbeKind reads "liveness", "readiness" or "startup" (the kubelet
-// prober's probeType names).
-func ParseProbeKind(s string) (ProbeKind, bool) {
-	switch s {
-	case "liveness":
-		return Liveness, true
-	case "readiness":
-		return Readiness, true
-	case "startup":
-		return Startup, true
-	}
-	return 0, false
-}
-
-// String returns "liveness", "readiness" or "startup".
-func (k ProbeKind) String() string {
-	switch k {
-	case Liveness:
-		return "liveness"
-	case Readiness:
-		return "readiness"
-	case Startup:
-		return "startup"
-	}
-	return "ProbeKind(" + strconv.Itoa(int(k)) + ")"
-}
-
 // Event is one input of Machine.Step. Build it with the constructors
 // (Scheduled, SandboxReady, ...); only the fields of its kind are read.
 type Event struct {
@@ -139,7 +78,7 @@ type Event struct {
 	ExitCode int32
 	Reason   string
 	// Probe and Success describe a probe result (EventProbeResult).
-	Probe   ProbeKind
+	Probe   api.ProbeKind
 	Success bool
 	// GraceSeconds is the deletion grace period (EventDeletionRequested).
 	GraceSeconds int64
@@ -196,7 +135,7 @@ func ContainerExited(container string, exitCode int32, reason string) Event {
 
 // ProbeResult is the event of a probe of container settling on success or
 // failure.
-func ProbeResult(container string, kind ProbeKind, success bool) Event {
+func ProbeResult(container string, kind api.ProbeKind, success bool) Event {
 	return Event{Kind: EventProbeResult, Container: container, Probe: kind, Success: success}
 }
 
@@ -254,6 +193,9 @@ const (
 	ActionKillContainer
 	// ActionRetryAt: step the machine again (with Tick) at Action.At; for
 	// a crash-loop back-off Action.Container and Action.Delay are set.
+	// Each timer is announced once, when it is set; Machine.NextDeadline
+	// is the earliest of those still pending, so a caller may follow
+	// either.
 	ActionRetryAt
 	// ActionReportStatus: the status Step returned differs from the one
 	// last reported; write it to the API server.

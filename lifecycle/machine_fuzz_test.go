@@ -69,7 +69,7 @@ func FuzzMachineStep(f *testing.F) {
 			case 5:
 				ev = ContainerExited(name, int32(arg%3), "")
 			case 6:
-				ev = ProbeResult(name, ProbeKind(arg%4), arg%2 == 0)
+				ev = ProbeResult(name, api.ProbeKind(arg%4), arg%2 == 0)
 			case 7:
 				ev = DeletionRequested(int64(arg%40) - 5)
 			case 8:

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/podsem/podsem/api"
 )
 
 // ErrBadEvent is wrapped by ParseEvent errors.
@@ -113,8 +115,8 @@ func ParseEvent(s string) (Event, error) {
 		if ev.Container, err = container(0); err != nil {
 			return Event{}, err
 		}
-		var ok bool
-		if ev.Probe, ok = ParseProbeKind(args[1]); !ok {
+		var perr error
+		if ev.Probe, perr = api.ParseProbeKind(args[1]); perr != nil {
 			return bad("probe kind " + strconv.Quote(args[1]) + " is not liveness, readiness or startup")
 		}
 		b, perr := strconv.ParseBool(args[2])

@@ -1,6 +1,8 @@
 package lifecycle
 
 import (
+	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -146,7 +148,7 @@ func (d *machineDriver) drawEvent(t *rapid.T) Event {
 	case "probe":
 		if r := d.running(); len(r) > 0 {
 			c := rapid.SampledFrom(r).Draw(t, "probed")
-			k := rapid.SampledFrom([]ProbeKind{Liveness, Readiness, Startup}).Draw(t, "probeKind")
+			k := rapid.SampledFrom([]api.ProbeKind{api.ProbeLiveness, api.ProbeReadiness, api.ProbeStartup}).Draw(t, "probeKind")
 			return ProbeResult(c, k, rapid.Bool().Draw(t, "success"))
 		}
 		return Tick()
@@ -170,7 +172,7 @@ func (d *machineDriver) drawEvent(t *rapid.T) Event {
 	case "nonsense":
 		c := rapid.SampledFrom(d.names()).Draw(t, "nonsenseContainer")
 		return rapid.SampledFrom([]Event{ContainerStarted(c), ContainerExited(c, 3, ""), ImagePulled(c),
-			SandboxReady("10.0.0.9"), ProbeResult(c, Readiness, true), PreStopFinished(c)}).Draw(t, "nonsenseEvent")
+			SandboxReady("10.0.0.9"), ProbeResult(c, api.ProbeReadiness, true), PreStopFinished(c)}).Draw(t, "nonsenseEvent")
 	}
 	return Scheduled("node-1")
 }
@@ -332,6 +334,106 @@ func TestMachineProperties(t *testing.T) {
 			d.now = d.now.Add(rapid.SampledFrom([]time.Duration{0, time.Second, 5 * time.Second, 10 * time.Second,
 				40 * time.Second, 5 * time.Minute, 11 * time.Minute}).Draw(t, "dt"))
 			d.step(t, d.drawEvent(t))
+		}
+	})
+}
+
+// TestMachineNextDeadline checks NextDeadline against the RetryAt actions
+// and against a machine that follows every one of them. A driver steps
+// machine B with random events, jumping to B.NextDeadline (with Tick)
+// whenever it falls before the next event, as a simulator does; machine A
+// gets the same steps plus a Tick at every RetryAt time B skipped and at a
+// random moment before B's deadline. After every step NextDeadline is zero
+// or after now and is the At of a RetryAt still ahead; every tick only A
+// gets does nothing at all (no action, the same status), and A and B answer
+// every shared step alike. Together: NextDeadline is the earliest RetryAt
+// still pending, the ones it passes over were moot, and nothing timed
+// happens between deadlines.
+func TestMachineNextDeadline(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		pod := genMachinePod(t)
+		cfg := MachineConfig{}
+		if rapid.Bool().Draw(t, "customBackoff") {
+			cfg.Backoff.MaxContainerRestartPeriod = rapid.SampledFrom([]time.Duration{5 * time.Second, 45 * time.Second}).Draw(t, "maxRestartPeriod")
+		}
+		d := &machineDriver{pod: pod, cfg: cfg, m: NewMachine(pod, cfg), now: time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC),
+			initDone: map[string]bool{}, retryAt: map[string]time.Time{}, lastDelay: map[string]time.Duration{}, restarts: map[string]int32{},
+			purged: map[string]bool{}, startedAt: map[string]time.Time{}}
+		a := NewMachine(pod, cfg)
+		aStatus := api.PodStatus{}
+		var announced []time.Time // RetryAt times B issued that lie ahead
+
+		both := func(ev Event) {
+			d.step(t, ev)
+			st, acts := a.Step(ev, d.now)
+			if !reflect.DeepEqual(st, d.st) || !reflect.DeepEqual(acts, d.acts) {
+				t.Fatalf("at %v after %v: the machine that ticked more answers\n%v %v\nthe one that jumped\n%v %v",
+					d.now, ev, st.Phase, acts, d.st.Phase, d.acts)
+			}
+			aStatus = st
+			for _, x := range d.acts {
+				if x.Kind == ActionRetryAt {
+					announced = append(announced, x.At)
+				}
+			}
+			kept := announced[:0]
+			for _, at := range announced {
+				if at.After(d.now) {
+					kept = append(kept, at)
+				}
+			}
+			announced = kept
+			next := d.m.NextDeadline()
+			if next.IsZero() {
+				return
+			}
+			if !next.After(d.now) {
+				t.Fatalf("at %v after %v: NextDeadline %v is not ahead", d.now, ev, next)
+			}
+			if !slices.ContainsFunc(announced, next.Equal) {
+				t.Fatalf("at %v after %v: NextDeadline %v was never announced with RetryAt (pending %v)", d.now, ev, next, announced)
+			}
+		}
+		// onlyA ticks A at at, where B is not stepped: nothing may happen.
+		onlyA := func(at time.Time) {
+			st, acts := a.Step(Tick(), at)
+			if len(acts) > 0 || !reflect.DeepEqual(st, aStatus) {
+				t.Fatalf("a tick at %v, before NextDeadline %v, did %v (phase %s -> %s)", at, d.m.NextDeadline(), acts, aStatus.Phase, st.Phase)
+			}
+		}
+
+		both(Scheduled("node-1"))
+		steps := rapid.IntRange(1, 80).Draw(t, "steps")
+		for i := 0; i < steps; i++ {
+			target := d.now.Add(rapid.SampledFrom([]time.Duration{0, time.Second, 5 * time.Second, 10 * time.Second,
+				40 * time.Second, 5 * time.Minute, 11 * time.Minute}).Draw(t, "dt"))
+			for {
+				next := d.m.NextDeadline()
+				limit := target // A's extra ticks stay before B's next step
+				if !next.IsZero() && next.Before(limit) {
+					limit = next
+				}
+				var extra []time.Time
+				for _, at := range announced {
+					if at.After(d.now) && at.Before(limit) {
+						extra = append(extra, at)
+					}
+				}
+				if gap := limit.Sub(d.now); gap > time.Second && rapid.Bool().Draw(t, "randomTick") {
+					extra = append(extra, d.now.Add(time.Duration(rapid.Int64Range(1, int64(gap/time.Second)-1).Draw(t, "randomAt"))*time.Second))
+				}
+				slices.SortFunc(extra, func(x, y time.Time) int { return x.Compare(y) })
+				for _, at := range slices.CompactFunc(extra, time.Time.Equal) {
+					onlyA(at)
+				}
+				if next.IsZero() || next.After(target) {
+					break
+				}
+				d.now = next
+				both(Tick())
+			}
+			d.now = target
+			both(d.drawEvent(t))
 		}
 	})
 }

@@ -69,8 +69,8 @@ type mcontainer struct {
 // termination.BuildTimeline lays out. Events that do not fit the current state (a start nobody
 // asked for, an exit of a container that is not running, a probe result
 // for a probe the container does not have) are ignored. Probe results come
-// settled (after the probe's thresholds), as probe.Step.MachineEvent gives
-// them.
+// settled (after the probe's thresholds), as probe.Report.MachineEvent
+// gives them.
 //
 // Not modelled: a restartPolicyRules action RestartAllContainers restarts
 // only the container that exited (the kubelet restarts the whole pod in
@@ -106,6 +106,11 @@ type Machine struct {
 	round    int
 	// wakes holds the times ActionRetryAt was issued for kill timers.
 	wakes map[time.Time]bool
+	// next is the earliest timer the latest Step left waiting (the
+	// active deadline, a crash-loop back-off, a kill's preStop, ordering
+	// or grace limit), zero when none: what NextDeadline reports. Each
+	// Step rebuilds it from the timers it looked at anyway.
+	next time.Time
 
 	why string // the latest plan's explanation
 	// view is scratch space for the pod as the package's calculators
@@ -199,6 +204,35 @@ func (m *Machine) Terminal() bool { return m != nil && m.phase.IsTerminal() }
 // issued, or an unscheduled pod was deleted); a nil Machine's is not.
 func (m *Machine) Removed() bool { return m != nil && m.removed }
 
+// NextDeadline is the earliest time the Machine must be stepped (with
+// Tick) even if no other event arrives: the end of a crash-loop back-off
+// holding a restart, the pod's activeDeadlineSeconds, the end of a sleep
+// preStop hook or of the kubelet's wait for a hook, a sidecar's turn to be
+// signalled, a kill's grace period running out (the SIGKILL). It is the
+// earliest At of the ActionRetryAt actions Step issued that are still
+// pending — timers made moot since (a container that exited before its
+// SIGKILL, a back-off of a pod that began terminating, the deadline of a
+// pod that already ended) are dropped. The zero time means the Machine
+// waits only for events: an unscheduled pod, a pod whose containers run
+// with nothing timed, a removed pod, a pod on a lost node. It is always
+// after the now of the latest Step. Stepping earlier is harmless; stepping
+// later does the overdue work at the later time. A nil Machine has no
+// deadline: the result is the zero time.
+func (m *Machine) NextDeadline() time.Time {
+	if m == nil {
+		return time.Time{}
+	}
+	return m.next
+}
+
+// wake records t as a timer the Machine waits for: NextDeadline is the
+// earliest of them.
+func (m *Machine) wake(t time.Time) {
+	if m.next.IsZero() || t.Before(m.next) {
+		m.next = t
+	}
+}
+
 // find returns the Machine's record of the container name, looked up as
 // api.PodSpec.FindContainer does; nil when the pod has no such container.
 func (m *Machine) find(name string) *mcontainer {
@@ -229,6 +263,7 @@ func (m *Machine) Step(ev Event, now time.Time) (api.PodStatus, []Action) {
 		return api.PodStatus{}, nil
 	}
 	var acts []Action
+	m.next = time.Time{}
 	if m.removed {
 		return m.pod.Status, nil
 	}
@@ -390,7 +425,7 @@ func (m *Machine) probe(ev Event, now time.Time, acts *[]Action) {
 		return
 	}
 	switch ev.Probe {
-	case Startup:
+	case api.ProbeStartup:
 		if c.startupOK {
 			return // the startup probe stops once it succeeded
 		}
@@ -400,12 +435,12 @@ func (m *Machine) probe(ev Event, now time.Time, acts *[]Action) {
 			m.startKill(c, termination.KillReasonStartupProbe, nil, "startup probe failed", now, acts)
 			m.restartAfterKill(c, now)
 		}
-	case Liveness:
+	case api.ProbeLiveness:
 		if c.startupOK && !ev.Success && !m.terminating {
 			m.startKill(c, termination.KillReasonLivenessProbe, nil, "liveness probe failed", now, acts)
 			m.restartAfterKill(c, now)
 		}
-	case Readiness:
+	case api.ProbeReadiness:
 		if c.startupOK {
 			c.readyOK = ev.Success
 		}
@@ -459,6 +494,13 @@ func (m *Machine) drive(now time.Time, acts *[]Action) {
 			m.startTerminating(now)
 		} else {
 			m.runPlan(now, acts)
+		}
+	}
+	if !m.terminating && !m.finalized {
+		// Still running: the active deadline (announced at the first
+		// sync) is still ahead.
+		if d, ok := ActiveDeadline(&m.pod); ok {
+			m.wake(d)
 		}
 	}
 	if m.terminating && !m.finalized {
@@ -542,6 +584,7 @@ func (m *Machine) tryStart(c *mcontainer, now time.Time, acts *[]Action) {
 		finished := c.last.FinishedAt.Time
 		if wait, until := m.cfg.Backoff.InBackOff(e, finished, now); wait {
 			c.retryAt = until
+			m.wake(until)
 			if !c.retrySent {
 				c.retrySent = true
 				*acts = append(*acts, Action{Kind: ActionRetryAt, Container: c.spec.Name, At: until,

@@ -271,7 +271,11 @@ func (m *Machine) advanceKills(now time.Time, acts *[]Action) {
 			next, why, whyRank = at, w, rank
 		}
 	})
-	if !next.IsZero() && !m.wakes[next] {
+	if next.IsZero() {
+		return
+	}
+	m.wake(next)
+	if !m.wakes[next] {
 		m.wakes[next] = true
 		*acts = append(*acts, Action{Kind: ActionRetryAt, At: next, Reason: why})
 	}

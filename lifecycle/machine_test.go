@@ -119,7 +119,7 @@ func TestMachineScenarios(t *testing.T) {
 			{1 * sec, SandboxReady("10.0.0.1"), "Pending | Init:0/2 | 0/2 | StartContainer(proxy) ReportStatus"},
 			{2 * sec, ContainerStarted("proxy"), "Pending | Init:0/2 | 0/2 | ReportStatus"},
 			{3 * sec, Tick(), "Pending | Init:0/2 | 0/2 |"},
-			{4 * sec, ProbeResult("proxy", Startup, true), "Pending | Init:1/2 | 1/2 | StartContainer(init-b) ReportStatus"},
+			{4 * sec, ProbeResult("proxy", api.ProbeStartup, true), "Pending | Init:1/2 | 1/2 | StartContainer(init-b) ReportStatus"},
 			{5 * sec, ContainerStarted("init-b"), "Pending | Init:1/2 | 1/2 | ReportStatus"},
 			{6 * sec, ContainerExited("init-b", 0, ""), "Pending | PodInitializing | 1/2 | StartContainer(app) ReportStatus"},
 			{7 * sec, ContainerStarted("app"), "Running | Running | 2/2 | ReportStatus"},
@@ -141,22 +141,22 @@ func TestMachineScenarios(t *testing.T) {
 			{0, Scheduled("n1"), "Pending | ContainerCreating | 0/1 | CreateSandbox ReportStatus"},
 			{1 * sec, SandboxReady("10.0.0.1"), "Pending | ContainerCreating | 0/1 | StartContainer(app) ReportStatus"},
 			{2 * sec, ContainerStarted("app"), "Running | Running | 1/1 | ReportStatus"},
-			{3 * sec, ProbeResult("app", Liveness, true), "Running | Running | 1/1 |"},
+			{3 * sec, ProbeResult("app", api.ProbeLiveness, true), "Running | Running | 1/1 |"},
 			// The kubelet runs the 5 s sleep hook, then stops the container
 			// with what is left of its 30 s.
-			{30 * sec, ProbeResult("app", Liveness, false), "Running | Running | 1/1 | RunPreStop(app) RetryAt(2025-06-01T12:00:35Z, preStop hook)"},
+			{30 * sec, ProbeResult("app", api.ProbeLiveness, false), "Running | Running | 1/1 | RunPreStop(app) RetryAt(2025-06-01T12:00:35Z, preStop hook)"},
 			{35 * sec, Tick(), "Running | Running | 1/1 | KillContainer(app, 25s) RetryAt(2025-06-01T12:01:00Z, grace period)"},
 			{40 * sec, ContainerExited("app", 137, ""), "Running | Error | 0/1 | StartContainer(app) ReportStatus"},
 			{41 * sec, ContainerStarted("app"), "Running | Running | 1/1 | ReportStatus"},
 			// Killed again 5 s after a run that ended at 40 s: inside the
 			// 10 s back-off, so the restart waits 10 s after this exit.
-			{45 * sec, ProbeResult("app", Liveness, false), "Running | Running | 1/1 | RunPreStop(app) RetryAt(2025-06-01T12:00:50Z, preStop hook)"},
+			{45 * sec, ProbeResult("app", api.ProbeLiveness, false), "Running | Running | 1/1 | RunPreStop(app) RetryAt(2025-06-01T12:00:50Z, preStop hook)"},
 			{50 * sec, Tick(), "Running | Running | 1/1 | KillContainer(app, 25s) RetryAt(2025-06-01T12:01:15Z, grace period)"},
 			{51 * sec, ContainerExited("app", 137, ""), "Running | CrashLoopBackOff | 0/1 | RetryAt(2025-06-01T12:01:01Z, app back-off 10s) ReportStatus"},
 			{61 * sec, Tick(), "Running | Error | 0/1 | StartContainer(app) ReportStatus"},
 			{61 * sec, ContainerStarted("app"), "Running | Running | 1/1 | ReportStatus"},
 			// A kill long after the previous exit restarts at once.
-			{200 * sec, ProbeResult("app", Liveness, false), "Running | Running | 1/1 | RunPreStop(app) RetryAt(2025-06-01T12:03:25Z, preStop hook)"},
+			{200 * sec, ProbeResult("app", api.ProbeLiveness, false), "Running | Running | 1/1 | RunPreStop(app) RetryAt(2025-06-01T12:03:25Z, preStop hook)"},
 			{205 * sec, Tick(), "Running | Running | 1/1 | KillContainer(app, 25s) RetryAt(2025-06-01T12:03:50Z, grace period)"},
 			{206 * sec, ContainerExited("app", 137, ""), "Running | Error | 0/1 | StartContainer(app) ReportStatus"},
 		})
@@ -169,8 +169,8 @@ func TestMachineScenarios(t *testing.T) {
 			{0, Scheduled("n1"), "Pending | ContainerCreating | 0/1 | CreateSandbox ReportStatus"},
 			{1 * sec, SandboxReady("10.0.0.1"), "Pending | ContainerCreating | 0/1 | StartContainer(app) ReportStatus"},
 			{2 * sec, ContainerStarted("app"), "Running | Running | 0/1 | ReportStatus"},
-			{3 * sec, ProbeResult("app", Readiness, true), "Running | Running | 1/1 | ReportStatus"},
-			{4 * sec, ProbeResult("app", Readiness, false), "Running | Running | 0/1 | ReportStatus"},
+			{3 * sec, ProbeResult("app", api.ProbeReadiness, true), "Running | Running | 1/1 | ReportStatus"},
+			{4 * sec, ProbeResult("app", api.ProbeReadiness, false), "Running | Running | 0/1 | ReportStatus"},
 		})
 	})
 
@@ -323,7 +323,7 @@ func TestMachineIgnoresNonsense(t *testing.T) {
 	m := NewMachine(appPod("", nil, api.Container{Name: "app", Image: "busybox"}), present)
 	now := machineT0
 	for _, ev := range []Event{ContainerStarted("app"), SandboxReady("1.2.3.4"), ContainerExited("app", 1, ""),
-		ProbeResult("ghost", Liveness, false), ImagePulled("app"), SandboxDied(), {Kind: 200}} {
+		ProbeResult("ghost", api.ProbeLiveness, false), ImagePulled("app"), SandboxDied(), {Kind: 200}} {
 		st, acts := m.Step(ev, now)
 		if st.Phase != api.PodPending || hasAction(acts, ActionStartContainer) || hasAction(acts, ActionCreateSandbox) {
 			t.Errorf("%v before scheduling: phase %s, actions %v", ev, st.Phase, acts)
@@ -338,9 +338,9 @@ func BenchmarkMachineStep(b *testing.B) {
 	pod := appPod(api.RestartPolicyAlways, []api.Container{initC("init-a"), sidecarC("proxy", true), initC("init-b")},
 		api.Container{Name: "app", Image: "busybox", ReadinessProbe: &api.Probe{}}, api.Container{Name: "log", Image: "busybox"})
 	script := []Event{Scheduled("n1"), SandboxReady("10.0.0.1"), ImagePulled("init-a"), ContainerStarted("init-a"),
-		ContainerExited("init-a", 0, ""), ImagePulled("proxy"), ContainerStarted("proxy"), ProbeResult("proxy", Startup, true),
+		ContainerExited("init-a", 0, ""), ImagePulled("proxy"), ContainerStarted("proxy"), ProbeResult("proxy", api.ProbeStartup, true),
 		ContainerStarted("init-b"), ContainerExited("init-b", 0, ""), ContainerStarted("app"), ContainerStarted("log"),
-		ProbeResult("app", Readiness, true), ContainerExited("log", 1, ""), Tick(), ContainerStarted("log"), Tick(),
+		ProbeResult("app", api.ProbeReadiness, true), ContainerExited("log", 1, ""), Tick(), ContainerStarted("log"), Tick(),
 		DeletionRequested(-1), ContainerExited("app", 0, ""), ContainerExited("log", 0, ""), ContainerExited("proxy", 0, "")}
 	cfg := MachineConfig{ImagesPresent: []string{"busybox"}}
 	b.ReportAllocs()

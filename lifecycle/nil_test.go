@@ -23,6 +23,9 @@ var nilCases = map[string]func(t *testing.T){
 			t.Errorf("got %v, want nil", got)
 		}
 	},
+	"(*Machine).NextDeadline": func(t *testing.T) {
+		niltest.Zero(t, (*lifecycle.Machine)(nil).NextDeadline())
+	},
 	"(*Machine).Pod": func(t *testing.T) {
 		if got := (*lifecycle.Machine)(nil).Pod(); got != nil {
 			t.Errorf("got %v, want nil", got)
@@ -105,11 +108,6 @@ var nilCases = map[string]func(t *testing.T){
 	},
 	"PodRestartPolicy": func(t *testing.T) {
 		niltest.Zero(t, lifecycle.PodRestartPolicy(nil))
-	},
-	"ProbeKind.Of": func(t *testing.T) {
-		if got := lifecycle.Liveness.Of(nil); got != nil {
-			t.Errorf("got %v, want nil", got)
-		}
 	},
 	"SandboxChanged": func(t *testing.T) {
 		niltest.Zero(t, lifecycle.SandboxChanged(nil, []lifecycle.Sandbox{{Ready: true}}))

@@ -14,8 +14,9 @@
 // succeeds once). Each probe uses one mechanism — exec, httpGet, tcpSocket
 // or grpc — and timing fields: initialDelaySeconds, periodSeconds,
 // timeoutSeconds, successThreshold and failureThreshold. Their API
-// defaults come from api.DefaultPod and their validation from lifecycle's
-// pod validation; this package reads them as given.
+// defaults come from api.DefaultPod and their validation from package
+// api/validation (the API server's checks); this package reads them as
+// given. Which of the three probes is meant is an api.ProbeKind.
 //
 // The kubelet runs one worker per probe per container. Every period the
 // worker looks at the pod status the kubelet holds and, when the container
@@ -33,12 +34,14 @@
 // # The API
 //
 // Worker is the state machine: NewWorker(kind, pod, container, cfg), then
-// Step(status, outcome, now) at every tick (Due and NextDue give the
-// timing; WouldProbe says whether the tick will consume an outcome, so the
-// probe need only be run then). A Step reports whether the probe ran, the
+// Step(Input{Status, Outcome}, now) at every tick — at once for a new
+// worker, then at NextDeadline, one period later (WouldProbe says whether
+// the tick will consume an outcome, so the probe need only be run then).
+// Each Step returns a Report: whether the probe ran and why (Reason), the
 // cached Result, the hold, whether the worker keeps going, and the Effect
 // for the caller to perform (kill the container, mark it ready or started).
-// The worker never runs anything.
+// The worker never runs anything. Its stories in testdata/worker show it
+// tick by tick.
 //
 // For httpGet, NewHTTPRequest builds the exact request (URL, Host
 // override, the User-Agent "kube-probe/1.36" and Accept "*/*" defaults),
@@ -52,7 +55,7 @@
 // their answers. Runner is the interface a caller implements to run a
 // probe for real; RunWithRetries applies the kubelet's retries to it.
 //
-// A node agent that drives the pod with lifecycle.Machine passes each step's
-// settled result on with Step.MachineEvent: the worker decides when a result
-// counts, the machine decides what the pod does about it.
+// A node agent that drives the pod with lifecycle.Machine passes each
+// tick's settled result on with Report.MachineEvent: the worker decides
+// when a result counts, the machine decides what the pod does about it.
 package probe

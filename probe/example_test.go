@@ -22,7 +22,7 @@ func ExampleWorker() {
 			InitialDelaySeconds: 5, PeriodSeconds: 5, TimeoutSeconds: 1, SuccessThreshold: 1, FailureThreshold: 3,
 		},
 	}}}}
-	w, err := probe.NewWorker(probe.Liveness, pod, "liveness", probe.WorkerConfig{})
+	w, err := probe.NewWorker(api.ProbeLiveness, pod, "liveness", probe.WorkerConfig{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -36,10 +36,10 @@ func ExampleWorker() {
 		probe.OutcomeFailure, probe.OutcomeFailure, probe.OutcomeFailure}
 	now := start
 	for _, o := range outcomes {
-		st := w.Step(status, o, now)
+		rep := w.Step(probe.Input{Status: status, Outcome: o}, now)
 		fmt.Printf("t=%2.0fs %-7s probed=%-5v result=%-7s hold=%-5v effect=%s\n",
-			now.Sub(start).Seconds(), o, st.Probed, st.Result, st.OnHold, st.Effect)
-		now = w.NextDue()
+			now.Sub(start).Seconds(), o, rep.Probed, rep.Result, rep.OnHold, rep.Effect)
+		now = w.NextDeadline()
 	}
 	// Output:
 	// t= 0s success probed=false result=success hold=false effect=none

@@ -42,15 +42,15 @@ func TestWorkerEffectsDriveTheMachine(t *testing.T) {
 	pod := livenessPod()
 	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	m, st := runningMachine(t, pod, start)
-	w, err := probe.NewWorker(probe.Liveness, pod, "liveness", probe.WorkerConfig{})
+	w, err := probe.NewWorker(api.ProbeLiveness, pod, "liveness", probe.WorkerConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	now := start
 	var killed *lifecycle.Action
 	for i := 0; i < 8 && killed == nil; i++ {
-		step := w.Step(&st, probe.OutcomeFailure, now)
-		if ev, ok := step.MachineEvent(probe.Liveness, "liveness"); ok {
+		rep := w.Step(probe.Input{Status: &st, Outcome: probe.OutcomeFailure}, now)
+		if ev, ok := rep.MachineEvent(api.ProbeLiveness, "liveness"); ok {
 			var acts []lifecycle.Action
 			st, acts = m.Step(ev, now)
 			for i := range acts {
@@ -59,7 +59,7 @@ func TestWorkerEffectsDriveTheMachine(t *testing.T) {
 				}
 			}
 		}
-		now = w.NextDue()
+		now = w.NextDeadline()
 	}
 	if killed == nil {
 		t.Fatalf("three liveness failures did not make the machine kill the container")
@@ -71,19 +71,19 @@ func TestWorkerEffectsDriveTheMachine(t *testing.T) {
 
 func TestMachineEventMapping(t *testing.T) {
 	for _, tc := range []struct {
-		kind   probe.Kind
+		kind   api.ProbeKind
 		effect probe.Effect
 		want   string
 		ok     bool
 	}{
-		{probe.Liveness, probe.EffectKillContainer, "ProbeResult(c, liveness, false)", true},
-		{probe.Startup, probe.EffectKillContainer, "ProbeResult(c, startup, false)", true},
-		{probe.Startup, probe.EffectMarkStarted, "ProbeResult(c, startup, true)", true},
-		{probe.Readiness, probe.EffectMarkReady, "ProbeResult(c, readiness, true)", true},
-		{probe.Readiness, probe.EffectMarkNotReady, "ProbeResult(c, readiness, false)", true},
-		{probe.Readiness, probe.EffectNone, "", false},
+		{api.ProbeLiveness, probe.EffectKillContainer, "ProbeResult(c, liveness, false)", true},
+		{api.ProbeStartup, probe.EffectKillContainer, "ProbeResult(c, startup, false)", true},
+		{api.ProbeStartup, probe.EffectMarkStarted, "ProbeResult(c, startup, true)", true},
+		{api.ProbeReadiness, probe.EffectMarkReady, "ProbeResult(c, readiness, true)", true},
+		{api.ProbeReadiness, probe.EffectMarkNotReady, "ProbeResult(c, readiness, false)", true},
+		{api.ProbeReadiness, probe.EffectNone, "", false},
 	} {
-		ev, ok := probe.Step{Effect: tc.effect}.MachineEvent(tc.kind, "c")
+		ev, ok := probe.Report{Effect: tc.effect}.MachineEvent(tc.kind, "c")
 		if ok != tc.ok || (ok && ev.String() != tc.want) {
 			t.Errorf("%v/%v: got %q, %v; want %q, %v", tc.kind, tc.effect, ev.String(), ok, tc.want, tc.ok)
 		}
@@ -93,7 +93,7 @@ func TestMachineEventMapping(t *testing.T) {
 // A probe worker and the pod state machine wired together: the worker
 // settles raw outcomes with the probe's thresholds, and the machine acts on
 // the settled result.
-func ExampleStep_MachineEvent() {
+func ExampleReport_MachineEvent() {
 	pod := livenessPod()
 	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	m := lifecycle.NewMachine(pod, lifecycle.MachineConfig{ImagesPresent: []string{"registry.k8s.io/busybox:1.27"}})
@@ -103,11 +103,11 @@ func ExampleStep_MachineEvent() {
 	} {
 		st, _ = m.Step(ev, start)
 	}
-	w, _ := probe.NewWorker(probe.Liveness, pod, "liveness", probe.WorkerConfig{})
+	w, _ := probe.NewWorker(api.ProbeLiveness, pod, "liveness", probe.WorkerConfig{})
 	now := start
 	for i := 0; i < 6; i++ {
-		step := w.Step(&st, probe.OutcomeFailure, now)
-		if ev, ok := step.MachineEvent(probe.Liveness, "liveness"); ok {
+		rep := w.Step(probe.Input{Status: &st, Outcome: probe.OutcomeFailure}, now)
+		if ev, ok := rep.MachineEvent(api.ProbeLiveness, "liveness"); ok {
 			var acts []lifecycle.Action
 			st, acts = m.Step(ev, now)
 			fmt.Printf("t=%s %s -> %v\n", now.Sub(start), ev, acts)
@@ -120,7 +120,7 @@ func ExampleStep_MachineEvent() {
 				}
 			}
 		}
-		now = w.NextDue()
+		now = w.NextDeadline()
 	}
 	// Output:
 	// t=15s ProbeResult(liveness, liveness, false) -> [KillContainer(liveness, 30s) RetryAt(2025-01-01T00:00:45Z, grace period)]

@@ -81,7 +81,7 @@ type flakyRunner struct {
 	calls int
 }
 
-func (f *flakyRunner) RunProbe(context.Context, Kind, *api.Probe, *api.Pod, *api.PodStatus, *api.Container, string) (Outcome, string, error) {
+func (f *flakyRunner) RunProbe(context.Context, api.ProbeKind, *api.Probe, *api.Pod, *api.PodStatus, *api.Container, string) (Outcome, string, error) {
 	f.calls++
 	if f.calls <= f.errs {
 		return OutcomeUnknown, "", errors.New("exec session failed")
@@ -91,30 +91,22 @@ func (f *flakyRunner) RunProbe(context.Context, Kind, *api.Probe, *api.Pod, *api
 
 func TestRunWithRetries(t *testing.T) {
 	r := &flakyRunner{errs: 2}
-	if o, out, err := RunWithRetries(context.Background(), r, Liveness, nil, nil, nil, nil, "c"); o != OutcomeSuccess || out != "fine" || err != nil || r.calls != 3 {
+	if o, out, err := RunWithRetries(context.Background(), r, api.ProbeLiveness, nil, nil, nil, nil, "c"); o != OutcomeSuccess || out != "fine" || err != nil || r.calls != 3 {
 		t.Fatalf("two errors then success: %s %q %v after %d", o, out, err, r.calls)
 	}
 	r = &flakyRunner{errs: 5}
-	if o, _, err := RunWithRetries(context.Background(), r, Liveness, nil, nil, nil, nil, "c"); o != OutcomeError || err == nil || r.calls != MaxProbeRetries {
+	if o, _, err := RunWithRetries(context.Background(), r, api.ProbeLiveness, nil, nil, nil, nil, "c"); o != OutcomeError || err == nil || r.calls != MaxProbeRetries {
 		t.Fatalf("all errors: %s %v after %d", o, err, r.calls)
 	}
 }
 
+// The kinds' names are api.ProbeKind's, tested there.
 func TestNames(t *testing.T) {
-	for _, s := range []string{"liveness", "readiness", "startup"} {
-		k, err := ParseKind(s)
-		if err != nil || k.String() != s {
-			t.Errorf("kind %q: %v %v", s, k, err)
-		}
-	}
 	for _, s := range []string{"success", "warning", "failure", "unknown", "error"} {
 		o, err := ParseOutcome(s)
 		if err != nil || o.String() != s {
 			t.Errorf("outcome %q: %v %v", s, o, err)
 		}
-	}
-	if _, err := ParseKind("sideways"); !errors.Is(err, ErrInvalid) {
-		t.Error("bad kind accepted")
 	}
 	if _, err := ParseOutcome("meh"); !errors.Is(err, ErrInvalid) {
 		t.Error("bad outcome accepted")

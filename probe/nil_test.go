@@ -15,7 +15,7 @@ var nilT0 = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 // nilRunner answers every probe with success, whatever it is handed.
 type nilRunner struct{}
 
-func (nilRunner) RunProbe(context.Context, probe.Kind, *api.Probe, *api.Pod, *api.PodStatus, *api.Container, string) (probe.Outcome, string, error) {
+func (nilRunner) RunProbe(context.Context, api.ProbeKind, *api.Probe, *api.Pod, *api.PodStatus, *api.Container, string) (probe.Outcome, string, error) {
 	return probe.OutcomeSuccess, "", nil
 }
 
@@ -35,18 +35,17 @@ var nilCases = map[string]func(t *testing.T){
 			t.Errorf("got %v, want nil", got)
 		}
 	},
-	"(*Worker).ContainerID": func(t *testing.T) { niltest.Zero(t, (*probe.Worker)(nil).ContainerID()) },
-	"(*Worker).Due":         func(t *testing.T) { niltest.Zero(t, (*probe.Worker)(nil).Due(nilT0)) },
-	"(*Worker).Kind":        func(t *testing.T) { niltest.Zero(t, (*probe.Worker)(nil).Kind()) },
-	"(*Worker).NextDue":     func(t *testing.T) { niltest.Zero(t, (*probe.Worker)(nil).NextDue()) },
-	"(*Worker).OnHold":      func(t *testing.T) { niltest.Zero(t, (*probe.Worker)(nil).OnHold()) },
-	"(*Worker).Period":      func(t *testing.T) { niltest.Zero(t, (*probe.Worker)(nil).Period()) },
-	"(*Worker).Result":      func(t *testing.T) { niltest.Zero(t, (*probe.Worker)(nil).Result()) },
+	"(*Worker).ContainerID":  func(t *testing.T) { niltest.Zero(t, (*probe.Worker)(nil).ContainerID()) },
+	"(*Worker).Kind":         func(t *testing.T) { niltest.Zero(t, (*probe.Worker)(nil).Kind()) },
+	"(*Worker).NextDeadline": func(t *testing.T) { niltest.Zero(t, (*probe.Worker)(nil).NextDeadline()) },
+	"(*Worker).OnHold":       func(t *testing.T) { niltest.Zero(t, (*probe.Worker)(nil).OnHold()) },
+	"(*Worker).Period":       func(t *testing.T) { niltest.Zero(t, (*probe.Worker)(nil).Period()) },
+	"(*Worker).Result":       func(t *testing.T) { niltest.Zero(t, (*probe.Worker)(nil).Result()) },
 	"(*Worker).Step": func(t *testing.T) {
-		niltest.Zero(t, (*probe.Worker)(nil).Step(&api.PodStatus{}, probe.OutcomeSuccess, nilT0))
+		niltest.Zero(t, (*probe.Worker)(nil).Step(probe.Input{Status: &api.PodStatus{}, Outcome: probe.OutcomeSuccess}, nilT0))
 		// A nil status is a kubelet whose status manager holds none.
 		w := nilWorker(t)
-		if st := w.Step(nil, probe.OutcomeSuccess, nilT0); st.Probed || st.Reason != probe.ReasonNoStatus || !st.KeepGoing {
+		if st := w.Step(probe.Input{Status: nil, Outcome: probe.OutcomeSuccess}, nilT0); st.Probed || st.Reason != probe.ReasonNoStatus || !st.KeepGoing {
 			t.Errorf("nil status: got %+v, want no probe for want of a status", st)
 		}
 	},
@@ -78,7 +77,7 @@ var nilCases = map[string]func(t *testing.T){
 		}
 	},
 	"NewWorker": func(t *testing.T) {
-		w, err := probe.NewWorker(probe.Liveness, nil, "app", probe.WorkerConfig{})
+		w, err := probe.NewWorker(api.ProbeLiveness, nil, "app", probe.WorkerConfig{})
 		if w != nil {
 			t.Errorf("got %v, want nil", w)
 		}
@@ -102,14 +101,14 @@ var nilCases = map[string]func(t *testing.T){
 		}
 	},
 	"RunWithRetries": func(t *testing.T) {
-		o, out, err := probe.RunWithRetries(nil, nilRunner{}, probe.Liveness, nil, nil, nil, nil, "") //nolint:staticcheck // a nil context on purpose
+		o, out, err := probe.RunWithRetries(nil, nilRunner{}, api.ProbeLiveness, nil, nil, nil, nil, "") //nolint:staticcheck // a nil context on purpose
 		niltest.Zero(t, o, out)
 		niltest.Invalid(t, err, probe.ErrInvalid, "context")
-		o, out, err = probe.RunWithRetries(context.Background(), nil, probe.Liveness, nil, nil, nil, nil, "")
+		o, out, err = probe.RunWithRetries(context.Background(), nil, api.ProbeLiveness, nil, nil, nil, nil, "")
 		niltest.Zero(t, o, out)
 		niltest.Invalid(t, err, probe.ErrInvalid, "runner")
 		// The probe, pod, status and container go to the runner as given.
-		if o, _, err := probe.RunWithRetries(context.Background(), nilRunner{}, probe.Liveness, nil, nil, nil, nil, ""); o != probe.OutcomeSuccess || err != nil {
+		if o, _, err := probe.RunWithRetries(context.Background(), nilRunner{}, api.ProbeLiveness, nil, nil, nil, nil, ""); o != probe.OutcomeSuccess || err != nil {
 			t.Errorf("nil objects for the runner: got %v, %v", o, err)
 		}
 	},
@@ -134,7 +133,7 @@ func nilWorker(t *testing.T) *probe.Worker {
 	t.Helper()
 	pod := &api.Pod{Spec: api.PodSpec{Containers: []api.Container{{Name: "app",
 		LivenessProbe: &api.Probe{PeriodSeconds: 10, SuccessThreshold: 1, FailureThreshold: 3}}}}}
-	w, err := probe.NewWorker(probe.Liveness, pod, "app", probe.WorkerConfig{})
+	w, err := probe.NewWorker(api.ProbeLiveness, pod, "app", probe.WorkerConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,17 +21,17 @@ const MaxProbeRetries = 3
 // all. Callers implement it over their own runtime; the probe package only
 // calls it through RunWithRetries.
 type Runner interface {
-	RunProbe(ctx context.Context, kind Kind, p *api.Probe, pod *api.Pod, status *api.PodStatus, c *api.Container, containerID string) (Outcome, string, error)
+	RunProbe(ctx context.Context, kind api.ProbeKind, p *api.Probe, pod *api.Pod, status *api.PodStatus, c *api.Container, containerID string) (Outcome, string, error)
 }
 
 // RunWithRetries runs a probe as the kubelet's prober does: up to
 // MaxProbeRetries attempts while the runner returns an error. It returns
 // the first attempt's outcome that came without an error, or OutcomeError
 // with the last error when every attempt failed to run. Feed the outcome
-// to Worker.Step. p, pod, status and c go to the runner as given; a nil
-// ctx or r runs nothing and is an error wrapping ErrInvalid, with
-// OutcomeUnknown.
-func RunWithRetries(ctx context.Context, r Runner, kind Kind, p *api.Probe, pod *api.Pod, status *api.PodStatus, c *api.Container, containerID string) (Outcome, string, error) {
+// to Worker.Step as Input.Outcome. p, pod, status and c go to the runner
+// as given; a nil ctx or r runs nothing and is an error wrapping
+// ErrInvalid, with OutcomeUnknown.
+func RunWithRetries(ctx context.Context, r Runner, kind api.ProbeKind, p *api.Probe, pod *api.Pod, status *api.PodStatus, c *api.Container, containerID string) (Outcome, string, error) {
 	switch {
 	case ctx == nil:
 		return OutcomeUnknown, "", fmt.Errorf("%w: context: nil", ErrInvalid)

@@ -69,14 +69,14 @@ func (e Effect) String() string {
 	return fmt.Sprintf("Effect(%d)", uint8(e))
 }
 
-// StepReason says why a step did or did not run the probe, in the order
+// Reason says why a step did or did not run the probe, in the order
 // the kubelet's worker (pkg/kubelet/prober worker.doProbe) checks.
-type StepReason uint8
+type Reason uint8
 
 // The reasons of a step.
 const (
 	// ReasonProbed: the probe ran and its outcome was counted.
-	ReasonProbed StepReason = iota
+	ReasonProbed Reason = iota
 	// ReasonProbeError: the probe ran but could not produce a result
 	// (OutcomeError); the attempt was discarded.
 	ReasonProbeError
@@ -108,7 +108,7 @@ const (
 )
 
 // String names the reason.
-func (r StepReason) String() string {
+func (r Reason) String() string {
 	switch r {
 	case ReasonProbed:
 		return "probed"
@@ -135,15 +135,29 @@ func (r StepReason) String() string {
 	case ReasonNotStarted:
 		return "container not started yet"
 	}
-	return fmt.Sprintf("StepReason(%d)", uint8(r))
+	return fmt.Sprintf("Reason(%d)", uint8(r))
 }
 
-// Step is what one tick of a worker did.
-type Step struct {
+// Input is what one tick of a worker reads: the pod status the kubelet's
+// status manager holds, and what the probe reports if the worker runs it.
+// Every Step is a tick of the worker's period timer (the kubelet's probe
+// ticker, or the prober manager's manual trigger), so there is no separate
+// tick input: a caller with nothing new passes the status it holds.
+type Input struct {
+	// Status is the pod status the kubelet holds at the tick; nil when its
+	// status manager has none (the pod is not created yet, or gone).
+	Status *api.PodStatus
+	// Outcome is what the probe mechanism reports if the worker runs the
+	// probe at this tick; ignored otherwise (see Worker.WouldProbe).
+	Outcome Outcome
+}
+
+// Report is what one tick of a worker did.
+type Report struct {
 	// Probed reports whether the probe was run (its outcome consumed).
 	Probed bool
 	// Reason says why the probe was or was not run.
-	Reason StepReason
+	Reason Reason
 	// ContainerID is the container instance the worker last saw.
 	ContainerID string
 	// Result is the cached result for ContainerID after the step
@@ -166,18 +180,18 @@ type Step struct {
 }
 
 // Worker is the kubelet's per-probe worker for one container (one of
-// pkg/kubelet/prober's workers) as a pure state machine. The caller ticks
-// it every periodSeconds (see Due and NextDue), passing the pod status the
-// kubelet knows and the outcome the probe mechanism gives if it is run; the
-// worker decides whether that outcome counts, keeps the run of equal
-// results against successThreshold and failureThreshold, maintains the
-// cached result, and reports effects. It never runs a probe itself: use
-// WouldProbe to learn whether a tick will consume an outcome before paying
-// for one.
+// pkg/kubelet/prober's workers) as a pure state machine. The caller steps
+// it at every tick, every periodSeconds (NextDeadline says when), with the
+// pod status the kubelet knows and the outcome the probe mechanism gives if
+// it is run; the worker decides whether that outcome counts, keeps the run
+// of equal results against successThreshold and failureThreshold,
+// maintains the cached result, and reports effects. It never runs a probe
+// itself: use WouldProbe to learn whether a tick will consume an outcome
+// before paying for one.
 //
 // A Worker is not safe for concurrent use.
 type Worker struct {
-	kind          Kind
+	kind          api.ProbeKind
 	containerName string
 	sidecar       bool
 	// restartSpec and restartContainer hold the pod's and the container's
@@ -217,11 +231,11 @@ type Worker struct {
 //
 // The methods of a nil *Worker (what NewWorker returns with an error)
 // answer with zero values: it is never due and its Step does nothing.
-func NewWorker(kind Kind, pod *api.Pod, containerName string, cfg WorkerConfig) (*Worker, error) {
+func NewWorker(kind api.ProbeKind, pod *api.Pod, containerName string, cfg WorkerConfig) (*Worker, error) {
 	if pod == nil {
 		return nil, fmt.Errorf("%w: pod: nil", ErrInvalid)
 	}
-	if kind < Liveness || kind > Startup {
+	if kind < api.ProbeLiveness || kind > api.ProbeStartup {
 		return nil, fmt.Errorf("%w: probe kind %d", ErrInvalid, kind)
 	}
 	ref, ok := pod.Spec.FindContainer(containerName)
@@ -263,7 +277,7 @@ func NewWorker(kind Kind, pod *api.Pod, containerName string, cfg WorkerConfig) 
 }
 
 // Kind is the probe kind the worker runs (zero for a nil worker).
-func (w *Worker) Kind() Kind {
+func (w *Worker) Kind() api.ProbeKind {
 	if w == nil {
 		return 0
 	}
@@ -305,28 +319,26 @@ func (w *Worker) Period() time.Duration {
 	return w.period
 }
 
-// NextDue is when the worker's next tick is due: at once (the zero time)
-// before the first step, then one period after the previous step, as the
-// kubelet's probe ticker fires. (The kubelet also delays a fresh worker's
-// first tick by a random fraction of the period when the kubelet itself
-// started less than a period ago; that jitter is the caller's choice.) A
-// nil worker's is the zero time.
-func (w *Worker) NextDue() time.Time {
-	if w == nil || !w.ticked {
+// NextDeadline is when the worker's next tick is due: one period after the
+// latest Step, as the kubelet's probe ticker fires, whatever the worker is
+// waiting for (the initial delay, the container's start, a new container
+// after a hold). The zero time means no tick is due until the caller acts:
+// before the first Step (a new worker is stepped at once, as the kubelet
+// runs its first probe when the worker starts; the kubelet's random delay
+// of that first tick after its own restart is the caller's choice), and
+// once the worker has exited. Unlike other machines, every Step is a tick
+// that may run the probe, so stepping earlier runs it earlier, as the
+// prober manager's manual trigger does. A nil worker's is the zero time.
+func (w *Worker) NextDeadline() time.Time {
+	if w == nil || !w.ticked || w.stopped {
 		return time.Time{}
 	}
 	return w.lastTick.Add(w.period)
 }
 
-// Due reports whether a tick is due at now: the worker is still running
-// and now is not before NextDue. A nil worker is never due.
-func (w *Worker) Due(now time.Time) bool {
-	return w != nil && !w.stopped && !now.Before(w.NextDue())
-}
-
 // plan is the part of a step decided before the probe runs.
 type plan struct {
-	reason       StepReason
+	reason       Reason
 	status       *api.ContainerStatus
 	newContainer bool
 }
@@ -357,18 +369,18 @@ func (w *Worker) decide(status *api.PodStatus, now time.Time) plan {
 		p.reason = ReasonOnHold
 	case c.State.Running == nil:
 		p.reason = ReasonNotRunning
-	case w.deleting && (w.kind == Liveness || w.kind == Startup):
+	case w.deleting && (w.kind == api.ProbeLiveness || w.kind == api.ProbeStartup):
 		p.reason = ReasonPodDeleting
 	case wholeSeconds(now.Sub(c.State.Running.StartedAt.Time)) < w.initialDelay:
 		p.reason = ReasonInitialDelay
 	case c.Started != nil && *c.Started:
-		if w.kind == Startup {
+		if w.kind == api.ProbeStartup {
 			p.reason = ReasonStarted
 		} else {
 			p.reason = ReasonProbed
 		}
 	default:
-		if w.kind != Startup {
+		if w.kind != api.ProbeStartup {
 			p.reason = ReasonNotStarted
 		} else {
 			p.reason = ReasonProbed
@@ -404,22 +416,21 @@ func (w *Worker) WouldProbe(status *api.PodStatus, now time.Time) bool {
 	return w != nil && w.decide(status, now).reason == ReasonProbed
 }
 
-// Step performs one tick of the worker at now: status is the pod status the
-// kubelet's status manager holds (nil when it has none), and outcome is what
-// the probe mechanism reports if the worker runs it (ignored otherwise).
-// The returned Step says whether the probe ran, the cached result, whether
-// the worker is on hold or has exited, and the effect of any change. A nil
-// worker does nothing: the result is the zero Step (not probed, not
-// keeping going).
-func (w *Worker) Step(status *api.PodStatus, outcome Outcome, now time.Time) Step {
+// Step performs one tick of the worker at now, reading in.Status and, if
+// the worker runs the probe, in.Outcome. The Report says whether the probe
+// ran, the cached result, whether the worker is on hold or has exited, and
+// the effect of any change. A nil worker does nothing: the result is the
+// zero Report (not probed, not keeping going).
+func (w *Worker) Step(in Input, now time.Time) Report {
 	if w == nil {
-		return Step{}
+		return Report{}
 	}
+	status, outcome := in.Status, in.Outcome
 	if !w.stopped {
 		w.lastTick, w.ticked = now, true
 	}
 	p := w.decide(status, now)
-	st := Step{Reason: p.reason, KeepGoing: true}
+	st := Report{Reason: p.reason, KeepGoing: true}
 	switch p.reason {
 	case ReasonStopped:
 		st.KeepGoing = false
@@ -449,7 +460,7 @@ func (w *Worker) Step(status *api.PodStatus, outcome Outcome, now time.Time) Ste
 		return w.finish(st)
 	case ReasonNotRunning:
 		eff := EffectNone
-		if w.kind == Readiness {
+		if w.kind == api.ProbeReadiness {
 			eff = EffectMarkNotReady
 		}
 		w.set(&st, ResultFailure, eff)
@@ -485,7 +496,7 @@ func (w *Worker) Step(status *api.PodStatus, outcome Outcome, now time.Time) Ste
 		return w.finish(st)
 	}
 	w.set(&st, r, w.thresholdEffect(r))
-	if (w.kind == Liveness && r == ResultFailure) || w.kind == Startup {
+	if (w.kind == api.ProbeLiveness && r == ResultFailure) || w.kind == api.ProbeStartup {
 		// Liveness failed: the container is being killed, so probing it
 		// again is pointless until its replacement appears. Startup has
 		// decided either way and stays quiet until a new container too.
@@ -495,7 +506,7 @@ func (w *Worker) Step(status *api.PodStatus, outcome Outcome, now time.Time) Ste
 	return w.finish(st)
 }
 
-func (w *Worker) finish(st Step) Step {
+func (w *Worker) finish(st Report) Report {
 	st.ContainerID = w.containerID
 	st.Result = w.cached
 	st.OnHold = w.onHold
@@ -503,7 +514,7 @@ func (w *Worker) finish(st Step) Step {
 }
 
 // set caches r and records the change and its effect on st.
-func (w *Worker) set(st *Step, r Result, eff Effect) {
+func (w *Worker) set(st *Report, r Result, eff Effect) {
 	if w.cached != r {
 		st.Changed = true
 		if eff != EffectNone {
@@ -524,7 +535,7 @@ func (w *Worker) initialFor(c *api.ContainerStatus) Result {
 		// Running since before the kubelet restarted: keep what was
 		// reported then. Only a sidecar's startup probe must say success
 		// again, or the pod's app containers would wait for it.
-		if w.kind == Startup && w.sidecar && c.Started != nil && *c.Started {
+		if w.kind == api.ProbeStartup && w.sidecar && c.Started != nil && *c.Started {
 			return ResultSuccess
 		}
 		return ResultNone
@@ -534,9 +545,9 @@ func (w *Worker) initialFor(c *api.ContainerStatus) Result {
 
 func (w *Worker) initialEffect(r Result) Effect {
 	switch {
-	case w.kind == Readiness && r == ResultFailure:
+	case w.kind == api.ProbeReadiness && r == ResultFailure:
 		return EffectMarkNotReady
-	case w.kind == Startup && r == ResultSuccess:
+	case w.kind == api.ProbeStartup && r == ResultSuccess:
 		return EffectMarkStarted
 	}
 	return EffectNone
@@ -544,12 +555,12 @@ func (w *Worker) initialEffect(r Result) Effect {
 
 func (w *Worker) thresholdEffect(r Result) Effect {
 	switch w.kind {
-	case Readiness:
+	case api.ProbeReadiness:
 		if r == ResultSuccess {
 			return EffectMarkReady
 		}
 		return EffectMarkNotReady
-	case Startup:
+	case api.ProbeStartup:
 		if r == ResultSuccess {
 			return EffectMarkStarted
 		}
@@ -572,4 +583,18 @@ func (w *Worker) willRestart(status *api.PodStatus, code int32) bool {
 		return true
 	}
 	return lifecycle.ContainerShouldRestart(&w.restartSpec, &w.restartContainer, code).Restart
+}
+
+// initialResult is the value the kubelet caches for a container the moment
+// its worker first sees the container's ID, before any probe has run:
+// readiness starts as failure (not ready), liveness as success (alive) and
+// startup as unknown (not started yet).
+func initialResult(k api.ProbeKind) Result {
+	switch k {
+	case api.ProbeReadiness:
+		return ResultFailure
+	case api.ProbeLiveness:
+		return ResultSuccess
+	}
+	return ResultUnknown
 }

@@ -11,10 +11,10 @@ import (
 )
 
 // genWorker draws a pod with random probe settings and a worker for it.
-func genWorker(t *rapid.T) (*Worker, Kind, int, int) {
-	kind := Kind(rapid.IntRange(1, 3).Draw(t, "kind"))
+func genWorker(t *rapid.T) (*Worker, api.ProbeKind, int, int) {
+	kind := api.ProbeKind(rapid.IntRange(1, 3).Draw(t, "kind"))
 	succ := rapid.IntRange(1, 4).Draw(t, "successThreshold")
-	if kind != Readiness {
+	if kind != api.ProbeReadiness {
 		succ = 1 // validation requires 1 for liveness and startup
 	}
 	fail := rapid.IntRange(1, 4).Draw(t, "failureThreshold")
@@ -98,7 +98,7 @@ func TestWorkerProperties(t *testing.T) {
 		now := t0
 		var last Result = ResultSuccess
 		run := 0
-		var prev Step
+		var prev Report
 		stopped := false
 		n := rapid.IntRange(1, 40).Draw(t, "steps")
 		for i := range n {
@@ -108,10 +108,15 @@ func TestWorkerProperties(t *testing.T) {
 			wasHeld := w.OnHold()
 			sameID := statusID(st) != "" && statusID(st) == w.ContainerID()
 			would := w.WouldProbe(st, now)
-			got := w.Step(st, o, now)
+			got := w.Step(Input{Status: st, Outcome: o}, now)
 
 			if got.Probed != would {
 				t.Fatalf("step %d: WouldProbe %v but Probed %v", i, would, got.Probed)
+			}
+			// The next tick is one period after this one while the worker
+			// runs; an exited worker has none.
+			if next := w.NextDeadline(); got.KeepGoing != !next.IsZero() || (got.KeepGoing && !next.Equal(now.Add(w.Period()))) {
+				t.Fatalf("step %d at %v: NextDeadline %v with KeepGoing %v (period %v)", i, now, next, got.KeepGoing, w.Period())
 			}
 			if stopped {
 				if got.Probed || got.KeepGoing || got.Changed || got.Result != prev.Result {
@@ -122,10 +127,10 @@ func TestWorkerProperties(t *testing.T) {
 			if wasHeld && sameID && got.Probed {
 				t.Fatalf("step %d: probed while on hold: %+v", i, got)
 			}
-			if got.Probed && kind != Startup && !isStarted(st) {
+			if got.Probed && kind != api.ProbeStartup && !isStarted(st) {
 				t.Fatalf("step %d: %s probed before startup succeeded", i, kind)
 			}
-			if got.Probed && kind == Startup && isStarted(st) {
+			if got.Probed && kind == api.ProbeStartup && isStarted(st) {
 				t.Fatalf("step %d: startup probed a started container", i)
 			}
 			if got.Probed && got.Reason == ReasonProbed {

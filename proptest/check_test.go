@@ -79,8 +79,8 @@ func TestPropertyMachineKeepsPhaseOrder(t *testing.T) {
 			c := rapid.SampledFrom(names).Draw(t, "container")
 			events = append(events, rapid.SampledFrom([]lifecycle.Event{
 				lifecycle.ImagePulled(c), lifecycle.ContainerStarted(c), lifecycle.ContainerExited(c, 0, ""),
-				lifecycle.ContainerExited(c, 1, ""), lifecycle.ProbeResult(c, lifecycle.Readiness, true),
-				lifecycle.ProbeResult(c, lifecycle.Liveness, false), lifecycle.Tick(), lifecycle.SandboxDied(),
+				lifecycle.ContainerExited(c, 1, ""), lifecycle.ProbeResult(c, api.ProbeReadiness, true),
+				lifecycle.ProbeResult(c, api.ProbeLiveness, false), lifecycle.Tick(), lifecycle.SandboxDied(),
 				lifecycle.DeletionRequested(5), lifecycle.NodeUnreachable(),
 			}).Draw(t, "event"))
 		}

@@ -42,11 +42,16 @@
 //
 // # Pod garbage collection
 //
-// Collector is kube-controller-manager's pod garbage collector: per pass it
-// deletes terminated pods beyond the threshold, terminating pods on
-// out-of-service nodes, orphans whose node is confirmed gone after a 40 s
-// quarantine, and unscheduled terminating pods, marking running ones Failed
-// first. CollectGarbage is a single steady-state pass.
+// Collector is kube-controller-manager's pod garbage collector
+// (pkg/controller/podgc) as a state machine: Step feeds it the pod and node
+// caches; per pass, one every 20 s, it deletes terminated pods beyond the
+// threshold, terminating pods on out-of-service nodes, orphans whose node
+// is confirmed gone after a 40 s quarantine, and unscheduled terminating
+// pods, marking running ones Failed first. NextDeadline is the next pass
+// that has work (a quarantine's end, or work seen in the caches), so a
+// simulator steps it only then and when the caches change; its stories in
+// testdata/podgc show it pass by pass. CollectGarbage is a single
+// steady-state pass.
 //
 // # Pods the kubelet stops on its own
 //

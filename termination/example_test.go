@@ -171,24 +171,25 @@ func ExampleKubectlDeleteOptions() {
 
 // The collector deletes a pod whose node is gone only on a pass after the
 // node's 40 s quarantine, marking it Failed with a DisruptionTarget
-// condition first.
+// condition first. Its NextDeadline says when that pass is, so the caller
+// need not step it every 20 s.
 func ExampleCollector() {
 	node := &api.Node{ObjectMeta: api.ObjectMeta{Name: "node-1"}}
 	node.Status.Conditions = []api.NodeCondition{{Type: api.NodeReady, Status: api.ConditionTrue}}
 	orphan := &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: "web", Name: "orphan"}, Spec: api.PodSpec{NodeName: "node-gone"}, Status: api.PodStatus{Phase: api.PodRunning}}
 
 	gc := termination.NewCollector(termination.GCConfig{})
-	pass := gc.Collect([]*api.Pod{orphan}, []*api.Node{node}, nil, now)
-	fmt.Println("pass 1:", len(pass.Actions), "deleted; quarantined", pass.Quarantined)
-	pass = gc.Collect(pass.Remaining, []*api.Node{node}, nil, now.Add(termination.GCCheckPeriod))
-	fmt.Println("pass 2:", len(pass.Actions), "deleted")
-	pass = gc.Collect(pass.Remaining, []*api.Node{node}, nil, now.Add(2*termination.GCCheckPeriod))
+	pass := gc.Step(termination.GCInput{Pods: []*api.Pod{orphan}, Nodes: []*api.Node{node}}, now)
+	fmt.Printf("pass 1: %d deleted; quarantined %v; next pass after %v\n", len(pass.Actions), pass.Quarantined, gc.NextDeadline().Sub(now))
+	pass = gc.Step(termination.GCInput{Pods: pass.Remaining, Nodes: []*api.Node{node}}, now.Add(termination.GCCheckPeriod))
+	fmt.Println("at 20s: ran", pass.Ran, "deleted", len(pass.Actions))
+	pass = gc.Step(termination.GCInput{Pods: pass.Remaining, Nodes: []*api.Node{node}}, gc.NextDeadline())
 	for _, a := range pass.Actions {
 		c := api.FindCondition(a.Patched.Conditions, api.DisruptionTarget)
-		fmt.Println("pass 3:", a.Pod, a.Reason, a.Patched.Phase, c.Reason)
+		fmt.Println("pass 2:", a.Pod, a.Reason, a.Patched.Phase, c.Reason)
 	}
 	// Output:
-	// pass 1: 0 deleted; quarantined [node-gone]
-	// pass 2: 0 deleted
-	// pass 3: web/orphan Orphaned Failed DeletionByPodGC
+	// pass 1: 0 deleted; quarantined [node-gone]; next pass after 40s
+	// at 20s: ran false deleted 0
+	// pass 2: web/orphan Orphaned Failed DeletionByPodGC
 }

@@ -32,9 +32,12 @@ func nilPodOnNode() *api.Pod {
 // lists are skipped. Keyed by the names niltest.Nilable lists;
 // TestNilTableComplete keeps it complete.
 var nilCases = map[string]func(t *testing.T){
-	"(*Collector).Collect": func(t *testing.T) {
-		niltest.Zero(t, (*termination.Collector)(nil).Collect([]*api.Pod{nilPodOnNode()}, nil, nil, nilT0))
-		res := termination.NewCollector(termination.GCConfig{}).Collect([]*api.Pod{nil, nilPodOnNode()}, []*api.Node{nil}, nil, nilT0)
+	"(*Collector).NextDeadline": func(t *testing.T) {
+		niltest.Zero(t, (*termination.Collector)(nil).NextDeadline())
+	},
+	"(*Collector).Step": func(t *testing.T) {
+		niltest.Zero(t, (*termination.Collector)(nil).Step(termination.GCInput{Pods: []*api.Pod{nilPodOnNode()}}, nilT0))
+		res := termination.NewCollector(termination.GCConfig{}).Step(termination.GCInput{Pods: []*api.Pod{nil, nilPodOnNode()}, Nodes: []*api.Node{nil}}, nilT0)
 		if len(res.Actions) != 0 || len(res.Remaining) != 1 || len(res.Quarantined) != 1 {
 			t.Errorf("nil elements: got %+v, want the pod kept and its node quarantined", res)
 		}

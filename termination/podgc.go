@@ -93,65 +93,146 @@ type GCAction struct {
 	Explanation string
 }
 
-// GCResult is what one collector pass did.
+// GCInput is what the pod garbage collector reads at a step: the
+// controller's informer caches of pods and nodes, and the direct API read
+// it makes of a node that is missing from its cache. Nil pods and nodes are
+// skipped.
+type GCInput struct {
+	// Pods is the pod cache.
+	Pods []*api.Pod
+	// Nodes is the node cache.
+	Nodes []*api.Node
+	// NodeExists answers the direct read (a GET) of a node missing from
+	// Nodes, made when its quarantine ends; nil means every such node is
+	// gone.
+	NodeExists func(name string) bool
+}
+
+// GCResult is what one step of the collector did.
 type GCResult struct {
+	// Ran reports whether a collector pass ran at this step. Between
+	// passes a step only reads the caches to learn when the next pass is
+	// needed: it deletes nothing and quarantines nothing.
+	Ran bool
 	// Actions lists the deleted pods in the order the collector handled
 	// them.
 	Actions []GCAction
-	// Remaining holds the input pods that were not deleted, unchanged.
+	// Remaining holds the input pods that were not deleted, unchanged (the
+	// input slice itself when nothing was deleted and it holds no nil).
 	Remaining []*api.Pod
 	// Quarantined lists, sorted, the missing node names waiting out their
-	// quarantine after the pass.
+	// quarantine after the step.
 	Quarantined []string
 }
 
 // Collector is the pod garbage collector of kube-controller-manager
-// (pkg/controller/podgc) as a value: it holds the one piece of state the
-// controller keeps between passes, the quarantine of node names pods refer
-// to that the node cache does not know. Call Collect once per pass; the zero
-// value is not ready, use NewCollector. A Collector is not safe for
-// concurrent use.
+// (pkg/controller/podgc) as a state machine: it holds what the controller
+// keeps between passes — the quarantine of node names pods refer to that
+// the node cache does not know, and the rhythm of its passes, one every
+// GCCheckPeriod from its first. Drive it with Step; the zero value is a
+// collector with the default GCConfig, as is NewCollector(GCConfig{}). A
+// Collector is not safe for concurrent use.
 type Collector struct {
 	cfg     GCConfig
 	waiting map[string]time.Time
+	started bool
+	// anchor is the time of the first pass: passes fall on anchor +
+	// k·GCCheckPeriod.
+	anchor time.Time
+	// next is the pass NextDeadline reports, zero when none is needed.
+	next time.Time
 }
 
-// NewCollector returns a collector with an empty quarantine.
+// NewCollector returns a collector with an empty quarantine that has not
+// run yet.
 func NewCollector(cfg GCConfig) *Collector {
 	return &Collector{cfg: cfg, waiting: map[string]time.Time{}}
 }
 
-// Collect runs one pass of the collector at now over pods and the nodes the
-// controller's cache holds. nodeExists answers the direct API read of a node
-// that is missing from nodes (nil means every such node is gone). A pass:
+// Step feeds the collector the caches at now. The controller runs a pass
+// every GCCheckPeriod (its wait.Until loop): the first Step is its first
+// pass, and later passes fall on the same 20 s rhythm. A Step runs a pass
+// when one is due — at or after NextDeadline, or on a pass time of the
+// rhythm when the caches show work — and otherwise only looks at the
+// caches to bring NextDeadline forward if they show work the pending
+// deadline would reach too late. A pass:
 //
 //  1. terminated pods beyond the threshold, evicted first, then oldest;
 //  2. terminating pods on not-Ready nodes tainted
 //     node.kubernetes.io/out-of-service;
-//  3. orphaned pods: every node name absent from nodes is quarantined; only
-//     names whose quarantine has run out by this pass, and which the direct
-//     read does not find, make their pods orphans — so an orphan is never
-//     deleted in the pass that first sees its node missing;
+//  3. orphaned pods: every node name absent from the node cache is
+//     quarantined; only names whose quarantine has run out by this pass,
+//     and which the direct read does not find, make their pods orphans —
+//     so an orphan is never deleted in the pass that first sees its node
+//     missing;
 //  4. terminating pods that were never scheduled.
 //
 // Each pod is handled once per pass: it is patched to phase Failed unless
 // already Succeeded or Failed (orphans also get a DisruptionTarget
-// condition, reason DeletionByPodGC) and force-deleted with grace 0. Nil
-// pods and nodes are skipped. A nil Collector has no quarantine to keep
-// and collects nothing: the result is the zero GCResult.
-func (c *Collector) Collect(pods []*api.Pod, nodes []*api.Node, nodeExists func(name string) bool, now time.Time) GCResult {
+// condition, reason DeletionByPodGC) and force-deleted with grace 0. A
+// pass reads every pod and node; so does a Step between passes, unless a
+// pass is already due at the next pass time. A nil Collector has no
+// quarantine to keep and collects nothing: the result is the zero
+// GCResult.
+func (c *Collector) Step(in GCInput, now time.Time) GCResult {
 	if c == nil {
 		return GCResult{}
 	}
 	if c.waiting == nil {
 		c.waiting = map[string]time.Time{}
 	}
-	nodeByName := make(map[string]*api.Node, len(nodes))
-	for _, n := range nodes {
-		if n != nil {
-			nodeByName[n.Name] = n
-		}
+	if !c.started {
+		c.started, c.anchor = true, now
+		return c.pass(in, now)
 	}
+	if !c.next.IsZero() && !now.Before(c.next) {
+		return c.pass(in, now)
+	}
+	// Between passes: a pass is needed at the next pass time only if the
+	// caches show work; a deadline already at that time cannot come
+	// earlier, so the caches need no look then.
+	slot := c.passAtOrAfter(now)
+	if (c.next.IsZero() || slot.Before(c.next)) && c.hasWork(in) {
+		if slot.Equal(now) {
+			return c.pass(in, now)
+		}
+		c.next = slot
+	}
+	return GCResult{Remaining: remaining(in.Pods, nil), Quarantined: c.quarantined()}
+}
+
+// NextDeadline is the time of the next pass that has something to do: the
+// next pass time after work appeared in the caches (terminated pods over
+// the threshold, terminating pods on an out-of-service node or never
+// scheduled, pods on a node the cache does not know), or the first pass
+// time at or after the earliest quarantine's end. The controller itself
+// runs a pass every GCCheckPeriod whatever the caches hold; the passes
+// NextDeadline skips would delete nothing, so a caller may step the
+// Collector only at its deadlines and whenever its caches change. The zero
+// time means no pass is needed until the caches change (and before the
+// first Step, which is a pass). A nil Collector has no deadline.
+func (c *Collector) NextDeadline() time.Time {
+	if c == nil {
+		return time.Time{}
+	}
+	return c.next
+}
+
+// passAtOrAfter is the first pass time of the collector's rhythm at or
+// after t.
+func (c *Collector) passAtOrAfter(t time.Time) time.Time {
+	if !t.After(c.anchor) {
+		return c.anchor
+	}
+	k := (t.Sub(c.anchor) + GCCheckPeriod - 1) / GCCheckPeriod
+	return c.anchor.Add(k * GCCheckPeriod)
+}
+
+// pass runs one collector pass at now and sets the next deadline: the
+// first pass that can end a quarantine, if any is running.
+func (c *Collector) pass(in GCInput, now time.Time) GCResult {
+	pods, nodes := in.Pods, in.Nodes
+	nodeByName := indexNodes(nodes)
 	// Quarantine entries whose time has come leave the waiting set first.
 	var ready []string
 	for name, at := range c.waiting {
@@ -164,7 +245,7 @@ func (c *Collector) Collect(pods []*api.Pod, nodes []*api.Node, nodeExists func(
 
 	p := gcPass{now: now, deleted: map[string]bool{}}
 
-	if !c.cfg.DisableTerminatedPodGC && c.cfg.threshold() > 0 {
+	if c.terminatedGC() {
 		var terminated []*api.Pod
 		for _, pod := range pods {
 			if pod != nil && isTerminatedForGC(pod) {
@@ -181,14 +262,7 @@ func (c *Collector) Collect(pods []*api.Pod, nodes []*api.Node, nodeExists func(
 
 	var outOfService []*api.Pod
 	for _, pod := range pods {
-		if pod == nil || pod.DeletionTimestamp == nil {
-			continue
-		}
-		n := nodeByName[pod.Spec.NodeName]
-		if n == nil {
-			continue
-		}
-		if !nodeReady(n) && hasTaintKey(n, api.TaintNodeOutOfService) {
+		if pod != nil && pod.DeletionTimestamp != nil && onOutOfServiceNode(pod, nodeByName) {
 			outOfService = append(outOfService, pod)
 		}
 	}
@@ -215,7 +289,7 @@ func (c *Collector) Collect(pods []*api.Pod, nodes []*api.Node, nodeExists func(
 		if _, known := nodeByName[name]; known {
 			continue
 		}
-		if nodeExists == nil || !nodeExists(name) {
+		if in.NodeExists == nil || !in.NodeExists(name) {
 			gone[name] = true
 		}
 	}
@@ -233,17 +307,111 @@ func (c *Collector) Collect(pods []*api.Pod, nodes []*api.Node, nodeExists func(
 		p.remove(pod, GCUnscheduledTerminating, false, "terminating and never scheduled, so no kubelet will finish its deletion")
 	}
 
-	res := GCResult{Actions: p.actions}
-	for _, pod := range pods {
-		if pod != nil && !p.deleted[pod.Key()] {
-			res.Remaining = append(res.Remaining, pod)
+	// Everything the pass could delete is deleted; what waits is the
+	// quarantine, whose earliest end the first pass at or after it sees.
+	c.next = time.Time{}
+	var first time.Time
+	for _, at := range c.waiting {
+		if first.IsZero() || at.Before(first) {
+			first = at
 		}
 	}
-	for name := range c.waiting {
-		res.Quarantined = append(res.Quarantined, name)
+	if !first.IsZero() {
+		c.next = c.passAtOrAfter(first)
+		if !c.next.After(now) {
+			c.next = c.passAtOrAfter(now.Add(time.Nanosecond))
+		}
 	}
-	sort.Strings(res.Quarantined)
-	return res
+	return GCResult{Ran: true, Actions: p.actions, Remaining: remaining(pods, p.deleted), Quarantined: c.quarantined()}
+}
+
+// hasWork reports whether a pass over in would delete a pod or start a
+// quarantine, leaving the collector unchanged.
+func (c *Collector) hasWork(in GCInput) bool {
+	terminated := 0
+	var nodeByName map[string]*api.Node
+	for _, pod := range in.Pods {
+		if pod == nil {
+			continue
+		}
+		if isTerminatedForGC(pod) {
+			terminated++
+		}
+		if pod.Spec.NodeName == "" {
+			if pod.DeletionTimestamp != nil {
+				return true
+			}
+			continue
+		}
+		if nodeByName == nil {
+			nodeByName = indexNodes(in.Nodes)
+		}
+		if _, known := nodeByName[pod.Spec.NodeName]; !known {
+			if _, waiting := c.waiting[pod.Spec.NodeName]; !waiting {
+				return true
+			}
+			continue
+		}
+		if pod.DeletionTimestamp != nil && onOutOfServiceNode(pod, nodeByName) {
+			return true
+		}
+	}
+	return c.terminatedGC() && terminated > c.cfg.threshold()
+}
+
+func (c *Collector) terminatedGC() bool {
+	return !c.cfg.DisableTerminatedPodGC && c.cfg.threshold() > 0
+}
+
+func (c *Collector) quarantined() []string {
+	if len(c.waiting) == 0 {
+		return nil
+	}
+	names := make([]string, 0, len(c.waiting))
+	for name := range c.waiting {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func indexNodes(nodes []*api.Node) map[string]*api.Node {
+	m := make(map[string]*api.Node, len(nodes))
+	for _, n := range nodes {
+		if n != nil {
+			m[n.Name] = n
+		}
+	}
+	return m
+}
+
+// onOutOfServiceNode reports whether pod's node is in the cache, not
+// Ready, and tainted node.kubernetes.io/out-of-service (non-graceful node
+// shutdown).
+func onOutOfServiceNode(pod *api.Pod, nodeByName map[string]*api.Node) bool {
+	n := nodeByName[pod.Spec.NodeName]
+	return n != nil && !nodeReady(n) && hasTaintKey(n, api.TaintNodeOutOfService)
+}
+
+// remaining is pods without nil entries and without the deleted ones.
+func remaining(pods []*api.Pod, deleted map[string]bool) []*api.Pod {
+	clean := len(deleted) == 0
+	for _, pod := range pods {
+		if pod == nil {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return pods
+	}
+	var out []*api.Pod
+	for _, pod := range pods {
+		if pod != nil && !deleted[pod.Key()] {
+			out = append(out, pod)
+		}
+	}
+	return out
 }
 
 // CollectGarbage runs one collector pass in the steady state: every node
@@ -263,7 +431,7 @@ func CollectGarbage(pods []*api.Pod, nodes []*api.Node, cfg GCConfig, now time.T
 			c.waiting[pod.Spec.NodeName] = now
 		}
 	}
-	return c.Collect(pods, nodes, nil, now)
+	return c.Step(GCInput{Pods: pods, Nodes: nodes}, now)
 }
 
 type gcPass struct {
@@ -303,24 +471,26 @@ func (p *gcPass) remove(pod *api.Pod, reason GCReason, orphan bool, why string) 
 	p.actions = append(p.actions, a)
 }
 
-// setCondition adds or updates a pod condition the way the API helpers do:
-// the transition time moves only when the status changes.
+// setCondition adds or replaces a pod condition as podutil's
+// UpdatePodCondition (pkg/api/v1/pod) does for the collector: the new
+// condition replaces the old one of its type whole — reason, message,
+// observedGeneration and lastProbeTime, which the collector's condition
+// leaves unset, so an old lastProbeTime is dropped — and only the
+// lastTransitionTime carries over, when the status stays the same;
+// otherwise the condition transitions at now.
 func setCondition(st *api.PodStatus, c api.PodCondition, now time.Time) {
+	c.LastTransitionTime = api.NewTime(now)
 	for i := range st.Conditions {
 		old := &st.Conditions[i]
 		if old.Type != c.Type {
 			continue
 		}
-		if old.Status != c.Status {
-			c.LastTransitionTime = api.NewTime(now)
-		} else {
+		if old.Status == c.Status {
 			c.LastTransitionTime = old.LastTransitionTime
 		}
-		c.LastProbeTime = old.LastProbeTime
 		*old = c
 		return
 	}
-	c.LastTransitionTime = api.NewTime(now)
 	st.Conditions = append(st.Conditions, c)
 }
 

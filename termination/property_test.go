@@ -240,7 +240,7 @@ func TestPropertyCollector(t *testing.T) {
 			pods = append(pods, p)
 		}
 		c := NewCollector(GCConfig{TerminatedPodThreshold: rapid.IntRange(-1, 5).Draw(t, "threshold")})
-		r1 := c.Collect(pods, nodes, nil, t0)
+		r1 := c.Step(GCInput{Pods: pods, Nodes: nodes}, t0)
 		seen := map[string]bool{}
 		for _, a := range r1.Actions {
 			if seen[a.Pod] {
@@ -254,7 +254,7 @@ func TestPropertyCollector(t *testing.T) {
 		if len(r1.Remaining)+len(r1.Actions) != len(pods) {
 			t.Fatalf("%d remaining + %d deleted != %d", len(r1.Remaining), len(r1.Actions), len(pods))
 		}
-		r2 := c.Collect(r1.Remaining, nodes, nil, t0.Add(DefaultOrphanQuarantine))
+		r2 := c.Step(GCInput{Pods: r1.Remaining, Nodes: nodes}, t0.Add(DefaultOrphanQuarantine))
 		for _, p := range r2.Remaining {
 			if p.Spec.NodeName == "gone" {
 				t.Fatalf("orphan %s survived the second pass", p.Key())

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/podsem/podsem/probe"
+	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/termination"
 )
 
@@ -137,7 +137,7 @@ func mermaidProbes(b *strings.Builder, r *report) {
 		}
 		if p.settles {
 			what := "started"
-			if p.kind == probe.Readiness {
+			if p.kind == api.ProbeReadiness {
 				what = "ready"
 			}
 			fmt.Fprintf(b, "    %s :milestone, %d, 0ms\n", what, p.settled.Milliseconds())

@@ -80,7 +80,7 @@ func replay(pod *api.Pod, start time.Time) []storyStep {
 					queue = append(queue, lifecycle.ContainerExited(a.Container, 0, ""))
 					continue
 				}
-				for _, k := range []lifecycle.ProbeKind{probe.Startup, probe.Readiness} {
+				for _, k := range []api.ProbeKind{api.ProbeStartup, api.ProbeReadiness} {
 					if k.Of(ref.Container) != nil {
 						queue = append(queue, lifecycle.ProbeResult(a.Container, k, true))
 					}
@@ -116,7 +116,7 @@ func eventText(e lifecycle.Event) string {
 // probe worker (package probe) decides, with t=0 the container's start.
 type probeSchedule struct {
 	container string
-	kind      probe.Kind
+	kind      api.ProbeKind
 	spec      api.Probe // as stored (defaulted)
 	err       error
 	// runs are the first probes' times when every probe succeeds.
@@ -146,7 +146,7 @@ func probeSchedules(pod *api.Pod, start time.Time) []probeSchedule {
 	}
 	cs = append(cs, pod.Spec.Containers...)
 	for _, c := range cs {
-		kinds := []probe.Kind{probe.Startup, probe.Readiness, probe.Liveness}
+		kinds := []api.ProbeKind{api.ProbeStartup, api.ProbeReadiness, api.ProbeLiveness}
 		for _, k := range kinds {
 			spec := k.Of(&c)
 			if spec == nil {
@@ -154,7 +154,7 @@ func probeSchedules(pod *api.Pod, start time.Time) []probeSchedule {
 			}
 			ps := probeSchedule{container: c.Name, kind: k, spec: *spec}
 			ok := simulate(pod, c.Name, k, probe.OutcomeSuccess, start, &ps)
-			if ok && (k == probe.Startup || k == probe.Liveness) {
+			if ok && (k == api.ProbeStartup || k == api.ProbeLiveness) {
 				simulate(pod, c.Name, k, probe.OutcomeFailure, start, &ps)
 			}
 			out = append(out, ps)
@@ -168,14 +168,14 @@ func probeSchedules(pod *api.Pod, start time.Time) []probeSchedule {
 // marks the container started for the others. With OutcomeSuccess it
 // records kind's first probe times and when its result settled; with
 // OutcomeFailure, when the container is killed.
-func simulate(pod *api.Pod, container string, kind probe.Kind, outcome probe.Outcome, start time.Time, ps *probeSchedule) bool {
+func simulate(pod *api.Pod, container string, kind api.ProbeKind, outcome probe.Outcome, start time.Time, ps *probeSchedule) bool {
 	ref, ok := pod.Spec.FindContainer(container)
 	if !ok {
 		ps.err = fmt.Errorf("container %q not found", container)
 		return false
 	}
 	c := ref.Container
-	started := probe.Startup.Of(c) == nil
+	started := api.ProbeStartup.Of(c) == nil
 	cst := api.ContainerStatus{
 		Name:        container,
 		ContainerID: "containerd://" + container,
@@ -198,11 +198,11 @@ func simulate(pod *api.Pod, container string, kind probe.Kind, outcome probe.Out
 		}
 	}
 	type run struct {
-		kind probe.Kind
+		kind api.ProbeKind
 		w    *probe.Worker
 	}
 	var workers []run
-	for _, k := range []probe.Kind{probe.Startup, probe.Readiness, probe.Liveness} {
+	for _, k := range []api.ProbeKind{api.ProbeStartup, api.ProbeReadiness, api.ProbeLiveness} {
 		if k.Of(c) == nil {
 			continue
 		}
@@ -222,14 +222,14 @@ func simulate(pod *api.Pod, container string, kind probe.Kind, outcome probe.Out
 		// the kubelet writes after the tick, not within it.
 		markStarted := false
 		for _, r := range workers {
-			if !r.w.Due(now) {
+			if d := r.w.NextDeadline(); r.w.Stopped() || now.Before(d) {
 				continue
 			}
 			o := probe.OutcomeSuccess
 			if r.kind == kind {
 				o = outcome
 			}
-			st := r.w.Step(status, o, now)
+			st := r.w.Step(probe.Input{Status: status, Outcome: o}, now)
 			if st.Effect == probe.EffectMarkStarted {
 				markStarted = true
 			}
@@ -263,7 +263,7 @@ func simulate(pod *api.Pod, container string, kind probe.Kind, outcome probe.Out
 			if r.w.Stopped() {
 				continue
 			}
-			if d := r.w.NextDue(); next.IsZero() || d.Before(next) {
+			if d := r.w.NextDeadline(); next.IsZero() || d.Before(next) {
 				next = d
 			}
 		}

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/podsem/podsem/api"
-	"github.com/podsem/podsem/probe"
 )
 
 // writeText prints a report as plain text sections.
@@ -94,9 +93,9 @@ func writeText(b *strings.Builder, r *report, now time.Time) {
 		}
 		if p.settles {
 			switch p.kind {
-			case probe.Startup:
+			case api.ProbeStartup:
 				parts = append(parts, "started at "+fmtDur(p.settled))
-			case probe.Readiness:
+			case api.ProbeReadiness:
 				parts = append(parts, "ready at "+fmtDur(p.settled))
 			}
 		}

@@ -410,7 +410,7 @@ func (w *world) collectGarbage(now time.Time) {
 	for _, name := range sortedNodeNames(w.nodes) {
 		nodes = append(nodes, w.nodes[name])
 	}
-	res := w.gc.Collect(w.pods, nodes, func(name string) bool { return w.nodes[name] != nil }, now)
+	res := w.gc.Step(termination.GCInput{Pods: w.pods, Nodes: nodes, NodeExists: func(name string) bool { return w.nodes[name] != nil }}, now)
 	for _, a := range res.Actions {
 		w.removePod(a.Pod)
 		ns, name, _ := strings.Cut(a.Pod, "/")

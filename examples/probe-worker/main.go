@@ -84,7 +84,7 @@ func run() error {
 		return err
 	}
 	api.DefaultPod(&pod) // timeoutSeconds 1, successThreshold 1, failureThreshold 3
-	w, err := probe.NewWorker(probe.Liveness, &pod, "liveness", probe.WorkerConfig{})
+	w, err := probe.NewWorker(api.ProbeLiveness, &pod, "liveness", probe.WorkerConfig{})
 	if err != nil {
 		return err
 	}
@@ -105,7 +105,7 @@ func run() error {
 			cs.State.Running = &api.ContainerStateRunning{StartedAt: api.NewTime(start.Add(time.Duration(tk.started) * time.Second))}
 		}
 		status := &api.PodStatus{Phase: api.PodRunning, ContainerStatuses: []api.ContainerStatus{cs}}
-		st := w.Step(status, tk.outcome, now)
+		st := w.Step(probe.Input{Status: status, Outcome: tk.outcome}, now)
 		effect := ""
 		if st.Effect != probe.EffectNone {
 			effect = st.Effect.String()

@@ -52,7 +52,7 @@ func runProbeWorker(input, want json.RawMessage) error {
 	if err := json.Unmarshal(want, &w); err != nil {
 		return fmt.Errorf("decoding want: %w", err)
 	}
-	kind, err := probe.ParseKind(in.ProbeType)
+	kind, err := api.ParseProbeKind(in.ProbeType)
 	if err != nil {
 		return err
 	}
@@ -66,7 +66,7 @@ func runProbeWorker(input, want json.RawMessage) error {
 		if err != nil {
 			return err
 		}
-		st := wk.Step(s.Status, o, s.At)
+		st := wk.Step(probe.Input{Status: s.Status, Outcome: o}, s.At)
 		got = append(got, probeWorkerStep{Probed: st.Probed, Result: st.Result.String(), OnHold: st.OnHold, KeepGoing: st.KeepGoing})
 		if !st.KeepGoing {
 			break

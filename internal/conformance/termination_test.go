@@ -237,11 +237,11 @@ func runPodGC(input, want json.RawMessage) error {
 	t0 := time.Date(2025, 3, 1, 8, 10, 0, 0, time.UTC)
 	gc := termination.NewCollector(cfg)
 	lookup := func(name string) bool { return apiOnly[name] }
-	r1 := gc.Collect(pods, nodes, lookup, t0)
+	r1 := gc.Step(termination.GCInput{Pods: pods, Nodes: nodes, NodeExists: lookup}, t0)
 	if err := termComparePass("pass1", w.Pass1, r1); err != nil {
 		return err
 	}
-	r2 := gc.Collect(r1.Remaining, nodes, lookup, t0.Add(time.Duration(in.SecondPassAfterSeconds)*time.Second))
+	r2 := gc.Step(termination.GCInput{Pods: r1.Remaining, Nodes: nodes, NodeExists: lookup}, t0.Add(time.Duration(in.SecondPassAfterSeconds)*time.Second))
 	return termComparePass("pass2", w.Pass2, r2)
 }
 
