@@ -12,10 +12,10 @@ import (
 // GRPCTarget is the address and service name the kubelet checks for a grpc
 // probe: the pod IP (a grpc action has no host field) and the action's
 // port, and the action's service ("" when unset, meaning the server as a
-// whole). A nil action is an error wrapping ErrInvalid.
+// whole). A nil action is an error wrapping api.ErrInvalidInput.
 func GRPCTarget(podIP string, action *api.GRPCAction) (addr, service string, err error) {
 	if action == nil {
-		return "", "", fmt.Errorf("%w: grpc action: nil", ErrInvalid)
+		return "", "", fmt.Errorf("%w: grpc action: nil", errInvalidInput)
 	}
 	if action.Port < 1 || action.Port > 65535 {
 		return "", "", &PortError{Port: api.FromInt(action.Port), Number: int(action.Port)}

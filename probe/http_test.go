@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
 	"github.com/podsem/podsem/api"
 )
 
@@ -47,8 +46,8 @@ func TestNewHTTPRequest(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			req, err := NewHTTPRequest("10.0.0.7", webContainer, &tc.action)
 			if tc.err != "" {
-				if err == nil || err.Error() != tc.err || !errors.Is(err, ErrInvalid) {
-					t.Fatalf("err = %v, want %q (and ErrInvalid)", err, tc.err)
+				if err == nil || err.Error() != tc.err || !errors.Is(err, api.ErrInvalidInput) {
+					t.Fatalf("err = %v, want %q (and api.ErrInvalidInput)", err, tc.err)
 				}
 				return
 			}
@@ -149,10 +148,10 @@ func TestDoHTTPHopHeaders(t *testing.T) {
 }
 
 func TestDoHTTPNil(t *testing.T) {
-	if res := DoHTTP(nil, Request{}); res.Outcome != OutcomeUnknown || !errors.Is(res.Err, ErrInvalid) {
+	if res := DoHTTP(nil, Request{}); res.Outcome != OutcomeUnknown || !errors.Is(res.Err, api.ErrInvalidInput) {
 		t.Fatalf("%+v", res)
 	}
-	if _, err := NewHTTPRequest("1.2.3.4", nil, nil); !errors.Is(err, ErrInvalid) {
+	if _, err := NewHTTPRequest("1.2.3.4", nil, nil); !errors.Is(err, api.ErrInvalidInput) {
 		t.Fatalf("nil action: %v", err)
 	}
 }

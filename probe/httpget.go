@@ -47,11 +47,11 @@ type Request struct {
 //
 // A port that does not resolve yields a *PortError; a URL that does not
 // parse yields net/url's error. Both make the kubelet report the probe's
-// result as unknown. A nil action is an error wrapping ErrInvalid; a nil
+// result as unknown. A nil action is an error wrapping api.ErrInvalidInput; a nil
 // container declares no ports (see ResolvePort).
 func NewHTTPRequest(podIP string, container *api.Container, action *api.HTTPGetAction) (Request, error) {
 	if action == nil {
-		return Request{}, fmt.Errorf("%w: httpGet action: nil", ErrInvalid)
+		return Request{}, fmt.Errorf("%w: httpGet action: nil", errInvalidInput)
 	}
 	scheme := strings.ToLower(string(action.Scheme))
 	if scheme == "" {

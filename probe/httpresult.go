@@ -61,7 +61,7 @@ type HTTPResult struct {
 
 // ProbeHTTP builds the request for an httpGet action and runs it with d
 // (NewHTTPRequest then DoHTTP). A request that cannot be built, or a nil
-// d, gives OutcomeUnknown with the error (wrapping ErrInvalid for nil
+// d, gives OutcomeUnknown with the error (wrapping api.ErrInvalidInput for nil
 // arguments).
 func ProbeHTTP(d HTTPDoer, podIP string, container *api.Container, action *api.HTTPGetAction) HTTPResult {
 	req, err := NewHTTPRequest(podIP, container, action)
@@ -89,13 +89,13 @@ func ProbeHTTP(d HTTPDoer, podIP string, container *api.Container, action *api.H
 //
 // The final response gives success for 200-299, warning for 300-399 and
 // failure otherwise; see HTTPResult for the output. A nil d or request URL
-// gives OutcomeUnknown with an error wrapping ErrInvalid.
+// gives OutcomeUnknown with an error wrapping api.ErrInvalidInput.
 func DoHTTP(d HTTPDoer, req Request) HTTPResult {
 	switch {
 	case d == nil:
-		return HTTPResult{Outcome: OutcomeUnknown, Err: fmt.Errorf("%w: HTTPDoer: nil", ErrInvalid)}
+		return HTTPResult{Outcome: OutcomeUnknown, Err: fmt.Errorf("%w: HTTPDoer: nil", errInvalidInput)}
 	case req.URL == nil:
-		return HTTPResult{Outcome: OutcomeUnknown, Err: fmt.Errorf("%w: request URL: nil", ErrInvalid)}
+		return HTTPResult{Outcome: OutcomeUnknown, Err: fmt.Errorf("%w: request URL: nil", errInvalidInput)}
 	}
 	first := req
 	cur := req

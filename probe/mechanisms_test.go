@@ -19,7 +19,7 @@ func TestTCPAddress(t *testing.T) {
 	if err != nil || addr != "[fd00::1]:22" {
 		t.Fatalf("%q %v", addr, err)
 	}
-	if _, err := TCPAddress("10.0.0.7", webContainer, &api.TCPSocketAction{Port: api.FromString("nope")}); !errors.Is(err, ErrInvalid) {
+	if _, err := TCPAddress("10.0.0.7", webContainer, &api.TCPSocketAction{Port: api.FromString("nope")}); !errors.Is(err, api.ErrInvalidInput) {
 		t.Fatalf("unresolved port: %v", err)
 	}
 	if o, out := TCPOutcome(errors.New("dial tcp 10.0.0.7:8080: connect: connection refused")); o != OutcomeFailure || !strings.Contains(out, "refused") {
@@ -33,7 +33,7 @@ func TestGRPC(t *testing.T) {
 	if err != nil || addr != "10.0.0.7:2379" || service != "db" {
 		t.Fatalf("%q %q %v", addr, service, err)
 	}
-	if _, _, err := GRPCTarget("10.0.0.7", &api.GRPCAction{Port: 0}); !errors.Is(err, ErrInvalid) {
+	if _, _, err := GRPCTarget("10.0.0.7", &api.GRPCAction{Port: 0}); !errors.Is(err, api.ErrInvalidInput) {
 		t.Fatalf("port 0: %v", err)
 	}
 	cases := []struct {
@@ -108,7 +108,7 @@ func TestNames(t *testing.T) {
 			t.Errorf("outcome %q: %v %v", s, o, err)
 		}
 	}
-	if _, err := ParseOutcome("meh"); !errors.Is(err, ErrInvalid) {
+	if _, err := ParseOutcome("meh"); !errors.Is(err, api.ErrInvalidInput) {
 		t.Error("bad outcome accepted")
 	}
 }

@@ -21,7 +21,7 @@ func (nilRunner) RunProbe(context.Context, api.ProbeKind, *api.Probe, *api.Pod, 
 
 // nilCases calls each exported function and method of probe that can be
 // handed nil with nil arguments and checks the documented answer: a nil
-// action, pod, doer, runner or context is an error wrapping probe.ErrInvalid
+// action, pod, doer, runner or context is an error wrapping api.ErrInvalidInput
 // (or OutcomeUnknown carrying one); a nil *Worker or *PortError answers
 // with zero values; a nil container declares no ports, a nil status is a
 // kubelet without one and a nil dial error is a connection. Keyed by the
@@ -59,17 +59,17 @@ var nilCases = map[string]func(t *testing.T){
 		if res.Outcome != probe.OutcomeUnknown || res.Requests != 0 {
 			t.Errorf("got %+v, want an unknown outcome and no request", res)
 		}
-		niltest.Invalid(t, res.Err, probe.ErrInvalid, "HTTPDoer")
+		niltest.Invalid(t, res.Err, api.ErrInvalidInput, "HTTPDoer")
 	},
 	"GRPCTarget": func(t *testing.T) {
 		addr, svc, err := probe.GRPCTarget("10.0.0.1", nil)
 		niltest.Zero(t, addr, svc)
-		niltest.Invalid(t, err, probe.ErrInvalid, "grpc action")
+		niltest.Invalid(t, err, api.ErrInvalidInput, "grpc action")
 	},
 	"NewHTTPRequest": func(t *testing.T) {
 		req, err := probe.NewHTTPRequest("10.0.0.1", &api.Container{}, nil)
 		niltest.Zero(t, req)
-		niltest.Invalid(t, err, probe.ErrInvalid, "httpGet action")
+		niltest.Invalid(t, err, api.ErrInvalidInput, "httpGet action")
 		// A nil container declares no ports: a numeric port still works.
 		req, err = probe.NewHTTPRequest("10.0.0.1", nil, &api.HTTPGetAction{Port: api.FromInt(8080)})
 		if err != nil || req.URL == nil || req.URL.Host != "10.0.0.1:8080" {
@@ -81,16 +81,16 @@ var nilCases = map[string]func(t *testing.T){
 		if w != nil {
 			t.Errorf("got %v, want nil", w)
 		}
-		niltest.Invalid(t, err, probe.ErrInvalid, "pod")
+		niltest.Invalid(t, err, api.ErrInvalidInput, "pod")
 	},
 	"ProbeHTTP": func(t *testing.T) {
 		res := probe.ProbeHTTP(nil, "10.0.0.1", nil, &api.HTTPGetAction{Port: api.FromInt(80)})
 		if res.Outcome != probe.OutcomeUnknown {
 			t.Errorf("nil doer: got %v, want unknown", res.Outcome)
 		}
-		niltest.Invalid(t, res.Err, probe.ErrInvalid, "HTTPDoer")
+		niltest.Invalid(t, res.Err, api.ErrInvalidInput, "HTTPDoer")
 		res = probe.ProbeHTTP(nil, "10.0.0.1", nil, nil)
-		niltest.Invalid(t, res.Err, probe.ErrInvalid, "httpGet action")
+		niltest.Invalid(t, res.Err, api.ErrInvalidInput, "httpGet action")
 	},
 	"ResolvePort": func(t *testing.T) {
 		if n, err := probe.ResolvePort(api.FromString("http"), nil); err == nil || n != 0 {
@@ -103,10 +103,10 @@ var nilCases = map[string]func(t *testing.T){
 	"RunWithRetries": func(t *testing.T) {
 		o, out, err := probe.RunWithRetries(nil, nilRunner{}, api.ProbeLiveness, nil, nil, nil, nil, "") //nolint:staticcheck // a nil context on purpose
 		niltest.Zero(t, o, out)
-		niltest.Invalid(t, err, probe.ErrInvalid, "context")
+		niltest.Invalid(t, err, api.ErrInvalidInput, "context")
 		o, out, err = probe.RunWithRetries(context.Background(), nil, api.ProbeLiveness, nil, nil, nil, nil, "")
 		niltest.Zero(t, o, out)
-		niltest.Invalid(t, err, probe.ErrInvalid, "runner")
+		niltest.Invalid(t, err, api.ErrInvalidInput, "runner")
 		// The probe, pod, status and container go to the runner as given.
 		if o, _, err := probe.RunWithRetries(context.Background(), nilRunner{}, api.ProbeLiveness, nil, nil, nil, nil, ""); o != probe.OutcomeSuccess || err != nil {
 			t.Errorf("nil objects for the runner: got %v, %v", o, err)
@@ -115,7 +115,7 @@ var nilCases = map[string]func(t *testing.T){
 	"TCPAddress": func(t *testing.T) {
 		addr, err := probe.TCPAddress("10.0.0.1", nil, nil)
 		niltest.Zero(t, addr)
-		niltest.Invalid(t, err, probe.ErrInvalid, "tcpSocket action")
+		niltest.Invalid(t, err, api.ErrInvalidInput, "tcpSocket action")
 		if addr, err := probe.TCPAddress("10.0.0.1", nil, &api.TCPSocketAction{Port: api.FromInt(5432)}); err != nil || addr != "10.0.0.1:5432" {
 			t.Errorf("nil container: got %q, %v", addr, err)
 		}

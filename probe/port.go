@@ -10,7 +10,7 @@ import (
 // PortError is why a probe's port did not resolve. Its text is the
 // kubelet's own (e.g. `invalid port number: 0`, or strconv's
 // `strconv.Atoi: parsing "web": invalid syntax` for a name that is neither
-// a declared port nor a number); it matches ErrInvalid with errors.Is.
+// a declared port nor a number); it matches api.ErrInvalidInput with errors.Is.
 type PortError struct {
 	// Port is the port as the probe wrote it.
 	Port api.IntOrString
@@ -33,16 +33,16 @@ func (e *PortError) Error() string {
 	return fmt.Sprintf("invalid port number: %d", e.Number)
 }
 
-// Unwrap exposes ErrInvalid and the underlying error; a nil *PortError
+// Unwrap exposes api.ErrInvalidInput and the underlying error; a nil *PortError
 // wraps nothing.
 func (e *PortError) Unwrap() []error {
 	if e == nil {
 		return nil
 	}
 	if e.Err != nil {
-		return []error{ErrInvalid, e.Err}
+		return []error{errInvalidInput, e.Err}
 	}
-	return []error{ErrInvalid}
+	return []error{errInvalidInput}
 }
 
 // ResolvePort turns a probe's port (httpGet.port, tcpSocket.port) into a

@@ -1,14 +1,16 @@
 package probe
 
 import (
-	"errors"
 	"fmt"
+
+	"github.com/podsem/podsem/api"
 )
 
-// ErrInvalid is wrapped by every error this package returns for input it
-// cannot interpret (an unknown kind or outcome name, a worker whose
-// container or probe is missing, a port that does not resolve).
-var ErrInvalid = errors.New("probe: invalid input")
+// errInvalidInput is api.ErrInvalidInput in this package's context: every
+// error this package returns for input it cannot interpret (an unknown kind
+// or outcome name, a worker whose container or probe is missing, a port
+// that does not resolve) wraps it.
+var errInvalidInput = fmt.Errorf("probe: %w", api.ErrInvalidInput)
 
 // Outcome is what one probe attempt reports before the kubelet's worker
 // interprets it: the raw result of a mechanism (pkg/probe's Success,
@@ -67,7 +69,7 @@ func ParseOutcome(s string) (Outcome, error) {
 	case "error":
 		return OutcomeError, nil
 	}
-	return 0, fmt.Errorf("%w: probe outcome %q", ErrInvalid, s)
+	return 0, fmt.Errorf("%w: probe outcome %q", errInvalidInput, s)
 }
 
 // Result folds an outcome into the verdict the kubelet's prober hands to

@@ -30,13 +30,13 @@ type Runner interface {
 // with the last error when every attempt failed to run. Feed the outcome
 // to Worker.Step as Input.Outcome. p, pod, status and c go to the runner
 // as given; a nil ctx or r runs nothing and is an error wrapping
-// ErrInvalid, with OutcomeUnknown.
+// api.ErrInvalidInput, with OutcomeUnknown.
 func RunWithRetries(ctx context.Context, r Runner, kind api.ProbeKind, p *api.Probe, pod *api.Pod, status *api.PodStatus, c *api.Container, containerID string) (Outcome, string, error) {
 	switch {
 	case ctx == nil:
-		return OutcomeUnknown, "", fmt.Errorf("%w: context: nil", ErrInvalid)
+		return OutcomeUnknown, "", fmt.Errorf("%w: context: nil", errInvalidInput)
 	case r == nil:
-		return OutcomeUnknown, "", fmt.Errorf("%w: runner: nil", ErrInvalid)
+		return OutcomeUnknown, "", fmt.Errorf("%w: runner: nil", errInvalidInput)
 	}
 	var err error
 	for range MaxProbeRetries {

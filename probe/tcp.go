@@ -11,10 +11,10 @@ import (
 // TCPAddress is the address the kubelet dials for a tcpSocket probe
 // (pkg/kubelet/prober runProbe): the action's host, else the pod IP, and
 // the port resolved by ResolvePort, joined as host:port. A nil action is an
-// error wrapping ErrInvalid; a nil container declares no ports.
+// error wrapping api.ErrInvalidInput; a nil container declares no ports.
 func TCPAddress(podIP string, container *api.Container, action *api.TCPSocketAction) (string, error) {
 	if action == nil {
-		return "", fmt.Errorf("%w: tcpSocket action: nil", ErrInvalid)
+		return "", fmt.Errorf("%w: tcpSocket action: nil", errInvalidInput)
 	}
 	port, err := ResolvePort(action.Port, container)
 	if err != nil {

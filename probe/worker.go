@@ -227,38 +227,38 @@ type Worker struct {
 // the spec, so apply api.DefaultPod first as the API server would. It fails
 // when the container does not exist, has no probe of that kind, or the
 // probe's periodSeconds, thresholds or initialDelaySeconds are out of
-// range. A nil pod is an error wrapping ErrInvalid.
+// range. A nil pod is an error wrapping api.ErrInvalidInput.
 //
 // The methods of a nil *Worker (what NewWorker returns with an error)
 // answer with zero values: it is never due and its Step does nothing.
 func NewWorker(kind api.ProbeKind, pod *api.Pod, containerName string, cfg WorkerConfig) (*Worker, error) {
 	if pod == nil {
-		return nil, fmt.Errorf("%w: pod: nil", ErrInvalid)
+		return nil, fmt.Errorf("%w: pod: nil", errInvalidInput)
 	}
 	if kind < api.ProbeLiveness || kind > api.ProbeStartup {
-		return nil, fmt.Errorf("%w: probe kind %d", ErrInvalid, kind)
+		return nil, fmt.Errorf("%w: probe kind %d", errInvalidInput, kind)
 	}
 	ref, ok := pod.Spec.FindContainer(containerName)
 	if !ok || (ref.Kind != api.ContainerKindRegular && ref.Kind != api.ContainerKindSidecar) {
 		// Probes on a plain init or ephemeral container are rejected by
 		// validation, and the kubelet never starts workers for them.
-		return nil, fmt.Errorf("%w: pod %s has no container or sidecar %q", ErrInvalid, pod.Key(), containerName)
+		return nil, fmt.Errorf("%w: pod %s has no container or sidecar %q", errInvalidInput, pod.Key(), containerName)
 	}
 	c, sidecar, path := ref.Container, ref.Kind == api.ContainerKindSidecar, ref.Path().String()
 	p := kind.Of(c)
 	if p == nil {
-		return nil, fmt.Errorf("%w: %s has no %sProbe", ErrInvalid, path, kind)
+		return nil, fmt.Errorf("%w: %s has no %sProbe", errInvalidInput, path, kind)
 	}
 	field := path + "." + kind.String() + "Probe"
 	switch {
 	case p.PeriodSeconds < 1:
-		return nil, fmt.Errorf("%w: %s.periodSeconds: %d must be at least 1", ErrInvalid, field, p.PeriodSeconds)
+		return nil, fmt.Errorf("%w: %s.periodSeconds: %d must be at least 1", errInvalidInput, field, p.PeriodSeconds)
 	case p.SuccessThreshold < 1:
-		return nil, fmt.Errorf("%w: %s.successThreshold: %d must be at least 1", ErrInvalid, field, p.SuccessThreshold)
+		return nil, fmt.Errorf("%w: %s.successThreshold: %d must be at least 1", errInvalidInput, field, p.SuccessThreshold)
 	case p.FailureThreshold < 1:
-		return nil, fmt.Errorf("%w: %s.failureThreshold: %d must be at least 1", ErrInvalid, field, p.FailureThreshold)
+		return nil, fmt.Errorf("%w: %s.failureThreshold: %d must be at least 1", errInvalidInput, field, p.FailureThreshold)
 	case p.InitialDelaySeconds < 0:
-		return nil, fmt.Errorf("%w: %s.initialDelaySeconds: %d must not be negative", ErrInvalid, field, p.InitialDelaySeconds)
+		return nil, fmt.Errorf("%w: %s.initialDelaySeconds: %d must not be negative", errInvalidInput, field, p.InitialDelaySeconds)
 	}
 	return &Worker{
 		kind:             kind,

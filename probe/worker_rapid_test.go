@@ -5,9 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"pgregory.net/rapid"
-
 	"github.com/podsem/podsem/api"
+	"pgregory.net/rapid"
 )
 
 // genWorker draws a pod with random probe settings and a worker for it.

@@ -54,24 +54,24 @@ func terminated(id string, code int32) *api.PodStatus {
 
 func TestNewWorkerErrors(t *testing.T) {
 	pod := testPod()
-	if _, err := NewWorker(api.ProbeLiveness, pod, "nope", WorkerConfig{}); !errors.Is(err, ErrInvalid) {
+	if _, err := NewWorker(api.ProbeLiveness, pod, "nope", WorkerConfig{}); !errors.Is(err, api.ErrInvalidInput) {
 		t.Errorf("missing container: got %v", err)
 	}
 	pod.Spec.Containers[0].LivenessProbe = nil
-	if _, err := NewWorker(api.ProbeLiveness, pod, "app", WorkerConfig{}); !errors.Is(err, ErrInvalid) {
+	if _, err := NewWorker(api.ProbeLiveness, pod, "app", WorkerConfig{}); !errors.Is(err, api.ErrInvalidInput) {
 		t.Errorf("missing probe: got %v", err)
 	}
 	pod = testPod()
 	pod.Spec.Containers[0].ReadinessProbe.PeriodSeconds = 0
-	if _, err := NewWorker(api.ProbeReadiness, pod, "app", WorkerConfig{}); !errors.Is(err, ErrInvalid) {
+	if _, err := NewWorker(api.ProbeReadiness, pod, "app", WorkerConfig{}); !errors.Is(err, api.ErrInvalidInput) {
 		t.Errorf("zero period: got %v", err)
 	}
-	if _, err := NewWorker(api.ProbeReadiness, nil, "app", WorkerConfig{}); !errors.Is(err, ErrInvalid) {
+	if _, err := NewWorker(api.ProbeReadiness, nil, "app", WorkerConfig{}); !errors.Is(err, api.ErrInvalidInput) {
 		t.Errorf("nil pod: got %v", err)
 	}
 	pod = testPod()
 	pod.Spec.InitContainers = []api.Container{{Name: "init", LivenessProbe: pod.Spec.Containers[0].LivenessProbe}}
-	if _, err := NewWorker(api.ProbeLiveness, pod, "init", WorkerConfig{}); !errors.Is(err, ErrInvalid) {
+	if _, err := NewWorker(api.ProbeLiveness, pod, "init", WorkerConfig{}); !errors.Is(err, api.ErrInvalidInput) {
 		t.Errorf("plain init container: got %v", err)
 	}
 }

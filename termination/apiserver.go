@@ -138,7 +138,7 @@ type APIServerDecision struct {
 // A nil opts is a DELETE without a body, which the API server handles as
 // empty options. The pod is not modified. DeletionTimestamp is reported as
 // the API server stores it, in whole seconds. A nil pod is an error wrapping
-// ErrInvalidInput (and the decision is Rejected).
+// api.ErrInvalidInput (and the decision is Rejected).
 func APIServerGrace(pod *api.Pod, opts *api.DeleteOptions, now time.Time) (d APIServerDecision, err error) {
 	defer func() {
 		if d.DeletionTimestamp != nil {
@@ -147,7 +147,7 @@ func APIServerGrace(pod *api.Pod, opts *api.DeleteOptions, now time.Time) (d API
 		}
 	}()
 	if pod == nil {
-		return APIServerDecision{Outcome: OutcomeRejected}, fmt.Errorf("%w: pod: nil", ErrInvalidInput)
+		return APIServerDecision{Outcome: OutcomeRejected}, fmt.Errorf("%w: pod: nil", errInvalidInput)
 	}
 	var o api.DeleteOptions
 	if opts != nil {

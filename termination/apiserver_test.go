@@ -104,7 +104,7 @@ func TestAPIServerGrace(t *testing.T) {
 }
 
 func TestAPIServerGraceErrors(t *testing.T) {
-	if _, err := APIServerGrace(nil, nil, t0); !errors.Is(err, ErrInvalidInput) {
+	if _, err := APIServerGrace(nil, nil, t0); !errors.Is(err, api.ErrInvalidInput) {
 		t.Errorf("nil pod: %v", err)
 	}
 	p := runningPod(i64(30))

@@ -93,14 +93,14 @@ type ContainerGraceResult struct {
 //  4. the sidecar ordering wait, if any, is subtracted the same way;
 //  5. the result is raised to at least 2 s.
 //
-// A nil pod is an error wrapping ErrInvalidInput.
+// A nil pod is an error wrapping api.ErrInvalidInput.
 func ContainerGrace(pod *api.Pod, k ContainerKill) (ContainerGraceResult, error) {
 	if pod == nil {
-		return ContainerGraceResult{}, fmt.Errorf("%w: pod: nil", ErrInvalidInput)
+		return ContainerGraceResult{}, fmt.Errorf("%w: pod: nil", errInvalidInput)
 	}
 	ref, ok := pod.Spec.FindContainer(k.ContainerName) // the kubelet's GetContainerSpec order
 	if !ok {
-		return ContainerGraceResult{}, fmt.Errorf("%w: pod %s has no container %q", ErrInvalidInput, pod.Key(), k.ContainerName)
+		return ContainerGraceResult{}, fmt.Errorf("%w: pod %s has no container %q", errInvalidInput, pod.Key(), k.ContainerName)
 	}
 	c := ref.Container
 	reason := k.Reason

@@ -62,10 +62,10 @@ func TestContainerGraceFindsInitAndEphemeral(t *testing.T) {
 			t.Errorf("%s: %v", n, err)
 		}
 	}
-	if _, err := ContainerGrace(p, ContainerKill{ContainerName: "nope"}); !errors.Is(err, ErrInvalidInput) {
+	if _, err := ContainerGrace(p, ContainerKill{ContainerName: "nope"}); !errors.Is(err, api.ErrInvalidInput) {
 		t.Errorf("unknown container: %v", err)
 	}
-	if _, err := ContainerGrace(nil, ContainerKill{}); !errors.Is(err, ErrInvalidInput) {
+	if _, err := ContainerGrace(nil, ContainerKill{}); !errors.Is(err, api.ErrInvalidInput) {
 		t.Errorf("nil pod: %v", err)
 	}
 }

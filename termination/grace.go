@@ -81,9 +81,6 @@ const (
 
 // Errors the calculators wrap; test with errors.Is.
 var (
-	// ErrInvalidInput is wrapped by errors about a missing or malformed
-	// argument (a nil pod, an unknown container, ...).
-	ErrInvalidInput = errors.New("termination: invalid input")
 	// ErrPreconditionFailed is wrapped when a DELETE's preconditions (UID or
 	// resourceVersion) do not match the stored pod; the API server answers
 	// 409 Conflict.

@@ -24,7 +24,7 @@ func nilPodOnNode() *api.Pod {
 
 // nilCases calls each exported function and method of termination that
 // can be handed nil with nil arguments and checks the documented answer: a
-// nil pod is an error wrapping termination.ErrInvalidInput where there is
+// nil pod is an error wrapping api.ErrInvalidInput where there is
 // an error result and the zero value elsewhere (KubeletKillStatus, whose
 // doc says so, writes the kill's fields on an empty status); nil delete
 // options are a DELETE without a body, a nil override is none, a nil
@@ -44,7 +44,7 @@ var nilCases = map[string]func(t *testing.T){
 	},
 	"APIServerGrace": func(t *testing.T) {
 		d, err := termination.APIServerGrace(nil, &api.DeleteOptions{}, nilT0)
-		niltest.Invalid(t, err, termination.ErrInvalidInput, "pod")
+		niltest.Invalid(t, err, api.ErrInvalidInput, "pod")
 		if d.Outcome != termination.OutcomeRejected {
 			t.Errorf("got outcome %v, want rejected", d.Outcome)
 		}
@@ -56,7 +56,7 @@ var nilCases = map[string]func(t *testing.T){
 	},
 	"BuildShutdownTimeline": func(t *testing.T) {
 		_, err := termination.BuildShutdownTimeline([]*api.Pod{nil}, termination.ShutdownConfig{GracePeriod: 30 * time.Second}, nilT0)
-		niltest.Invalid(t, err, termination.ErrInvalidInput, "pods[0]")
+		niltest.Invalid(t, err, api.ErrInvalidInput, "pods[0]")
 		if _, err := termination.BuildShutdownTimeline(nil, termination.ShutdownConfig{GracePeriod: 30 * time.Second}, nilT0); err != nil {
 			t.Errorf("no pods: %v", err)
 		}
@@ -64,7 +64,7 @@ var nilCases = map[string]func(t *testing.T){
 	"BuildTimeline": func(t *testing.T) {
 		tl, err := termination.BuildTimeline(nil, termination.DeleteRequest{}, nilT0)
 		niltest.Zero(t, tl)
-		niltest.Invalid(t, err, termination.ErrInvalidInput, "pod")
+		niltest.Invalid(t, err, api.ErrInvalidInput, "pod")
 	},
 	"CheckGracefulDelete": func(t *testing.T) {
 		niltest.Zero(t, termination.CheckGracefulDelete(nil, &api.DeleteOptions{}))
@@ -81,7 +81,7 @@ var nilCases = map[string]func(t *testing.T){
 	"ContainerGrace": func(t *testing.T) {
 		g, err := termination.ContainerGrace(nil, termination.ContainerKill{ContainerName: "app"})
 		niltest.Zero(t, g)
-		niltest.Invalid(t, err, termination.ErrInvalidInput, "pod")
+		niltest.Invalid(t, err, api.ErrInvalidInput, "pod")
 	},
 	"EvictionGraceOverride": func(t *testing.T) {
 		niltest.Zero(t, termination.EvictionGraceOverride(nil, true, termination.EvictionConfig{}),

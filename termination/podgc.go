@@ -458,7 +458,7 @@ func (p *gcPass) remove(pod *api.Pod, reason GCReason, orphan bool, why string) 
 		// carries metadata.generation, even 0, which clears a stale value.
 		st.ObservedGeneration = pod.Generation
 		if orphan {
-			setCondition(&st, api.PodCondition{
+			api.UpdatePodCondition(&st, api.PodCondition{
 				Type:               api.DisruptionTarget,
 				Status:             api.ConditionTrue,
 				Reason:             api.PodReasonDeletionByPodGC,
@@ -469,29 +469,6 @@ func (p *gcPass) remove(pod *api.Pod, reason GCReason, orphan bool, why string) 
 		a.Patched = &st
 	}
 	p.actions = append(p.actions, a)
-}
-
-// setCondition adds or replaces a pod condition as podutil's
-// UpdatePodCondition (pkg/api/v1/pod) does for the collector: the new
-// condition replaces the old one of its type whole — reason, message,
-// observedGeneration and lastProbeTime, which the collector's condition
-// leaves unset, so an old lastProbeTime is dropped — and only the
-// lastTransitionTime carries over, when the status stays the same;
-// otherwise the condition transitions at now.
-func setCondition(st *api.PodStatus, c api.PodCondition, now time.Time) {
-	c.LastTransitionTime = api.NewTime(now)
-	for i := range st.Conditions {
-		old := &st.Conditions[i]
-		if old.Type != c.Type {
-			continue
-		}
-		if old.Status == c.Status {
-			c.LastTransitionTime = old.LastTransitionTime
-		}
-		*old = c
-		return
-	}
-	st.Conditions = append(st.Conditions, c)
 }
 
 // isTerminatedForGC is the collector's notion of terminated: any phase other

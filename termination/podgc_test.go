@@ -9,9 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"pgregory.net/rapid"
-
 	"github.com/podsem/podsem/api"
+	"pgregory.net/rapid"
 )
 
 func gcPod(ns, name, node string, phase api.PodPhase, created time.Time) *api.Pod {

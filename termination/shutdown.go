@@ -55,24 +55,24 @@ func (c ShutdownConfig) Enabled() bool { return len(c.ByPodPriority) > 0 || c.Gr
 // migrates the older settings: priority api.DefaultPriority with
 // GracePeriod − GracePeriodCriticalPods, and api.SystemCriticalPriority
 // with the rest, each truncated to whole seconds. A disabled
-// configuration has no groups. Errors, wrapping ErrInvalidInput, are the
+// configuration has no groups. Errors, wrapping api.ErrInvalidInput, are the
 // kubelet configuration's own: negative durations or grace periods,
 // GracePeriodCriticalPods above GracePeriod, or both forms at once.
 func (c ShutdownConfig) PriorityGroups() ([]ShutdownGracePeriodByPodPriority, error) {
 	if c.GracePeriod < 0 || c.GracePeriodCriticalPods < 0 {
-		return nil, fmt.Errorf("%w: shutdownGracePeriod %v and shutdownGracePeriodCriticalPods %v must not be negative", ErrInvalidInput, c.GracePeriod, c.GracePeriodCriticalPods)
+		return nil, fmt.Errorf("%w: shutdownGracePeriod %v and shutdownGracePeriodCriticalPods %v must not be negative", errInvalidInput, c.GracePeriod, c.GracePeriodCriticalPods)
 	}
 	if c.GracePeriodCriticalPods > c.GracePeriod {
-		return nil, fmt.Errorf("%w: shutdownGracePeriodCriticalPods %v must be <= shutdownGracePeriod %v", ErrInvalidInput, c.GracePeriodCriticalPods, c.GracePeriod)
+		return nil, fmt.Errorf("%w: shutdownGracePeriodCriticalPods %v must be <= shutdownGracePeriod %v", errInvalidInput, c.GracePeriodCriticalPods, c.GracePeriod)
 	}
 	if len(c.ByPodPriority) > 0 {
 		if c.GracePeriod != 0 || c.GracePeriodCriticalPods != 0 {
-			return nil, fmt.Errorf("%w: shutdownGracePeriodByPodPriority and shutdownGracePeriod cannot both be set", ErrInvalidInput)
+			return nil, fmt.Errorf("%w: shutdownGracePeriodByPodPriority and shutdownGracePeriod cannot both be set", errInvalidInput)
 		}
 		groups := append([]ShutdownGracePeriodByPodPriority(nil), c.ByPodPriority...)
 		for i, g := range groups {
 			if g.ShutdownGracePeriodSeconds < 0 {
-				return nil, fmt.Errorf("%w: shutdownGracePeriodByPodPriority[%d].shutdownGracePeriodSeconds %d must not be negative", ErrInvalidInput, i, g.ShutdownGracePeriodSeconds)
+				return nil, fmt.Errorf("%w: shutdownGracePeriodByPodPriority[%d].shutdownGracePeriodSeconds %d must not be negative", errInvalidInput, i, g.ShutdownGracePeriodSeconds)
 			}
 		}
 		sort.SliceStable(groups, func(i, j int) bool { return groups[i].Priority < groups[j].Priority })
@@ -213,11 +213,11 @@ func (t ShutdownTimeline) String() string {
 // The kubelet waits for a group at most its grace period; groups without
 // pods are skipped. Each pod's final status is the one the kubelet writes
 // (KubeletKillStatus). A disabled configuration gives Disabled. A nil pod
-// or an invalid configuration is an error wrapping ErrInvalidInput.
+// or an invalid configuration is an error wrapping api.ErrInvalidInput.
 func BuildShutdownTimeline(pods []*api.Pod, cfg ShutdownConfig, now time.Time) (ShutdownTimeline, error) {
 	for i, p := range pods {
 		if p == nil {
-			return ShutdownTimeline{}, fmt.Errorf("%w: pods[%d]: nil", ErrInvalidInput, i)
+			return ShutdownTimeline{}, fmt.Errorf("%w: pods[%d]: nil", errInvalidInput, i)
 		}
 	}
 	prio, err := cfg.PriorityGroups()

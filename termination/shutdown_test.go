@@ -46,8 +46,8 @@ func TestPriorityGroups(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := tc.cfg.PriorityGroups()
 			if tc.err {
-				if !errors.Is(err, ErrInvalidInput) {
-					t.Fatalf("error %v, want ErrInvalidInput", err)
+				if !errors.Is(err, api.ErrInvalidInput) {
+					t.Fatalf("error %v, want api.ErrInvalidInput", err)
 				}
 				return
 			}
@@ -124,7 +124,7 @@ func TestBuildShutdownTimelineDisabledAndErrors(t *testing.T) {
 	if err != nil || !tl.Disabled || len(tl.Pods) != 0 {
 		t.Errorf("empty configuration: %+v, %v", tl, err)
 	}
-	if _, err := BuildShutdownTimeline([]*api.Pod{nil}, ShutdownConfig{GracePeriod: time.Second}, t0); !errors.Is(err, ErrInvalidInput) {
+	if _, err := BuildShutdownTimeline([]*api.Pod{nil}, ShutdownConfig{GracePeriod: time.Second}, t0); !errors.Is(err, api.ErrInvalidInput) {
 		t.Errorf("nil pod: %v", err)
 	}
 }

@@ -171,10 +171,10 @@ func writeEventLine(b *strings.Builder, offset time.Duration, width int, kind, s
 // repeated DELETE that does not shorten the grace changes nothing. A
 // kubelet restart begins the termination of the containers still running
 // anew with the full grace period. A nil pod is an error wrapping
-// ErrInvalidInput.
+// api.ErrInvalidInput.
 func BuildTimeline(pod *api.Pod, req DeleteRequest, now time.Time) (Timeline, error) {
 	if pod == nil {
-		return Timeline{}, fmt.Errorf("%w: pod: nil", ErrInvalidInput)
+		return Timeline{}, fmt.Errorf("%w: pod: nil", errInvalidInput)
 	}
 	dec, err := APIServerGrace(pod, req.Options, now)
 	if err != nil {

@@ -206,7 +206,7 @@ func TestTimelineSidecarsStopLast(t *testing.T) {
 }
 
 func TestTimelineErrors(t *testing.T) {
-	if _, err := BuildTimeline(nil, DeleteRequest{}, t0); !errors.Is(err, ErrInvalidInput) {
+	if _, err := BuildTimeline(nil, DeleteRequest{}, t0); !errors.Is(err, api.ErrInvalidInput) {
 		t.Errorf("nil pod: %v", err)
 	}
 	p := runningPod(i64(30))

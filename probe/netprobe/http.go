@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/probe"
 )
 
@@ -18,7 +19,7 @@ import (
 // TLS without certificate verification, and one deadline for the whole
 // attempt (redirect hops included). Use a new one for every probe attempt;
 // a nil *HTTPDoer (or one not made by NewHTTPDoer) sends nothing and
-// returns an error wrapping probe.ErrInvalid.
+// returns an error wrapping api.ErrInvalidInput.
 type HTTPDoer struct {
 	client   *http.Client
 	deadline time.Time
@@ -50,10 +51,10 @@ func NewHTTPDoer(timeout time.Duration) *HTTPDoer {
 // error is the transport's own, not wrapped in a *url.Error.
 func (d *HTTPDoer) Do(req probe.Request) (probe.Response, error) {
 	if d == nil || d.client == nil {
-		return probe.Response{}, fmt.Errorf("%w: doer: nil", probe.ErrInvalid)
+		return probe.Response{}, fmt.Errorf("netprobe: %w: doer: nil", api.ErrInvalidInput)
 	}
 	if req.URL == nil {
-		return probe.Response{}, fmt.Errorf("%w: request URL: nil", probe.ErrInvalid)
+		return probe.Response{}, fmt.Errorf("netprobe: %w: request URL: nil", api.ErrInvalidInput)
 	}
 	hr, err := http.NewRequest(http.MethodGet, req.URL.String(), nil)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/probe"
 )
 
@@ -83,10 +84,10 @@ func TestHTTPDoerAgainstServer(t *testing.T) {
 // answered with an error, not a panic.
 func TestHTTPDoerNil(t *testing.T) {
 	var d *HTTPDoer
-	if _, err := d.Do(probe.Request{URL: &url.URL{Scheme: "http", Host: "127.0.0.1:1"}}); !errors.Is(err, probe.ErrInvalid) {
-		t.Errorf("nil doer: err = %v, want probe.ErrInvalid", err)
+	if _, err := d.Do(probe.Request{URL: &url.URL{Scheme: "http", Host: "127.0.0.1:1"}}); !errors.Is(err, api.ErrInvalidInput) {
+		t.Errorf("nil doer: err = %v, want api.ErrInvalidInput", err)
 	}
-	if _, err := NewHTTPDoer(time.Second).Do(probe.Request{}); !errors.Is(err, probe.ErrInvalid) {
-		t.Errorf("nil URL: err = %v, want probe.ErrInvalid", err)
+	if _, err := NewHTTPDoer(time.Second).Do(probe.Request{}); !errors.Is(err, api.ErrInvalidInput) {
+		t.Errorf("nil URL: err = %v, want api.ErrInvalidInput", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"testing"
 
+	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/internal/niltest"
 	"github.com/podsem/podsem/probe"
 	"github.com/podsem/podsem/probe/netprobe"
@@ -11,7 +12,7 @@ import (
 
 // nilCases calls each exported function and method of netprobe that can be
 // handed nil with nil arguments: a nil (or zero) *HTTPDoer and a request
-// without a URL send nothing and give an error wrapping probe.ErrInvalid.
+// without a URL send nothing and give an error wrapping api.ErrInvalidInput.
 // Keyed by the names niltest.Nilable lists; TestNilTableComplete keeps it
 // complete.
 var nilCases = map[string]func(t *testing.T){
@@ -19,13 +20,13 @@ var nilCases = map[string]func(t *testing.T){
 		req := probe.Request{URL: &url.URL{Scheme: "http", Host: "127.0.0.1:1", Path: "/"}}
 		resp, err := (*netprobe.HTTPDoer)(nil).Do(req)
 		niltest.Zero(t, resp)
-		niltest.Invalid(t, err, probe.ErrInvalid, "doer")
+		niltest.Invalid(t, err, api.ErrInvalidInput, "doer")
 		resp, err = (&netprobe.HTTPDoer{}).Do(req)
 		niltest.Zero(t, resp)
-		niltest.Invalid(t, err, probe.ErrInvalid, "doer")
+		niltest.Invalid(t, err, api.ErrInvalidInput, "doer")
 		resp, err = netprobe.NewHTTPDoer(0).Do(probe.Request{})
 		niltest.Zero(t, resp)
-		niltest.Invalid(t, err, probe.ErrInvalid, "request URL")
+		niltest.Invalid(t, err, api.ErrInvalidInput, "request URL")
 	},
 }
 
