@@ -79,9 +79,9 @@
 // pkg/kubelet/kuberuntime, pkg/kubelet/eviction, pkg/kubelet/nodeshutdown,
 // pkg/controller/podgc and kubectl delete), checked against the
 // termination.* and kubelet.node-shutdown conformance vectors.
-// Where the source documents describe older releases the reference release
-// wins; notably hard evictions now pass a 1 s override (v1.23 passed 0) and
-// soft evictions cap evictionMaxPodGracePeriod by the pod's own grace
+// Where older releases behaved differently v1.36.3 is the reference;
+// notably hard evictions now pass a 1 s override (v1.23 passed 0) and soft
+// evictions cap evictionMaxPodGracePeriod by the pod's own grace
 // period. Two upstream details are kept on purpose: the kubelet counts
 // preStop and ordering time in whole seconds, so with sub-second durations
 // a sidecar can be killed up to one second after the deadline plus the 2 s

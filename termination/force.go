@@ -20,8 +20,9 @@ func IsForceDeletion(opts *api.DeleteOptions) bool {
 	return opts != nil && opts.GracePeriodSeconds != nil && *opts.GracePeriodSeconds == 0
 }
 
-// Actor is who issues a DELETE of a pod. Pod safety (source document 002)
-// limits which actors may force-delete.
+// Actor is who issues a DELETE of a pod. Pod safety (the design proposal
+// "Pod Safety, Consistency Guarantees, and Storage Implications",
+// community/contributors/design-proposals/storage/pod-safety.md) limits which actors may force-delete.
 type Actor string
 
 // The actors of pod deletion.
@@ -76,8 +77,8 @@ type ForceDecision struct {
 	Reason string
 }
 
-// MayForceDelete applies the pod-safety rules (source document 002, as the
-// components of v1.36.3 follow them): removing a pod object with grace 0
+// MayForceDelete applies the pod-safety rules (the pod-safety design
+// proposal, as the components of v1.36.3 follow them): removing a pod object with grace 0
 // releases its name at once while its processes may keep running, so only
 // the kubelet (after confirming termination), the pod garbage collector (for
 // pods whose node is gone or out of service, or that never ran or already

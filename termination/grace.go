@@ -19,8 +19,8 @@ const (
 
 	// HardEvictionGracePeriodSeconds is the grace-period override the
 	// kubelet's eviction manager passes when a hard eviction threshold (or a
-	// local-storage limit) is exceeded. v1.23, which source document 003
-	// describes, passed 0; v1.36.3 passes 1, which the pod worker would have
+	// local-storage limit) is exceeded. Releases up to v1.23
+	// passed 0; v1.36.3 passes 1, which the pod worker would have
 	// raised 0 to anyway.
 	HardEvictionGracePeriodSeconds int64 = 1
 
