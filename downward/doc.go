@@ -1,7 +1,9 @@
-// Package downward answers what the downward API exposes to a container:
-// fieldRef and resourceFieldRef values for environment variables and
-// volume files, the volume file format, and the container's resolved
-// environment with $(VAR) expansion.
+// Package downward answers what the downward API exposes to a container,
+// as Kubernetes v1.36.3's kubelet resolves it (pkg/kubelet's
+// makeEnvironmentVariables and pkg/volume/downwardapi): fieldRef and
+// resourceFieldRef values for environment variables and volume files, the
+// volume file format, and the container's resolved environment with
+// $(VAR) expansion (third_party/forked/golang/expansion).
 //
 // # The downward API
 //
