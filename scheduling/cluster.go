@@ -130,6 +130,11 @@ type Cluster struct {
 	// (storage.go).
 	storage storageIndex
 
+	// budgets holds the PodDisruptionBudgets by namespace/name, for the
+	// PostFilter plugins; budgetList is their sorted list, built on demand.
+	budgets    map[string]*api.PodDisruptionBudget
+	budgetList []*api.PodDisruptionBudget
+
 	// unschedulableNodes and taintedNodes count the cordoned nodes and
 	// those with a NoSchedule or NoExecute taint, so that a cycle skips
 	// NodeUnschedulable and TaintToleration when no node can fail them.

@@ -1,6 +1,7 @@
 package scheduling
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -301,4 +302,12 @@ func statusReasons(st *Status) []string {
 		return []string{st.Err.Error()}
 	}
 	return st.Reasons
+}
+
+// statusError is an Error status's error, or its reasons as one.
+func statusError(st *Status) error {
+	if st.Err != nil {
+		return st.Err
+	}
+	return errors.New(strings.Join(st.Reasons, ", "))
 }
