@@ -6,6 +6,7 @@ import (
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/internal/niltest"
 	"github.com/podsem/podsem/preemption"
+	"github.com/podsem/podsem/scheduling"
 )
 
 // nilPressure is a node under memory pressure (80Mi available, below the
@@ -78,6 +79,11 @@ var nilCases = map[string]func(t *testing.T){
 	},
 	"ObserveSignals": func(t *testing.T) {
 		niltest.Zero(t, preemption.ObserveSignals(nil))
+	},
+	"NewLoop": func(t *testing.T) {
+		l, err := preemption.NewLoop(nil, t0)
+		niltest.Zero(t, l)
+		niltest.Invalid(t, err, scheduling.ErrInvalidObject, "cluster")
 	},
 	"Preempt": func(t *testing.T) {
 		c := cluster([]*api.Node{node("n1", "2", "4Gi")}, bound("low", "n1", "2", 0, 1))
