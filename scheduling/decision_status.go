@@ -3,6 +3,7 @@ package scheduling
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -236,7 +237,12 @@ func (d *Decision) filterError() error {
 		return nil
 	}
 	// Only a status the walk recorded can be an Error: the exact checks
-	// whose verdicts are lazy never fail that way.
+	// whose verdicts are lazy never fail that way. Most decisions have
+	// none, which the recorded statuses tell without visiting every node;
+	// otherwise the first node in index order names the failed plugin.
+	if !slices.ContainsFunc(d.rejections, func(st Status) bool { return st.Code == Error }) {
+		return nil
+	}
 	for i := range d.nodes {
 		if state, k := d.verdictOf(i); state == nodeRejected {
 			if st := &d.rejections[k]; st.Code == Error {

@@ -40,6 +40,9 @@ var eventPlugins = [...][]string{
 
 // requeue delivers ev to the queue at now.
 func (l *Loop) requeue(ev clusterEvent, now time.Time) {
+	if l.q.unschedulable.len() == 0 {
+		return // nothing to move; the queue's flushes run at its next call
+	}
 	if ev == eventWildcard {
 		l.q.Move(now)
 		return
