@@ -234,8 +234,9 @@ func (c *Cluster) NodeByName(name string) *NodeInfo {
 }
 
 // NominatedPods returns the pending pods nominated to the node (by
-// status.nominatedNodeName), sorted by namespace/name; none for a nil
-// Cluster.
+// status.nominatedNodeName), sorted by namespace/name, as the scheduling
+// queue's nominator lists them (a PostFilter plugin that takes a node
+// clears the lower-priority nominations there); none for a nil Cluster.
 func (c *Cluster) NominatedPods(nodeName string) []*PodInfo {
 	if c == nil {
 		return nil

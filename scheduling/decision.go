@@ -219,9 +219,9 @@ func grow[T any](s []T, n int) []T {
 	return s[:n]
 }
 
-// Cycle returns the cycle that wrote the decision, nil for an empty one.
-// preemption.Preempt uses it to check that a decision belongs to the cycle
-// it is given.
+// Cycle returns the cycle that wrote the decision, nil for an empty one. A
+// PostFilter plugin (DefaultPreemption in package preemption) uses it to
+// check that a decision belongs to the cycle it is given.
 func (d *Decision) Cycle() *Cycle {
 	if d == nil {
 		return nil

@@ -263,8 +263,9 @@ func (d *Decision) filterError() error {
 // status without reasons counts its error's text, as upstream's AsStatus
 // makes it the reason. With no reason at all the text ends at the colon,
 // as upstream prints it; a nil statuses list is one without rejections.
-// Decision.Message is this over a decision's rejections; preemption builds
-// its own message from it.
+// Decision.Message is this over a decision's rejections; a PostFilter
+// plugin builds its own message from it (DefaultPreemption's "preemption:
+// 0/3 nodes are available: ..." over its dry runs' statuses).
 func FitErrorMessage(numNodes int, statuses []Status) string {
 	return fitErrorMessage(numNodes, nil, statuses)
 }
