@@ -42,7 +42,9 @@ type LoopConfig struct {
 // its Queue: after NewLoop, change them only through Step. Cluster and
 // Queue stay readable (Explain, WhatIf, State) between steps.
 //
-// A Tick runs one scheduling attempt, as one turn of ScheduleOne does:
+// A Tick runs one scheduling attempt, as one turn of ScheduleOne does (at
+// most one per Tick: while more pods are ready, NextDeadline is the
+// current time):
 //
 //  1. pop the next pod from the queue (nothing to pop: nothing happens;
 //     a pod being deleted is not tried, only a FailedScheduling event is
@@ -78,8 +80,11 @@ type LoopConfig struct {
 // The other inputs update the snapshot and the queue as the scheduler's
 // event handlers do: a new pending pod is queued (gated while it has
 // scheduling gates; pods of another scheduler are only recorded), an
-// update refreshes it (ungating it when its gates are gone), a pod bound
-// by someone else or deleted leaves the queue. Cluster events move pods
+// update refreshes it (ungating it when its gates are gone; other changes
+// leave it where it is, as Queue.Update does), a pod bound by someone else
+// or deleted leaves the queue; an update that would clear a bound pod's
+// spec.nodeName (the API server never allows it: a stale view of a pod the
+// loop bound) is ignored. Cluster events move pods
 // from the unschedulable pool to backoff or active when a plugin that
 // rejected them registered for the event (the plugins' EventsToRegister;
 // their queueing hints, which may still skip a pod, are not modelled): a
