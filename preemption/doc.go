@@ -44,6 +44,12 @@
 //     node lose their nomination. When no node helps, the nomination is
 //     cleared.
 //
+// New is this plugin as the scheduling loop's PostFilter
+// (scheduling.PostFilter): a scheduling.Loop configured with it, or the
+// whole default profile from NewLoop, runs preemption whenever a pod fits
+// nowhere and returns the deletions, the DisruptionTarget conditions and
+// the nominations as actions; the budgets come from the loop's snapshot.
+//
 // Preempt runs all of this where the scheduler runs it: after a scheduling
 // cycle found no node. It takes that scheduling.Cycle and the
 // scheduling.Decision it made, so the filters are not run again: the
@@ -51,7 +57,8 @@
 // the dry run evaluates the pod on each of them without copying anything.
 // When the pod's filters depend on other pods only through their
 // requests, their number and their host ports, a node's dry run is
-// arithmetic on its totals (scheduling.Ledger): its lower-priority pods
+// arithmetic on its totals (scheduling.Ledger, there for PostFilter
+// plugins such as this one): its lower-priority pods
 // are sorted once, taken off together, and put back one by one with the
 // fit rechecked in constant time, budgets spent as counters; a pod with
 // inter-pod (anti-)affinity, a DoNotSchedule topology spread constraint

@@ -6,6 +6,7 @@ import (
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/internal/niltest"
 	"github.com/podsem/podsem/preemption"
+	"github.com/podsem/podsem/scheduling"
 )
 
 // nilCases calls each exported function and method of preemption that can
@@ -15,6 +16,11 @@ import (
 // nil budgets in them are skipped. Keyed by the names niltest.Nilable
 // lists; TestNilTableComplete keeps it complete.
 var nilCases = map[string]func(t *testing.T){
+	"NewLoop": func(t *testing.T) {
+		l, err := preemption.NewLoop(nil, t0)
+		niltest.Zero(t, l)
+		niltest.Invalid(t, err, scheduling.ErrInvalidObject, "cluster")
+	},
 	"Preempt": func(t *testing.T) {
 		c := cluster([]*api.Node{node("n1", "2", "4Gi")}, bound("low", "n1", "2", 0, 1))
 		cy := c.NewCycle(pending("high", "1", 100))

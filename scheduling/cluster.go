@@ -130,6 +130,11 @@ type Cluster struct {
 	// (storage.go).
 	storage storageIndex
 
+	// budgets holds the PodDisruptionBudgets by namespace/name, for the
+	// PostFilter plugins; budgetList is their sorted list, built on demand.
+	budgets    map[string]*api.PodDisruptionBudget
+	budgetList []*api.PodDisruptionBudget
+
 	// unschedulableNodes and taintedNodes count the cordoned nodes and
 	// those with a NoSchedule or NoExecute taint, so that a cycle skips
 	// NodeUnschedulable and TaintToleration when no node can fail them.
@@ -229,8 +234,9 @@ func (c *Cluster) NodeByName(name string) *NodeInfo {
 }
 
 // NominatedPods returns the pending pods nominated to the node (by
-// status.nominatedNodeName), sorted by namespace/name; none for a nil
-// Cluster.
+// status.nominatedNodeName), sorted by namespace/name, as the scheduling
+// queue's nominator lists them (a PostFilter plugin that takes a node
+// clears the lower-priority nominations there); none for a nil Cluster.
 func (c *Cluster) NominatedPods(nodeName string) []*PodInfo {
 	if c == nil {
 		return nil

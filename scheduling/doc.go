@@ -24,7 +24,8 @@
 // snapshot); AddPod, RemovePod, UpdatePod, AddNode, RemoveNode, UpdateNode,
 // SetNamespace, SetSpreadWorkloads and the storage objects' Set and Remove
 // methods (PersistentVolumeClaims, PersistentVolumes, StorageClasses,
-// CSINodes, CSIDrivers) keep it current without a rebuild; AddObjects takes
+// CSINodes, CSIDrivers, and the PodDisruptionBudgets PostFilter plugins
+// read) keep it current without a rebuild; AddObjects takes
 // a decoded `kubectl get -o json` dump. Config is the scheduler
 // configuration; its zero value is v1.36.3's default profile.
 //
@@ -46,9 +47,8 @@
 //     rejection) and prints as a table.
 //   - WhatIf: the pod on one node with some pods taken away or added,
 //     without copying the snapshot (Reset moves it to another node in the
-//     same storage); preemption's dry run is built on it, and package
-//     preemption takes a Cycle and its Decision to decide whom to evict
-//     when no node fits.
+//     same storage). A PostFilter plugin's dry run is built on it, or on
+//     Ledger, its arithmetic counterpart for dry-running many removals.
 //
 // The snapshot is only read by cycles, so any number of goroutines may run
 // cycles on it at once; each Cycle and Decision belongs to one goroutine,
@@ -63,14 +63,40 @@
 // by default), tries a pod's nominated node first, scores only what it
 // found and picks the node from a heap. Scheduler holds that state between
 // cycles and its ScheduleOne makes the decision exactly so, into the same
-// Decision type (Evaluated, Feasible, Chosen, Message). Step is one turn of
-// the scheduling loop over a snapshot and a Queue — pop, decide, bind into
-// the snapshot or requeue — with nothing performed outside them.
+// Decision type (Evaluated, Feasible, Chosen, Message).
+//
+// # The scheduling loop
+//
+// Loop is kube-scheduler's loop as one pure state machine that owns its
+// snapshot and its Queue: Step takes the informer events (PodAdded,
+// NodeUpdated, ObjectSet, ...) and Tick, and every Tick is one pipeline —
+// pop the next pod, decide (ScheduleOne), and either bind it or, when it
+// fits nowhere, call the PostFilter plugin, nominate or clear the
+// nomination, and hand the pod back to the queue — with everything the
+// scheduler would write returned as Actions (bind, nominate, preempt a
+// victim with its DisruptionTarget condition, PodScheduled=False with the
+// FailedScheduling message). NextDeadline says when it must be ticked
+// next, so a simulation jumps from deadline to deadline:
+//
+//	l, err := preemption.NewLoop(c, start) // the default profile
+//	l.Step(scheduling.PodAdded(pod), now)
+//	for d := l.NextDeadline(); !d.IsZero() && !d.After(until); d = l.NextDeadline() {
+//		res, err := l.Step(scheduling.Tick(), d)
+//		... perform res.Actions ...
+//	}
+//
+// PostFilter is the plugin seam: the loop calls it with the cycle and the
+// decision that found no node. The default profile's PostFilter is
+// DefaultPreemption in package preemption, which builds on this package
+// (never the reverse); a custom preemption or descheduling policy plugs in
+// the same way, with Ledger, WhatIf, the PodInfo accessors, LabelSet,
+// PodDisruptionBudgets and FitErrorMessage as its tools.
 //
 // # Beside the path
 //
 // PodRequests and PodLimits are the effective requests and limits of one
 // pod (component-helpers' resource helpers). Queue is the scheduling queue
 // that decides which pending pod gets the next cycle and when a pod that
-// failed is tried again; QueueCompare (with SortQueue) is its order.
+// failed is tried again (the loop's component, usable on its own, with its
+// own NextDeadline); QueueCompare (with SortQueue) is its order.
 package scheduling

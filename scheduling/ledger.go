@@ -27,6 +27,12 @@ import "fmt"
 // added and without them, as the framework's
 // RunFilterPluginsWithNominatedPods requires).
 //
+// It is exported for PostFilter plugins (see PostFilter) that dry-run
+// pod removals on node after node: package preemption's
+// DefaultPreemption, or a custom preemption or descheduling policy. WhatIf
+// answers the same question for any filter, at the cost of running the
+// filters for each step.
+//
 // The zero value is ready to use. A Ledger may be reset on node after node
 // and cycle after cycle; Reset, Fits and Reprieve allocate nothing once its
 // buffers have grown to the largest node, and the statuses Status returns

@@ -472,26 +472,82 @@ var nilCases = map[string]func(t *testing.T){
 		invalid(t, err, "cycle")
 		emptyDecision(t, d)
 	},
-	"(*Scheduler).Step": func(t *testing.T) {
-		w := newNilWorld(t)
-		q := newNilQueue(t)
-		var s scheduling.Scheduler
-		res, err := (*scheduling.Scheduler)(nil).Step(w.c, q, nil, nilT0)
-		niltest.Zero(t, res)
-		invalid(t, err, "scheduler")
-		res, err = s.Step(nil, q, nil, nilT0)
-		niltest.Zero(t, res)
+
+	// Loop: a nil one has no parts and no deadline, and refuses to step.
+	"NewLoop": func(t *testing.T) {
+		l, err := scheduling.NewLoop(nil, scheduling.LoopConfig{}, nilT0)
+		niltest.Zero(t, l)
 		invalid(t, err, "cluster")
-		res, err = s.Step(w.c, nil, nil, nilT0)
+	},
+	"(*Loop).Cluster": func(t *testing.T) {
+		niltest.Zero(t, (*scheduling.Loop)(nil).Cluster())
+	},
+	"(*Loop).Queue": func(t *testing.T) {
+		niltest.Zero(t, (*scheduling.Loop)(nil).Queue())
+	},
+	"(*Loop).Scheduler": func(t *testing.T) {
+		niltest.Zero(t, (*scheduling.Loop)(nil).Scheduler())
+	},
+	"(*Loop).NextDeadline": func(t *testing.T) {
+		niltest.Zero(t, (*scheduling.Loop)(nil).NextDeadline())
+	},
+	"(*Loop).Step": func(t *testing.T) {
+		res, err := (*scheduling.Loop)(nil).Step(scheduling.Tick(), nilT0)
 		niltest.Zero(t, res)
-		invalid(t, err, "queue")
-		// A nil decision is allocated.
-		if err := q.Add(w.cy.Pod().Pod, nilT0); err != nil {
+		invalid(t, err, "loop")
+		w := newNilWorld(t)
+		l, err := scheduling.NewLoop(w.c, scheduling.LoopConfig{}, nilT0)
+		if err != nil {
 			t.Fatal(err)
 		}
-		if res, err := s.Step(w.c, q, nil, nilT0); err != nil || res.Node != "n1" {
-			t.Errorf("nil decision: got %+v, %v; want the pod bound to n1", res, err)
+		for _, c := range []struct {
+			in  scheduling.Input
+			arg string
+		}{
+			{scheduling.PodAdded(nil), "input.Pod"},
+			{scheduling.PodUpdated(nil), "input.Pod"},
+			{scheduling.NodeAdded(nil), "input.Node"},
+			{scheduling.NodeUpdated(nil), "input.Node"},
+			{scheduling.ObjectSet(nil), "object"},
+			{scheduling.ObjectDeleted(nil), "object"},
+		} {
+			res, err := l.Step(c.in, nilT0)
+			niltest.Zero(t, res)
+			invalid(t, err, c.arg)
 		}
+	},
+	"PodAdded": func(t *testing.T) {
+		niltest.Zero(t, scheduling.PodAdded(nil).Pod) // refused by Step
+	},
+	"PodUpdated": func(t *testing.T) {
+		niltest.Zero(t, scheduling.PodUpdated(nil).Pod) // refused by Step
+	},
+	"NodeAdded": func(t *testing.T) {
+		niltest.Zero(t, scheduling.NodeAdded(nil).Node) // refused by Step
+	},
+	"NodeUpdated": func(t *testing.T) {
+		niltest.Zero(t, scheduling.NodeUpdated(nil).Node) // refused by Step
+	},
+	"ObjectSet": func(t *testing.T) {
+		niltest.Zero(t, scheduling.ObjectSet(nil).Object) // refused by Step
+	},
+	"ObjectDeleted": func(t *testing.T) {
+		niltest.Zero(t, scheduling.ObjectDeleted(nil).Object) // refused by Step
+	},
+	"(*Queue).NextDeadline": func(t *testing.T) {
+		niltest.Zero(t, nilQueue.NextDeadline())
+	},
+
+	// Budgets.
+	"(*Cluster).SetPodDisruptionBudget": func(t *testing.T) {
+		invalid(t, (*scheduling.Cluster)(nil).SetPodDisruptionBudget(&api.PodDisruptionBudget{}), "cluster")
+		invalid(t, newNilWorld(t).c.SetPodDisruptionBudget(nil), "podDisruptionBudget")
+	},
+	"(*Cluster).RemovePodDisruptionBudget": func(t *testing.T) {
+		invalid(t, (*scheduling.Cluster)(nil).RemovePodDisruptionBudget("shop", "web"), "cluster")
+	},
+	"(*Cluster).PodDisruptionBudgets": func(t *testing.T) {
+		niltest.Zero(t, (*scheduling.Cluster)(nil).PodDisruptionBudgets())
 	},
 
 	// WhatIf: a nil one changes nothing and its verdict is an error.

@@ -3,10 +3,12 @@ package scheduling
 import "github.com/podsem/podsem/api"
 
 // The read accessors below give what a pass over many of the snapshot's
-// pods needs (preemption's dry run ranks them, checks their budgets and
-// reports them); Priority, StartUnixNano, HasLabels, Labels and LabelSet
-// read the PodInfo alone, without touching the API object. A nil PodInfo,
-// or one without a Pod, reads as a pod with nothing set.
+// pods needs — a PostFilter plugin's dry run above all: DefaultPreemption
+// ranks the pods by priority and start time, matches their labels against
+// PodDisruptionBudgets once per LabelSet and reports them by name.
+// Priority, StartUnixNano, HasLabels, Labels and LabelSet read the PodInfo
+// alone, without touching the API object. A nil PodInfo, or one without a
+// Pod, reads as a pod with nothing set.
 
 // cacheFields records the fields the accessors read.
 func (p *PodInfo) cacheFields() {
@@ -28,7 +30,9 @@ func (p *PodInfo) Priority() int32 {
 
 // StartUnixNano returns the pod's status.startTime in Unix nanoseconds
 // (as time.Time.UnixNano gives it), and false when the start time is unset
-// or the zero time, and for a nil PodInfo.
+// or the zero time, and for a nil PodInfo. It is there for PostFilter
+// plugins that rank many pods as the scheduler's MoreImportantPod does
+// (higher priority, then earlier start) without reading their API objects.
 func (p *PodInfo) StartUnixNano() (nanos int64, ok bool) {
 	if p == nil || !p.started {
 		return 0, false
@@ -62,8 +66,8 @@ func (p *PodInfo) Labels() api.Labels {
 }
 
 // LabelSet identifies a pod's labels within the snapshot, so that a
-// caller matching many pods against the same selectors can match each set
-// once: pods with the same non-zero LabelSet are in the same namespace and
+// caller matching many pods against the same selectors — a PostFilter
+// plugin weighing PodDisruptionBudgets, say — can match each set once: pods with the same non-zero LabelSet are in the same namespace and
 // carry the same labels (the snapshot shares one list among pods of a
 // namespace with equal labels as it indexes them, though not always: pods
 // with equal labels may have different LabelSets). A pod without labels,

@@ -654,6 +654,45 @@ func (q *Queue) NextFlush() (at time.Time, ok bool) {
 	return time.Time{}, false
 }
 
+// NextDeadline returns the earliest time the queue hands out a pod if no
+// other call changes it before: its clock reading (the latest time it was
+// given) when Pop would hand out a pod now (a pod in the active queue, or
+// a backoff pod a plugin rejected, which SchedulerPopFromBackoffQ pops
+// early when the active queue is empty), else the next flush that makes
+// one available (NextFlush: a backoff ending after an error, the
+// unschedulable pool's leftover flush). The zero time means never, until
+// another call changes the queue. A nil queue has none.
+func (q *Queue) NextDeadline() time.Time {
+	if q == nil {
+		return time.Time{}
+	}
+	if q.active.len() > 0 || q.backoff.len() > 0 {
+		return q.now
+	}
+	at, _ := q.NextFlush()
+	return at
+}
+
+// moveIf moves every pod of the unschedulable pool for which interested
+// says yes, given the plugins that rejected it, to backoff or active at
+// now: a cluster event some of its rejecting plugins registered for
+// (MoveAllToActiveOrBackoffQueue with the event's plugins). Unlike Move
+// it records nothing for pods in flight.
+func (q *Queue) moveIf(now time.Time, interested func(plugins []string) bool) {
+	now = q.advance(now)
+	var moved []*queueEntry
+	for _, e := range q.unschedulable.items {
+		if interested(e.plugins) {
+			moved = append(moved, e)
+		}
+	}
+	for _, e := range moved {
+		q.unschedulable.remove(e)
+		e.place = 0
+		q.toBackoffOrActive(e, now)
+	}
+}
+
 // Entry returns what the queue knows of the pod with key (namespace/name)
 // as of the latest call (run Tick first for a later time); ok is false
 // when the queue does not hold it. A nil queue holds nothing.

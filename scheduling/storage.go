@@ -269,13 +269,13 @@ func (c *Cluster) RemoveCSIDriver(name string) error {
 // nodes,pods,pvc,pv,storageclasses,csinodes,csidrivers,namespaces,services,
 // replicasets,statefulsets,replicationcontrollers -o json` prints them) to
 // the snapshot: nodes with AddNode, pods with AddPod, namespaces and
-// storage objects with their Set method, and Services, ReplicaSets,
+// storage objects and PodDisruptionBudgets with their Set method, and Services, ReplicaSets,
 // StatefulSets and ReplicationControllers as the workloads
 // PodTopologySpread's default constraints select by: when objs holds any,
 // SetSpreadWorkloads gets every workload AddObjects has been given so far
 // (replacing what an earlier SetSpreadWorkloads call recorded).
 // Nodes are added before pods whatever the order given. Other kinds
-// (budgets, priority classes, ...) are ignored. It stops at the first
+// (priority classes, ...) are ignored. It stops at the first
 // object it cannot add, naming its position. A nil object (or a nil
 // pointer of a kind it adds) is an error wrapping ErrInvalidObject, and
 // then nothing is added.
@@ -343,6 +343,10 @@ func (c *Cluster) AddObjects(objs ...api.Object) error {
 				if pass == 0 {
 					err = c.SetCSIDriver(o)
 				}
+			case *api.PodDisruptionBudget:
+				if pass == 0 {
+					err = c.SetPodDisruptionBudget(o)
+				}
 			}
 			if err != nil {
 				return fmt.Errorf("objects[%d]: %w", i, err)
@@ -373,6 +377,8 @@ func isNilObject(o api.Object) bool {
 	case *api.CSINode:
 		return o == nil
 	case *api.CSIDriver:
+		return o == nil
+	case *api.PodDisruptionBudget:
 		return o == nil
 	case *api.Service:
 		return o == nil

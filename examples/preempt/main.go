@@ -5,7 +5,9 @@
 //     nowhere: the scheduling cycle's FitError, then, from that cycle's
 //     decision, which nodes preemption tries, the minimal victims on each
 //     (with the PodDisruptionBudget that reshapes them), the node it picks
-//     and why, and the nominations it clears;
+//     and why, and the nominations it clears; then the same turn of the
+//     scheduling loop (preemption.NewLoop: the default profile, with
+//     DefaultPreemption as its PostFilter) and the API calls it asks for;
 //   - the kubelet's ranking of one node's pods under memory pressure.
 //
 // Usage:
@@ -91,27 +93,25 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	var nodes []*api.Node
 	var pods []*api.Pod
-	var pdbs []*api.PodDisruptionBudget
 	for _, o := range objs {
-		switch v := o.(type) {
-		case *api.Node:
-			nodes = append(nodes, v)
-		case *api.Pod:
-			pods = append(pods, v)
-		case *api.PodDisruptionBudget:
-			pdbs = append(pdbs, v)
+		if p, ok := o.(*api.Pod); ok {
+			pods = append(pods, p)
 		}
 	}
 	var preemptor api.Pod
 	if err := json.Unmarshal([]byte(preemptorJSON), &preemptor); err != nil {
 		return err
 	}
-	c, err := scheduling.NewCluster(nodes, pods, scheduling.Config{})
+	// The snapshot holds the nodes, the pods and the budget.
+	c, err := scheduling.NewCluster(nil, nil, scheduling.Config{})
 	if err != nil {
 		return err
 	}
+	if err := c.AddObjects(objs...); err != nil {
+		return err
+	}
+	now := time.Now()
 
 	fmt.Println("== kube-scheduler: preemption for shop/payments (priority 100000, 3 cpu)")
 	// The scheduling cycle finds no node; preemption starts from that
@@ -120,7 +120,7 @@ func run() error {
 	var d scheduling.Decision
 	cy.Decide(&d)
 	fmt.Println(d.Message())
-	r := preemption.Preempt(cy, &d, pdbs, preemption.Config{}, time.Now())
+	r := preemption.Preempt(cy, &d, c.PodDisruptionBudgets(), preemption.Config{}, now)
 	fmt.Println(r)
 	fmt.Println()
 	fmt.Println("candidates (dry-run order; the lowest highest-victim priority wins here):")
@@ -131,6 +131,32 @@ func run() error {
 	}
 	fmt.Printf("nominatedNodeName of shop/payments: %s (%s)\n", r.Node, r.Nomination)
 
+	fmt.Println()
+	fmt.Println("== the scheduling loop's turn for shop/payments: what it asks the API server for")
+	// The loop owns the snapshot from here on; shop/report, pending, was
+	// queued with it, but shop/payments is more important and goes first.
+	l, err := preemption.NewLoop(c, now)
+	if err != nil {
+		return err
+	}
+	if _, err := l.Step(scheduling.PodAdded(&preemptor), now); err != nil {
+		return err
+	}
+	res, err := l.Step(scheduling.Tick(), now)
+	if err != nil {
+		return err
+	}
+	for _, a := range res.Actions {
+		switch a.Kind {
+		case scheduling.ActionPreempt:
+			fmt.Printf("  %s: %s=%s (%s), then DELETE with its own grace period\n",
+				a, a.Condition.Type, a.Condition.Status, a.Condition.Reason)
+		case scheduling.ActionFailedScheduling:
+			fmt.Printf("  %s: PodScheduled=False (%s)\n", a.Kind, a.Condition.Reason)
+		default:
+			fmt.Printf("  %s\n", a)
+		}
+	}
 	fmt.Println()
 	fmt.Println("== kubelet on node-b: eviction order under memory.available pressure")
 	var stats []nodepressure.PodStats

@@ -1,10 +1,12 @@
 // Command schedule-batch places pending pods one by one as kube-scheduler
-// v1.36.3 would: a scheduling loop over a cluster snapshot and a
-// scheduling queue, all pure — pop the next pod, decide where it goes
-// (the node tree walked from a rotating start index, the adaptive
+// v1.36.3 would: its scheduling loop (scheduling.Loop, with the default
+// profile's DefaultPreemption as the PostFilter: preemption.NewLoop), all
+// pure — each tick pops the next pod, decides where it goes (the node tree
+// walked from a rotating start index, the adaptive
 // percentageOfNodesToScore, the default profile's filters and scores,
-// selectHost's pick), bind it into the snapshot so that the next decision
-// sees it, or hand it back to the queue as unschedulable. It prints where
+// selectHost's pick) and binds it into the loop's snapshot so that the
+// next decision sees it, or hands it back to the queue as unschedulable,
+// preemption's verdict in its FailedScheduling message. It prints where
 // each pod went and why the rest stay pending.
 //
 // Usage:
@@ -16,11 +18,13 @@
 // cluster.json is a dump as `kubectl get
 // nodes,pods,pvc,pv,storageclasses,csinodes,csidrivers,namespaces,services,replicasets,statefulsets
 // -A -o json` prints it; its pending pods (no spec.nodeName, not finished)
-// are the batch unless pods.json (a pod or a list of pods) names it. Pods
-// are queued in the order given and popped in the queue's order
-// (priority, then arrival); a pod that fits nowhere stays in the queue's
+// are the batch unless pods.json (a pod or a list of pods) names it. The
+// pending pods of cluster.json are queued by namespace/name, those of
+// pods.json in the order given, and popped in the queue's order (priority,
+// then arrival); a pod that fits nowhere stays in the queue's
 // unschedulable pool until a cluster event brings it back, which in a
-// batch of new pods does not happen. Preemption is not attempted.
+// batch of new pods does not happen. Preemption is attempted for it; its
+// actions (victims deleted, the pod nominated) are printed, not performed.
 package main
 
 import (
@@ -29,6 +33,7 @@ import (
 	"time"
 
 	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/preemption"
 	"github.com/podsem/podsem/scheduling"
 )
 
@@ -111,6 +116,12 @@ func main() {
 	if err := c.AddObjects(objs...); err != nil {
 		fail(err)
 	}
+	// The loop's clock: a fixed start, one millisecond per attempt.
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	l, err := preemption.NewLoop(c, now) // queues the dump's pending pods
+	if err != nil {
+		fail(err)
+	}
 	var batch []*api.Pod
 	if pendingData != nil {
 		more, err := api.Decode(pendingData)
@@ -120,6 +131,9 @@ func main() {
 		for _, o := range more {
 			if p, ok := o.(*api.Pod); ok {
 				batch = append(batch, p)
+				if _, err := l.Step(scheduling.PodAdded(p), now); err != nil {
+					fail(err)
+				}
 			}
 		}
 	} else {
@@ -131,24 +145,12 @@ func main() {
 		}
 	}
 
-	// The queue's clock: a fixed start, one millisecond per attempt.
-	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	q, err := scheduling.NewQueue(scheduling.QueueConfig{}, now)
-	if err != nil {
-		fail(err)
-	}
-	for _, p := range batch {
-		if err := q.Add(p, now); err != nil {
-			fail(err)
-		}
-	}
-
-	var s scheduling.Scheduler // adaptive percentageOfNodesToScore, start index 0
-	var d scheduling.Decision
+	// Tick while the loop has work now; a pod that fits nowhere waits
+	// for a later flush, which ends the batch.
 	pending := map[string]scheduling.StepResult{}
-	for {
+	for next := l.NextDeadline(); !next.IsZero() && !next.After(now); next = l.NextDeadline() {
 		now = now.Add(time.Millisecond)
-		res, err := s.Step(c, q, &d, now)
+		res, err := l.Step(scheduling.Tick(), now)
 		if err != nil {
 			fail(err)
 		}
@@ -158,7 +160,7 @@ func main() {
 		key := res.Pod.Namespace + "/" + res.Pod.Name
 		if res.Node != "" {
 			fmt.Printf("%-14s -> %-3s (%d of %d nodes evaluated, next start index %d)\n",
-				key, res.Node, len(d.Evaluated()), c.NumNodes(), s.NextStartNodeIndex)
+				key, res.Node, len(res.Decision.Evaluated()), l.Cluster().NumNodes(), l.Scheduler().NextStartNodeIndex)
 			delete(pending, key)
 			continue
 		}
@@ -170,8 +172,15 @@ func main() {
 			fmt.Printf("%-14s pending: gated, never tried (%s)\n", key, st.Reasons[0])
 			continue
 		}
-		if res, ok := pending[key]; ok {
-			fmt.Printf("%-14s pending: %s\n", key, res.Message)
+		res, ok := pending[key]
+		if !ok {
+			continue
+		}
+		fmt.Printf("%-14s pending: %s\n", key, res.Message)
+		for _, a := range res.Actions {
+			if a.Kind != scheduling.ActionFailedScheduling {
+				fmt.Printf("%-14s   %s\n", "", a)
+			}
 		}
 	}
 }

@@ -83,6 +83,18 @@ func runPreemptionDefault(input, want json.RawMessage) error {
 	var d scheduling.Decision
 	cy.Decide(&d)
 	r := preemption.Preempt(cy, &d, pdbs, preemption.Config{}, time.Time{})
+	// The same attempt through the scheduling loop's PostFilter seam,
+	// which reads the budgets from the snapshot.
+	for _, pdb := range pdbs {
+		if err := c.SetPodDisruptionBudget(pdb); err != nil {
+			return fmt.Errorf("building the snapshot: %w", err)
+		}
+	}
+	pf := preemption.New(preemption.Config{}).PostFilter(cy, &d, time.Time{})
+	if pf.Message != r.Message || pf.NominatedNodeName != r.Node || pf.Nominate != (r.Nomination != preemption.NominationKeep) ||
+		!slices.Equal(podKeys(pf.Victims), podKeys(r.Victims)) {
+		return Mismatch("PostFilter seam", r.String(), fmt.Sprintf("%+v", pf))
+	}
 
 	if got := r.Nomination.String(); got != w.Nomination {
 		return Mismatch("nomination", w.Nomination, fmt.Sprintf("%s (%s)", got, r.Message))

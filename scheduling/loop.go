@@ -1,0 +1,411 @@
+package scheduling
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/podsem/podsem/api"
+)
+
+// LoopConfig is what a Loop runs with: the KubeSchedulerConfiguration
+// fields of the queue and the algorithm, and the profile's PostFilter
+// plugin. Its zero value is v1.36.3's defaults without a PostFilter
+// plugin; the default profile's PostFilter, DefaultPreemption, is in
+// package preemption (preemption.New, or preemption.NewLoop for the whole
+// default profile), which this package does not import.
+type LoopConfig struct {
+	// Queue is the scheduling queue's timing (backoff, the unschedulable
+	// pool's flush).
+	Queue QueueConfig
+	// PercentageOfNodesToScore is the KubeSchedulerConfiguration field
+	// (see Scheduler); 0 means adaptive.
+	PercentageOfNodesToScore int32
+	// PostFilter is the profile's PostFilter plugin, called when a pod
+	// fits nowhere; nil means none (no preemption).
+	PostFilter PostFilter
+	// SchedulerName is the profile's schedulerName: the loop schedules
+	// the pods whose spec.schedulerName is this or unset. "" means
+	// "default-scheduler".
+	SchedulerName string
+}
+
+// Loop is kube-scheduler's scheduling loop (pkg/scheduler's
+// Scheduler.ScheduleOne with its cache, scheduling queue and event
+// handlers, one profile) as a pure state machine: the caller feeds it the
+// informer events and the passing of time through Step, and gets back the
+// API calls the scheduler would make, as Actions. It performs nothing
+// itself and never reads the clock.
+//
+// Like upstream's scheduler it owns its snapshot (Cluster, the cache) and
+// its Queue: after NewLoop, change them only through Step. Cluster and
+// Queue stay readable (Explain, WhatIf, State) between steps.
+//
+// A Tick runs one scheduling attempt, as one turn of ScheduleOne does (at
+// most one per Tick: while more pods are ready, NextDeadline is the
+// current time):
+//
+//  1. pop the next pod from the queue (nothing to pop: nothing happens;
+//     a pod being deleted is not tried, only a FailedScheduling event is
+//     recorded);
+//  2. decide (Scheduler.ScheduleOne: the nominated node first, the node
+//     tree from a rotating start index, numFeasibleNodesToFind, every
+//     filter and score, selectHost);
+//  3. a pod that fits is bound: the loop assumes the binding in its
+//     snapshot at once (the cache's AssumePod) and asks for ActionBind;
+//  4. a pod that fits nowhere goes to the PostFilter plugin, if any, with
+//     the cycle and its decision; its victims become ActionPreempt (those
+//     already terminating are left alone), the nominations it clears
+//     ActionClearNomination, and its nomination ActionNominate — or, with
+//     no PostFilter, or after a cycle that failed with an error, a stale
+//     status.nominatedNodeName is cleared (ActionClearNomination);
+//  5. a pod that was not bound goes back to the queue (the unschedulable
+//     pool after a rejection, backoff after an error) and gets
+//     ActionFailedScheduling: the PodScheduled=False condition (reason
+//     Unschedulable, or SchedulerError after an error) with the FitError
+//     message, the PostFilter's message appended, as the FailedScheduling
+//     event says it.
+//
+// The loop applies its own writes to its snapshot and queue at once — the
+// binding (assumed as the cache assumes it), the nominations it sets and
+// clears (as the queue's nominator records them) — so that reporting them
+// back as PodUpdated changes nothing. It does not apply the preemptions:
+// a victim keeps counting on its node until the caller reports it
+// terminating (PodUpdated, with its deletionTimestamp and the
+// DisruptionTarget condition) and then gone (PodDeleted), which is what
+// brings the preemptor back from the unschedulable pool; its next attempt
+// tries the nominated node first.
+//
+// The other inputs update the snapshot and the queue as the scheduler's
+// event handlers do: a new pending pod is queued (gated while it has
+// scheduling gates; pods of another scheduler are only recorded), an
+// update refreshes it (ungating it when its gates are gone; other changes
+// leave it where it is, as Queue.Update does), a pod bound by someone else
+// or deleted leaves the queue; an update that would clear a bound pod's
+// spec.nodeName (the API server never allows it: a stale view of a pod the
+// loop bound) is ignored. Cluster events move pods
+// from the unschedulable pool to backoff or active when a plugin that
+// rejected them registered for the event (the plugins' EventsToRegister;
+// their queueing hints, which may still skip a pod, are not modelled): a
+// node added, or updated in its labels, taints, unschedulable flag or
+// allocatable, moves every pod; a node deleted moves the pods
+// PodTopologySpread rejected; a pod bound (by the loop itself or
+// reported) or relabelled moves those InterPodAffinity or
+// PodTopologySpread rejected; a bound pod deleted or finished moves those
+// NodeResourcesFit, NodePorts, InterPodAffinity, PodTopologySpread,
+// VolumeRestrictions or NodeVolumeLimits rejected; a storage object set or
+// deleted moves those the volume plugins rejected, a Namespace those
+// InterPodAffinity rejected.
+//
+// NextDeadline says when the loop must next be ticked. A Loop is not safe
+// for concurrent use; a nil *Loop returns an error from Step.
+type Loop struct {
+	c    *Cluster
+	q    *Queue
+	s    Scheduler
+	post PostFilter
+	// name is the profile's schedulerName.
+	name string
+	d    Decision
+	now  time.Time
+}
+
+// errNilLoop is what Step on a nil *Loop returns.
+var errNilLoop = fmt.Errorf("%w: loop: nil", ErrInvalidObject)
+
+// NewLoop returns a scheduling loop over the snapshot c, which it owns
+// from now on, with configuration cfg, whose clock starts at start (the
+// queue's start: see NewQueue). Every pending pod c already holds (no
+// spec.nodeName, not Succeeded or Failed, of this scheduler) is queued at
+// start, in namespace/name order. A nil c, or a cfg the queue or the
+// algorithm rejects (a negative duration, PodMaxBackoff below
+// PodInitialBackoff, PercentageOfNodesToScore outside 0..100), is an
+// error wrapping ErrInvalidObject.
+func NewLoop(c *Cluster, cfg LoopConfig, start time.Time) (*Loop, error) {
+	if c == nil {
+		return nil, fmt.Errorf("%w: cluster: nil", ErrInvalidObject)
+	}
+	if p := cfg.PercentageOfNodesToScore; p < 0 || p > 100 {
+		return nil, fmt.Errorf("%w: LoopConfig.PercentageOfNodesToScore: %d: not in valid range [0-100]", ErrInvalidObject, p)
+	}
+	q, err := NewQueue(cfg.Queue, start)
+	if err != nil {
+		return nil, err
+	}
+	l := &Loop{c: c, q: q, s: Scheduler{PercentageOfNodesToScore: cfg.PercentageOfNodesToScore},
+		post: cfg.PostFilter, name: cfg.SchedulerName, now: start}
+	if l.name == "" {
+		l.name = api.DefaultSchedulerName
+	}
+	keys := make([]string, 0, len(c.pods))
+	for key, p := range c.pods {
+		if l.queues(p.Pod) {
+			keys = append(keys, key)
+		}
+	}
+	sort.Strings(keys)
+	for _, key := range keys {
+		if err := q.Add(c.pods[key].Pod, start); err != nil {
+			return nil, err
+		}
+	}
+	return l, nil
+}
+
+// queues reports whether the loop queues pod p: pending, not finished,
+// and of this scheduler (responsibleForPod).
+func (l *Loop) queues(p *api.Pod) bool {
+	return p.Spec.NodeName == "" && counted(p) && (p.Spec.SchedulerName == "" || p.Spec.SchedulerName == l.name)
+}
+
+// Cluster returns the loop's snapshot, for queries (NewCycle, Explain,
+// WhatIf, NodeByName, ...); change it only through Step. Nil for a nil
+// Loop.
+func (l *Loop) Cluster() *Cluster {
+	if l == nil {
+		return nil
+	}
+	return l.c
+}
+
+// Queue returns the loop's scheduling queue, for reading (State, Entry,
+// Len); change it only through Step. Nil for a nil Loop.
+func (l *Loop) Queue() *Queue {
+	if l == nil {
+		return nil
+	}
+	return l.q
+}
+
+// Scheduler returns the algorithm's state between cycles (its
+// NextStartNodeIndex moves with every attempt); the zero value for a nil
+// Loop.
+func (l *Loop) Scheduler() Scheduler {
+	if l == nil {
+		return Scheduler{}
+	}
+	return l.s
+}
+
+// NextDeadline returns the earliest time the loop must be stepped with a
+// Tick even if no input arrives: the latest time it was stepped at when
+// the queue has a pod to hand out now (Queue.NextDeadline), else the next
+// backoff expiry or unschedulable-pool flush that makes one available.
+// The zero time means never, until an input arrives. A nil Loop has none.
+func (l *Loop) NextDeadline() time.Time {
+	if l == nil {
+		return time.Time{}
+	}
+	return l.q.NextDeadline()
+}
+
+// Step feeds the loop one input at now and returns what it did and what
+// the caller is to do (see Loop). A now earlier than the previous step's
+// is taken as that time: the loop's clock never runs backwards.
+//
+// A nil input object, an input of an unknown kind, a pod or node the
+// snapshot cannot index (no name, a duplicate), a deletion of an object the
+// loop does not hold, or a nil Loop is an error wrapping ErrInvalidObject;
+// the loop is then unchanged (for a failed update, the snapshot holds the
+// object as before the update failed).
+func (l *Loop) Step(in Input, now time.Time) (StepResult, error) {
+	if l == nil {
+		return StepResult{}, errNilLoop
+	}
+	if now.Before(l.now) {
+		now = l.now
+	}
+	l.now = now
+	var err error
+	switch in.Kind {
+	case InputTick:
+		return l.scheduleOne(now), nil
+	case InputPodAdded:
+		err = l.podAdded(in.Pod, now)
+	case InputPodUpdated:
+		err = l.podUpdated(in.Pod, now)
+	case InputPodDeleted:
+		err = l.podDeleted(in.Namespace, in.Name, now)
+	case InputNodeAdded:
+		err = l.nodeAdded(in.Node, now)
+	case InputNodeUpdated:
+		err = l.nodeUpdated(in.Node, now)
+	case InputNodeDeleted:
+		err = l.nodeDeleted(in.Name, now)
+	case InputObjectSet:
+		if err = l.c.setObject(in.Object); err == nil {
+			l.objectChanged(in.Object, now)
+		}
+	case InputObjectDeleted:
+		if err = l.c.removeObject(in.Object); err == nil {
+			l.objectChanged(in.Object, now)
+		}
+	default:
+		err = fmt.Errorf("%w: input: unknown kind %v", ErrInvalidObject, in.Kind)
+	}
+	return StepResult{}, err
+}
+
+// scheduleOne is one turn of ScheduleOne at now: pop, decide, then bind
+// or handle the failure.
+func (l *Loop) scheduleOne(now time.Time) StepResult {
+	pod, attempts, ok := l.q.Pop(now)
+	if !ok {
+		return StepResult{}
+	}
+	res := StepResult{Pod: pod, Attempts: attempts}
+	key := pod.Key()
+	if pod.DeletionTimestamp != nil {
+		// skipPodSchedule: a pod being deleted is dropped from the queue.
+		l.q.Done(key, now)
+		res.Actions = []Action{{Kind: ActionFailedScheduling, Pod: pod, Event: &EventRecord{Type: "Warning",
+			Reason: "FailedScheduling", Action: "Scheduling", Note: "skip schedule deleting pod: " + key}}}
+		return res
+	}
+	cy := l.c.NewCycle(pod)
+	d := &l.d
+	if _, err := l.s.ScheduleOne(cy, d); err != nil {
+		// The snapshot has no node (ErrNoNodesAvailable): the cycle ends
+		// before any plugin runs, an UnschedulableAndUnresolvable status
+		// without plugins, which the queue backs off as an error.
+		res.Message = err.Error()
+		reason := api.PodReasonUnschedulable
+		if !errors.Is(err, ErrNoNodesAvailable) {
+			reason = PodReasonSchedulerError
+		}
+		l.q.FailWithError(key, now)
+		res.Actions = l.renominate(res.Actions, pod, true, "")
+		res.Actions = append(res.Actions, failedScheduling(pod, reason, res.Message))
+		return res
+	}
+	res.Decision = d
+	if err := d.filterError(); err != nil {
+		res.Message = err.Error()
+		l.q.FailWithError(key, now)
+		res.Actions = l.renominate(res.Actions, pod, true, "")
+		res.Actions = append(res.Actions, failedScheduling(pod, PodReasonSchedulerError, res.Message))
+		return res
+	}
+	if i, ok := d.Chosen(); ok {
+		return l.bind(res, pod, l.c.nodes[i].name, now)
+	}
+	res.Message = d.Message()
+	res.UnschedulablePlugins = d.UnschedulablePlugins()
+	// Without a PostFilter plugin the nomination is cleared.
+	nominate, nominee := true, ""
+	if l.post != nil {
+		r := l.post.PostFilter(cy, d, now)
+		res.PostFilter = &r
+		if r.Message != "" {
+			res.Message += " " + r.Message
+		}
+		nominate, nominee = r.Nominate, r.NominatedNodeName
+		res.Actions = l.preempt(res.Actions, pod, &r)
+	}
+	if len(res.UnschedulablePlugins) == 0 {
+		l.q.FailWithError(key, now)
+	} else {
+		l.q.Fail(key, res.UnschedulablePlugins, now)
+	}
+	res.Actions = l.renominate(res.Actions, pod, nominate, nominee)
+	res.Actions = append(res.Actions, failedScheduling(pod, api.PodReasonUnschedulable, res.Message))
+	return res
+}
+
+// bind assumes pod on node in the snapshot, takes it out of the queue and
+// asks for the binding.
+func (l *Loop) bind(res StepResult, pod *api.Pod, node string, now time.Time) StepResult {
+	bound := *pod
+	bound.Spec.NodeName = node
+	if err := l.c.UpdatePod(&bound); err != nil {
+		// Every queued pod is in the snapshot; a failed assume is the
+		// scheduler's own error, and the pod backs off.
+		res.Message = err.Error()
+		l.q.FailWithError(pod.Key(), now)
+		res.Actions = append(res.Actions, failedScheduling(pod, PodReasonSchedulerError, res.Message))
+		return res
+	}
+	l.q.Done(pod.Key(), now)
+	res.Node, res.Bound = node, &bound
+	res.Actions = append(res.Actions, Action{Kind: ActionBind, Pod: pod, Node: node, Event: &EventRecord{
+		Type: "Normal", Reason: "Scheduled", Action: "Binding",
+		Note: "Successfully assigned " + pod.Key() + " to " + node}})
+	// The binding's confirmation is an assigned-pod add for the queue.
+	l.requeue(eventAssignedPodAdd, now)
+	return res
+}
+
+// preempt turns a PostFilter result into actions: the lower-priority
+// nominations it clears, then the victims not already terminating, as
+// upstream's asynchronous preemption issues them.
+func (l *Loop) preempt(out []Action, preemptor *api.Pod, r *PostFilterResult) []Action {
+	for _, p := range r.ClearNominations {
+		if p != nil && p.Status.NominatedNodeName != "" {
+			out = append(out, Action{Kind: ActionClearNomination, Pod: p})
+			l.setNomination(p, "")
+		}
+	}
+	if len(r.Victims) == 0 {
+		return out
+	}
+	scheduler := preemptor.Spec.SchedulerName
+	if scheduler == "" {
+		scheduler = l.name
+	}
+	for _, v := range r.Victims {
+		if v == nil || v.DeletionTimestamp != nil {
+			continue
+		}
+		out = append(out, Action{Kind: ActionPreempt, Pod: v, Node: r.NominatedNodeName, Preemptor: preemptor,
+			Condition: &api.PodCondition{Type: api.DisruptionTarget, Status: api.ConditionTrue,
+				ObservedGeneration: v.Generation, Reason: api.PodReasonPreemptionByScheduler,
+				Message: scheduler + ": preempting to accommodate a higher priority pod"},
+			DeleteOptions: &api.DeleteOptions{},
+			Event: &EventRecord{Type: "Normal", Reason: "Preempted", Action: "Preempting",
+				Note: fmt.Sprintf("Preempted by pod %s on node %s", preemptor.UID, r.NominatedNodeName)}})
+	}
+	return out
+}
+
+// renominate applies the attempt's nominating info to the failed pod:
+// with nominate, its status.nominatedNodeName becomes node when it
+// differs (ActionNominate, or ActionClearNomination for "").
+func (l *Loop) renominate(out []Action, pod *api.Pod, nominate bool, node string) []Action {
+	if !nominate || pod.Status.NominatedNodeName == node {
+		return out
+	}
+	if node == "" {
+		out = append(out, Action{Kind: ActionClearNomination, Pod: pod})
+	} else {
+		out = append(out, Action{Kind: ActionNominate, Pod: pod, Node: node})
+	}
+	l.setNomination(pod, node)
+	return out
+}
+
+// setNomination records in the snapshot and the queue that p's
+// status.nominatedNodeName is now node, as the scheduler's nominator does
+// before the patch comes back.
+func (l *Loop) setNomination(p *api.Pod, node string) {
+	cur := l.c.pods[p.Key()]
+	if cur == nil || cur.Pod.Spec.NodeName != "" {
+		return
+	}
+	cp := *cur.Pod
+	cp.Status.NominatedNodeName = node
+	if l.c.UpdatePod(&cp) == nil {
+		if _, queued := l.q.entries[cp.Key()]; queued {
+			l.q.Update(&cp, l.now)
+		}
+	}
+}
+
+// failedScheduling is the FailedScheduling action for pod with the
+// condition's reason and the message.
+func failedScheduling(pod *api.Pod, reason, msg string) Action {
+	return Action{Kind: ActionFailedScheduling, Pod: pod,
+		Condition: &api.PodCondition{Type: api.PodScheduled, Status: api.ConditionFalse,
+			ObservedGeneration: pod.Generation, Reason: reason, Message: msg},
+		Event: &EventRecord{Type: "Warning", Reason: "FailedScheduling", Action: "Scheduling", Note: truncateNote(msg)}}
+}

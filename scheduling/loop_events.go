@@ -1,0 +1,219 @@
+package scheduling
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/podsem/podsem/api"
+)
+
+// clusterEvent is a cluster event the scheduling queue moves pods from the
+// unschedulable pool for (framework.ClusterEvent, coarsened).
+type clusterEvent uint8
+
+const (
+	// eventWildcard: every plugin is interested (a node added or changed
+	// in what the filters read).
+	eventWildcard clusterEvent = iota
+	eventNodeDelete
+	eventAssignedPodAdd // added, or relabelled
+	eventAssignedPodDelete
+	eventStorage
+	eventNamespace
+)
+
+// eventPlugins lists, per event, the default profile's filters that
+// register for it (their EventsToRegister); a pod comes back when one of
+// the plugins that rejected it is listed. The wildcard is not listed: it
+// moves every pod.
+var eventPlugins = [...][]string{
+	eventNodeDelete:     {PluginPodTopologySpread},
+	eventAssignedPodAdd: {PluginInterPodAffinity, PluginPodTopologySpread},
+	eventAssignedPodDelete: {PluginNodeResourcesFit, PluginNodePorts, PluginInterPodAffinity,
+		PluginPodTopologySpread, PluginVolumeRestrictions, PluginNodeVolumeLimits},
+	eventStorage: {PluginVolumeRestrictions, PluginNodeVolumeLimits, PluginVolumeBinding, PluginVolumeZone,
+		PluginDynamicResources},
+	eventNamespace: {PluginInterPodAffinity},
+}
+
+// requeue delivers ev to the queue at now.
+func (l *Loop) requeue(ev clusterEvent, now time.Time) {
+	if l.q.unschedulable.len() == 0 {
+		return // nothing to move; the queue's flushes run at its next call
+	}
+	if ev == eventWildcard {
+		l.q.Move(now)
+		return
+	}
+	interested := eventPlugins[ev]
+	l.q.moveIf(now, func(rejectors []string) bool {
+		for _, p := range rejectors {
+			if slices.Contains(interested, p) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// podAdded is the pod informer's add: an assigned pod joins its node (an
+// assigned-pod add for the queue), a pending one the queue.
+func (l *Loop) podAdded(p *api.Pod, now time.Time) error {
+	if p == nil {
+		return fmt.Errorf("%w: input.Pod: nil", ErrInvalidObject)
+	}
+	if l.c.pods[p.Key()] != nil {
+		return l.podUpdated(p, now)
+	}
+	if err := l.c.AddPod(p); err != nil {
+		return err
+	}
+	switch {
+	case p.Spec.NodeName != "" && counted(p):
+		l.requeue(eventAssignedPodAdd, now)
+	case l.queues(p):
+		return l.q.Add(p, now)
+	}
+	return nil
+}
+
+// podUpdated is the pod informer's update. An update that would clear
+// spec.nodeName of a pod the snapshot has bound (the API server never
+// allows it: it is a stale view of a pod the loop bound) is ignored.
+func (l *Loop) podUpdated(p *api.Pod, now time.Time) error {
+	if p == nil {
+		return fmt.Errorf("%w: input.Pod: nil", ErrInvalidObject)
+	}
+	key := p.Key()
+	cur := l.c.pods[key]
+	if cur == nil {
+		return l.podAdded(p, now)
+	}
+	old := cur.Pod
+	if old.Spec.NodeName != "" && p.Spec.NodeName == "" {
+		return nil
+	}
+	if err := l.c.UpdatePod(p); err != nil {
+		return err
+	}
+	_, queued := l.q.entries[key]
+	switch {
+	case p.Spec.NodeName != "":
+		if queued {
+			l.q.Delete(key, now) // bound by someone else
+		}
+		switch {
+		case !counted(old):
+		case !counted(p):
+			l.requeue(eventAssignedPodDelete, now) // finished: gone from the informer
+		case old.Spec.NodeName == "" || !maps.Equal(old.Labels, p.Labels):
+			l.requeue(eventAssignedPodAdd, now)
+		}
+	case !l.queues(p):
+		if queued {
+			l.q.Delete(key, now)
+		}
+	case queued:
+		return l.q.Update(p, now)
+	default:
+		return l.q.Add(p, now)
+	}
+	return nil
+}
+
+// podDeleted is the pod informer's delete.
+func (l *Loop) podDeleted(namespace, name string, now time.Time) error {
+	key := namespace + "/" + name
+	cur := l.c.pods[key]
+	if cur == nil {
+		return fmt.Errorf("%w: no pod %q", ErrInvalidObject, key)
+	}
+	old := cur.Pod
+	if err := l.c.RemovePod(namespace, name); err != nil {
+		return err
+	}
+	if _, queued := l.q.entries[key]; queued {
+		l.q.Delete(key, now)
+	}
+	if old.Spec.NodeName != "" && counted(old) {
+		l.requeue(eventAssignedPodDelete, now)
+	}
+	return nil
+}
+
+func (l *Loop) nodeAdded(n *api.Node, now time.Time) error {
+	if n == nil {
+		return fmt.Errorf("%w: input.Node: nil", ErrInvalidObject)
+	}
+	if err := l.c.AddNode(n); err != nil {
+		return err
+	}
+	l.requeue(eventWildcard, now)
+	return nil
+}
+
+// nodeUpdated moves every unschedulable pod when the node changed in what
+// the filters read: labels, taints, spec.unschedulable, allocatable.
+func (l *Loop) nodeUpdated(n *api.Node, now time.Time) error {
+	if n == nil {
+		return fmt.Errorf("%w: input.Node: nil", ErrInvalidObject)
+	}
+	var old *api.Node
+	if ni := l.c.byName[n.Name]; ni != nil {
+		old = ni.node
+	}
+	if err := l.c.UpdateNode(n); err != nil {
+		return err
+	}
+	if nodeSchedulingChanged(old, n) {
+		l.requeue(eventWildcard, now)
+	}
+	return nil
+}
+
+// nodeSchedulingChanged reports whether a node update can make a pod
+// schedulable (the node events the filters register for: labels, taints,
+// the unschedulable flag, allocatable).
+func nodeSchedulingChanged(old, n *api.Node) bool {
+	if old == nil {
+		return true
+	}
+	return !maps.Equal(old.Labels, n.Labels) ||
+		!slices.Equal(old.Spec.Taints, n.Spec.Taints) ||
+		old.Spec.Unschedulable != n.Spec.Unschedulable ||
+		!sameResources(old.Status.Allocatable, n.Status.Allocatable)
+}
+
+// sameResources compares two resource lists by value.
+func sameResources(a, b api.ResourceList) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for name, qa := range a {
+		qb, ok := b[name]
+		if !ok || qa.Cmp(qb) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (l *Loop) nodeDeleted(name string, now time.Time) error {
+	if err := l.c.RemoveNode(name); err != nil {
+		return err
+	}
+	l.requeue(eventNodeDelete, now)
+	return nil
+}
+
+// objectChanged delivers the event of another object set or deleted.
+func (l *Loop) objectChanged(o api.Object, now time.Time) {
+	switch o.(type) {
+	case *api.Namespace:
+		l.requeue(eventNamespace, now)
+	case *api.PersistentVolumeClaim, *api.PersistentVolume, *api.StorageClass, *api.CSINode, *api.CSIDriver:
+		l.requeue(eventStorage, now)
+	}
+}
