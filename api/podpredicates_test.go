@@ -105,3 +105,16 @@ func TestUpdatePodCondition(t *testing.T) {
 		}
 	}
 }
+
+func TestPodPriority(t *testing.T) {
+	p := int32(-7)
+	if got := api.PodPriority(nil); got != 0 {
+		t.Errorf("nil pod: %d", got)
+	}
+	if got := api.PodPriority(&api.Pod{}); got != 0 {
+		t.Errorf("unset priority: %d", got)
+	}
+	if got := api.PodPriority(&api.Pod{Spec: api.PodSpec{Priority: &p}}); got != -7 {
+		t.Errorf("priority -7: %d", got)
+	}
+}

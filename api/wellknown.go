@@ -31,6 +31,9 @@ const (
 	// the condition's message is the FitError ("0/N nodes are
 	// available: ...").
 	PodReasonUnschedulable = "Unschedulable"
+	// PodReasonSchedulerError: a scheduling attempt failed with an error
+	// (a plugin error, no nodes at all) rather than a rejection.
+	PodReasonSchedulerError = "SchedulerError"
 	// PodReasonSchedulingGated: the pod still has scheduling gates, so the
 	// scheduler does not try it; the API server sets it on create and
 	// kubectl shows it as the pod's STATUS.

@@ -215,10 +215,10 @@ func TestDryRunMatchesScratch(t *testing.T) {
 // way round. ok is false when that happens: the two are then not the same
 // computation.
 func scratchDryRun(t *rapid.T, w richWorld, i int, now time.Time) (victims []*api.Pod, violations int, st scheduling.Status, ok bool) {
-	prio := scheduling.PodPriority(w.pod)
+	prio := api.PodPriority(w.pod)
 	var potential []*api.Pod
 	for _, p := range w.c.NodeAt(i).Pods() {
-		if scheduling.PodPriority(p.Pod) < prio {
+		if api.PodPriority(p.Pod) < prio {
 			potential = append(potential, p.Pod)
 		}
 	}
@@ -274,7 +274,7 @@ func scratchDryRun(t *rapid.T, w richWorld, i int, now time.Time) (victims []*ap
 	// Upstream sorts with sort.Slice, higher priority then earlier start
 	// first.
 	sort.Slice(potential, func(a, b int) bool {
-		pa, pb := scheduling.PodPriority(potential[a]), scheduling.PodPriority(potential[b])
+		pa, pb := api.PodPriority(potential[a]), api.PodPriority(potential[b])
 		if pa != pb {
 			return pa > pb
 		}
@@ -327,7 +327,7 @@ func scratchDryRun(t *rapid.T, w richWorld, i int, now time.Time) (victims []*ap
 	}
 	if len(violating) > 0 && len(other) > 0 {
 		sort.Slice(victims, func(a, b int) bool {
-			pa, pb := scheduling.PodPriority(victims[a]), scheduling.PodPriority(victims[b])
+			pa, pb := api.PodPriority(victims[a]), api.PodPriority(victims[b])
 			if pa != pb {
 				return pa > pb
 			}

@@ -44,7 +44,7 @@ func FuzzPreempt(f *testing.F) {
 		_ = r.String()
 		for _, cand := range r.Candidates {
 			for _, v := range cand.Victims {
-				if scheduling.PodPriority(v) >= scheduling.PodPriority(in.Preemptor) {
+				if api.PodPriority(v) >= api.PodPriority(in.Preemptor) {
 					t.Fatalf("victim %s not of lower priority", v.Name)
 				}
 			}

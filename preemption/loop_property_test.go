@@ -94,10 +94,10 @@ func checkAttempt(t *rapid.T, l *scheduling.Loop, res scheduling.StepResult) {
 			if pf == nil || pf.Code != scheduling.Success || a.Node != pf.NominatedNodeName {
 				t.Fatalf("%s preempts %s on %s, PostFilter said %+v", key, a.Pod.Key(), a.Node, pf)
 			}
-			if a.Pod.Spec.NodeName != a.Node || scheduling.PodPriority(a.Pod) >= scheduling.PodPriority(res.Pod) ||
+			if a.Pod.Spec.NodeName != a.Node || api.PodPriority(a.Pod) >= api.PodPriority(res.Pod) ||
 				a.Pod.DeletionTimestamp != nil || a.Condition.Reason != api.PodReasonPreemptionByScheduler {
 				t.Fatalf("%s preempts %s (priority %d, on %s, terminating %v) for node %s",
-					key, a.Pod.Key(), scheduling.PodPriority(a.Pod), a.Pod.Spec.NodeName, a.Pod.DeletionTimestamp != nil, a.Node)
+					key, a.Pod.Key(), api.PodPriority(a.Pod), a.Pod.Spec.NodeName, a.Pod.DeletionTimestamp != nil, a.Node)
 			}
 		case scheduling.ActionClearNomination:
 		default:

@@ -6,12 +6,11 @@ import (
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/internal/niltest"
 	"github.com/podsem/podsem/preemption"
-	"github.com/podsem/podsem/scheduling"
 )
 
 // nilCases calls each exported function and method of preemption that can
 // be handed nil with nil arguments and checks the documented answer: a nil
-// cycle or decision is an error wrapping preemption.ErrInvalidInput that
+// cycle or decision is an error wrapping api.ErrInvalidInput that
 // names it; a nil pod is not terminating; nil budget lists are empty and
 // nil budgets in them are skipped. Keyed by the names niltest.Nilable
 // lists; TestNilTableComplete keeps it complete.
@@ -19,16 +18,16 @@ var nilCases = map[string]func(t *testing.T){
 	"NewLoop": func(t *testing.T) {
 		l, err := preemption.NewLoop(nil, t0)
 		niltest.Zero(t, l)
-		niltest.Invalid(t, err, scheduling.ErrInvalidObject, "cluster")
+		niltest.Invalid(t, err, api.ErrInvalidInput, "cluster")
 	},
 	"Preempt": func(t *testing.T) {
 		c := cluster([]*api.Node{node("n1", "2", "4Gi")}, bound("low", "n1", "2", 0, 1))
 		cy := c.NewCycle(pending("high", "1", 100))
 		d := cy.Decide(nil)
 		r := preemption.Preempt(nil, d, nil, preemption.Config{}, t0)
-		niltest.Invalid(t, r.Err, preemption.ErrInvalidInput, "cycle")
+		niltest.Invalid(t, r.Err, api.ErrInvalidInput, "cycle")
 		r = preemption.Preempt(cy, nil, nil, preemption.Config{}, t0)
-		niltest.Invalid(t, r.Err, preemption.ErrInvalidInput, "decision")
+		niltest.Invalid(t, r.Err, api.ErrInvalidInput, "decision")
 		// nil budgets are none; nil entries are skipped.
 		for _, pdbs := range [][]*api.PodDisruptionBudget{nil, {nil}} {
 			r = preemption.Preempt(cy, d, pdbs, preemption.Config{}, t0)

@@ -123,10 +123,11 @@ type Result struct {
 	Err error
 }
 
-// ErrInvalidInput is wrapped by Result.Err when Preempt is given a nil
-// cycle or decision, or a decision that another cycle wrote, and by
-// RankForEviction's error for a nil pod; test for it with errors.Is.
-var ErrInvalidInput = errors.New("preemption: invalid input")
+// errInvalidInput is api.ErrInvalidInput in this package's context:
+// Result.Err wraps it when Preempt is given a nil cycle or decision, or a
+// decision that another cycle wrote; test for it with errors.Is(err,
+// api.ErrInvalidInput).
+var errInvalidInput = fmt.Errorf("preemption: %w", api.ErrInvalidInput)
 
 // errNoNodes is the error of an attempt on a snapshot without nodes, in
 // upstream's words.
@@ -163,7 +164,7 @@ var errNoNodes = errors.New("no nodes available")
 // again: d's verdicts are the scheduling cycle's. Neither the snapshot nor
 // d is modified; cy, like any Cycle, must not be used by another
 // goroutine meanwhile. A nil cy or d, or a d that cy did not write, gives
-// a Result whose Err wraps ErrInvalidInput.
+// a Result whose Err wraps api.ErrInvalidInput.
 func Preempt(cy *scheduling.Cycle, d *scheduling.Decision, pdbs []*api.PodDisruptionBudget, cfg Config, now time.Time) Result {
 	return preempt(cy, d, pdbs, cfg, now, true)
 }
@@ -174,11 +175,11 @@ func Preempt(cy *scheduling.Cycle, d *scheduling.Decision, pdbs []*api.PodDisrup
 func preempt(cy *scheduling.Cycle, d *scheduling.Decision, pdbs []*api.PodDisruptionBudget, cfg Config, now time.Time, arithmetic bool) Result {
 	switch {
 	case cy == nil:
-		return Result{Err: fmt.Errorf("%w: cycle: nil", ErrInvalidInput)}
+		return Result{Err: fmt.Errorf("%w: cycle: nil", errInvalidInput)}
 	case d == nil:
-		return Result{Err: fmt.Errorf("%w: decision: nil", ErrInvalidInput)}
+		return Result{Err: fmt.Errorf("%w: decision: nil", errInvalidInput)}
 	case d.Cycle() != cy:
-		return Result{Err: fmt.Errorf("%w: decision: not made by this cycle (call cy.Decide first)", ErrInvalidInput)}
+		return Result{Err: fmt.Errorf("%w: decision: not made by this cycle (call cy.Decide first)", errInvalidInput)}
 	}
 	c, pod := cy.Cluster(), cy.Pod().Pod
 	if ok, reason := eligible(c, pod, d); !ok {
@@ -204,7 +205,7 @@ func preempt(cy *scheduling.Cycle, d *scheduling.Decision, pdbs []*api.PodDisrup
 	}
 
 	budgets := compileBudgets(pdbs)
-	prio := scheduling.PodPriority(pod)
+	prio := api.PodPriority(pod)
 	dr := &dryRun{now: now, cycle: cy, priority: prio, budgets: budgets, allowed: make([]int32, len(budgets)),
 		arithmetic: arithmetic}
 	want := cfg.NumCandidates(len(potential))
@@ -294,7 +295,7 @@ func preempt(cy *scheduling.Cycle, d *scheduling.Decision, pdbs []*api.PodDisrup
 		}
 	}
 	for _, p := range c.NominatedPods(chosen.Node) {
-		if scheduling.PodPriority(p.Pod) < prio {
+		if api.PodPriority(p.Pod) < prio {
 			res.ClearedNominations = append(res.ClearedNominations, p.Pod)
 		}
 	}
@@ -317,9 +318,9 @@ func eligible(c *scheduling.Cluster, pod *api.Pod, d *scheduling.Decision) (bool
 	if d.Status(n.Index()).Code == scheduling.UnschedulableAndUnresolvable {
 		return true, ""
 	}
-	prio := scheduling.PodPriority(pod)
+	prio := api.PodPriority(pod)
 	for _, p := range n.Pods() {
-		if scheduling.PodPriority(p.Pod) < prio && TerminatingByPreemption(p.Pod) {
+		if api.PodPriority(p.Pod) < prio && TerminatingByPreemption(p.Pod) {
 			return false, ReasonTerminatingOnNominated
 		}
 	}

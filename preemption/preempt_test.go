@@ -234,8 +234,8 @@ func TestPreemptBadInput(t *testing.T) {
 		"empty decision":     preemption.Preempt(cy, &scheduling.Decision{}, nil, preemption.Config{}, time.Time{}),
 		"another's decision": preemption.Preempt(cy, other.Decide(nil), nil, preemption.Config{}, time.Time{}),
 	} {
-		if !errors.Is(r.Err, preemption.ErrInvalidInput) || r.Nomination != preemption.NominationKeep {
-			t.Errorf("%s: got %+v, want ErrInvalidInput and keep", name, r)
+		if !errors.Is(r.Err, api.ErrInvalidInput) || r.Nomination != preemption.NominationKeep {
+			t.Errorf("%s: got %+v, want api.ErrInvalidInput and keep", name, r)
 		}
 	}
 	if r := preemption.Preempt(cy, cy.Decide(nil), nil, preemption.Config{}, time.Time{}); r.Err != nil || r.Node != "node-a" {

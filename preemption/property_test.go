@@ -81,14 +81,14 @@ func TestPreemptVictimsProperty(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		w := genWorld(t)
 		r := preempt(w.c, w.pod, w.pdbs, preemption.Config{}, time.Time{})
-		prio := scheduling.PodPriority(w.pod)
+		prio := api.PodPriority(w.pod)
 		for _, cand := range r.Candidates {
 			if len(cand.Victims) == 0 {
 				t.Fatalf("candidate %s without victims", cand.Node)
 			}
 			for _, v := range cand.Victims {
-				if scheduling.PodPriority(v) >= prio {
-					t.Fatalf("victim %s priority %d >= preemptor's %d", v.Name, scheduling.PodPriority(v), prio)
+				if api.PodPriority(v) >= prio {
+					t.Fatalf("victim %s priority %d >= preemptor's %d", v.Name, api.PodPriority(v), prio)
 				}
 				if v.Spec.NodeName != cand.Node {
 					t.Fatalf("victim %s is on %q, not %q", v.Name, v.Spec.NodeName, cand.Node)
@@ -121,8 +121,8 @@ func TestPreemptVictimsProperty(t *testing.T) {
 				}
 			}
 			for _, p := range r.ClearedNominations {
-				if p.Status.NominatedNodeName != r.Node || scheduling.PodPriority(p) >= prio {
-					t.Fatalf("cleared nomination of %s (node %s, priority %d)", p.Name, p.Status.NominatedNodeName, scheduling.PodPriority(p))
+				if p.Status.NominatedNodeName != r.Node || api.PodPriority(p) >= prio {
+					t.Fatalf("cleared nomination of %s (node %s, priority %d)", p.Name, p.Status.NominatedNodeName, api.PodPriority(p))
 				}
 			}
 		case preemption.NominationClear:

@@ -34,12 +34,12 @@ func (s toyScheduler) place(c *proptest.ClusterState, pod *api.Pod) string {
 		if used[p.Spec.NodeName] == nil {
 			used[p.Spec.NodeName] = api.ResourceList{}
 		}
-		for r, q := range scheduling.PodRequests(p, scheduling.FitRequestOptions()) {
+		for r, q := range api.PodRequests(p, scheduling.FitRequestOptions()) {
 			used[p.Spec.NodeName][r] = used[p.Spec.NodeName][r].Add(q)
 		}
 		count[p.Spec.NodeName]++
 	}
-	want := scheduling.PodRequests(pod, scheduling.FitRequestOptions())
+	want := api.PodRequests(pod, scheduling.FitRequestOptions())
 	best, bestFree := "", int64(-1)
 	for _, n := range c.Nodes {
 		if s.careful && !s.allowed(pod, n) {

@@ -13,16 +13,16 @@ import (
 // they are there for PostFilter plugins (DefaultPreemption prefers victims
 // whose eviction violates no budget), which read them with
 // PodDisruptionBudgets. A nil budget, one without a name, or a nil Cluster
-// is an error wrapping ErrInvalidObject.
+// is an error wrapping api.ErrInvalidInput.
 func (c *Cluster) SetPodDisruptionBudget(pdb *api.PodDisruptionBudget) error {
 	if c == nil {
 		return errNilCluster
 	}
 	if pdb == nil {
-		return fmt.Errorf("%w: podDisruptionBudget: nil", ErrInvalidObject)
+		return fmt.Errorf("%w: podDisruptionBudget: nil", errInvalidInput)
 	}
 	if pdb.Name == "" {
-		return fmt.Errorf("%w: podDisruptionBudget without metadata.name", ErrInvalidObject)
+		return fmt.Errorf("%w: podDisruptionBudget without metadata.name", errInvalidInput)
 	}
 	if c.budgets == nil {
 		c.budgets = map[string]*api.PodDisruptionBudget{}
@@ -34,14 +34,14 @@ func (c *Cluster) SetPodDisruptionBudget(pdb *api.PodDisruptionBudget) error {
 
 // RemovePodDisruptionBudget forgets the budget with that namespace and
 // name; it fails when there is none, and on a nil Cluster (errors wrapping
-// ErrInvalidObject).
+// api.ErrInvalidInput).
 func (c *Cluster) RemovePodDisruptionBudget(namespace, name string) error {
 	if c == nil {
 		return errNilCluster
 	}
 	key := namespace + "/" + name
 	if c.budgets[key] == nil {
-		return fmt.Errorf("%w: no podDisruptionBudget %q", ErrInvalidObject, key)
+		return fmt.Errorf("%w: no podDisruptionBudget %q", errInvalidInput, key)
 	}
 	delete(c.budgets, key)
 	c.budgetList = nil

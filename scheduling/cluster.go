@@ -1,7 +1,6 @@
 package scheduling
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -9,14 +8,15 @@ import (
 	"github.com/podsem/podsem/api"
 )
 
-// ErrInvalidObject is wrapped by the errors the Cluster's update methods
-// return for objects they cannot index (nil, no name, duplicate key,
-// unknown key), and by what-if statuses without a node; test for it with
-// errors.Is. The update methods of a nil Cluster return it too.
-var ErrInvalidObject = errors.New("scheduling: invalid object")
+// errInvalidInput is api.ErrInvalidInput in this package's context: the
+// errors the Cluster's update methods return for objects they cannot index
+// (nil, no name, duplicate key, unknown key), the what-if statuses without
+// a node and the errors of a nil Cluster, Queue, Loop or Scheduler wrap it;
+// test for it with errors.Is(err, api.ErrInvalidInput).
+var errInvalidInput = fmt.Errorf("scheduling: %w", api.ErrInvalidInput)
 
 // errNilCluster is what the update methods of a nil Cluster return.
-var errNilCluster = fmt.Errorf("%w: cluster: nil", ErrInvalidObject)
+var errNilCluster = fmt.Errorf("%w: cluster: nil", errInvalidInput)
 
 // Config is the scheduler configuration a Cluster evaluates pods with. The
 // zero value is kube-scheduler v1.36.3's default profile.
@@ -157,7 +157,7 @@ type Cluster struct {
 // NewCluster builds a snapshot of the nodes and pods with the given
 // configuration. Nodes keep the order given (their Index); pods are placed
 // as described on Cluster. It fails on a nil node or pod (an error wrapping
-// ErrInvalidObject that names its position, "nodes[1]: nil"), on a node or
+// api.ErrInvalidInput that names its position, "nodes[1]: nil"), on a node or
 // pod without a name, or on a duplicate node name or pod key.
 func NewCluster(nodes []*api.Node, pods []*api.Pod, cfg Config) (*Cluster, error) {
 	c := &Cluster{
@@ -174,7 +174,7 @@ func NewCluster(nodes []*api.Node, pods []*api.Pod, cfg Config) (*Cluster, error
 	}
 	for _, p := range cfg.Plugins {
 		if !knownPlugin(p) {
-			return nil, fmt.Errorf("%w: Config.Plugins: unknown plugin %q", ErrInvalidObject, p)
+			return nil, fmt.Errorf("%w: Config.Plugins: unknown plugin %q", errInvalidInput, p)
 		}
 	}
 	// The nodes of the initial snapshot live in one array, so that a pass
@@ -182,7 +182,7 @@ func NewCluster(nodes []*api.Node, pods []*api.Pod, cfg Config) (*Cluster, error
 	slab := make([]NodeInfo, len(nodes))
 	for i, n := range nodes {
 		if n == nil {
-			return nil, fmt.Errorf("%w: nodes[%d]: nil", ErrInvalidObject, i)
+			return nil, fmt.Errorf("%w: nodes[%d]: nil", errInvalidInput, i)
 		}
 		if err := c.addNode(n, &slab[i]); err != nil {
 			return nil, fmt.Errorf("nodes[%d]: %w", i, err)
@@ -190,7 +190,7 @@ func NewCluster(nodes []*api.Node, pods []*api.Pod, cfg Config) (*Cluster, error
 	}
 	for i, p := range pods {
 		if p == nil {
-			return nil, fmt.Errorf("%w: pods[%d]: nil", ErrInvalidObject, i)
+			return nil, fmt.Errorf("%w: pods[%d]: nil", errInvalidInput, i)
 		}
 		if err := c.AddPod(p); err != nil {
 			return nil, fmt.Errorf("pods[%d]: %w", i, err)
@@ -253,16 +253,16 @@ func (c *Cluster) NominatedPods(nodeName string) []*PodInfo {
 // SetNamespace records a Namespace object's labels, used by
 // namespaceSelector in inter-pod affinity terms. A namespace with no object
 // has no labels. A nil namespace, or a nil Cluster, is an error wrapping
-// ErrInvalidObject.
+// api.ErrInvalidInput.
 func (c *Cluster) SetNamespace(ns *api.Namespace) error {
 	if c == nil {
 		return errNilCluster
 	}
 	if ns == nil {
-		return fmt.Errorf("%w: namespace: nil", ErrInvalidObject)
+		return fmt.Errorf("%w: namespace: nil", errInvalidInput)
 	}
 	if ns.Name == "" {
-		return fmt.Errorf("%w: namespace without metadata.name", ErrInvalidObject)
+		return fmt.Errorf("%w: namespace without metadata.name", errInvalidInput)
 	}
 	labels := make(map[string]string, len(ns.Labels))
 	for k, v := range ns.Labels {
@@ -282,7 +282,7 @@ func (c *Cluster) RemoveNamespace(name string) {
 
 // AddNode adds a node at the end of the index order. Pods already given
 // that are bound to it start counting there. A nil node, or a nil Cluster,
-// is an error wrapping ErrInvalidObject.
+// is an error wrapping api.ErrInvalidInput.
 func (c *Cluster) AddNode(n *api.Node) error {
 	if c == nil {
 		return errNilCluster
@@ -292,13 +292,13 @@ func (c *Cluster) AddNode(n *api.Node) error {
 
 func (c *Cluster) addNode(n *api.Node, ni *NodeInfo) error {
 	if n == nil {
-		return fmt.Errorf("%w: node: nil", ErrInvalidObject)
+		return fmt.Errorf("%w: node: nil", errInvalidInput)
 	}
 	if n.Name == "" {
-		return fmt.Errorf("%w: node without metadata.name", ErrInvalidObject)
+		return fmt.Errorf("%w: node without metadata.name", errInvalidInput)
 	}
 	if _, dup := c.byName[n.Name]; dup {
-		return fmt.Errorf("%w: duplicate node %q", ErrInvalidObject, n.Name)
+		return fmt.Errorf("%w: duplicate node %q", errInvalidInput, n.Name)
 	}
 	ni.index = len(c.nodes)
 	ni.setNode(n)
@@ -321,14 +321,14 @@ func (c *Cluster) addNode(n *api.Node, ni *NodeInfo) error {
 
 // RemoveNode removes a node; the indices of later nodes shift down by one.
 // Its pods stay known and count again if a node of that name is added. A
-// nil Cluster is an error wrapping ErrInvalidObject.
+// nil Cluster is an error wrapping api.ErrInvalidInput.
 func (c *Cluster) RemoveNode(name string) error {
 	if c == nil {
 		return errNilCluster
 	}
 	ni, ok := c.byName[name]
 	if !ok {
-		return fmt.Errorf("%w: no node %q", ErrInvalidObject, name)
+		return fmt.Errorf("%w: no node %q", errInvalidInput, name)
 	}
 	for len(ni.pods) > 0 {
 		p := ni.pods[len(ni.pods)-1]
@@ -354,20 +354,20 @@ func (c *Cluster) RemoveNode(name string) error {
 
 // UpdateNode replaces the node object of the same name, keeping its index
 // and its pods. A nil node, or a nil Cluster, is an error wrapping
-// ErrInvalidObject.
+// api.ErrInvalidInput.
 func (c *Cluster) UpdateNode(n *api.Node) error {
 	if c == nil {
 		return errNilCluster
 	}
 	if n == nil {
-		return fmt.Errorf("%w: node: nil", ErrInvalidObject)
+		return fmt.Errorf("%w: node: nil", errInvalidInput)
 	}
 	if n.Name == "" {
-		return fmt.Errorf("%w: node without metadata.name", ErrInvalidObject)
+		return fmt.Errorf("%w: node without metadata.name", errInvalidInput)
 	}
 	ni, ok := c.byName[n.Name]
 	if !ok {
-		return fmt.Errorf("%w: no node %q", ErrInvalidObject, n.Name)
+		return fmt.Errorf("%w: no node %q", errInvalidInput, n.Name)
 	}
 	c.images.nodeRemoved(ni)
 	c.countNode(ni, -1)
@@ -397,20 +397,20 @@ func (c *Cluster) countNode(ni *NodeInfo, sign int) {
 
 // AddPod adds a pod, placed as described on Cluster. The pod must not be
 // modified while in the snapshot (replace it with UpdatePod). A nil pod,
-// or a nil Cluster, is an error wrapping ErrInvalidObject.
+// or a nil Cluster, is an error wrapping api.ErrInvalidInput.
 func (c *Cluster) AddPod(p *api.Pod) error {
 	if c == nil {
 		return errNilCluster
 	}
 	if p == nil {
-		return fmt.Errorf("%w: pod: nil", ErrInvalidObject)
+		return fmt.Errorf("%w: pod: nil", errInvalidInput)
 	}
 	if p.Name == "" {
-		return fmt.Errorf("%w: pod without metadata.name", ErrInvalidObject)
+		return fmt.Errorf("%w: pod without metadata.name", errInvalidInput)
 	}
 	key := p.Namespace + "/" + p.Name
 	if _, dup := c.pods[key]; dup {
-		return fmt.Errorf("%w: duplicate pod %q", ErrInvalidObject, key)
+		return fmt.Errorf("%w: duplicate pod %q", errInvalidInput, key)
 	}
 	pi := newPodInfo(p)
 	c.pods[key] = pi
@@ -419,7 +419,7 @@ func (c *Cluster) AddPod(p *api.Pod) error {
 }
 
 // RemovePod removes the pod with that namespace and name. A nil Cluster is
-// an error wrapping ErrInvalidObject.
+// an error wrapping api.ErrInvalidInput.
 func (c *Cluster) RemovePod(namespace, name string) error {
 	if c == nil {
 		return errNilCluster
@@ -427,7 +427,7 @@ func (c *Cluster) RemovePod(namespace, name string) error {
 	key := namespace + "/" + name
 	pi, ok := c.pods[key]
 	if !ok {
-		return fmt.Errorf("%w: no pod %q", ErrInvalidObject, key)
+		return fmt.Errorf("%w: no pod %q", errInvalidInput, key)
 	}
 	c.unplace(pi)
 	delete(c.pods, key)
@@ -436,16 +436,16 @@ func (c *Cluster) RemovePod(namespace, name string) error {
 
 // UpdatePod replaces the pod with the same namespace and name (for example
 // once it is bound, nominated, resized or terminating). A nil pod, or a nil
-// Cluster, is an error wrapping ErrInvalidObject.
+// Cluster, is an error wrapping api.ErrInvalidInput.
 func (c *Cluster) UpdatePod(p *api.Pod) error {
 	if c == nil {
 		return errNilCluster
 	}
 	if p == nil {
-		return fmt.Errorf("%w: pod: nil", ErrInvalidObject)
+		return fmt.Errorf("%w: pod: nil", errInvalidInput)
 	}
 	if p.Name == "" {
-		return fmt.Errorf("%w: pod without metadata.name", ErrInvalidObject)
+		return fmt.Errorf("%w: pod without metadata.name", errInvalidInput)
 	}
 	if err := c.RemovePod(p.Namespace, p.Name); err != nil {
 		return err

@@ -187,7 +187,7 @@ func TestDecisionNil(t *testing.T) {
 	var w *WhatIf
 	w.RemovePod(nil)
 	w.AddPod(nil)
-	if st := w.Filter(); st.Code != Error || !errors.Is(st.Err, ErrInvalidObject) || w.Pod("a", "b") != nil {
+	if st := w.Filter(); st.Code != Error || !errors.Is(st.Err, api.ErrInvalidInput) || w.Pod("a", "b") != nil {
 		t.Fatalf("nil WhatIf: %v", st)
 	}
 	c, err := NewCluster(nil, nil, Config{})
@@ -201,7 +201,7 @@ func TestDecisionNil(t *testing.T) {
 	if nc.NewCycle(&api.Pod{}) != nil || nc.NumNodes() != 0 || nc.NodeByName("a") != nil || nc.NominatedPods("a") != nil {
 		t.Fatal("nil Cluster")
 	}
-	if err := nc.AddPod(&api.Pod{}); !errors.Is(err, ErrInvalidObject) {
+	if err := nc.AddPod(&api.Pod{}); !errors.Is(err, api.ErrInvalidInput) {
 		t.Fatalf("AddPod on a nil Cluster: %v", err)
 	}
 	var n *NodeInfo

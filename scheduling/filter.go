@@ -133,13 +133,13 @@ func (cy *Cycle) WhatIf(n *NodeInfo) *WhatIf {
 // removed or added, as w's cycle's WhatIf(n) would return, but in w's own
 // storage: a caller that tries node after node (preemption's dry runs)
 // allocates nothing per node. A nil WhatIf or node is an error wrapping
-// ErrInvalidObject, and w is left as it was.
+// api.ErrInvalidInput, and w is left as it was.
 func (w *WhatIf) Reset(n *NodeInfo) error {
 	if w == nil {
-		return fmt.Errorf("%w: what-if: nil (no cycle or node)", ErrInvalidObject)
+		return fmt.Errorf("%w: what-if: nil (no cycle or node)", errInvalidInput)
 	}
 	if n == nil {
-		return fmt.Errorf("%w: what-if: reset to node: nil", ErrInvalidObject)
+		return fmt.Errorf("%w: what-if: reset to node: nil", errInvalidInput)
 	}
 	w.view = nodeView{info: n, removed: w.view.removed[:0], added: w.view.added[:0]}
 	if cap(w.plugins) < len(w.cy.active) {
@@ -214,10 +214,10 @@ func indexOf(list []*PodInfo, p *PodInfo) int {
 // Filter runs the filters under the what-if, taking pods nominated to the
 // node into account as Decide does: Success, or the status of the first
 // plugin that rejects the pod there. A nil WhatIf gives an Error status
-// whose Err wraps ErrInvalidObject.
+// whose Err wraps api.ErrInvalidInput.
 func (w *WhatIf) Filter() Status {
 	if w == nil {
-		err := fmt.Errorf("%w: what-if: nil (no cycle or node)", ErrInvalidObject)
+		err := fmt.Errorf("%w: what-if: nil (no cycle or node)", errInvalidInput)
 		return Status{Code: Error, Err: err}
 	}
 	if w.cy.rejectAll != nil {

@@ -276,13 +276,13 @@ func (l *Ledger) Reprieve(p *PodInfo) bool {
 // of successive calls share a few large arrays for their reasons (each
 // status's slices are capped, so appending to them copies). Without a
 // successful Reset, and on a nil Ledger, it is an Error status whose Err
-// wraps ErrInvalidObject.
+// wraps api.ErrInvalidInput.
 func (l *Ledger) Status() Status {
 	if l == nil {
-		return Status{Code: Error, Err: fmt.Errorf("%w: ledger: nil", ErrInvalidObject)}
+		return Status{Code: Error, Err: fmt.Errorf("%w: ledger: nil", errInvalidInput)}
 	}
 	if l.node == nil {
-		return Status{Code: Error, Err: fmt.Errorf("%w: ledger without a node (Reset failed or was not called)", ErrInvalidObject)}
+		return Status{Code: Error, Err: fmt.Errorf("%w: ledger without a node (Reset failed or was not called)", errInvalidInput)}
 	}
 	l.view = l.view[:0]
 	for _, p := range l.node.pods {

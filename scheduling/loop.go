@@ -112,7 +112,7 @@ type Loop struct {
 }
 
 // errNilLoop is what Step on a nil *Loop returns.
-var errNilLoop = fmt.Errorf("%w: loop: nil", ErrInvalidObject)
+var errNilLoop = fmt.Errorf("%w: loop: nil", errInvalidInput)
 
 // NewLoop returns a scheduling loop over the snapshot c, which it owns
 // from now on, with configuration cfg, whose clock starts at start (the
@@ -121,13 +121,13 @@ var errNilLoop = fmt.Errorf("%w: loop: nil", ErrInvalidObject)
 // start, in namespace/name order. A nil c, or a cfg the queue or the
 // algorithm rejects (a negative duration, PodMaxBackoff below
 // PodInitialBackoff, PercentageOfNodesToScore outside 0..100), is an
-// error wrapping ErrInvalidObject.
+// error wrapping api.ErrInvalidInput.
 func NewLoop(c *Cluster, cfg LoopConfig, start time.Time) (*Loop, error) {
 	if c == nil {
-		return nil, fmt.Errorf("%w: cluster: nil", ErrInvalidObject)
+		return nil, fmt.Errorf("%w: cluster: nil", errInvalidInput)
 	}
 	if p := cfg.PercentageOfNodesToScore; p < 0 || p > 100 {
-		return nil, fmt.Errorf("%w: LoopConfig.PercentageOfNodesToScore: %d: not in valid range [0-100]", ErrInvalidObject, p)
+		return nil, fmt.Errorf("%w: LoopConfig.PercentageOfNodesToScore: %d: not in valid range [0-100]", errInvalidInput, p)
 	}
 	q, err := NewQueue(cfg.Queue, start)
 	if err != nil {
@@ -206,7 +206,7 @@ func (l *Loop) NextDeadline() time.Time {
 //
 // A nil input object, an input of an unknown kind, a pod or node the
 // snapshot cannot index (no name, a duplicate), a deletion of an object the
-// loop does not hold, or a nil Loop is an error wrapping ErrInvalidObject;
+// loop does not hold, or a nil Loop is an error wrapping api.ErrInvalidInput;
 // the loop is then unchanged (for a failed update, the snapshot holds the
 // object as before the update failed).
 func (l *Loop) Step(in Input, now time.Time) (StepResult, error) {
@@ -242,7 +242,7 @@ func (l *Loop) Step(in Input, now time.Time) (StepResult, error) {
 			l.objectChanged(in.Object, now)
 		}
 	default:
-		err = fmt.Errorf("%w: input: unknown kind %v", ErrInvalidObject, in.Kind)
+		err = fmt.Errorf("%w: input: unknown kind %v", errInvalidInput, in.Kind)
 	}
 	return StepResult{}, err
 }
@@ -272,7 +272,7 @@ func (l *Loop) scheduleOne(now time.Time) StepResult {
 		res.Message = err.Error()
 		reason := api.PodReasonUnschedulable
 		if !errors.Is(err, ErrNoNodesAvailable) {
-			reason = PodReasonSchedulerError
+			reason = api.PodReasonSchedulerError
 		}
 		l.q.FailWithError(key, now)
 		res.Actions = l.renominate(res.Actions, pod, true, "")
@@ -284,7 +284,7 @@ func (l *Loop) scheduleOne(now time.Time) StepResult {
 		res.Message = err.Error()
 		l.q.FailWithError(key, now)
 		res.Actions = l.renominate(res.Actions, pod, true, "")
-		res.Actions = append(res.Actions, failedScheduling(pod, PodReasonSchedulerError, res.Message))
+		res.Actions = append(res.Actions, failedScheduling(pod, api.PodReasonSchedulerError, res.Message))
 		return res
 	}
 	if i, ok := d.Chosen(); ok {
@@ -323,7 +323,7 @@ func (l *Loop) bind(res StepResult, pod *api.Pod, node string, now time.Time) St
 		// scheduler's own error, and the pod backs off.
 		res.Message = err.Error()
 		l.q.FailWithError(pod.Key(), now)
-		res.Actions = append(res.Actions, failedScheduling(pod, PodReasonSchedulerError, res.Message))
+		res.Actions = append(res.Actions, failedScheduling(pod, api.PodReasonSchedulerError, res.Message))
 		return res
 	}
 	l.q.Done(pod.Key(), now)

@@ -8,11 +8,6 @@ import (
 	"github.com/podsem/podsem/api"
 )
 
-// PodReasonSchedulerError is the reason of the PodScheduled=False
-// condition kube-scheduler writes when a scheduling attempt failed with an
-// error rather than a rejection (v1.PodReasonSchedulerError).
-const PodReasonSchedulerError = "SchedulerError"
-
 // noteLengthLimit is the longest Event note the scheduler records
 // (validation.NoteLengthLimit); longer FailedScheduling messages are cut.
 const noteLengthLimit = 1024

@@ -62,7 +62,7 @@ func (l *Loop) requeue(ev clusterEvent, now time.Time) {
 // assigned-pod add for the queue), a pending one the queue.
 func (l *Loop) podAdded(p *api.Pod, now time.Time) error {
 	if p == nil {
-		return fmt.Errorf("%w: input.Pod: nil", ErrInvalidObject)
+		return fmt.Errorf("%w: input.Pod: nil", errInvalidInput)
 	}
 	if l.c.pods[p.Key()] != nil {
 		return l.podUpdated(p, now)
@@ -84,7 +84,7 @@ func (l *Loop) podAdded(p *api.Pod, now time.Time) error {
 // allows it: it is a stale view of a pod the loop bound) is ignored.
 func (l *Loop) podUpdated(p *api.Pod, now time.Time) error {
 	if p == nil {
-		return fmt.Errorf("%w: input.Pod: nil", ErrInvalidObject)
+		return fmt.Errorf("%w: input.Pod: nil", errInvalidInput)
 	}
 	key := p.Key()
 	cur := l.c.pods[key]
@@ -128,7 +128,7 @@ func (l *Loop) podDeleted(namespace, name string, now time.Time) error {
 	key := namespace + "/" + name
 	cur := l.c.pods[key]
 	if cur == nil {
-		return fmt.Errorf("%w: no pod %q", ErrInvalidObject, key)
+		return fmt.Errorf("%w: no pod %q", errInvalidInput, key)
 	}
 	old := cur.Pod
 	if err := l.c.RemovePod(namespace, name); err != nil {
@@ -145,7 +145,7 @@ func (l *Loop) podDeleted(namespace, name string, now time.Time) error {
 
 func (l *Loop) nodeAdded(n *api.Node, now time.Time) error {
 	if n == nil {
-		return fmt.Errorf("%w: input.Node: nil", ErrInvalidObject)
+		return fmt.Errorf("%w: input.Node: nil", errInvalidInput)
 	}
 	if err := l.c.AddNode(n); err != nil {
 		return err
@@ -158,7 +158,7 @@ func (l *Loop) nodeAdded(n *api.Node, now time.Time) error {
 // the filters read: labels, taints, spec.unschedulable, allocatable.
 func (l *Loop) nodeUpdated(n *api.Node, now time.Time) error {
 	if n == nil {
-		return fmt.Errorf("%w: input.Node: nil", ErrInvalidObject)
+		return fmt.Errorf("%w: input.Node: nil", errInvalidInput)
 	}
 	var old *api.Node
 	if ni := l.c.byName[n.Name]; ni != nil {

@@ -58,9 +58,9 @@ func objectKey(o api.Object) string {
 func checkObject(o api.Object) error {
 	switch {
 	case isNilObject(o):
-		return fmt.Errorf("%w: object: nil", ErrInvalidObject)
+		return fmt.Errorf("%w: object: nil", errInvalidInput)
 	case objectMeta(o) == nil:
-		return fmt.Errorf("%w: object: %T is not a kind the scheduling loop takes as an object", ErrInvalidObject, o)
+		return fmt.Errorf("%w: object: %T is not a kind the scheduling loop takes as an object", errInvalidInput, o)
 	}
 	return nil
 }
@@ -101,7 +101,7 @@ func (c *Cluster) removeObject(o api.Object) error {
 	switch o.(type) {
 	case *api.Namespace:
 		if _, ok := c.namespaces[m.Name]; !ok {
-			return fmt.Errorf("%w: no namespace %q", ErrInvalidObject, m.Name)
+			return fmt.Errorf("%w: no namespace %q", errInvalidInput, m.Name)
 		}
 		c.RemoveNamespace(m.Name)
 		return nil
@@ -119,7 +119,7 @@ func (c *Cluster) removeObject(o api.Object) error {
 		return c.RemovePodDisruptionBudget(m.Namespace, m.Name)
 	}
 	if !c.setWorkload(o, true) {
-		return fmt.Errorf("%w: no %T %q", ErrInvalidObject, o, objectKey(o))
+		return fmt.Errorf("%w: no %T %q", errInvalidInput, o, objectKey(o))
 	}
 	return nil
 }

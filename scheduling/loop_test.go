@@ -95,18 +95,18 @@ func TestLoopProperties(t *testing.T) {
 
 func TestLoopBadInput(t *testing.T) {
 	start := time.Unix(0, 0)
-	if _, err := NewLoop(nil, LoopConfig{}, start); !errors.Is(err, ErrInvalidObject) {
+	if _, err := NewLoop(nil, LoopConfig{}, start); !errors.Is(err, api.ErrInvalidInput) {
 		t.Errorf("nil cluster: %v", err)
 	}
 	c, _ := NewCluster(nil, nil, Config{})
-	if _, err := NewLoop(c, LoopConfig{PercentageOfNodesToScore: 101}, start); !errors.Is(err, ErrInvalidObject) {
+	if _, err := NewLoop(c, LoopConfig{PercentageOfNodesToScore: 101}, start); !errors.Is(err, api.ErrInvalidInput) {
 		t.Errorf("percentage 101: %v", err)
 	}
-	if _, err := NewLoop(c, LoopConfig{Queue: QueueConfig{PodInitialBackoff: -1}}, start); !errors.Is(err, ErrInvalidObject) {
+	if _, err := NewLoop(c, LoopConfig{Queue: QueueConfig{PodInitialBackoff: -1}}, start); !errors.Is(err, api.ErrInvalidInput) {
 		t.Errorf("negative backoff: %v", err)
 	}
 	var nilLoop *Loop
-	if _, err := nilLoop.Step(Tick(), start); !errors.Is(err, ErrInvalidObject) {
+	if _, err := nilLoop.Step(Tick(), start); !errors.Is(err, api.ErrInvalidInput) {
 		t.Errorf("nil loop: %v", err)
 	}
 	if !nilLoop.NextDeadline().IsZero() || nilLoop.Cluster() != nil || nilLoop.Queue() != nil {
@@ -119,7 +119,7 @@ func TestLoopBadInput(t *testing.T) {
 	for _, in := range []Input{PodAdded(nil), PodUpdated(nil), NodeAdded(nil), NodeUpdated(nil),
 		ObjectSet(nil), ObjectDeleted((*api.StorageClass)(nil)), ObjectSet(&api.Pod{}), {Kind: 99},
 		PodDeleted("d", "nobody"), NodeDeleted("nowhere")} {
-		if _, err := l.Step(in, start); !errors.Is(err, ErrInvalidObject) {
+		if _, err := l.Step(in, start); !errors.Is(err, api.ErrInvalidInput) {
 			t.Errorf("%v: %v", in, err)
 		}
 	}

@@ -43,11 +43,11 @@ func newNilWorld(t *testing.T) nilWorld {
 	return w
 }
 
-// invalid checks the nil rule's error: one wrapping ErrInvalidObject that
+// invalid checks the nil rule's error: one wrapping api.ErrInvalidInput that
 // names the argument.
 func invalid(t *testing.T, err error, arg string) {
 	t.Helper()
-	niltest.Invalid(t, err, scheduling.ErrInvalidObject, arg)
+	niltest.Invalid(t, err, api.ErrInvalidInput, arg)
 }
 
 // emptyDecision checks that d is a decision that covers no node.
@@ -74,7 +74,7 @@ func nilClusterUpdate(t *testing.T, err error) {
 // be handed nil with nil arguments and checks the documented answer:
 //
 //   - the update methods of a nil Cluster, and the Set and Add methods
-//     given a nil object, return an error wrapping ErrInvalidObject that
+//     given a nil object, return an error wrapping api.ErrInvalidInput that
 //     names it ("cluster: nil", "node: nil");
 //   - the read accessors of a nil Cluster, Cycle, Decision, NodeInfo,
 //     PodInfo, WhatIf, Ledger, Queue and Explanation answer as for an
@@ -609,19 +609,7 @@ var nilCases = map[string]func(t *testing.T){
 		niltest.Zero(t, c)
 		invalid(t, err, "pods[0]")
 	},
-	"PodLimits": func(t *testing.T) {
-		if got := scheduling.PodLimits(nil, scheduling.FitRequestOptions()); len(got) != 0 {
-			t.Errorf("got %v, want empty", got)
-		}
-	},
-	"PodPriority": func(t *testing.T) {
-		niltest.Zero(t, scheduling.PodPriority(nil))
-	},
-	"PodRequests": func(t *testing.T) {
-		if got := scheduling.PodRequests(nil, scheduling.ScoreRequestOptions()); len(got) != 0 {
-			t.Errorf("got %v, want empty", got)
-		}
-	},
+
 	"SchedulingGatesPreEnqueue": func(t *testing.T) {
 		// Documented: a nil pod has no gates.
 		if st := scheduling.SchedulingGatesPreEnqueue(nil); !st.IsSuccess() {
@@ -639,9 +627,6 @@ var nilCases = map[string]func(t *testing.T){
 		if pods[0].Pod != high || pods[1].Pod != nil {
 			t.Errorf("got %v, want the priority-10 pod first", pods)
 		}
-	},
-	"ZoneKey": func(t *testing.T) {
-		niltest.Zero(t, scheduling.ZoneKey(nil))
 	},
 }
 

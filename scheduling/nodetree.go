@@ -21,10 +21,6 @@ import (
 // after a node was added, removed or moved to another zone, so that no
 // update of the snapshot costs O(nodes) for it.
 
-// ZoneKey is the zone a node belongs to in kube-scheduler's node tree:
-// api.ZoneKey (component-helpers' GetZoneKey). A nil node has no zone.
-func ZoneKey(n *api.Node) string { return api.ZoneKey(n) }
-
 // zoneGroup is one zone of the node tree: its nodes' snapshot indexes in
 // arrival order (renumbered when a node is removed).
 type zoneGroup struct {
@@ -81,7 +77,7 @@ func (t *nodeTree) lists() (flat, at []int32) {
 }
 
 func (t *nodeTree) add(ni *NodeInfo) {
-	key := ZoneKey(ni.node)
+	key := api.ZoneKey(ni.node)
 	z := t.byKey[key]
 	if z == nil {
 		if t.byKey == nil {
@@ -139,7 +135,7 @@ func (t *nodeTree) renumber(removed int) {
 // as the cache's nodeTree.updateNode does; a node keeping its zone keeps
 // its place.
 func (t *nodeTree) update(ni *NodeInfo) {
-	if ni.zone != nil && ni.zone.key == ZoneKey(ni.node) {
+	if ni.zone != nil && ni.zone.key == api.ZoneKey(ni.node) {
 		return
 	}
 	t.remove(ni)

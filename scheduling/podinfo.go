@@ -12,7 +12,7 @@ import "github.com/podsem/podsem/api"
 
 // cacheFields records the fields the accessors read.
 func (p *PodInfo) cacheFields() {
-	p.prio = PodPriority(p.Pod)
+	p.prio = api.PodPriority(p.Pod)
 	p.labelled = len(p.Pod.Labels) > 0
 	if st := p.Pod.Status.StartTime; st != nil && !st.IsZero() {
 		p.started, p.startNanos = true, st.UnixNano()

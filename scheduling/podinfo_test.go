@@ -53,7 +53,7 @@ func TestPodInfoAccessors(t *testing.T) {
 				start = pod.Status.StartTime.UnixNano()
 			}
 			nanos, ok := p.StartUnixNano()
-			if p.Priority() != PodPriority(pod) || nanos != start || ok != started || p.Namespace() != pod.Namespace ||
+			if p.Priority() != api.PodPriority(pod) || nanos != start || ok != started || p.Namespace() != pod.Namespace ||
 				p.Name() != pod.Name || p.HasLabels() != (len(pod.Labels) > 0) {
 				t.Fatalf("%s: accessors %d %d %v %q %q %v disagree with the pod", p.key, p.Priority(), nanos, ok, p.Namespace(), p.Name(), p.HasLabels())
 			}
@@ -79,7 +79,7 @@ func TestPodInfoAccessors(t *testing.T) {
 		}
 		in := genSnapPod(t, "incoming")
 		pi := c.NewCycle(in).Pod()
-		if pi.Priority() != PodPriority(in) || pi.Namespace() != in.Namespace || pi.Name() != in.Name || !pi.LabelSet().IsZero() {
+		if pi.Priority() != api.PodPriority(in) || pi.Namespace() != in.Namespace || pi.Name() != in.Name || !pi.LabelSet().IsZero() {
 			t.Fatalf("incoming pod's accessors disagree with the pod")
 		}
 		for k, v := range in.Labels {

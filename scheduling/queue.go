@@ -24,7 +24,7 @@ type QueuedPod struct {
 // (unset counts as 0), and between equal priorities the earlier queue
 // timestamp.
 func QueueCompare(a, b QueuedPod) int {
-	if pa, pb := PodPriority(a.Pod), PodPriority(b.Pod); pa != pb {
+	if pa, pb := api.PodPriority(a.Pod), api.PodPriority(b.Pod); pa != pb {
 		if pa > pb {
 			return -1
 		}

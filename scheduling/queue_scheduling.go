@@ -75,13 +75,13 @@ func (cfg QueueConfig) resolved() (QueueConfig, error) {
 		{"PodMaxInUnschedulablePodsDuration", cfg.PodMaxInUnschedulablePodsDuration},
 	} {
 		if f.v < 0 {
-			return cfg, fmt.Errorf("%w: QueueConfig.%s: %v: must not be negative", ErrInvalidObject, f.name, f.v)
+			return cfg, fmt.Errorf("%w: QueueConfig.%s: %v: must not be negative", errInvalidInput, f.name, f.v)
 		}
 	}
 	cfg = cfg.withDefaults()
 	if cfg.PodMaxBackoff < cfg.PodInitialBackoff {
 		return cfg, fmt.Errorf("%w: QueueConfig.PodMaxBackoff: %v: must be at least PodInitialBackoff (%v)",
-			ErrInvalidObject, cfg.PodMaxBackoff, cfg.PodInitialBackoff)
+			errInvalidInput, cfg.PodMaxBackoff, cfg.PodInitialBackoff)
 	}
 	return cfg, nil
 }
@@ -346,7 +346,7 @@ type Queue struct {
 // the scheduler's queue started running: the leftover flushes fall on
 // start + k·30 s, the backoff flushes on the whole seconds after start.
 // An invalid configuration (a negative duration, PodMaxBackoff below
-// PodInitialBackoff) is an error wrapping ErrInvalidObject.
+// PodInitialBackoff) is an error wrapping api.ErrInvalidInput.
 func NewQueue(cfg QueueConfig, start time.Time) (*Queue, error) {
 	cfg, err := cfg.resolved()
 	if err != nil {
@@ -369,7 +369,7 @@ func NewQueue(cfg QueueConfig, start time.Time) (*Queue, error) {
 }
 
 // errNilQueue is what methods of a nil *Queue return.
-var errNilQueue = fmt.Errorf("%w: queue: nil", ErrInvalidObject)
+var errNilQueue = fmt.Errorf("%w: queue: nil", errInvalidInput)
 
 // Config returns the queue's configuration with defaults filled in.
 // A nil queue has the zero configuration.
@@ -394,20 +394,20 @@ func (q *Queue) Len() int {
 // holds it back (it has spec.schedulingGates), else into the active
 // queue. Its queue timestamp is now. A nil pod, one without a name, or one
 // whose key the queue already holds is an error wrapping
-// ErrInvalidObject.
+// api.ErrInvalidInput.
 func (q *Queue) Add(pod *api.Pod, now time.Time) error {
 	if q == nil {
 		return errNilQueue
 	}
 	if pod == nil {
-		return fmt.Errorf("%w: pod: nil", ErrInvalidObject)
+		return fmt.Errorf("%w: pod: nil", errInvalidInput)
 	}
 	if pod.Name == "" {
-		return fmt.Errorf("%w: pod without metadata.name", ErrInvalidObject)
+		return fmt.Errorf("%w: pod without metadata.name", errInvalidInput)
 	}
 	key := pod.Key()
 	if _, dup := q.entries[key]; dup {
-		return fmt.Errorf("%w: duplicate pod %q", ErrInvalidObject, key)
+		return fmt.Errorf("%w: duplicate pod %q", errInvalidInput, key)
 	}
 	now = q.advance(now)
 	e := &queueEntry{key: key, pod: pod, timestamp: now, index: -1}
@@ -427,13 +427,13 @@ func (q *Queue) Add(pod *api.Pod, now time.Time) error {
 // timestamp: the queueing hints plugins register for pod updates are not
 // modelled, so a caller who knows an update makes an unschedulable pod
 // schedulable calls Activate or Move. A nil pod is an error wrapping
-// ErrInvalidObject; an unknown key one wrapping ErrNotQueued.
+// api.ErrInvalidInput; an unknown key one wrapping ErrNotQueued.
 func (q *Queue) Update(pod *api.Pod, now time.Time) error {
 	if q == nil {
 		return errNilQueue
 	}
 	if pod == nil {
-		return fmt.Errorf("%w: pod: nil", ErrInvalidObject)
+		return fmt.Errorf("%w: pod: nil", errInvalidInput)
 	}
 	e, err := q.lookup(pod.Key())
 	if err != nil {
@@ -456,7 +456,7 @@ func (q *Queue) Update(pod *api.Pod, now time.Time) error {
 // Delete removes the pod with key (namespace/name) from the queue
 // wherever it is, as the pod informer's delete handler does (a pod in
 // flight is forgotten too). An unknown key is an error wrapping
-// ErrNotQueued; a nil queue one wrapping ErrInvalidObject.
+// ErrNotQueued; a nil queue one wrapping api.ErrInvalidInput.
 func (q *Queue) Delete(key string, now time.Time) error {
 	if q == nil {
 		return errNilQueue
@@ -514,7 +514,7 @@ func (q *Queue) Pop(now time.Time) (pod *api.Pod, attempts int, ok bool) {
 // hints requeue it. (A pod that just failed is always still backing off.)
 // A key not in flight is an error wrapping ErrNotInFlight (ErrNotQueued
 // when the queue does not hold it at all); a nil queue one wrapping
-// ErrInvalidObject.
+// api.ErrInvalidInput.
 func (q *Queue) Fail(key string, plugins []string, now time.Time) error {
 	if q == nil {
 		return errNilQueue
@@ -549,7 +549,7 @@ func (q *Queue) Fail(key string, plugins []string, now time.Time) error {
 // in an error (not a plugin rejection) at now: Fail with no plugins. The
 // pod backs off for Backoff(consecutive errors) and, unlike a rejected
 // pod, is never popped before its backoff ends. A nil queue is an error
-// wrapping ErrInvalidObject.
+// wrapping api.ErrInvalidInput.
 func (q *Queue) FailWithError(key string, now time.Time) error {
 	return q.Fail(key, nil, now)
 }
@@ -557,7 +557,7 @@ func (q *Queue) FailWithError(key string, now time.Time) error {
 // Done ends an in-flight pod's attempt successfully at now: the pod was
 // scheduled (assumed and bound) and leaves the queue. A key not in flight
 // is an error wrapping ErrNotInFlight (ErrNotQueued when the queue does
-// not hold it); a nil queue one wrapping ErrInvalidObject.
+// not hold it); a nil queue one wrapping api.ErrInvalidInput.
 func (q *Queue) Done(key string, now time.Time) error {
 	if q == nil {
 		return errNilQueue

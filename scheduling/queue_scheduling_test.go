@@ -96,8 +96,8 @@ func TestNewQueueRejectsBadConfig(t *testing.T) {
 		{QueueConfig{PodInitialBackoff: 2 * time.Second, PodMaxBackoff: time.Second}, "PodMaxBackoff"},
 	} {
 		q, err := NewQueue(tc.cfg, queueStart)
-		if q != nil || !errors.Is(err, ErrInvalidObject) || !strings.Contains(err.Error(), tc.field) {
-			t.Errorf("NewQueue(%+v) = %v, %v; want an ErrInvalidObject naming %s", tc.cfg, q, err, tc.field)
+		if q != nil || !errors.Is(err, api.ErrInvalidInput) || !strings.Contains(err.Error(), tc.field) {
+			t.Errorf("NewQueue(%+v) = %v, %v; want an api.ErrInvalidInput naming %s", tc.cfg, q, err, tc.field)
 		}
 	}
 	q := newTestQueue(t, QueueConfig{PodInitialBackoff: 5 * time.Second})
@@ -278,7 +278,7 @@ func TestQueueErrors(t *testing.T) {
 	if err := q.Done("default/x", at(1)); !errors.Is(err, ErrNotQueued) {
 		t.Errorf("Done of an unknown pod: %v, want ErrNotQueued", err)
 	}
-	if err := q.Add(nil, at(1)); !errors.Is(err, ErrInvalidObject) || !strings.Contains(err.Error(), "pod: nil") {
+	if err := q.Add(nil, at(1)); !errors.Is(err, api.ErrInvalidInput) || !strings.Contains(err.Error(), "pod: nil") {
 		t.Errorf("Add(nil) = %v", err)
 	}
 	mustQ(t, q.Delete("default/a", at(2)))
@@ -289,7 +289,7 @@ func TestQueueErrors(t *testing.T) {
 
 func TestQueueNil(t *testing.T) {
 	var q *Queue
-	if err := q.Add(pendingPod("a", 0), at(0)); !errors.Is(err, ErrInvalidObject) {
+	if err := q.Add(pendingPod("a", 0), at(0)); !errors.Is(err, api.ErrInvalidInput) {
 		t.Errorf("nil queue Add: %v", err)
 	}
 	if _, _, ok := q.Pop(at(0)); ok {

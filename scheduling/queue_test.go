@@ -52,7 +52,7 @@ func TestSortQueueProperties(t *testing.T) {
 			a, b := q[i-1], q[i]
 			if QueueCompare(a, b) > 0 {
 				t.Fatalf("%s (prio %d, %v) handed out before %s (prio %d, %v)",
-					a.Pod.Name, PodPriority(a.Pod), a.Timestamp, b.Pod.Name, PodPriority(b.Pod), b.Timestamp)
+					a.Pod.Name, api.PodPriority(a.Pod), a.Timestamp, b.Pod.Name, api.PodPriority(b.Pod), b.Timestamp)
 			}
 		}
 	})

@@ -12,7 +12,7 @@ import (
 // init container runs before the sidecar is started (it is declared first),
 // so its 1 cpu alone is a floor, and the larger of the two wins. Overhead
 // adds to requests, and to limits only where a limit is set.
-func ExamplePodRequests() {
+func ExampleFitRequestOptions() {
 	q := api.MustParseQuantity
 	always := api.RestartPolicyAlways
 	pod := &api.Pod{Spec: api.PodSpec{
@@ -30,11 +30,13 @@ func ExamplePodRequests() {
 		},
 		Overhead: api.ResourceList{"cpu": q("50m")},
 	}}
-	req := scheduling.PodRequests(pod, scheduling.RequestOptions{})
-	lim := scheduling.PodLimits(pod, scheduling.RequestOptions{})
+	req := api.PodRequests(pod, scheduling.FitRequestOptions())
+	lim := api.PodLimits(pod, scheduling.FitRequestOptions())
 	fmt.Println("requests:", req.Cpu().String(), req.Memory().String())
 	fmt.Println("limits:  ", lim.Cpu().String(), lim.Memory().String())
-	noOverhead := scheduling.PodRequests(pod, scheduling.RequestOptions{ExcludeOverhead: true})
+	opts := scheduling.FitRequestOptions()
+	opts.ExcludeOverhead = true
+	noOverhead := api.PodRequests(pod, opts)
 	fmt.Println("without overhead:", noOverhead.Cpu().String())
 	// Output:
 	// requests: 1050m 160Mi

@@ -40,7 +40,7 @@ func TestPodRequests(t *testing.T) {
 	tests := []struct {
 		name     string
 		pod      api.Pod
-		opts     RequestOptions
+		opts     api.PodResourcesOptions
 		requests api.ResourceList
 		limits   api.ResourceList
 	}{
@@ -106,7 +106,7 @@ func TestPodRequests(t *testing.T) {
 				Containers: []api.Container{ctr("app", rl("cpu", "500m"), rl("cpu", "1"))},
 				Overhead:   rl("cpu", "100m"),
 			}},
-			opts:     RequestOptions{ExcludeOverhead: true},
+			opts:     api.PodResourcesOptions{ExcludeOverhead: true},
 			requests: rl("cpu", "500m"),
 			limits:   rl("cpu", "1"),
 		},
@@ -137,10 +137,10 @@ func TestPodRequests(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if d := cmp.Diff(resourceStrings(tt.requests), resourceStrings(PodRequests(&tt.pod, tt.opts))); d != "" {
+			if d := cmp.Diff(resourceStrings(tt.requests), resourceStrings(api.PodRequests(&tt.pod, tt.opts))); d != "" {
 				t.Errorf("requests (-want +got):\n%s", d)
 			}
-			if d := cmp.Diff(resourceStrings(tt.limits), resourceStrings(PodLimits(&tt.pod, tt.opts))); d != "" {
+			if d := cmp.Diff(resourceStrings(tt.limits), resourceStrings(api.PodLimits(&tt.pod, tt.opts))); d != "" {
 				t.Errorf("limits (-want +got):\n%s", d)
 			}
 		})
@@ -148,11 +148,11 @@ func TestPodRequests(t *testing.T) {
 }
 
 func TestPodRequestsNilPod(t *testing.T) {
-	if got := PodRequests(nil, RequestOptions{}); len(got) != 0 {
-		t.Errorf("PodRequests(nil) = %v, want empty", got)
+	if got := api.PodRequests(nil, api.PodResourcesOptions{}); len(got) != 0 {
+		t.Errorf("api.PodRequests(nil) = %v, want empty", got)
 	}
-	if got := PodLimits(nil, RequestOptions{}); len(got) != 0 {
-		t.Errorf("PodLimits(nil) = %v, want empty", got)
+	if got := api.PodLimits(nil, api.PodResourcesOptions{}); len(got) != 0 {
+		t.Errorf("api.PodLimits(nil) = %v, want empty", got)
 	}
 }
 
@@ -208,7 +208,7 @@ func atLeast(big, small api.ResourceList) (api.ResourceName, bool) {
 func TestPodRequestsCoverEveryContainer(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		pod := genPod(t)
-		got := PodRequests(&pod, RequestOptions{})
+		got := api.PodRequests(&pod, api.PodResourcesOptions{})
 		all := append(append([]api.Container{}, pod.Spec.InitContainers...), pod.Spec.Containers...)
 		for _, c := range all {
 			if k, ok := atLeast(got, c.Resources.Requests); !ok {
@@ -223,7 +223,7 @@ func TestPodRequestsCoverEveryContainer(t *testing.T) {
 func TestPodRequestsMonotonic(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		pod := genPod(t)
-		before := PodRequests(&pod, RequestOptions{})
+		before := api.PodRequests(&pod, api.PodResourcesOptions{})
 		grown := pod
 		grown.Spec.Containers = append([]api.Container{}, pod.Spec.Containers...)
 		grown.Spec.InitContainers = append([]api.Container{}, pod.Spec.InitContainers...)
@@ -235,7 +235,7 @@ func TestPodRequestsMonotonic(t *testing.T) {
 			c := genContainer(t, "added", rapid.Bool().Draw(t, "added-sidecar"))
 			grown.Spec.InitContainers = append(grown.Spec.InitContainers[:at], append([]api.Container{c}, grown.Spec.InitContainers[at:]...)...)
 		}
-		after := PodRequests(&grown, RequestOptions{})
+		after := api.PodRequests(&grown, api.PodResourcesOptions{})
 		if k, ok := atLeast(after, before); !ok {
 			t.Fatalf("adding a container lowered %s: before %v, after %v", k, resourceStrings(before), resourceStrings(after))
 		}

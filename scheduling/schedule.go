@@ -97,15 +97,15 @@ func (s *Scheduler) ScheduleOne(cy *Cycle, d *Decision) (*Decision, error) {
 	switch {
 	case cy == nil:
 		d.clear()
-		return d, fmt.Errorf("%w: cycle: nil", ErrInvalidObject)
+		return d, fmt.Errorf("%w: cycle: nil", errInvalidInput)
 	case s.PercentageOfNodesToScore < 0 || s.PercentageOfNodesToScore > 100:
 		d.clear()
 		return d, fmt.Errorf("%w: Scheduler.PercentageOfNodesToScore: %d: not in valid range [0-100]",
-			ErrInvalidObject, s.PercentageOfNodesToScore)
+			errInvalidInput, s.PercentageOfNodesToScore)
 	case s.NextStartNodeIndex < 0:
 		d.clear()
 		return d, fmt.Errorf("%w: Scheduler.NextStartNodeIndex: %d: must not be negative",
-			ErrInvalidObject, s.NextStartNodeIndex)
+			errInvalidInput, s.NextStartNodeIndex)
 	case len(cy.c.nodes) == 0:
 		d.clear()
 		return d, ErrNoNodesAvailable

@@ -19,7 +19,7 @@ type refNodeTree struct {
 }
 
 func (t *refNodeTree) add(n *api.Node) {
-	z := ZoneKey(n)
+	z := api.ZoneKey(n)
 	if _, ok := t.tree[z]; !ok {
 		t.zones = append(t.zones, z)
 	}
@@ -27,7 +27,7 @@ func (t *refNodeTree) add(n *api.Node) {
 }
 
 func (t *refNodeTree) remove(n *api.Node) {
-	z := ZoneKey(n)
+	z := api.ZoneKey(n)
 	list := t.tree[z]
 	i := slices.Index(list, n.Name)
 	if i < 0 {
@@ -105,7 +105,7 @@ func TestTreeOrderMatchesNodeTree(t *testing.T) {
 				if err := c.UpdateNode(n); err != nil {
 					t.Fatal(err)
 				}
-				if ZoneKey(n) != ZoneKey(old) {
+				if api.ZoneKey(n) != api.ZoneKey(old) {
 					ref.remove(old)
 					ref.add(n)
 				}

@@ -73,10 +73,10 @@ func (c *Cluster) SetPersistentVolumeClaim(claim *api.PersistentVolumeClaim) err
 		return errNilCluster
 	}
 	if claim == nil {
-		return fmt.Errorf("%w: persistentVolumeClaim: nil", ErrInvalidObject)
+		return fmt.Errorf("%w: persistentVolumeClaim: nil", errInvalidInput)
 	}
 	if claim.Name == "" {
-		return fmt.Errorf("%w: persistentVolumeClaim without metadata.name", ErrInvalidObject)
+		return fmt.Errorf("%w: persistentVolumeClaim without metadata.name", errInvalidInput)
 	}
 	if c.storage.claims == nil {
 		c.storage.claims = map[string]*api.PersistentVolumeClaim{}
@@ -87,14 +87,14 @@ func (c *Cluster) SetPersistentVolumeClaim(claim *api.PersistentVolumeClaim) err
 
 // RemovePersistentVolumeClaim forgets the claim with that namespace and
 // name; it fails when there is none, and on a nil Cluster (errors wrapping
-// ErrInvalidObject).
+// api.ErrInvalidInput).
 func (c *Cluster) RemovePersistentVolumeClaim(namespace, name string) error {
 	if c == nil {
 		return errNilCluster
 	}
 	key := claimKey(namespace, name)
 	if c.storage.claims[key] == nil {
-		return fmt.Errorf("%w: no persistentVolumeClaim %q", ErrInvalidObject, key)
+		return fmt.Errorf("%w: no persistentVolumeClaim %q", errInvalidInput, key)
 	}
 	delete(c.storage.claims, key)
 	return nil
@@ -109,10 +109,10 @@ func (c *Cluster) SetPersistentVolume(pv *api.PersistentVolume) error {
 		return errNilCluster
 	}
 	if pv == nil {
-		return fmt.Errorf("%w: persistentVolume: nil", ErrInvalidObject)
+		return fmt.Errorf("%w: persistentVolume: nil", errInvalidInput)
 	}
 	if pv.Name == "" {
-		return fmt.Errorf("%w: persistentVolume without metadata.name", ErrInvalidObject)
+		return fmt.Errorf("%w: persistentVolume without metadata.name", errInvalidInput)
 	}
 	s := &c.storage
 	if old := s.volumes[pv.Name]; old != nil {
@@ -151,14 +151,14 @@ func (s *storageIndex) unclass(pv *api.PersistentVolume) {
 }
 
 // RemovePersistentVolume forgets the volume with that name; it fails when
-// there is none, and on a nil Cluster (errors wrapping ErrInvalidObject).
+// there is none, and on a nil Cluster (errors wrapping api.ErrInvalidInput).
 func (c *Cluster) RemovePersistentVolume(name string) error {
 	if c == nil {
 		return errNilCluster
 	}
 	pv := c.storage.volumes[name]
 	if pv == nil {
-		return fmt.Errorf("%w: no persistentVolume %q", ErrInvalidObject, name)
+		return fmt.Errorf("%w: no persistentVolume %q", errInvalidInput, name)
 	}
 	c.storage.unclass(pv)
 	delete(c.storage.volumes, name)
@@ -172,10 +172,10 @@ func (c *Cluster) SetStorageClass(class *api.StorageClass) error {
 		return errNilCluster
 	}
 	if class == nil {
-		return fmt.Errorf("%w: storageClass: nil", ErrInvalidObject)
+		return fmt.Errorf("%w: storageClass: nil", errInvalidInput)
 	}
 	if class.Name == "" {
-		return fmt.Errorf("%w: storageClass without metadata.name", ErrInvalidObject)
+		return fmt.Errorf("%w: storageClass without metadata.name", errInvalidInput)
 	}
 	if c.storage.classes == nil {
 		c.storage.classes = map[string]*api.StorageClass{}
@@ -185,13 +185,13 @@ func (c *Cluster) SetStorageClass(class *api.StorageClass) error {
 }
 
 // RemoveStorageClass forgets the class with that name; it fails when there
-// is none, and on a nil Cluster (errors wrapping ErrInvalidObject).
+// is none, and on a nil Cluster (errors wrapping api.ErrInvalidInput).
 func (c *Cluster) RemoveStorageClass(name string) error {
 	if c == nil {
 		return errNilCluster
 	}
 	if c.storage.classes[name] == nil {
-		return fmt.Errorf("%w: no storageClass %q", ErrInvalidObject, name)
+		return fmt.Errorf("%w: no storageClass %q", errInvalidInput, name)
 	}
 	delete(c.storage.classes, name)
 	return nil
@@ -206,10 +206,10 @@ func (c *Cluster) SetCSINode(n *api.CSINode) error {
 		return errNilCluster
 	}
 	if n == nil {
-		return fmt.Errorf("%w: csiNode: nil", ErrInvalidObject)
+		return fmt.Errorf("%w: csiNode: nil", errInvalidInput)
 	}
 	if n.Name == "" {
-		return fmt.Errorf("%w: csiNode without metadata.name", ErrInvalidObject)
+		return fmt.Errorf("%w: csiNode without metadata.name", errInvalidInput)
 	}
 	if c.storage.csiNodes == nil {
 		c.storage.csiNodes = map[string]*api.CSINode{}
@@ -219,13 +219,13 @@ func (c *Cluster) SetCSINode(n *api.CSINode) error {
 }
 
 // RemoveCSINode forgets the CSINode with that name; it fails when there is
-// none, and on a nil Cluster (errors wrapping ErrInvalidObject).
+// none, and on a nil Cluster (errors wrapping api.ErrInvalidInput).
 func (c *Cluster) RemoveCSINode(name string) error {
 	if c == nil {
 		return errNilCluster
 	}
 	if c.storage.csiNodes[name] == nil {
-		return fmt.Errorf("%w: no csiNode %q", ErrInvalidObject, name)
+		return fmt.Errorf("%w: no csiNode %q", errInvalidInput, name)
 	}
 	delete(c.storage.csiNodes, name)
 	return nil
@@ -240,10 +240,10 @@ func (c *Cluster) SetCSIDriver(d *api.CSIDriver) error {
 		return errNilCluster
 	}
 	if d == nil {
-		return fmt.Errorf("%w: csiDriver: nil", ErrInvalidObject)
+		return fmt.Errorf("%w: csiDriver: nil", errInvalidInput)
 	}
 	if d.Name == "" {
-		return fmt.Errorf("%w: csiDriver without metadata.name", ErrInvalidObject)
+		return fmt.Errorf("%w: csiDriver without metadata.name", errInvalidInput)
 	}
 	if c.storage.csiDrivers == nil {
 		c.storage.csiDrivers = map[string]*api.CSIDriver{}
@@ -253,13 +253,13 @@ func (c *Cluster) SetCSIDriver(d *api.CSIDriver) error {
 }
 
 // RemoveCSIDriver forgets the CSIDriver with that name; it fails when there
-// is none, and on a nil Cluster (errors wrapping ErrInvalidObject).
+// is none, and on a nil Cluster (errors wrapping api.ErrInvalidInput).
 func (c *Cluster) RemoveCSIDriver(name string) error {
 	if c == nil {
 		return errNilCluster
 	}
 	if c.storage.csiDrivers[name] == nil {
-		return fmt.Errorf("%w: no csiDriver %q", ErrInvalidObject, name)
+		return fmt.Errorf("%w: no csiDriver %q", errInvalidInput, name)
 	}
 	delete(c.storage.csiDrivers, name)
 	return nil
@@ -277,7 +277,7 @@ func (c *Cluster) RemoveCSIDriver(name string) error {
 // Nodes are added before pods whatever the order given. Other kinds
 // (priority classes, ...) are ignored. It stops at the first
 // object it cannot add, naming its position. A nil object (or a nil
-// pointer of a kind it adds) is an error wrapping ErrInvalidObject, and
+// pointer of a kind it adds) is an error wrapping api.ErrInvalidInput, and
 // then nothing is added.
 func (c *Cluster) AddObjects(objs ...api.Object) error {
 	if c == nil {
@@ -285,7 +285,7 @@ func (c *Cluster) AddObjects(objs ...api.Object) error {
 	}
 	for i, o := range objs {
 		if isNilObject(o) {
-			return fmt.Errorf("%w: objects[%d]: nil", ErrInvalidObject, i)
+			return fmt.Errorf("%w: objects[%d]: nil", errInvalidInput, i)
 		}
 	}
 	workloads := false

@@ -25,7 +25,7 @@
 // The values the rest of podsem reads at run time stay outside this
 // package: the priority limits and the built-in system classes are in
 // package api (api.SystemPriorityClasses), and the scheduler reads a
-// pod's priority with scheduling.PodPriority.
+// pod's priority with api.PodPriority.
 //
 // # DefaultTolerationSeconds
 //

@@ -198,7 +198,7 @@ func writePlacement(b *strings.Builder, pl *placement, pod *api.Pod) {
 	default:
 		vs := make([]string, 0, len(r.Victims))
 		for _, v := range r.Victims {
-			vs = append(vs, fmt.Sprintf("%s/%s (priority %d)", v.Namespace, v.Name, scheduling.PodPriority(v)))
+			vs = append(vs, fmt.Sprintf("%s/%s (priority %d)", v.Namespace, v.Name, api.PodPriority(v)))
 		}
 		fmt.Fprintf(b, "    nominate %s, evicting %s; %d PodDisruptionBudget violation(s)\n", r.Node, strings.Join(vs, ", "), r.PDBViolations)
 		for _, c := range r.Candidates {

@@ -212,8 +212,8 @@ func (w *world) explain(at where, pod *api.Pod) *report {
 	r.stored = w.store(r, pod)
 	r.findings = validation.ValidatePodCreate(r.stored)
 
-	r.requests = scheduling.PodRequests(r.stored, scheduling.FitRequestOptions())
-	r.limits = scheduling.PodLimits(r.stored, scheduling.RequestOptions{})
+	r.requests = api.PodRequests(r.stored, scheduling.FitRequestOptions())
+	r.limits = api.PodLimits(r.stored, api.PodResourcesOptions{})
 	r.qos = api.ComputePodQOS(r.stored)
 	if r.refused() {
 		// The API server refuses the pod: it never exists, let alone runs.

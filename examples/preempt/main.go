@@ -125,7 +125,7 @@ func run() error {
 	fmt.Println()
 	fmt.Println("candidates (dry-run order; the lowest highest-victim priority wins here):")
 	for _, cand := range r.Candidates {
-		top := scheduling.PodPriority(cand.Victims[0])
+		top := api.PodPriority(cand.Victims[0])
 		fmt.Printf("  %s: %d victim(s), highest victim priority %d, %d PDB violation(s)\n",
 			cand.Node, len(cand.Victims), top, cand.PDBViolations)
 	}

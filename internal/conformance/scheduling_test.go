@@ -16,7 +16,7 @@ func init() {
 	register("scheduling.topology-spread", runTopologySpread)
 }
 
-// runPodRequests: scheduling.PodRequests and PodLimits on one pod, after
+// runPodRequests: api.PodRequests and PodLimits on one pod, after
 // the API server's defaulting when the case says it was applied.
 func runPodRequests(input, want json.RawMessage) error {
 	var in struct {
@@ -46,7 +46,7 @@ func runPodRequests(input, want json.RawMessage) error {
 		api.DefaultPod(&in.Pod)
 	}
 	o := in.Options
-	opts := scheduling.RequestOptions{
+	opts := api.PodResourcesOptions{
 		UseStatusResources: o.UseStatusResources,
 		InPlacePodLevelResourcesVerticalScalingEnabled: o.InPlacePodLevelResourcesVerticalScalingEnabled,
 		ExcludeOverhead:                          o.ExcludeOverhead,
@@ -55,8 +55,8 @@ func runPodRequests(input, want json.RawMessage) error {
 		SkipContainerLevelResources:              o.SkipContainerLevelResources,
 		UseDRANodeAllocatableResourceClaimStatus: o.UseDRANodeAllocatableResourceClaimStatus,
 	}
-	reqs := ResourceListStrings(scheduling.PodRequests(&in.Pod, opts))
-	lims := ResourceListStrings(scheduling.PodLimits(&in.Pod, opts))
+	reqs := ResourceListStrings(api.PodRequests(&in.Pod, opts))
+	lims := ResourceListStrings(api.PodLimits(&in.Pod, opts))
 	if !EqualResourceLists(w.Requests, reqs) {
 		return Mismatch("requests", w.Requests, reqs)
 	}
