@@ -85,8 +85,9 @@
 // NextDeadline says when it must next be stepped with Tick if nothing
 // else happens (a back-off's end, the active deadline, a preStop hook's or
 // grace period's end; the zero time when it waits only for events), so a
-// simulator jumps from deadline to deadline instead of ticking. The scripted stories in testdata/machine show it
-// event by event (replayed by TestStories through internal/story).
+// simulator jumps from deadline to deadline instead of ticking. The
+// scripted stories in testdata/machine show it event by event (replayed by
+// TestStories through internal/story).
 //
 // # Entry points
 //
