@@ -8,8 +8,9 @@
 //
 // Rules about what the API server accepts — create and update validation,
 // admission — are not here: they are packages api/validation and
-// api/admission. Probes are package probe, grace periods and deletion
-// package termination.
+// api/admission. Probes are package probe (which of a container's probes a
+// result is about is an api.ProbeKind: api.ProbeLiveness, ProbeReadiness or
+// ProbeStartup), grace periods and deletion package termination.
 //
 // # What each part answers
 //
@@ -83,9 +84,10 @@
 // the single functions. It performs nothing and never reads the clock.
 // NextDeadline says when it must next be stepped with Tick if nothing
 // else happens (a back-off's end, the active deadline, a preStop hook's or
-// grace period's end), so a simulator jumps from deadline to deadline
-// instead of ticking. The scripted stories in testdata/machine show it
-// event by event (replayed by TestStories through internal/story).
+// grace period's end; the zero time when it waits only for events), so a
+// simulator jumps from deadline to deadline instead of ticking. The
+// scripted stories in testdata/machine show it event by event (replayed by
+// TestStories through internal/story).
 //
 // # Entry points
 //

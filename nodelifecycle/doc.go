@@ -56,7 +56,9 @@
 // will find a node's grace period over, the tick at which a zone's token
 // bucket lets the next taint through, a pending eviction), the zero time
 // meaning "not until an input arrives". A caller can therefore jump from
-// deadline to deadline instead of ticking, and gets the same answers.
+// deadline to deadline instead of ticking, and gets the same answers. The
+// stories in testdata/monitor, testdata/controller and
+// testdata/tainteviction show each machine input by input.
 // Nothing here reads the clock, and inputs are never modified; bad input
 // (a nil node or pod) is an error wrapping api.ErrInvalidInput.
 package nodelifecycle

@@ -6,11 +6,13 @@
 // process IDs (pid.available) through eviction signals; when a signal
 // falls below a hard or soft eviction threshold it reports a pressure
 // condition on the node (MemoryPressure, DiskPressure, PIDPressure, from
-// which the node lifecycle controller derives the
+// which the node lifecycle controller, package nodelifecycle, derives the
 // node.kubernetes.io/memory-pressure, disk-pressure and pid-pressure
 // NoSchedule taints), reclaims what it can at node level (dead containers,
 // unused images), and otherwise evicts pods, one per pass, in its eviction
 // order. While it reports pressure it refuses some new pods at admission.
+// kube-scheduler's preemption, which also evicts pods but to make room for
+// a more important one, is package preemption.
 //
 // # Signals and thresholds
 //

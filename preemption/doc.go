@@ -9,8 +9,9 @@
 //
 // When kube-scheduler finds no node for a pending pod, its
 // DefaultPreemption PostFilter plugin looks for pods of lower priority
-// whose eviction would let the pod in (pkg/scheduler/framework/plugins/
-// defaultpreemption and pkg/scheduler/framework/preemption):
+// whose eviction would let the pod in
+// (pkg/scheduler/framework/plugins/defaultpreemption and
+// pkg/scheduler/framework/preemption):
 //
 //   - A pod with preemptionPolicy Never never preempts; nor does a pod
 //     whose nominated node still holds a lower-priority pod terminating

@@ -35,8 +35,9 @@
 //
 // Worker is the state machine: NewWorker(kind, pod, container, cfg), then
 // Step(Input{Status, Outcome}, now) at every tick — at once for a new
-// worker, then at NextDeadline, one period later (WouldProbe says whether
-// the tick will consume an outcome, so the probe need only be run then).
+// worker, then at NextDeadline, one period later, until the worker exits
+// and NextDeadline is the zero time (WouldProbe says whether the tick will
+// consume an outcome, so the probe need only be run then).
 // Each Step returns a Report: whether the probe ran and why (Reason), the
 // cached Result, the hold, whether the worker keeps going, and the Effect
 // for the caller to perform (kill the container, mark it ready or started).

@@ -76,7 +76,8 @@
 // scheduler would write returned as Actions (bind, nominate, preempt a
 // victim with its DisruptionTarget condition, PodScheduled=False with the
 // FailedScheduling message). NextDeadline says when it must be ticked
-// next, so a simulation jumps from deadline to deadline:
+// next, so a simulation jumps from deadline to deadline (the stories in
+// testdata/loop show it tick by tick):
 //
 //	l, err := preemption.NewLoop(c, start) // the default profile
 //	l.Step(scheduling.PodAdded(pod), now)

@@ -43,12 +43,15 @@
 // # Pod garbage collection
 //
 // Collector is kube-controller-manager's pod garbage collector
-// (pkg/controller/podgc) as a state machine: Step feeds it the pod and node
-// caches; per pass, one every 20 s, it deletes terminated pods beyond the
-// threshold, terminating pods on out-of-service nodes, orphans whose node
-// is confirmed gone after a 40 s quarantine, and unscheduled terminating
-// pods, marking running ones Failed first. NextDeadline is the next pass
-// that has work (a quarantine's end, or work seen in the caches), so a
+// (pkg/controller/podgc) as a state machine, driven the way every podsem
+// machine is: Step(GCInput{Pods, Nodes, NodeExists}, now) feeds it the pod
+// and node caches and returns what the controller would do as a value
+// (GCResult), never doing it. Per pass, one every 20 s from the first Step,
+// it deletes terminated pods beyond the threshold, terminating pods on
+// out-of-service nodes, orphans whose node is confirmed gone after a 40 s
+// quarantine, and unscheduled terminating pods, marking running ones Failed
+// first. NextDeadline is the next pass that has work (a quarantine's end,
+// or work seen in the caches; the zero time when there is none), so a
 // simulator steps it only then and when the caches change; its stories in
 // testdata/podgc show it pass by pass. CollectGarbage is a single
 // steady-state pass.
@@ -56,7 +59,7 @@
 // # Pods the kubelet stops on its own
 //
 // When the kubelet itself ends a pod — a node-pressure eviction (decided in
-// package preemption) or a graceful node shutdown — it writes the final
+// package nodepressure) or a graceful node shutdown — it writes the final
 // status (KubeletKillStatus): the phase, a reason and message, and a
 // DisruptionTarget condition with reason TerminationByKubelet.
 //

@@ -5,14 +5,14 @@
 // StatefulSet creates, deletes or waits for.
 //
 // The two differ exactly where a lost node matters. A pod the taint
-// eviction controller deleted on an unreachable node stays Terminating: no
-// kubelet will confirm the kill. A ReplicaSet counts it as gone and
-// replaces it at once (SyncReplicaSet, upstream's manageReplicas with
-// controller.IsPodActive); a StatefulSet's pod names are identities, so it
-// never creates pod N while an object named N exists (SyncStatefulSet,
-// upstream's defaultStatefulSetControl) and its replacement waits until pod
-// garbage collection or a force deletion removes the object (package
-// termination).
+// eviction controller (package nodelifecycle) deleted on an unreachable
+// node stays Terminating: no kubelet will confirm the kill. A ReplicaSet
+// counts it as gone and replaces it at once (SyncReplicaSet, upstream's
+// manageReplicas with controller.IsPodActive); a StatefulSet's pod names
+// are identities, so it never creates pod N while an object named N exists
+// (SyncStatefulSet, upstream's defaultStatefulSetControl) and its
+// replacement waits until pod garbage collection or a force deletion
+// removes the object (package termination).
 //
 // Each sync is a pure function of the workload object, the pods it owns
 // and, where readiness ages matter, now: nothing is written anywhere and

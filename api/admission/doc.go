@@ -24,8 +24,8 @@
 //
 // The values the rest of podsem reads at run time stay outside this
 // package: the priority limits and the built-in system classes are in
-// package api (api.SystemPriorityClasses), and the scheduler reads a
-// pod's priority with api.PodPriority.
+// package api (api.SystemPriorityClasses), and so is the one rule the
+// scheduler and the kubelet read a pod's priority by (api.PodPriority).
 //
 // # DefaultTolerationSeconds
 //
