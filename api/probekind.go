@@ -68,5 +68,5 @@ func ParseProbeKind(s string) (ProbeKind, error) {
 	case "startup":
 		return ProbeStartup, nil
 	}
-	return 0, fmt.Errorf("%w: probe kind %q (want liveness, readiness or startup)", ErrInvalidInput, s)
+	return 0, fmt.Errorf("%w: probe kind %q (want liveness, readiness or startup)", errInvalidInput, s)
 }

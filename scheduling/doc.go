@@ -7,7 +7,7 @@
 // NodeDeclaredFeatures (the last two for pods without resource claims or
 // feature needs), scores with NodeResourcesBalancedAllocation and
 // ImageLocality besides — the scheduling algorithm around them, the pod's
-// priority (PodPriority; the admission plugin that sets it is package
+// priority (api.PodPriority; the admission plugin that sets it is package
 // api/admission) and the scheduling queue, over an indexed cluster snapshot
 // that is updated incrementally.
 //
