@@ -46,6 +46,12 @@ var (
 	// fileKeyRef names a key its object lacks.
 	ErrMissingKey = errors.New("key not found")
 
+	// ErrInvalidPath: a volume file's path would leave the volume
+	// directory or take the kubelet's reserved "..data" names: it is
+	// empty, absolute, has a ".." element or starts with "..". The error
+	// also wraps the API server's *api.FieldError for the path.
+	ErrInvalidPath = errors.New("invalid volume file path")
+
 	// ErrNoLookup: the container references ConfigMaps, Secrets or env
 	// files and no Lookup was given (the kubelet's "no kubeClient defined").
 	ErrNoLookup = errors.New("no lookup for configMaps, secrets or env files")

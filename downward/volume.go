@@ -44,9 +44,21 @@ type File struct {
 // API server can mint the token) and add no file. Later sources win on
 // equal paths.
 //
-// Every item that cannot be resolved contributes an error; the result
-// then still lists all files (the failing ones empty) and the error joins
-// all failures, as the kubelet reports them before refusing to set the
+// Every file path must stay inside the volume, by the API server's rule
+// for these items (api.ValidateLocalNonReservedPath, which the kubelet's
+// atomic writer enforces again before writing): a downwardAPI item's or
+// a configMap or secret item's path, and a key listed without items,
+// must be non-empty, relative, without a ".." element and must not start
+// with "..". A file whose path breaks the rule is left out of the result
+// and contributes an error wrapping ErrInvalidPath and the API server's
+// *api.FieldError (field, value and message, e.g.
+// spec.volumes[0].downwardAPI.path: Invalid value: "../x": must not
+// contain '..'; the field is the volume's index in pod.Spec.Volumes,
+// found by name). Every returned path is therefore local to the volume.
+//
+// Every other item that cannot be resolved contributes an error; the
+// result then still lists those files (empty) and the error joins all
+// failures, as the kubelet reports them before refusing to set the
 // volume up. A volume of any other kind is an error. A nil lookup is none
 // (ErrNoLookup when a source needs one); a nil pod or volume is an error
 // wrapping api.ErrInvalidInput.
@@ -59,23 +71,25 @@ func VolumeFiles(pod *api.Pod, vol *api.Volume, allocatable api.ResourceList, lo
 	}
 	files := map[string]File{}
 	var errs []error
+	fld := volumePath(pod, vol.Name)
 	switch {
 	case vol.DownwardAPI != nil:
 		mode := modeOr(vol.DownwardAPI.DefaultMode, DefaultFileMode)
-		errs = collectDownward(files, pod, vol.DownwardAPI.Items, mode, allocatable, fmt.Sprintf("volume %q", vol.Name))
+		errs = collectDownward(files, pod, vol.DownwardAPI.Items, mode, allocatable, fmt.Sprintf("volume %q", vol.Name), fld.Child("downwardAPI"))
 	case vol.Projected != nil:
 		mode := modeOr(vol.Projected.DefaultMode, DefaultFileMode)
 		for i, src := range vol.Projected.Sources {
 			where := fmt.Sprintf("volume %q source %d", vol.Name, i)
+			sp := fld.Child("projected", "sources").Index(i)
 			switch {
 			case src.DownwardAPI != nil:
-				errs = append(errs, collectDownward(files, pod, src.DownwardAPI.Items, mode, allocatable, where)...)
+				errs = append(errs, collectDownward(files, pod, src.DownwardAPI.Items, mode, allocatable, where, sp.Child("downwardAPI"))...)
 			case src.ConfigMap != nil:
 				data, skip, err := fetchConfigMap(lookup, pod.Namespace, src.ConfigMap.Name, src.ConfigMap.Optional)
 				if err != nil {
 					errs = append(errs, fmt.Errorf("%s: %w", where, err))
 				} else if !skip {
-					errs = append(errs, collectKeys(files, data, src.ConfigMap.Items, mode, isTrue(src.ConfigMap.Optional), where)...)
+					errs = append(errs, collectKeys(files, data, src.ConfigMap.Items, mode, isTrue(src.ConfigMap.Optional), where, sp.Child("configMap", "items"))...)
 				}
 			case src.Secret != nil:
 				data, skip, err := fetchSecret(lookup, pod.Namespace, src.Secret.Name, src.Secret.Optional)
@@ -86,7 +100,7 @@ func VolumeFiles(pod *api.Pod, vol *api.Volume, allocatable api.ResourceList, lo
 					for k, v := range data {
 						str[k] = string(v)
 					}
-					errs = append(errs, collectKeys(files, str, src.Secret.Items, mode, isTrue(src.Secret.Optional), where)...)
+					errs = append(errs, collectKeys(files, str, src.Secret.Items, mode, isTrue(src.Secret.Optional), where, sp.Child("secret", "items"))...)
 				}
 			}
 		}
@@ -108,9 +122,44 @@ func modeOr(m *int32, def int32) int32 {
 	return def
 }
 
-func collectDownward(files map[string]File, pod *api.Pod, items []api.DownwardAPIVolumeFile, defMode int32, allocatable api.ResourceList, where string) []error {
+// volumePath is where the API server reports the errors of the pod's
+// volume named name: spec.volumes[i], or spec.volumes[name] for a volume
+// the pod does not list.
+func volumePath(pod *api.Pod, name string) api.Path {
+	p := api.NewPath("spec", "volumes")
+	for i := range pod.Spec.Volumes {
+		if pod.Spec.Volumes[i].Name == name {
+			return p.Index(i)
+		}
+	}
+	return p.Key(name)
+}
+
+// checkFilePath applies the API server's rule for a volume item's path
+// (required, then api.ValidateLocalNonReservedPath) and returns one
+// error per failure, each wrapping ErrInvalidPath and the field error.
+func checkFilePath(p string, fld api.Path, where string) []error {
+	ferrs := api.ValidateLocalNonReservedPath(p, fld)
+	if p == "" {
+		ferrs = append(api.FieldErrors{api.Required(fld, "")}, ferrs...)
+	}
+	errs := make([]error, 0, len(ferrs))
+	for _, fe := range ferrs {
+		errs = append(errs, fmt.Errorf("%s: %w: %w", where, ErrInvalidPath, fe))
+	}
+	return errs
+}
+
+// collectDownward adds a downwardAPI volume's or projection's items.
+// Their path errors are reported at fld itself (not the item's index),
+// as the API server reports them.
+func collectDownward(files map[string]File, pod *api.Pod, items []api.DownwardAPIVolumeFile, defMode int32, allocatable api.ResourceList, where string, fld api.Path) []error {
 	var errs []error
 	for _, it := range items {
+		if perrs := checkFilePath(it.Path, fld.Child("path"), where); len(perrs) > 0 {
+			errs = append(errs, perrs...)
+			continue
+		}
 		f := File{Path: path.Clean(it.Path), Mode: modeOr(it.Mode, defMode)}
 		var err error
 		switch {
@@ -129,16 +178,27 @@ func collectDownward(files map[string]File, pod *api.Pod, items []api.DownwardAP
 
 // collectKeys adds a ConfigMap's or Secret's keys as files: every key
 // under its own name when items is empty, else the listed keys at their
-// paths (pkg/volume/configmap MakePayload and its secret twin).
-func collectKeys(files map[string]File, data map[string]string, items []api.KeyToPath, defMode int32, optional bool, where string) []error {
-	if len(items) == 0 {
-		for k, v := range data {
-			files[k] = File{Path: k, Data: v, Mode: defMode}
-		}
-		return nil
-	}
+// paths (pkg/volume/configmap MakePayload and its secret twin). A key
+// used as a file name obeys the items' path rule; the API server's own
+// rule for keys is stricter, but the data here comes from the caller's
+// Lookup, which need not have been validated.
+func collectKeys(files map[string]File, data map[string]string, items []api.KeyToPath, defMode int32, optional bool, where string, fld api.Path) []error {
 	var errs []error
-	for _, it := range items {
+	if len(items) == 0 {
+		for _, k := range sortedKeys(data) {
+			if perrs := checkFilePath(k, api.NewPath("data"), where); len(perrs) > 0 {
+				errs = append(errs, perrs...)
+				continue
+			}
+			files[k] = File{Path: k, Data: data[k], Mode: defMode}
+		}
+		return errs
+	}
+	for i, it := range items {
+		if perrs := checkFilePath(it.Path, fld.Index(i).Child("path"), where); len(perrs) > 0 {
+			errs = append(errs, perrs...)
+			continue
+		}
 		v, ok := data[it.Key]
 		if !ok {
 			if optional {

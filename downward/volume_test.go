@@ -23,7 +23,7 @@ func TestVolumeFilesDownwardAPI(t *testing.T) {
 		DefaultMode: int32p(0o600),
 		Items: []api.DownwardAPIVolumeFile{
 			{Path: "labels", FieldRef: &api.ObjectFieldSelector{FieldPath: "metadata.labels"}},
-			{Path: "./meta/../name", FieldRef: &api.ObjectFieldSelector{FieldPath: "metadata.name"}, Mode: int32p(0o444)},
+			{Path: "./name/", FieldRef: &api.ObjectFieldSelector{FieldPath: "metadata.name"}, Mode: int32p(0o444)},
 			{Path: "cpu_limit", ResourceFieldRef: &api.ResourceFieldSelector{ContainerName: "app", Resource: "limits.cpu", Divisor: qp("1m")}},
 			{Path: "init_mem", ResourceFieldRef: &api.ResourceFieldSelector{ContainerName: "init", Resource: "limits.memory", Divisor: qp("1Mi")}},
 			{Path: "mem_request", ResourceFieldRef: &api.ResourceFieldSelector{ContainerName: "app", Resource: "requests.memory", Divisor: qp("1Mi")}},

@@ -581,13 +581,13 @@ func validateVolumeMounts(c *api.Container, volumes map[string]*api.VolumeSource
 		// Upstream reports subPath problems under the list's path, not the
 		// mount's; kept for identical field names.
 		if m.SubPath != "" {
-			errs = append(errs, validateLocalDescendingPath(m.SubPath, p.Child("subPath"))...)
+			errs = append(errs, api.ValidateLocalDescendingPath(m.SubPath, p.Child("subPath"))...)
 		}
 		if m.SubPathExpr != "" {
 			if m.SubPath != "" {
 				errs = append(errs, api.Invalid(ip.Child("subPathExpr"), m.SubPathExpr, "subPathExpr and subPath are mutually exclusive"))
 			}
-			errs = append(errs, validateLocalDescendingPath(m.SubPathExpr, p.Child("subPathExpr"))...)
+			errs = append(errs, api.ValidateLocalDescendingPath(m.SubPathExpr, p.Child("subPathExpr"))...)
 		}
 		if m.MountPropagation != nil {
 			switch *m.MountPropagation {
@@ -604,40 +604,6 @@ func validateVolumeMounts(c *api.Container, volumes map[string]*api.VolumeSource
 		}
 	}
 	return errs
-}
-
-// validateLocalDescendingPath requires a relative path that never steps
-// out with "..".
-func validateLocalDescendingPath(path string, p api.Path) api.FieldErrors {
-	var errs api.FieldErrors
-	if strings.HasPrefix(path, "/") {
-		errs = append(errs, api.Invalid(p, path, "must be a relative path"))
-	}
-	return append(errs, validatePathNoBacksteps(path, p)...)
-}
-
-// validateLocalNonReservedPath is validateLocalDescendingPath that also
-// refuses a path starting with ".." (such as "..data", the name the
-// kubelet's atomic writer gives its own directory), reported once only
-// when the ".." element check has not already caught it.
-func validateLocalNonReservedPath(path string, p api.Path) api.FieldErrors {
-	errs := validateLocalDescendingPath(path, p)
-	if strings.HasPrefix(path, "..") && !strings.HasPrefix(path, "../") {
-		errs = append(errs, api.Invalid(p, path, "must not start with '..'"))
-	}
-	return errs
-}
-
-// validatePathNoBacksteps forbids ".." as a path element. Elements are
-// separated by "/" only, as on the API server's Linux (a backslash is an
-// ordinary character there).
-func validatePathNoBacksteps(path string, p api.Path) api.FieldErrors {
-	for _, part := range strings.Split(path, "/") {
-		if part == ".." {
-			return api.FieldErrors{api.Invalid(p, path, "must not contain '..'")}
-		}
-	}
-	return nil
 }
 
 // validateResizePolicy checks in-place resize policies: cpu or memory,

@@ -161,7 +161,7 @@ func ValidateDownwardAPIVolumeFile(file api.DownwardAPIVolumeFile, fldPath api.P
 	if file.Path == "" {
 		errs = append(errs, api.Required(p, ""))
 	}
-	errs = append(errs, validateLocalNonReservedPath(file.Path, p)...)
+	errs = append(errs, api.ValidateLocalNonReservedPath(file.Path, p)...)
 	switch {
 	case file.FieldRef != nil:
 		errs = append(errs, ValidateObjectFieldSelector(*file.FieldRef, downward.Volume, fldPath.Child("fieldRef"))...)

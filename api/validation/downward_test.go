@@ -163,3 +163,32 @@ func TestValidatePodCreateDownwardAPIVolume(t *testing.T) {
 		})
 	}
 }
+
+// TestValidatePodCreateVolumeItemPaths checks the path rule on the items
+// of configMap volumes and of every kind of projected source: no "..",
+// relative, and (as upstream's validateKeyToPath has it) not starting
+// with "..".
+func TestValidatePodCreateVolumeItemPaths(t *testing.T) {
+	labels := &api.ObjectFieldSelector{APIVersion: "v1", FieldPath: "metadata.labels"}
+	p := vBasePod()
+	p.Spec.Volumes = []api.Volume{
+		{Name: "cm", VolumeSource: api.VolumeSource{ConfigMap: &api.ConfigMapVolumeSource{
+			LocalObjectReference: api.LocalObjectReference{Name: "c"},
+			Items:                []api.KeyToPath{{Key: "k", Path: "..data"}},
+		}}},
+		{Name: "proj", VolumeSource: api.VolumeSource{Projected: &api.ProjectedVolumeSource{Sources: []api.VolumeProjection{
+			{DownwardAPI: &api.DownwardAPIProjection{Items: []api.DownwardAPIVolumeFile{{Path: "../../etc/passwd", FieldRef: labels}}}},
+			{ConfigMap: &api.ConfigMapProjection{LocalObjectReference: api.LocalObjectReference{Name: "c"}, Items: []api.KeyToPath{{Key: "k", Path: "/abs"}}}},
+			{Secret: &api.SecretProjection{Items: []api.KeyToPath{{Key: "k", Path: "ok"}}}},
+		}}}},
+	}
+	want := []string{
+		"spec.volumes[0].configMap.items[0].path FieldValueInvalid",
+		"spec.volumes[1].projected.sources[0].downwardAPI.path FieldValueInvalid",
+		"spec.volumes[1].projected.sources[1].configMap.items[0].path FieldValueInvalid",
+		"spec.volumes[1].projected.sources[2].secret.name FieldValueRequired",
+	}
+	if d := cmp.Diff(want, vPairs(validation.ValidatePodCreate(p))); d != "" {
+		t.Errorf("errors (-want +got):\n%s", d)
+	}
+}

@@ -444,7 +444,7 @@ func validateVolumeDevices(c *api.Container, volumes map[string]*api.VolumeSourc
 		if paths[d.DevicePath] {
 			errs = append(errs, api.Invalid(dp, d.DevicePath, "must be unique"))
 		}
-		if d.DevicePath != "" && len(validatePathNoBacksteps(d.DevicePath, dp)) > 0 {
+		if d.DevicePath != "" && len(api.ValidatePathNoBacksteps(d.DevicePath, dp)) > 0 {
 			errs = append(errs, api.Invalid(dp, d.DevicePath, "can not contain backsteps ('..')"))
 		} else {
 			paths[d.DevicePath] = true

@@ -159,7 +159,7 @@ func validateSeccompProfile(sp *api.SeccompProfile, p api.Path) api.FieldErrors 
 		if sp.LocalhostProfile == nil {
 			errs = append(errs, api.Required(p.Child("localhostProfile"), "must be set when seccomp type is Localhost"))
 		} else {
-			errs = append(errs, validatePathNoBacksteps(*sp.LocalhostProfile, p.Child("localhostProfile"))...)
+			errs = append(errs, api.ValidatePathNoBacksteps(*sp.LocalhostProfile, p.Child("localhostProfile"))...)
 		}
 	case "RuntimeDefault", "Unconfined":
 		if sp.LocalhostProfile != nil {

@@ -83,7 +83,7 @@ func validateVolumeSource(s *api.VolumeSource, p api.Path, pvcName string) api.F
 			errs = append(errs, api.Required(p.Child("gitRepo").Child("repository"), ""))
 		}
 		if s.GitRepo.Directory != "" {
-			errs = append(errs, validateLocalDescendingPath(s.GitRepo.Directory, p.Child("gitRepo").Child("directory"))...)
+			errs = append(errs, api.ValidateLocalDescendingPath(s.GitRepo.Directory, p.Child("gitRepo").Child("directory"))...)
 		}
 	}
 	if s.Secret != nil && one("secret") {
@@ -134,6 +134,25 @@ func validateVolumeSource(s *api.VolumeSource, p api.Path, pvcName string) api.F
 			if k != 1 {
 				errs = append(errs, api.Forbidden(sp, "may not specify more than 1 volume type per source"))
 			}
+			if src.Secret != nil {
+				if src.Secret.Name == "" {
+					errs = append(errs, api.Required(sp.Child("secret").Child("name"), ""))
+				}
+				errs = append(errs, validateKeyToPaths(src.Secret.Items, sp.Child("secret").Child("items"))...)
+			}
+			if src.ConfigMap != nil {
+				if src.ConfigMap.Name == "" {
+					errs = append(errs, api.Required(sp.Child("configMap").Child("name"), ""))
+				}
+				errs = append(errs, validateKeyToPaths(src.ConfigMap.Items, sp.Child("configMap").Child("items"))...)
+			}
+			if src.DownwardAPI != nil {
+				// Reported at the source's downwardAPI field, not the
+				// item's index, as for a downwardAPI volume.
+				for _, it := range src.DownwardAPI.Items {
+					errs = append(errs, ValidateDownwardAPIVolumeFile(it, sp.Child("downwardAPI"))...)
+				}
+			}
 			if t := src.ServiceAccountToken; t != nil {
 				if t.Path == "" {
 					errs = append(errs, api.Required(sp.Child("serviceAccountToken").Child("path"), ""))
@@ -183,7 +202,7 @@ func validateHostPath(h *api.HostPathVolumeSource, p api.Path) api.FieldErrors {
 	if h.Path == "" {
 		return api.FieldErrors{api.Required(p.Child("path"), "")}
 	}
-	errs := validatePathNoBacksteps(h.Path, p.Child("path"))
+	errs := api.ValidatePathNoBacksteps(h.Path, p.Child("path"))
 	if h.Type != nil {
 		switch *h.Type {
 		case "", "DirectoryOrCreate", "Directory", "FileOrCreate", "File", "Socket", "CharDevice", "BlockDevice":
@@ -194,7 +213,9 @@ func validateHostPath(h *api.HostPathVolumeSource, p api.Path) api.FieldErrors {
 	return errs
 }
 
-// validateKeyToPaths checks the items of a secret or configMap volume.
+// validateKeyToPaths checks the items of a secret or configMap volume or
+// projection: a key, and a path that stays inside the volume and does not
+// start with ".." (upstream's validateKeyToPath).
 func validateKeyToPaths(items []api.KeyToPath, p api.Path) api.FieldErrors {
 	var errs api.FieldErrors
 	for i, it := range items {
@@ -204,9 +225,8 @@ func validateKeyToPaths(items []api.KeyToPath, p api.Path) api.FieldErrors {
 		}
 		if it.Path == "" {
 			errs = append(errs, api.Required(ip.Child("path"), ""))
-		} else {
-			errs = append(errs, validateLocalDescendingPath(it.Path, ip.Child("path"))...)
 		}
+		errs = append(errs, api.ValidateLocalNonReservedPath(it.Path, ip.Child("path"))...)
 		errs = append(errs, validateFileMode(it.Mode, ip.Child("mode"))...)
 	}
 	return errs
