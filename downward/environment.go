@@ -8,6 +8,23 @@ import (
 	"github.com/podsem/podsem/api"
 )
 
+// MaxExpandedEnvironmentBytes bounds the $(VAR) expansion work of one
+// Environment call: the env values it expands (every env entry with a
+// non-empty value) may add up to at most this many bytes. The kubelet
+// sets no such limit (third_party/forked/golang/expansion), and because a
+// redefinition may refer to the variable's earlier value, a pod of under
+// 1 KB (A=xx, then A=$(A)$(A) 24 times) asks for a 32 MiB value, and
+// each further line doubles it. Linux cannot start a container with such
+// an environment anyway: execve refuses arguments and environment that
+// together pass a quarter of the stack limit, never more than 6 MiB (3/4
+// of the kernel's 8 MiB _STK_LIM), and any single "NAME=value" string
+// longer than 128 KiB (MAX_ARG_STRLEN); Windows allows a 32 KiB
+// environment block. Capping the expanded values at 6 MiB therefore
+// changes the answer for no environment a container could receive, and
+// bounds the work (and the memory) of one call to a few MiB whatever the
+// pod.
+const MaxExpandedEnvironmentBytes = 6 << 20
+
 // EnvVar is one variable of a container's resolved environment.
 type EnvVar struct {
 	Name  string
@@ -90,6 +107,11 @@ func (o Objects) EnvFile(volumeName, path string) (map[string]string, error) {
 //  3. Service variables of ctx.ServiceEnv the container does not define
 //     come last.
 //
+// The expanded values of step 2 may total at most
+// MaxExpandedEnvironmentBytes; the env entry that would pass the limit is
+// an error naming it and wrapping ErrExpansionLimit and
+// api.ErrInvalidInput, returned before the oversized value is built.
+//
 // The kubelet hands the runtime these variables in no particular order;
 // Environment lists them deterministically: in the order each name was
 // first set (each envFrom source's keys sorted), a redefinition keeping
@@ -147,8 +169,18 @@ func Environment(pod *api.Pod, container string, ctx *Context, lookup Lookup) ([
 		v, ok := ctx.ServiceEnv[name]
 		return v, ok
 	}
+	budget := MaxExpandedEnvironmentBytes
 	for i, ev := range c.Env {
-		val, set, err := envValue(pod, c, ev, ctx, lookup, resolve)
+		if ev.Value != "" {
+			val, ok := expand(ev.Value, resolve, budget)
+			if !ok {
+				return nil, fmt.Errorf("%w: env[%d] %q: %w: the expanded values would pass %d bytes", errInvalidInput, i, ev.Name, ErrExpansionLimit, MaxExpandedEnvironmentBytes)
+			}
+			budget -= len(val)
+			env.set(ev.Name, val)
+			continue
+		}
+		val, set, err := envValue(pod, c, ev, ctx, lookup)
 		if err != nil {
 			return nil, fmt.Errorf("env[%d] %q: %w", i, ev.Name, err)
 		}
@@ -182,12 +214,9 @@ func (b *envBuilder) set(name, value string) {
 	b.vals[name] = value
 }
 
-// envValue resolves one env entry; set is false when an optional source
+// envValue resolves one env entry without a value; set is false when an optional source
 // is missing and the variable is left alone.
-func envValue(pod *api.Pod, c *api.Container, ev api.EnvVar, ctx *Context, lookup Lookup, resolve func(string) (string, bool)) (val string, set bool, err error) {
-	if ev.Value != "" {
-		return Expand(ev.Value, resolve), true, nil
-	}
+func envValue(pod *api.Pod, c *api.Container, ev api.EnvVar, ctx *Context, lookup Lookup) (val string, set bool, err error) {
 	from := ev.ValueFrom
 	if from == nil {
 		return "", true, nil

@@ -52,6 +52,10 @@ var (
 	// also wraps the API server's *api.FieldError for the path.
 	ErrInvalidPath = errors.New("invalid volume file path")
 
+	// ErrExpansionLimit: expanding a container's env values would produce
+	// more than MaxExpandedEnvironmentBytes. The error names the entry.
+	ErrExpansionLimit = errors.New("expanded environment too large")
+
 	// ErrNoLookup: the container references ConfigMaps, Secrets or env
 	// files and no Lookup was given (the kubelet's "no kubeClient defined").
 	ErrNoLookup = errors.New("no lookup for configMaps, secrets or env files")

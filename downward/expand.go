@@ -1,6 +1,9 @@
 package downward
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // Expand replaces the $(VAR) references in s the way the kubelet expands
 // environment variable values, command and args
@@ -21,43 +24,82 @@ import "strings"
 // without a $ are returned as they are. resolve is called once per
 // complete reference, left to right. A nil resolve resolves nothing:
 // references stay as written ($$ still becomes $).
+//
+// The work is linear in len(s) plus the length of the result. The result
+// is as long as s plus the values substituted, with no limit of its own:
+// Environment, where values feed later references and can double with
+// each redefinition, bounds the total (MaxExpandedEnvironmentBytes).
 func Expand(s string, resolve func(name string) (value string, ok bool)) string {
+	out, _ := expand(s, resolve, -1)
+	return out
+}
+
+// expand is Expand that gives up, returning false, as soon as its output
+// would pass limit bytes (a negative limit is none). It reads s once: the
+// position of the next ")" is remembered, so a long run of "$(" without
+// one costs no more than its length.
+func expand(s string, resolve func(name string) (value string, ok bool), limit int) (string, bool) {
 	i := strings.IndexByte(s, '$')
 	if i < 0 || i == len(s)-1 {
-		return s
+		if limit >= 0 && len(s) > limit {
+			return "", false
+		}
+		return s, true
 	}
 	if resolve == nil {
 		resolve = func(string) (string, bool) { return "", false }
 	}
 	var b strings.Builder
-	b.Grow(len(s))
+	if limit < 0 || len(s) <= limit {
+		b.Grow(len(s))
+	}
+	fits := func(n int) bool { return limit < 0 || b.Len()+n <= limit }
 	last := 0
+	closing := -1 // index of the next ')' at or after the last search start; len(s) when there is none
 	for ; i < len(s)-1; i++ {
 		if s[i] != '$' {
 			continue
 		}
+		if !fits(i - last) {
+			return "", false
+		}
 		b.WriteString(s[last:i])
 		switch next := s[i+1]; next {
 		case '$':
+			if !fits(1) {
+				return "", false
+			}
 			b.WriteByte('$')
 			i++
 		case '(':
-			end := strings.IndexByte(s[i+2:], ')')
-			if end < 0 {
+			if closing < i+2 {
+				closing = len(s)
+				if end := strings.IndexByte(s[i+2:], ')'); end >= 0 {
+					closing = i + 2 + end
+				}
+			}
+			if closing == len(s) {
+				if !fits(2) {
+					return "", false
+				}
 				b.WriteString("$(")
 				i++
 				break
 			}
-			name := s[i+2 : i+2+end]
-			if v, ok := resolve(name); ok {
-				b.WriteString(v)
-			} else {
-				b.WriteString("$(")
-				b.WriteString(name)
-				b.WriteByte(')')
+			name := s[i+2 : closing]
+			v, ok := resolve(name)
+			if !ok {
+				v = s[i : closing+1]
 			}
-			i += 2 + end
+			if !fits(len(v)) {
+				return "", false
+			}
+			b.WriteString(v)
+			i = closing
 		default:
+			if !fits(1 + utf8.RuneLen(rune(next))) {
+				return "", false
+			}
 			b.WriteByte('$')
 			b.WriteRune(rune(next))
 			i++
@@ -65,9 +107,12 @@ func Expand(s string, resolve func(name string) (value string, ok bool)) string 
 		last = i + 1
 	}
 	if last < len(s) {
+		if !fits(len(s) - last) {
+			return "", false
+		}
 		b.WriteString(s[last:])
 	}
-	return b.String()
+	return b.String(), true
 }
 
 // ExpandVars is Expand resolving names in vars, the first map holding a
