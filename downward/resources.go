@@ -33,8 +33,11 @@ var defaultedLimits = [...]api.ResourceName{api.ResourceCPU, api.ResourceMemory,
 // (250m with divisor 1 gives "1", with divisor 1m "250"); memory,
 // ephemeral-storage and huge pages in whole units, each side rounded up
 // to a whole byte first. The division is done in float64 exactly as
-// upstream does, so values beyond 2^53 round as upstream's do. A zero
-// divisor means 1. resource is one of limits.cpu, limits.memory,
+// upstream does, so values beyond 2^53 round as upstream's do; a
+// quotient past the int64 range, which upstream converts in a way that
+// depends on the CPU (an 8Ei memory limit gives -9223372036854775808 on
+// amd64), saturates to 9223372036854775807 (or -9223372036854775808 for
+// a negative one) on every platform. A zero divisor means 1. resource is one of limits.cpu, limits.memory,
 // limits.ephemeral-storage, requests.cpu, requests.memory,
 // requests.ephemeral-storage, limits.hugepages-<size> or
 // requests.hugepages-<size>; anything else is an error wrapping
@@ -235,6 +238,28 @@ func unitString(q, divisor api.Quantity) string {
 	return ceilDiv(q.Value(), divisor.Value())
 }
 
+// ceilDiv is ceil(a/b) in float64, as upstream divides. Upstream then
+// converts the float to int64 unguarded, which Go leaves to the platform
+// when the quotient is out of range (an 8Ei limit gives
+// -9223372036854775808 on amd64 and 9223372036854775807 on arm64); here
+// a quotient at or beyond ±2^63 saturates to the nearest int64 and NaN
+// (0/0, from a divisor that rounds to zero) gives 0, so the answer is the
+// same on every platform, and equals upstream's wherever upstream's is
+// defined.
 func ceilDiv(a, b int64) string {
-	return strconv.FormatInt(int64(math.Ceil(float64(a)/float64(b))), 10)
+	return strconv.FormatInt(saturatingInt64(math.Ceil(float64(a)/float64(b))), 10)
+}
+
+// saturatingInt64 converts f to int64, saturating out-of-range values
+// (and ±Inf) and mapping NaN to 0.
+func saturatingInt64(f float64) int64 {
+	switch {
+	case math.IsNaN(f):
+		return 0
+	case f >= 1<<63:
+		return math.MaxInt64
+	case f < -(1 << 63):
+		return math.MinInt64
+	}
+	return int64(f)
 }
