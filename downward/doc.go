@@ -63,6 +63,24 @@
 // the node's IP family; host IPs prefer InternalIP), the doc comments
 // say so.
 //
+// # Untrusted pods
+//
+// The pods may come from anyone, and a node agent may act on what this
+// package returns, so three answers are bounded where the kubelet's are
+// not or differ by platform:
+//
+//   - VolumeFiles returns no file whose path would leave the volume: a
+//     path the API server refuses (absolute, with a ".." element, starting
+//     with "..", empty; api.ValidateLocalNonReservedPath) is left out and
+//     reported with ErrInvalidPath and the API server's field error.
+//   - Environment expands at most MaxExpandedEnvironmentBytes of env
+//     values per container (redefinitions such as A=$(A)$(A) double a
+//     value each time); past that it fails with ErrExpansionLimit naming
+//     the entry. Expand's work is linear in its input and output.
+//   - A resourceFieldRef value past the int64 range saturates to
+//     9223372036854775807 (or its negative) instead of taking whatever the
+//     CPU's float conversion gives.
+//
 // Nothing here reads clocks or files, starts goroutines or keeps state;
 // the pod and node are never modified.
 package downward

@@ -213,3 +213,38 @@ func ExampleHostIPs() {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// A downwardAPI item whose path climbs out of the volume is refused
+// with the API server's error and its file is not returned, so a node
+// agent writing the files cannot be steered outside the volume.
+func ExampleVolumeFiles_pathOutsideVolume() {
+	pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "web-0"}}
+	pod.Spec.Volumes = []api.Volume{{Name: "podinfo", VolumeSource: api.VolumeSource{DownwardAPI: &api.DownwardAPIVolumeSource{
+		Items: []api.DownwardAPIVolumeFile{
+			{Path: "../../etc/passwd", FieldRef: &api.ObjectFieldSelector{FieldPath: "metadata.name"}},
+			{Path: "name", FieldRef: &api.ObjectFieldSelector{FieldPath: "metadata.name"}},
+		},
+	}}}}
+	files, err := downward.VolumeFiles(pod, &pod.Spec.Volumes[0], nil, nil)
+	for _, f := range files {
+		fmt.Printf("%s: %s\n", f.Path, f.Data)
+	}
+	fmt.Println(err)
+	// Output:
+	// name: web-0
+	// volume "podinfo": invalid volume file path: spec.volumes[0].downwardAPI.path: Invalid value: "../../etc/passwd": must not contain '..'
+}
+
+// Each redefinition A=$(A)$(A) doubles A in the kubelet; Environment
+// stops at MaxExpandedEnvironmentBytes and names the entry.
+func ExampleEnvironment_expansionLimit() {
+	env := []api.EnvVar{{Name: "A", Value: "xx"}}
+	for range 30 {
+		env = append(env, api.EnvVar{Name: "A", Value: "$(A)$(A)"})
+	}
+	pod := &api.Pod{Spec: api.PodSpec{Containers: []api.Container{{Name: "app", Env: env}}}}
+	_, err := downward.Environment(pod, "app", nil, nil)
+	fmt.Println(err)
+	// Output:
+	// downward: invalid input: env[21] "A": expanded environment too large: the expanded values would pass 6291456 bytes
+}
