@@ -5,7 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/podsem/podsem/api"
+	"pgregory.net/rapid"
 )
 
 // A DELETE with a grace period past 2^63 ns kills each container once,
@@ -40,3 +42,43 @@ func TestMachineHugeGraceKillsOnce(t *testing.T) {
 		}
 	}
 }
+
+// No grace period or time changes sign on the Machine either: with grace
+// periods and preStop sleeps drawn up to the int64 limit, every kill the
+// Machine sends comes at or after the DELETE, every stop timeout is at
+// least 2 s, and the Machine still stops each container exactly when
+// termination.BuildTimeline says it does.
+func TestPropertyMachineHugeGraceAgreesWithTimeline(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		sc := genStopScenario(t)
+		huge := func(label string) int64 {
+			return rapid.SampledFrom([]int64{1, 30, maxGraceSeconds - 1, maxGraceSeconds, maxGraceSeconds + 1, 10_000_000_000, 1 << 62, math.MaxInt64}).Draw(t, label)
+		}
+		if rapid.Bool().Draw(t, "huge-tgps") {
+			g := huge("tgps")
+			sc.pod.Spec.TerminationGracePeriodSeconds = &g
+		}
+		if rapid.Bool().Draw(t, "huge-delete") {
+			sc.grace = huge("delete")
+		}
+		for _, list := range [][]api.Container{sc.pod.Spec.Containers, sc.pod.Spec.InitContainers} {
+			for i := range list {
+				if lc := list[i].Lifecycle; lc != nil && lc.PreStop != nil && lc.PreStop.Sleep != nil && rapid.Bool().Draw(t, "huge-sleep") {
+					lc.PreStop.Sleep.Seconds = huge("sleep")
+				}
+			}
+		}
+		before, deleted, got := runMachineStop(t, sc)
+		for name, f := range got {
+			if f.SignalAt < 0 || f.StopAt < f.SignalAt || f.GraceSeconds < 2 {
+				t.Fatalf("%s: signal at %v, stop at %v, stop timeout %ds", name, f.SignalAt, f.StopAt, f.GraceSeconds)
+			}
+		}
+		want := timelineFacts(t, asWritten(before, sc.pod), sc, deleted)
+		if d := cmp.Diff(want, got); d != "" {
+			t.Fatalf("Machine (+) and BuildTimeline (-) disagree:\n%s", d)
+		}
+	})
+}
+
+const maxGraceSeconds = int64(math.MaxInt64 / int64(time.Second))

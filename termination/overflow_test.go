@@ -206,3 +206,23 @@ func TestPropertyNoArithmeticChangesSign(t *testing.T) {
 		}
 	})
 }
+
+// A pod without terminationGracePeriodSeconds is deleted as the API server
+// stores it, with the default 30 s, as lifecycle.Machine reads it too; it
+// used to be removed at once.
+func TestBuildTimelineUnsetGraceIsStoredDefault(t *testing.T) {
+	unset, err := BuildTimeline(runningPod(nil), DeleteRequest{}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := BuildTimeline(runningPod(i64(api.DefaultTerminationGracePeriodSeconds)), DeleteRequest{}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if unset.API.Outcome != OutcomeGraceful || *unset.API.DeletionGracePeriodSeconds != 30 {
+		t.Errorf("unset: %s with deletionGracePeriodSeconds %v, want Graceful with 30", unset.API.Outcome, ptrStr(unset.API.DeletionGracePeriodSeconds))
+	}
+	if unset.String() != set.String() {
+		t.Errorf("unset field:\n%s\nwant as with 30 written out:\n%s", unset, set)
+	}
+}
