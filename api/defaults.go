@@ -6,9 +6,12 @@ const (
 	// DefaultTerminationGracePeriodSeconds is the value the API server's
 	// defaulting gives spec.terminationGracePeriodSeconds when a pod is
 	// created without one. Pods stored before defaulting (or built by hand)
-	// may lack it; upstream then treats the absent value as 0 at the API
-	// server's DELETE and as "no preference" in the kubelet (see package
-	// termination), so no calculator substitutes this value on its own.
+	// may lack it; upstream's functions then treat the absent value as 0 at
+	// the API server's DELETE and as "no preference" in the kubelet, and
+	// podsem's calculators that mirror them do the same. The models that
+	// follow a pod through the cluster (termination.BuildTimeline,
+	// lifecycle.Machine) read such a pod as stored, through the one
+	// function termination.StoredGracePeriodSeconds.
 	DefaultTerminationGracePeriodSeconds int64 = 30
 	DefaultSchedulerName                       = "default-scheduler"
 	DefaultTerminationMessagePath              = "/dev/termination-log"

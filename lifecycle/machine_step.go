@@ -126,7 +126,7 @@ type Machine struct {
 // and metadata (a status already present is ignored; the Machine starts
 // from the status the API server stores on create, api.InitialPodStatus),
 // with an unset terminationGracePeriodSeconds taken as the API server's
-// default (api.DefaultTerminationGracePeriodSeconds).
+// default (termination.StoredGracePeriodSeconds, as BuildTimeline reads it).
 // The pod's spec must not be modified afterwards. A nil pod has no
 // machine: the result is nil, whose methods answer with zero values.
 func NewMachine(pod *api.Pod, cfg MachineConfig) *Machine {
@@ -139,7 +139,7 @@ func NewMachine(pod *api.Pod, cfg MachineConfig) *Machine {
 	if m.pod.Spec.TerminationGracePeriodSeconds == nil {
 		// The pod is read as the API server stored it, which defaults
 		// this field on create.
-		g := api.DefaultTerminationGracePeriodSeconds
+		g := termination.StoredGracePeriodSeconds(pod)
 		m.pod.Spec.TerminationGracePeriodSeconds = &g
 	}
 	for _, img := range cfg.ImagesPresent {

@@ -128,7 +128,7 @@ func (m *Machine) advanceKill(c *mcontainer, now time.Time, acts *[]Action) time
 		return time.Time{}
 	}
 	if k.hook {
-		limit := k.start.Add(time.Duration(k.budget) * time.Second)
+		limit := k.start.Add(termination.GraceDuration(k.budget))
 		switch {
 		case k.hookReported && k.hookReportedAt.Before(limit):
 			k.hookDone = k.hookReportedAt
@@ -152,7 +152,7 @@ func (m *Machine) advanceKill(c *mcontainer, now time.Time, acts *[]Action) time
 			// sidecar declared after it to stop, for at most what is left
 			// of its grace period (whole seconds of the hook subtracted).
 			left := k.budget - int64(k.hookElapsed/time.Second)
-			limit := k.hookDone.Add(time.Duration(max(left, 0)) * time.Second)
+			limit := k.hookDone.Add(termination.GraceDuration(max(left, 0)))
 			if !m.sidecarTurn(c) && now.Before(limit) {
 				return limit
 			}
@@ -172,7 +172,7 @@ func (m *Machine) advanceKill(c *mcontainer, now time.Time, acts *[]Action) time
 			return time.Time{}
 		}
 		k.signalled = true
-		k.killAt = signalAt.Add(time.Duration(r.GracePeriodSeconds) * time.Second)
+		k.killAt = signalAt.Add(termination.GraceDuration(r.GracePeriodSeconds))
 		*acts = append(*acts, Action{Kind: ActionKillContainer, Container: c.spec.Name, GraceSeconds: r.GracePeriodSeconds, Reason: k.why})
 	}
 	if k.forced {

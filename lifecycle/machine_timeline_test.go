@@ -63,11 +63,15 @@ func genStopScenario(t *rapid.T) stopScenario {
 		ic := api.Container{Name: "init", Image: "img:1", ImagePullPolicy: api.PullIfNotPresent}
 		sc.pod.Spec.InitContainers = append(sc.pod.Spec.InitContainers[:at], append([]api.Container{ic}, sc.pod.Spec.InitContainers[at:]...)...)
 	}
-	if rapid.IntRange(0, 4).Draw(t, "tgps?") > 0 {
+	// Optional fields are left unset as often as they are set.
+	if rapid.Bool().Draw(t, "tgps?") {
 		g := rapid.Int64Range(-1, 60).Draw(t, "terminationGracePeriodSeconds")
 		sc.pod.Spec.TerminationGracePeriodSeconds = &g
 	}
-	sc.grace = rapid.SampledFrom([]int64{-1, -1, 0, 1, 2, 3, 5, 10, 30, 45, 90}).Draw(t, "deleteGrace")
+	sc.grace = -1
+	if rapid.Bool().Draw(t, "deleteGrace?") {
+		sc.grace = rapid.SampledFrom([]int64{0, 1, 2, 3, 5, 10, 30, 45, 90}).Draw(t, "deleteGrace")
+	}
 	return sc
 }
 
@@ -224,14 +228,59 @@ func timelineFacts(t *rapid.T, pod *api.Pod, sc stopScenario, now time.Time) map
 // TestMachineStopAgreesWithTimeline deletes a running pod through the
 // Machine and lays the same deletion out with termination.BuildTimeline:
 // every container must get its stop signal at the same time with the same
-// stop timeout, and stop (exit or SIGKILL) at the same time.
+// stop timeout, and stop (exit or SIGKILL) at the same time. BuildTimeline
+// is handed the pod as the caller wrote it, so an unset
+// terminationGracePeriodSeconds reaches both.
 func TestMachineStopAgreesWithTimeline(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		sc := genStopScenario(t)
 		before, deleted, got := runMachineStop(t, sc)
-		want := timelineFacts(t, before, sc, deleted)
+		want := timelineFacts(t, asWritten(before, sc.pod), sc, deleted)
 		if d := cmp.Diff(want, got); d != "" {
 			t.Fatalf("Machine (+) and BuildTimeline (-) disagree:\n%s", d)
+		}
+	})
+}
+
+// asWritten is the Machine's pod (bound, with its status) with the
+// terminationGracePeriodSeconds the caller wrote, unset when it was.
+func asWritten(running, written *api.Pod) *api.Pod {
+	p := *running
+	p.Spec.TerminationGracePeriodSeconds = written.Spec.TerminationGracePeriodSeconds
+	return &p
+}
+
+// TestPropertyOneGraceDefault: a pod without terminationGracePeriodSeconds
+// gets one answer in every package that follows it through the cluster —
+// lifecycle.Machine, termination.BuildTimeline and proptest's grace model
+// all read it through termination.StoredGracePeriodSeconds — so deleting it
+// goes exactly as deleting the same pod with that value written out.
+func TestPropertyOneGraceDefault(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		sc := genStopScenario(t)
+		sc.pod.Spec.TerminationGracePeriodSeconds = nil
+		before, deleted, unset := runMachineStop(t, sc)
+		timelineUnset := timelineFacts(t, asWritten(before, sc.pod), sc, deleted)
+
+		explicit := sc
+		p := *sc.pod
+		g := termination.StoredGracePeriodSeconds(sc.pod)
+		p.Spec.TerminationGracePeriodSeconds = &g
+		explicit.pod = &p
+		_, _, set := runMachineStop(t, explicit)
+		timelineSet := timelineFacts(t, asWritten(before, &p), sc, deleted)
+
+		if d := cmp.Diff(set, unset); d != "" {
+			t.Fatalf("Machine: unset (+) and %ds written out (-) differ:\n%s", g, d)
+		}
+		if d := cmp.Diff(timelineSet, timelineUnset); d != "" {
+			t.Fatalf("BuildTimeline: unset (+) and %ds written out (-) differ:\n%s", g, d)
+		}
+		if d := cmp.Diff(timelineUnset, unset); d != "" {
+			t.Fatalf("Machine (+) and BuildTimeline (-) disagree on an unset field:\n%s", d)
+		}
+		if g != api.DefaultTerminationGracePeriodSeconds {
+			t.Fatalf("the stored default is %d, want the API server's %d", g, api.DefaultTerminationGracePeriodSeconds)
 		}
 	})
 }

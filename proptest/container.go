@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/termination"
 )
 
 // containerRole is the kind of container being drawn.
@@ -52,10 +53,7 @@ func (g *podGen) drawContainers(d *drawer, p *api.Pod) {
 		names:     map[string]bool{},
 		hostPorts: map[string]bool{},
 		qos:       pick(d, "qos", []int{qosBurstable, qosBestEffort, qosGuaranteed}),
-		grace:     api.DefaultTerminationGracePeriodSeconds,
-	}
-	if g := p.Spec.TerminationGracePeriodSeconds; g != nil {
-		cx.grace = *g
+		grace:     termination.StoredGracePeriodSeconds(p),
 	}
 	gpus, hugePages := g.tp.offers()
 	cx.gpu = gpus && g.opts.Without&ExtendedResources == 0 && chance(d, "gpu", 60)
@@ -370,15 +368,17 @@ func drawProbe(d *drawer, cx *containerCtx, c *api.Container, kind string) *api.
 			pr.GRPC.Service = ptr(kind)
 		}
 	}
-	pr.InitialDelaySeconds = int32(pick(d, "initial-delay", []int{0, 5, 10, 30}))
-	pr.TimeoutSeconds = int32(pick(d, "timeout", []int{0, 1, 2, 5}))
-	pr.PeriodSeconds = int32(pick(d, "period", []int{0, 10, 5, 30}))
-	pr.FailureThreshold = int32(pick(d, "failure-threshold", []int{0, 3, 1, 5, 30}))
+	// Each optional timing is left unset (zero, for defaulting) about as
+	// often as it is set.
+	pr.InitialDelaySeconds = optional(d, "initial-delay", []int32{5, 10, 30})
+	pr.TimeoutSeconds = optional(d, "timeout", []int32{1, 2, 5})
+	pr.PeriodSeconds = optional(d, "period", []int32{10, 5, 30})
+	pr.FailureThreshold = optional(d, "failure-threshold", []int32{3, 1, 5, 30})
 	if kind == "readiness" {
-		pr.SuccessThreshold = int32(pick(d, "success-threshold", []int{0, 1, 2, 3}))
+		pr.SuccessThreshold = optional(d, "success-threshold", []int32{1, 2, 3})
 	} else {
-		pr.SuccessThreshold = int32(pick(d, "success-threshold", []int{0, 1}))
-		if chance(d, "probe-grace", 6) {
+		pr.SuccessThreshold = optional(d, "success-threshold", []int32{1})
+		if flip(d, "probe-grace") {
 			pr.TerminationGracePeriodSeconds = ptr(int64(pick(d, "probe-grace-seconds", []int{10, 1, 60})))
 		}
 	}

@@ -39,6 +39,16 @@ func chance(d *drawer, label string, n int) bool {
 	return intIn(d, label, 0, n-1) == n-1
 }
 
+// optional leaves an optional number unset (zero) half the time and
+// otherwise picks one of xs, shrinking towards unset.
+func optional[T any](d *drawer, label string, xs []T) T {
+	var zero T
+	if !flip(d, label+"-set") {
+		return zero
+	}
+	return pick(d, label, xs)
+}
+
 // pick draws one element of xs, shrinking towards the first.
 func pick[T any](d *drawer, label string, xs []T) T {
 	return xs[intIn(d, label, 0, len(xs)-1)]

@@ -156,7 +156,7 @@ func Example_toyScheduler() {
 		}
 	}
 	// Output:
-	// naive: counterexample at seed 7: rejected by TaintToleration
+	// naive: counterexample at seed 3: rejected by NodeAffinity
 	// careful: every placement in 100 clusters is feasible
 }
 
@@ -204,17 +204,18 @@ func ExamplePod() {
 	}
 	fmt.Println("accepted on create:", len(validateCreate(p)) == 0)
 	// Output:
-	// team-b/api-4, owned by StatefulSet api, Pending, QoS Guaranteed, class batch-low (priority 100)
-	//   sidecar istio-proxy: requests cpu 10m memory 32Mi, probes [liveness readiness]
-	//   sidecar vault-agent: requests cpu 100m memory 64Mi, probes [startup]
-	//   container cache: requests cpu 100m memory 64Mi, probes [liveness startup]
+	// team-b/api-4, owned by StatefulSet api, Pending, QoS Guaranteed, class standard (priority 1000)
+	//   sidecar log-shipper: requests cpu 50m memory 128Mi, probes [liveness]
+	//   sidecar vault-agent: requests cpu 100m memory 128Mi, probes [readiness]
+	//   init init-db: requests cpu 200m memory 128Mi, probes []
+	//   container debug: requests cpu 2 memory 64Mi, probes []
 	// accepted on create: true
 }
 
 // A small cluster: nodes, bound and pending pods, budgets; consistent by
 // construction.
 func ExampleCluster() {
-	c := proptest.Cluster(proptest.ClusterOptions{Nodes: 3, Pods: 10, Pending: 2}).Example(1)
+	c := proptest.Cluster(proptest.ClusterOptions{Nodes: 3, Pods: 10, Pending: 2}).Example(6)
 	fmt.Printf("%d nodes, %d pods (%d pending), %d PodDisruptionBudgets\n", len(c.Nodes), len(c.Pods), len(c.Pending()), len(c.PDBs))
 	fmt.Println("bound pods fit:", proptest.CheckBoundPodsFit(c.Nodes, c.Pods) == nil)
 	// Output:

@@ -254,10 +254,12 @@ func (g *podGen) drawPod(d *drawer, id identity) *api.Pod {
 	default:
 		s.RestartPolicy = pick(d, "restart-policy", []api.RestartPolicy{"", api.RestartPolicyAlways})
 	}
-	if !chance(d, "grace-default", 3) {
+	// Optional fields are left unset about as often as they are set, so
+	// that every package's reading of an absent value is exercised.
+	if flip(d, "grace-set") {
 		s.TerminationGracePeriodSeconds = ptr(int64(pick(d, "grace", []int{30, 0, 5, 10, 60, 120, 300, 3600})))
 	}
-	if id.kind == kindJob && flip(d, "job-deadline") || chance(d, "deadline", 20) {
+	if flip(d, "deadline") {
 		s.ActiveDeadlineSeconds = ptr(int64(pick(d, "deadline-seconds", []int{600, 60, 3600, 86400})))
 	}
 	if id.kind == kindStatefulSet {

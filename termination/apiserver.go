@@ -137,7 +137,11 @@ type APIServerDecision struct {
 //
 // A nil opts is a DELETE without a body, which the API server handles as
 // empty options. The pod is not modified. DeletionTimestamp is reported as
-// the API server stores it, in whole seconds. A nil pod is an error wrapping
+// the API server stores it, in whole seconds. Neither the API server nor
+// podsem bounds a grace period, but upstream's seconds-to-Duration product
+// wraps past 2^63 ns (about 292 years) and puts the deletionTimestamp in
+// the past; podsem saturates instead (GraceDuration), so a huge grace
+// period puts it about 292 years after now. A nil pod is an error wrapping
 // api.ErrInvalidInput (and the decision is Rejected).
 func APIServerGrace(pod *api.Pod, opts *api.DeleteOptions, now time.Time) (d APIServerDecision, err error) {
 	defer func() {
@@ -191,7 +195,7 @@ func APIServerGrace(pod *api.Pod, opts *api.DeleteOptions, now time.Time) (d API
 		d.Source = SourceNegativeNormalized
 	}
 	d.GracePeriodSeconds = ptr(grace)
-	ts := storedTime(now.Add(time.Duration(grace) * time.Second))
+	ts := storedTime(now.Add(GraceDuration(grace)))
 	d.DeletionTimestamp = &ts
 	d.DeletionGracePeriodSeconds = ptr(grace)
 	if d.Generation > 0 {
@@ -234,7 +238,7 @@ func repeatDelete(d APIServerDecision, normalizedOptions bool, now time.Time) AP
 	if normalizedOptions {
 		d.Source = SourceNegativeNormalized
 	}
-	ts := d.DeletionTimestamp.Add(-time.Duration(current) * time.Second).Add(time.Duration(period) * time.Second)
+	ts := d.DeletionTimestamp.Add(-GraceDuration(current)).Add(GraceDuration(period))
 	clamped := false
 	if ts.Before(now) {
 		ts = now
@@ -314,7 +318,7 @@ func copyInt64(p *int64) *int64 {
 // storedTime is t as the API server persists a metadata timestamp: whole
 // seconds, the sub-second part dropped (metav1.Time serializes as RFC 3339
 // without fractions). It only matters for a fractional request clock or for
-// grace periods so large that the seconds-to-duration product wraps.
+// a grace period past the largest Duration, which GraceDuration saturates.
 func storedTime(t time.Time) time.Time {
 	return t.Truncate(time.Second)
 }

@@ -166,7 +166,7 @@ func ptrStr(p *int64) any {
 
 // The deletionTimestamp is reported as stored: whole seconds. That shows for a
 // request clock with a fraction and for grace periods so large that the
-// seconds-to-duration product wraps around.
+// seconds-to-duration product saturates at the largest Duration.
 func TestAPIServerGraceTimestampWholeSeconds(t *testing.T) {
 	frac := t0.Add(700 * time.Millisecond)
 	d, err := APIServerGrace(runningPod(i64(30)), &api.DeleteOptions{}, frac)
@@ -176,24 +176,28 @@ func TestAPIServerGraceTimestampWholeSeconds(t *testing.T) {
 	if want := t0.Add(30 * time.Second); !d.DeletionTimestamp.Equal(want) {
 		t.Errorf("fractional clock: deletionTimestamp %v, want %v", d.DeletionTimestamp, want)
 	}
-	// 1e10 s * 1e9 ns wraps: 2025-06-01T12:00:00Z lands on 1757-10-01T06:12:06.290448384Z,
-	// stored as 06:12:06.
+	// 1e10 s is past the largest Duration (upstream's product wraps to
+	// 1757-10-01T06:12:06Z): it saturates at 2^63-1 ns, landing on
+	// 2317-09-11T11:47:16.854775807Z, stored as 11:47:16.
 	now := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 	d, err = APIServerGrace(runningPod(i64(10)), &api.DeleteOptions{GracePeriodSeconds: i64(10_000_000_000)}, now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := time.Date(1757, 10, 1, 6, 12, 6, 0, time.UTC); !d.DeletionTimestamp.Equal(want) {
-		t.Errorf("wrapped grace: deletionTimestamp %v, want %v", d.DeletionTimestamp, want)
+	if want := time.Date(2317, 9, 11, 11, 47, 16, 0, time.UTC); !d.DeletionTimestamp.Equal(want) {
+		t.Errorf("saturated grace: deletionTimestamp %v, want %v", d.DeletionTimestamp, want)
 	}
-	// Shortening an in-progress deletion recorded with a huge grace period.
+	// Shortening an in-progress deletion recorded with a huge grace period:
+	// that deletion began long before now (upstream's wrapped arithmetic
+	// puts the new deadline in 2293), so the new deadline has passed and
+	// the timestamp becomes now with period 1.
 	p := terminating(runningPod(i64(90)), time.Date(2025, 6, 1, 12, 0, 58, 0, time.UTC), 10_000_000_000)
 	d, err = APIServerGrace(p, &api.DeleteOptions{GracePeriodSeconds: i64(30)}, now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := time.Date(2293, 1, 30, 17, 49, 21, 0, time.UTC); !d.DeletionTimestamp.Equal(want) {
-		t.Errorf("wrapped shorten: deletionTimestamp %v, want %v", d.DeletionTimestamp, want)
+	if !d.DeletionTimestamp.Equal(now) || *d.DeletionGracePeriodSeconds != 1 {
+		t.Errorf("saturated shorten: deletionTimestamp %v period %d, want %v and 1", d.DeletionTimestamp, *d.DeletionGracePeriodSeconds, now)
 	}
 	// A pending repeat delete reports the recorded timestamp as stored.
 	p = terminating(runningPod(i64(90)), time.Date(2025, 6, 1, 11, 59, 53, 846_000_000, time.UTC), 60)

@@ -126,10 +126,11 @@ func ContainerGrace(pod *api.Pod, k ContainerKill) (ContainerGraceResult, error)
 		if d < 0 {
 			d = 0
 		}
-		// The kubelet waits at most grace seconds, computed as a Duration:
-		// a grace period so large that the product wraps negative makes the
-		// wait end at once.
-		if limit := max(time.Duration(grace)*time.Second, 0); d > limit {
+		// The kubelet waits at most grace seconds. Upstream's Duration
+		// product wraps for a grace period past about 292 years and ends the
+		// wait at once; GraceDuration saturates, so the wait is as long as
+		// a Duration can be.
+		if limit := GraceDuration(grace); d > limit {
 			d = limit
 		}
 		r.PreStopElapsed = d
@@ -181,8 +182,9 @@ func baseContainerGrace(pod *api.Pod, c *api.Container, reason KillReason) (int6
 // PreStopRuntime estimates how long a container's preStop hook runs when
 // nothing cuts it short: sleep.seconds for a sleep hook, zero for an exec or
 // httpGet hook (whose real duration only the caller knows) and for a
-// container without a hook. A nil container has no hook: the result is
-// zero.
+// container without a hook. A sleep longer than the largest Duration
+// (about 292 years) saturates at it (GraceDuration) where upstream's
+// product would wrap. A nil container has no hook: the result is zero.
 func PreStopRuntime(c *api.Container) time.Duration {
 	if c == nil || c.Lifecycle == nil || c.Lifecycle.PreStop == nil || c.Lifecycle.PreStop.Sleep == nil {
 		return 0
@@ -191,5 +193,5 @@ func PreStopRuntime(c *api.Container) time.Duration {
 	if s <= 0 {
 		return 0
 	}
-	return time.Duration(s) * time.Second
+	return GraceDuration(s)
 }

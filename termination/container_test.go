@@ -86,9 +86,10 @@ func TestContainerGraceLookupOrderInitFirst(t *testing.T) {
 	}
 }
 
-// The preStop wait is bounded by Duration(grace)*Second; for grace periods
-// whose product overflows negative or to zero the wait ends at once and
-// nothing is subtracted, and the reported elapsed time is never negative.
+// The preStop wait is bounded by the grace period as a Duration; for grace
+// periods whose product would overflow (upstream's wraps, ending the wait at
+// once) the bound saturates, so the hook's own time is subtracted as for
+// any other grace period and the elapsed time is never negative.
 func TestContainerGracePreStopWaitOverflow(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -96,9 +97,9 @@ func TestContainerGracePreStopWaitOverflow(t *testing.T) {
 		sleep int64
 		want  int64
 	}{
-		{"1e10 wraps negative", 10_000_000_000, 40, 10_000_000_000},
-		{"2^62 wraps to zero", 1 << 62, 7, 1 << 62},
-		{"max int64 wraps negative", 9223372036854775807, 5, 9223372036854775807},
+		{"1e10 saturates", 10_000_000_000, 40, 9_999_999_960},
+		{"2^62 saturates", 1 << 62, 7, 1<<62 - 7},
+		{"max int64 saturates", 9223372036854775807, 5, 9223372036854775802},
 		{"large but in range", 1_000_000_000, 40, 999_999_960},
 	}
 	for _, tt := range tests {

@@ -30,6 +30,16 @@
 // same calculators, step by step, and a property test keeps the two in
 // agreement.
 //
+// Both read a pod as the API server stores it: a pod written without
+// terminationGracePeriodSeconds has the default 30 s
+// (StoredGracePeriodSeconds, the one home of that rule). The calculators
+// that mirror a single upstream function read the field as given, as that
+// function does. Grace periods are int64 seconds that neither the API
+// server nor the kubelet bounds; where upstream's seconds-to-Duration
+// product would wrap (past about 292 years), every calculator here
+// saturates at the largest Duration instead (GraceDuration), so no
+// deadline comes before the request that set it.
+//
 // # Force deletion and pod safety
 //
 // Deleting with grace 0 removes the object before anyone has confirmed that

@@ -193,3 +193,26 @@ func ExampleCollector() {
 	// at 20s: ran false deleted 0
 	// pass 2: web/orphan Orphaned Failed DeletionByPodGC
 }
+
+// A grace period longer than a time.Duration can hold saturates at the
+// largest Duration instead of wrapping into the past.
+func ExampleGraceDuration() {
+	fmt.Println(termination.GraceDuration(30))
+	fmt.Println(termination.GraceDuration(10_000_000_000)) // 1e10 s: past 2^63 ns
+	// Output:
+	// 30s
+	// 2562047h47m16.854775807s
+}
+
+// A pod manifest without terminationGracePeriodSeconds is read as the API
+// server stores it: with the default 30 s.
+func ExampleStoredGracePeriodSeconds() {
+	var pod api.Pod
+	fmt.Println(termination.StoredGracePeriodSeconds(&pod))
+	g := int64(5)
+	pod.Spec.TerminationGracePeriodSeconds = &g
+	fmt.Println(termination.StoredGracePeriodSeconds(&pod))
+	// Output:
+	// 30
+	// 5
+}

@@ -1,6 +1,12 @@
 package termination
 
-import "errors"
+import (
+	"errors"
+	"math"
+	"time"
+
+	"github.com/podsem/podsem/api"
+)
 
 // Grace-period constants of Kubernetes v1.36.3. Each names the component
 // whose rule it is.
@@ -91,3 +97,46 @@ var (
 )
 
 func ptr[T any](v T) *T { return &v }
+
+// GraceDuration converts a grace period in whole seconds, as the API and
+// the kubelet carry it, into a time.Duration, saturating instead of
+// wrapping: a period longer than the largest Duration (math.MaxInt64 ns,
+// about 292 years) becomes that largest Duration, and a negative one past
+// the smallest becomes the smallest. Upstream multiplies the seconds by
+// time.Second unchecked (the API server's BeforeDelete when it sets
+// deletionTimestamp, kuberuntime's executePreStopHook when it bounds the
+// wait for the hook, the kubelet's kill timeout), so there a value past
+// 2^63 ns wraps around, to a deadline in the past or a wait that ends at
+// once; neither the API server nor the kubelet refuses such a value.
+// Every calculator in this package converts seconds through this function,
+// so a huge grace period means "as long as a Duration can wait" everywhere.
+func GraceDuration(seconds int64) time.Duration {
+	const maxSeconds = int64(math.MaxInt64 / int64(time.Second))
+	switch {
+	case seconds > maxSeconds:
+		return math.MaxInt64
+	case seconds < -maxSeconds:
+		return math.MinInt64
+	}
+	return time.Duration(seconds) * time.Second
+}
+
+// StoredGracePeriodSeconds is spec.terminationGracePeriodSeconds of pod as
+// the API server stores it: the pod's own value, or
+// api.DefaultTerminationGracePeriodSeconds (30) when the field is absent,
+// because the API server's v1 defaulting fills it in on create, so every
+// pod the API server and the kubelet ever see carries it. It is the one
+// answer podsem gives for a pod without the field wherever it follows a
+// pod through the cluster (BuildTimeline, lifecycle.Machine, the proptest
+// generators' grace model). The calculators that mirror one upstream
+// function (CheckGracefulDelete, APIServerGrace, KubeletPodGrace,
+// ContainerGrace, KillTimeout, EvictionGraceOverride) read the field as
+// given, as that function does: an absent value there is 0 at the API
+// server and "no preference" in the kubelet, a case upstream only meets
+// for an object that bypassed defaulting. A nil pod has the default.
+func StoredGracePeriodSeconds(pod *api.Pod) int64 {
+	if pod == nil || pod.Spec.TerminationGracePeriodSeconds == nil {
+		return api.DefaultTerminationGracePeriodSeconds
+	}
+	return *pod.Spec.TerminationGracePeriodSeconds
+}

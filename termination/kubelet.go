@@ -2,6 +2,7 @@ package termination
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/podsem/podsem/api"
@@ -149,7 +150,10 @@ func EvictionGraceOverride(pod *api.Pod, hard bool, cfg EvictionConfig) Eviction
 // ExceededGracePeriod event and gives up waiting: one and a half times the
 // grace period (integer seconds: g + g/2), at least
 // MinimumKillTimeoutSeconds. The grace period is the override when one is
-// given, else spec.terminationGracePeriodSeconds, else 0. A nil override is
+// given, else spec.terminationGracePeriodSeconds, else 0. Upstream's int64
+// sum and Duration product both wrap for huge grace periods (a negative or
+// zero timeout); podsem saturates at the largest Duration (about 292 years,
+// see GraceDuration), so the result is never below 10 s. A nil override is
 // none; a nil pod has no kill to time: the result is zero.
 func KillTimeout(pod *api.Pod, override *int64) time.Duration {
 	if pod == nil {
@@ -162,9 +166,15 @@ func KillTimeout(pod *api.Pod, override *int64) time.Duration {
 	case pod.Spec.TerminationGracePeriodSeconds != nil:
 		g = *pod.Spec.TerminationGracePeriodSeconds
 	}
-	t := g + g/2
-	if t < MinimumKillTimeoutSeconds {
-		t = MinimumKillTimeoutSeconds
+	if g < 0 {
+		// g + g/2 is negative too (and for the most negative values it
+		// would wrap positive): the floor applies.
+		return GraceDuration(MinimumKillTimeoutSeconds)
 	}
-	return time.Duration(t) * time.Second
+	t := g + g/2
+	if t < g {
+		t = math.MaxInt64 // g + g/2 wrapped: saturate
+	}
+	t = max(t, MinimumKillTimeoutSeconds)
+	return GraceDuration(t)
 }

@@ -115,6 +115,11 @@ var nilCases = map[string]func(t *testing.T){
 	"PreStopRuntime": func(t *testing.T) {
 		niltest.Zero(t, termination.PreStopRuntime(nil))
 	},
+	"StoredGracePeriodSeconds": func(t *testing.T) {
+		if got := termination.StoredGracePeriodSeconds(nil); got != api.DefaultTerminationGracePeriodSeconds {
+			t.Errorf("nil pod: got %d, want the default %d", got, api.DefaultTerminationGracePeriodSeconds)
+		}
+	},
 }
 
 func TestNil(t *testing.T) { niltest.Run(t, nilCases) }

@@ -271,7 +271,7 @@ func BuildShutdownTimeline(pods []*api.Pod, cfg ShutdownConfig, now time.Time) (
 			k.Status = KubeletKillStatus(k.Pod, phase, ReasonNodeShutdown, MessageNodeShutdown, at)
 			event(at, ShutdownPodKilled, gi, k.Pod.Name, fmt.Sprintf("grace %ds from %s", k.GracePeriodSeconds, k.Source))
 		}
-		at = at.Add(time.Duration(g.GracePeriodSeconds) * time.Second)
+		at = at.Add(GraceDuration(g.GracePeriodSeconds))
 		g.End = at
 		event(at, ShutdownGroupTimedOut, gi, "", fmt.Sprintf("priority %d: %ds elapsed", g.Priority, g.GracePeriodSeconds))
 	}

@@ -170,11 +170,25 @@ func writeEventLine(b *strings.Builder, offset time.Duration, width int, kind, s
 // while the kubelet still stops the processes (with a 1 s pod grace). A
 // repeated DELETE that does not shorten the grace changes nothing. A
 // kubelet restart begins the termination of the containers still running
-// anew with the full grace period. A nil pod is an error wrapping
-// api.ErrInvalidInput.
+// anew with the full grace period.
+//
+// The pod is read as the API server stores it: without
+// spec.terminationGracePeriodSeconds it has the default 30 s
+// (StoredGracePeriodSeconds), as lifecycle.Machine reads it too. Grace
+// periods and durations past the largest time.Duration (about 292 years)
+// saturate at it (GraceDuration) where upstream's arithmetic wraps, so no
+// step of the timeline comes before the request. A nil pod is an error
+// wrapping api.ErrInvalidInput.
 func BuildTimeline(pod *api.Pod, req DeleteRequest, now time.Time) (Timeline, error) {
 	if pod == nil {
 		return Timeline{}, fmt.Errorf("%w: pod: nil", errInvalidInput)
+	}
+	if pod.Spec.TerminationGracePeriodSeconds == nil {
+		// The pod being deleted is a stored one, so it carries the API
+		// server's default.
+		stored := *pod
+		stored.Spec.TerminationGracePeriodSeconds = ptr(StoredGracePeriodSeconds(pod))
+		pod = &stored
 	}
 	dec, err := APIServerGrace(pod, req.Options, now)
 	if err != nil {
@@ -227,7 +241,7 @@ func BuildTimeline(pod *api.Pod, req DeleteRequest, now time.Time) (Timeline, er
 
 	tl.Grace = KubeletPodGrace(&after, PodWorkerState{})
 	tl.Start = now
-	tl.Deadline = now.Add(time.Duration(tl.Grace.GracePeriodSeconds) * time.Second)
+	tl.Deadline = now.Add(GraceDuration(tl.Grace.GracePeriodSeconds))
 	add(now, TimelineTerminationStarted, "", fmt.Sprintf("pod grace %ds (%s); deadline %s", tl.Grace.GracePeriodSeconds, tl.Grace.Reason, tl.Deadline.UTC().Format(time.RFC3339)))
 
 	restart := time.Time{}
@@ -248,7 +262,7 @@ func BuildTimeline(pod *api.Pod, req DeleteRequest, now time.Time) (Timeline, er
 			g := KubeletPodGrace(&after, PodWorkerState{})
 			tl.Grace = g
 			tl.Start = restart
-			tl.Deadline = restart.Add(time.Duration(g.GracePeriodSeconds) * time.Second)
+			tl.Deadline = restart.Add(GraceDuration(g.GracePeriodSeconds))
 			add(restart, TimelineKubeletRestarted, "", fmt.Sprintf("termination starts over with the full %ds; deadline %s", g.GracePeriodSeconds, tl.Deadline.UTC().Format(time.RFC3339)))
 			if err := runRound(&after, still, restart, g.GracePeriodSeconds, time.Time{}, addEvent); err != nil {
 				return tl, err
@@ -376,7 +390,7 @@ func runRound(pod *api.Pod, cs []*ctrState, start time.Time, grace int64, cutoff
 	sort.SliceStable(sidecars, func(i, j int) bool { return sidecars[i].order > sidecars[j].order })
 	order = append(order, sidecars...)
 
-	deadline := start.Add(time.Duration(grace) * time.Second)
+	deadline := start.Add(GraceDuration(grace))
 	var mainStop time.Time
 	mainOutlives := false
 	inRound := map[int]*ctrState{}
@@ -391,7 +405,7 @@ func runRound(pod *api.Pod, cs []*ctrState, start time.Time, grace int64, cutoff
 			if elapsed < 0 {
 				elapsed = 0
 			}
-			if limit := time.Duration(grace) * time.Second; elapsed > limit {
+			if limit := GraceDuration(grace); elapsed > limit {
 				elapsed = limit
 			}
 		}
@@ -403,13 +417,13 @@ func runRound(pod *api.Pod, cs []*ctrState, start time.Time, grace int64, cutoff
 			case mainOutlives || (n != nil && !n.stopped):
 				// A container it waits for outlives this round: it waits
 				// as long as its grace period allows.
-				turn = deadline.Add(time.Duration(grace) * time.Second)
+				turn = deadline.Add(GraceDuration(grace))
 			case n != nil && n.stopAt.After(turn):
 				turn = n.stopAt
 			}
 			remaining := grace - int64(elapsed/time.Second)
 			if w := turn.Sub(start.Add(elapsed)); w > 0 && remaining > 0 {
-				if lim := time.Duration(remaining) * time.Second; w > lim {
+				if lim := GraceDuration(remaining); w > lim {
 					w = lim
 				}
 				wait = w
@@ -426,8 +440,8 @@ func runRound(pod *api.Pod, cs []*ctrState, start time.Time, grace int64, cutoff
 		if err != nil {
 			return err
 		}
-		signalAt := start.Add(elapsed + wait)
-		killAt := signalAt.Add(time.Duration(r.GracePeriodSeconds) * time.Second)
+		signalAt := start.Add(elapsed).Add(wait) // each at most the largest Duration; their sum could wrap
+		killAt := signalAt.Add(GraceDuration(r.GracePeriodSeconds))
 		// A process signalled before a kubelet restart keeps its own
 		// schedule.
 		exitAt := c.exitAt
@@ -442,7 +456,7 @@ func runRound(pod *api.Pod, cs []*ctrState, start time.Time, grace int64, cutoff
 
 		if ran && start.Before(stopAt) {
 			emit(start, TimelinePreStopStarted, c, fmt.Sprintf("preStop hook runs (at most %ds)", grace))
-			if c.preStop > time.Duration(grace)*time.Second {
+			if c.preStop > GraceDuration(grace) {
 				if deadline.Before(stopAt) {
 					emit(deadline, TimelinePreStopTimedOut, c, fmt.Sprintf("still running at the deadline; the kubelet stops waiting after %ds", grace))
 				}
