@@ -325,3 +325,57 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// A YAML syntax error names the file's line: where the unclosed mapping,
+// list or scalar opens, or where the token that cannot be read sits. yaml.v3
+// counts a parser error's line from 0 and a scanner error's from 1, and
+// gives no line for a mark on a text's first line; each case here pins the
+// line a reader of the file would look at.
+func TestYAMLErrorLines(t *testing.T) {
+	for _, tc := range []struct {
+		name, yaml, want string
+	}{
+		{"flow mapping left open", "kind: Pod\nmetadata:\n  labels: {app: web\nspec: {}\n",
+			"document 1: line 3: did not find expected ',' or '}'"},
+		{"flow list left open", "kind: Pod\nmetadata:\n  name: [a, b\nspec: {}\n",
+			"document 1: line 3: did not find expected ',' or ']'"},
+		{"flow mapping open on the first line", "a: {b: c\nd: e\n",
+			"document 1: line 1: did not find expected ',' or '}'"},
+		{"list entry missing", "kind: Pod\nspec:\n  - a\n  b: c\n",
+			"document 1: line 3: did not find expected '-' indicator"},
+		{"list entry missing on the first line", "- a\nb: c\n",
+			"document 1: line 1: did not find expected '-' indicator"},
+		{"bad indentation", "kind: Pod\n  bad: indent\n",
+			"document 1: line 2: mapping values are not allowed in this context"},
+		{"mapping value on the first line", "a: b: c\n",
+			"document 1: line 1: mapping values are not allowed in this context"},
+		{"tab indentation", "kind: Pod\nmetadata:\n\tname: x\n",
+			"document 1: line 3: found character that cannot start any token"},
+		{"reserved indicator", "kind: Pod\nmetadata: {name: x}\nspec: @x\n",
+			"document 1: line 3: found character that cannot start any token"},
+		{"quoted scalar left open", "kind: Pod\nx: \"unterminated\n",
+			"document 1: line 2: found unexpected end of stream"},
+		{"duplicate key", "kind: Pod\nkind: Node\n",
+			`document 1: line 2: mapping key "kind" already defined`},
+		{"second document", "kind: Pod\nmetadata: {name: a}\n---\nkind: Pod\nmetadata:\n  labels: {app: web\nspec: {}\n",
+			"document 2: line 6: did not find expected ',' or '}'"},
+		{"second document, scanner error", "kind: Pod\nmetadata: {name: a}\n--- # next\nkind: Pod\n  bad: indent\n",
+			"document 2: line 5: mapping values are not allowed in this context"},
+		{"after a leading separator and comments", "---\n# one\n# two\nkind: Pod\nspec:\n  - a\n  b: c\n",
+			"document 1: line 6: did not find expected '-' indicator"},
+		{"after an empty document", "# nothing\n---\n---\nkind: Pod\nmetadata: {name: [x}\n",
+			"document 1: line 5: did not find expected ',' or ']'"},
+		{"CRLF line ends", "kind: Pod\r\nmetadata:\r\n  labels: {app: web\r\nspec: {}\r\n",
+			"document 1: line 3: did not find expected ',' or '}'"},
+	} {
+		in := newInput()
+		in.read("f.yaml", []byte(tc.yaml))
+		if len(in.errs) != 1 {
+			t.Errorf("%s: %d errors, want 1", tc.name, len(in.errs))
+			continue
+		}
+		if got, want := in.errs[0].String(), "f.yaml: "+tc.want; got != want {
+			t.Errorf("%s:\n got %s\nwant %s", tc.name, got, want)
+		}
+	}
+}
