@@ -111,13 +111,32 @@ func yamlNode(v any) *yaml.Node {
 		}
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: string(x)}
 	case string:
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: x}
+		n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: x}
+		if startsALineWithTab(x) {
+			// yaml.v3 would write a literal block ("|") whose first line
+			// is indented by spaces and then a tab, which YAML 1.2 does not
+			// allow (a block's indentation is spaces only, so readers take
+			// the tab for indentation and refuse it): such a string is
+			// written double-quoted, with the tab as \t.
+			n.Style = yaml.DoubleQuotedStyle
+		}
+		return n
 	case bool:
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: fmt.Sprint(x)}
 	case nil:
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}
 	}
 	panic(fmt.Sprintf("yamlNode: %T", v))
+}
+
+// startsALineWithTab reports whether a line of s begins with a tab.
+func startsALineWithTab(s string) bool {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.HasPrefix(l, "\t") {
+			return true
+		}
+	}
+	return false
 }
 
 // fataler is what the helpers need of a *testing.T or *rapid.T.
@@ -205,6 +224,24 @@ func TestYAMLDecodesAsJSON(t *testing.T) {
 			rt.Fatalf("%s: YAML and JSON decode differently (-json +yaml):\n%s\n--- YAML:\n%s", kind, d, ys)
 		}
 	})
+}
+
+// Strings whose lines start with a tab are written as YAML a reader
+// accepts, and read back as they were: the cases the property above once
+// drew and tripped on.
+func TestYAMLWriterTabs(t *testing.T) {
+	for _, s := range []string{"\t\n", "\tfoo\nbar", "a\n\tb", " \tx\ny", "\n\t", "\t"} {
+		tree := map[string]any{"kind": "Pod", "metadata": map[string]any{"name": "p", "annotations": map[string]any{"a": s}}}
+		js, err := json.Marshal(tree)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fromJSON := readObjects(t, "object.json", js)
+		fromYAML := readObjects(t, "object.yaml", toYAML(t, tree))
+		if d := cmp.Diff(fromJSON, fromYAML, byValue); d != "" {
+			t.Errorf("%q: (-json +yaml):\n%s", s, d)
+		}
+	}
 }
 
 // A multi-document YAML file holds the same objects as a JSON List of
