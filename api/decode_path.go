@@ -38,14 +38,14 @@ func (e *fieldPathError) Unwrap() error { return e.err }
 
 // withFieldPath wraps err, returned by json.Unmarshal(raw, fresh()), with
 // the path of the value in raw that causes it. It descends from the
-// document's root, as long as the object or list there decodes when empty
-// (so the fault is in a member, not in the container's kind): at each
-// level it keeps the first member (in
-// document order) that, decoded alone at its place into a fresh value,
-// fails with the same error, preferring any failing member when none fails
-// the same way. The search runs only on the error path; each level
-// re-decodes its members once, so the work is the document's size times
-// the depth of the Go type, which is bounded.
+// document's root for as long as the object or list there decodes when
+// empty (so that the fault is in a member, not in the container's kind),
+// keeping at each level the first member, in document order, that fails
+// with the same error when decoded alone at its place into a fresh value
+// (or else the first member that fails at all). It runs only once decoding
+// has failed; each level re-decodes its members once, and the descent
+// stops where the Go type has no container, so the work is the document's
+// size times the (fixed) depth of the Go type.
 func withFieldPath(raw []byte, fresh func() any, err error) error {
 	target := err.Error()
 	var prefix, suffix []byte
