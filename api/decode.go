@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -29,11 +28,12 @@ type Object any
 // v1 type; the fields podsem reads are the same). Unknown fields are
 // ignored; an unknown kind is an error naming it.
 func Decode(data []byte) ([]Object, error) {
-	var head struct {
-		Kind  string            `json:"kind"`
-		Items []json.RawMessage `json:"items"`
-	}
+	var head listHead
 	if err := json.Unmarshal(data, &head); err != nil {
+		var se *json.SyntaxError
+		if !errors.As(err, &se) {
+			err = withFieldPath(data, func() any { return new(listHead) }, err)
+		}
 		return nil, fmt.Errorf("decode: %w", err)
 	}
 	if head.Kind == "List" || strings.HasSuffix(head.Kind, "List") {
@@ -58,67 +58,32 @@ func Decode(data []byte) ([]Object, error) {
 	return []Object{o}, nil
 }
 
+// listHead is what Decode reads first: a document's kind and, for a list,
+// its items.
+type listHead struct {
+	Kind  string            `json:"kind"`
+	Items []json.RawMessage `json:"items"`
+}
+
 func decodeOne(raw []byte, defaultKind string) (Object, error) {
 	var tm TypeMeta
 	if err := json.Unmarshal(raw, &tm); err != nil {
-		return nil, err
+		return nil, withFieldPath(raw, func() any { return new(TypeMeta) }, err)
 	}
 	kind := tm.Kind
 	if kind == "" {
 		kind = defaultKind
 	}
-	var o Object
-	switch kind {
-	case "Pod":
-		o = &Pod{}
-	case "Node":
-		o = &Node{}
-	case "Namespace":
-		o = &Namespace{}
-	case "PodDisruptionBudget":
-		o = &PodDisruptionBudget{}
-	case "PriorityClass":
-		o = &PriorityClass{}
-	case "Eviction":
-		o = &Eviction{}
-	case "Service":
-		o = &Service{}
-	case "Deployment":
-		o = &Deployment{}
-	case "ReplicaSet":
-		o = &ReplicaSet{}
-	case "StatefulSet":
-		o = &StatefulSet{}
-	case "ReplicationController":
-		o = &ReplicationController{}
-	case "DaemonSet":
-		o = &DaemonSet{}
-	case "Job":
-		o = &Job{}
-	case "PersistentVolumeClaim":
-		o = &PersistentVolumeClaim{}
-	case "PersistentVolume":
-		o = &PersistentVolume{}
-	case "StorageClass":
-		o = &StorageClass{}
-	case "CSINode":
-		o = &CSINode{}
-	case "CSIDriver":
-		o = &CSIDriver{}
-	case "":
-		return nil, fmt.Errorf("object has no kind and none can be inferred")
-	default:
+	fresh := newObject(kind)
+	if fresh == nil {
+		if kind == "" {
+			return nil, fmt.Errorf("object has no kind and none can be inferred")
+		}
 		return nil, fmt.Errorf("%w %q (apiVersion %q)", ErrUnknownKind, kind, tm.APIVersion)
 	}
+	o := fresh()
 	if err := json.Unmarshal(raw, o); err != nil {
-		name := tm.objectName(raw)
-		var qe *quantityError
-		if errors.As(err, &qe) {
-			if path := locateScalar(raw, qe.input); path != "" {
-				return nil, fmt.Errorf("%s%s: %s: %w", kind, name, path, err)
-			}
-		}
-		return nil, fmt.Errorf("%s%s: %w", kind, name, err)
+		return nil, fmt.Errorf("%s%s: %w", kind, tm.objectName(raw), withFieldPath(raw, fresh, err))
 	}
 	if k, ok := o.(interface{ setKind(string) }); ok && tm.Kind == "" {
 		// An item of a typed list takes the list's element kind, so that
@@ -126,6 +91,51 @@ func decodeOne(raw []byte, defaultKind string) (Object, error) {
 		k.setKind(kind)
 	}
 	return o, nil
+}
+
+// newObject returns a constructor of the empty object of a kind podsem
+// models, or nil for any other kind.
+func newObject(kind string) func() any {
+	var o func() any
+	switch kind {
+	case "Pod":
+		o = func() any { return &Pod{} }
+	case "Node":
+		o = func() any { return &Node{} }
+	case "Namespace":
+		o = func() any { return &Namespace{} }
+	case "PodDisruptionBudget":
+		o = func() any { return &PodDisruptionBudget{} }
+	case "PriorityClass":
+		o = func() any { return &PriorityClass{} }
+	case "Eviction":
+		o = func() any { return &Eviction{} }
+	case "Service":
+		o = func() any { return &Service{} }
+	case "Deployment":
+		o = func() any { return &Deployment{} }
+	case "ReplicaSet":
+		o = func() any { return &ReplicaSet{} }
+	case "StatefulSet":
+		o = func() any { return &StatefulSet{} }
+	case "ReplicationController":
+		o = func() any { return &ReplicationController{} }
+	case "DaemonSet":
+		o = func() any { return &DaemonSet{} }
+	case "Job":
+		o = func() any { return &Job{} }
+	case "PersistentVolumeClaim":
+		o = func() any { return &PersistentVolumeClaim{} }
+	case "PersistentVolume":
+		o = func() any { return &PersistentVolume{} }
+	case "StorageClass":
+		o = func() any { return &StorageClass{} }
+	case "CSINode":
+		o = func() any { return &CSINode{} }
+	case "CSIDriver":
+		o = func() any { return &CSIDriver{} }
+	}
+	return o
 }
 
 func (t *TypeMeta) setKind(kind string) { t.Kind = kind }
@@ -146,51 +156,4 @@ func (t *TypeMeta) objectName(raw []byte) string {
 		return " " + m.Metadata.Namespace + "/" + m.Metadata.Name
 	}
 	return " " + m.Metadata.Name
-}
-
-// locateScalar returns the field path ("spec.containers[0].resources.
-// limits.cpu") of the first string or number in raw whose text, trimmed,
-// is value: where a value that failed to parse (a quantity) sits, since
-// encoding/json does not say for errors of a field's own decoder. It
-// returns "" when raw is not JSON or holds no such value.
-func locateScalar(raw []byte, value string) string {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var tree any
-	if dec.Decode(&tree) != nil {
-		return ""
-	}
-	var walk func(v any, path string) (string, bool)
-	walk = func(v any, path string) (string, bool) {
-		switch x := v.(type) {
-		case map[string]any:
-			keys := make([]string, 0, len(x))
-			for k := range x {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
-				p := k
-				if path != "" {
-					p = path + "." + k
-				}
-				if found, ok := walk(x[k], p); ok {
-					return found, true
-				}
-			}
-		case []any:
-			for i, e := range x {
-				if found, ok := walk(e, fmt.Sprintf("%s[%d]", path, i)); ok {
-					return found, true
-				}
-			}
-		case string:
-			return path, strings.TrimSpace(x) == value
-		case json.Number:
-			return path, x.String() == value
-		}
-		return "", false
-	}
-	path, _ := walk(tree, "")
-	return path
 }

@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -39,23 +40,32 @@ func (v IntOrString) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v.IntVal)
 }
 
-// UnmarshalJSON reads a JSON number (which must be an integer within int32)
-// or string. A nil *IntOrString cannot hold the result: the error wraps
-// ErrInvalidInput.
+// UnmarshalJSON reads a JSON number (which must be an integer within int32,
+// written without a fraction or exponent) or string. Any other JSON value
+// is an error showing it. A nil *IntOrString cannot hold the result: the
+// error wraps ErrInvalidInput.
 func (v *IntOrString) UnmarshalJSON(b []byte) error {
 	if v == nil {
 		return fmt.Errorf("%w: IntOrString: nil pointer", errInvalidInput)
 	}
-	if len(b) > 0 && b[0] == '"' {
-		v.IsString, v.IntVal = true, 0
-		return json.Unmarshal(b, &v.StrVal)
+	switch jsonKindOf(b) {
+	case "string":
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*v = IntOrString{IsString: true, StrVal: s}
+		return nil
+	case "number":
+	default:
+		return &jsonKindError{want: "int-or-string must be an integer or a string", got: b}
 	}
-	var n int64
-	if err := json.Unmarshal(b, &n); err != nil {
-		return fmt.Errorf("int-or-string: want an integer or a string, got %s", b)
+	n, err := strconv.ParseInt(string(b), 10, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return fmt.Errorf("int-or-string %s is not an integer", b)
 	}
-	if n < math.MinInt32 || n > math.MaxInt32 {
-		return fmt.Errorf("int-or-string: %d is out of int32 range", n)
+	if err != nil || n < math.MinInt32 || n > math.MaxInt32 {
+		return fmt.Errorf("int-or-string %s is out of int32 range", b)
 	}
 	*v = IntOrString{IntVal: int32(n)}
 	return nil

@@ -86,8 +86,10 @@ func (t Time) MarshalJSON() ([]byte, error) {
 	return json.Marshal(t.UTC().Format(time.RFC3339Nano))
 }
 
-// UnmarshalJSON decodes an RFC 3339 string or null. A nil *Time cannot
-// hold the result: the error wraps ErrInvalidInput.
+// UnmarshalJSON decodes an RFC 3339 string or null (an empty string is
+// the zero Time too). Any other JSON value, or a string that is not RFC
+// 3339, is an error showing the value. A nil *Time cannot hold the result:
+// the error wraps ErrInvalidInput.
 func (t *Time) UnmarshalJSON(b []byte) error {
 	if t == nil {
 		return fmt.Errorf("%w: Time: nil pointer", errInvalidInput)
@@ -97,8 +99,8 @@ func (t *Time) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
-		return fmt.Errorf("time: want an RFC 3339 string, got %s", b)
+	if jsonKindOf(b) != "string" || json.Unmarshal(b, &s) != nil {
+		return &jsonKindError{want: "time must be an RFC 3339 string or null", got: b}
 	}
 	if s == "" {
 		t.Time = time.Time{}

@@ -869,15 +869,21 @@ func (q Quantity) MarshalJSON() ([]byte, error) {
 // JSON string holding a quantity ("500m"), a JSON number read as the
 // quantity it spells (0.5 is 500m, 1e3 is 1e3), or null, which gives the
 // zero Quantity. Whitespace around the text inside the string is ignored;
-// the string's contents are taken literally (escapes are not decoded). A
-// nil *Quantity cannot hold the result: the error wraps ErrInvalidInput.
+// the string's contents are taken literally (escapes are not decoded). Any
+// other JSON value (true, an object, a list) is an error wrapping
+// ErrFormatWrong that says so. A nil *Quantity cannot hold the result: the
+// error wraps ErrInvalidInput.
 func (q *Quantity) UnmarshalJSON(data []byte) error {
 	if q == nil {
 		return fmt.Errorf("%w: Quantity: nil pointer", errInvalidInput)
 	}
-	if string(data) == "null" {
+	switch jsonKindOf(data) {
+	case "null":
 		*q = Quantity{}
 		return nil
+	case "string", "number":
+	default:
+		return &jsonKindError{want: "quantity must be a string or a number", got: data, is: ErrFormatWrong}
 	}
 	if l := len(data); l >= 2 && data[0] == '"' && data[l-1] == '"' {
 		data = data[1 : l-1]

@@ -324,6 +324,20 @@ func locate(at where, obj any, wrap func(any) map[string]any, err error) inputEr
 	rebuild := func(sub any) any { return sub }
 	last := err
 	for {
+		// A container refused as a whole (a list where a quantity
+		// belongs) is refused empty as well: the path ends here.
+		if len(path) > 0 {
+			var empty any
+			switch node.(type) {
+			case map[string]any:
+				empty = map[string]any{}
+			case []any:
+				empty = []any{}
+			}
+			if empty != nil && fails(rebuild(empty)) != nil {
+				break
+			}
+		}
 		found := false
 		switch x := node.(type) {
 		case map[string]any:
@@ -370,9 +384,17 @@ func locate(at where, obj any, wrap func(any) map[string]any, err error) inputEr
 		return inputError{at: at, problem: problemText(last, at.kind)}
 	}
 	field := joinPath(path)
-	// api.Decode names the field of a value its own decoder refused (a
-	// quantity); the line says it once.
-	problem := strings.TrimPrefix(problemText(last, at.kind), field+": ")
+	// api.Decode names the field of the bad value; the line says it once.
+	// The pruned document api.Decode read last holds each list's element
+	// at index 0.
+	pruned := make([]string, len(path))
+	for i, p := range path {
+		if strings.HasPrefix(p, "[") && !strings.HasPrefix(p, `["`) {
+			p = "[0]"
+		}
+		pruned[i] = p
+	}
+	problem := strings.TrimPrefix(problemText(last, at.kind), joinPath(pruned)+": ")
 	return inputError{at: at, field: field, value: shortValue(node), problem: problem}
 }
 

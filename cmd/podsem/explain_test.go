@@ -124,7 +124,7 @@ func TestBadInputLines(t *testing.T) {
 		`testdata/malformed.yaml: Pod bad-quantity (document 1): spec.containers[0].resources.limits.cpu: "lots": `,
 		`testdata/malformed.yaml: Pod bad-type (document 2): spec.containers[0].ports[0].containerPort: "http": `,
 		`testdata/malformed.yaml: Ingress web (document 3): kind: "Ingress": `,
-		`testdata/malformed.yaml: document 4: line `,
+		`testdata/malformed.yaml: document 4: line 36: did not find expected ',' or '}'`,
 		`testdata/malformed.yaml: document 5: `,
 		`testdata/malformed.yaml: Pod listed-bad (document 6, items[1]): spec.containers[0].resources.requests.memory: "12XB": `,
 	}

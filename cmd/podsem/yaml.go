@@ -95,13 +95,61 @@ const maxAliasExpansion = 1 << 20
 func parseYAMLDoc(d yamlDoc) (any, error) {
 	var n yaml.Node
 	if err := yaml.Unmarshal(d.text, &n); err != nil {
-		return nil, err
+		return nil, yamlSyntaxError(d.text, err)
 	}
 	if n.Kind == 0 {
 		return nil, nil
 	}
 	budget := maxAliasExpansion
 	return yamlToTree(&n, &budget, 0)
+}
+
+// yamlParserProblems are the problems yaml.v3's parser (as opposed to its
+// scanner) reports. For these yaml.v3 prints a line counted from 0, where
+// it counts scanner errors from 1; and a mark on the text's first line
+// counts as no mark at all (it then falls back to the problem's mark, or
+// prints no line).
+var yamlParserProblems = map[string]bool{
+	"did not find expected ',' or ']'":       true,
+	"did not find expected ',' or '}'":       true,
+	"did not find expected '-' indicator":    true,
+	"did not find expected <document start>": true,
+	"did not find expected <stream-start>":   true,
+	"did not find expected key":              true,
+	"did not find expected node content":     true,
+	"found duplicate %TAG directive":         true,
+	"found duplicate %YAML directive":        true,
+	"found incompatible YAML document":       true,
+	"found undefined tag handle":             true,
+}
+
+// yamlSyntaxError returns err, yaml.v3's error for a document's text, with
+// the file's line. The text is parsed again behind one more blank line, so
+// that no mark sits on the text's first line (every error gets a line, the
+// context's when there is one: where the unclosed mapping or list opens),
+// and the line yaml.v3 prints is corrected by the kind of error.
+func yamlSyntaxError(text []byte, err error) error {
+	var n yaml.Node
+	again := yaml.Unmarshal(append([]byte("\n"), text...), &n)
+	if again == nil {
+		return err
+	}
+	msg := strings.TrimPrefix(again.Error(), "yaml: ")
+	rest, ok := strings.CutPrefix(msg, "line ")
+	if !ok {
+		return errors.New(strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	num, problem, ok := strings.Cut(rest, ": ")
+	line, convErr := strconv.Atoi(num)
+	if !ok || convErr != nil {
+		return errors.New(msg)
+	}
+	// Behind the extra line, a scanner error prints the file's line plus
+	// one and a parser error the file's line.
+	if !yamlParserProblems[problem] {
+		line--
+	}
+	return fmt.Errorf("line %d: %s", line, problem)
 }
 
 // yamlToTree converts a yaml.v3 node.

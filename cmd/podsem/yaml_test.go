@@ -111,13 +111,32 @@ func yamlNode(v any) *yaml.Node {
 		}
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: string(x)}
 	case string:
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: x}
+		n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: x}
+		if startsALineWithTab(x) {
+			// yaml.v3 would write a literal block ("|") whose first line
+			// is indented by spaces and then a tab, which YAML 1.2 does not
+			// allow (a block's indentation is spaces only, so readers take
+			// the tab for indentation and refuse it): such a string is
+			// written double-quoted, with the tab as \t.
+			n.Style = yaml.DoubleQuotedStyle
+		}
+		return n
 	case bool:
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: fmt.Sprint(x)}
 	case nil:
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}
 	}
 	panic(fmt.Sprintf("yamlNode: %T", v))
+}
+
+// startsALineWithTab reports whether a line of s begins with a tab.
+func startsALineWithTab(s string) bool {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.HasPrefix(l, "\t") {
+			return true
+		}
+	}
+	return false
 }
 
 // fataler is what the helpers need of a *testing.T or *rapid.T.
@@ -205,6 +224,24 @@ func TestYAMLDecodesAsJSON(t *testing.T) {
 			rt.Fatalf("%s: YAML and JSON decode differently (-json +yaml):\n%s\n--- YAML:\n%s", kind, d, ys)
 		}
 	})
+}
+
+// Strings whose lines start with a tab are written as YAML a reader
+// accepts, and read back as they were: the cases the property above once
+// drew and tripped on.
+func TestYAMLWriterTabs(t *testing.T) {
+	for _, s := range []string{"\t\n", "\tfoo\nbar", "a\n\tb", " \tx\ny", "\n\t", "\t"} {
+		tree := map[string]any{"kind": "Pod", "metadata": map[string]any{"name": "p", "annotations": map[string]any{"a": s}}}
+		js, err := json.Marshal(tree)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fromJSON := readObjects(t, "object.json", js)
+		fromYAML := readObjects(t, "object.yaml", toYAML(t, tree))
+		if d := cmp.Diff(fromJSON, fromYAML, byValue); d != "" {
+			t.Errorf("%q: (-json +yaml):\n%s", s, d)
+		}
+	}
 }
 
 // A multi-document YAML file holds the same objects as a JSON List of
@@ -324,4 +361,58 @@ func FuzzRead(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A YAML syntax error names the file's line: where the unclosed mapping,
+// list or scalar opens, or where the token that cannot be read sits. yaml.v3
+// counts a parser error's line from 0 and a scanner error's from 1, and
+// gives no line for a mark on a text's first line; each case here pins the
+// line a reader of the file would look at.
+func TestYAMLErrorLines(t *testing.T) {
+	for _, tc := range []struct {
+		name, yaml, want string
+	}{
+		{"flow mapping left open", "kind: Pod\nmetadata:\n  labels: {app: web\nspec: {}\n",
+			"document 1: line 3: did not find expected ',' or '}'"},
+		{"flow list left open", "kind: Pod\nmetadata:\n  name: [a, b\nspec: {}\n",
+			"document 1: line 3: did not find expected ',' or ']'"},
+		{"flow mapping open on the first line", "a: {b: c\nd: e\n",
+			"document 1: line 1: did not find expected ',' or '}'"},
+		{"list entry missing", "kind: Pod\nspec:\n  - a\n  b: c\n",
+			"document 1: line 3: did not find expected '-' indicator"},
+		{"list entry missing on the first line", "- a\nb: c\n",
+			"document 1: line 1: did not find expected '-' indicator"},
+		{"bad indentation", "kind: Pod\n  bad: indent\n",
+			"document 1: line 2: mapping values are not allowed in this context"},
+		{"mapping value on the first line", "a: b: c\n",
+			"document 1: line 1: mapping values are not allowed in this context"},
+		{"tab indentation", "kind: Pod\nmetadata:\n\tname: x\n",
+			"document 1: line 3: found character that cannot start any token"},
+		{"reserved indicator", "kind: Pod\nmetadata: {name: x}\nspec: @x\n",
+			"document 1: line 3: found character that cannot start any token"},
+		{"quoted scalar left open", "kind: Pod\nx: \"unterminated\n",
+			"document 1: line 2: found unexpected end of stream"},
+		{"duplicate key", "kind: Pod\nkind: Node\n",
+			`document 1: line 2: mapping key "kind" already defined`},
+		{"second document", "kind: Pod\nmetadata: {name: a}\n---\nkind: Pod\nmetadata:\n  labels: {app: web\nspec: {}\n",
+			"document 2: line 6: did not find expected ',' or '}'"},
+		{"second document, scanner error", "kind: Pod\nmetadata: {name: a}\n--- # next\nkind: Pod\n  bad: indent\n",
+			"document 2: line 5: mapping values are not allowed in this context"},
+		{"after a leading separator and comments", "---\n# one\n# two\nkind: Pod\nspec:\n  - a\n  b: c\n",
+			"document 1: line 6: did not find expected '-' indicator"},
+		{"after an empty document", "# nothing\n---\n---\nkind: Pod\nmetadata: {name: [x}\n",
+			"document 1: line 5: did not find expected ',' or ']'"},
+		{"CRLF line ends", "kind: Pod\r\nmetadata:\r\n  labels: {app: web\r\nspec: {}\r\n",
+			"document 1: line 3: did not find expected ',' or '}'"},
+	} {
+		in := newInput()
+		in.read("f.yaml", []byte(tc.yaml))
+		if len(in.errs) != 1 {
+			t.Errorf("%s: %d errors, want 1", tc.name, len(in.errs))
+			continue
+		}
+		if got, want := in.errs[0].String(), "f.yaml: "+tc.want; got != want {
+			t.Errorf("%s:\n got %s\nwant %s", tc.name, got, want)
+		}
+	}
 }
