@@ -171,14 +171,21 @@ func IsKubeletCondition(t api.PodConditionType) bool {
 type statusView struct {
 	init, regular []api.ContainerStatus
 	unknown       bool
+
+	byName  struct{ init, regular statusIndex } // built by find when first needed
+	indexed bool
 }
 
 // find returns the first status named name, init statuses first.
 func (v *statusView) find(name string) *api.ContainerStatus {
-	if cs := api.ContainerStatusByName(v.init, name); cs != nil {
+	if !v.indexed {
+		v.byName.init, v.byName.regular = newStatusIndex(v.init), newStatusIndex(v.regular)
+		v.indexed = true
+	}
+	if cs := v.byName.init.find(name); cs != nil {
 		return cs
 	}
-	return api.ContainerStatusByName(v.regular, name)
+	return v.byName.regular.find(name)
 }
 
 // anyRegularStarted: some status of a regular container shows it running

@@ -3,6 +3,7 @@ package lifecycle
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/podsem/podsem/api"
 )
@@ -190,9 +191,10 @@ func sequence(pod *api.Pod, sandboxes []Sandbox, plan *SequencePlan) {
 		return
 	}
 
+	ephemeral := newStatusIndex(st.EphemeralContainerStatuses)
 	for i := range spec.EphemeralContainers {
 		c := &spec.EphemeralContainers[i]
-		if s, _ := containerSeqState(api.ContainerStatusByName(st.EphemeralContainerStatuses, c.Name)); s == seqNone {
+		if s, _ := containerSeqState(ephemeral.find(c.Name)); s == seqNone {
 			plan.Start = append(plan.Start, ContainerStart{Name: c.Name, Kind: api.ContainerKindEphemeral, Index: i, Reason: StartFirstRun})
 		}
 	}
@@ -218,16 +220,17 @@ func sequenceNewSandbox(pod *api.Pod, attempt uint32, plan *SequencePlan) {
 	}
 	onFailure := PodRestartPolicy(spec) == api.RestartPolicyOnFailure
 	var regular []ContainerStart
+	statuses := newStatusIndex(st.ContainerStatuses)
 	for i := range spec.Containers {
 		c := &spec.Containers[i]
 		if onFailure {
-			if s, code := containerSeqState(api.ContainerStatusByName(st.ContainerStatuses, c.Name)); s == seqExited && code == 0 {
+			if s, code := containerSeqState(statuses.find(c.Name)); s == seqExited && code == 0 {
 				continue
 			}
 		}
 		regular = append(regular, ContainerStart{Name: c.Name, Kind: api.ContainerKindRegular, Index: i, Reason: reason})
 	}
-	if len(regular) == 0 && anyRegularRan(pod) {
+	if len(regular) == 0 && anyRegularRan(pod, &statuses) {
 		plan.Done = true
 		plan.Why = "every container succeeded under restartPolicy OnFailure: no new sandbox"
 		return
@@ -258,9 +261,9 @@ func anyContainerRan(st *api.PodStatus) bool {
 
 // anyRegularRan reports whether some regular container ran (is running or
 // has exited).
-func anyRegularRan(pod *api.Pod) bool {
+func anyRegularRan(pod *api.Pod, statuses *statusIndex) bool {
 	for i := range pod.Spec.Containers {
-		if s, _ := containerSeqState(api.ContainerStatusByName(pod.Status.ContainerStatuses, pod.Spec.Containers[i].Name)); s != seqNone {
+		if s, _ := containerSeqState(statuses.find(pod.Spec.Containers[i].Name)); s != seqNone {
 			return true
 		}
 	}
@@ -283,8 +286,9 @@ func sequenceInit(pod *api.Pod, plan *SequencePlan) bool {
 	// point in this sandbox. An exited one does not: it may be left over
 	// from a sandbox that has since been replaced.
 	initialized := false
+	statuses := newStatusIndex(st.ContainerStatuses)
 	for i := range spec.Containers {
-		if s, _ := containerSeqState(api.ContainerStatusByName(st.ContainerStatuses, spec.Containers[i].Name)); s == seqRunning {
+		if s, _ := containerSeqState(statuses.find(spec.Containers[i].Name)); s == seqRunning {
 			initialized = true
 			break
 		}
@@ -292,10 +296,11 @@ func sequenceInit(pod *api.Pod, plan *SequencePlan) bool {
 	reached := initialized // some later init container has a record
 	first := len(plan.Start)
 	waiting := ""
+	inits := newStatusIndex(st.InitContainerStatuses)
 	for i := n - 1; i >= 0; i-- {
 		c := &spec.InitContainers[i]
 		kind := api.InitContainerKind(c)
-		cs := api.ContainerStatusByName(st.InitContainerStatuses, c.Name)
+		cs := inits.find(c.Name)
 		s, code := containerSeqState(cs)
 		if s == seqNone {
 			if reached && kind == api.ContainerKindSidecar {
@@ -344,9 +349,9 @@ func sequenceInit(pod *api.Pod, plan *SequencePlan) bool {
 		plan.Start = append(plan.Start, ContainerStart{Name: c.Name, Kind: api.InitContainerKind(c), Index: 0, Reason: StartFirstRun})
 	}
 	// The loop walked backwards; start in spec order.
-	inits := plan.Start[first:]
-	for i, j := 0, len(inits)-1; i < j; i, j = i+1, j-1 {
-		inits[i], inits[j] = inits[j], inits[i]
+	started := plan.Start[first:]
+	for i, j := 0, len(started)-1; i < j; i, j = i+1, j-1 {
+		started[i], started[j] = started[j], started[i]
 	}
 	if !initialized {
 		switch {
@@ -366,9 +371,10 @@ func sequenceRegular(pod *api.Pod, plan *SequencePlan) {
 	spec, st := &pod.Spec, &pod.Status
 	running := 0
 	first := len(plan.Start)
+	statuses := newStatusIndex(st.ContainerStatuses)
 	for i := range spec.Containers {
 		c := &spec.Containers[i]
-		s, code := containerSeqState(api.ContainerStatusByName(st.ContainerStatuses, c.Name))
+		s, code := containerSeqState(statuses.find(c.Name))
 		switch s {
 		case seqRunning:
 			running++
@@ -396,13 +402,20 @@ func sequenceRegular(pod *api.Pod, plan *SequencePlan) {
 	}
 }
 
+// describeStarts lists the starts as "init container a (FirstRun),
+// regular container b (FirstRun)".
 func describeStarts(starts []ContainerStart) string {
-	out := ""
+	var out strings.Builder
 	for i, s := range starts {
 		if i > 0 {
-			out += ", "
+			out.WriteString(", ")
 		}
-		out += s.String()
+		out.WriteString(s.Kind.String())
+		out.WriteByte(' ')
+		out.WriteString(s.Name)
+		out.WriteString(" (")
+		out.WriteString(s.Reason.String())
+		out.WriteByte(')')
 	}
-	return out
+	return out.String()
 }
