@@ -15,6 +15,54 @@ type statusIndex struct {
 	first map[string]int
 }
 
+// specPositions maps each container name of a pod spec to its first
+// position in its list (init, regular, ephemeral). For a caller whose
+// status lists hold one status per spec container in spec order, as the
+// Machine's do, it finds a status without building an index per call. A
+// nil *specPositions means the lists follow no order: each is indexed
+// anew.
+type specPositions struct{ init, regular, ephemeral map[string]int }
+
+func newSpecPositions(spec *api.PodSpec) *specPositions {
+	first := func(n int, name func(int) string) map[string]int {
+		m := make(map[string]int, n)
+		for i := range n {
+			if _, dup := m[name(i)]; !dup {
+				m[name(i)] = i
+			}
+		}
+		return m
+	}
+	return &specPositions{
+		init:      first(len(spec.InitContainers), func(i int) string { return spec.InitContainers[i].Name }),
+		regular:   first(len(spec.Containers), func(i int) string { return spec.Containers[i].Name }),
+		ephemeral: first(len(spec.EphemeralContainers), func(i int) string { return spec.EphemeralContainers[i].Name }),
+	}
+}
+
+// initIndex, regularIndex and ephemeralIndex index a status list of the
+// kind.
+func (p *specPositions) initIndex(list []api.ContainerStatus) statusIndex {
+	if p == nil {
+		return newStatusIndex(list)
+	}
+	return statusIndex{list, p.init}
+}
+
+func (p *specPositions) regularIndex(list []api.ContainerStatus) statusIndex {
+	if p == nil {
+		return newStatusIndex(list)
+	}
+	return statusIndex{list, p.regular}
+}
+
+func (p *specPositions) ephemeralIndex(list []api.ContainerStatus) statusIndex {
+	if p == nil {
+		return newStatusIndex(list)
+	}
+	return statusIndex{list, p.ephemeral}
+}
+
 func newStatusIndex(list []api.ContainerStatus) statusIndex {
 	x := statusIndex{list: list}
 	if len(list) > indexAbove {
@@ -33,7 +81,7 @@ func (x *statusIndex) find(name string) *api.ContainerStatus {
 	if x.first == nil {
 		return api.ContainerStatusByName(x.list, name)
 	}
-	if i, ok := x.first[name]; ok {
+	if i, ok := x.first[name]; ok && i < len(x.list) {
 		return &x.list[i]
 	}
 	return nil

@@ -83,7 +83,7 @@ func Phase(pod *api.Pod, opts PhaseOptions) api.PodPhase {
 		return ""
 	}
 	var c PhaseCounts
-	return phase(pod, opts, &c)
+	return phase(pod, opts, &c, nil)
 }
 
 // ExplainPhase is Phase with the container tally and the deciding rule.
@@ -93,7 +93,7 @@ func ExplainPhase(pod *api.Pod, opts PhaseOptions) PhaseResult {
 		return PhaseResult{}
 	}
 	var r PhaseResult
-	r.Phase = phase(pod, opts, &r.Counts)
+	r.Phase = phase(pod, opts, &r.Counts, nil)
 	r.Why = explainPhase(r.Phase, &r.Counts, opts, pod)
 	return r
 }
@@ -118,10 +118,10 @@ func exitRestartable(spec *api.PodSpec, c *api.Container, t *api.ContainerStateT
 	return ContainerShouldRestart(spec, c, t.ExitCode).Restart || t.Reason == RestartingAllContainers
 }
 
-func phase(pod *api.Pod, opts PhaseOptions, n *PhaseCounts) api.PodPhase {
+func phase(pod *api.Pod, opts PhaseOptions, n *PhaseCounts, pos *specPositions) api.PodPhase {
 	spec := &pod.Spec
 	st := &pod.Status
-	statuses := phaseStatuses{regular: newStatusIndex(st.ContainerStatuses), init: newStatusIndex(st.InitContainerStatuses)}
+	statuses := phaseStatuses{regular: pos.regularIndex(st.ContainerStatuses), init: pos.initIndex(st.InitContainerStatuses)}
 
 	for i := range spec.InitContainers {
 		c := &spec.InitContainers[i]
