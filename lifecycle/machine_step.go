@@ -568,19 +568,32 @@ func (m *Machine) runtimePod() *api.Pod {
 // Sequence reads. A container the runtime has no record of gets a status
 // with no state, which the sequencer reads as no status at all; so the
 // list keeps one entry per spec container, in spec order (specPositions).
+//
+// The list is private to the Machine, so it is updated in place: an entry
+// is written only when its container's runtime state changed.
 func runtimeStatuses(list []mcontainer, buf *[]api.ContainerStatus) []api.ContainerStatus {
-	out := (*buf)[:0]
+	out := *buf
+	if out == nil {
+		out = make([]api.ContainerStatus, len(list))
+	}
 	for i := range list {
 		c := &list[i]
-		cs := api.ContainerStatus{Name: c.spec.Name}
+		cs := &out[i]
 		switch {
 		case c.state == runRunning:
 			c.rtStarted, c.rtRunning = c.startupOK, api.ContainerStateRunning{StartedAt: api.NewTime(c.started)}
-			cs.Started, cs.State.Running = &c.rtStarted, &c.rtRunning
+			if cs.State.Running == nil || cs.Name == "" {
+				*cs = api.ContainerStatus{Name: c.spec.Name, Started: &c.rtStarted, State: api.ContainerState{Running: &c.rtRunning}}
+			}
 		case c.state == runExited || c.prior == runExited && (c.state == runPulling || c.state == runStarting):
-			cs.State.Terminated = c.last
+			if cs.State.Terminated != c.last || cs.Name == "" || cs.State.Running != nil {
+				*cs = api.ContainerStatus{Name: c.spec.Name, State: api.ContainerState{Terminated: c.last}}
+			}
+		default:
+			if cs.State.Running != nil || cs.State.Terminated != nil || cs.Name == "" {
+				*cs = api.ContainerStatus{Name: c.spec.Name}
+			}
 		}
-		out = append(out, cs)
 	}
 	*buf = out
 	return out
