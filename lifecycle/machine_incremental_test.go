@@ -109,3 +109,36 @@ func TestMachineStepAllocationsBounded(t *testing.T) {
 			smallFlip, bigFlip, smallTick, bigTick)
 	}
 }
+
+// TestMachineWakesWhenCrashLoopBackOffEnds: a container whose status shows
+// CrashLoopBackOff while its pod re-runs its init containers in a new
+// sandbox is not restarted when the back-off ends, but its status changes
+// then (to its last termination): NextDeadline must name that moment.
+func TestMachineWakesWhenCrashLoopBackOffEnds(t *testing.T) {
+	pod := appPod(api.RestartPolicyAlways, []api.Container{initC("init-a")}, api.Container{Name: "app", Image: "busybox"})
+	m := NewMachine(pod, present)
+	at := func(d time.Duration) time.Time { return machineT0.Add(d) }
+	for _, s := range []struct {
+		d  time.Duration
+		ev Event
+	}{
+		{0, Scheduled("n1")}, {0, SandboxReady("10.0.0.1")}, {0, ContainerStarted("init-a")},
+		{time.Second, ContainerExited("init-a", 0, "")}, {time.Second, ContainerStarted("app")},
+		{10 * time.Second, ContainerExited("app", 1, "")}, {10 * time.Second, ContainerStarted("app")}, // restarted at once
+		{11 * time.Second, ContainerExited("app", 1, "")}, // back-off 10 s: until 21 s
+		{12 * time.Second, SandboxDied()}, {13 * time.Second, SandboxReady("10.0.0.2")}, {13 * time.Second, ContainerStarted("init-a")},
+	} {
+		m.Step(s.ev, at(s.d))
+	}
+	st := m.Pod().Status
+	if w := st.ContainerStatuses[0].State.Waiting; w == nil || w.Reason != CrashLoopBackOff {
+		t.Fatalf("app at 13s: %+v, want waiting in CrashLoopBackOff", st.ContainerStatuses[0].State)
+	}
+	if got, want := m.NextDeadline(), at(21*time.Second); !got.Equal(want) {
+		t.Errorf("NextDeadline = %v, want the end of the back-off %v", got, want)
+	}
+	st, acts := m.Step(Tick(), at(21*time.Second))
+	if st.ContainerStatuses[0].State.Terminated == nil || !hasAction(acts, ActionReportStatus) {
+		t.Errorf("at 21s: app %+v, actions %v; want its termination reported", st.ContainerStatuses[0].State, acts)
+	}
+}

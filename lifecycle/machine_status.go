@@ -38,10 +38,10 @@ func (m *Machine) buildStatus(now time.Time) bool {
 }
 
 func (m *Machine) kubeletStatus(st, prev *api.PodStatus, now time.Time) {
-	st.InitContainerStatuses = m.apiStatuses(0, now)
-	st.ContainerStatuses = m.apiStatuses(1, now)
+	st.InitContainerStatuses = m.apiStatuses(0, now, true)
+	st.ContainerStatuses = m.apiStatuses(1, now, true)
 	if len(m.ephemeral) > 0 {
-		st.EphemeralContainerStatuses = m.apiStatuses(2, now)
+		st.EphemeralContainerStatuses = m.apiStatuses(2, now, true)
 	}
 	if m.finalized {
 		// Marked on copies: the lists are shared with earlier statuses.
@@ -70,8 +70,8 @@ func (m *Machine) kubeletStatus(st, prev *api.PodStatus, now time.Time) {
 // anything else happens.
 func (m *Machine) computePhase(now time.Time) api.PodPhase {
 	st := api.PodStatus{
-		InitContainerStatuses: m.apiStatuses(0, now),
-		ContainerStatuses:     m.apiStatuses(1, now),
+		InitContainerStatuses: m.apiStatuses(0, now, false),
+		ContainerStatuses:     m.apiStatuses(1, now, false),
 	}
 	return m.mergePhase(&st)
 }
@@ -120,7 +120,10 @@ func (m *Machine) hasInitialized() bool {
 // whose record changed since is rendered again, and the list is copied
 // only when one of them renders differently, so a step costs a
 // comparison per container and a copy of the list when something changed.
-func (m *Machine) apiStatuses(k int, now time.Time) []api.ContainerStatus {
+//
+// final marks the status the step reports (not the phase computed before
+// the sync): the back-offs it shows are timers the Machine waits for.
+func (m *Machine) apiStatuses(k int, now time.Time, final bool) []api.ContainerStatus {
 	list := [3][]mcontainer{m.init, m.regular, m.ephemeral}[k]
 	hasInit := len(m.init) > 0
 	out := m.statuses[k]
@@ -132,6 +135,12 @@ func (m *Machine) apiStatuses(k int, now time.Time) []api.ContainerStatus {
 	for i := range list {
 		c := &list[i]
 		key := m.renderKeyOf(c, now)
+		if key.backingOff && final {
+			// The status shows CrashLoopBackOff until the back-off ends,
+			// whether or not the sequencer plans the restart: its end is
+			// a change the Machine must be stepped for.
+			m.wake(c.retryAt)
+		}
 		if key == c.rendered && !first {
 			continue
 		}

@@ -243,7 +243,7 @@ func (m *Machine) Removed() bool { return m != nil && m.removed }
 
 // NextDeadline is the earliest time the Machine must be stepped (with
 // Tick) even if no other event arrives: the end of a crash-loop back-off
-// holding a restart, the pod's activeDeadlineSeconds, the end of a sleep
+// holding a restart or shown in a container's status, the pod's activeDeadlineSeconds, the end of a sleep
 // preStop hook or of the kubelet's wait for a hook, a sidecar's turn to be
 // signalled, a kill's grace period running out (the SIGKILL). It is the
 // earliest At of the ActionRetryAt actions Step issued that are still
