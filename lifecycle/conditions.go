@@ -171,14 +171,22 @@ func IsKubeletCondition(t api.PodConditionType) bool {
 type statusView struct {
 	init, regular []api.ContainerStatus
 	unknown       bool
+
+	pos     *specPositions
+	byName  struct{ init, regular statusIndex } // built by find when first needed
+	indexed bool
 }
 
 // find returns the first status named name, init statuses first.
 func (v *statusView) find(name string) *api.ContainerStatus {
-	if cs := api.ContainerStatusByName(v.init, name); cs != nil {
+	if !v.indexed {
+		v.byName.init, v.byName.regular = v.pos.initIndex(v.init), v.pos.regularIndex(v.regular)
+		v.indexed = true
+	}
+	if cs := v.byName.init.find(name); cs != nil {
 		return cs
 	}
-	return api.ContainerStatusByName(v.regular, name)
+	return v.byName.regular.find(name)
 }
 
 // anyRegularStarted: some status of a regular container shows it running
@@ -242,11 +250,17 @@ func Conditions(pod *api.Pod, in ConditionsInput, now time.Time) KubeletConditio
 	if pod == nil {
 		return KubeletConditions{}
 	}
+	return conditions(pod, in, now, nil)
+}
+
+// conditions is Conditions, with the positions of the status lists when
+// the caller knows them (see specPositions).
+func conditions(pod *api.Pod, in ConditionsInput, now time.Time, pos *specPositions) KubeletConditions {
 	prev := in.Previous
 	if prev == nil {
 		prev = &pod.Status
 	}
-	v := statusView{init: pod.Status.InitContainerStatuses, regular: pod.Status.ContainerStatuses, unknown: in.ContainerStatusesUnknown}
+	v := statusView{init: pod.Status.InitContainerStatuses, regular: pod.Status.ContainerStatuses, unknown: in.ContainerStatusesUnknown, pos: pos}
 	if v.unknown {
 		v.init, v.regular = nil, nil
 	}

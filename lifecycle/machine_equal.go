@@ -61,15 +61,28 @@ func sameContainerStatuses(a, b []api.ContainerStatus) bool {
 	if (a == nil) != (b == nil) || len(a) != len(b) {
 		return false
 	}
+	if len(a) > 0 && &a[0] == &b[0] {
+		return true // one list
+	}
 	for i := range a {
-		x, y := &a[i], &b[i]
+		if !sameContainerStatus(&a[i], &b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameContainerStatus is reflect.DeepEqual on two container statuses.
+func sameContainerStatus(x, y *api.ContainerStatus) bool {
+	{
 		if x.Name != y.Name || x.Ready != y.Ready || x.RestartCount != y.RestartCount || x.Image != y.Image ||
 			x.ImageID != y.ImageID || x.ContainerID != y.ContainerID ||
 			!sameState(&x.State, &y.State) || !sameState(&x.LastTerminationState, &y.LastTerminationState) ||
 			!samePtr(x.Started, y.Started) || !samePtr(x.StopSignal, y.StopSignal) {
 			return false
 		}
-		if !reflect.DeepEqual(x.AllocatedResources, y.AllocatedResources) || !reflect.DeepEqual(x.Resources, y.Resources) {
+		if !(x.AllocatedResources == nil && y.AllocatedResources == nil) && !reflect.DeepEqual(x.AllocatedResources, y.AllocatedResources) ||
+			x.Resources != y.Resources && !reflect.DeepEqual(x.Resources, y.Resources) {
 			return false
 		}
 	}

@@ -38,13 +38,15 @@ func (m *Machine) buildStatus(now time.Time) bool {
 }
 
 func (m *Machine) kubeletStatus(st, prev *api.PodStatus, now time.Time) {
-	hasInit := len(m.init) > 0
-	st.InitContainerStatuses = m.apiStatuses(m.init, hasInit, now)
-	st.ContainerStatuses = m.apiStatuses(m.regular, hasInit, now)
+	st.InitContainerStatuses = m.apiStatuses(0, now, true)
+	st.ContainerStatuses = m.apiStatuses(1, now, true)
 	if len(m.ephemeral) > 0 {
-		st.EphemeralContainerStatuses = m.apiStatuses(m.ephemeral, hasInit, now)
+		st.EphemeralContainerStatuses = m.apiStatuses(2, now, true)
 	}
 	if m.finalized {
+		// Marked on copies: the lists are shared with earlier statuses.
+		st.InitContainerStatuses = append([]api.ContainerStatus{}, st.InitContainerStatuses...)
+		st.ContainerStatuses = append([]api.ContainerStatus{}, st.ContainerStatuses...)
 		markLostContainers(&m.pod.Spec, st)
 	}
 
@@ -56,7 +58,7 @@ func (m *Machine) kubeletStatus(st, prev *api.PodStatus, now time.Time) {
 	*pod = m.pod
 	pod.Status = *st
 	pod.Status.Conditions = prev.Conditions
-	k := Conditions(pod, ConditionsInput{Phase: st.Phase, Previous: prev, Sandboxes: m.sandboxes}, now)
+	k := conditions(pod, ConditionsInput{Phase: st.Phase, Previous: prev, Sandboxes: m.sandboxes}, now, m.pos)
 	// The kubelet's order: its four conditions (as KubeletConditions.List
 	// gives them), then PodScheduled.
 	st.Conditions = []api.PodCondition{k.ReadyToStartContainers, k.Initialized, k.Ready, k.ContainersReady,
@@ -67,10 +69,9 @@ func (m *Machine) kubeletStatus(st, prev *api.PodStatus, now time.Time) {
 // computePhase is the phase the kubelet would report at now, before
 // anything else happens.
 func (m *Machine) computePhase(now time.Time) api.PodPhase {
-	hasInit := len(m.init) > 0
 	st := api.PodStatus{
-		InitContainerStatuses: m.apiStatuses(m.init, hasInit, now),
-		ContainerStatuses:     m.apiStatuses(m.regular, hasInit, now),
+		InitContainerStatuses: m.apiStatuses(0, now, false),
+		ContainerStatuses:     m.apiStatuses(1, now, false),
 	}
 	return m.mergePhase(&st)
 }
@@ -83,7 +84,8 @@ func (m *Machine) mergePhase(st *api.PodStatus) api.PodPhase {
 	pod := &m.view
 	*pod = m.pod
 	pod.Status = *st
-	ph := Phase(pod, PhaseOptions{PodIsTerminal: m.terminating, PodHasInitialized: m.hasInitialized()})
+	var counts PhaseCounts
+	ph := phase(pod, PhaseOptions{PodIsTerminal: m.terminating, PodHasInitialized: m.hasInitialized()}, &counts, m.pos)
 	if m.finalized && !ph.IsTerminal() && !api.IsStaticPod(&m.pod) {
 		ph = api.PodFailed // a stopped pod always ends terminal
 	}
@@ -112,52 +114,112 @@ func (m *Machine) hasInitialized() bool {
 // (PodInitializing in a pod with init containers, else
 // ContainerCreating). A container purged with an old sandbox keeps showing
 // its last termination until it runs again.
-func (m *Machine) apiStatuses(list []mcontainer, hasInit bool, now time.Time) []api.ContainerStatus {
-	out := make([]api.ContainerStatus, len(list))
+//
+// The statuses of kind k (0 init, 1 regular, 2 ephemeral) are kept in
+// m.statuses[k] and each container's in its record: only a container
+// whose record changed since is rendered again, and the list is copied
+// only when one of them renders differently, so a step costs a
+// comparison per container and a copy of the list when something changed.
+//
+// final marks the status the step reports (not the phase computed before
+// the sync): the back-offs it shows are timers the Machine waits for.
+func (m *Machine) apiStatuses(k int, now time.Time, final bool) []api.ContainerStatus {
+	list := [3][]mcontainer{m.init, m.regular, m.ephemeral}[k]
+	hasInit := len(m.init) > 0
+	out := m.statuses[k]
+	first := out == nil // nothing rendered yet
+	if first {
+		out = make([]api.ContainerStatus, len(list))
+	}
+	copied := first // out is not shared with an earlier status
 	for i := range list {
 		c := &list[i]
-		cs := &out[i]
-		cs.Name, cs.Image = c.spec.Name, c.spec.Image
-		cs.RestartCount = int32(max(c.starts-1, 0))
-		if c.starts > 0 {
-			// Each run is a new container instance with its own ID, as
-			// the runtime reports it; probe workers key on it.
-			cs.ContainerID = containerID(&m.pod, c.spec.Name, c.starts)
+		key := m.renderKeyOf(c, now)
+		if key.backingOff && final {
+			// The status shows CrashLoopBackOff until the back-off ends,
+			// whether or not the sequencer plans the restart: its end is
+			// a change the Machine must be stepped for.
+			m.wake(c.retryAt)
 		}
-		started := false
-		switch {
-		case c.state == runRunning:
-			cs.State.Running = &api.ContainerStateRunning{StartedAt: api.NewTime(c.started)}
-			cs.LastTerminationState.Terminated = c.previous
-			started = c.startupOK
-			switch c.kind {
-			case api.ContainerKindRegular, api.ContainerKindSidecar:
-				cs.Ready = started && (c.spec.ReadinessProbe == nil || c.readyOK)
-			}
-		case c.last != nil:
-			if c.state == runExited && !m.terminating && now.Before(c.retryAt) {
-				cs.State.Waiting = &api.ContainerStateWaiting{Reason: CrashLoopBackOff,
-					Message: "back-off " + c.retryAt.Sub(c.last.FinishedAt.Time).String() + " restarting failed container=" +
-						c.spec.Name + " pod=" + m.pod.Name + "_" + m.pod.Namespace + "(" + m.pod.UID + ")"}
-				cs.LastTerminationState.Terminated = c.last
-			} else {
-				cs.State.Terminated = c.last
-				cs.LastTerminationState.Terminated = c.previous
-			}
-			cs.Ready = c.kind == api.ContainerKindInit && c.last.ExitCode == 0
-		default:
-			reason := ContainerCreating
-			if hasInit {
-				reason = PodInitializing
-			}
-			if c.waitReason != "" {
-				reason = c.waitReason
-			}
-			cs.State.Waiting = &api.ContainerStateWaiting{Reason: reason}
+		if key == c.rendered && !first {
+			continue
 		}
-		cs.Started = &started
+		c.rendered = key
+		cs := m.renderStatus(c, hasInit, now)
+		if !first && sameContainerStatus(&cs, &out[i]) {
+			continue
+		}
+		if !copied {
+			out = append(make([]api.ContainerStatus, 0, len(list)), out...)
+			copied = true
+		}
+		out[i] = cs
 	}
+	m.statuses[k] = out
 	return out
+}
+
+// renderKey is what a container's API status is rendered from, besides
+// the spec and the pod's name, which do not change.
+type renderKey struct {
+	state               runState
+	starts              int
+	started, retryAt    time.Time
+	last, previous      *api.ContainerStateTerminated
+	startupOK           bool
+	readyOK, backingOff bool
+	waitReason          string
+}
+
+func (m *Machine) renderKeyOf(c *mcontainer, now time.Time) renderKey {
+	return renderKey{state: c.state, starts: c.starts, started: c.started, retryAt: c.retryAt, last: c.last,
+		previous: c.previous, startupOK: c.startupOK, readyOK: c.readyOK, waitReason: c.waitReason,
+		backingOff: c.state == runExited && !m.terminating && now.Before(c.retryAt)}
+}
+
+// renderStatus renders one container's status (see apiStatuses).
+func (m *Machine) renderStatus(c *mcontainer, hasInit bool, now time.Time) api.ContainerStatus {
+	var cs api.ContainerStatus
+	cs.Name, cs.Image = c.spec.Name, c.spec.Image
+	cs.RestartCount = int32(max(c.starts-1, 0))
+	if c.starts > 0 {
+		// Each run is a new container instance with its own ID, as
+		// the runtime reports it; probe workers key on it.
+		cs.ContainerID = containerID(&m.pod, c.spec.Name, c.starts)
+	}
+	started := false
+	switch {
+	case c.state == runRunning:
+		cs.State.Running = &api.ContainerStateRunning{StartedAt: api.NewTime(c.started)}
+		cs.LastTerminationState.Terminated = c.previous
+		started = c.startupOK
+		switch c.kind {
+		case api.ContainerKindRegular, api.ContainerKindSidecar:
+			cs.Ready = started && (c.spec.ReadinessProbe == nil || c.readyOK)
+		}
+	case c.last != nil:
+		if c.state == runExited && !m.terminating && now.Before(c.retryAt) {
+			cs.State.Waiting = &api.ContainerStateWaiting{Reason: CrashLoopBackOff,
+				Message: "back-off " + c.retryAt.Sub(c.last.FinishedAt.Time).String() + " restarting failed container=" +
+					c.spec.Name + " pod=" + m.pod.Name + "_" + m.pod.Namespace + "(" + m.pod.UID + ")"}
+			cs.LastTerminationState.Terminated = c.last
+		} else {
+			cs.State.Terminated = c.last
+			cs.LastTerminationState.Terminated = c.previous
+		}
+		cs.Ready = c.kind == api.ContainerKindInit && c.last.ExitCode == 0
+	default:
+		reason := ContainerCreating
+		if hasInit {
+			reason = PodInitializing
+		}
+		if c.waitReason != "" {
+			reason = c.waitReason
+		}
+		cs.State.Waiting = &api.ContainerStateWaiting{Reason: reason}
+	}
+	cs.Started = &started
+	return cs
 }
 
 // containerID names run n of a container of pod in the runtime's

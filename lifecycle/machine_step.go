@@ -21,8 +21,9 @@ const (
 
 // mcontainer is the Machine's record of one container of the pod.
 type mcontainer struct {
-	spec *api.Container
-	kind api.ContainerKind
+	spec  *api.Container
+	kind  api.ContainerKind
+	index int // position in its spec list
 
 	state    runState
 	prior    runState // state to return to when a pull or start is abandoned
@@ -46,6 +47,15 @@ type mcontainer struct {
 	backoffCleared bool      // the back-off let the pending restart through
 	retryAt        time.Time // crash-loop back-off end while waiting
 	retrySent      bool
+
+	// rendered is what the container's status in Machine.statuses was
+	// rendered from: a step renders again only the containers whose
+	// record changed.
+	rendered renderKey
+	// rtStarted and rtRunning back the runtime view's status of a
+	// running container (runtimeStatuses), sparing an allocation each.
+	rtStarted bool
+	rtRunning api.ContainerStateRunning
 }
 
 // Machine is the pod lifecycle as one node's kubelet drives it, as a pure
@@ -87,6 +97,24 @@ type Machine struct {
 	images map[string]bool
 
 	init, regular, ephemeral []mcontainer
+	// byName finds a container's record as api.PodSpec.FindContainer
+	// does: init containers first, then regular, then ephemeral.
+	byName map[string]*mcontainer
+	// pos finds a container's entry in the status lists below, which
+	// hold one status per spec container in spec order.
+	pos *specPositions
+	// statuses holds the container statuses last reported, one list per
+	// kind in spec order. They are shared with the statuses Step returned,
+	// so a step that changes a container reports fresh lists rather than
+	// writing into these.
+	statuses [3][]api.ContainerStatus
+	// runtime holds the runtime's view of the containers that Sequence
+	// plans from, rebuilt in place each step (runtimePod).
+	runtime [3][]api.ContainerStatus
+	// starts holds the sequencer's plan of the latest step; when
+	// whyListsStarts is set, why is completed by their list.
+	starts         []ContainerStart
+	whyListsStarts bool
 
 	scheduled, nodeLost bool
 	scheduledAt         time.Time
@@ -148,16 +176,23 @@ func NewMachine(pod *api.Pod, cfg MachineConfig) *Machine {
 	spec := &m.pod.Spec
 	m.init = make([]mcontainer, len(spec.InitContainers))
 	for i := range spec.InitContainers {
-		m.init[i] = mcontainer{spec: &spec.InitContainers[i], kind: api.InitContainerKind(&spec.InitContainers[i])}
+		m.init[i] = mcontainer{spec: &spec.InitContainers[i], kind: api.InitContainerKind(&spec.InitContainers[i]), index: i}
 	}
 	m.regular = make([]mcontainer, len(spec.Containers))
 	for i := range spec.Containers {
-		m.regular[i] = mcontainer{spec: &spec.Containers[i], kind: api.ContainerKindRegular}
+		m.regular[i] = mcontainer{spec: &spec.Containers[i], kind: api.ContainerKindRegular, index: i}
 	}
 	m.ephemeral = make([]mcontainer, len(spec.EphemeralContainers))
 	for i := range spec.EphemeralContainers {
-		m.ephemeral[i] = mcontainer{spec: &spec.EphemeralContainers[i].Container, kind: api.ContainerKindEphemeral}
+		m.ephemeral[i] = mcontainer{spec: &spec.EphemeralContainers[i].Container, kind: api.ContainerKindEphemeral, index: i}
 	}
+	m.pos = newSpecPositions(spec)
+	m.byName = make(map[string]*mcontainer, len(m.init)+len(m.regular)+len(m.ephemeral))
+	m.eachContainer(func(c *mcontainer) {
+		if _, dup := m.byName[c.spec.Name]; !dup {
+			m.byName[c.spec.Name] = c
+		}
+	})
 	m.pod.Status = api.InitialPodStatus(pod)
 	return m
 }
@@ -192,6 +227,8 @@ func (m *Machine) Why() string {
 		return "stopping the pod: " + m.stopReason()
 	case !m.scheduled:
 		return "waiting to be scheduled"
+	case m.whyListsStarts:
+		return m.why + describeStarts(m.starts)
 	}
 	return m.why
 }
@@ -206,7 +243,7 @@ func (m *Machine) Removed() bool { return m != nil && m.removed }
 
 // NextDeadline is the earliest time the Machine must be stepped (with
 // Tick) even if no other event arrives: the end of a crash-loop back-off
-// holding a restart, the pod's activeDeadlineSeconds, the end of a sleep
+// holding a restart or shown in a container's status, the pod's activeDeadlineSeconds, the end of a sleep
 // preStop hook or of the kubelet's wait for a hook, a sidecar's turn to be
 // signalled, a kill's grace period running out (the SIGKILL). It is the
 // earliest At of the ActionRetryAt actions Step issued that are still
@@ -236,11 +273,7 @@ func (m *Machine) wake(t time.Time) {
 // find returns the Machine's record of the container name, looked up as
 // api.PodSpec.FindContainer does; nil when the pod has no such container.
 func (m *Machine) find(name string) *mcontainer {
-	ref, ok := m.pod.Spec.FindContainer(name)
-	if !ok {
-		return nil
-	}
-	return m.at(ref.Kind, ref.Index)
+	return m.byName[name]
 }
 
 // at returns the record of entry i of the spec list of the given kind.
@@ -258,6 +291,14 @@ func (m *Machine) at(kind api.ContainerKind, i int) *mcontainer {
 // status the kubelet reports afterwards and the actions to perform, in
 // order. now should not go backwards between calls. A nil Machine does
 // nothing: the results are the zero status and no actions.
+//
+// A step renders again only the containers whose state changed and
+// copies a status list only when one of its entries changed; what is left
+// is a pass over the containers without allocation (the sequencer, the
+// phase, the conditions), so its cost grows linearly with the pod's
+// containers, with a small constant (BenchmarkMachineStepContainers). The
+// returned status shares its lists with earlier and later ones, which
+// are never written to: it must not be modified.
 func (m *Machine) Step(ev Event, now time.Time) (api.PodStatus, []Action) {
 	if m == nil {
 		return api.PodStatus{}, nil
@@ -517,32 +558,52 @@ func (m *Machine) runtimePod() *api.Pod {
 	*p = m.pod
 	p.Status = api.PodStatus{Phase: m.phase}
 	p.DeletionTimestamp = nil
-	p.Status.InitContainerStatuses = runtimeStatuses(m.init)
-	p.Status.ContainerStatuses = runtimeStatuses(m.regular)
-	p.Status.EphemeralContainerStatuses = runtimeStatuses(m.ephemeral)
+	p.Status.InitContainerStatuses = runtimeStatuses(m.init, &m.runtime[0])
+	p.Status.ContainerStatuses = runtimeStatuses(m.regular, &m.runtime[1])
+	p.Status.EphemeralContainerStatuses = runtimeStatuses(m.ephemeral, &m.runtime[2])
 	return p
 }
 
-func runtimeStatuses(list []mcontainer) []api.ContainerStatus {
-	out := make([]api.ContainerStatus, 0, len(list))
+// runtimeStatuses rebuilds the runtime's view of list in *buf, which only
+// Sequence reads. A container the runtime has no record of gets a status
+// with no state, which the sequencer reads as no status at all; so the
+// list keeps one entry per spec container, in spec order (specPositions).
+//
+// The list is private to the Machine, so it is updated in place: an entry
+// is written only when its container's runtime state changed.
+func runtimeStatuses(list []mcontainer, buf *[]api.ContainerStatus) []api.ContainerStatus {
+	out := *buf
+	if out == nil {
+		out = make([]api.ContainerStatus, len(list))
+	}
 	for i := range list {
 		c := &list[i]
+		cs := &out[i]
 		switch {
 		case c.state == runRunning:
-			started := c.startupOK
-			out = append(out, api.ContainerStatus{Name: c.spec.Name, Started: &started,
-				State: api.ContainerState{Running: &api.ContainerStateRunning{StartedAt: api.NewTime(c.started)}}})
+			c.rtStarted, c.rtRunning = c.startupOK, api.ContainerStateRunning{StartedAt: api.NewTime(c.started)}
+			if cs.State.Running == nil || cs.Name == "" {
+				*cs = api.ContainerStatus{Name: c.spec.Name, Started: &c.rtStarted, State: api.ContainerState{Running: &c.rtRunning}}
+			}
 		case c.state == runExited || c.prior == runExited && (c.state == runPulling || c.state == runStarting):
-			out = append(out, api.ContainerStatus{Name: c.spec.Name, State: api.ContainerState{Terminated: c.last}})
+			if cs.State.Terminated != c.last || cs.Name == "" || cs.State.Running != nil {
+				*cs = api.ContainerStatus{Name: c.spec.Name, State: api.ContainerState{Terminated: c.last}}
+			}
+		default:
+			if cs.State.Running != nil || cs.State.Terminated != nil || cs.Name == "" {
+				*cs = api.ContainerStatus{Name: c.spec.Name}
+			}
 		}
 	}
+	*buf = out
 	return out
 }
 
 // runPlan applies the sequencer's plan.
 func (m *Machine) runPlan(now time.Time, acts *[]Action) {
-	plan := Sequence(m.runtimePod(), m.sandboxes)
-	m.why = plan.Why
+	plan := SequencePlan{Start: m.starts[:0]}
+	m.whyListsStarts = sequence(m.runtimePod(), m.sandboxes, &plan, m.pos)
+	m.why, m.starts = plan.Why, plan.Start
 	if plan.Done {
 		m.startTerminating(now)
 		return

@@ -197,8 +197,9 @@ func (m *Machine) sidecarTurn(c *mcontainer) bool {
 			return false
 		}
 	}
-	ref, _ := m.pod.Spec.FindContainer(c.spec.Name)
-	for i := ref.Index + 1; i < len(m.init); i++ {
+	// The sidecar's position, found by name as api.PodSpec.FindContainer
+	// finds it.
+	for i := m.find(c.spec.Name).index + 1; i < len(m.init); i++ {
 		if m.init[i].kind == api.ContainerKindSidecar {
 			return m.init[i].state != runRunning
 		}

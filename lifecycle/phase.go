@@ -83,7 +83,7 @@ func Phase(pod *api.Pod, opts PhaseOptions) api.PodPhase {
 		return ""
 	}
 	var c PhaseCounts
-	return phase(pod, opts, &c)
+	return phase(pod, opts, &c, nil)
 }
 
 // ExplainPhase is Phase with the container tally and the deciding rule.
@@ -93,18 +93,20 @@ func ExplainPhase(pod *api.Pod, opts PhaseOptions) PhaseResult {
 		return PhaseResult{}
 	}
 	var r PhaseResult
-	r.Phase = phase(pod, opts, &r.Counts)
+	r.Phase = phase(pod, opts, &r.Counts, nil)
 	r.Why = explainPhase(r.Phase, &r.Counts, opts, pod)
 	return r
 }
 
-// phaseStatus finds the status of a spec container as getPhase does:
+// phaseStatuses finds the status of a spec container as getPhase does:
 // regular statuses first, then init statuses.
-func phaseStatus(st *api.PodStatus, name string) *api.ContainerStatus {
-	if cs := api.ContainerStatusByName(st.ContainerStatuses, name); cs != nil {
+type phaseStatuses struct{ regular, init statusIndex }
+
+func (x *phaseStatuses) find(name string) *api.ContainerStatus {
+	if cs := x.regular.find(name); cs != nil {
 		return cs
 	}
-	return api.ContainerStatusByName(st.InitContainerStatuses, name)
+	return x.init.find(name)
 }
 
 // exitRestartable is whether a container that exited with t will be run
@@ -116,16 +118,17 @@ func exitRestartable(spec *api.PodSpec, c *api.Container, t *api.ContainerStateT
 	return ContainerShouldRestart(spec, c, t.ExitCode).Restart || t.Reason == RestartingAllContainers
 }
 
-func phase(pod *api.Pod, opts PhaseOptions, n *PhaseCounts) api.PodPhase {
+func phase(pod *api.Pod, opts PhaseOptions, n *PhaseCounts, pos *specPositions) api.PodPhase {
 	spec := &pod.Spec
 	st := &pod.Status
+	statuses := phaseStatuses{regular: pos.regularIndex(st.ContainerStatuses), init: pos.initIndex(st.InitContainerStatuses)}
 
 	for i := range spec.InitContainers {
 		c := &spec.InitContainers[i]
 		if c.IsSidecar() {
 			continue
 		}
-		cs := phaseStatus(st, c.Name)
+		cs := statuses.find(c.Name)
 		switch {
 		case cs == nil, cs.State.Running != nil:
 			n.PendingInit++
@@ -157,7 +160,7 @@ func phase(pod *api.Pod, opts PhaseOptions, n *PhaseCounts) api.PodPhase {
 		if !c.IsSidecar() {
 			continue
 		}
-		cs := phaseStatus(st, c.Name)
+		cs := statuses.find(c.Name)
 		switch {
 		case cs == nil:
 			n.Unknown++
@@ -181,7 +184,7 @@ func phase(pod *api.Pod, opts PhaseOptions, n *PhaseCounts) api.PodPhase {
 
 	for i := range spec.Containers {
 		c := &spec.Containers[i]
-		cs := phaseStatus(st, c.Name)
+		cs := statuses.find(c.Name)
 		switch {
 		case cs == nil:
 			n.Unknown++

@@ -3,6 +3,7 @@ package lifecycle
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/podsem/podsem/api"
 )
@@ -170,42 +171,50 @@ func Sequence(pod *api.Pod, sandboxes []Sandbox) SequencePlan {
 	if pod == nil {
 		return plan
 	}
-	sequence(pod, sandboxes, &plan)
+	if sequence(pod, sandboxes, &plan, nil) {
+		plan.Why += describeStarts(plan.Start)
+	}
 	return plan
 }
 
-func sequence(pod *api.Pod, sandboxes []Sandbox, plan *SequencePlan) {
+// sequence fills plan (whose Start it appends to) as Sequence describes,
+// with the positions of the status lists when the caller knows them (see
+// specPositions). It reports whether plan.Why is a prefix that the list
+// of plan.Start completes (describeStarts), which it leaves to the caller
+// since a plan may start thousands of containers.
+func sequence(pod *api.Pod, sandboxes []Sandbox, plan *SequencePlan, pos *specPositions) (whyListsStarts bool) {
 	spec, st := &pod.Spec, &pod.Status
 	if pod.DeletionTimestamp != nil {
 		plan.Why = "the pod is being deleted: nothing starts"
-		return
+		return false
 	}
 	if st.Phase.IsTerminal() {
 		plan.Done = true
 		plan.Why = "the pod is " + string(st.Phase) + ": nothing starts"
-		return
+		return false
 	}
 	if ch := SandboxChanged(pod, sandboxes); ch.NeedNew {
-		sequenceNewSandbox(pod, ch.Attempt, plan)
-		return
+		sequenceNewSandbox(pod, ch.Attempt, plan, pos)
+		return false
 	}
 
+	ephemeral := pos.ephemeralIndex(st.EphemeralContainerStatuses)
 	for i := range spec.EphemeralContainers {
 		c := &spec.EphemeralContainers[i]
-		if s, _ := containerSeqState(api.ContainerStatusByName(st.EphemeralContainerStatuses, c.Name)); s == seqNone {
+		if s, _ := containerSeqState(ephemeral.find(c.Name)); s == seqNone {
 			plan.Start = append(plan.Start, ContainerStart{Name: c.Name, Kind: api.ContainerKindEphemeral, Index: i, Reason: StartFirstRun})
 		}
 	}
 
-	if !sequenceInit(pod, plan) {
-		return
+	if initialized, why := sequenceInit(pod, plan, pos); !initialized {
+		return why
 	}
 	plan.Initialized = true
-	sequenceRegular(pod, plan)
+	return sequenceRegular(pod, plan, pos)
 }
 
 // sequenceNewSandbox plans a pod whose sandbox must be created first.
-func sequenceNewSandbox(pod *api.Pod, attempt uint32, plan *SequencePlan) {
+func sequenceNewSandbox(pod *api.Pod, attempt uint32, plan *SequencePlan, pos *specPositions) {
 	spec, st := &pod.Spec, &pod.Status
 	reason := StartFirstRun
 	if attempt > 0 {
@@ -218,16 +227,17 @@ func sequenceNewSandbox(pod *api.Pod, attempt uint32, plan *SequencePlan) {
 	}
 	onFailure := PodRestartPolicy(spec) == api.RestartPolicyOnFailure
 	var regular []ContainerStart
+	statuses := pos.regularIndex(st.ContainerStatuses)
 	for i := range spec.Containers {
 		c := &spec.Containers[i]
 		if onFailure {
-			if s, code := containerSeqState(api.ContainerStatusByName(st.ContainerStatuses, c.Name)); s == seqExited && code == 0 {
+			if s, code := containerSeqState(statuses.find(c.Name)); s == seqExited && code == 0 {
 				continue
 			}
 		}
 		regular = append(regular, ContainerStart{Name: c.Name, Kind: api.ContainerKindRegular, Index: i, Reason: reason})
 	}
-	if len(regular) == 0 && anyRegularRan(pod) {
+	if len(regular) == 0 && anyRegularRan(pod, &statuses) {
 		plan.Done = true
 		plan.Why = "every container succeeded under restartPolicy OnFailure: no new sandbox"
 		return
@@ -239,7 +249,7 @@ func sequenceNewSandbox(pod *api.Pod, attempt uint32, plan *SequencePlan) {
 		plan.Why = "create the pod sandbox, then start the first init container " + c.Name
 		return
 	}
-	plan.Start = regular
+	plan.Start = append(plan.Start, regular...)
 	plan.Why = "create the pod sandbox, then start the containers"
 }
 
@@ -258,9 +268,9 @@ func anyContainerRan(st *api.PodStatus) bool {
 
 // anyRegularRan reports whether some regular container ran (is running or
 // has exited).
-func anyRegularRan(pod *api.Pod) bool {
+func anyRegularRan(pod *api.Pod, statuses *statusIndex) bool {
 	for i := range pod.Spec.Containers {
-		if s, _ := containerSeqState(api.ContainerStatusByName(pod.Status.ContainerStatuses, pod.Spec.Containers[i].Name)); s != seqNone {
+		if s, _ := containerSeqState(statuses.find(pod.Spec.Containers[i].Name)); s != seqNone {
 			return true
 		}
 	}
@@ -273,18 +283,18 @@ func anyRegularRan(pod *api.Pod) bool {
 // records of early init containers, so the furthest one with a record tells
 // how far initialization got; every init container before it is taken as
 // done, except sidecars, which must keep running.
-func sequenceInit(pod *api.Pod, plan *SequencePlan) bool {
+func sequenceInit(pod *api.Pod, plan *SequencePlan, pos *specPositions) (initialized, whyListsStarts bool) {
 	spec, st := &pod.Spec, &pod.Status
 	n := len(spec.InitContainers)
 	if n == 0 {
-		return true
+		return true, false
 	}
 	// A running regular container means initialization finished at some
 	// point in this sandbox. An exited one does not: it may be left over
 	// from a sandbox that has since been replaced.
-	initialized := false
+	statuses := pos.regularIndex(st.ContainerStatuses)
 	for i := range spec.Containers {
-		if s, _ := containerSeqState(api.ContainerStatusByName(st.ContainerStatuses, spec.Containers[i].Name)); s == seqRunning {
+		if s, _ := containerSeqState(statuses.find(spec.Containers[i].Name)); s == seqRunning {
 			initialized = true
 			break
 		}
@@ -292,10 +302,11 @@ func sequenceInit(pod *api.Pod, plan *SequencePlan) bool {
 	reached := initialized // some later init container has a record
 	first := len(plan.Start)
 	waiting := ""
+	inits := pos.initIndex(st.InitContainerStatuses)
 	for i := n - 1; i >= 0; i-- {
 		c := &spec.InitContainers[i]
 		kind := api.InitContainerKind(c)
-		cs := api.ContainerStatusByName(st.InitContainerStatuses, c.Name)
+		cs := inits.find(c.Name)
 		s, code := containerSeqState(cs)
 		if s == seqNone {
 			if reached && kind == api.ContainerKindSidecar {
@@ -326,7 +337,7 @@ func sequenceInit(pod *api.Pod, plan *SequencePlan) bool {
 				plan.Done = true
 				plan.FailedInit = c.Name
 				plan.Why = fmt.Sprintf("init container %s failed with exit code %d and may not be restarted: the pod fails", c.Name, code)
-				return false
+				return false, false
 			}
 			plan.Start = append(plan.Start, ContainerStart{Name: c.Name, Kind: kind, Index: i, Reason: StartRestart})
 		default: // completed init container
@@ -344,31 +355,33 @@ func sequenceInit(pod *api.Pod, plan *SequencePlan) bool {
 		plan.Start = append(plan.Start, ContainerStart{Name: c.Name, Kind: api.InitContainerKind(c), Index: 0, Reason: StartFirstRun})
 	}
 	// The loop walked backwards; start in spec order.
-	inits := plan.Start[first:]
-	for i, j := 0, len(inits)-1; i < j; i, j = i+1, j-1 {
-		inits[i], inits[j] = inits[j], inits[i]
+	started := plan.Start[first:]
+	for i, j := 0, len(started)-1; i < j; i, j = i+1, j-1 {
+		started[i], started[j] = started[j], started[i]
 	}
 	if !initialized {
 		switch {
 		case len(plan.Start) > 0:
-			plan.Why = "initializing: start " + describeStarts(plan.Start)
+			plan.Why = "initializing: start "
+			whyListsStarts = true
 		case waiting != "":
 			plan.Why = "initializing: " + waiting
 		default:
 			plan.Why = "initializing"
 		}
 	}
-	return initialized
+	return initialized, whyListsStarts
 }
 
 // sequenceRegular plans the regular containers of an initialized pod.
-func sequenceRegular(pod *api.Pod, plan *SequencePlan) {
+func sequenceRegular(pod *api.Pod, plan *SequencePlan, pos *specPositions) (whyListsStarts bool) {
 	spec, st := &pod.Spec, &pod.Status
 	running := 0
 	first := len(plan.Start)
+	statuses := pos.regularIndex(st.ContainerStatuses)
 	for i := range spec.Containers {
 		c := &spec.Containers[i]
-		s, code := containerSeqState(api.ContainerStatusByName(st.ContainerStatuses, c.Name))
+		s, code := containerSeqState(statuses.find(c.Name))
 		switch s {
 		case seqRunning:
 			running++
@@ -386,23 +399,30 @@ func sequenceRegular(pod *api.Pod, plan *SequencePlan) {
 		plan.Start = plan.Start[:0]
 		plan.Done = true
 		plan.Why = "every container has stopped and none will be restarted"
-		return
+		return false
 	}
-	switch {
-	case len(plan.Start) > 0:
-		plan.Why = "initialized: start " + describeStarts(plan.Start)
-	default:
-		plan.Why = "initialized: containers running, nothing to start"
+	if len(plan.Start) > 0 {
+		plan.Why = "initialized: start "
+		return true
 	}
+	plan.Why = "initialized: containers running, nothing to start"
+	return false
 }
 
+// describeStarts lists the starts as "init container a (FirstRun),
+// regular container b (FirstRun)".
 func describeStarts(starts []ContainerStart) string {
-	out := ""
+	var out strings.Builder
 	for i, s := range starts {
 		if i > 0 {
-			out += ", "
+			out.WriteString(", ")
 		}
-		out += s.String()
+		out.WriteString(s.Kind.String())
+		out.WriteByte(' ')
+		out.WriteString(s.Name)
+		out.WriteString(" (")
+		out.WriteString(s.Reason.String())
+		out.WriteByte(')')
 	}
-	return out
+	return out.String()
 }
