@@ -30,7 +30,16 @@ func leastRequestedScore(requested, capacity int64) int64 {
 	if capacity == 0 || requested > capacity {
 		return 0
 	}
-	return (capacity - requested) * MaxNodeScore / capacity
+	free := satSub(capacity, requested)
+	if free <= math.MaxInt64/MaxNodeScore {
+		return free * MaxNodeScore / capacity
+	}
+	// kube-scheduler's product overflows here (a capacity beyond about
+	// 9.2e16); podsem computes the share exactly.
+	if capacity < 0 {
+		return -mulDiv(free, MaxNodeScore, uint64(-(capacity+1))+1)
+	}
+	return mulDiv(free, MaxNodeScore, uint64(capacity))
 }
 
 // preScore computes the pod's non-zero cpu and memory for
@@ -47,11 +56,11 @@ func (pl *fitPlugin) preScore(feasible []*NodeInfo) Status {
 func (pl *fitPlugin) score(n *NodeInfo) int64 {
 	var total, weights int64
 	if a := n.allocatable.MilliCPU; a != 0 {
-		total += leastRequestedScore(n.non0CPU+pl.scoreCPU, a)
+		total = satAdd(total, leastRequestedScore(satAdd(n.non0CPU, pl.scoreCPU), a))
 		weights++
 	}
 	if a := n.allocatable.Memory; a != 0 {
-		total += leastRequestedScore(n.non0Mem+pl.scoreMem, a)
+		total = satAdd(total, leastRequestedScore(satAdd(n.non0Mem, pl.scoreMem), a))
 		weights++
 	}
 	if weights == 0 {
@@ -99,9 +108,15 @@ func (pl *balancedPlugin) preScore(feasible []*NodeInfo) Status {
 
 func (pl *balancedPlugin) score(n *NodeInfo) int64 {
 	cpu, mem := n.requested.MilliCPU, n.requested.Memory
-	with := balanceScore(cpu+pl.cpu, n.allocatable.MilliCPU, mem+pl.mem, n.allocatable.Memory)
+	with := balanceScore(satAdd(cpu, pl.cpu), n.allocatable.MilliCPU, satAdd(mem, pl.mem), n.allocatable.Memory)
 	without := balanceScore(cpu, n.allocatable.MilliCPU, mem, n.allocatable.Memory)
-	return MaxNodeScore/2 + (MaxNodeScore/2+with-without)/2
+	return balancedScore(with, without)
+}
+
+// balancedScore is 50 + (50 + with − without) / 2, saturating (the
+// balances are at most 100, and far below 0 only for negative requests).
+func balancedScore(with, without int64) int64 {
+	return satAdd(MaxNodeScore/2, satAdd(MaxNodeScore/2, satSub(with, without))/2)
 }
 
 // balanceScore is int64(100×(1−σ)) over the cpu and memory requested
@@ -123,5 +138,5 @@ func balanceScore(cpu, cpuAlloc, mem, memAlloc int64) int64 {
 	if k == 2 {
 		std = math.Abs((fractions[0] - fractions[1]) / 2)
 	}
-	return int64((1 - std) * float64(MaxNodeScore))
+	return satFloatToInt64((1 - std) * float64(MaxNodeScore))
 }
