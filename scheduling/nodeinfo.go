@@ -88,10 +88,10 @@ func (r *Resource) addFits(o *Resource, sign int64) bool {
 // add adds o to r (sign +1) or subtracts it (sign -1); the caller has
 // checked addFits.
 func (r *Resource) add(o *Resource, sign int64) {
-	r.MilliCPU += sign * o.MilliCPU
-	r.Memory += sign * o.Memory
-	r.EphemeralStorage += sign * o.EphemeralStorage
-	r.AllowedPodNumber += sign * o.AllowedPodNumber
+	r.MilliCPU = addSigned(r.MilliCPU, o.MilliCPU, sign)
+	r.Memory = addSigned(r.Memory, o.Memory, sign)
+	r.EphemeralStorage = addSigned(r.EphemeralStorage, o.EphemeralStorage, sign)
+	r.AllowedPodNumber = addSigned(r.AllowedPodNumber, o.AllowedPodNumber, sign)
 	for k, v := range o.Scalar {
 		r.addScalar(k, v, sign)
 	}
@@ -512,8 +512,8 @@ func (n *NodeInfo) account(p *PodInfo, sign int64) {
 	if n.over == nil && n.requested.addFits(&p.requests, sign) &&
 		!addOverflows(n.non0CPU, p.non0CPU, sign) && !addOverflows(n.non0Mem, p.non0Mem, sign) {
 		n.requested.add(&p.requests, sign)
-		n.non0CPU += sign * p.non0CPU
-		n.non0Mem += sign * p.non0Mem
+		n.non0CPU = addSigned(n.non0CPU, p.non0CPU, sign)
+		n.non0Mem = addSigned(n.non0Mem, p.non0Mem, sign)
 		return
 	}
 	n.recount()

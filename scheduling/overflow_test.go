@@ -253,3 +253,23 @@ func TestWideArithmetic(t *testing.T) {
 		}
 	})
 }
+
+// TestRemovingTheMostNegativeRequest: taking away a pod whose request is
+// math.MinInt64 milli-cpu (an invalid negative request) subtracts it
+// exactly, instead of adding it (−MinInt64 wraps to MinInt64).
+func TestRemovingTheMostNegativeRequest(t *testing.T) {
+	c, err := NewCluster([]*api.Node{hugeNode("n1", "4")},
+		[]*api.Pod{cpuPod("a", "n1", "1"), cpuPod("b", "n1", "-9223372036854775808m")}, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.NodeByName("n1").Requested().MilliCPU; got != math.MinInt64+1000 {
+		t.Fatalf("requested = %d", got)
+	}
+	if err := c.RemovePod("default", "b"); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.NodeByName("n1").Requested().MilliCPU; got != 1000 {
+		t.Fatalf("requested after removing b = %d, want 1000", got)
+	}
+}

@@ -150,3 +150,12 @@ func roomLeft(alloc int64, used wide) int64 {
 	w.carry -= used.carry
 	return w.sat()
 }
+
+// addSigned is a + b (sign +1) or a − b (sign −1), without forming −b
+// (which wraps for math.MinInt64); the caller has checked addOverflows.
+func addSigned(a, b, sign int64) int64 {
+	if sign < 0 {
+		return a - b
+	}
+	return a + b
+}
