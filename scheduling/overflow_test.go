@@ -273,3 +273,30 @@ func TestRemovingTheMostNegativeRequest(t *testing.T) {
 		t.Fatalf("requested after removing b = %d, want 1000", got)
 	}
 }
+
+// TestLeastRequestedScoreAgreesWithBig checks the score against the
+// formula on unbounded integers, truncating toward zero.
+func TestLeastRequestedScoreAgreesWithBig(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		gen := rapid.OneOf(rapid.Int64(), rapid.Int64Range(-2000, 2000),
+			rapid.SampledFrom([]int64{0, 1, math.MaxInt64, math.MinInt64, math.MaxInt64 / 100, math.MaxInt64/100 + 1}))
+		req, capacity := gen.Draw(t, "requested"), gen.Draw(t, "capacity")
+		want := int64(0)
+		if capacity != 0 && req <= capacity {
+			q := new(big.Int).Sub(big.NewInt(capacity), big.NewInt(req))
+			q.Mul(q, big.NewInt(MaxNodeScore))
+			q.Quo(q, big.NewInt(capacity))
+			switch {
+			case q.IsInt64():
+				want = q.Int64()
+			case q.Sign() > 0:
+				want = math.MaxInt64
+			default:
+				want = math.MinInt64
+			}
+		}
+		if got := leastRequestedScore(req, capacity); got != want {
+			t.Fatalf("leastRequestedScore(%d, %d) = %d, want %d", req, capacity, got, want)
+		}
+	})
+}

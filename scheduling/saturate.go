@@ -119,18 +119,12 @@ func satFloatToInt64(f float64) int64 {
 	return int64(f)
 }
 
-// mulDiv returns a·b/c truncated toward zero for a >= 0, b >= 0, c > 0,
-// exactly even when a·b does not fit an int64, clamped to math.MaxInt64.
-func mulDiv(a, b int64, c uint64) int64 {
-	hi, lo := bits.Mul64(uint64(a), uint64(b))
-	if hi >= c {
-		return math.MaxInt64
+// saturated is math.MinInt64 when neg, else math.MaxInt64.
+func saturated(neg bool) int64 {
+	if neg {
+		return math.MinInt64
 	}
-	q, _ := bits.Div64(hi, lo, c)
-	if q > math.MaxInt64 {
-		return math.MaxInt64
-	}
-	return int64(q)
+	return math.MaxInt64
 }
 
 // satMul is a·b for a, b >= 0, clamped to math.MaxInt64.

@@ -2,6 +2,7 @@ package scheduling
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/podsem/podsem/api"
 )
@@ -27,19 +28,46 @@ func scoringRequests(pod *api.Pod) (cpu, mem int64) {
 // leastRequestedScore is the share of capacity left free, 0..100
 // (noderesources leastRequestedScore).
 func leastRequestedScore(requested, capacity int64) int64 {
+	// The common case, 1 <= capacity and 0 <= requested <= capacity, is
+	// exact in 128 bits (the share is at most 100) and inlines; the rest
+	// (no capacity, too much requested, negative amounts) goes to
+	// leastRequestedScoreWide.
+	if c := uint64(capacity); int64(c) > 0 && uint64(requested) <= c {
+		hi, lo := bits.Mul64(c-uint64(requested), MaxNodeScore)
+		q, _ := bits.Div64(hi, lo, c)
+		return int64(q)
+	}
+	return leastRequestedScoreWide(requested, capacity)
+}
+
+// leastRequestedScoreWide is leastRequestedScore where the product may not
+// fit an int64: kube-scheduler's product overflows for a capacity beyond
+// about 9.2e16 (or a negative request); podsem computes the share exactly
+// in 128 bits, truncated toward zero, saturating beyond int64. It is kept
+// apart so that the common case inlines.
+func leastRequestedScoreWide(requested, capacity int64) int64 {
 	if capacity == 0 || requested > capacity {
 		return 0
 	}
-	free := satSub(capacity, requested)
-	if free <= math.MaxInt64/MaxNodeScore {
-		return free * MaxNodeScore / capacity
-	}
-	// kube-scheduler's product overflows here (a capacity beyond about
-	// 9.2e16); podsem computes the share exactly.
+	free := uint64(capacity) - uint64(requested) // exact: 0 <= free < 2^64
+	c := uint64(capacity)
 	if capacity < 0 {
-		return -mulDiv(free, MaxNodeScore, uint64(-(capacity+1))+1)
+		c = -c
 	}
-	return mulDiv(free, MaxNodeScore, uint64(capacity))
+	hi, lo := bits.Mul64(free, MaxNodeScore)
+	if hi >= c {
+		return saturated(capacity < 0)
+	}
+	q, _ := bits.Div64(hi, lo, c)
+	switch {
+	case capacity > 0 && q > math.MaxInt64:
+		return math.MaxInt64
+	case capacity > 0:
+		return int64(q)
+	case q > 1<<63:
+		return math.MinInt64
+	}
+	return -int64(q)
 }
 
 // preScore computes the pod's non-zero cpu and memory for
@@ -113,11 +141,16 @@ func (pl *balancedPlugin) score(n *NodeInfo) int64 {
 	return balancedScore(with, without)
 }
 
-// balancedScore is 50 + (50 + with − without) / 2, saturating (the
-// balances are at most 100, and far below 0 only for negative requests).
+// balancedScore is 50 + (50 + with − without) / 2; balanceScore keeps
+// both balances within [minBalance, 100], so this cannot overflow.
 func balancedScore(with, without int64) int64 {
-	return satAdd(MaxNodeScore/2, satAdd(MaxNodeScore/2, satSub(with, without))/2)
+	return MaxNodeScore/2 + (MaxNodeScore/2+with-without)/2
 }
+
+// minBalance is the lowest balance balanceScore reports. A balance is at
+// most 100 and goes below 0 only for negative requests (invalid objects);
+// the floor keeps balancedScore's arithmetic within int64.
+const minBalance = -(1 << 61)
 
 // balanceScore is int64(100×(1−σ)) over the cpu and memory requested
 // fractions (balancedResourceScore).
@@ -138,5 +171,5 @@ func balanceScore(cpu, cpuAlloc, mem, memAlloc int64) int64 {
 	if k == 2 {
 		std = math.Abs((fractions[0] - fractions[1]) / 2)
 	}
-	return satFloatToInt64((1 - std) * float64(MaxNodeScore))
+	return max(satFloatToInt64((1-std)*float64(MaxNodeScore)), minBalance)
 }
