@@ -632,8 +632,10 @@ func (v *nodeView) numPods() int { return len(v.info.pods) - len(v.removed) + le
 // requested returns the requested amounts under the what-if for the
 // fixed-name resources, exact sums saturated to the int64 range.
 func (v *nodeView) requested() (cpu, mem, eph int64) {
-	r := &v.info.requested
-	if v.info.over == nil && len(v.removed) == 0 && len(v.added) == 0 {
+	if len(v.removed) == 0 && len(v.added) == 0 {
+		// The node as it stands: its totals, saturated (what the exact
+		// sums give saturated, without reading them).
+		r := &v.info.requested
 		return r.MilliCPU, r.Memory, r.EphemeralStorage
 	}
 	c, m, e := v.info.exactRequested()
@@ -653,6 +655,9 @@ func (v *nodeView) requested() (cpu, mem, eph int64) {
 // requestedScalar returns the requested amount of a scalar resource under
 // the what-if, an exact sum saturated to the int64 range.
 func (v *nodeView) requestedScalar(name api.ResourceName) int64 {
+	if len(v.removed) == 0 && len(v.added) == 0 {
+		return v.info.requested.Scalar[name]
+	}
 	n := v.info.exactScalar(name)
 	for _, p := range v.removed {
 		n.add(p.requests.Scalar[name], -1)
