@@ -74,11 +74,21 @@ func (pl *fitPlugin) scoreAt(c *Cluster, i int) int64 {
 	room := &c.room
 	var total, weights int64
 	if a := room.cpuAlloc[i]; a != 0 {
-		total = satAdd(total, leastRequestedScore(satAdd(room.cpuNonZero[i], pl.scoreCPU), a))
+		req := satAdd(room.cpuNonZero[i], pl.scoreCPU)
+		s, ok := leastRequestedFast(req, a)
+		if !ok {
+			s = leastRequestedScoreWide(req, a)
+		}
+		total = satAdd(total, s)
 		weights++
 	}
 	if a := room.memAlloc[i]; a != 0 {
-		total = satAdd(total, leastRequestedScore(satAdd(room.memNonZero[i], pl.scoreMem), a))
+		req := satAdd(room.memNonZero[i], pl.scoreMem)
+		s, ok := leastRequestedFast(req, a)
+		if !ok {
+			s = leastRequestedScoreWide(req, a)
+		}
+		total = satAdd(total, s)
 		weights++
 	}
 	switch weights {

@@ -28,16 +28,21 @@ func scoringRequests(pod *api.Pod) (cpu, mem int64) {
 // leastRequestedScore is the share of capacity left free, 0..100
 // (noderesources leastRequestedScore).
 func leastRequestedScore(requested, capacity int64) int64 {
-	// The common case, 1 <= capacity and 0 <= requested <= capacity, is
-	// exact in 128 bits (the share is at most 100) and inlines; the rest
-	// (no capacity, too much requested, negative amounts) goes to
-	// leastRequestedScoreWide.
-	if c := uint64(capacity); int64(c) > 0 && uint64(requested) <= c {
-		hi, lo := bits.Mul64(c-uint64(requested), MaxNodeScore)
-		q, _ := bits.Div64(hi, lo, c)
-		return int64(q)
+	if s, ok := leastRequestedFast(requested, capacity); ok {
+		return s
 	}
 	return leastRequestedScoreWide(requested, capacity)
+}
+
+// leastRequestedFast is leastRequestedScore's common case, 1 <= capacity
+// <= MaxInt64/100 and 0 <= requested <= capacity, where int64 arithmetic
+// is exact; ok is false elsewhere. It inlines, so that the hot scoring
+// loops call leastRequestedScoreWide only for the rare cases.
+func leastRequestedFast(requested, capacity int64) (int64, bool) {
+	if uint64(capacity-1) < math.MaxInt64/MaxNodeScore && uint64(requested) <= uint64(capacity) {
+		return (capacity - requested) * MaxNodeScore / capacity, true
+	}
+	return 0, false
 }
 
 // leastRequestedScoreWide is leastRequestedScore where the product may not
