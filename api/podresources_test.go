@@ -1,6 +1,7 @@
 package api
 
 import (
+	"math"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -167,5 +168,30 @@ func TestResizeStatusLookup(t *testing.T) {
 		if got.Cmp(q(tc.wantMem)) != 0 {
 			t.Errorf("%s: memory request = %s, want %s", tc.name, got.String(), tc.wantMem)
 		}
+	}
+}
+
+// TestPodRequestsOfHugeQuantitiesDoNotWrap: requests are summed exactly
+// (Quantity arithmetic falls back to math/big past int64), so containers of
+// 2^62 cpu add up to 2^63 cpu, and MilliValue saturates at MaxInt64 instead
+// of wrapping around as resource.Quantity's int64 conversion does.
+func TestPodRequestsOfHugeQuantitiesDoNotWrap(t *testing.T) {
+	huge := MustParseQuantity("4611686018427387904")
+	pod := &Pod{Spec: PodSpec{Containers: []Container{
+		{Name: "a", Resources: ResourceRequirements{Requests: ResourceList{ResourceCPU: huge, ResourceMemory: huge}}},
+		{Name: "b", Resources: ResourceRequirements{Requests: ResourceList{ResourceCPU: huge, ResourceMemory: huge}}},
+	}, Overhead: ResourceList{ResourceMemory: huge}}}
+	reqs := PodRequests(pod, PodResourcesOptions{})
+	if got := reqs.Cpu().String(); got != "9223372036854775808" {
+		t.Errorf("cpu = %s, want 2^63", got)
+	}
+	if got := reqs.Cpu().MilliValue(); got != math.MaxInt64 {
+		t.Errorf("cpu MilliValue = %d, want MaxInt64", got)
+	}
+	if got := reqs.Memory().Value(); got != math.MaxInt64 {
+		t.Errorf("memory Value = %d, want MaxInt64", got)
+	}
+	if got := huge.Neg().Sub(huge).Sub(huge).Value(); got != math.MinInt64 {
+		t.Errorf("-3·2^62 Value = %d, want MinInt64", got)
 	}
 }

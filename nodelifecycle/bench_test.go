@@ -148,7 +148,7 @@ func BenchmarkNodeLifecycleMonitorPass(b *testing.B) {
 		}
 		leases[nodes[i].Name] = t0
 	}
-	c := NewController(Config{})
+	c := mustController(Config{})
 	now := t0
 	step := func() {
 		now = now.Add(DefaultMonitorPeriod)

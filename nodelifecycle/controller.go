@@ -87,8 +87,16 @@ type Controller struct {
 }
 
 // NewController returns a controller that has seen no node yet, as after a
-// controller-manager start.
-func NewController(cfg Config) *Controller {
+// controller-manager start. A configuration Config.Validate refuses is an
+// error wrapping api.ErrInvalidInput, and no controller.
+func NewController(cfg Config) (*Controller, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return newController(cfg), nil
+}
+
+func newController(cfg Config) *Controller {
 	return &Controller{
 		cfg:     cfg,
 		monitor: Monitor{cfg: cfg, nodes: map[string]*nodeHealth{}},
@@ -172,14 +180,21 @@ func (c *Controller) Step(in Input, now time.Time) (Report, error) {
 	if c == nil {
 		return Report{}, fmt.Errorf("%w: node lifecycle controller: nil", errInvalidInput)
 	}
+	seen := make(map[string]int, len(in.Nodes))
 	for i, n := range in.Nodes {
 		if n == nil {
 			return Report{}, fmt.Errorf("%w: nodes[%d]: nil", errInvalidInput, i)
 		}
+		// The API server holds one node of a name; two would share one
+		// health record and one queue entry, each undoing the other.
+		if j, ok := seen[n.Name]; ok {
+			return Report{}, fmt.Errorf("%w: nodes[%d]: duplicate node name %q (also nodes[%d])", errInvalidInput, i, n.Name, j)
+		}
+		seen[n.Name] = i
 	}
 	if c.known == nil {
 		cfg := c.cfg
-		*c = *NewController(cfg)
+		*c = *newController(cfg)
 	}
 	if !c.started {
 		c.started, c.start, c.nextMonitor, c.nextTaint = true, now, now, now

@@ -27,7 +27,7 @@ type zoneSim struct {
 }
 
 func newZoneSim(t *testing.T, cfg Config, zones map[string]int) *zoneSim {
-	s := &zoneSim{t: t, c: NewController(cfg), lost: map[string]bool{}, tainted: map[string]time.Duration{}}
+	s := &zoneSim{t: t, c: mustController(cfg), lost: map[string]bool{}, tainted: map[string]time.Duration{}}
 	names := make([]string, 0, len(zones))
 	for z := range zones {
 		names = append(names, z)
@@ -151,7 +151,7 @@ func TestControllerOneLostNode(t *testing.T) {
 		t.Errorf("zones %v", got)
 	}
 	// Monitor, one node at a time, taints it at the same look.
-	m := NewMonitor(Config{})
+	m := mustMonitor(Config{})
 	n := nodeWith(cond(api.NodeReady, api.ConditionTrue))
 	for d := time.Duration(0); d <= time.Minute; d += DefaultMonitorPeriod {
 		rep, _ := m.Step(MonitorInput{Node: n, LeaseRenew: t0}, t0.Add(d))
@@ -273,7 +273,7 @@ func TestControllerRestart(t *testing.T) {
 	// the node, and the tainting pass of the same step writes it again with
 	// a new timeAdded. (A healthy node keeps the zone out of full
 	// disruption.)
-	c := NewController(Config{})
+	c := mustController(Config{})
 	n := nodeWith(cond(api.NodeReady, api.ConditionUnknown))
 	n.Spec.Taints = []api.Taint{{Key: api.TaintNodeUnreachable, Effect: api.TaintEffectNoExecute, TimeAdded: api.NewTimePtr(t0.Add(-time.Hour))}}
 	healthy := nodeWith(cond(api.NodeReady, api.ConditionTrue))
@@ -305,7 +305,7 @@ func TestControllerRestart(t *testing.T) {
 func TestControllerExcludedAndErrors(t *testing.T) {
 	// Excluded nodes do not count: a zone of one excluded lost node and
 	// one healthy node stays Normal with one node.
-	c := NewController(Config{})
+	c := mustController(Config{})
 	lost := nodeWith(cond(api.NodeReady, api.ConditionUnknown))
 	lost.Labels = map[string]string{LabelNodeExcludeDisruption: "", api.LabelTopologyZone: "a"}
 	ok := nodeWith(cond(api.NodeReady, api.ConditionTrue))
@@ -437,7 +437,7 @@ func TestControllerFullDisruptionKeepsSwappedTaint(t *testing.T) {
 	// finds every zone fully disrupted: the pass swaps in unreachable, and
 	// the untainting that follows checks the node as listed (not-ready),
 	// so unreachable stays.
-	c := NewController(Config{})
+	c := mustController(Config{})
 	n1 := nodeWith(cond(api.NodeReady, api.ConditionFalse))
 	n2 := nodeWith(cond(api.NodeReady, api.ConditionTrue))
 	n2.Name = "node-2"

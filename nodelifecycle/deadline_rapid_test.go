@@ -183,7 +183,7 @@ func TestControllerDeadlinesMatchTicking(t *testing.T) {
 		const end = 4 * time.Minute
 
 		// Every 100 ms.
-		wa, ca := newWorld(scripts), NewController(cfg)
+		wa, ca := newWorld(scripts), mustController(cfg)
 		var ticking []string
 		for d := time.Duration(0); d <= end; d += TaintPassPeriod {
 			if d%DefaultMonitorPeriod == 0 {
@@ -198,7 +198,7 @@ func TestControllerDeadlinesMatchTicking(t *testing.T) {
 
 		// From deadline to deadline. World changes fall on monitor passes,
 		// which are always deadlines.
-		wb, cb := newWorld(scripts), NewController(cfg)
+		wb, cb := newWorld(scripts), mustController(cfg)
 		var jumping []string
 		steps := 0
 		for now := t0; now.Sub(t0) <= end; now = cb.NextDeadline() {
@@ -240,7 +240,7 @@ func TestMonitorDeadlinesMatchTicking(t *testing.T) {
 		// The world changes every 5 s: the looks of the ticking caller, and
 		// the inputs of the jumping one.
 		run := func(jump bool) []string {
-			w, m := newWorld(scripts), NewMonitor(cfg)
+			w, m := newWorld(scripts), mustMonitor(cfg)
 			var out []string
 			look := func(i int, d time.Duration) {
 				n := w.nodes[i]

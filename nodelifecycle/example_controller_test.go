@@ -25,7 +25,11 @@ func ExampleController() {
 			}},
 		})
 	}
-	c := nodelifecycle.NewController(nodelifecycle.Config{})
+	c, err := nodelifecycle.NewController(nodelifecycle.Config{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	write := func(name string, st *api.NodeStatus, taints []api.Taint) {
 		for i, n := range nodes {
 			if n.Name == name {

@@ -120,7 +120,11 @@ func ExampleMarkPodNotReady() {
 // Ready=Unknown. Jumping from deadline to deadline, the caller steps only
 // at those looks.
 func ExampleMonitor() {
-	m := nodelifecycle.NewMonitor(nodelifecycle.Config{})
+	m, err := nodelifecycle.NewMonitor(nodelifecycle.Config{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	node := &api.Node{
 		ObjectMeta: api.ObjectMeta{Name: "node-2"},
 		Status: api.NodeStatus{Conditions: []api.NodeCondition{

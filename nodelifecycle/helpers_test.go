@@ -23,3 +23,21 @@ func newPod(name string) *api.Pod {
 func unready(p *api.Pod) {
 	p.Status.Conditions = []api.PodCondition{{Type: api.PodReady, Status: api.ConditionFalse}}
 }
+
+// mustController is NewController for configurations known to be valid.
+func mustController(cfg Config) *Controller {
+	c, err := NewController(cfg)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+// mustMonitor is NewMonitor for configurations known to be valid.
+func mustMonitor(cfg Config) *Monitor {
+	m, err := NewMonitor(cfg)
+	if err != nil {
+		panic(err)
+	}
+	return m
+}

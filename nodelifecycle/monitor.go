@@ -103,9 +103,13 @@ type Monitor struct {
 }
 
 // NewMonitor returns a monitor that has seen no node yet, as after a
-// controller-manager start.
-func NewMonitor(cfg Config) *Monitor {
-	return &Monitor{cfg: cfg, nodes: map[string]*nodeHealth{}}
+// controller-manager start. A configuration Config.Validate refuses is an
+// error wrapping api.ErrInvalidInput, and no monitor.
+func NewMonitor(cfg Config) (*Monitor, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &Monitor{cfg: cfg, nodes: map[string]*nodeHealth{}}, nil
 }
 
 // MonitorInput is one look's view of a node: the node as the API server

@@ -109,7 +109,7 @@ func TestMarkPodNotReady(t *testing.T) {
 func TestMonitor(t *testing.T) {
 	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
 	t.Run("Unknown strictly after the grace period, from the controller's own clock", func(t *testing.T) {
-		m := NewMonitor(Config{})
+		m := mustMonitor(Config{})
 		// The kubelet's heartbeat is an hour old, but the controller has
 		// just started: it gives the node the full 50 s.
 		n := nodeWith(cond(api.NodeReady, api.ConditionTrue))
@@ -156,7 +156,7 @@ func TestMonitor(t *testing.T) {
 		}
 	})
 	t.Run("a renewed lease keeps the node alive", func(t *testing.T) {
-		m := NewMonitor(Config{MonitorGracePeriod: 40 * time.Second})
+		m := mustMonitor(Config{MonitorGracePeriod: 40 * time.Second})
 		n := nodeWith(cond(api.NodeReady, api.ConditionTrue))
 		for s := 0; s <= 200; s += 5 {
 			rep, _ := m.Step(MonitorInput{Node: n, LeaseRenew: at(s - s%10)}, at(s))
@@ -166,7 +166,7 @@ func TestMonitor(t *testing.T) {
 		}
 	})
 	t.Run("a node that never posted status gets the startup grace from its creation", func(t *testing.T) {
-		m := NewMonitor(Config{})
+		m := mustMonitor(Config{})
 		n := nodeWith()
 		n.CreationTimestamp = api.NewTime(t0)
 		if rep, _ := m.Step(MonitorInput{Node: n}, at(60)); rep.Status != nil || rep.GracePeriod != DefaultStartupGracePeriod {
@@ -177,14 +177,14 @@ func TestMonitor(t *testing.T) {
 			t.Fatalf("t=61: %+v", rep)
 		}
 	})
-	if _, err := NewMonitor(Config{}).Step(MonitorInput{Node: nil}, t0); err == nil {
+	if _, err := mustMonitor(Config{}).Step(MonitorInput{Node: nil}, t0); err == nil {
 		t.Error("nil node: want an error")
 	}
 }
 
 func TestMonitorNextDeadline(t *testing.T) {
 	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
-	m := NewMonitor(Config{})
+	m := mustMonitor(Config{})
 	if !m.NextDeadline().IsZero() {
 		t.Fatal("a deadline before any look")
 	}

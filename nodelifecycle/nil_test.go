@@ -29,7 +29,10 @@ var nilCases = map[string]func(t *testing.T){
 		r, err := (*nodelifecycle.Monitor)(nil).Step(nodelifecycle.MonitorInput{Node: &api.Node{}}, nilT0)
 		niltest.Zero(t, r)
 		niltest.Invalid(t, err, api.ErrInvalidInput, "monitor")
-		m := nodelifecycle.NewMonitor(nodelifecycle.Config{})
+		m, err := nodelifecycle.NewMonitor(nodelifecycle.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
 		r, err = m.Step(nodelifecycle.MonitorInput{}, nilT0)
 		niltest.Zero(t, r)
 		niltest.Invalid(t, err, api.ErrInvalidInput, "node")
@@ -42,7 +45,10 @@ var nilCases = map[string]func(t *testing.T){
 		r, err := (*nodelifecycle.Controller)(nil).Step(nodelifecycle.Input{Nodes: []*api.Node{{}}}, nilT0)
 		niltest.Zero(t, r)
 		niltest.Invalid(t, err, api.ErrInvalidInput, "node lifecycle controller")
-		c := nodelifecycle.NewController(nodelifecycle.Config{})
+		c, err := nodelifecycle.NewController(nodelifecycle.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
 		r, err = c.Step(nodelifecycle.Input{Nodes: []*api.Node{{}, nil}}, nilT0)
 		niltest.Zero(t, r)
 		niltest.Invalid(t, err, api.ErrInvalidInput, "nodes[1]")

@@ -193,7 +193,11 @@ func (s *monitorStory) Step(d time.Duration, input string) ([]string, error) {
 		return nil, fmt.Errorf("no node yet")
 	}
 	if s.m == nil {
-		s.m = nodelifecycle.NewMonitor(s.cfg)
+		m, err := nodelifecycle.NewMonitor(s.cfg)
+		if err != nil {
+			return nil, err
+		}
+		s.m = m
 	}
 	now := storyT0.Add(d)
 	fields := strings.Fields(input)
@@ -348,7 +352,11 @@ func (s *controllerStory) Step(d time.Duration, input string) ([]string, error) 
 		return nil, fmt.Errorf("unknown input %q", input)
 	}
 	if s.c == nil {
-		s.c = nodelifecycle.NewController(s.cfg)
+		c, err := nodelifecycle.NewController(s.cfg)
+		if err != nil {
+			return nil, err
+		}
+		s.c = c
 	}
 	s.last = d
 	now := storyT0.Add(d)

@@ -172,10 +172,8 @@ func NewCluster(nodes []*api.Node, pods []*api.Pod, cfg Config) (*Cluster, error
 		spread:      newSpreadCache(),
 		labels:      newLabelIndex(),
 	}
-	for _, p := range cfg.Plugins {
-		if !knownPlugin(p) {
-			return nil, fmt.Errorf("%w: Config.Plugins: unknown plugin %q", errInvalidInput, p)
-		}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
 	}
 	// The nodes of the initial snapshot live in one array, so that a pass
 	// over all nodes reads memory in order.

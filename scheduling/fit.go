@@ -86,7 +86,7 @@ func (pl *fitPlugin) fits(v *nodeView) bool {
 }
 
 // roomForPod reports whether a node with pods pods has a slot for one more.
-func roomForPod(alloc *Resource, pods int64) bool { return pods+1 <= alloc.AllowedPodNumber }
+func roomForPod(alloc *Resource, pods int64) bool { return pods < alloc.AllowedPodNumber }
 
 // requestsNothing reports whether the pod requests no resource the filter
 // checks (only its pod slot counts then).
@@ -100,14 +100,15 @@ func (pl *fitPlugin) requestsNothing() bool {
 // positive request at most what is left of the allocatable amount.
 func (pl *fitPlugin) roomFor(alloc *Resource, cpu, mem, eph int64) bool {
 	r := &pl.req
-	return !((r.MilliCPU > 0 && r.MilliCPU > alloc.MilliCPU-cpu) || (r.Memory > 0 && r.Memory > alloc.Memory-mem) ||
-		(r.EphemeralStorage > 0 && r.EphemeralStorage > alloc.EphemeralStorage-eph))
+	return !((r.MilliCPU > 0 && r.MilliCPU > satSub(alloc.MilliCPU, cpu)) ||
+		(r.Memory > 0 && r.Memory > satSub(alloc.Memory, mem)) ||
+		(r.EphemeralStorage > 0 && r.EphemeralStorage > satSub(alloc.EphemeralStorage, eph)))
 }
 
 // roomForScalar is roomFor for one of the checked scalar resources.
 func (pl *fitPlugin) roomForScalar(alloc *Resource, name api.ResourceName, used int64) bool {
 	q := pl.req.Scalar[name]
-	return q <= 0 || q <= alloc.Scalar[name]-used
+	return q <= 0 || q <= satSub(alloc.Scalar[name], used)
 }
 
 func (pl *fitPlugin) filter(v *nodeView) Status {
@@ -117,7 +118,7 @@ func (pl *fitPlugin) filter(v *nodeView) Status {
 	// shared is the set of fitReasonTexts the entries give (bit k for
 	// text k), 0 when a scalar resource is short too.
 	shared := 0
-	if pods := int64(v.numPods()); pods+1 > alloc.AllowedPodNumber {
+	if pods := int64(v.numPods()); pods >= alloc.AllowedPodNumber {
 		ins = append(ins, InsufficientResource{Resource: string(api.ResourcePods), Reason: fitReasonTexts[0],
 			Requested: 1, Used: pods, Capacity: alloc.AllowedPodNumber})
 		shared = 1
@@ -189,7 +190,7 @@ var fitReasonLists = func() (lists [16][]string) {
 // checkFit appends an InsufficientResource when a positive request exceeds
 // what is left of the allocatable amount.
 func checkFit(ins []InsufficientResource, name, reason string, req, used, alloc int64) []InsufficientResource {
-	if req <= 0 || req <= alloc-used {
+	if req <= 0 || req <= satSub(alloc, used) {
 		return ins
 	}
 	if reason == "" {

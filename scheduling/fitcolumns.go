@@ -33,10 +33,11 @@ func (f *fitColumns) nodeAdded(ni *NodeInfo) {
 func (f *fitColumns) set(ni *NodeInfo) {
 	i := ni.index
 	a, r := &ni.allocatable, &ni.requested
-	f.pods[i] = a.AllowedPodNumber - int64(len(ni.pods))
-	f.cpu[i] = a.MilliCPU - r.MilliCPU
-	f.mem[i] = a.Memory - r.Memory
-	f.eph[i] = a.EphemeralStorage - r.EphemeralStorage
+	cpu, mem, eph := ni.exactRequested()
+	f.pods[i] = satSub(a.AllowedPodNumber, int64(len(ni.pods)))
+	f.cpu[i] = roomLeft(a.MilliCPU, cpu)
+	f.mem[i] = roomLeft(a.Memory, mem)
+	f.eph[i] = roomLeft(a.EphemeralStorage, eph)
 	f.cpuAlloc[i], f.memAlloc[i] = a.MilliCPU, a.Memory
 	f.cpuReq[i], f.memReq[i] = r.MilliCPU, r.Memory
 	f.cpuNonZero[i], f.memNonZero[i] = ni.non0CPU, ni.non0Mem
@@ -73,11 +74,21 @@ func (pl *fitPlugin) scoreAt(c *Cluster, i int) int64 {
 	room := &c.room
 	var total, weights int64
 	if a := room.cpuAlloc[i]; a != 0 {
-		total += leastRequestedScore(room.cpuNonZero[i]+pl.scoreCPU, a)
+		req := satAdd(room.cpuNonZero[i], pl.scoreCPU)
+		s, ok := leastRequestedFast(req, a)
+		if !ok {
+			s = leastRequestedScoreWide(req, a)
+		}
+		total = satAdd(total, s)
 		weights++
 	}
 	if a := room.memAlloc[i]; a != 0 {
-		total += leastRequestedScore(room.memNonZero[i]+pl.scoreMem, a)
+		req := satAdd(room.memNonZero[i], pl.scoreMem)
+		s, ok := leastRequestedFast(req, a)
+		if !ok {
+			s = leastRequestedScoreWide(req, a)
+		}
+		total = satAdd(total, s)
 		weights++
 	}
 	switch weights {
@@ -93,7 +104,7 @@ func (pl *fitPlugin) scoreAt(c *Cluster, i int) int64 {
 func (pl *balancedPlugin) scoreAt(c *Cluster, i int) int64 {
 	room := &c.room
 	cpu, mem := room.cpuReq[i], room.memReq[i]
-	with := balanceScore(cpu+pl.cpu, room.cpuAlloc[i], mem+pl.mem, room.memAlloc[i])
+	with := balanceScore(satAdd(cpu, pl.cpu), room.cpuAlloc[i], satAdd(mem, pl.mem), room.memAlloc[i])
 	without := balanceScore(cpu, room.cpuAlloc[i], mem, room.memAlloc[i])
-	return MaxNodeScore/2 + (MaxNodeScore/2+with-without)/2
+	return balancedScore(with, without)
 }

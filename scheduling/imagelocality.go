@@ -152,10 +152,10 @@ func (pl *imageLocalityPlugin) score(n *NodeInfo) int64 {
 		if id >= 0 && hasImage(n.images, id) {
 			st := &pl.c.images.states[id]
 			spread := float64(st.nodes) / float64(total)
-			sum += int64(float64(st.size) * spread)
+			sum = satAdd(sum, satFloatToInt64(float64(st.size)*spread))
 		}
 	}
-	maxThreshold := imageMaxContainerThreshold * int64(pl.n)
+	maxThreshold := satMul(imageMaxContainerThreshold, int64(pl.n))
 	sum = min(max(sum, imageMinThreshold), maxThreshold)
 	return MaxNodeScore * (sum - imageMinThreshold) / (maxThreshold - imageMinThreshold)
 }

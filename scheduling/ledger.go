@@ -74,22 +74,25 @@ type Ledger struct {
 // totals are the amounts the arithmetic compares: a pod count, requests
 // (scalars aligned with the NodeResourcesFit plugin's checked scalar
 // resources) and uses of host ports conflicting with the incoming pod's.
+// The requests are summed exactly (wide), so that taking pods away and
+// putting them back never wraps around.
 type totals struct {
-	pods, cpu, mem, eph int64
-	scalars             []int64
-	conflicts           int
+	pods          int64
+	cpu, mem, eph wide
+	scalars       []wide
+	conflicts     int
 }
 
 // add adds p's share to t (sign +1) or takes it away (sign -1).
 func (t *totals) add(l *Ledger, p *PodInfo, sign int64) {
 	t.pods += sign
 	r := &p.requests
-	t.cpu += sign * r.MilliCPU
-	t.mem += sign * r.Memory
-	t.eph += sign * r.EphemeralStorage
+	t.cpu.add(r.MilliCPU, sign)
+	t.mem.add(r.Memory, sign)
+	t.eph.add(r.EphemeralStorage, sign)
 	if r.Scalar != nil && l.fit != nil {
 		for j, name := range l.fit.scalars {
-			t.scalars[j] += sign * r.Scalar[name]
+			t.scalars[j].add(r.Scalar[name], sign)
 		}
 	}
 	if len(l.ports) > 0 && len(p.ports) > 0 {
@@ -184,11 +187,11 @@ func (l *Ledger) Reset(cy *Cycle, n *NodeInfo, removed []*PodInfo) bool {
 
 // set makes t the totals of node n as it stands.
 func (t *totals) set(n *NodeInfo, l *Ledger) {
-	r := &n.requested
-	t.pods, t.cpu, t.mem, t.eph = int64(len(n.pods)), r.MilliCPU, r.Memory, r.EphemeralStorage
+	t.pods = int64(len(n.pods))
+	t.cpu, t.mem, t.eph = n.exactRequested()
 	if l.fit != nil {
 		for j, name := range l.fit.scalars {
-			t.scalars[j] = r.Scalar[name]
+			t.scalars[j] = n.exactScalar(name)
 		}
 	}
 	t.conflicts = 0
@@ -213,7 +216,7 @@ func (l *Ledger) fitsTotals(t, extra *totals) bool {
 	alloc := &l.node.allocatable
 	pods, cpu, mem, eph := t.pods, t.cpu, t.mem, t.eph
 	if extra != nil {
-		pods, cpu, mem, eph = pods+extra.pods, cpu+extra.cpu, mem+extra.mem, eph+extra.eph
+		pods, cpu, mem, eph = satAdd(pods, extra.pods), cpu.plus(extra.cpu), mem.plus(extra.mem), eph.plus(extra.eph)
 	}
 	if !roomForPod(alloc, pods) {
 		return false
@@ -221,15 +224,15 @@ func (l *Ledger) fitsTotals(t, extra *totals) bool {
 	if l.fit.requestsNothing() {
 		return true
 	}
-	if !l.fit.roomFor(alloc, cpu, mem, eph) {
+	if !l.fit.roomFor(alloc, cpu.sat(), mem.sat(), eph.sat()) {
 		return false
 	}
 	for j, name := range l.fit.scalars {
 		used := t.scalars[j]
 		if extra != nil {
-			used += extra.scalars[j]
+			used = used.plus(extra.scalars[j])
 		}
-		if !l.fit.roomForScalar(alloc, name, used) {
+		if !l.fit.roomForScalar(alloc, name, used.sat()) {
 			return false
 		}
 	}

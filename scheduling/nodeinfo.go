@@ -23,36 +23,45 @@ type Resource struct {
 	Scalar map[api.ResourceName]int64
 }
 
-// addList adds a resource list the way framework.Resource.Add does.
-func (r *Resource) addList(l api.ResourceList, sign int64) {
+// addList adds a resource list the way framework.Resource.Add does, but
+// saturating instead of wrapping around (a list names each resource once,
+// so this only matters for amounts that are themselves saturated).
+func (r *Resource) addList(l api.ResourceList) {
 	for name, q := range l {
 		switch name {
 		case api.ResourceCPU:
-			r.MilliCPU += sign * q.MilliValue()
+			r.MilliCPU = satAdd(r.MilliCPU, q.MilliValue())
 		case api.ResourceMemory:
-			r.Memory += sign * q.Value()
+			r.Memory = satAdd(r.Memory, q.Value())
 		case api.ResourceEphemeralStorage:
-			r.EphemeralStorage += sign * q.Value()
+			r.EphemeralStorage = satAdd(r.EphemeralStorage, q.Value())
 		case api.ResourcePods:
-			r.AllowedPodNumber += sign * q.Value()
+			r.AllowedPodNumber = satAdd(r.AllowedPodNumber, q.Value())
 		default:
 			// Extended resources, huge pages, prefixed native resources
 			// and attachable volume counts (IsScalarResourceName).
 			if name.IsScalar() {
-				r.addScalar(name, sign*q.Value())
+				r.addScalar(name, q.Value(), 1)
 			}
 		}
 	}
 }
 
-func (r *Resource) addScalar(name api.ResourceName, v int64) {
+// addScalar adds v·sign (sign ±1) to a scalar resource; the caller has
+// checked that the sum fits.
+func (r *Resource) addScalar(name api.ResourceName, v, sign int64) {
 	if r.Scalar == nil {
 		if v == 0 {
 			return
 		}
 		r.Scalar = map[api.ResourceName]int64{}
 	}
-	n := r.Scalar[name] + v
+	n := r.Scalar[name]
+	if sign < 0 {
+		n -= v
+	} else {
+		n += v
+	}
 	if n == 0 {
 		delete(r.Scalar, name)
 		return
@@ -60,21 +69,38 @@ func (r *Resource) addScalar(name api.ResourceName, v int64) {
 	r.Scalar[name] = n
 }
 
-// add adds o to r (sign +1) or subtracts it (sign -1).
-func (r *Resource) add(o *Resource, sign int64) {
-	r.MilliCPU += sign * o.MilliCPU
-	r.Memory += sign * o.Memory
-	r.EphemeralStorage += sign * o.EphemeralStorage
-	r.AllowedPodNumber += sign * o.AllowedPodNumber
+// addFits reports whether adding o to r (sign +1) or subtracting it (sign
+// -1) keeps every amount within int64.
+func (r *Resource) addFits(o *Resource, sign int64) bool {
+	if addOverflows(r.MilliCPU, o.MilliCPU, sign) || addOverflows(r.Memory, o.Memory, sign) ||
+		addOverflows(r.EphemeralStorage, o.EphemeralStorage, sign) ||
+		addOverflows(r.AllowedPodNumber, o.AllowedPodNumber, sign) {
+		return false
+	}
 	for k, v := range o.Scalar {
-		r.addScalar(k, sign*v)
+		if addOverflows(r.Scalar[k], v, sign) {
+			return false
+		}
+	}
+	return true
+}
+
+// add adds o to r (sign +1) or subtracts it (sign -1); the caller has
+// checked addFits.
+func (r *Resource) add(o *Resource, sign int64) {
+	r.MilliCPU = addSigned(r.MilliCPU, o.MilliCPU, sign)
+	r.Memory = addSigned(r.Memory, o.Memory, sign)
+	r.EphemeralStorage = addSigned(r.EphemeralStorage, o.EphemeralStorage, sign)
+	r.AllowedPodNumber = addSigned(r.AllowedPodNumber, o.AllowedPodNumber, sign)
+	for k, v := range o.Scalar {
+		r.addScalar(k, v, sign)
 	}
 }
 
 // newResource converts a resource list (framework.NewResource).
 func newResource(l api.ResourceList) Resource {
 	var r Resource
-	r.addList(l, 1)
+	r.addList(l)
 	return r
 }
 
@@ -384,6 +410,10 @@ type NodeInfo struct {
 	// (NonZeroRequested).
 	non0CPU, non0Mem int64
 	ports            portUsage
+	// over holds the exact totals of the pods' requests while one of
+	// them is beyond the int64 range (requested, non0CPU and non0Mem
+	// then hold them saturated); nil otherwise (see account).
+	over *wideResource
 
 	// withAffinity counts pods with any inter-pod affinity term;
 	// withRequiredAntiAffinity those with a required anti-affinity term.
@@ -472,13 +502,88 @@ func (n *NodeInfo) Requested() Resource {
 	return n.requested
 }
 
+// account adds the requests of p, just added to or removed from n.pods,
+// to the node's totals (sign +1) or takes them away (sign -1). While the
+// totals fit an int64 this is plain addition; once one would leave the
+// int64 range the totals are summed again exactly from the pods (wide),
+// and requested, non0CPU and non0Mem hold them saturated, so that taking
+// a pod away later gives the exact total again.
+func (n *NodeInfo) account(p *PodInfo, sign int64) {
+	if n.over == nil && n.requested.addFits(&p.requests, sign) &&
+		!addOverflows(n.non0CPU, p.non0CPU, sign) && !addOverflows(n.non0Mem, p.non0Mem, sign) {
+		n.requested.add(&p.requests, sign)
+		n.non0CPU = addSigned(n.non0CPU, p.non0CPU, sign)
+		n.non0Mem = addSigned(n.non0Mem, p.non0Mem, sign)
+		return
+	}
+	n.recount()
+}
+
+// recount sums the node's pods' requests exactly; it keeps the wide sums
+// in n.over while some total is beyond int64 and drops them otherwise.
+func (n *NodeInfo) recount() {
+	var w wideResource
+	for _, p := range n.pods {
+		r := &p.requests
+		w.cpu.add(r.MilliCPU, 1)
+		w.mem.add(r.Memory, 1)
+		w.eph.add(r.EphemeralStorage, 1)
+		w.pods.add(r.AllowedPodNumber, 1)
+		w.non0CPU.add(p.non0CPU, 1)
+		w.non0Mem.add(p.non0Mem, 1)
+		for k, v := range r.Scalar {
+			if w.scalar == nil {
+				w.scalar = map[api.ResourceName]wide{}
+			}
+			s := w.scalar[k]
+			s.add(v, 1)
+			w.scalar[k] = s
+		}
+	}
+	n.requested = Resource{MilliCPU: w.cpu.sat(), Memory: w.mem.sat(), EphemeralStorage: w.eph.sat(),
+		AllowedPodNumber: w.pods.sat()}
+	n.non0CPU, n.non0Mem = w.non0CPU.sat(), w.non0Mem.sat()
+	exact := w.cpu.carry == 0 && w.mem.carry == 0 && w.eph.carry == 0 && w.pods.carry == 0 &&
+		w.non0CPU.carry == 0 && w.non0Mem.carry == 0
+	for k, s := range w.scalar {
+		if s.lo != 0 || s.carry != 0 {
+			if n.requested.Scalar == nil {
+				n.requested.Scalar = map[api.ResourceName]int64{}
+			}
+			n.requested.Scalar[k] = s.sat()
+		}
+		exact = exact && s.carry == 0
+	}
+	n.over = nil
+	if !exact {
+		n.over = &w
+	}
+}
+
+// exactRequested returns the node's requested cpu, memory and ephemeral
+// storage, exactly.
+func (n *NodeInfo) exactRequested() (cpu, mem, eph wide) {
+	if n.over != nil {
+		return n.over.cpu, n.over.mem, n.over.eph
+	}
+	r := &n.requested
+	return wide{lo: r.MilliCPU}, wide{lo: r.Memory}, wide{lo: r.EphemeralStorage}
+}
+
+// exactScalar returns the node's requested amount of a scalar resource,
+// exactly.
+func (n *NodeInfo) exactScalar(name api.ResourceName) wide {
+	if n.over != nil {
+		return n.over.scalar[name]
+	}
+	return wide{lo: n.requested.Scalar[name]}
+}
+
 func (n *NodeInfo) addPod(p *PodInfo) {
 	p.node = n
 	p.nodeSlot = len(n.pods)
 	n.pods = append(n.pods, p)
-	n.requested.add(&p.requests, 1)
-	n.non0CPU += p.non0CPU
-	n.non0Mem += p.non0Mem
+	n.account(p, 1)
 	n.ports.add(p.ports, 1)
 	if p.hasAffinityTerms() {
 		n.withAffinity++
@@ -495,9 +600,7 @@ func (n *NodeInfo) removePod(p *PodInfo) {
 	moved.nodeSlot = p.nodeSlot
 	n.pods[last] = nil
 	n.pods = n.pods[:last]
-	n.requested.add(&p.requests, -1)
-	n.non0CPU -= p.non0CPU
-	n.non0Mem -= p.non0Mem
+	n.account(p, -1)
 	n.ports.add(p.ports, -1)
 	if p.hasAffinityTerms() {
 		n.withAffinity--
@@ -527,34 +630,42 @@ type nodeView struct {
 func (v *nodeView) numPods() int { return len(v.info.pods) - len(v.removed) + len(v.added) }
 
 // requested returns the requested amounts under the what-if for the
-// fixed-name resources.
+// fixed-name resources, exact sums saturated to the int64 range.
 func (v *nodeView) requested() (cpu, mem, eph int64) {
-	r := &v.info.requested
-	cpu, mem, eph = r.MilliCPU, r.Memory, r.EphemeralStorage
+	if len(v.removed) == 0 && len(v.added) == 0 {
+		// The node as it stands: its totals, saturated (what the exact
+		// sums give saturated, without reading them).
+		r := &v.info.requested
+		return r.MilliCPU, r.Memory, r.EphemeralStorage
+	}
+	c, m, e := v.info.exactRequested()
 	for _, p := range v.removed {
-		cpu -= p.requests.MilliCPU
-		mem -= p.requests.Memory
-		eph -= p.requests.EphemeralStorage
+		c.add(p.requests.MilliCPU, -1)
+		m.add(p.requests.Memory, -1)
+		e.add(p.requests.EphemeralStorage, -1)
 	}
 	for _, p := range v.added {
-		cpu += p.requests.MilliCPU
-		mem += p.requests.Memory
-		eph += p.requests.EphemeralStorage
+		c.add(p.requests.MilliCPU, 1)
+		m.add(p.requests.Memory, 1)
+		e.add(p.requests.EphemeralStorage, 1)
 	}
-	return cpu, mem, eph
+	return c.sat(), m.sat(), e.sat()
 }
 
 // requestedScalar returns the requested amount of a scalar resource under
-// the what-if.
+// the what-if, an exact sum saturated to the int64 range.
 func (v *nodeView) requestedScalar(name api.ResourceName) int64 {
-	n := v.info.requested.Scalar[name]
+	if len(v.removed) == 0 && len(v.added) == 0 {
+		return v.info.requested.Scalar[name]
+	}
+	n := v.info.exactScalar(name)
 	for _, p := range v.removed {
-		n -= p.requests.Scalar[name]
+		n.add(p.requests.Scalar[name], -1)
 	}
 	for _, p := range v.added {
-		n += p.requests.Scalar[name]
+		n.add(p.requests.Scalar[name], 1)
 	}
-	return n
+	return n.sat()
 }
 
 // portConflict reports whether p conflicts with a host port in use under

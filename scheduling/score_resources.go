@@ -2,6 +2,7 @@ package scheduling
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/podsem/podsem/api"
 )
@@ -27,10 +28,51 @@ func scoringRequests(pod *api.Pod) (cpu, mem int64) {
 // leastRequestedScore is the share of capacity left free, 0..100
 // (noderesources leastRequestedScore).
 func leastRequestedScore(requested, capacity int64) int64 {
+	if s, ok := leastRequestedFast(requested, capacity); ok {
+		return s
+	}
+	return leastRequestedScoreWide(requested, capacity)
+}
+
+// leastRequestedFast is leastRequestedScore's common case, 1 <= capacity
+// <= MaxInt64/100 and 0 <= requested <= capacity, where int64 arithmetic
+// is exact; ok is false elsewhere. It inlines, so that the hot scoring
+// loops call leastRequestedScoreWide only for the rare cases.
+func leastRequestedFast(requested, capacity int64) (int64, bool) {
+	if uint64(capacity-1) < math.MaxInt64/MaxNodeScore && uint64(requested) <= uint64(capacity) {
+		return (capacity - requested) * MaxNodeScore / capacity, true
+	}
+	return 0, false
+}
+
+// leastRequestedScoreWide is leastRequestedScore where the product may not
+// fit an int64: kube-scheduler's product overflows for a capacity beyond
+// about 9.2e16 (or a negative request); podsem computes the share exactly
+// in 128 bits, truncated toward zero, saturating beyond int64. It is kept
+// apart so that the common case inlines.
+func leastRequestedScoreWide(requested, capacity int64) int64 {
 	if capacity == 0 || requested > capacity {
 		return 0
 	}
-	return (capacity - requested) * MaxNodeScore / capacity
+	free := uint64(capacity) - uint64(requested) // exact: 0 <= free < 2^64
+	c := uint64(capacity)
+	if capacity < 0 {
+		c = -c
+	}
+	hi, lo := bits.Mul64(free, MaxNodeScore)
+	if hi >= c {
+		return saturated(capacity < 0)
+	}
+	q, _ := bits.Div64(hi, lo, c)
+	switch {
+	case capacity > 0 && q > math.MaxInt64:
+		return math.MaxInt64
+	case capacity > 0:
+		return int64(q)
+	case q > 1<<63:
+		return math.MinInt64
+	}
+	return -int64(q)
 }
 
 // preScore computes the pod's non-zero cpu and memory for
@@ -47,11 +89,11 @@ func (pl *fitPlugin) preScore(feasible []*NodeInfo) Status {
 func (pl *fitPlugin) score(n *NodeInfo) int64 {
 	var total, weights int64
 	if a := n.allocatable.MilliCPU; a != 0 {
-		total += leastRequestedScore(n.non0CPU+pl.scoreCPU, a)
+		total = satAdd(total, leastRequestedScore(satAdd(n.non0CPU, pl.scoreCPU), a))
 		weights++
 	}
 	if a := n.allocatable.Memory; a != 0 {
-		total += leastRequestedScore(n.non0Mem+pl.scoreMem, a)
+		total = satAdd(total, leastRequestedScore(satAdd(n.non0Mem, pl.scoreMem), a))
 		weights++
 	}
 	if weights == 0 {
@@ -99,10 +141,21 @@ func (pl *balancedPlugin) preScore(feasible []*NodeInfo) Status {
 
 func (pl *balancedPlugin) score(n *NodeInfo) int64 {
 	cpu, mem := n.requested.MilliCPU, n.requested.Memory
-	with := balanceScore(cpu+pl.cpu, n.allocatable.MilliCPU, mem+pl.mem, n.allocatable.Memory)
+	with := balanceScore(satAdd(cpu, pl.cpu), n.allocatable.MilliCPU, satAdd(mem, pl.mem), n.allocatable.Memory)
 	without := balanceScore(cpu, n.allocatable.MilliCPU, mem, n.allocatable.Memory)
+	return balancedScore(with, without)
+}
+
+// balancedScore is 50 + (50 + with − without) / 2; balanceScore keeps
+// both balances within [minBalance, 100], so this cannot overflow.
+func balancedScore(with, without int64) int64 {
 	return MaxNodeScore/2 + (MaxNodeScore/2+with-without)/2
 }
+
+// minBalance is the lowest balance balanceScore reports. A balance is at
+// most 100 and goes below 0 only for negative requests (invalid objects);
+// the floor keeps balancedScore's arithmetic within int64.
+const minBalance = -(1 << 61)
 
 // balanceScore is int64(100×(1−σ)) over the cpu and memory requested
 // fractions (balancedResourceScore).
@@ -123,5 +176,5 @@ func balanceScore(cpu, cpuAlloc, mem, memAlloc int64) int64 {
 	if k == 2 {
 		std = math.Abs((fractions[0] - fractions[1]) / 2)
 	}
-	return int64((1 - std) * float64(MaxNodeScore))
+	return max(satFloatToInt64((1-std)*float64(MaxNodeScore)), minBalance)
 }

@@ -182,7 +182,7 @@ func newWorld() *world {
 	w := &world{
 		nodes:   map[string]*api.Node{},
 		lease:   map[string]time.Time{},
-		monitor: nodelifecycle.NewMonitor(nodelifecycle.Config{}),
+		monitor: new(nodelifecycle.Monitor), // the zero value: v1.36.3's defaults
 		evictor: nodelifecycle.NewTaintEviction(),
 		gc:      termination.NewCollector(termination.GCConfig{}),
 	}

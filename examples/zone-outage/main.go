@@ -45,7 +45,7 @@ type cluster struct {
 
 func newCluster() *cluster {
 	c := &cluster{
-		lifecycle: nodelifecycle.NewController(nodelifecycle.Config{}),
+		lifecycle: new(nodelifecycle.Controller), // the zero value: v1.36.3's defaults
 		evictor:   nodelifecycle.NewTaintEviction(),
 		evicted:   map[string]int{},
 		zones:     map[string]nodelifecycle.ZoneReport{},

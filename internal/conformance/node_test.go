@@ -182,7 +182,10 @@ func runLifecycleTaints(input, want json.RawMessage) error {
 		if in.NodeStartupGracePeriodSeconds != nil {
 			cfg.StartupGracePeriod = time.Duration(*in.NodeStartupGracePeriodSeconds) * time.Second
 		}
-		m := nodelifecycle.NewMonitor(cfg)
+		m, err := nodelifecycle.NewMonitor(cfg)
+		if err != nil {
+			return err
+		}
 		node := in.Node
 		got := map[string]any{}
 		for _, look := range []struct {
