@@ -1,5 +1,10 @@
 package preemption
 
+import (
+	"fmt"
+	"strings"
+)
+
 // Config tunes kube-scheduler's DefaultPreemption plugin. The zero value is
 // Kubernetes v1.36.3's default: DefaultPreemptionArgs with
 // minCandidateNodesPercentage 10 and minCandidateNodesAbsolute 100, and a
@@ -20,8 +25,8 @@ type Config struct {
 	// minCandidateNodesPercentage: the share (0-100) of the potential
 	// nodes the dry run must find candidates on before it stops early.
 	// 0 means the default, 10; 100 dry-runs every potential node (the
-	// exhaustive mode, see Config); above 100 counts as 100 (upstream's
-	// configuration validation rejects it).
+	// exhaustive mode, see Config); outside [0, 100] is refused (see
+	// Validate).
 	MinCandidateNodesPercentage int32
 	// MinCandidateNodesAbsolute is DefaultPreemptionArgs'
 	// minCandidateNodesAbsolute: the least number of candidates the dry
@@ -64,4 +69,30 @@ func (cfg Config) NumCandidates(numNodes int) int {
 		n = int64(numNodes)
 	}
 	return int(n)
+}
+
+// Validate checks cfg as kube-scheduler's configuration validation checks
+// DefaultPreemptionArgs (pkg/scheduler/apis/config/validation
+// ValidateDefaultPreemptionArgs), with its field names and wording:
+// minCandidateNodesPercentage must lie in [0, 100] and
+// minCandidateNodesAbsolute must not be negative. Upstream also refuses
+// both being zero; here a zero field means its default, so the zero Config
+// is valid (it is v1.36.3's default arguments). Offset is not an upstream
+// argument and any value is taken modulo the number of potential nodes.
+// The error wraps api.ErrInvalidInput.
+func (cfg Config) Validate() error {
+	var errs []string
+	if p := cfg.MinCandidateNodesPercentage; p < 0 || p > 100 {
+		errs = append(errs, fmt.Sprintf("minCandidateNodesPercentage: Invalid value: %d: not in valid range [0, 100]", p))
+	}
+	if a := cfg.MinCandidateNodesAbsolute; a < 0 {
+		errs = append(errs, fmt.Sprintf("minCandidateNodesAbsolute: Invalid value: %d: not in valid range [0, inf)", a))
+	}
+	switch len(errs) {
+	case 0:
+		return nil
+	case 1:
+		return fmt.Errorf("%w: config: %s", errInvalidInput, errs[0])
+	}
+	return fmt.Errorf("%w: config: [%s]", errInvalidInput, strings.Join(errs, ", "))
 }

@@ -15,7 +15,12 @@ type defaultPreemption struct{ cfg Config }
 // to plug into a scheduling.Loop as LoopConfig.PostFilter, as upstream's
 // default profile plugs it into the framework:
 //
-//	l, err := scheduling.NewLoop(c, scheduling.LoopConfig{PostFilter: preemption.New(preemption.Config{})}, start)
+//	post, err := preemption.New(preemption.Config{MinCandidateNodesPercentage: 100})
+//	...
+//	l, err := scheduling.NewLoop(c, scheduling.LoopConfig{PostFilter: post}, start)
+//
+// A cfg that kube-scheduler's configuration validation would refuse is
+// refused (see Config.Validate), with a nil PostFilter.
 //
 // Each call runs Preempt on the loop's cycle and decision with the
 // PodDisruptionBudgets the loop's snapshot holds
@@ -27,14 +32,19 @@ type defaultPreemption struct{ cfg Config }
 // when the dry run failed. As v1.36.3's asynchronous preemption
 // (SchedulerAsyncPreemption) does, when every victim is already
 // terminating nothing is deleted and no nomination is cleared.
-func New(cfg Config) scheduling.PostFilter { return defaultPreemption{cfg: cfg} }
+func New(cfg Config) (scheduling.PostFilter, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return defaultPreemption{cfg: cfg}, nil
+}
 
 // NewLoop returns kube-scheduler v1.36.3's scheduling loop as it ships:
 // the default profile, with DefaultPreemption (default arguments) as its
 // PostFilter and the default queue, over the snapshot c from start (see
 // scheduling.NewLoop).
 func NewLoop(c *scheduling.Cluster, start time.Time) (*scheduling.Loop, error) {
-	return scheduling.NewLoop(c, scheduling.LoopConfig{PostFilter: New(Config{})}, start)
+	return scheduling.NewLoop(c, scheduling.LoopConfig{PostFilter: defaultPreemption{}}, start)
 }
 
 // PostFilter runs DefaultPreemption for the loop (see New).

@@ -1,6 +1,8 @@
 package preemption_test
 
 import (
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/podsem/podsem/api"
@@ -54,7 +56,7 @@ func TestPostFilter(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := cluster([]*api.Node{node("n1", "2", "4Gi")}, tc.pods...)
 			cy := c.NewCycle(tc.preemptor)
-			got := preemption.New(preemption.Config{}).PostFilter(cy, cy.Decide(nil), t0)
+			got := defaultPostFilter(t).PostFilter(cy, cy.Decide(nil), t0)
 			w := tc.want
 			if got.Code != w.Code || got.Nominate != w.Nominate || got.NominatedNodeName != w.NominatedNodeName ||
 				got.Message != w.Message || len(got.Victims) != len(w.Victims) ||
@@ -64,7 +66,45 @@ func TestPostFilter(t *testing.T) {
 		})
 	}
 	// A nil cycle is an Error status, as Preempt's error.
-	if got := preemption.New(preemption.Config{}).PostFilter(nil, nil, t0); got.Code != scheduling.Error || got.Err == nil {
+	if got := defaultPostFilter(t).PostFilter(nil, nil, t0); got.Code != scheduling.Error || got.Err == nil {
 		t.Errorf("nil cycle: got %+v", got)
+	}
+}
+
+// defaultPostFilter is DefaultPreemption with its default arguments.
+func defaultPostFilter(t *testing.T) scheduling.PostFilter {
+	t.Helper()
+	post, err := preemption.New(preemption.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return post
+}
+
+func TestConfigValidate(t *testing.T) {
+	for _, tc := range []struct {
+		cfg  preemption.Config
+		want string
+	}{
+		{preemption.Config{}, ""},
+		{preemption.Config{MinCandidateNodesPercentage: 100, MinCandidateNodesAbsolute: 1}, ""},
+		{preemption.Config{MinCandidateNodesPercentage: 101}, "minCandidateNodesPercentage: Invalid value: 101: not in valid range [0, 100]"},
+		{preemption.Config{MinCandidateNodesPercentage: -1}, "minCandidateNodesPercentage: Invalid value: -1: not in valid range [0, 100]"},
+		{preemption.Config{MinCandidateNodesAbsolute: -3}, "minCandidateNodesAbsolute: Invalid value: -3: not in valid range [0, inf)"},
+		{preemption.Config{MinCandidateNodesPercentage: 200, MinCandidateNodesAbsolute: -1}, "[minCandidateNodesPercentage: Invalid value: 200: not in valid range [0, 100], minCandidateNodesAbsolute"},
+	} {
+		err := tc.cfg.Validate()
+		if tc.want == "" {
+			if err != nil {
+				t.Errorf("%+v: %v, want valid", tc.cfg, err)
+			}
+			continue
+		}
+		if err == nil || !errors.Is(err, api.ErrInvalidInput) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: %v, want an invalid-input error containing %q", tc.cfg, err, tc.want)
+		}
+		if post, err := preemption.New(tc.cfg); post != nil || err == nil {
+			t.Errorf("New(%+v) = %v, %v; want the config refused", tc.cfg, post, err)
+		}
 	}
 }

@@ -178,6 +178,11 @@ func preempt(cy *scheduling.Cycle, d *scheduling.Decision, pdbs []*api.PodDisrup
 		return Result{Err: fmt.Errorf("%w: cycle: nil", errInvalidInput)}
 	case d == nil:
 		return Result{Err: fmt.Errorf("%w: decision: nil", errInvalidInput)}
+	}
+	if err := cfg.Validate(); err != nil {
+		return Result{Err: err}
+	}
+	switch {
 	case d.Cycle() != cy:
 		return Result{Err: fmt.Errorf("%w: decision: not made by this cycle (call cy.Decide first)", errInvalidInput)}
 	}

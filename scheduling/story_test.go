@@ -54,7 +54,7 @@ type loopAdapter struct {
 }
 
 func newLoopAdapter() *loopAdapter {
-	return &loopAdapter{post: preemption.New(preemption.Config{}), defined: map[string]api.Object{},
+	return &loopAdapter{post: mustPostFilter(), defined: map[string]api.Object{},
 		pods: map[string]*api.Pod{}, preempted: map[string]*api.PodCondition{}}
 }
 
@@ -79,7 +79,7 @@ func (a *loopAdapter) Directive(cmd string, args []string, body string) error {
 		case "none":
 			a.post = nil
 		case "default-preemption":
-			a.post = preemption.New(preemption.Config{})
+			a.post = mustPostFilter()
 		default:
 			return fmt.Errorf("unknown postfilter %q", args[0])
 		}
@@ -433,4 +433,13 @@ func storyJSON(v any, out any) error {
 		return err
 	}
 	return json.Unmarshal(data, out)
+}
+
+// mustPostFilter is DefaultPreemption with its default arguments.
+func mustPostFilter() scheduling.PostFilter {
+	post, err := preemption.New(preemption.Config{})
+	if err != nil {
+		panic(err)
+	}
+	return post
 }

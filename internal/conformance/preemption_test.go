@@ -90,7 +90,11 @@ func runPreemptionDefault(input, want json.RawMessage) error {
 			return fmt.Errorf("building the snapshot: %w", err)
 		}
 	}
-	pf := preemption.New(preemption.Config{}).PostFilter(cy, &d, time.Time{})
+	post, err := preemption.New(preemption.Config{})
+	if err != nil {
+		return err
+	}
+	pf := post.PostFilter(cy, &d, time.Time{})
 	if pf.Message != r.Message || pf.NominatedNodeName != r.Node || pf.Nominate != (r.Nomination != preemption.NominationKeep) ||
 		!slices.Equal(podKeys(pf.Victims), podKeys(r.Victims)) {
 		return Mismatch("PostFilter seam", r.String(), fmt.Sprintf("%+v", pf))
