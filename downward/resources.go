@@ -247,19 +247,5 @@ func unitString(q, divisor api.Quantity) string {
 // same on every platform, and equals upstream's wherever upstream's is
 // defined.
 func ceilDiv(a, b int64) string {
-	return strconv.FormatInt(saturatingInt64(math.Ceil(float64(a)/float64(b))), 10)
-}
-
-// saturatingInt64 converts f to int64, saturating out-of-range values
-// (and ±Inf) and mapping NaN to 0.
-func saturatingInt64(f float64) int64 {
-	switch {
-	case math.IsNaN(f):
-		return 0
-	case f >= 1<<63:
-		return math.MaxInt64
-	case f < -(1 << 63):
-		return math.MinInt64
-	}
-	return int64(f)
+	return strconv.FormatInt(api.SaturatingInt64(math.Ceil(float64(a)/float64(b))), 10)
 }

@@ -42,26 +42,6 @@ func TestContainerResourceSaturates(t *testing.T) {
 	}
 }
 
-func TestSaturatingInt64(t *testing.T) {
-	nan := 0.0
-	cases := []struct {
-		f    float64
-		want int64
-	}{
-		{1 << 63, 1<<63 - 1},
-		{-(1 << 63), -1 << 63},
-		{-(1 << 64), -1 << 63},
-		{1 << 62, 1 << 62},
-		{-1.5, -1},
-		{nan / nan, 0},
-	}
-	for _, c := range cases {
-		if got := saturatingInt64(c.f); got != c.want {
-			t.Errorf("saturatingInt64(%g) = %d, want %d", c.f, got, c.want)
-		}
-	}
-}
-
 // drawQuantity draws quantities across the whole range, including
 // values past int64 and negative ones.
 func drawQuantity(t *rapid.T, label string) api.Quantity {

@@ -152,7 +152,7 @@ func (pl *imageLocalityPlugin) score(n *NodeInfo) int64 {
 		if id >= 0 && hasImage(n.images, id) {
 			st := &pl.c.images.states[id]
 			spread := float64(st.nodes) / float64(total)
-			sum = satAdd(sum, satFloatToInt64(float64(st.size)*spread))
+			sum = satAdd(sum, api.SaturatingInt64(float64(st.size)*spread))
 		}
 	}
 	maxThreshold := satMul(imageMaxContainerThreshold, int64(pl.n))

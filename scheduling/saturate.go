@@ -104,21 +104,6 @@ type wideResource struct {
 	scalar                                map[api.ResourceName]wide
 }
 
-// satFloatToInt64 converts f to int64, saturating beyond the int64 range
-// (NaN gives 0), so that the answer does not depend on the platform's
-// float-to-int conversion.
-func satFloatToInt64(f float64) int64 {
-	switch {
-	case f != f:
-		return 0
-	case f >= 0x1p63:
-		return math.MaxInt64
-	case f < -0x1p63:
-		return math.MinInt64
-	}
-	return int64(f)
-}
-
 // saturated is math.MinInt64 when neg, else math.MaxInt64.
 func saturated(neg bool) int64 {
 	if neg {

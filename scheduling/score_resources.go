@@ -176,5 +176,5 @@ func balanceScore(cpu, cpuAlloc, mem, memAlloc int64) int64 {
 	if k == 2 {
 		std = math.Abs((fractions[0] - fractions[1]) / 2)
 	}
-	return max(satFloatToInt64((1-std)*float64(MaxNodeScore)), minBalance)
+	return max(api.SaturatingInt64((1-std)*float64(MaxNodeScore)), minBalance)
 }
