@@ -309,7 +309,7 @@ func (c *Controller) monitorPass(nodes []*api.Node, leases map[string]time.Time,
 		}
 		update := TaintUpdate{Taints: cur}
 		if rep.CurrentReady != nil {
-			update = c.processTaintBaseEviction(n, keys[i], cur, rep.ObservedReady.Status, now, pass)
+			update = c.processTaintBaseEviction(n, keys[i], cur, rep.CurrentReady.Status, now, pass)
 		}
 		if len(reachable[i].Removed) > 0 {
 			update.Removed = append(slices.Clone(reachable[i].Removed), update.Removed...)

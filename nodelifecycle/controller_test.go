@@ -139,12 +139,12 @@ func (s *zoneSim) lastZones() map[string]ZoneState {
 }
 
 func TestControllerOneLostNode(t *testing.T) {
-	// One node of a healthy zone: Unknown at 55 s, queued at the next pass
+	// One node of a healthy zone: Unknown at 55 s, queued by the same pass
 	// and tainted at once (the bucket is full) — Monitor's timing.
 	s := newZoneSim(t, Config{}, map[string]int{"a": 3, "b": 3})
 	s.lose("a-01")
 	s.run(0, 2*time.Minute)
-	if got := s.tainted; !cmp.Equal(got, map[string]time.Duration{"a-01": 60 * time.Second}) {
+	if got := s.tainted; !cmp.Equal(got, map[string]time.Duration{"a-01": 55 * time.Second}) {
 		t.Errorf("tainted %v", got)
 	}
 	if got := s.lastZones(); !cmp.Equal(got, map[string]ZoneState{"a": ZoneNormal, "b": ZoneNormal}) {
@@ -161,7 +161,7 @@ func TestControllerOneLostNode(t *testing.T) {
 			n = &c
 		}
 		n.Spec.Taints = rep.Taints
-		if len(rep.NoExecute.Added) > 0 && d != 60*time.Second {
+		if len(rep.NoExecute.Added) > 0 && d != 55*time.Second {
 			t.Errorf("Monitor tainted at %v", d)
 		}
 	}
@@ -173,7 +173,7 @@ func TestControllerZoneOutage(t *testing.T) {
 	s := newZoneSim(t, Config{}, map[string]int{"a": 5, "b": 5})
 	s.lose("a-00", "a-01", "a-02", "a-03", "a-04")
 	s.run(0, 3*time.Minute)
-	want := map[string]time.Duration{"a-00": 60 * time.Second, "a-01": 70 * time.Second, "a-02": 80 * time.Second, "a-03": 90 * time.Second, "a-04": 100 * time.Second}
+	want := map[string]time.Duration{"a-00": 55 * time.Second, "a-01": 65 * time.Second, "a-02": 75 * time.Second, "a-03": 85 * time.Second, "a-04": 95 * time.Second}
 	if !cmp.Equal(s.tainted, want) {
 		t.Errorf("tainted %v, want %v", s.tainted, want)
 	}
@@ -208,11 +208,11 @@ func TestControllerPartialDisruption(t *testing.T) {
 		s.lose(lost...)
 		s.run(0, 4*time.Minute)
 		// The rate turns 0.01/s at 55 s with a fresh bucket (the old one
-		// still had its token): the first node at 60 s, the next a token
+		// still had its token): the first node at 55 s, the next a token
 		// later — 100 s and one tainting pass, since the rate is the
 		// float32 0.01 (0.00999999977…/s), as client-go hands it to
 		// golang.org/x/time/rate.
-		want := map[string]time.Duration{"a-00": 60 * time.Second, "a-01": 160*time.Second + 100*time.Millisecond}
+		want := map[string]time.Duration{"a-00": 55 * time.Second, "a-01": 155*time.Second + 100*time.Millisecond}
 		if !cmp.Equal(s.tainted, want) {
 			t.Errorf("tainted %v, want %v", s.tainted, want)
 		}

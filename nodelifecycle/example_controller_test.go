@@ -9,8 +9,8 @@ import (
 )
 
 // Zone a's three nodes lose contact at 10:00:00 while zone b stays
-// healthy. The controller marks them Unknown at 10:00:55 and queues them at
-// the next monitor pass; zone a is fully disrupted, which keeps the
+// healthy. The controller marks them Unknown at 10:00:55 and queues them in
+// the same monitor pass; zone a is fully disrupted, which keeps the
 // eviction rate of one node per 10 s, so the NoExecute taints — and with
 // them the pods' eviction clocks — come 10 s apart. The caller steps the
 // controller only at its deadlines: every monitor pass, and the tainting
@@ -76,7 +76,7 @@ func ExampleController() {
 	// 10:00:55 a-2 Ready=Unknown
 	// 10:00:55 a-3 Ready=Unknown
 	// 10:00:55 zone a FullDisruption, 0.1 taints/s
-	// 10:01:00 a-1 tainted node.kubernetes.io/unreachable:NoExecute
-	// 10:01:10 a-2 tainted node.kubernetes.io/unreachable:NoExecute
-	// 10:01:20 a-3 tainted node.kubernetes.io/unreachable:NoExecute
+	// 10:00:55 a-1 tainted node.kubernetes.io/unreachable:NoExecute
+	// 10:01:05 a-2 tainted node.kubernetes.io/unreachable:NoExecute
+	// 10:01:15 a-3 tainted node.kubernetes.io/unreachable:NoExecute
 }

@@ -115,10 +115,10 @@ func ExampleMarkPodNotReady() {
 
 // The node lifecycle controller looks every 5 s; a kubelet silent since
 // 10:00:00 is marked Unknown at the first look strictly after the 50 s
-// grace period, which also adds the NoSchedule taint. The NoExecute taint
-// follows at the next look, the first to find the node carrying
-// Ready=Unknown. Jumping from deadline to deadline, the caller steps only
-// at those looks.
+// grace period; that look adds both unreachable taints, NoSchedule and
+// NoExecute, for the NoExecute pass reads the Unknown the look has just
+// written. Nothing is due after that until the kubelet is heard from.
+// Jumping from deadline to deadline, the caller steps only at those looks.
 func ExampleMonitor() {
 	m, err := nodelifecycle.NewMonitor(nodelifecycle.Config{})
 	if err != nil {
@@ -152,6 +152,5 @@ func ExampleMonitor() {
 	// t=55s look
 	// t=55s Ready=Unknown (NodeStatusUnknown); mark pods not ready: true
 	// t=55s tainted node.kubernetes.io/unreachable:NoSchedule
-	// t=60s look
-	// t=60s tainted node.kubernetes.io/unreachable:NoExecute
+	// t=55s tainted node.kubernetes.io/unreachable:NoExecute
 }

@@ -62,12 +62,11 @@ type HealthReport struct {
 	// look: every pod bound to the node gets MarkPodNotReady.
 	MarkPodsNotReady bool
 	// NoSchedule and NoExecute are the two taint passes run on the node
-	// after the status write; Taints is spec.taints after both. The
-	// NoSchedule pass reads the conditions as written; the NoExecute pass
-	// reads ObservedReady, the Ready condition the node carried when the
-	// controller looked, so the look that flips Ready to Unknown adds
-	// unreachable:NoSchedule but not unreachable:NoExecute, which the next
-	// look adds.
+	// after the status write; Taints is spec.taints after both. Both read
+	// the conditions as this look left them (CurrentReady), so the look
+	// that flips Ready to Unknown adds unreachable:NoSchedule and queues
+	// unreachable:NoExecute at once, as v1.36.3's monitorNodeHealth hands
+	// processTaintBaseEviction the condition it has just written.
 	NoSchedule, NoExecute TaintUpdate
 	Taints                []api.Taint
 }
@@ -85,10 +84,10 @@ type HealthReport struct {
 // heartbeat the full grace period), the Unknown flip of Ready and the
 // pressure conditions strictly after the grace period, the status write
 // only when Ready changed, the pods marked not ready, and both taint
-// passes, the NoExecute one deciding from the Ready condition the node
-// carried at the look (upstream's observedReadyCondition), so that a node
-// the controller itself turns Unknown is NoExecute-tainted one monitor
-// period later. Monitor looks at one node at a time, so it writes a
+// passes, the NoExecute one deciding from the Ready condition as the look
+// leaves it (upstream's currentReadyCondition), so that a node the
+// controller itself turns Unknown is NoExecute-tainted at that same look.
+// Monitor looks at one node at a time, so it writes a
 // NoExecute taint at the look that queues the node, as the controller does
 // for the first node of a healthy zone; Controller runs the same health
 // checks over the whole cluster with the per-zone tainting queues and
@@ -149,11 +148,10 @@ func (m *Monitor) Step(in MonitorInput, now time.Time) (HealthReport, error) {
 	rep, h, after := m.observeHealth(node, in.LeaseRenew, now)
 	rep.NoExecute = TaintUpdate{Taints: after.Spec.Taints}
 	if rep.CurrentReady != nil {
-		// The NoExecute decision reads the Ready condition the node carried
-		// when the controller looked (ObservedReady), not the one it has just
-		// forced to Unknown: the look that flips a Ready node queues no taint,
-		// the next look (one monitor period later) does.
-		rep.NoExecute = m.noExecute(h, &after, rep.ObservedReady.Status, now)
+		// The NoExecute decision reads the Ready condition as this look
+		// leaves it: the look that forces a silent node's Ready to Unknown
+		// also queues its unreachable:NoExecute taint.
+		rep.NoExecute = m.noExecute(h, &after, rep.CurrentReady.Status, now)
 	}
 	rep.Taints = rep.NoExecute.Taints
 	h.looked, h.look, h.grace, h.wrote = true, now, rep.GracePeriod, rep.Status != nil
@@ -163,9 +161,7 @@ func (m *Monitor) Step(in MonitorInput, now time.Time) (HealthReport, error) {
 // NextDeadline returns the time of the earliest look that would change
 // something without a new input, over every node the monitor has looked
 // at and not forgotten, counting looks every Config.MonitorPeriod from a
-// node's last look. A look that wrote a status asks for the next look,
-// which finds the node carrying what it wrote (the Unknown it forced is
-// what the NoExecute pass reads); a node whose Ready condition is not yet
+// node's last look. A node whose Ready condition is not yet
 // Unknown asks for the first look strictly after its probe time plus its
 // grace period, when it turns Unknown. A node already Unknown and looked
 // at since asks for nothing: only a heartbeat, a lease renewal or another
@@ -189,8 +185,6 @@ func (m *Monitor) NextDeadline() time.Time {
 		}
 		var t time.Time
 		switch {
-		case h.wrote:
-			t = h.look.Add(period)
 		case h.ready == nil || h.ready.Status != api.ConditionUnknown:
 			expiry := h.probe.Add(h.grace)
 			if expiry.Before(h.look) {
