@@ -16,9 +16,8 @@
 // pods not ready (MarkPodNotReady) and taints the node: ConditionTaints and
 // NoScheduleTaintPass give the NoSchedule condition taints at once,
 // NoExecuteTaintPass the node.kubernetes.io/not-ready or unreachable
-// NoExecute taint with its timeAdded — one look (5 s) later, since that
-// pass reads the Ready condition the node carried when the controller
-// looked, and only the next look finds the Unknown it wrote.
+// NoExecute taint with its timeAdded at the same look, since v1.36.3 hands
+// that pass the Ready condition the look has just written.
 //
 // Monitor is that health check as a state machine, one node at a time.
 // Controller runs it over the whole cluster and writes the NoExecute taints

@@ -9,8 +9,8 @@
 //   - the node lifecycle controller (nodelifecycle.Monitor) looks every
 //     5 s, marks the node Unknown once the 50 s grace period is over, taints
 //     it node.kubernetes.io/unreachable:NoSchedule and marks its pods not
-//     ready; the NoExecute taint follows at its next look, the first to see
-//     the node carrying Ready=Unknown;
+//     ready; the NoExecute taint comes at the same look, whose NoExecute
+//     pass reads the Ready=Unknown it has just written;
 //   - the pods carry the tolerations the DefaultTolerationSeconds admission
 //     plugin gave them at creation (admission.DefaultTolerations);
 //   - the taint eviction controller (nodelifecycle.TaintEviction) deletes each
