@@ -36,9 +36,21 @@ type DrainFlags struct {
 	DisableEviction bool
 	// EvictionGroupVersion is the group/version of the pods/eviction
 	// subresource the API server advertises in discovery ("policy/v1",
-	// "policy/v1beta1"); "" means eviction is not supported.
+	// "policy/v1beta1"); "" means "policy/v1", what a v1.36.3 API server
+	// advertises, so the zero DrainFlags evict as kubectl drain does by
+	// default.
 	EvictionGroupVersion string
+	// EvictionUnsupported says the API server advertises no pods/eviction
+	// subresource at all (kubectl's CheckEvictionSupport finds none): pods
+	// are then deleted, as with DisableEviction.
+	EvictionUnsupported bool
 }
+
+// DefaultEvictionGroupVersion is the group/version of the pods/eviction
+// subresource a v1.36.3 API server advertises, which kubectl drain uses
+// when discovery offers it.
+const DefaultEvictionGroupVersion = "policy/v1"
+
 
 // PodDeleteReason is the outcome kubectl drain's filters give a pod.
 type PodDeleteReason string
@@ -147,8 +159,11 @@ func PlanDrain(node string, pods []*api.Pod, daemonSets []*api.DaemonSet, flags 
 		plan.Errors = []string{upstreamSelectorError(err)}
 		return plan
 	}
-	if !flags.DisableEviction && flags.EvictionGroupVersion != "" {
+	if !flags.DisableEviction && !flags.EvictionUnsupported {
 		plan.Evict, plan.GroupVersion = true, flags.EvictionGroupVersion
+		if plan.GroupVersion == "" {
+			plan.GroupVersion = DefaultEvictionGroupVersion
+		}
 	}
 	ds := make(map[nsName]bool, len(daemonSets))
 	for _, d := range daemonSets {

@@ -112,7 +112,7 @@ func TestPlanDrainGroupsAndOrder(t *testing.T) {
 		"cannot delete Pods that declare no controller (use --force to override): ns-0/a-bare, ns-1/z-bare",
 		`cannot delete daemonsets.apps "agent" not found: ns-1/agent-1`,
 	}
-	if !slices.Equal(plan.Errors, want) || plan.Method() != "delete" {
+	if !slices.Equal(plan.Errors, want) || plan.Method() != "evict policy/v1" {
 		t.Errorf("errors %q method %s", plan.Errors, plan.Method())
 	}
 }
@@ -144,5 +144,19 @@ func TestPlanDrainSelectorErrors(t *testing.T) {
 		if want == "" && !strings.HasPrefix(plan.Errors[0], "unable to parse requirement: ") {
 			t.Errorf("%q: error %q", sel, plan.Errors[0])
 		}
+	}
+}
+
+// The zero DrainFlags are kubectl drain's defaults: evict through
+// policy/v1, as a v1.36.3 API server advertises it.
+func TestPlanDrainZeroFlagsEvict(t *testing.T) {
+	pod := &api.Pod{ObjectMeta: api.ObjectMeta{Namespace: "ns", Name: "web-1", OwnerReferences: []api.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "web", Controller: ptr(true)}}}, Spec: api.PodSpec{NodeName: "node-1"}}
+	plan := PlanDrain("node-1", []*api.Pod{pod}, nil, DrainFlags{}, t0)
+	if got := plan.Method(); got != "evict policy/v1" {
+		t.Errorf("zero flags: method %q, want evict policy/v1", got)
+	}
+	plan = PlanDrain("node-1", []*api.Pod{pod}, nil, DrainFlags{EvictionUnsupported: true}, t0)
+	if got := plan.Method(); got != "delete" {
+		t.Errorf("eviction unsupported: method %q, want delete", got)
 	}
 }

@@ -151,7 +151,7 @@ func main() {
 		os.Exit(1)
 	}
 	now := time.Date(2025, 3, 3, 8, 0, 0, 0, time.UTC)
-	flags := disruption.DrainFlags{IgnoreAllDaemonSets: true, DeleteEmptyDirData: true, EvictionGroupVersion: "policy/v1"}
+	flags := disruption.DrainFlags{IgnoreAllDaemonSets: true, DeleteEmptyDirData: true}
 
 	fmt.Println("$ kubectl drain node-1 --ignore-daemonsets --delete-emptydir-data")
 	c.sync(now)

@@ -236,6 +236,8 @@ func runDrainFilter(input, want json.RawMessage) error {
 		SkipWaitForDeleteTimeoutSeconds: in.Flags.SkipWaitForDeleteTimeoutSeconds,
 		DisableEviction:                 in.Flags.DisableEviction,
 		EvictionGroupVersion:            in.EvictionGroupVersion,
+		// The vectors write "" for an API server without the subresource.
+		EvictionUnsupported: in.EvictionGroupVersion == "",
 	}
 	plan := disruption.PlanDrain(in.Node, in.Pods, in.DaemonSets, flags, in.Now)
 	got := drainWant{ListError: plan.ListError != nil, Errors: slices.Clone(plan.Errors)}
