@@ -51,7 +51,6 @@ type DrainFlags struct {
 // when discovery offers it.
 const DefaultEvictionGroupVersion = "policy/v1"
 
-
 // PodDeleteReason is the outcome kubectl drain's filters give a pod.
 type PodDeleteReason string
 
