@@ -50,6 +50,10 @@ var nilCases = map[string]func(t *testing.T){
 	"ValidatePriorityClass": func(t *testing.T) {
 		requiredAtMetadata(t, validation.ValidatePriorityClass(nil))
 	},
+	"ValidatePriorityClassUpdate": func(t *testing.T) {
+		requiredAtMetadata(t, validation.ValidatePriorityClassUpdate(nil, &api.PriorityClass{}))
+		requiredAtMetadata(t, validation.ValidatePriorityClassUpdate(&api.PriorityClass{}, nil))
+	},
 }
 
 func TestNil(t *testing.T) { niltest.Run(t, nilCases) }

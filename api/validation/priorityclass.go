@@ -81,3 +81,27 @@ func knownSystemClass(name string, value int32, globalDefault bool) string {
 	}
 	return name + " is not a known system priority class"
 }
+
+// ValidatePriorityClassUpdate returns the field errors of the API server's
+// registry validation of an update of the PriorityClass old to pc
+// (pkg/apis/scheduling/validation.ValidatePriorityClassUpdate), or nil when
+// it is accepted: the object metadata rules of every update (a
+// resourceVersion, identity and deletion fields unchanged, valid labels,
+// annotations, owners and finalizers, no new finalizer once deleting), and
+// value and preemptionPolicy, which may not change. Upstream runs no other
+// check on an update: a class whose value was valid when created stays
+// valid. A nil pc or old gives a single Required error at metadata.
+func ValidatePriorityClassUpdate(pc, old *api.PriorityClass) api.FieldErrors {
+	meta := api.NewPath("metadata")
+	if pc == nil || old == nil {
+		return api.FieldErrors{api.Required(meta, "a PriorityClass and the stored one are required")}
+	}
+	errs := validateObjectMetaUpdate(&pc.ObjectMeta, &old.ObjectMeta, meta)
+	if pc.Value != old.Value {
+		errs = append(errs, api.Forbidden(api.NewPath("value"), "may not be changed in an update."))
+	}
+	if !semanticEqual(pc.PreemptionPolicy, old.PreemptionPolicy) {
+		errs = append(errs, api.Invalid(api.NewPath("preemptionPolicy"), pc.PreemptionPolicy, "field is immutable"))
+	}
+	return errs
+}

@@ -35,3 +35,37 @@ func TestValidatePriorityClass(t *testing.T) {
 		})
 	}
 }
+
+func TestValidatePriorityClassUpdate(t *testing.T) {
+	never, lower := api.PreemptNever, api.PreemptLowerPriority
+	old := &api.PriorityClass{ObjectMeta: api.ObjectMeta{Name: "batch", ResourceVersion: "7", Generation: 1}, Value: 1000, PreemptionPolicy: &lower}
+	with := func(f func(pc *api.PriorityClass)) *api.PriorityClass {
+		pc := *old
+		pc.Labels = map[string]string{"team": "data"}
+		f(&pc)
+		return &pc
+	}
+	tests := []struct {
+		name string
+		pc   *api.PriorityClass
+		want []string
+	}{
+		{name: "labels and description change", pc: with(func(pc *api.PriorityClass) { pc.Description = "batch jobs" }), want: []string{}},
+		{name: "value", pc: with(func(pc *api.PriorityClass) { pc.Value = 2000 }), want: []string{"value FieldValueForbidden"}},
+		{name: "preemptionPolicy", pc: with(func(pc *api.PriorityClass) { pc.PreemptionPolicy = &never }), want: []string{"preemptionPolicy FieldValueInvalid"}},
+		{name: "globalDefault may change", pc: with(func(pc *api.PriorityClass) { pc.GlobalDefault = true }), want: []string{}},
+		{name: "no resourceVersion", pc: with(func(pc *api.PriorityClass) { pc.ResourceVersion = "" }), want: []string{"metadata.resourceVersion FieldValueInvalid"}},
+		{name: "renamed", pc: with(func(pc *api.PriorityClass) { pc.Name = "batch-2" }), want: []string{"metadata.name FieldValueInvalid"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if d := cmp.Diff(tt.want, vPairs(validation.ValidatePriorityClassUpdate(tt.pc, old))); d != "" {
+				t.Errorf("errors (-want +got):\n%s", d)
+			}
+		})
+	}
+	errs := validation.ValidatePriorityClassUpdate(with(func(pc *api.PriorityClass) { pc.PreemptionPolicy = &never }), old)
+	if got, want := errs.Error(), `preemptionPolicy: Invalid value: "Never": field is immutable`; got != want {
+		t.Errorf("message %q, want %q", got, want)
+	}
+}
