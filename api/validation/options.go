@@ -20,6 +20,10 @@ type podValidationOptions struct {
 	// allowInitRestartContainer: the old pod already had a non-sidecar
 	// init container whose resize policy restarts it.
 	allowInitRestartContainer bool
+	// allowNonLocalProjectedTokenPath: the old pod already had a
+	// projected service account token whose path is not a local,
+	// non-reserved one.
+	allowNonLocalProjectedTokenPath bool
 	// allowAnySELinuxChangePolicy: the old pod already set
 	// spec.securityContext.seLinuxChangePolicy, so MountOption stays
 	// accepted although SELinuxMount is off.
@@ -50,6 +54,16 @@ func updateValidationOptions(oldPod *api.Pod) podValidationOptions {
 		for _, v := range allContainers(&oldPod.Spec, api.Path{}) {
 			if len(v.c.VolumeDevices) > 0 {
 				opts.allowUserNamespaceVolumeDevices = true
+			}
+		}
+	}
+	for _, v := range oldPod.Spec.Volumes {
+		if v.Projected == nil {
+			continue
+		}
+		for _, src := range v.Projected.Sources {
+			if t := src.ServiceAccountToken; t != nil && len(api.ValidateLocalNonReservedPath(t.Path, api.Path{})) > 0 {
+				opts.allowNonLocalProjectedTokenPath = true
 			}
 		}
 	}

@@ -54,7 +54,7 @@ func validatePodSpec(pod *api.Pod, p api.Path, opts podValidationOptions) api.Fi
 	if spec.TerminationGracePeriodSeconds == nil {
 		errs = append(errs, api.Required(p.Child("terminationGracePeriodSeconds"), ""))
 	}
-	vols, verrs := validateVolumes(pod, p.Child("volumes"))
+	vols, verrs := validateVolumes(pod, p.Child("volumes"), opts)
 	errs = append(errs, verrs...)
 	cc := &containerContext{
 		volumes:       vols,

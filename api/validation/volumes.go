@@ -9,7 +9,7 @@ import (
 // validateVolumes checks spec.volumes (core validation's ValidateVolumes):
 // unique DNS-label names and exactly one valid source each. It returns the
 // valid volumes by name, which container volume mounts must refer to.
-func validateVolumes(pod *api.Pod, p api.Path) (map[string]*api.VolumeSource, api.FieldErrors) {
+func validateVolumes(pod *api.Pod, p api.Path, opts podValidationOptions) (map[string]*api.VolumeSource, api.FieldErrors) {
 	var errs api.FieldErrors
 	vols := make(map[string]*api.VolumeSource, len(pod.Spec.Volumes))
 	// The claims the pod's ephemeral volumes will create; a
@@ -30,7 +30,7 @@ func validateVolumes(pod *api.Pod, p api.Path) (map[string]*api.VolumeSource, ap
 		if pod.Name != "" && v.Name != "" {
 			pvcName = pod.Name + "-" + v.Name
 		}
-		el := validateVolumeSource(&v.VolumeSource, ip, pvcName)
+		el := validateVolumeSource(&v.VolumeSource, ip, pvcName, opts)
 		if v.Name == "" {
 			el = append(el, api.Required(np, ""))
 		} else {
@@ -59,7 +59,7 @@ func validateVolumes(pod *api.Pod, p api.Path) (map[string]*api.VolumeSource, ap
 // pvcName is the name of the claim an ephemeral volume source would create
 // (pod name, "-", volume name), or "" when either name is missing; it must
 // be a DNS subdomain, reported at the volume's name.
-func validateVolumeSource(s *api.VolumeSource, p api.Path, pvcName string) api.FieldErrors {
+func validateVolumeSource(s *api.VolumeSource, p api.Path, pvcName string, opts podValidationOptions) api.FieldErrors {
 	var errs api.FieldErrors
 	n := 0
 	one := func(name string) bool {
@@ -123,45 +123,7 @@ func validateVolumeSource(s *api.VolumeSource, p api.Path, pvcName string) api.F
 	}
 	if s.Projected != nil && one("projected") {
 		errs = append(errs, validateFileMode(s.Projected.DefaultMode, p.Child("projected").Child("defaultMode"))...)
-		for i, src := range s.Projected.Sources {
-			sp := p.Child("projected").Child("sources").Index(i)
-			k := 0
-			for _, set := range []bool{src.Secret != nil, src.DownwardAPI != nil, src.ConfigMap != nil, src.ServiceAccountToken != nil} {
-				if set {
-					k++
-				}
-			}
-			if k != 1 {
-				errs = append(errs, api.Forbidden(sp, "may not specify more than 1 volume type per source"))
-			}
-			if src.Secret != nil {
-				if src.Secret.Name == "" {
-					errs = append(errs, api.Required(sp.Child("secret").Child("name"), ""))
-				}
-				errs = append(errs, validateKeyToPaths(src.Secret.Items, sp.Child("secret").Child("items"))...)
-			}
-			if src.ConfigMap != nil {
-				if src.ConfigMap.Name == "" {
-					errs = append(errs, api.Required(sp.Child("configMap").Child("name"), ""))
-				}
-				errs = append(errs, validateKeyToPaths(src.ConfigMap.Items, sp.Child("configMap").Child("items"))...)
-			}
-			if src.DownwardAPI != nil {
-				// Reported at the source's downwardAPI field, not the
-				// item's index, as for a downwardAPI volume.
-				for _, it := range src.DownwardAPI.Items {
-					errs = append(errs, ValidateDownwardAPIVolumeFile(it, sp.Child("downwardAPI"))...)
-				}
-			}
-			if t := src.ServiceAccountToken; t != nil {
-				if t.Path == "" {
-					errs = append(errs, api.Required(sp.Child("serviceAccountToken").Child("path"), ""))
-				}
-				if t.ExpirationSeconds != nil && *t.ExpirationSeconds < 600 {
-					errs = append(errs, api.Invalid(sp.Child("serviceAccountToken").Child("expirationSeconds"), *t.ExpirationSeconds, "may not specify a duration less than 10 minutes"))
-				}
-			}
-		}
+		errs = append(errs, validateProjectionSources(s.Projected, p.Child("projected"), opts)...)
 	}
 	if s.Ephemeral != nil && one("ephemeral") {
 		if s.Ephemeral.VolumeClaimTemplate == nil {
@@ -213,23 +175,28 @@ func validateHostPath(h *api.HostPathVolumeSource, p api.Path) api.FieldErrors {
 	return errs
 }
 
-// validateKeyToPaths checks the items of a secret or configMap volume or
-// projection: a key, and a path that stays inside the volume and does not
-// start with ".." (upstream's validateKeyToPath).
+// validateKeyToPaths checks the items of a secret or configMap volume.
 func validateKeyToPaths(items []api.KeyToPath, p api.Path) api.FieldErrors {
 	var errs api.FieldErrors
 	for i, it := range items {
-		ip := p.Index(i)
-		if it.Key == "" {
-			errs = append(errs, api.Required(ip.Child("key"), ""))
-		}
-		if it.Path == "" {
-			errs = append(errs, api.Required(ip.Child("path"), ""))
-		}
-		errs = append(errs, api.ValidateLocalNonReservedPath(it.Path, ip.Child("path"))...)
-		errs = append(errs, validateFileMode(it.Mode, ip.Child("mode"))...)
+		errs = append(errs, validateKeyToPath(it, p.Index(i))...)
 	}
 	return errs
+}
+
+// validateKeyToPath checks one item of a secret or configMap volume or
+// projection (upstream's validateKeyToPath): a key, a path that stays
+// inside the volume and does not start with "..", and a valid mode.
+func validateKeyToPath(it api.KeyToPath, ip api.Path) api.FieldErrors {
+	var errs api.FieldErrors
+	if it.Key == "" {
+		errs = append(errs, api.Required(ip.Child("key"), ""))
+	}
+	if it.Path == "" {
+		errs = append(errs, api.Required(ip.Child("path"), ""))
+	}
+	errs = append(errs, api.ValidateLocalNonReservedPath(it.Path, ip.Child("path"))...)
+	return append(errs, validateFileMode(it.Mode, ip.Child("mode"))...)
 }
 
 // validateFileMode checks a volume's defaultMode or an item's mode: a
@@ -239,4 +206,89 @@ func validateFileMode(mode *int32, p api.Path) api.FieldErrors {
 		return api.FieldErrors{api.Invalid(p, *mode, "must be a number between 0 and 0777 (octal), both inclusive")}
 	}
 	return nil
+}
+
+// maxProjectedTokenExpiration is the longest expirationSeconds a projected
+// service account token may ask for: 2^32 seconds.
+const maxProjectedTokenExpiration = 1 << 32
+
+// validateProjectionSources checks a projected volume's sources in
+// upstream's order (core validation's validateProjectionSources): per
+// source the secret, configMap, downwardAPI and serviceAccountToken
+// projections, then the rule that a source holds at most one of them (a
+// source with none passes). A file path may appear once across all the
+// sources of the volume; a repeat is reported at the projected field with
+// the source's name (secret, configMap) or the path (downwardAPI).
+func validateProjectionSources(proj *api.ProjectedVolumeSource, p api.Path, opts podValidationOptions) api.FieldErrors {
+	var errs api.FieldErrors
+	paths := map[string]bool{}
+	claim := func(path string, value any) {
+		if path == "" {
+			return
+		}
+		if paths[path] {
+			errs = append(errs, api.Invalid(p, value, "conflicting duplicate paths"))
+			return
+		}
+		paths[path] = true
+	}
+	for i, src := range proj.Sources {
+		sp := p.Child("sources").Index(i)
+		n := 0
+		if sec := src.Secret; sec != nil {
+			n++
+			if sec.Name == "" {
+				errs = append(errs, api.Required(sp.Child("secret").Child("name"), ""))
+			}
+			for j, it := range sec.Items {
+				errs = append(errs, validateKeyToPath(it, sp.Child("secret").Child("items").Index(j))...)
+				claim(it.Path, sec.Name)
+			}
+		}
+		if cm := src.ConfigMap; cm != nil {
+			n++
+			if cm.Name == "" {
+				errs = append(errs, api.Required(sp.Child("configMap").Child("name"), ""))
+			}
+			for j, it := range cm.Items {
+				errs = append(errs, validateKeyToPath(it, sp.Child("configMap").Child("items").Index(j))...)
+				claim(it.Path, cm.Name)
+			}
+		}
+		if da := src.DownwardAPI; da != nil {
+			n++
+			// Reported at the source's downwardAPI field, not the item's
+			// index, as for a downwardAPI volume.
+			for _, it := range da.Items {
+				errs = append(errs, ValidateDownwardAPIVolumeFile(it, sp.Child("downwardAPI"))...)
+				claim(it.Path, it.Path)
+			}
+		}
+		if t := src.ServiceAccountToken; t != nil {
+			n++
+			tp := sp.Child("serviceAccountToken")
+			// An unset expirationSeconds is defaulted to 3600 before
+			// validation runs.
+			if e := t.ExpirationSeconds; e != nil {
+				if *e < 600 {
+					errs = append(errs, api.Invalid(tp.Child("expirationSeconds"), *e, "may not specify a duration less than 10 minutes"))
+				}
+				if *e > maxProjectedTokenExpiration {
+					errs = append(errs, api.Invalid(tp.Child("expirationSeconds"), *e, "may not specify a duration larger than 2^32 seconds"))
+				}
+			}
+			// Upstream reports the token's path at the projected field,
+			// not at the source.
+			switch {
+			case t.Path == "":
+				errs = append(errs, api.Required(p.Child("path"), ""))
+			case !opts.allowNonLocalProjectedTokenPath:
+				errs = append(errs, api.ValidateLocalNonReservedPath(t.Path, p.Child("path"))...)
+			}
+		}
+		if n > 1 {
+			errs = append(errs, api.Forbidden(sp, "may not specify more than 1 volume type per source"))
+		}
+	}
+	return errs
 }
