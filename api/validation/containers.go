@@ -22,6 +22,8 @@ type containerContext struct {
 	// allowInitRestartContainer: the old pod already had a non-sidecar
 	// init container with a RestartContainer resize policy.
 	allowInitRestartContainer bool
+	// allowPrivileged is kube-apiserver's --allow-privileged.
+	allowPrivileged bool
 }
 
 // validateContainers checks spec.containers, as core validation's
@@ -223,7 +225,7 @@ func validateContainerCommon(c *api.Container, cc *containerContext, p api.Path)
 	}
 	errs = append(errs, validateResourceRequirements(&c.Resources, cc.podClaims, p.Child("resources"))...)
 	errs = append(errs, validateResizePolicy(c.ResizePolicy, cc.restartPolicy, p.Child("resizePolicy"))...)
-	return append(errs, validateSecurityContext(c.SecurityContext, p.Child("securityContext"), cc.hostUsers)...)
+	return append(errs, validateSecurityContext(c.SecurityContext, p.Child("securityContext"), cc.hostUsers, cc.allowPrivileged)...)
 }
 
 // validateImageWhitespace is the pod-only rule (not applied to pod

@@ -25,12 +25,21 @@ import (
 // quirks (spec.HostPID and spec.HostIPC spelled with a capital letter, a
 // matchLabelKeys overlap reported at spec.topologySpreadConstraints[i][j]).
 // A nil pod gives a single Required error at metadata.
+//
+// It validates as a kube-apiserver started with default flags; Options
+// holds the flags that change the answer.
 func ValidatePodCreate(pod *api.Pod) api.FieldErrors {
+	return Options{}.ValidatePodCreate(pod)
+}
+
+// ValidatePodCreate is the package's ValidatePodCreate under these
+// kube-apiserver options.
+func (o Options) ValidatePodCreate(pod *api.Pod) api.FieldErrors {
 	if pod == nil {
 		return api.FieldErrors{api.Required(api.NewPath("metadata"), "a pod is required")}
 	}
 	p := prepareForCreate(asConverted(pod))
-	errs := validatePodMetadataAndSpec(p, podValidationOptions{})
+	errs := validatePodMetadataAndSpec(p, podValidationOptions{allowPrivileged: o.AllowPrivileged})
 	spec := api.NewPath("spec")
 	if len(p.Spec.EphemeralContainers) > 0 {
 		errs = append(errs, api.Forbidden(spec.Child("ephemeralContainers"), "cannot be set on create"))

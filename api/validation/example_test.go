@@ -120,3 +120,28 @@ func ExampleValidateObjectFieldSelector() {
 	// spec.containers[0].env[0].valueFrom.fieldRef.fieldPath: Unsupported value: "metadata.labels": supported values: "metadata.name", "metadata.namespace", "metadata.uid", "spec.nodeName", "spec.serviceAccountName", "status.hostIP", "status.hostIPs", "status.podIP", "status.podIPs"
 	// true
 }
+
+// kube-proxy runs privileged. A kube-apiserver with default flags refuses
+// it; the API servers of kubeadm, kind and the managed services run with
+// --allow-privileged=true and accept it.
+func ExampleOptions() {
+	privileged := true
+	pod := &api.Pod{
+		ObjectMeta: api.ObjectMeta{Name: "kube-proxy-x7k2p", Namespace: "kube-system"},
+		Spec: api.PodSpec{
+			Containers: []api.Container{{
+				Name: "kube-proxy", Image: "registry.k8s.io/kube-proxy:v1.36.3", ImagePullPolicy: api.PullIfNotPresent, TerminationMessagePolicy: "File",
+				SecurityContext: &api.SecurityContext{Privileged: &privileged},
+			}},
+			RestartPolicy:                 api.RestartPolicyAlways,
+			DNSPolicy:                     api.DNSClusterFirst,
+			TerminationGracePeriodSeconds: exampleSeconds(30),
+			HostNetwork:                   true,
+		},
+	}
+	fmt.Println("default flags:", validation.ValidatePodCreate(pod))
+	fmt.Println("--allow-privileged=true:", len(validation.Options{AllowPrivileged: true}.ValidatePodCreate(pod)), "errors")
+	// Output:
+	// default flags: spec.containers[0].securityContext.privileged: Forbidden: disallowed by cluster policy
+	// --allow-privileged=true: 0 errors
+}

@@ -50,6 +50,17 @@ var nilCases = map[string]func(t *testing.T){
 	"ValidatePriorityClass": func(t *testing.T) {
 		requiredAtMetadata(t, validation.ValidatePriorityClass(nil))
 	},
+	"Options.ValidatePodCreate": func(t *testing.T) {
+		requiredAtMetadata(t, validation.Options{AllowPrivileged: true}.ValidatePodCreate(nil))
+	},
+	"Options.ValidatePodUpdate": func(t *testing.T) {
+		requiredAtMetadata(t, validation.Options{AllowPrivileged: true}.ValidatePodUpdate(nil, &api.Pod{}))
+		requiredAtMetadata(t, validation.Options{AllowPrivileged: true}.ValidatePodUpdate(&api.Pod{}, nil))
+	},
+	"Options.ValidatePodEphemeralContainersUpdate": func(t *testing.T) {
+		requiredAtMetadata(t, validation.Options{AllowPrivileged: true}.ValidatePodEphemeralContainersUpdate(nil, &api.Pod{}))
+		requiredAtMetadata(t, validation.Options{AllowPrivileged: true}.ValidatePodEphemeralContainersUpdate(&api.Pod{}, nil))
+	},
 	"ValidatePriorityClassUpdate": func(t *testing.T) {
 		requiredAtMetadata(t, validation.ValidatePriorityClassUpdate(nil, &api.PriorityClass{}))
 		requiredAtMetadata(t, validation.ValidatePriorityClassUpdate(&api.PriorityClass{}, nil))

@@ -6,6 +6,20 @@ import (
 	"github.com/podsem/podsem/api"
 )
 
+// Options are the kube-apiserver flags pod validation depends on. The zero
+// value is kube-apiserver v1.36.3 started with default flags.
+//
+// A real cluster usually differs: kubeadm, kind, k3s and the managed
+// services start the API server with --allow-privileged=true, since
+// kube-proxy, CNI plugins and node agents run privileged. Validate pods
+// read from such a cluster with AllowPrivileged set.
+type Options struct {
+	// AllowPrivileged is --allow-privileged: privileged containers and
+	// Windows hostProcess containers are accepted. Off by default, when
+	// they are refused with "disallowed by cluster policy".
+	AllowPrivileged bool
+}
+
 // podValidationOptions are the relaxations the API server grants a pod
 // update because the stored pod already uses something that newer rules
 // refuse (pkg/api/pod GetValidationOptionsFromPodSpecAndMeta). A new pod
@@ -24,6 +38,8 @@ type podValidationOptions struct {
 	// projected service account token whose path is not a local,
 	// non-reserved one.
 	allowNonLocalProjectedTokenPath bool
+	// allowPrivileged is kube-apiserver's --allow-privileged.
+	allowPrivileged bool
 	// allowAnySELinuxChangePolicy: the old pod already set
 	// spec.securityContext.seLinuxChangePolicy, so MountOption stays
 	// accepted although SELinuxMount is off.
@@ -39,8 +55,8 @@ type podValidationOptions struct {
 
 // updateValidationOptions derives the options for validating an update
 // over oldPod.
-func updateValidationOptions(oldPod *api.Pod) podValidationOptions {
-	opts := podValidationOptions{allowInvalidDeletionCost: !validDeletionCost(oldPod.Annotations)}
+func (o Options) updateValidationOptions(oldPod *api.Pod) podValidationOptions {
+	opts := podValidationOptions{allowInvalidDeletionCost: !validDeletionCost(oldPod.Annotations), allowPrivileged: o.AllowPrivileged}
 	if sc := oldPod.Spec.SecurityContext; sc != nil {
 		for _, s := range sc.Sysctls {
 			if hostSysctlConflict(s.Name, &oldPod.Spec, api.Path{}) != nil {

@@ -13,16 +13,14 @@ const maxUserID = 2147483647
 // known procMount (Unmasked only in a user namespace), valid seccomp,
 // AppArmor and Windows options, and no allowPrivilegeEscalation=false
 // together with privileged or CAP_SYS_ADMIN. Privileged containers are
-// refused as "disallowed by cluster policy": v1.36.3's kube-apiserver
-// allows them only when started with --allow-privileged=true, and its
-// default (and that of core validation run with no cluster capabilities
-// configured) is false.
-func validateSecurityContext(sc *api.SecurityContext, p api.Path, hostUsers bool) api.FieldErrors {
+// refused as "disallowed by cluster policy" unless allowPrivileged
+// (kube-apiserver's --allow-privileged, false by default).
+func validateSecurityContext(sc *api.SecurityContext, p api.Path, hostUsers, allowPrivileged bool) api.FieldErrors {
 	if sc == nil {
 		return nil
 	}
 	var errs api.FieldErrors
-	if sc.Privileged != nil && *sc.Privileged {
+	if sc.Privileged != nil && *sc.Privileged && !allowPrivileged {
 		errs = append(errs, api.Forbidden(p.Child("privileged"), "disallowed by cluster policy"))
 	}
 	if sc.RunAsUser != nil && (*sc.RunAsUser < 0 || *sc.RunAsUser > maxUserID) {

@@ -65,6 +65,7 @@ func validatePodSpec(pod *api.Pod, p api.Path, opts podValidationOptions) api.Fi
 		podClaims:     podClaimNames(spec.ResourceClaims),
 
 		allowInitRestartContainer: opts.allowInitRestartContainer,
+		allowPrivileged:           opts.allowPrivileged,
 	}
 	if len(spec.ResourceClaims) > 0 {
 		errs = append(errs, validatePodResourceClaims(pod, p.Child("resourceClaims"))...)
@@ -121,7 +122,7 @@ func validatePodSpec(pod *api.Pod, p api.Path, opts podValidationOptions) api.Fi
 		gates[g.Name] = true
 	}
 	errs = append(errs, validateTopologySpreadConstraints(spec.TopologySpreadConstraints, p.Child("topologySpreadConstraints"))...)
-	errs = append(errs, validateWindowsHostProcess(spec, p)...)
+	errs = append(errs, validateWindowsHostProcess(spec, p, opts.allowPrivileged)...)
 	if hostUsersFalse(spec) {
 		// Upstream spells two of these paths with a capital letter.
 		const msg = "when `pod.Spec.HostUsers` is false"
@@ -314,8 +315,9 @@ func validateWindowsPod(spec *api.PodSpec, p api.Path) api.FieldErrors {
 // validateWindowsHostProcess checks Windows HostProcess containers: pod and
 // container settings agree, all containers or none are HostProcess, and
 // HostProcess pods use the host network; and, as privileged containers,
-// they are refused under the default cluster policy.
-func validateWindowsHostProcess(spec *api.PodSpec, p api.Path) api.FieldErrors {
+// they are refused unless allowPrivileged (kube-apiserver's
+// --allow-privileged).
+func validateWindowsHostProcess(spec *api.PodSpec, p api.Path, allowPrivileged bool) api.FieldErrors {
 	var errs api.FieldErrors
 	var podHP *bool
 	if sc := spec.SecurityContext; sc != nil && sc.WindowsOptions != nil {
@@ -345,7 +347,9 @@ func validateWindowsHostProcess(spec *api.PodSpec, p api.Path) api.FieldErrors {
 		}
 		// HostProcess containers are privileged, which the default
 		// cluster policy (--allow-privileged=false) refuses.
-		errs = append(errs, api.Forbidden(p, "hostProcess containers are disallowed by cluster policy"))
+		if !allowPrivileged {
+			errs = append(errs, api.Forbidden(p, "hostProcess containers are disallowed by cluster policy"))
+		}
 	}
 	return errs
 }

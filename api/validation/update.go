@@ -30,14 +30,23 @@ import (
 // "pod updates may not change fields other than ..." Forbidden at spec.
 // Adding or removing containers stops the checks at that error. A nil new
 // or old pod gives a single Required error at metadata.
+//
+// It validates as a kube-apiserver started with default flags; Options
+// holds the flags that change the answer.
 func ValidatePodUpdate(newPod, oldPod *api.Pod) api.FieldErrors {
+	return Options{}.ValidatePodUpdate(newPod, oldPod)
+}
+
+// ValidatePodUpdate is the package's ValidatePodUpdate under these
+// kube-apiserver options.
+func (o Options) ValidatePodUpdate(newPod, oldPod *api.Pod) api.FieldErrors {
 	if newPod == nil || oldPod == nil {
 		return api.FieldErrors{api.Required(api.NewPath("metadata"), "both the new and the old pod are required")}
 	}
 	newPod, oldPod = asConverted(newPod), asConverted(oldPod)
 	meta, spec := api.NewPath("metadata"), api.NewPath("spec")
 	errs := validateObjectMetaUpdate(&newPod.ObjectMeta, &oldPod.ObjectMeta, meta)
-	errs = append(errs, validatePodMetadataAndSpec(newPod, updateValidationOptions(oldPod))...)
+	errs = append(errs, validatePodMetadataAndSpec(newPod, o.updateValidationOptions(oldPod))...)
 	errs = append(errs, validatePodAnnotationUpdates(newPod, oldPod, meta.Child("annotations"))...)
 
 	cerrs, stop := validateContainerUpdates(newPod.Spec.Containers, oldPod.Spec.Containers, spec.Child("containers"))
@@ -258,14 +267,23 @@ func termOnlyAdds(n, o api.NodeSelectorTerm) bool {
 // not checked here: the subresource's strategy only ever applies the
 // ephemeral containers of the request. A nil new or old pod gives a single
 // Required error at metadata.
+//
+// It validates as a kube-apiserver started with default flags; Options
+// holds the flags that change the answer.
 func ValidatePodEphemeralContainersUpdate(newPod, oldPod *api.Pod) api.FieldErrors {
+	return Options{}.ValidatePodEphemeralContainersUpdate(newPod, oldPod)
+}
+
+// ValidatePodEphemeralContainersUpdate is the package's
+// ValidatePodEphemeralContainersUpdate under these kube-apiserver options.
+func (o Options) ValidatePodEphemeralContainersUpdate(newPod, oldPod *api.Pod) api.FieldErrors {
 	if newPod == nil || oldPod == nil {
 		return api.FieldErrors{api.Required(api.NewPath("metadata"), "both the new and the old pod are required")}
 	}
 	newPod, oldPod = asConverted(newPod), asConverted(oldPod)
 	meta := api.NewPath("metadata")
 	errs := validateObjectMetaUpdate(&newPod.ObjectMeta, &oldPod.ObjectMeta, meta)
-	errs = append(errs, validatePodMetadataAndSpec(newPod, updateValidationOptions(oldPod))...)
+	errs = append(errs, validatePodMetadataAndSpec(newPod, o.updateValidationOptions(oldPod))...)
 	errs = append(errs, validatePodAnnotationUpdates(newPod, oldPod, meta.Child("annotations"))...)
 	if _, mirror := oldPod.Annotations[api.ConfigMirrorAnnotationKey]; mirror {
 		// Upstream reports this at a path made of one empty field name,

@@ -27,6 +27,7 @@ var goldens = []struct {
 	{"multi.txt", []string{"testdata/multi.yaml"}},
 	{"malformed.txt", []string{"testdata/malformed.yaml", "testdata/truncated.json", "testdata/missing.yaml"}},
 	{"cluster-flag.txt", []string{"--at", "2025-06-01T12:10:00Z", "--cluster", "sample/cluster.yaml", "sample/pod.yaml"}},
+	{"privileged.txt", []string{"testdata/privileged.yaml"}},
 }
 
 func TestGolden(t *testing.T) {

@@ -18,6 +18,9 @@ func writeMermaid(b *strings.Builder, r *report) {
 	fmt.Fprintf(b, "## Pod %s/%s\n\n", r.pod.Namespace, r.pod.Name)
 	fmt.Fprintf(b, "From %s, %s. QoS class %s; requests %s; limits %s.\n\n",
 		r.at.file, docText(r.at), r.qos, resourceText(r.requests), resourceText(r.limits))
+	if r.privileged {
+		b.WriteString(mdEscape(privilegedNote) + "\n\n")
+	}
 	if len(r.findings) > 0 || r.admission != nil {
 		b.WriteString("The API server would refuse it:\n\n")
 		if r.admission != nil {

@@ -160,6 +160,10 @@ type report struct {
 	priority  string // how the priority was set
 	admission error
 	findings  api.FieldErrors
+	// privileged is true when the pod was read from a cluster and is
+	// accepted only because explain assumed that cluster's API server runs
+	// with --allow-privileged=true (kube-apiserver's default is false).
+	privileged bool
 
 	requests, limits api.ResourceList
 	qos              api.PodQOSClass
@@ -210,7 +214,9 @@ type volumeFiles struct {
 func (w *world) explain(at where, pod *api.Pod) *report {
 	r := &report{at: at, pod: pod}
 	r.stored = w.store(r, pod)
-	r.findings = validation.ValidatePodCreate(r.stored)
+	apiserver := validation.Options{AllowPrivileged: readFromCluster(pod)}
+	r.findings = apiserver.ValidatePodCreate(r.stored)
+	r.privileged = apiserver.AllowPrivileged && len(validation.ValidatePodCreate(r.stored)) > len(r.findings)
 
 	r.requests = api.PodRequests(r.stored, scheduling.FitRequestOptions())
 	r.limits = api.PodLimits(r.stored, api.PodResourcesOptions{})
@@ -272,6 +278,16 @@ func (w *world) explain(at where, pod *api.Pod) *report {
 
 // refused reports whether the API server would refuse to create the pod.
 func (r *report) refused() bool { return len(r.findings) > 0 || r.admission != nil }
+
+// privilegedNote says why a privileged pod read from a cluster passes.
+const privilegedNote = "assumed --allow-privileged=true: the pod was read from a cluster, whose API server accepted its privileged containers (kube-apiserver's default, false, refuses them)"
+
+// readFromCluster reports whether pod was read from a cluster (kubectl get
+// -o yaml) rather than from a manifest: it has a uid, a resourceVersion or
+// a status phase, which only the API server writes.
+func readFromCluster(pod *api.Pod) bool {
+	return pod.UID != "" || pod.ResourceVersion != "" || pod.Status.Phase != ""
+}
 
 // store returns the pod as the API server would store it on create (see
 // report.stored). The pod read is not modified.

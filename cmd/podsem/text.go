@@ -19,6 +19,9 @@ func writeText(b *strings.Builder, r *report, now time.Time) {
 	if len(r.findings) == 0 {
 		b.WriteString("  no findings: the API server accepts the pod\n")
 	}
+	if r.privileged {
+		b.WriteString("  " + privilegedNote + "\n")
+	}
 	for _, f := range r.findings {
 		fmt.Fprintf(b, "  %s\n", f.Error())
 	}
