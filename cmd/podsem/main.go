@@ -29,7 +29,11 @@
 // files from a repository — and explains every pod in them:
 //
 //   - validation: what the API server would reject on create (field, value,
-//     rule), after v1 defaulting and the Priority admission plugin;
+//     rule), after v1 defaulting and the Priority admission plugin, under
+//     kube-apiserver's default flags — except that a pod read from a
+//     cluster (it has a uid, resourceVersion or status) is checked with
+//     --allow-privileged=true, as that cluster evidently runs, and the
+//     output says so;
 //   - effective requests and limits, QoS class and priority;
 //   - phase, kubelet conditions and the `kubectl get pods` line of the pod
 //     as read;
