@@ -120,6 +120,21 @@ var nilCases = map[string]func(t *testing.T){
 		noRestart(t, lifecycle.ShouldRestart(nil, api.ContainerKindRegular, c, 1))
 		noRestart(t, lifecycle.ShouldRestart(&api.PodSpec{}, api.ContainerKindSidecar, nil, 1))
 	},
+	"Hostname": func(t *testing.T) {
+		h, err := lifecycle.Hostname(nil, "cluster.local")
+		niltest.Zero(t, h)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "pod")
+	},
+	"EtcHosts": func(t *testing.T) {
+		content, mounted := lifecycle.EtcHosts(nil, lifecycle.PodHostname{}, []string{"10.0.0.1"}, "")
+		niltest.Zero(t, content, mounted)
+	},
+	"(*HostnameError).Error": func(t *testing.T) {
+		niltest.Zero(t, (*lifecycle.HostnameError)(nil).Error())
+	},
+	"EtcHostsMountedIn": func(t *testing.T) {
+		niltest.Zero(t, lifecycle.EtcHostsMountedIn(nil, true))
+	},
 }
 
 // noRestart checks the restart decisions' answer to a nil spec or
