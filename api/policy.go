@@ -71,6 +71,31 @@ type DeleteOptions struct {
 	IgnoreStoreReadErrorWithClusterBreakingPotential *bool          `json:"ignoreStoreReadErrorWithClusterBreakingPotential,omitempty"`
 }
 
+// The deletion propagation policies a DeleteOptions may name
+// (apimachinery metav1.DeletionPropagation): what the garbage collector
+// does with the object's dependents.
+const (
+	// DeletePropagationOrphan leaves the dependents, their owner
+	// references to the object removed; the object carries the
+	// FinalizerOrphanDependents finalizer until that is done.
+	DeletePropagationOrphan = "Orphan"
+	// DeletePropagationBackground deletes the object at once and its
+	// dependents in the background.
+	DeletePropagationBackground = "Background"
+	// DeletePropagationForeground keeps the object, with the
+	// FinalizerDeleteDependents finalizer, until the dependents that block
+	// owner deletion are gone.
+	DeletePropagationForeground = "Foreground"
+)
+
+// The finalizers the garbage collector handles (apimachinery metav1), which
+// the API server adds and removes on a DELETE as its propagation policy
+// asks.
+const (
+	FinalizerOrphanDependents = "orphan"
+	FinalizerDeleteDependents = "foregroundDeletion"
+)
+
 // Preconditions must hold for a delete to proceed.
 type Preconditions struct {
 	UID             *string `json:"uid,omitempty"`

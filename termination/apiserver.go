@@ -2,6 +2,7 @@ package termination
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -81,6 +82,12 @@ const (
 	OutcomePending DeleteOutcome = "Pending"
 	// OutcomeRejected: the request failed validation or its preconditions.
 	OutcomeRejected DeleteOutcome = "Rejected"
+	// OutcomeAwaitingFinalizers: the deletion's grace period is 0, so the
+	// object would leave storage now, but it carries finalizers (its own,
+	// or the garbage collector's orphan or foregroundDeletion that the
+	// request's propagation policy added): it stays, marked for deletion
+	// with grace 0, and leaves storage when an update removes the last one.
+	OutcomeAwaitingFinalizers DeleteOutcome = "AwaitingFinalizers"
 )
 
 // APIServerDecision is what the API server does with one DELETE of a pod:
@@ -97,8 +104,15 @@ type APIServerDecision struct {
 	Graceful        bool
 	GracefulPending bool
 	// Immediate reports whether the object leaves storage during this
-	// request.
+	// request. It never does while it carries finalizers.
 	Immediate bool
+	// Finalizers is metadata.finalizers after the request: the pod's own,
+	// with the garbage collector's FinalizerOrphanDependents or
+	// FinalizerDeleteDependents added or removed as the request's
+	// orphanDependents or propagationPolicy asks. A request that changes
+	// no deletion field (Pending) leaves them as they were, and so does a
+	// Rejected one.
+	Finalizers []string
 	// GracePeriodSeconds is the options' gracePeriodSeconds after the call
 	// (nil when unset), which is what the registry acts on.
 	GracePeriodSeconds *int64
@@ -134,6 +148,16 @@ type APIServerDecision struct {
 //     delete); an equal, longer or absent grace leaves everything as it is
 //     ("pending"). A stored deletion with period 0 or none is removed at
 //     once.
+//   - Finalizers (the generic registry's Store.Delete): unless the request
+//     is pending, an orphan or foregroundDeletion finalizer is added or
+//     removed as orphanDependents or propagationPolicy asks (Orphan adds
+//     orphan, Foreground adds foregroundDeletion, each removes the other,
+//     Background removes both), even on a pod without finalizers. A pod
+//     left with any finalizer is never removed by a DELETE: with grace 0
+//     it stays marked for deletion (OutcomeAwaitingFinalizers) and leaves
+//     storage when UpdateFinalizers removes the last one; with a longer
+//     grace it waits for the kubelet's own DELETE with grace 0, which then
+//     leaves it awaiting its finalizers in the same way.
 //
 // A nil opts is a DELETE without a body, which the API server handles as
 // empty options. The pod is not modified. DeletionTimestamp is reported as
@@ -161,6 +185,7 @@ func APIServerGrace(pod *api.Pod, opts *api.DeleteOptions, now time.Time) (d API
 		GracePeriodSeconds:         copyInt64(o.GracePeriodSeconds),
 		DeletionGracePeriodSeconds: copyInt64(pod.DeletionGracePeriodSeconds),
 		Generation:                 pod.Generation,
+		Finalizers:                 slices.Clone(pod.Finalizers),
 	}
 	if pod.DeletionTimestamp != nil {
 		t := pod.DeletionTimestamp.Time
@@ -185,7 +210,7 @@ func APIServerGrace(pod *api.Pod, opts *api.DeleteOptions, now time.Time) (d API
 	}
 
 	if d.DeletionTimestamp != nil {
-		return repeatDelete(d, normalizedOptions, now), nil
+		return holdForFinalizers(repeatDelete(d, normalizedOptions, now), &o, now), nil
 	}
 
 	sg := CheckGracefulDelete(pod, &api.DeleteOptions{GracePeriodSeconds: d.GracePeriodSeconds})
@@ -209,7 +234,98 @@ func APIServerGrace(pod *api.Pod, opts *api.DeleteOptions, now time.Time) (d API
 		d.Outcome = OutcomeGraceful
 		d.Reason = fmt.Sprintf("graceful deletion with %ds from %s: deletionTimestamp set to %s", grace, describeSource(d.Source), ts.UTC().Format(time.RFC3339))
 	}
-	return d, nil
+	return holdForFinalizers(d, &o, now), nil
+}
+
+// holdForFinalizers applies the generic registry's Store.Delete to a
+// decision BeforeDelete left changing the object or removing it: the
+// garbage collector's finalizers as the options ask, and no removal while
+// any finalizer remains. A pending or rejected decision is returned as it
+// is.
+func holdForFinalizers(d APIServerDecision, o *api.DeleteOptions, now time.Time) APIServerDecision {
+	if d.Outcome == OutcomePending || d.Outcome == OutcomeRejected {
+		return d
+	}
+	d.Finalizers = gcFinalizers(d.Finalizers, o)
+	if len(d.Finalizers) == 0 || !d.Immediate {
+		return d
+	}
+	d.Immediate = false
+	d.Outcome = OutcomeAwaitingFinalizers
+	if !d.Graceful {
+		// A deletion with grace 0 (or none recorded) was already under
+		// way: the object is marked deleting again (grace 0, the
+		// deletionTimestamp moved to now if it lies ahead).
+		if d.DeletionTimestamp == nil || d.DeletionTimestamp.After(now) {
+			t := now
+			d.DeletionTimestamp = &t
+		}
+		d.DeletionGracePeriodSeconds = ptr(int64(0))
+	}
+	d.Reason = fmt.Sprintf("grace period 0, but the pod carries finalizers %s: it stays in storage, marked for deletion, until the last one is removed", quoteList(d.Finalizers))
+	return d
+}
+
+// gcFinalizers returns finalizers with the garbage collector's orphan and
+// foregroundDeletion finalizers set as the options ask
+// (deletionFinalizersForGarbageCollection, for the pod registry: garbage
+// collection on, default policy "delete dependents in the background").
+// Options that name no policy keep what the object has. The list keeps the
+// object's order, the GC finalizers moved to its end when the set changes.
+func gcFinalizers(finalizers []string, o *api.DeleteOptions) []string {
+	orphan, foreground := slices.Contains(finalizers, api.FinalizerOrphanDependents), false
+	switch {
+	case o.OrphanDependents != nil:
+		orphan = *o.OrphanDependents
+	case o.PropagationPolicy != nil:
+		orphan = *o.PropagationPolicy == api.DeletePropagationOrphan
+		foreground = *o.PropagationPolicy == api.DeletePropagationForeground
+	default:
+		// The object's own finalizers decide, the first GC one found.
+		for _, f := range finalizers {
+			if f == api.FinalizerOrphanDependents || f == api.FinalizerDeleteDependents {
+				orphan, foreground = f == api.FinalizerOrphanDependents, f == api.FinalizerDeleteDependents
+				break
+			}
+		}
+	}
+	out := make([]string, 0, len(finalizers)+1)
+	for _, f := range finalizers {
+		if f != api.FinalizerOrphanDependents && f != api.FinalizerDeleteDependents {
+			out = append(out, f)
+		}
+	}
+	if orphan {
+		out = append(out, api.FinalizerOrphanDependents)
+	}
+	if foreground {
+		out = append(out, api.FinalizerDeleteDependents)
+	}
+	if sameSet(out, finalizers) {
+		return finalizers
+	}
+	return out
+}
+
+// sameSet reports whether a and b hold the same strings, ignoring order
+// and repeats.
+func sameSet(a, b []string) bool {
+	for _, s := range a {
+		if !slices.Contains(b, s) {
+			return false
+		}
+	}
+	for _, s := range b {
+		if !slices.Contains(a, s) {
+			return false
+		}
+	}
+	return true
+}
+
+// quoteList renders finalizer names as [a b].
+func quoteList(names []string) string {
+	return "[" + strings.Join(names, " ") + "]"
 }
 
 // repeatDelete handles a DELETE of a pod whose deletion is already in

@@ -42,6 +42,16 @@ var nilCases = map[string]func(t *testing.T){
 			t.Errorf("nil elements: got %+v, want the pod kept and its node quarantined", res)
 		}
 	},
+	"APIServerDecision.Apply": func(t *testing.T) {
+		if got := (termination.APIServerDecision{Outcome: termination.OutcomeGraceful}).Apply(nil); got != nil {
+			t.Errorf("got %v, want nil", got)
+		}
+	},
+	"UpdateFinalizers": func(t *testing.T) {
+		u, err := termination.UpdateFinalizers(nil, []string{"a/b"})
+		niltest.Invalid(t, err, api.ErrInvalidInput, "pod")
+		niltest.Zero(t, u)
+	},
 	"APIServerGrace": func(t *testing.T) {
 		d, err := termination.APIServerGrace(nil, &api.DeleteOptions{}, nilT0)
 		niltest.Invalid(t, err, api.ErrInvalidInput, "pod")

@@ -84,6 +84,11 @@ const (
 	// 0, by the kubelet at the end or by the API server at once for a force
 	// deletion).
 	TimelineObjectRemoved TimelineEventKind = "ObjectRemoved"
+	// TimelineAwaitingFinalizers: the DELETE with grace 0 that would remove
+	// the object leaves it in the API instead, marked for deletion, because
+	// it carries finalizers; it goes when an update removes the last one
+	// (UpdateFinalizers). Until then its name stays taken.
+	TimelineAwaitingFinalizers TimelineEventKind = "AwaitingFinalizers"
 )
 
 // TimelineEvent is one step of a termination timeline.
@@ -170,7 +175,11 @@ func writeEventLine(b *strings.Builder, offset time.Duration, width int, kind, s
 // while the kubelet still stops the processes (with a 1 s pod grace). A
 // repeated DELETE that does not shorten the grace changes nothing. A
 // kubelet restart begins the termination of the containers still running
-// anew with the full grace period.
+// anew with the full grace period. A pod with finalizers (its own, or the
+// garbage collector's that the request's propagation policy adds) is never
+// removed by a DELETE: where the object would go, the timeline ends with
+// TimelineAwaitingFinalizers, and the name stays taken until the last
+// finalizer is removed.
 //
 // The pod is read as the API server stores it: without
 // spec.terminationGracePeriodSeconds it has the default 30 s
@@ -208,7 +217,17 @@ func BuildTimeline(pod *api.Pod, req DeleteRequest, now time.Time) (Timeline, er
 		return tl, nil
 	}
 	nothingRuns := pod.Spec.NodeName == "" || pod.Status.Phase.IsTerminal()
-	if dec.Immediate {
+	awaiting := func(at time.Time) {
+		add(at, TimelineAwaitingFinalizers, "", fmt.Sprintf("finalizers %s hold the object: it stays, marked for deletion, until an update removes the last one", quoteList(dec.Finalizers)))
+	}
+	if dec.Outcome == OutcomeAwaitingFinalizers {
+		add(now, TimelineMarkedTerminating, "", fmt.Sprintf("deletionTimestamp %s, deletionGracePeriodSeconds %d", dec.DeletionTimestamp.UTC().Format(time.RFC3339), *dec.DeletionGracePeriodSeconds))
+		if nothingRuns {
+			awaiting(now)
+			return tl, nil
+		}
+		add(now, TimelineRemovedFromEndpoints, "", "endpoints stop routing to the pod as its termination begins")
+	} else if dec.Immediate {
 		tl.ForceDeleted = !nothingRuns
 		if tl.ForceDeleted {
 			tl.Warning = ForceDeleteWarning
@@ -230,11 +249,22 @@ func BuildTimeline(pod *api.Pod, req DeleteRequest, now time.Time) (Timeline, er
 	if dec.DeletionTimestamp != nil {
 		after.DeletionTimestamp = api.NewTimePtr(*dec.DeletionTimestamp)
 	}
+	after.Finalizers = dec.Finalizers
+	// finalDelete is the kubelet's DELETE with grace 0 once every container
+	// has stopped: it removes the object, or leaves it to its finalizers.
+	finalDelete := func(at time.Time, status string) {
+		add(at, TimelineStatusReported, "", status)
+		zero := int64(0)
+		if fin, err := APIServerGrace(&after, &api.DeleteOptions{GracePeriodSeconds: &zero}, at); err == nil && !fin.Immediate {
+			awaiting(at)
+			return
+		}
+		add(at, TimelineObjectRemoved, "", "the kubelet deletes the pod with grace period 0")
+	}
 	cs := runningContainers(&after, req)
 	if len(cs) == 0 {
 		if !dec.Immediate {
-			add(now, TimelineStatusReported, "", "no container is running")
-			add(now, TimelineObjectRemoved, "", "the kubelet deletes the pod with grace period 0")
+			finalDelete(now, "no container is running")
 		}
 		return tl, nil
 	}
@@ -277,8 +307,7 @@ func BuildTimeline(pod *api.Pod, req DeleteRequest, now time.Time) (Timeline, er
 		}
 	}
 	if !dec.Immediate {
-		add(end, TimelineStatusReported, "", "every container has stopped; the kubelet reports the final status")
-		add(end, TimelineObjectRemoved, "", "the kubelet deletes the pod with grace period 0")
+		finalDelete(end, "every container has stopped; the kubelet reports the final status")
 	}
 	sort.SliceStable(tl.Events, func(i, j int) bool { return tl.Events[i].At.Before(tl.Events[j].At) })
 	return tl, nil

@@ -8,7 +8,7 @@ import (
 
 // Deletion propagation policies a DeleteOptions may name, as
 // apimachinery's metav1 defines them.
-var propagationPolicies = []string{"Foreground", "Background", "Orphan"}
+var propagationPolicies = []string{api.DeletePropagationForeground, api.DeletePropagationBackground, api.DeletePropagationOrphan}
 
 // ValidateDeleteOptions returns the field errors the API server gives for
 // the DeleteOptions of any DELETE before it looks at the object

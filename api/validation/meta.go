@@ -1,6 +1,7 @@
 package validation
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -129,9 +130,9 @@ func validateOwnerReferences(refs []api.OwnerReference, p api.Path) api.FieldErr
 
 // The finalizers Kubernetes itself defines, which need no domain prefix.
 var standardFinalizers = map[string]bool{
-	"kubernetes":         true,
-	"orphan":             true,
-	"foregroundDeletion": true,
+	"kubernetes":                  true,
+	api.FinalizerOrphanDependents: true,
+	api.FinalizerDeleteDependents: true,
 }
 
 // validateFinalizers checks each finalizer name: a qualified name (its
@@ -149,8 +150,8 @@ func validateFinalizers(finalizers []string, p api.Path) api.FieldErrors {
 		if !strings.Contains(f, "/") && !standardFinalizers[f] {
 			errs = append(errs, api.Invalid(p.Index(i), f, "name is neither a standard finalizer name nor is it fully qualified"))
 		}
-		hasOrphan = hasOrphan || f == "orphan"
-		hasForeground = hasForeground || f == "foregroundDeletion"
+		hasOrphan = hasOrphan || f == api.FinalizerOrphanDependents
+		hasForeground = hasForeground || f == api.FinalizerDeleteDependents
 	}
 	if hasOrphan && hasForeground {
 		errs = append(errs, api.Invalid(p, finalizers, "finalizer orphan and foregroundDeletion cannot be both set"))
@@ -238,11 +239,20 @@ func validateObjectMetaUpdate(newMeta, oldMeta *api.ObjectMeta, p api.Path) api.
 		for _, f := range oldMeta.Finalizers {
 			old[f] = true
 		}
+		var added []string
 		for _, f := range newMeta.Finalizers {
-			if !old[f] {
-				errs = append(errs, api.Forbidden(p.Child("finalizers"), "no new finalizers can be added if the object is being deleted, found new finalizer "+strconv.Quote(f)))
-				break
+			if !old[f] && !slices.Contains(added, f) {
+				added = append(added, f)
 			}
+		}
+		if len(added) > 0 {
+			// Upstream lists them sorted, as Go syntax (%#v of a []string).
+			slices.Sort(added)
+			quoted := make([]string, len(added))
+			for i, f := range added {
+				quoted[i] = strconv.Quote(f)
+			}
+			errs = append(errs, api.Forbidden(p.Child("finalizers"), "no new finalizers can be added if the object is being deleted, found new finalizers []string{"+strings.Join(quoted, ", ")+"}"))
 		}
 	}
 	if newMeta.ResourceVersion == "" {
