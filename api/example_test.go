@@ -144,3 +144,19 @@ func ExampleComputePodQOS() {
 	// as given: Burstable
 	// defaulted: Guaranteed
 }
+
+// The reference a kubelet event about a sidecar names: the pod, with the
+// container's place in the spec as the field path.
+func ExampleContainerReference() {
+	always := api.RestartPolicyAlways
+	pod := &api.Pod{
+		ObjectMeta: api.ObjectMeta{Namespace: "shop", Name: "web-0", UID: "5f0c"},
+		Spec: api.PodSpec{
+			InitContainers: []api.Container{{Name: "proxy", RestartPolicy: &always}},
+			Containers:     []api.Container{{Name: "app"}},
+		},
+	}
+	ref := api.ContainerReference(pod, "proxy")
+	fmt.Println(ref.Kind, ref.Namespace+"/"+ref.Name, ref.FieldPath)
+	// Output: Pod shop/web-0 spec.initContainers{proxy}
+}

@@ -270,6 +270,12 @@ var nilCases = map[string]func(t *testing.T){
 	"UpdatePodCondition": func(t *testing.T) {
 		niltest.Zero(t, api.UpdatePodCondition(nil, api.PodCondition{Type: api.PodReady}, time.Time{}))
 	},
+	"PodReference": func(t *testing.T) {
+		niltest.Zero(t, api.PodReference(nil))
+	},
+	"ContainerReference": func(t *testing.T) {
+		niltest.Zero(t, api.ContainerReference(nil, "app"))
+	},
 	"IsMirrorPod": func(t *testing.T) {
 		if api.IsMirrorPod(nil) {
 			t.Error("a nil pod is a mirror pod")

@@ -259,8 +259,8 @@ func (l *Loop) scheduleOne(now time.Time) StepResult {
 	if pod.DeletionTimestamp != nil {
 		// skipPodSchedule: a pod being deleted is dropped from the queue.
 		l.q.Done(key, now)
-		res.Actions = []Action{{Kind: ActionFailedScheduling, Pod: pod, Event: &EventRecord{Type: "Warning",
-			Reason: "FailedScheduling", Action: "Scheduling", Note: "skip schedule deleting pod: " + key}}}
+		res.Actions = []Action{{Kind: ActionFailedScheduling, Pod: pod, Event: l.event(pod, api.EventTypeWarning,
+			"FailedScheduling", "Scheduling", "skip schedule deleting pod: "+key)}}
 		return res
 	}
 	cy := l.c.NewCycle(pod)
@@ -276,7 +276,7 @@ func (l *Loop) scheduleOne(now time.Time) StepResult {
 		}
 		l.q.FailWithError(key, now)
 		res.Actions = l.renominate(res.Actions, pod, true, "")
-		res.Actions = append(res.Actions, failedScheduling(pod, reason, res.Message))
+		res.Actions = append(res.Actions, l.failedScheduling(pod, reason, res.Message))
 		return res
 	}
 	res.Decision = d
@@ -284,7 +284,7 @@ func (l *Loop) scheduleOne(now time.Time) StepResult {
 		res.Message = err.Error()
 		l.q.FailWithError(key, now)
 		res.Actions = l.renominate(res.Actions, pod, true, "")
-		res.Actions = append(res.Actions, failedScheduling(pod, api.PodReasonSchedulerError, res.Message))
+		res.Actions = append(res.Actions, l.failedScheduling(pod, api.PodReasonSchedulerError, res.Message))
 		return res
 	}
 	if i, ok := d.Chosen(); ok {
@@ -309,7 +309,7 @@ func (l *Loop) scheduleOne(now time.Time) StepResult {
 		l.q.Fail(key, res.UnschedulablePlugins, now)
 	}
 	res.Actions = l.renominate(res.Actions, pod, nominate, nominee)
-	res.Actions = append(res.Actions, failedScheduling(pod, api.PodReasonUnschedulable, res.Message))
+	res.Actions = append(res.Actions, l.failedScheduling(pod, api.PodReasonUnschedulable, res.Message))
 	return res
 }
 
@@ -323,14 +323,13 @@ func (l *Loop) bind(res StepResult, pod *api.Pod, node string, now time.Time) St
 		// scheduler's own error, and the pod backs off.
 		res.Message = err.Error()
 		l.q.FailWithError(pod.Key(), now)
-		res.Actions = append(res.Actions, failedScheduling(pod, api.PodReasonSchedulerError, res.Message))
+		res.Actions = append(res.Actions, l.failedScheduling(pod, api.PodReasonSchedulerError, res.Message))
 		return res
 	}
 	l.q.Done(pod.Key(), now)
 	res.Node, res.Bound = node, &bound
-	res.Actions = append(res.Actions, Action{Kind: ActionBind, Pod: pod, Node: node, Event: &EventRecord{
-		Type: "Normal", Reason: "Scheduled", Action: "Binding",
-		Note: "Successfully assigned " + pod.Key() + " to " + node}})
+	res.Actions = append(res.Actions, Action{Kind: ActionBind, Pod: pod, Node: node, Event: l.event(pod, api.EventTypeNormal,
+		"Scheduled", "Binding", "Successfully assigned "+pod.Key()+" to "+node)})
 	// The binding's confirmation is an assigned-pod add for the queue.
 	l.requeue(eventAssignedPodAdd, now)
 	return res
@@ -362,8 +361,8 @@ func (l *Loop) preempt(out []Action, preemptor *api.Pod, r *PostFilterResult) []
 				ObservedGeneration: v.Generation, Reason: api.PodReasonPreemptionByScheduler,
 				Message: scheduler + ": preempting to accommodate a higher priority pod"},
 			DeleteOptions: &api.DeleteOptions{},
-			Event: &EventRecord{Type: "Normal", Reason: "Preempted", Action: "Preempting",
-				Note: fmt.Sprintf("Preempted by pod %s on node %s", preemptor.UID, r.NominatedNodeName)}})
+			Event: withRelated(l.event(v, api.EventTypeNormal, "Preempted", "Preempting",
+				fmt.Sprintf("Preempted by pod %s on node %s", preemptor.UID, r.NominatedNodeName)), preemptor)})
 	}
 	return out
 }
@@ -403,9 +402,23 @@ func (l *Loop) setNomination(p *api.Pod, node string) {
 
 // failedScheduling is the FailedScheduling action for pod with the
 // condition's reason and the message.
-func failedScheduling(pod *api.Pod, reason, msg string) Action {
+func (l *Loop) failedScheduling(pod *api.Pod, reason, msg string) Action {
 	return Action{Kind: ActionFailedScheduling, Pod: pod,
 		Condition: &api.PodCondition{Type: api.PodScheduled, Status: api.ConditionFalse,
 			ObservedGeneration: pod.Generation, Reason: reason, Message: msg},
-		Event: &EventRecord{Type: "Warning", Reason: "FailedScheduling", Action: "Scheduling", Note: truncateNote(msg)}}
+		Event: l.event(pod, api.EventTypeWarning, "FailedScheduling", "Scheduling", msg)}
+}
+
+// event is the Event the scheduler records about pod: its note cut to
+// the Events API's limit, its source the profile's schedulerName.
+func (l *Loop) event(pod *api.Pod, typ, reason, action, note string) *api.Event {
+	return &api.Event{Type: typ, Reason: reason, Action: action, Note: truncateNote(note),
+		Regarding: api.PodReference(pod), Source: l.name}
+}
+
+// withRelated sets the event's related object to pod.
+func withRelated(e *api.Event, pod *api.Pod) *api.Event {
+	ref := api.PodReference(pod)
+	e.Related = &ref
+	return e
 }

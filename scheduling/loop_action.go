@@ -53,22 +53,6 @@ func (k ActionKind) String() string {
 	return "ActionKind(" + strconv.Itoa(int(k)) + ")"
 }
 
-// EventRecord is a Kubernetes Event the scheduler records with an action
-// (its EventRecorder's Eventf: the object is the action's pod).
-type EventRecord struct {
-	// Type is "Normal" or "Warning".
-	Type string
-	// Reason is the event's reason: Scheduled, FailedScheduling,
-	// Preempted.
-	Reason string
-	// Action is what the scheduler was doing: Binding, Scheduling,
-	// Preempting.
-	Action string
-	// Note is the message, cut to 1024 bytes (" ..." ending a cut one) as
-	// the Events API requires.
-	Note string
-}
-
 // Action is one thing the caller of Loop.Step is asked to do. Only the
 // fields of its kind are set.
 type Action struct {
@@ -92,8 +76,12 @@ type Action struct {
 	// (termination.APIServerGrace(Pod, DeleteOptions, now) says how).
 	DeleteOptions *api.DeleteOptions
 	// Event is the Event recorded with the action (nil for the status
-	// patches, which record none).
-	Event *EventRecord
+	// patches, which record none): Scheduled, FailedScheduling or
+	// Preempted, regarding Pod (and, for Preempted, related to the
+	// preemptor), its action Binding, Scheduling or Preempting, its note
+	// cut to 1024 bytes (" ..." ending a cut one) as the Events API
+	// requires, its source the profile's schedulerName.
+	Event *api.Event
 }
 
 // String renders the action on one line, e.g. `Bind(default/web-1, node-a)`
