@@ -1,7 +1,6 @@
 package podsecurity
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,24 +17,18 @@ import (
 // must be empty, runtime/default or localhost/*. The field check applies
 // at every policy version (upstream extended its only, v1.0, variant).
 func appArmorProfile(pod *api.Pod) (Forbidden, bool) {
-	var setters, badTypes []string
-	allowed := func(t string) bool {
-		return t == api.AppArmorProfileTypeRuntimeDefault || t == api.AppArmorProfileTypeLocalhost
-	}
-	if sc := pod.Spec.SecurityContext; sc != nil && sc.AppArmorProfile != nil && !allowed(sc.AppArmorProfile.Type) {
-		setters = append(setters, "pod")
-		badTypes = append(badTypes, sc.AppArmorProfile.Type)
-	}
-	var containers []string
-	eachContainer(&pod.Spec, func(c *api.Container) {
-		if c.SecurityContext != nil && c.SecurityContext.AppArmorProfile != nil && !allowed(c.SecurityContext.AppArmorProfile.Type) {
-			containers = append(containers, c.Name)
-			badTypes = append(badTypes, c.SecurityContext.AppArmorProfile.Type)
+	var badTypes []string
+	bad := func(p *api.AppArmorProfile) bool {
+		if p == nil || p.Type == api.AppArmorProfileTypeRuntimeDefault || p.Type == api.AppArmorProfileTypeLocalhost {
+			return false
 		}
-	})
-	if len(containers) > 0 {
-		setters = append(setters, containersPhrase(containers))
+		badTypes = append(badTypes, p.Type)
+		return true
 	}
+	sc := pod.Spec.SecurityContext
+	setters := badSetters(pod, sc != nil && bad(sc.AppArmorProfile), func(c *api.Container) bool {
+		return c.SecurityContext != nil && bad(c.SecurityContext.AppArmorProfile)
+	})
 	var annotations []string
 	for k, v := range pod.Annotations {
 		if !strings.HasPrefix(k, api.DeprecatedAppArmorBetaContainerAnnotationKeyPrefix) {
@@ -257,9 +250,12 @@ func seLinuxOptions1Dot31(pod *api.Pod) (Forbidden, bool) {
 // seLinuxOptions: the SELinux type of the pod and of every container must
 // be one of allowedTypes, and the SELinux user and role must not be set.
 func seLinuxOptions(pod *api.Pod, allowedTypes []string) (Forbidden, bool) {
-	var setters, badTypes []string
+	var badTypes []string
 	setUser, setRole := false, false
-	valid := func(o *api.SELinuxOptions) bool {
+	bad := func(o *api.SELinuxOptions) bool {
+		if o == nil {
+			return false
+		}
 		ok := true
 		if !slices.Contains(allowedTypes, o.Type) {
 			ok = false
@@ -271,20 +267,12 @@ func seLinuxOptions(pod *api.Pod, allowedTypes []string) (Forbidden, bool) {
 		if o.Role != "" {
 			ok, setRole = false, true
 		}
-		return ok
+		return !ok
 	}
-	if sc := pod.Spec.SecurityContext; sc != nil && sc.SELinuxOptions != nil && !valid(sc.SELinuxOptions) {
-		setters = append(setters, "pod")
-	}
-	var containers []string
-	eachContainer(&pod.Spec, func(c *api.Container) {
-		if c.SecurityContext != nil && c.SecurityContext.SELinuxOptions != nil && !valid(c.SecurityContext.SELinuxOptions) {
-			containers = append(containers, c.Name)
-		}
+	sc := pod.Spec.SecurityContext
+	setters := badSetters(pod, sc != nil && bad(sc.SELinuxOptions), func(c *api.Container) bool {
+		return c.SecurityContext != nil && bad(c.SecurityContext.SELinuxOptions)
 	})
-	if len(containers) > 0 {
-		setters = append(setters, containersPhrase(containers))
-	}
 	if len(setters) == 0 {
 		return Forbidden{}, false
 	}
@@ -343,21 +331,18 @@ func validSeccompType(t string) bool {
 // and every container's seccompProfile.type, when set, must be
 // RuntimeDefault or Localhost.
 func seccompBaseline(pod *api.Pod) (Forbidden, bool) {
-	var setters, badTypes []string
-	if sc := pod.Spec.SecurityContext; sc != nil && sc.SeccompProfile != nil && !validSeccompType(sc.SeccompProfile.Type) {
-		setters = append(setters, "pod")
-		badTypes = append(badTypes, sc.SeccompProfile.Type)
-	}
-	var containers []string
-	eachContainer(&pod.Spec, func(c *api.Container) {
-		if c.SecurityContext != nil && c.SecurityContext.SeccompProfile != nil && !validSeccompType(c.SecurityContext.SeccompProfile.Type) {
-			containers = append(containers, c.Name)
-			badTypes = append(badTypes, c.SecurityContext.SeccompProfile.Type)
+	var badTypes []string
+	bad := func(p *api.SeccompProfile) bool {
+		if p == nil || validSeccompType(p.Type) {
+			return false
 		}
-	})
-	if len(containers) > 0 {
-		setters = append(setters, containersPhrase(containers))
+		badTypes = append(badTypes, p.Type)
+		return true
 	}
+	sc := pod.Spec.SecurityContext
+	setters := badSetters(pod, sc != nil && bad(sc.SeccompProfile), func(c *api.Container) bool {
+		return c.SecurityContext != nil && bad(c.SecurityContext.SeccompProfile)
+	})
 	if len(setters) == 0 {
 		return Forbidden{}, false
 	}
@@ -427,24 +412,15 @@ func windowsHostProcess(pod *api.Pod) (Forbidden, bool) {
 	hostProcess := func(o *api.WindowsSecurityContextOptions) bool {
 		return o != nil && o.HostProcess != nil && *o.HostProcess
 	}
-	var containers []string
-	eachContainer(&pod.Spec, func(c *api.Container) {
-		if c.SecurityContext != nil && hostProcess(c.SecurityContext.WindowsOptions) {
-			containers = append(containers, c.Name)
-		}
+	sc := pod.Spec.SecurityContext
+	setters := badSetters(pod, sc != nil && hostProcess(sc.WindowsOptions), func(c *api.Container) bool {
+		return c.SecurityContext != nil && hostProcess(c.SecurityContext.WindowsOptions)
 	})
-	var setters []string
-	if sc := pod.Spec.SecurityContext; sc != nil && hostProcess(sc.WindowsOptions) {
-		setters = append(setters, "pod")
-	}
-	if len(containers) > 0 {
-		setters = append(setters, containersPhrase(containers))
-	}
 	if len(setters) == 0 {
 		return Forbidden{}, false
 	}
 	return Forbidden{
 		Reason: "hostProcess",
-		Detail: fmt.Sprintf("%s must not set securityContext.windowsOptions.hostProcess=true", strings.Join(setters, " and ")),
+		Detail: strings.Join(setters, " and ") + " must not set securityContext.windowsOptions.hostProcess=true",
 	}, true
 }

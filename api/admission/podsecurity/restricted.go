@@ -181,19 +181,11 @@ func runAsNonRoot(pod *api.Pod) (Forbidden, bool) {
 // runAsUser (policy v1.23+): neither the pod nor a container may set
 // runAsUser to 0; leaving it unset is allowed.
 func runAsUser(pod *api.Pod) (Forbidden, bool) {
-	var setters []string
-	if sc := pod.Spec.SecurityContext; sc != nil && sc.RunAsUser != nil && *sc.RunAsUser == 0 {
-		setters = append(setters, "pod")
-	}
-	var containers []string
-	eachContainer(&pod.Spec, func(c *api.Container) {
-		if c.SecurityContext != nil && c.SecurityContext.RunAsUser != nil && *c.SecurityContext.RunAsUser == 0 {
-			containers = append(containers, c.Name)
-		}
+	root := func(uid *int64) bool { return uid != nil && *uid == 0 }
+	sc := pod.Spec.SecurityContext
+	setters := badSetters(pod, sc != nil && root(sc.RunAsUser), func(c *api.Container) bool {
+		return c.SecurityContext != nil && root(c.SecurityContext.RunAsUser)
 	})
-	if len(containers) > 0 {
-		setters = append(setters, containersPhrase(containers))
-	}
 	if len(setters) == 0 {
 		return Forbidden{}, false
 	}

@@ -50,3 +50,22 @@ func eachContainer(spec *api.PodSpec, fn func(c *api.Container)) {
 		fn(&spec.EphemeralContainers[i].Container)
 	}
 }
+
+// badSetters names who sets a forbidden value, as upstream's messages
+// list them: "pod" when podBad, then `container "a"` or `containers "a",
+// "b"` for the containers containerBad picks, in visiting order.
+func badSetters(pod *api.Pod, podBad bool, containerBad func(c *api.Container) bool) []string {
+	var setters, containers []string
+	if podBad {
+		setters = append(setters, "pod")
+	}
+	eachContainer(&pod.Spec, func(c *api.Container) {
+		if containerBad(c) {
+			containers = append(containers, c.Name)
+		}
+	})
+	if len(containers) > 0 {
+		setters = append(setters, containersPhrase(containers))
+	}
+	return setters
+}
