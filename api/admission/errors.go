@@ -60,3 +60,15 @@ func (e *Error) Unwrap() error {
 // wrap it and name the argument, so errors.Is(err, api.ErrInvalidInput)
 // holds across podsem.
 var errInvalidInput = fmt.Errorf("admission: %w", api.ErrInvalidInput)
+
+// Code is the HTTP status code of the API server's answer: 403 for
+// Forbidden, 422 for Invalid; 0 for a nil *Error.
+func (e *Error) Code() int {
+	if e == nil {
+		return 0
+	}
+	if e.Reason == "Invalid" {
+		return 422
+	}
+	return 403
+}

@@ -18,6 +18,11 @@ var nilCases = map[string]func(t *testing.T){
 			t.Errorf("got %q, want empty", got)
 		}
 	},
+	"(*Error).Code": func(t *testing.T) {
+		if got := (*admission.Error)(nil).Code(); got != 0 {
+			t.Errorf("got %d, want 0", got)
+		}
+	},
 	"(*Error).Unwrap": func(t *testing.T) {
 		if got := (*admission.Error)(nil).Unwrap(); got != nil {
 			t.Errorf("got %v, want nil", got)

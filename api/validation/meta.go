@@ -16,10 +16,6 @@ const (
 	totalAnnotationSizeLimit = 256 * 1024
 
 	annotationDeletionCost    = "controller.kubernetes.io/pod-deletion-cost"
-	annotationAppArmorPrefix  = "container.apparmor.security.beta.kubernetes.io/"
-	appArmorRuntimeDefault    = "runtime/default"
-	appArmorUnconfined        = "unconfined"
-	appArmorLocalhostPrefix   = "localhost/"
 	generatedNameSuffixLength = 5
 	maxGeneratedNameBase      = api.DNS1123SubdomainMaxLength - generatedNameSuffixLength
 )
@@ -172,7 +168,7 @@ func validatePodAnnotations(annotations map[string]string, spec *api.PodSpec, p 
 		errs = append(errs, api.Invalid(p.Key(annotationDeletionCost), annotations[annotationDeletionCost], "must be a 32bit integer"))
 	}
 	for _, k := range sortedMapKeys(annotations) {
-		name, ok := strings.CutPrefix(k, annotationAppArmorPrefix)
+		name, ok := strings.CutPrefix(k, api.DeprecatedAppArmorBetaContainerAnnotationKeyPrefix)
 		if !ok {
 			continue
 		}
@@ -180,7 +176,7 @@ func validatePodAnnotations(annotations map[string]string, spec *api.PodSpec, p 
 			errs = append(errs, api.Invalid(p.Key(k), name, "container not found"))
 		}
 		v := annotations[k]
-		if v != "" && v != appArmorRuntimeDefault && v != appArmorUnconfined && !strings.HasPrefix(v, appArmorLocalhostPrefix) {
+		if v != "" && v != api.DeprecatedAppArmorBetaProfileRuntimeDefault && v != api.DeprecatedAppArmorBetaProfileNameUnconfined && !strings.HasPrefix(v, api.DeprecatedAppArmorBetaProfileNamePrefix) {
 			errs = append(errs, api.Invalid(p.Key(k), v, "invalid AppArmor profile name: "+strconv.Quote(v)))
 		}
 	}
@@ -207,7 +203,7 @@ func validatePodAnnotationUpdates(newPod, oldPod *api.Pod, p api.Path) api.Field
 		if nv, ok := newPod.Annotations[k]; ok && nv == oldPod.Annotations[k] {
 			continue
 		}
-		if strings.HasPrefix(k, annotationAppArmorPrefix) {
+		if strings.HasPrefix(k, api.DeprecatedAppArmorBetaContainerAnnotationKeyPrefix) {
 			errs = append(errs, api.Forbidden(p.Key(k), "may not remove or update AppArmor annotations"))
 		}
 		if k == api.ConfigMirrorAnnotationKey {
@@ -218,7 +214,7 @@ func validatePodAnnotationUpdates(newPod, oldPod *api.Pod, p api.Path) api.Field
 		if _, ok := oldPod.Annotations[k]; ok {
 			continue
 		}
-		if strings.HasPrefix(k, annotationAppArmorPrefix) {
+		if strings.HasPrefix(k, api.DeprecatedAppArmorBetaContainerAnnotationKeyPrefix) {
 			errs = append(errs, api.Forbidden(p.Key(k), "may not add AppArmor annotations"))
 		}
 		if k == api.ConfigMirrorAnnotationKey {

@@ -31,13 +31,13 @@ func validateSecurityContext(sc *api.SecurityContext, p api.Path, hostUsers, all
 	}
 	if sc.ProcMount != nil {
 		switch *sc.ProcMount {
-		case "Default":
-		case "Unmasked":
+		case api.DefaultProcMount:
+		case api.UnmaskedProcMount:
 			if hostUsers {
 				errs = append(errs, api.Invalid(p.Child("procMount"), *sc.ProcMount, "`hostUsers` must be false to use `Unmasked`"))
 			}
 		default:
-			errs = append(errs, api.NotSupported(p.Child("procMount"), *sc.ProcMount, []string{"Default", "Unmasked"}))
+			errs = append(errs, api.NotSupported(p.Child("procMount"), *sc.ProcMount, []string{api.DefaultProcMount, api.UnmaskedProcMount}))
 		}
 	}
 	errs = append(errs, validateSeccompProfile(sc.SeccompProfile, p.Child("seccompProfile"))...)
@@ -153,20 +153,20 @@ func validateSeccompProfile(sp *api.SeccompProfile, p api.Path) api.FieldErrors 
 	}
 	var errs api.FieldErrors
 	switch sp.Type {
-	case "Localhost":
+	case api.SeccompProfileTypeLocalhost:
 		if sp.LocalhostProfile == nil {
 			errs = append(errs, api.Required(p.Child("localhostProfile"), "must be set when seccomp type is Localhost"))
 		} else {
 			errs = append(errs, api.ValidatePathNoBacksteps(*sp.LocalhostProfile, p.Child("localhostProfile"))...)
 		}
-	case "RuntimeDefault", "Unconfined":
+	case api.SeccompProfileTypeRuntimeDefault, api.SeccompProfileTypeUnconfined:
 		if sp.LocalhostProfile != nil {
 			errs = append(errs, api.Invalid(p.Child("localhostProfile"), *sp.LocalhostProfile, "can only be set when seccomp type is Localhost"))
 		}
 	case "":
 		errs = append(errs, api.Required(p.Child("type"), "type is required when seccompProfile is set"))
 	default:
-		errs = append(errs, api.NotSupported(p.Child("type"), sp.Type, []string{"Localhost", "RuntimeDefault", "Unconfined"}))
+		errs = append(errs, api.NotSupported(p.Child("type"), sp.Type, []string{api.SeccompProfileTypeLocalhost, api.SeccompProfileTypeRuntimeDefault, api.SeccompProfileTypeUnconfined}))
 	}
 	return errs
 }
@@ -179,7 +179,7 @@ func validateAppArmorProfile(ap *api.AppArmorProfile, p api.Path) api.FieldError
 	}
 	var errs api.FieldErrors
 	switch ap.Type {
-	case "Localhost":
+	case api.AppArmorProfileTypeLocalhost:
 		switch {
 		case ap.LocalhostProfile == nil:
 			errs = append(errs, api.Required(p.Child("localhostProfile"), "must be set when AppArmor type is Localhost"))
@@ -191,14 +191,14 @@ func validateAppArmorProfile(ap *api.AppArmorProfile, p api.Path) api.FieldError
 		if ap.LocalhostProfile != nil && len(*ap.LocalhostProfile) > 4095 {
 			errs = append(errs, api.TooLong(p.Child("localhostProfile"), "", 4095))
 		}
-	case "RuntimeDefault", "Unconfined":
+	case api.AppArmorProfileTypeRuntimeDefault, api.AppArmorProfileTypeUnconfined:
 		if ap.LocalhostProfile != nil {
 			errs = append(errs, api.Invalid(p.Child("localhostProfile"), *ap.LocalhostProfile, "can only be set when AppArmor type is Localhost"))
 		}
 	case "":
 		errs = append(errs, api.Required(p.Child("type"), "type is required when appArmorProfile is set"))
 	default:
-		errs = append(errs, api.NotSupported(p.Child("type"), ap.Type, []string{"Localhost", "RuntimeDefault", "Unconfined"}))
+		errs = append(errs, api.NotSupported(p.Child("type"), ap.Type, []string{api.AppArmorProfileTypeLocalhost, api.AppArmorProfileTypeRuntimeDefault, api.AppArmorProfileTypeUnconfined}))
 	}
 	return errs
 }

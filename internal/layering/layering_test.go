@@ -53,6 +53,8 @@ var layers = []place{
 	{"api/validation", 20, core},
 	// The API server's admission plugins as pure functions.
 	{"api/admission", 30, core},
+	// Pod Security admission (k8s.io/pod-security-admission); answers with api/admission's Error.
+	{"api/admission/podsecurity", 35, core},
 	// Grace periods, the delete timeline, force deletion, pod GC, node
 	// shutdown; validates DeleteOptions with api/validation.
 	{"termination", 40, core},
