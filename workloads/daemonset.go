@@ -99,7 +99,7 @@ func NodeShouldRunDaemonPod(node *api.Node, ds *api.DaemonSet) (DaemonPlacement,
 type daemonPlacer struct {
 	nodeName    string
 	tolerations []api.Toleration
-	selector    api.Selector           // nil without nodeSelector
+	selector    api.Selector             // nil without nodeSelector
 	affinity    *api.NodeSelectorMatcher // nil without required node affinity
 }
 
