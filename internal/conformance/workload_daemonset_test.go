@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/podsem/podsem/api"
@@ -87,7 +88,7 @@ func runDaemonSet(input, want json.RawMessage) error {
 		delete(labels, api.LabelControllerRevisionHash)
 		created = append(created, daemonSetCreated{Node: c.Node, Labels: labels, Tolerations: c.Pod.Spec.Tolerations, Affinity: c.Pod.Spec.Affinity})
 	}
-	slices.SortStableFunc(created, func(a, b daemonSetCreated) int { return dsCompareStrings(a.Node, b.Node) })
+	slices.SortStableFunc(created, func(a, b daemonSetCreated) int { return strings.Compare(a.Node, b.Node) })
 	if d := SameJSON(dsJSONTree(w.Created), dsJSONTree(created), "created"); d != "" {
 		return Mismatch("created ("+d+")", w.Created, created)
 	}
@@ -131,16 +132,6 @@ func dsPodNames(pods []*api.Pod) []string {
 		out = append(out, p.Name)
 	}
 	return out
-}
-
-func dsCompareStrings(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // dsJSONTree renders v as the generic JSON tree SameJSON compares, numbers
