@@ -231,6 +231,15 @@ var nilCases = map[string]func(t *testing.T){
 			t.Errorf("got %v, want nil", got)
 		}
 	},
+	"FindUntoleratedTaint": func(t *testing.T) {
+		if taint, ok := api.FindUntoleratedTaint(nil, nil); ok || taint.Key != "" {
+			t.Errorf("no taints: got %+v, %v; want none", taint, ok)
+		}
+		taint, ok := api.FindUntoleratedTaint([]api.Taint{{Key: "k", Effect: api.TaintEffectNoSchedule}}, nil)
+		if !ok || taint.Key != "k" {
+			t.Errorf("no tolerations: got %+v, %v; want the taint", taint, ok)
+		}
+	},
 	"FormatLabels": func(t *testing.T) {
 		if got := api.FormatLabels(nil); got != "<none>" {
 			t.Errorf("got %q, want <none>", got)

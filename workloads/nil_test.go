@@ -95,6 +95,37 @@ var nilCases = map[string]func(t *testing.T){
 		var c *workloads.ReplicaSetController
 		niltest.Zero(t, c.NextDeadline())
 	},
+	"NodeShouldRunDaemonPod": func(t *testing.T) {
+		pl, err := workloads.NodeShouldRunDaemonPod(nil, nil)
+		niltest.Zero(t, pl)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "daemonset")
+		pl, err = workloads.NodeShouldRunDaemonPod(nil, &api.DaemonSet{})
+		niltest.Zero(t, pl)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "node")
+	},
+	"NewDaemonPod": func(t *testing.T) {
+		p, err := workloads.NewDaemonPod(nil, "node-1", "")
+		niltest.Zero(t, p)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "daemonset")
+	},
+	"DaemonSetRevisionHash": func(t *testing.T) {
+		h, err := workloads.DaemonSetRevisionHash(nil)
+		niltest.Zero(t, h)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "daemonset")
+	},
+	"(*DaemonSetController).Step": func(t *testing.T) {
+		var c *workloads.DaemonSetController
+		r, err := c.Step(workloads.DaemonSetInput{DaemonSet: &api.DaemonSet{}}, nilT0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "daemonset controller")
+		r, err = new(workloads.DaemonSetController).Step(workloads.DaemonSetInput{}, nilT0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "daemonset")
+	},
+	"(*DaemonSetController).NextDeadline": func(t *testing.T) {
+		var c *workloads.DaemonSetController
+		niltest.Zero(t, c.NextDeadline())
+	},
 }
 
 func TestNil(t *testing.T) { niltest.Run(t, nilCases) }
