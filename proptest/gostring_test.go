@@ -26,10 +26,10 @@ func (r *recorder) Logf(format string, args ...any) {
 	defer r.mu.Unlock()
 	r.log = append(r.log, fmt.Sprintf(format, args...))
 }
-func (r *recorder) Log(args ...any)                 { r.Logf("%s", fmt.Sprint(args...)) }
+func (r *recorder) Log(args ...any)                  { r.Logf("%s", fmt.Sprint(args...)) }
 func (r *recorder) Skipf(format string, args ...any) {}
-func (r *recorder) Skip(args ...any)                {}
-func (r *recorder) SkipNow()                        {}
+func (r *recorder) Skip(args ...any)                 {}
+func (r *recorder) SkipNow()                         {}
 func (r *recorder) Errorf(format string, args ...any) {
 	r.Logf(format, args...)
 	r.Fail()
