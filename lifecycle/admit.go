@@ -5,6 +5,7 @@ import (
 
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/nodepressure"
+	"github.com/podsem/podsem/scheduling"
 )
 
 // The kubelet's pod admission. A pod the scheduler (or a static pod
@@ -132,6 +133,14 @@ type AdmitResult struct {
 	// Preempted lists the pods the kubelet preempted to admit a critical
 	// pod, in the order it kills them; empty otherwise.
 	Preempted []Preemption
+	// Insufficient lists every resource the node was short of for the pod
+	// (kube-scheduler's NodeResourcesFit numbers: requested, used,
+	// capacity = allocatable) when the predicate handler found any: the
+	// first is the one Reason names, or, for a critical pod, those the
+	// preemption had to free. Upstream reports the first short extended
+	// resource in Go map order, which is random; Admit reports the first
+	// by name, and Insufficient shows the others.
+	Insufficient []scheduling.InsufficientResource
 }
 
 // Preemption is one pod the kubelet kills to admit a critical pod, and the
@@ -199,11 +208,13 @@ func Admit(in AdmitInput) (AdmitResult, error) {
 		return AdmitResult{}, err
 	}
 	if !v.admit {
-		return rejected(pod, AdmitHandlerPredicate, v.reason, v.message), nil
+		r := rejected(pod, AdmitHandlerPredicate, v.reason, v.message)
+		r.Insufficient = v.insufficient
+		return r, nil
 	}
 	// The pod features handler admits every pod: PodLevelResources is on
 	// by default in v1.36.3.
-	return AdmitResult{Admit: true, Preempted: v.preempted}, nil
+	return AdmitResult{Admit: true, Preempted: v.preempted, Insufficient: v.insufficient}, nil
 }
 
 // validate checks the objects Admit reads.

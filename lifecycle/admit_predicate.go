@@ -25,6 +25,7 @@ type predicateVerdict struct {
 	admit           bool
 	reason, message string
 	preempted       []Preemption
+	insufficient    []scheduling.InsufficientResource
 }
 
 // predicateFailure is one failure of the kubelet's general filter: a
@@ -82,7 +83,7 @@ func admitPredicates(in AdmitInput) (predicateVerdict, error) {
 	}
 	if !api.IsCriticalPod(pod) {
 		reason, message := fails[0].reasonAndMessage()
-		return predicateVerdict{reason: reason, message: message}, nil
+		return predicateVerdict{reason: reason, message: message, insufficient: insufficientOf(fails)}, nil
 	}
 	// The critical pod admission handler: a critical pod is not refused
 	// for resources while other pods can make room.
@@ -95,13 +96,26 @@ func admitPredicates(in AdmitInput) (predicateVerdict, error) {
 	victims, err := podsToPreempt(pod, in.Pods, requirementsOf(fails))
 	if err != nil {
 		return predicateVerdict{reason: ReasonUnexpectedAdmissionError,
-			message: "Unexpected error while attempting to recover from admission failure: preemption: error finding a set of pods to preempt: " + err.Error()}, nil
+			message:      "Unexpected error while attempting to recover from admission failure: preemption: error finding a set of pods to preempt: " + err.Error(),
+			insufficient: insufficientOf(fails)}, nil
 	}
-	v := predicateVerdict{admit: true, preempted: make([]Preemption, len(victims))}
+	v := predicateVerdict{admit: true, preempted: make([]Preemption, len(victims)), insufficient: insufficientOf(fails)}
 	for i, p := range victims {
 		v.preempted[i] = Preemption{Pod: p, Status: api.PodStatus{Phase: api.PodFailed, Reason: ReasonPreempting, Message: PreemptedMessage}}
 	}
 	return v, nil
+}
+
+// insufficientOf lists the resources short among the failures, in order;
+// nil when none is.
+func insufficientOf(fails []predicateFailure) []scheduling.InsufficientResource {
+	var out []scheduling.InsufficientResource
+	for i := range fails {
+		if r := fails[i].insufficient; r != nil {
+			out = append(out, *r)
+		}
+	}
+	return out
 }
 
 // withKubeletOSLabel returns the node as the kubelet's cache holds it once
