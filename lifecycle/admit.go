@@ -172,9 +172,17 @@ type Preemption struct {
 //     spec.nodeName, host ports) and the node's NoExecute taints (not for
 //     static pods). Only the first failure is reported. A critical pod
 //     (api.IsCriticalPod) short only of resources is admitted after the
-//     kubelet preempts other pods (Result.Preempted), or refused with
+//     kubelet preempts other pods (AdmitResult.Preempted), or refused with
 //     UnexpectedAdmissionError when no set of pods frees enough;
 //  4. the pod features handler, which admits every pod in v1.36.3.
+//
+// Where several extended resources fall short, the kubelet meets them in
+// Go map order, which is random; Admit takes them by name, both for the
+// resource Reason names and in a failed preemption's message
+// (AdmitResult.Insufficient lists them all). Extended resources backed by
+// DRA claims (DRAExtendedResource) are not modelled, nor is the
+// NotEvictPodOnKubeletRestart feature gate's skipping of checks for pods
+// that already started.
 //
 // Like the kubelet, Admit compares the pod's OS with its own (linux), not
 // with the node's kubernetes.io/os label: the kubelet overwrites that
