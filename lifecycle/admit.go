@@ -2,6 +2,7 @@ package lifecycle
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/nodepressure"
@@ -69,9 +70,13 @@ const (
 	ReasonPreempting = "Preempting"
 )
 
-// PreemptedMessage is the message written on the pods the kubelet preempts
-// to admit a critical pod.
-const PreemptedMessage = "Preempted in order to admit critical pod"
+// PreemptedMessage is the status message written on the pods the kubelet
+// preempts to admit a critical pod; PreemptedConditionMessage is the
+// message of their DisruptionTarget condition.
+const (
+	PreemptedMessage          = "Preempted in order to admit critical pod"
+	PreemptedConditionMessage = "Pod was preempted by Kubelet to accommodate a critical pod."
+)
 
 // rejectedMessagePrefix starts the message of a rejected pod's status.
 const rejectedMessagePrefix = "Pod was rejected: "
@@ -97,6 +102,9 @@ type AdmitInput struct {
 	// read; its zero value is a default-config kubelet on a kernel of
 	// unknown version.
 	Config AdmitConfig
+	// Now is when the kubelet admits the pod: the lastTransitionTime of
+	// the DisruptionTarget condition it writes on pods it preempts.
+	Now time.Time
 }
 
 // AdmitConfig holds what of the kubelet's configuration and host the
@@ -148,8 +156,10 @@ type AdmitResult struct {
 type Preemption struct {
 	// Pod is one of AdmitInput.Pods.
 	Pod *api.Pod
-	// Status has phase Failed, reason ReasonPreempting and message
-	// PreemptedMessage.
+	// Status is the pod's status with phase Failed, reason
+	// ReasonPreempting and message PreemptedMessage, and a DisruptionTarget
+	// condition (True, TerminationByKubelet, PreemptedConditionMessage),
+	// as termination.KubeletKillStatus writes it at AdmitInput.Now.
 	Status api.PodStatus
 }
 

@@ -2,6 +2,7 @@ package lifecycle_test
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/lifecycle"
@@ -65,7 +66,8 @@ func ExampleAdmit_criticalPodPreempts() {
 	critical.Spec.Priority = &prio
 	critical.Spec.PriorityClassName = "system-node-critical"
 
-	r, err := lifecycle.Admit(lifecycle.AdmitInput{Node: admitNode(), Pod: critical, Pods: []*api.Pod{frontend}})
+	now := time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
+	r, err := lifecycle.Admit(lifecycle.AdmitInput{Node: admitNode(), Pod: critical, Pods: []*api.Pod{frontend}, Now: now})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -73,10 +75,14 @@ func ExampleAdmit_criticalPodPreempts() {
 	fmt.Println("admitted:", r.Admit)
 	for _, v := range r.Preempted {
 		fmt.Printf("%s: %s %s %q\n", v.Pod.Name, v.Status.Phase, v.Status.Reason, v.Status.Message)
+		for _, c := range v.Status.Conditions {
+			fmt.Printf("  %s=%s %s %q\n", c.Type, c.Status, c.Reason, c.Message)
+		}
 	}
 	// Output:
 	// admitted: true
 	// frontend: Failed Preempting "Preempted in order to admit critical pod"
+	//   DisruptionTarget=True TerminationByKubelet "Pod was preempted by Kubelet to accommodate a critical pod."
 }
 
 // Sysctls: net.core.somaxconn is not a safe sysctl, so the kubelet refuses

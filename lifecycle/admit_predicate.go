@@ -2,9 +2,11 @@ package lifecycle
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/scheduling"
+	"github.com/podsem/podsem/termination"
 )
 
 // kubeletOS is the operating system of the kubelet Admit models
@@ -101,9 +103,23 @@ func admitPredicates(in AdmitInput) (predicateVerdict, error) {
 	}
 	v := predicateVerdict{admit: true, preempted: make([]Preemption, len(victims)), insufficient: insufficientOf(fails)}
 	for i, p := range victims {
-		v.preempted[i] = Preemption{Pod: p, Status: api.PodStatus{Phase: api.PodFailed, Reason: ReasonPreempting, Message: PreemptedMessage}}
+		v.preempted[i] = Preemption{Pod: p, Status: preemptedStatus(p, in.Now)}
 	}
 	return v, nil
+}
+
+// preemptedStatus is the status the kubelet's critical pod admission
+// handler writes for a pod it preempts: the kubelet's kill status
+// (termination.KubeletKillStatus), whose DisruptionTarget condition here
+// carries its own message rather than the status message.
+func preemptedStatus(p *api.Pod, now time.Time) api.PodStatus {
+	st := termination.KubeletKillStatus(p, api.PodFailed, ReasonPreempting, PreemptedMessage, now)
+	for i := range st.Conditions {
+		if st.Conditions[i].Type == api.DisruptionTarget {
+			st.Conditions[i].Message = PreemptedConditionMessage
+		}
+	}
+	return st
 }
 
 // insufficientOf lists the resources short among the failures, in order;
