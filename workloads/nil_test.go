@@ -32,6 +32,53 @@ var nilCases = map[string]func(t *testing.T){
 		niltest.Zero(t, r)
 		niltest.Invalid(t, err, api.ErrInvalidInput, "statefulset")
 	},
+	// The shared base of the workload controllers: controller references
+	// and pods from templates.
+	"NewControllerRef": func(t *testing.T) {
+		ref := workloads.NewControllerRef(nil, "apps/v1", "ReplicaSet")
+		if ref.Name != "" || ref.UID != "" || ref.Kind != "ReplicaSet" {
+			t.Errorf("nil owner: %+v", ref)
+		}
+	},
+	"ClaimObject": func(t *testing.T) {
+		if c := workloads.ClaimObject(nil, nil, true); c != workloads.ClaimIgnored {
+			t.Errorf("nil: %v", c)
+		}
+		if c := workloads.ClaimObject(&api.ObjectMeta{UID: "u"}, nil, true); c != workloads.ClaimIgnored {
+			t.Errorf("nil object: %v", c)
+		}
+	},
+	"ClaimPods": func(t *testing.T) {
+		niltest.Zero(t, workloads.ClaimPods(nil, nil, nil))
+		c := workloads.ClaimPods(&api.ObjectMeta{UID: "u"}, api.Everything(), []*api.Pod{nil})
+		niltest.Zero(t, c)
+	},
+	"ClaimReplicaSets": func(t *testing.T) {
+		niltest.Zero(t, workloads.ClaimReplicaSets(nil, nil, nil))
+		niltest.Zero(t, workloads.ClaimReplicaSets(&api.ObjectMeta{UID: "u"}, api.Everything(), []*api.ReplicaSet{nil}))
+	},
+	"AdoptOwnerReferences": func(t *testing.T) {
+		if got := workloads.AdoptOwnerReferences(nil, api.OwnerReference{UID: "u"}); len(got) != 1 {
+			t.Errorf("nil refs: %v", got)
+		}
+	},
+	"ReleaseOwnerReferences": func(t *testing.T) {
+		niltest.Zero(t, workloads.ReleaseOwnerReferences(nil, "u"))
+	},
+	"PodFromTemplate": func(t *testing.T) {
+		p, err := workloads.PodFromTemplate(nil, "web", nil)
+		niltest.Zero(t, p)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "template")
+	},
+	"CreatePodFromTemplate": func(t *testing.T) {
+		p, err := workloads.CreatePodFromTemplate(nil, "web", "", nil)
+		niltest.Zero(t, p)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "controllerRef")
+		ref := workloads.NewControllerRef(&api.ObjectMeta{Name: "web", UID: "u"}, "apps/v1", "ReplicaSet")
+		p, err = workloads.CreatePodFromTemplate(nil, "web", "", &ref)
+		niltest.Zero(t, p)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "template")
+	},
 }
 
 func TestNil(t *testing.T) { niltest.Run(t, nilCases) }
