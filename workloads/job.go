@@ -61,6 +61,14 @@ const (
 	JobRemoveFinalizer
 	// JobWriteStatus writes Status as the Job's status.
 	JobWriteStatus
+	// JobAdoptPod patches the Job's controller reference and the tracking
+	// finalizer onto Pod, an orphan its selector matches.
+	JobAdoptPod
+	// JobReleasePod patches the Job's owner reference away from Pod,
+	// which its selector no longer matches; the same patch removes the
+	// tracking finalizer (the Job controller's reference manager carries
+	// it).
+	JobReleasePod
 )
 
 // String names the kind.
@@ -74,6 +82,10 @@ func (k JobActionKind) String() string {
 		return "RemoveFinalizer"
 	case JobWriteStatus:
 		return "WriteStatus"
+	case JobAdoptPod:
+		return "AdoptPod"
+	case JobReleasePod:
+		return "ReleasePod"
 	}
 	return "JobActionKind(?)"
 }
@@ -121,6 +133,10 @@ type JobSync struct {
 	Requeue time.Time
 	// Backoff is the controller's pod failure record after the sync.
 	Backoff JobBackoff
+	// Err is the error upstream's syncJob returns after its writes: the
+	// pods could not be created (a template the API server refuses). The
+	// controller retries with its rate limiter.
+	Err error
 	// Skipped says why the sync did nothing ("finished", "managed by
 	// <controller>", "unknown completion mode"); "" when it ran.
 	Skipped string
@@ -374,8 +390,7 @@ func syncJob(job *api.Job, pods []*api.Pod, cfg JobConfig, mem *jobMemory, now t
 	}
 	c.uncSucc = uidSet(c.status.UncountedTerminatedPods.Succeeded)
 	c.uncFailed = uidSet(c.status.UncountedTerminatedPods.Failed)
-	c.pods, err = claimJobPods(job, pods)
-	if err != nil {
+	if err := c.claimJobPods(pods); err != nil {
 		return JobSync{}, err
 	}
 	for _, p := range c.pods {
@@ -736,16 +751,37 @@ func cloneJobStatus(s api.JobStatus) api.JobStatus {
 	return s
 }
 
-// claimJobPods returns the pods the Job controls.
-func claimJobPods(job *api.Job, pods []*api.Pod) ([]*api.Pod, error) {
-	var out []*api.Pod
-	for _, p := range pods {
-		if p == nil {
-			continue
-		}
-		if ref := p.ControllerRef(); ref != nil && ref.UID == job.UID {
-			out = append(out, p)
-		}
+// claimJobPods returns the pods the Job controls (getPodsForJob):
+// its own by controller reference while its selector matches them, and
+// orphans the selector matches, adopted — the adoption adds the
+// controller reference and the tracking finalizer, and the sync sees the
+// pod with both. Pods it owns that no longer match are released. The
+// adoption and release requests come first among the sync's actions.
+func (c *jobSyncCtx) claimJobPods(pods []*api.Pod) error {
+	sel, err := api.LabelSelectorAsSelector(c.job.Spec.Selector)
+	if err != nil {
+		return fmt.Errorf("%w: job %s/%s: spec.selector: %v", errInvalidInput, c.job.Namespace, c.job.Name, err)
 	}
-	return out, nil
+	claims := ClaimPods(&c.job.ObjectMeta, sel, pods)
+	adopted := map[*api.Pod]bool{}
+	for _, p := range claims.Adopted {
+		adopted[p] = true
+		c.add(JobAdoptPod, p)
+	}
+	for _, p := range claims.Released {
+		c.add(JobReleasePod, p)
+	}
+	ref := NewControllerRef(&c.job.ObjectMeta, "batch/v1", "Job")
+	for _, p := range claims.Claimed {
+		if adopted[p] {
+			cp := *p
+			cp.OwnerReferences = AdoptOwnerReferences(p.OwnerReferences, ref)
+			if !hasTrackingFinalizer(p) {
+				cp.Finalizers = append(slices.Clone(p.Finalizers), JobTrackingFinalizer)
+			}
+			p = &cp
+		}
+		c.pods = append(c.pods, p)
+	}
+	return nil
 }

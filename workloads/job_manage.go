@@ -47,7 +47,7 @@ func (c *jobSyncCtx) manageJob() int32 {
 	if spec.perIndex == nil {
 		if wait := c.backoff.remaining(c.cfg, c.now); wait > 0 {
 			c.requeueIn(max(wait, jobSyncBatchPeriod))
-			return 0
+			return active
 		}
 	}
 	diff = min(diff, MaxJobPodCreateDeletePerSync)
@@ -57,7 +57,7 @@ func (c *jobSyncCtx) manageJob() int32 {
 		if spec.perIndex != nil {
 			if wait := c.indexesReadyNow(&indexes); wait > 0 {
 				c.requeueIn(max(wait, jobSyncBatchPeriod))
-				return 0
+				return active
 			}
 		}
 		diff = int32(len(indexes))
@@ -67,7 +67,15 @@ func (c *jobSyncCtx) manageJob() int32 {
 		if spec.indexed {
 			ix = indexes[i]
 		}
-		c.add(JobCreatePod, newJobPod(c.job, spec, ix, c.delayed[ix]))
+		pod, err := buildJobPod(c.job, spec, ix, c.delayed[ix])
+		if err != nil {
+			// The template itself is refused (upstream's create fails):
+			// the slow-start batching stops after the first failure, so
+			// nothing is created this sync.
+			c.out.Err = err
+			return active
+		}
+		c.add(JobCreatePod, pod)
 	}
 	return active + diff
 }
