@@ -210,6 +210,10 @@ type jobMemory struct {
 	// rmFinalizers are the UIDs whose finalizer removal was sent but not
 	// yet observed.
 	rmFinalizers map[string]bool
+	// Filled by the sync: the pods manageJob deleted and how many it
+	// created, which the controller then expects to observe.
+	expectDeletes []*api.Pod
+	expectCreates int
 }
 
 // jobSpec is the Job's spec with the API server's defaults applied.
@@ -320,6 +324,7 @@ type jobSyncCtx struct {
 	ready       int32
 	now         time.Time
 	cfg         JobConfig
+	mem         *jobMemory
 	out         *JobSync
 }
 
@@ -384,7 +389,7 @@ func syncJob(job *api.Job, pods []*api.Pod, cfg JobConfig, mem *jobMemory, now t
 		out.Skipped = skip
 		return out, nil
 	}
-	c := &jobSyncCtx{job: job, spec: spec, status: &out.Status, now: now, cfg: cfg, out: &out, rmExpected: mem.rmFinalizers}
+	c := &jobSyncCtx{job: job, spec: spec, status: &out.Status, now: now, cfg: cfg, out: &out, mem: mem, rmExpected: mem.rmFinalizers}
 	if c.status.UncountedTerminatedPods == nil {
 		c.status.UncountedTerminatedPods = &api.UncountedTerminatedPods{}
 	}
@@ -511,6 +516,11 @@ func syncJob(job *api.Job, pods []*api.Pod, cfg JobConfig, mem *jobMemory, now t
 	c.status.Ready = &ready
 	c.status.Terminating = &terminating
 	c.trackStatus(needsFlush, mem)
+	for _, a := range out.Actions {
+		if a.Kind == JobCreatePod {
+			mem.expectCreates++
+		}
+	}
 	return out, nil
 }
 

@@ -87,6 +87,7 @@ const jobSyncBatchPeriod = time.Second
 // deleteJobPods removes each pod's tracking finalizer, then deletes it;
 // it returns how many it deleted.
 func (c *jobSyncCtx) deleteJobPods(pods []*api.Pod) int32 {
+	c.mem.expectDeletes = append(c.mem.expectDeletes, pods...)
 	for _, p := range pods {
 		if hasTrackingFinalizer(p) {
 			c.add(JobRemoveFinalizer, p)
