@@ -496,10 +496,11 @@ func syncJob(job *api.Job, pods []*api.Pod, cfg JobConfig, mem *jobMemory, now t
 		case managed && spec.suspended:
 			if ensureJobCondition(c.status, JobConditionSuspended, api.ConditionTrue, JobReasonSuspended, JobMessageSuspended, now) {
 				suspendChanged = true
+				// Suspending clears startTime (KEP-5440): the Job starts
+				// again, and activeDeadlineSeconds counts again, from its
+				// resumption.
+				c.status.StartTime = nil
 			}
-			// A suspended Job has not started: activeDeadlineSeconds
-			// counts again from its resumption.
-			c.status.StartTime = nil
 		case managed:
 			if ensureJobCondition(c.status, JobConditionSuspended, api.ConditionFalse, JobReasonResumed, JobMessageResumed, now) {
 				suspendChanged = true
