@@ -78,7 +78,8 @@ var nilCases = map[string]func(t *testing.T){
 		p, err = workloads.CreatePodFromTemplate(nil, "web", "", &ref)
 		niltest.Zero(t, p)
 		niltest.Invalid(t, err, api.ErrInvalidInput, "template")
-	},	// The Job controller: a nil Job, pod or machine is an error naming
+	},
+	// The Job controller: a nil Job, pod or machine is an error naming
 	// it; nil pods in a list are skipped.
 	"MatchPodFailurePolicy": func(t *testing.T) {
 		v, err := workloads.MatchPodFailurePolicy(nil, nil)
