@@ -348,15 +348,6 @@ func jobCondition(t string, reason, msg string, now time.Time) *api.WorkloadCond
 		LastProbeTime: api.NewTime(now), LastTransitionTime: api.NewTime(now)}
 }
 
-func findJobCondition(list []api.WorkloadCondition, t string) *api.WorkloadCondition {
-	for i := range list {
-		if list[i].Type == t {
-			return &list[i]
-		}
-	}
-	return nil
-}
-
 // jobFinished: the Job has a Complete or Failed condition that is True.
 func jobFinished(job *api.Job) bool {
 	for _, c := range job.Status.Conditions {
@@ -405,7 +396,7 @@ func syncJob(job *api.Job, pods []*api.Pod, cfg JobConfig, mem *jobMemory, now t
 			if api.IsPodReady(p) {
 				c.ready++
 			}
-		case p.DeletionTimestamp != nil && !p.Status.Phase.IsTerminal():
+		case isPodTerminating(p):
 			c.terminating++
 		}
 	}
@@ -418,12 +409,12 @@ func syncJob(job *api.Job, pods []*api.Pod, cfg JobConfig, mem *jobMemory, now t
 	}
 	c.backoff = mem.backoff.next(newSucc, newFailed)
 
-	if sc := findJobCondition(c.status.Conditions, JobConditionSuccessCriteriaMet); sc != nil && sc.Status == api.ConditionTrue {
+	if sc := findWorkloadCondition(c.status.Conditions, JobConditionSuccessCriteriaMet); sc != nil && sc.Status == api.ConditionTrue {
 		cp := *sc
 		c.finished = &cp
 	}
 	if c.finished == nil {
-		if ft := findJobCondition(c.status.Conditions, JobConditionFailureTarget); ft != nil && ft.Status == api.ConditionTrue {
+		if ft := findWorkloadCondition(c.status.Conditions, JobConditionFailureTarget); ft != nil && ft.Status == api.ConditionTrue {
 			c.finished = jobCondition(JobConditionFailed, ft.Reason, ft.Message, now)
 		} else if msg, ok := c.failJobMessage(); ok {
 			c.finished = jobCondition(JobConditionFailureTarget, JobReasonPodFailurePolicy, msg, now)
@@ -525,16 +516,18 @@ func syncJob(job *api.Job, pods []*api.Pod, cfg JobConfig, mem *jobMemory, now t
 	return out, nil
 }
 
+// isPodTerminating is pkg/controller IsPodTerminating: being deleted and
+// not yet Succeeded or Failed.
+func isPodTerminating(p *api.Pod) bool {
+	return p.DeletionTimestamp != nil && !p.Status.Phase.IsTerminal()
+}
+
 func uidSet(uids []string) map[string]bool {
 	m := make(map[string]bool, len(uids))
 	for _, u := range uids {
 		m[u] = true
 	}
 	return m
-}
-
-func isPodActive(p *api.Pod) bool {
-	return !p.Status.Phase.IsTerminal() && p.DeletionTimestamp == nil
 }
 
 // countablePods are the pods not yet counted: they carry the finalizer,
@@ -719,7 +712,7 @@ func indexSet(pods []*api.Pod) map[int]bool {
 // message differ, appended when missing unless status is False. It reports
 // whether the list changed.
 func ensureJobCondition(st *api.JobStatus, t string, status api.ConditionStatus, reason, msg string, now time.Time) bool {
-	if c := findJobCondition(st.Conditions, t); c != nil {
+	if c := findWorkloadCondition(st.Conditions, t); c != nil {
 		if c.Status != status || c.Reason != reason || c.Message != msg {
 			*c = *jobCondition(t, reason, msg, now)
 			c.Status = status

@@ -159,14 +159,15 @@ func duplicateIndexPods(active []*api.Pod, completions int) (rm, left []*api.Pod
 // compareForRemoval orders pods as pkg/controller's ActivePods does, the
 // first to delete first: unassigned before assigned, Pending before
 // Unknown before Running, not ready before ready, ready for less time
-// before longer, more container restarts before fewer, newer (or without
-// a creation time) before older.
+// before longer, more container restarts before fewer (regular
+// containers, then sidecars), newer (or without a creation time) before
+// older.
 func compareForRemoval(a, b *api.Pod) int {
 	less := func(x, y *api.Pod) bool {
 		if x.Spec.NodeName != y.Spec.NodeName && (x.Spec.NodeName == "" || y.Spec.NodeName == "") {
 			return x.Spec.NodeName == ""
 		}
-		if px, py := phaseRank(x.Status.Phase), phaseRank(y.Status.Phase); px != py {
+		if px, py := phaseOrdinal(x.Status.Phase), phaseOrdinal(y.Status.Phase); px != py {
 			return px < py
 		}
 		rx, ry := api.IsPodReady(x), api.IsPodReady(y)
@@ -179,8 +180,13 @@ func compareForRemoval(a, b *api.Pod) int {
 				return afterOrZero(tx, ty)
 			}
 		}
-		if mx, my := maxRestarts(x), maxRestarts(y); mx != my {
-			return mx > my
+		cx, sx := maxRestarts(x)
+		cy, sy := maxRestarts(y)
+		if cx != cy {
+			return cx > cy
+		}
+		if sx != sy {
+			return sx > sy
 		}
 		if !x.CreationTimestamp.Time.Equal(y.CreationTimestamp.Time) {
 			return afterOrZero(x.CreationTimestamp.Time, y.CreationTimestamp.Time)
@@ -196,38 +202,11 @@ func compareForRemoval(a, b *api.Pod) int {
 	return 0
 }
 
-func phaseRank(p api.PodPhase) int {
-	switch p {
-	case api.PodPending:
-		return 0
-	case api.PodUnknown:
-		return 1
-	case api.PodRunning:
-		return 2
-	}
-	return 0
-}
-
-func readySince(p *api.Pod) (t time.Time) {
-	if c := api.FindCondition(p.Status.Conditions, api.PodReady); c != nil && c.Status == api.ConditionTrue {
-		return c.LastTransitionTime.Time
-	}
-	return t
-}
-
 func afterOrZero(a, b time.Time) bool {
 	if a.IsZero() || b.IsZero() {
 		return a.IsZero()
 	}
 	return a.After(b)
-}
-
-func maxRestarts(p *api.Pod) int32 {
-	var m int32
-	for _, s := range p.Status.ContainerStatuses {
-		m = max(m, s.RestartCount)
-	}
-	return m
 }
 
 // firstPendingIndexes returns up to count indexes below completions that
@@ -242,7 +221,7 @@ func (c *jobSyncCtx) firstPendingIndexes(count int) []int {
 	if c.spec.onlyFailed {
 		var term []*api.Pod
 		for _, p := range c.pods {
-			if p.DeletionTimestamp != nil && !p.Status.Phase.IsTerminal() {
+			if isPodTerminating(p) {
 				term = append(term, p)
 			}
 		}

@@ -93,7 +93,7 @@ func (c *jobSyncCtx) trackStatus(needsFlush bool, mem *jobMemory) {
 		c.finished = jobCondition(JobConditionFailed, c.finished.Reason, c.finished.Message, c.now)
 	}
 	if c.finished != nil && c.finished.Type == JobConditionSuccessCriteriaMet && c.finished.Status == api.ConditionTrue {
-		if sc := findJobCondition(st.Conditions, JobConditionSuccessCriteriaMet); sc == nil || sc.Status != api.ConditionTrue {
+		if sc := findWorkloadCondition(st.Conditions, JobConditionSuccessCriteriaMet); sc == nil || sc.Status != api.ConditionTrue {
 			st.Conditions = append(st.Conditions, *c.finished)
 			needsFlush = true
 		}
