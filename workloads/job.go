@@ -766,7 +766,17 @@ func (c *jobSyncCtx) claimJobPods(pods []*api.Pod) error {
 	if err != nil {
 		return fmt.Errorf("%w: job %s/%s: spec.selector: %v", errInvalidInput, c.job.Namespace, c.job.Name, err)
 	}
-	claims := ClaimPods(&c.job.ObjectMeta, sel, pods)
+	// Upstream lists the pods of the Job's namespace only.
+	inNamespace := pods
+	if ns := c.job.Namespace; ns != "" {
+		inNamespace = nil
+		for _, p := range pods {
+			if p != nil && (p.Namespace == "" || p.Namespace == ns) {
+				inNamespace = append(inNamespace, p)
+			}
+		}
+	}
+	claims := ClaimPods(&c.job.ObjectMeta, sel, inNamespace)
 	adopted := map[*api.Pod]bool{}
 	for _, p := range claims.Adopted {
 		adopted[p] = true

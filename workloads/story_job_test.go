@@ -24,6 +24,9 @@ import (
 //	at D Fail(POD, CODE)         it exits CODE (phase Failed), then a sync
 //	at D Evict(POD)              the Eviction API evicts it: DisruptionTarget,
 //	                             then exit 137 (phase Failed), then a sync
+//	at D Suspend / Resume        spec.suspend is set true / false, then a sync
+//	at D Exit(POD, CODE)         a deleted pod's container exits CODE
+//	                             (phase Failed), then a sync
 //
 // A created pod is named after its generateName with a letter (pi-a,
 // pi-b, ...; pi-0-a for index 0) and starts Running and Ready at once. A
@@ -78,7 +81,15 @@ func (s *jobStory) Step(at time.Duration, input string) ([]string, error) {
 	if m == nil {
 		return nil, fmt.Errorf("cannot read input %q", input)
 	}
-	if m[1] != "Sync" {
+	switch m[1] {
+	case "Sync":
+	case "Suspend", "Resume":
+		j := *s.job
+		suspend := m[1] == "Suspend"
+		j.Spec.Suspend = &suspend
+		j.Generation++
+		s.job = &j
+	default:
 		p := s.pod(m[2])
 		if p == nil {
 			return nil, fmt.Errorf("%s: no pod %q", m[1], m[2])
@@ -86,7 +97,7 @@ func (s *jobStory) Step(at time.Duration, input string) ([]string, error) {
 		switch m[1] {
 		case "Succeed":
 			terminate(p, api.PodSucceeded, 0, now)
-		case "Fail":
+		case "Fail", "Exit":
 			code, _ := strconv.Atoi(m[3])
 			terminate(p, api.PodFailed, int32(code), now)
 		case "Evict":
