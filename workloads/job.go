@@ -508,6 +508,10 @@ func syncJob(job *api.Job, pods []*api.Pod, cfg JobConfig, mem *jobMemory, now t
 	c.status.Ready = &ready
 	c.status.Terminating = &terminating
 	c.trackStatus(needsFlush, mem)
+	if out.StatusWrites() == 0 {
+		// Nothing was written: what the sync computed stays in memory.
+		out.Status = cloneJobStatus(job.Status)
+	}
 	for _, a := range out.Actions {
 		if a.Kind == JobCreatePod {
 			mem.expectCreates++
