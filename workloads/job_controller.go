@@ -12,6 +12,14 @@ import (
 // pods again regardless (pkg/controller ExpectationsTimeout).
 const JobExpectationsTimeout = 5 * time.Minute
 
+// The Job controller's queue retries a sync that returned an error after
+// 1 s, doubling per consecutive error up to 1 min (pkg/controller/job
+// DefaultJobApiBackOff, MaxJobApiBackOff).
+const (
+	DefaultJobAPIBackOff = time.Second
+	MaxJobAPIBackOff     = time.Minute
+)
+
 // JobInput is what the Job controller observes when it syncs a Job: the
 // Job as stored and the pods of its namespace (or just the Job's). Feeding
 // the same objects again is the tick: time passed, nothing else changed.
@@ -37,9 +45,9 @@ type JobInput struct {
 //   - the finalizer removals it sent, whose pods it does not count again
 //     until it sees the finalizer gone.
 //
-// NextDeadline is the earlier of the back-off expiry and the
-// activeDeadlineSeconds expiry — the times upstream requeues the Job by
-// itself (expectations expire without requeueing anything: the next event
+// NextDeadline is the earliest of the back-off expiry, the
+// activeDeadlineSeconds expiry and, after a sync that failed (JobSync.Err),
+// the queue's retry — the times upstream requeues the Job by itself (expectations expire without requeueing anything: the next event
 // finds them expired). The zero value is ready to use
 // with the default JobConfig; NewJobController sets another.
 type JobController struct {
@@ -51,6 +59,8 @@ type JobController struct {
 	deletes     map[string]bool
 	expectSince time.Time
 	next        time.Time
+	// consecutive syncs that ended in an error (JobSync.Err).
+	errors int
 }
 
 // NewJobController returns a Job controller with cfg and no memory (as
@@ -99,6 +109,15 @@ func (m *JobController) Step(in JobInput, now time.Time) (JobSync, error) {
 		}
 	}
 	m.next = out.Requeue
+	if out.Err != nil {
+		d := DefaultJobAPIBackOff << min(m.errors, 6)
+		m.errors++
+		if t := now.Add(min(d, MaxJobAPIBackOff)); m.next.IsZero() || t.Before(m.next) {
+			m.next = t
+		}
+	} else {
+		m.errors = 0
+	}
 	if out.Skipped != "" {
 		m.next = time.Time{}
 	}
@@ -138,7 +157,8 @@ func (m *JobController) observe(pods []*api.Pod) {
 
 // NextDeadline is when the controller must sync the Job again even if
 // nothing changes: a pod failure back-off or activeDeadlineSeconds
-// expiring. Zero when only an input will (and for a nil machine).
+// expiring, or the retry of a sync that failed. Zero when only an input
+// will (and for a nil machine).
 func (m *JobController) NextDeadline() time.Time {
 	if m == nil {
 		return time.Time{}

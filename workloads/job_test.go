@@ -207,3 +207,22 @@ func TestSyncJobRefusesBadSpecs(t *testing.T) {
 		}
 	}
 }
+
+func TestJobControllerRetriesFailedCreates(t *testing.T) {
+	j := testJob(func(j *api.Job) { j.Spec.Template.Labels = nil; j.Spec.Selector = &api.LabelSelector{} })
+	m := NewJobController(JobConfig{})
+	var waits []time.Duration
+	now := t0
+	for range 8 {
+		res, err := m.Step(JobInput{Job: j}, now)
+		if err != nil || res.Err == nil {
+			t.Fatalf("want a create error, got %v, %v", res.Err, err)
+		}
+		waits = append(waits, m.NextDeadline().Sub(now))
+		now = m.NextDeadline()
+	}
+	want := []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 16 * time.Second, 32 * time.Second, time.Minute, time.Minute}
+	if !slices.Equal(waits, want) {
+		t.Errorf("retries %v, want %v", waits, want)
+	}
+}
