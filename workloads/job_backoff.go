@@ -10,7 +10,9 @@ import (
 // The Job controller's pod failure back-off (pkg/controller/job
 // DefaultJobPodFailureBackOff, MaxJobPodFailureBackOff): after n
 // consecutive failures a replacement waits 10 s·2^(n-1), at most 10 min,
-// from the last failure.
+// from the last failure. (The Job documentation still speaks of a six
+// minute cap; the v1.36.3 controller's constant is ten minutes. JobConfig
+// sets either.)
 const (
 	DefaultJobPodFailureBackOff = 10 * time.Second
 	MaxJobPodFailureBackOff     = 10 * time.Minute
