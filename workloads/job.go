@@ -299,7 +299,7 @@ func (js *jobSpec) podFailed(p *api.Pod) bool {
 // validIndex: the pod has a completion index below completions.
 func (js *jobSpec) validIndex(p *api.Pod) (int, bool) {
 	ix := completionIndex(p)
-	return ix, ix != noIndex && ix < int(*js.completions)
+	return ix, ix != noIndex && js.completions != nil && ix < int(*js.completions)
 }
 
 // jobSyncCtx is one sync's working state (upstream's syncJobCtx).

@@ -226,3 +226,14 @@ func TestJobControllerRetriesFailedCreates(t *testing.T) {
 		t.Errorf("retries %v, want %v", waits, want)
 	}
 }
+
+// A pod carrying a completion index annotation under a NonIndexed Job
+// without completions is just a pod.
+func TestSyncJobIndexAnnotationOnNonIndexedJob(t *testing.T) {
+	j := testJob(func(j *api.Job) { j.Spec.Completions = nil })
+	pods := []*api.Pod{jobPod(j, "a", index("0"), phase(api.PodFailed)), jobPod(j, "b", index("1"))}
+	res, err := SyncJob(j, pods, JobConfig{}, t0)
+	if err != nil || res.Status.Failed != 1 {
+		t.Fatalf("got %+v, %v", res.Status, err)
+	}
+}
