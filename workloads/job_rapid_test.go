@@ -218,3 +218,72 @@ func genJobPod(t *rapid.T, job *api.Job, name string, evicted bool) *api.Pod {
 	}
 	return p
 }
+
+// TestRapidJobSyncAnyPods: one sync over any mix of pods (any phase,
+// readiness, deletion, finalizer, index annotation — valid, repeated, out
+// of range or garbage — and uncounted UIDs in the status) never panics,
+// writes the status at most twice, deletes only pods it was given that are
+// not finished, and creates at most parallelism pods.
+func TestRapidJobSyncAnyPods(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		job := genJob(t)
+		job.Status.StartTime = api.NewTimePtr(jobNow.Add(-time.Duration(rapid.IntRange(0, 900).Draw(t, "age")) * time.Second))
+		if rapid.Bool().Draw(t, "deadline") {
+			ads := int64(rapid.IntRange(1, 600).Draw(t, "activeDeadlineSeconds"))
+			job.Spec.ActiveDeadlineSeconds = &ads
+		}
+		if rapid.Bool().Draw(t, "suspend") {
+			yes := true
+			job.Spec.Suspend = &yes
+		}
+		ref := workloads.NewControllerRef(&job.ObjectMeta, "batch/v1", "Job")
+		var pods []*api.Pod
+		given := map[string]*api.Pod{}
+		for i := range rapid.IntRange(0, 8).Draw(t, "pods") {
+			name := fmt.Sprintf("job-%d", i)
+			p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: name, Namespace: "default", UID: "uid-" + name,
+				Labels: job.Spec.Template.Labels, OwnerReferences: []api.OwnerReference{ref}}}
+			if rapid.Bool().Draw(t, name+"-finalizer") {
+				p.Finalizers = []string{workloads.JobTrackingFinalizer}
+			}
+			p.Status.Phase = rapid.SampledFrom([]api.PodPhase{api.PodPending, api.PodRunning, api.PodSucceeded, api.PodFailed, api.PodUnknown}).Draw(t, name+"-phase")
+			if rapid.Bool().Draw(t, name+"-ready") {
+				p.Status.Conditions = []api.PodCondition{{Type: api.PodReady, Status: api.ConditionTrue}}
+			}
+			if rapid.IntRange(0, 3).Draw(t, name+"-deleted") == 0 {
+				p.DeletionTimestamp = api.NewTimePtr(jobNow.Add(-time.Second))
+			}
+			p.Annotations = map[string]string{
+				workloads.JobCompletionIndexAnnotation:   rapid.SampledFrom([]string{"0", "1", "2", "4", "9", "-1", "x", ""}).Draw(t, name+"-index"),
+				workloads.JobIndexFailureCountAnnotation: rapid.SampledFrom([]string{"0", "1", "3", "-2", "99999999999", "y"}).Draw(t, name+"-count"),
+			}
+			code := rapid.SampledFrom([]int32{0, 1, 3, 42, 137}).Draw(t, name+"-exit")
+			p.Status.ContainerStatuses = []api.ContainerStatus{{Name: "main", State: api.ContainerState{
+				Terminated: &api.ContainerStateTerminated{ExitCode: code, FinishedAt: api.NewTime(jobNow.Add(-time.Duration(i) * time.Second))}}}}
+			if rapid.Bool().Draw(t, name+"-uncounted") {
+				u := &job.Status.UncountedTerminatedPods
+				if *u == nil {
+					*u = &api.UncountedTerminatedPods{}
+				}
+				(*u).Failed = append((*u).Failed, p.UID)
+			}
+			pods = append(pods, p)
+			given[name] = p
+		}
+		res, err := workloads.SyncJob(job, pods, workloads.JobConfig{}, jobNow)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := res.StatusWrites(); n > 2 {
+			t.Fatalf("%d status writes", n)
+		}
+		for _, p := range res.Deleted() {
+			if given[p.Name] != p || p.Status.Phase.IsTerminal() {
+				t.Fatalf("deleted %s (%s), not a running pod it was given", p.Name, p.Status.Phase)
+			}
+		}
+		if n := len(res.Created()); n > int(*job.Spec.Parallelism) {
+			t.Fatalf("created %d pods, parallelism %d", n, *job.Spec.Parallelism)
+		}
+	})
+}
