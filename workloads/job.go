@@ -117,11 +117,14 @@ func (a JobAction) String() string {
 // JobSync is the outcome of one sync of the Job controller for one Job.
 type JobSync struct {
 	// Actions are the requests in the order the controller sends them:
-	// pod deletions of a failing Job, then a suspended or scaled-down
-	// Job's finalizer removals and deletions or the pod creations, then
-	// the status writes around the finalizer removals (a finished pod is
-	// first recorded in status.uncountedTerminatedPods, then its
-	// finalizer goes, then the counts move).
+	// adoptions and releases of pods; then the deletion of every active
+	// pod of a Job that failed or met its success criteria, or a
+	// suspended or scaled-down Job's finalizer removals and deletions, or
+	// the pod creations; then the status writes around the finalizer
+	// removals (a finished pod is first recorded in
+	// status.uncountedTerminatedPods, then its finalizer goes, then the
+	// counts move). Upstream sends the requests of one step in parallel;
+	// the list keeps its order within each pod.
 	Actions []JobAction
 	// Status is the Job's status as the sync leaves it: what the last
 	// JobWriteStatus wrote, or the status as observed when none was
