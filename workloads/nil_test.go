@@ -126,6 +126,49 @@ var nilCases = map[string]func(t *testing.T){
 		var c *workloads.DaemonSetController
 		niltest.Zero(t, c.NextDeadline())
 	},
+	// The Job controller: a nil Job, pod or machine is an error naming
+	// it; nil pods in a list are skipped.
+	"MatchPodFailurePolicy": func(t *testing.T) {
+		v, err := workloads.MatchPodFailurePolicy(nil, nil)
+		niltest.Zero(t, v)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "pod")
+		if v, err := workloads.MatchPodFailurePolicy(nil, &api.Pod{}); err != nil || !v.CountFailed || v.Action != "" {
+			t.Errorf("nil policy: got %+v, %v; want a counted failure, no action", v, err)
+		}
+	},
+	"SyncJob": func(t *testing.T) {
+		r, err := workloads.SyncJob(nil, nil, workloads.JobConfig{}, nilT0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "job")
+		job := &api.Job{ObjectMeta: api.ObjectMeta{Name: "pi", UID: "u"}, Spec: api.JobSpec{
+			Selector: &api.LabelSelector{MatchLabels: map[string]string{"a": "b"}},
+			Template: api.PodTemplateSpec{ObjectMeta: api.ObjectMeta{Labels: map[string]string{"a": "b"}}}}}
+		if r, err := workloads.SyncJob(job, []*api.Pod{nil}, workloads.JobConfig{}, nilT0); err != nil || len(r.Created()) != 1 {
+			t.Errorf("nil pod: got %+v, %v; want it skipped and one pod created", r, err)
+		}
+	},
+	"JobPod": func(t *testing.T) {
+		p, err := workloads.JobPod(nil, -1, nil)
+		niltest.Zero(t, p)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "job")
+	},
+	"(*JobController).Step": func(t *testing.T) {
+		var m *workloads.JobController
+		r, err := m.Step(workloads.JobInput{}, nilT0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "job controller")
+		r, err = workloads.NewJobController(workloads.JobConfig{}).Step(workloads.JobInput{}, nilT0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "job")
+	},
+	"(*JobController).NextDeadline": func(t *testing.T) {
+		var m *workloads.JobController
+		niltest.Zero(t, m.NextDeadline())
+	},
+	"(*JobController).Backoff": func(t *testing.T) {
+		var m *workloads.JobController
+		niltest.Zero(t, m.Backoff())
+	},
 }
 
 func TestNil(t *testing.T) { niltest.Run(t, nilCases) }
