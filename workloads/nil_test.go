@@ -17,20 +17,70 @@ var nilT0 = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 // pods in the list are skipped. Keyed by the names niltest.Nilable lists;
 // TestNilTableComplete keeps it complete.
 var nilCases = map[string]func(t *testing.T){
-	"SyncReplicaSet": func(t *testing.T) {
-		r, err := workloads.SyncReplicaSet(nil, nil)
-		niltest.Zero(t, r)
-		niltest.Invalid(t, err, api.ErrInvalidInput, "replicaset")
-		one := int32(1)
-		rs := &api.ReplicaSet{Spec: api.ReplicaSetSpec{Replicas: &one}}
-		if r, err := workloads.SyncReplicaSet(rs, []*api.Pod{nil}); err != nil || r.Create != 1 {
-			t.Errorf("nil pod: got %+v, %v; want it skipped", r, err)
-		}
-	},
 	"SyncStatefulSet": func(t *testing.T) {
 		r, err := workloads.SyncStatefulSet(nil, nil, workloads.StatefulSetConfig{}, nilT0)
 		niltest.Zero(t, r)
 		niltest.Invalid(t, err, api.ErrInvalidInput, "statefulset")
+	},
+	// The shared base of the workload controllers: controller references
+	// and pods from templates.
+	"NewControllerRef": func(t *testing.T) {
+		ref := workloads.NewControllerRef(nil, "apps/v1", "ReplicaSet")
+		if ref.Name != "" || ref.UID != "" || ref.Kind != "ReplicaSet" {
+			t.Errorf("nil owner: %+v", ref)
+		}
+	},
+	"ClaimObject": func(t *testing.T) {
+		if c := workloads.ClaimObject(nil, nil, true); c != workloads.ClaimIgnored {
+			t.Errorf("nil: %v", c)
+		}
+		if c := workloads.ClaimObject(&api.ObjectMeta{UID: "u"}, nil, true); c != workloads.ClaimIgnored {
+			t.Errorf("nil object: %v", c)
+		}
+	},
+	"ClaimPods": func(t *testing.T) {
+		niltest.Zero(t, workloads.ClaimPods(nil, nil, nil))
+		c := workloads.ClaimPods(&api.ObjectMeta{UID: "u"}, api.Everything(), []*api.Pod{nil})
+		niltest.Zero(t, c)
+	},
+	"ClaimReplicaSets": func(t *testing.T) {
+		niltest.Zero(t, workloads.ClaimReplicaSets(nil, nil, nil))
+		niltest.Zero(t, workloads.ClaimReplicaSets(&api.ObjectMeta{UID: "u"}, api.Everything(), []*api.ReplicaSet{nil}))
+	},
+	"AdoptOwnerReferences": func(t *testing.T) {
+		if got := workloads.AdoptOwnerReferences(nil, api.OwnerReference{UID: "u"}); len(got) != 1 {
+			t.Errorf("nil refs: %v", got)
+		}
+	},
+	"ReleaseOwnerReferences": func(t *testing.T) {
+		niltest.Zero(t, workloads.ReleaseOwnerReferences(nil, "u"))
+	},
+	"PodFromTemplate": func(t *testing.T) {
+		p, err := workloads.PodFromTemplate(nil, "web", nil)
+		niltest.Zero(t, p)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "template")
+	},
+	"CreatePodFromTemplate": func(t *testing.T) {
+		p, err := workloads.CreatePodFromTemplate(nil, "web", "", nil)
+		niltest.Zero(t, p)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "controllerRef")
+		ref := workloads.NewControllerRef(&api.ObjectMeta{Name: "web", UID: "u"}, "apps/v1", "ReplicaSet")
+		p, err = workloads.CreatePodFromTemplate(nil, "web", "", &ref)
+		niltest.Zero(t, p)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "template")
+	},
+	// The ReplicaSet controller (SyncReplicaSet takes its objects in a
+	// ReplicaSetInput value; its nil cases are in replicaset_test.go).
+	"PodDeletionCost": func(t *testing.T) {
+		niltest.Zero(t, workloads.PodDeletionCost(nil))
+	},
+	"RankPodsForDeletion": func(t *testing.T) {
+		workloads.RankPodsForDeletion(nil, nil, nilT0)
+		pods := []*api.Pod{{ObjectMeta: api.ObjectMeta{Name: "b"}}, nil}
+		workloads.RankPodsForDeletion(pods, nil, nilT0)
+		if pods[0].Name != "b" || pods[1] != nil {
+			t.Errorf("a list with a nil pod is left as it is: %v", pods)
+		}
 	},
 }
 
