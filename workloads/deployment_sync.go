@@ -95,41 +95,38 @@ func (s *deploymentSyncer) syncDeployment(replicaSets []*api.ReplicaSet, pods []
 	return fmt.Errorf("unexpected deployment strategy type: %s", d.Spec.Strategy.Type)
 }
 
-// claimReplicaSets is upstream's ReplicaSetControllerRefManager over the
-// namespace's cached ReplicaSets: owned and matching are kept, owned and
-// not matching are released (unless the Deployment is being deleted),
-// orphans matching the selector are adopted (unless either is being
-// deleted), others' are ignored. It returns the claimed ReplicaSets in
-// cache order.
+// claimReplicaSets claims the namespace's cached ReplicaSets for the
+// Deployment (ClaimReplicaSets: owned and matching kept, owned and no
+// longer matching released, matching orphans adopted) and returns the
+// claimed ones in cache order. ReplicaSets of other namespaces are not in
+// the controller's namespaced lister and are skipped.
 func (s *deploymentSyncer) claimReplicaSets(all []*api.ReplicaSet, selector api.Selector) []*api.ReplicaSet {
 	d := s.d
-	claimed := make([]*api.ReplicaSet, 0, len(all))
-	s.cachedReplicas = make(map[string]int32, len(all))
-	for _, rs := range all {
-		if rs == nil || rs.Namespace != d.Namespace {
-			continue
-		}
-		match := selector.Matches(api.Set(rs.Labels))
-		if ref := rs.ControllerRef(); ref != nil {
-			if ref.UID != d.UID {
-				continue
+	for i, rs := range all {
+		if rs != nil && rs.Namespace != d.Namespace {
+			same := make([]*api.ReplicaSet, i, len(all))
+			copy(same, all[:i])
+			for _, rs := range all[i:] {
+				if rs != nil && rs.Namespace == d.Namespace {
+					same = append(same, rs)
+				}
 			}
-			if match {
-				claimed = append(claimed, rs)
-				s.cachedReplicas[rs.Name] = *rs.Spec.Replicas
-			} else if d.DeletionTimestamp == nil {
-				s.res.Released = append(s.res.Released, rs.Name)
-			}
-			continue
+			all = same
+			break
 		}
-		if d.DeletionTimestamp != nil || !match || rs.DeletionTimestamp != nil {
-			continue
-		}
-		s.res.Adopted = append(s.res.Adopted, rs.Name)
-		claimed = append(claimed, rs)
+	}
+	c := ClaimReplicaSets(&d.ObjectMeta, selector, all)
+	s.cachedReplicas = make(map[string]int32, len(c.Claimed))
+	for _, rs := range c.Claimed {
 		s.cachedReplicas[rs.Name] = *rs.Spec.Replicas
 	}
-	return claimed
+	for _, rs := range c.Adopted {
+		s.res.Adopted = append(s.res.Adopted, rs.Name)
+	}
+	for _, rs := range c.Released {
+		s.res.Released = append(s.res.Released, rs.Name)
+	}
+	return c.Claimed
 }
 
 // podMapForDeployment groups the pods the Deployment's selector matches by
@@ -303,7 +300,7 @@ func (s *deploymentSyncer) getNewReplicaSet(existing *api.ReplicaSet, oldRSs []*
 			Name:            d.Name + "-" + hash,
 			Namespace:       d.Namespace,
 			Labels:          template.Labels,
-			OwnerReferences: []api.OwnerReference{deploymentControllerRef(d)},
+			OwnerReferences: []api.OwnerReference{NewControllerRef(&d.ObjectMeta, "apps/v1", "Deployment")},
 		},
 		Spec: api.ReplicaSetSpec{
 			Replicas:        new(int32),
@@ -330,13 +327,6 @@ func (s *deploymentSyncer) getNewReplicaSet(existing *api.ReplicaSet, oldRSs []*
 		s.writeStatus()
 	}
 	return newRS, nil
-}
-
-// deploymentControllerRef is the controller ownerReference a Deployment
-// puts on its ReplicaSets (metav1.NewControllerRef).
-func deploymentControllerRef(d *api.Deployment) api.OwnerReference {
-	t := true
-	return api.OwnerReference{APIVersion: "apps/v1", Kind: "Deployment", Name: d.Name, UID: d.UID, Controller: &t, BlockOwnerDeletion: &t}
 }
 
 // withLabel returns a copy of labels with key set to value.
