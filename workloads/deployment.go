@@ -125,7 +125,8 @@ type ReplicaSetUpdate struct {
 	Name             string
 	PreviousReplicas int32
 	// ReplicaSet is the object as written: a copy of the cached one with
-	// the new spec.replicas, annotations and spec.minReadySeconds.
+	// the new spec.replicas, annotations and spec.minReadySeconds (its
+	// template, selector and status shared with the input object).
 	ReplicaSet *api.ReplicaSet
 }
 
@@ -138,7 +139,8 @@ type DeploymentSync struct {
 	Adopted, Released []string
 	// NewReplicaSet is the ReplicaSet the sync creates (nil when none):
 	// named <deployment>-<pod-template-hash>, controlled by the
-	// Deployment, with the template and selector carrying the hash label.
+	// Deployment, with the template and selector carrying the hash label;
+	// it shares no map or slice with the inputs.
 	NewReplicaSet *api.ReplicaSet
 	// Updates are the updates of existing ReplicaSets in the order sent;
 	// one ReplicaSet may appear more than once.
