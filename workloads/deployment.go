@@ -159,9 +159,11 @@ type DeploymentSync struct {
 	// Status is the Deployment status last written, else the input's.
 	Status api.DeploymentStatus
 	// NextCheck is when the controller requeues the Deployment for a
-	// progress-deadline check (zero when it does not): the Progressing
-	// condition's lastUpdateTime + progressDeadlineSeconds + 1 s, as
-	// upstream's requeueStuckDeployment schedules it.
+	// progress-deadline check after a rollout step (zero when it does
+	// not: no deadline, rollout complete or timed out, a paused or
+	// scaling sync): the Progressing condition's lastUpdateTime +
+	// progressDeadlineSeconds + 1 s, as upstream's requeueStuckDeployment
+	// schedules it.
 	NextCheck time.Time
 }
 
@@ -208,7 +210,6 @@ func SyncDeployment(d *api.Deployment, replicaSets []*api.ReplicaSet, pods []*ap
 	err := s.syncDeployment(replicaSets, pods)
 	s.res.Revision = s.d.Annotations[AnnotationDeploymentRevision]
 	s.res.Status = s.d.Status
-	s.res.NextCheck = s.nextCheck()
 	return s.res, err
 }
 

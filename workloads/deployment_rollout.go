@@ -135,7 +135,7 @@ func (s *deploymentSyncer) scaleDownOldReplicaSetsForRollingUpdate(allRSs, oldRS
 // ReplicaSet not Succeeded or Failed, terminating ones included, or an old
 // ReplicaSet reporting status.replicas); then create or scale up the new
 // ReplicaSet to spec.replicas.
-func (s *deploymentSyncer) rolloutRecreate(rsList []*api.ReplicaSet, podMap map[string][]*api.Pod) error {
+func (s *deploymentSyncer) rolloutRecreate(rsList []*api.ReplicaSet, selector api.Selector, pods []*api.Pod) error {
 	newRS, oldRSs, err := s.getAllReplicaSetsAndSyncRevision(rsList, false)
 	if err != nil {
 		return err
@@ -147,7 +147,7 @@ func (s *deploymentSyncer) rolloutRecreate(rsList []*api.ReplicaSet, podMap map[
 			scaledDown = true
 		}
 	}
-	if scaledDown || oldPodsRunning(newRS, oldRSs, podMap) {
+	if scaledDown || oldPodsRunning(newRS, oldRSs, rsList, selector, pods) {
 		s.syncRolloutStatus(allRSs, newRS)
 		return nil
 	}
@@ -166,18 +166,24 @@ func (s *deploymentSyncer) rolloutRecreate(rsList []*api.ReplicaSet, podMap map[
 	return nil
 }
 
-// oldPodsRunning reports whether an old ReplicaSet reports pods or has a
-// pod that is not Succeeded or Failed.
-func oldPodsRunning(newRS *api.ReplicaSet, oldRSs []*api.ReplicaSet, podMap map[string][]*api.Pod) bool {
+// oldPodsRunning reports whether an old ReplicaSet reports pods, or a pod
+// the Deployment's selector matches, controlled by a claimed ReplicaSet
+// other than the new one, is neither Succeeded nor Failed (upstream's
+// getPodMapForDeployment and oldPodsRunning, without building the map).
+func oldPodsRunning(newRS *api.ReplicaSet, oldRSs, claimed []*api.ReplicaSet, selector api.Selector, pods []*api.Pod) bool {
 	if statusCount(oldRSs, actualReplicas) > 0 {
 		return true
 	}
-	for uid, pods := range podMap {
-		if newRS != nil && newRS.UID == uid {
+	for _, p := range pods {
+		if p == nil || p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed {
 			continue
 		}
-		for _, p := range pods {
-			if p.Status.Phase != api.PodSucceeded && p.Status.Phase != api.PodFailed {
+		ref := p.ControllerRef()
+		if ref == nil || newRS != nil && ref.UID == newRS.UID || !selector.Matches(api.Set(p.Labels)) {
+			continue
+		}
+		for _, rs := range claimed {
+			if rs.UID == ref.UID {
 				return true
 			}
 		}
@@ -420,11 +426,11 @@ func (s *deploymentSyncer) syncRolloutStatus(allRSs []*api.ReplicaSet, newRS *ap
 	} else {
 		removeDeploymentCondition(&st, DeploymentReplicaFailure)
 	}
-	if deploymentStatusEqual(&d.Status, &st) {
-		return
+	if !deploymentStatusEqual(&d.Status, &st) {
+		d.Status = st
+		s.writeStatus()
 	}
-	d.Status = st
-	s.writeStatus()
+	s.res.NextCheck = s.nextCheck()
 }
 
 // replicaFailure is the first ReplicaFailure condition of the new
@@ -491,7 +497,8 @@ func deploymentTimedOut(d *api.Deployment, st *api.DeploymentStatus, now time.Ti
 }
 
 // nextCheck is when upstream's requeueStuckDeployment would look at the
-// Deployment again for its progress deadline: one second after
+// Deployment again for its progress deadline after a rollout step (a
+// paused or scaling sync schedules none): one second after
 // lastUpdateTime + progressDeadlineSeconds, while a rollout is neither
 // complete nor timed out; a time already past becomes now + 1 s.
 func (s *deploymentSyncer) nextCheck() time.Time {

@@ -88,7 +88,7 @@ func (s *deploymentSyncer) syncDeployment(replicaSets []*api.ReplicaSet, pods []
 	}
 	switch d.Spec.Strategy.Type {
 	case api.RecreateDeploymentStrategyType:
-		return s.rolloutRecreate(rsList, podMapForDeployment(selector, rsList, pods))
+		return s.rolloutRecreate(rsList, selector, pods)
 	case api.RollingUpdateDeploymentStrategyType:
 		return s.rolloutRolling(rsList)
 	}
@@ -127,29 +127,6 @@ func (s *deploymentSyncer) claimReplicaSets(all []*api.ReplicaSet, selector api.
 		s.res.Released = append(s.res.Released, rs.Name)
 	}
 	return c.Claimed
-}
-
-// podMapForDeployment groups the pods the Deployment's selector matches by
-// the claimed ReplicaSet that controls them (getPodMapForDeployment);
-// inactive pods are kept, Recreate needs them.
-func podMapForDeployment(selector api.Selector, rsList []*api.ReplicaSet, pods []*api.Pod) map[string][]*api.Pod {
-	m := make(map[string][]*api.Pod, len(rsList))
-	for _, rs := range rsList {
-		m[rs.UID] = nil
-	}
-	for _, p := range pods {
-		if p == nil || !selector.Matches(api.Set(p.Labels)) {
-			continue
-		}
-		ref := p.ControllerRef()
-		if ref == nil {
-			continue
-		}
-		if l, ok := m[ref.UID]; ok {
-			m[ref.UID] = append(l, p)
-		}
-	}
-	return m
 }
 
 // checkPausedConditions records pausing and resuming in the Progressing
