@@ -119,7 +119,6 @@ var nilCases = map[string]func(t *testing.T){
 		var c *workloads.DeploymentController
 		niltest.Zero(t, c.NextDeadline())
 	},
-
 }
 
 func TestNil(t *testing.T) { niltest.Run(t, nilCases) }
