@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/podsem/podsem/api"
@@ -272,8 +273,8 @@ func isSaturated(d *api.Deployment, rs *api.ReplicaSet) bool {
 	if rs == nil {
 		return false
 	}
-	desired, ok := intAnnotation(rs, AnnotationDeploymentDesiredReplicas)
-	return ok && *rs.Spec.Replicas == *d.Spec.Replicas && desired == *d.Spec.Replicas &&
+	desired, err := strconv.ParseInt(rs.Annotations[AnnotationDeploymentDesiredReplicas], 10, 32)
+	return err == nil && *rs.Spec.Replicas == *d.Spec.Replicas && int32(desired) == *d.Spec.Replicas &&
 		rs.Status.AvailableReplicas == *d.Spec.Replicas
 }
 

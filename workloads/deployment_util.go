@@ -135,15 +135,16 @@ func maxRevision(rss []*api.ReplicaSet) int64 {
 	return m
 }
 
-// intAnnotation reads a non-negative int32 annotation of rs; a negative
-// or unparsable value counts as absent.
+// intAnnotation reads a desired- or max-replicas annotation of rs: an
+// unsigned decimal within int32 (no sign, so "-1" and "+1" count as
+// absent, as does anything unparsable).
 func intAnnotation(rs *api.ReplicaSet, key string) (int32, bool) {
 	v, ok := rs.Annotations[key]
 	if !ok {
 		return 0, false
 	}
-	n, err := strconv.ParseInt(v, 10, 32)
-	if err != nil || n < 0 {
+	n, err := strconv.ParseUint(v, 10, 32)
+	if err != nil || n > math.MaxInt32 {
 		return 0, false
 	}
 	return int32(n), true
