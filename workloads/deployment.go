@@ -192,16 +192,20 @@ type DeploymentSync struct {
 // Like upstream's controller, which reads its informer cache, the sync
 // works on the objects as given for the whole sync: the existing new
 // ReplicaSet's annotations are synced each time upstream looks it up, so
-// an update may be listed twice. Not modelled: the deprecated rollback
-// annotation deprecated.deployment.rollback.to (an error), hash
-// collisions with an existing ReplicaSet of another template (podsem's
-// names differ from upstream's anyway), API errors.
+// an update may be listed twice. A new ReplicaSet whose name is taken in
+// the namespace by a ReplicaSet that is not this Deployment's with this
+// template is a hash collision: status.collisionCount goes up (written)
+// and the sync fails, so the next one hashes differently. Not modelled:
+// the deprecated rollback annotation deprecated.deployment.rollback.to
+// (an error), API errors.
 //
 // Bad input — a nil Deployment, a missing spec.replicas or selector, a
-// ReplicaSet without spec.replicas, an unparsable maxSurge/maxUnavailable
-// — is an error wrapping api.ErrInvalidInput with the zero result. An
-// error upstream's sync itself returns (an unknown strategy type, an
-// invalid selector) comes back with the writes made before it.
+// RollingUpdate without rollingUpdate.maxSurge/maxUnavailable (the API
+// server defaults them) or with an unparsable or negative one, a
+// ReplicaSet without spec.replicas — is an error wrapping
+// api.ErrInvalidInput with the zero result. An error upstream's sync
+// itself returns (an unknown strategy type, an invalid selector, a hash
+// collision) comes back with the writes made before it.
 func SyncDeployment(d *api.Deployment, replicaSets []*api.ReplicaSet, pods []*api.Pod, opts DeploymentOptions, now time.Time) (DeploymentSync, error) {
 	if err := validateDeploymentInput(d, replicaSets); err != nil {
 		return DeploymentSync{}, err
@@ -223,13 +227,17 @@ func validateDeploymentInput(d *api.Deployment, replicaSets []*api.ReplicaSet) e
 	if d.Spec.Selector == nil {
 		return fmt.Errorf("%w: deployment %s/%s: spec.selector: nil", errInvalidInput, d.Namespace, d.Name)
 	}
-	if ru := d.Spec.Strategy.RollingUpdate; d.Spec.Strategy.Type == api.RollingUpdateDeploymentStrategyType && ru != nil {
+	if d.Spec.Strategy.Type == api.RollingUpdateDeploymentStrategyType {
+		ru := d.Spec.Strategy.RollingUpdate
+		if ru == nil {
+			return fmt.Errorf("%w: deployment %s/%s: spec.strategy.rollingUpdate: nil (the API server defaults it)", errInvalidInput, d.Namespace, d.Name)
+		}
 		for _, f := range []struct {
 			name string
 			v    *api.IntOrString
 		}{{"maxSurge", ru.MaxSurge}, {"maxUnavailable", ru.MaxUnavailable}} {
 			if f.v == nil {
-				continue
+				return fmt.Errorf("%w: deployment %s/%s: spec.strategy.rollingUpdate.%s: nil (the API server defaults it to 25%%)", errInvalidInput, d.Namespace, d.Name, f.name)
 			}
 			n, err := api.ScaledValueFromIntOrPercent(f.v, int(*d.Spec.Replicas), true)
 			if err != nil || n < 0 || n > math.MaxInt32 {

@@ -24,6 +24,10 @@ type deploymentSyncer struct {
 	hash PodTemplateHashFunc
 	now  time.Time
 	res  DeploymentSync
+	// cache is every ReplicaSet of the namespace in the controller's
+	// cache (claimed or not), for the name lookup of a create that finds
+	// the name taken.
+	cache []*api.ReplicaSet
 	// cachedReplicas is spec.replicas of each claimed ReplicaSet as the
 	// cache (the input) holds it, by name.
 	cachedReplicas map[string]int32
@@ -115,6 +119,7 @@ func (s *deploymentSyncer) claimReplicaSets(all []*api.ReplicaSet, selector api.
 			break
 		}
 	}
+	s.cache = all
 	c := ClaimReplicaSets(&d.ObjectMeta, selector, all)
 	s.cachedReplicas = make(map[string]int32, len(c.Claimed))
 	for _, rs := range c.Claimed {
@@ -302,10 +307,32 @@ func (s *deploymentSyncer) getNewReplicaSet(existing *api.ReplicaSet, oldRSs []*
 	}
 	*newRS.Spec.Replicas = n
 	s.setNewReplicaSetAnnotations(newRS, newRevision, false)
-	s.res.NewReplicaSet = newRS
+
+	// The name is taken: the API server answers AlreadyExists. A
+	// ReplicaSet of this Deployment with this template (a stale cache) is
+	// the new one; any other is a hash collision, which raises
+	// status.collisionCount so the next sync hashes differently, and
+	// fails the sync.
+	alreadyExists := false
+	if taken := s.cached(newRS.Name); taken != nil {
+		ref := taken.ControllerRef()
+		if ref == nil || ref.UID != d.UID || templateKey(&taken.Spec.Template) != templateKey(&d.Spec.Template) {
+			n := int32(1)
+			if d.Status.CollisionCount != nil {
+				n = *d.Status.CollisionCount + 1
+			}
+			d.Status.CollisionCount = &n
+			s.writeStatus()
+			return nil, fmt.Errorf("replicasets.apps %q already exists", newRS.Name)
+		}
+		alreadyExists = true
+		newRS = taken
+	} else {
+		s.res.NewReplicaSet = newRS
+	}
 
 	needsUpdate := setDeploymentRevision(d, newRevision)
-	if hasProgressDeadline(d) {
+	if !alreadyExists && hasProgressDeadline(d) {
 		setDeploymentCondition(&d.Status, s.newCondition(DeploymentProgressing, api.ConditionTrue, DeploymentReasonNewReplicaSetCreated,
 			fmt.Sprintf("Created new replica set %q", newRS.Name)))
 		needsUpdate = true
@@ -314,6 +341,16 @@ func (s *deploymentSyncer) getNewReplicaSet(existing *api.ReplicaSet, oldRSs []*
 		s.writeStatus()
 	}
 	return newRS, nil
+}
+
+// cached is the namespace's ReplicaSet named name in the cache, or nil.
+func (s *deploymentSyncer) cached(name string) *api.ReplicaSet {
+	for _, rs := range s.cache {
+		if rs != nil && rs.Name == name {
+			return rs
+		}
+	}
+	return nil
 }
 
 // withLabel returns a copy of labels with key set to value.

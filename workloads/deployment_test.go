@@ -216,3 +216,30 @@ func TestDeploymentControllerRetry(t *testing.T) {
 		t.Errorf("delay cap: %v", got)
 	}
 }
+
+// A new ReplicaSet whose name is taken by another template is a hash
+// collision: collisionCount goes up and the sync fails; the next sync
+// hashes with the new count.
+func TestSyncDeploymentHashCollision(t *testing.T) {
+	d := testDeployment(3, api.FromString("25%"), api.FromString("25%"))
+	hash := func(_ *api.PodTemplateSpec, cc *int32) string {
+		if cc == nil {
+			return "h0"
+		}
+		return "h" + itoa(*cc)
+	}
+	taken := testRS(d, "web-h0", "web:other", 0, t0, nil)
+	taken.OwnerReferences = nil
+	taken.Labels = map[string]string{"app": "unrelated"}
+	opts := DeploymentOptions{PodTemplateHash: hash}
+	res, err := SyncDeployment(d, []*api.ReplicaSet{taken}, nil, opts, t0)
+	if err == nil || errors.Is(err, api.ErrInvalidInput) || res.NewReplicaSet != nil || !res.StatusUpdated ||
+		res.Status.CollisionCount == nil || *res.Status.CollisionCount != 1 {
+		t.Fatalf("collision: %+v, %v", res, err)
+	}
+	d.Status = res.Status
+	res, err = SyncDeployment(d, []*api.ReplicaSet{taken}, nil, opts, t0)
+	if err != nil || res.NewReplicaSet == nil || res.NewReplicaSet.Name != "web-h1" {
+		t.Fatalf("after the collision: %+v, %v", res.NewReplicaSet, err)
+	}
+}
