@@ -84,12 +84,16 @@ type DeploymentOptions struct {
 }
 
 // DefaultPodTemplateHash is podsem's stable stand-in for upstream's
-// pod-template-hash: FNV-32a over the template's JSON encoding followed,
-// when collisionCount is set, by its four little-endian bytes, written in
-// decimal and re-encoded with the alphabet of apimachinery's
-// rand.SafeEncodeString (no vowels, no 0/1/3) as upstream renders its own
-// hash. Equal templates hash equally across runs and processes; the value
-// differs from the one a real cluster computes for the same template.
+// controller.ComputeHash, the template hash the Deployment controller
+// puts in the pod-template-hash label (and the DaemonSet controller in
+// controller-revision-hash): FNV-32a over the template's JSON encoding —
+// where upstream hashes a dump of the Go structs — followed, when
+// collisionCount is set, by eight bytes holding it little-endian as
+// upstream writes them, the sum written in decimal and re-encoded with
+// the alphabet of apimachinery's rand.SafeEncodeString (no vowels, no
+// 0/1/3). Equal templates hash equally across runs and processes; the
+// value differs from the one a real cluster computes for the same
+// template. A nil template hashes as an empty input.
 func DefaultPodTemplateHash(template *api.PodTemplateSpec, collisionCount *int32) string {
 	h := fnv.New32a()
 	if template != nil {
@@ -98,7 +102,7 @@ func DefaultPodTemplateHash(template *api.PodTemplateSpec, collisionCount *int32
 		}
 	}
 	if collisionCount != nil {
-		var buf [4]byte
+		var buf [8]byte
 		binary.LittleEndian.PutUint32(buf[:], uint32(*collisionCount))
 		h.Write(buf[:])
 	}
