@@ -105,3 +105,68 @@ func ExampleSyncDeployment_rollingUpdate() {
 	// nginx:1.14.2=0 nginx:1.16.1=3 (3 pods, 3 available)
 	// NewReplicaSetAvailable
 }
+
+// A rollout that makes no progress: the docs' "Failed Deployment". The
+// new pod of nginx:1.161 (a typo) never becomes ready. The controller
+// needs no ticking clock: NextDeadline says when the Progressing
+// condition's progressDeadlineSeconds (here 600) runs out, and the step
+// at that time reports ProgressDeadlineExceeded.
+func ExampleDeploymentController() {
+	replicas, deadline := int32(3), int32(600)
+	surge, unavailable := api.FromString("25%"), api.FromString("25%")
+	d := &api.Deployment{
+		ObjectMeta: api.ObjectMeta{Name: "nginx-deployment", Namespace: "default", UID: "dep-1", Generation: 2,
+			Annotations: map[string]string{workloads.AnnotationDeploymentRevision: "2"}},
+		Spec: api.DeploymentSpec{
+			Replicas: &replicas,
+			Selector: &api.LabelSelector{MatchLabels: map[string]string{"app": "nginx"}},
+			Template: api.PodTemplateSpec{
+				ObjectMeta: api.ObjectMeta{Labels: map[string]string{"app": "nginx"}},
+				Spec:       api.PodSpec{Containers: []api.Container{{Name: "nginx", Image: "nginx:1.161"}}},
+			},
+			Strategy: api.DeploymentStrategy{Type: api.RollingUpdateDeploymentStrategyType,
+				RollingUpdate: &api.RollingUpdateDeployment{MaxSurge: &surge, MaxUnavailable: &unavailable}},
+			ProgressDeadlineSeconds: &deadline,
+		},
+	}
+	// The old ReplicaSet runs 3 available pods; the controller created the
+	// new one at 10:00 and has seen its pod, which never gets ready.
+	t0 := time.Date(2025, 3, 1, 10, 0, 0, 0, time.UTC)
+	d.Status = api.DeploymentStatus{
+		WorkloadStatus:      api.WorkloadStatus{ObservedGeneration: 2, Replicas: 4, UpdatedReplicas: 1, ReadyReplicas: 3, AvailableReplicas: 3},
+		UnavailableReplicas: 1,
+		TerminatingReplicas: new(int32),
+		Conditions: []api.WorkloadCondition{
+			{Type: "Available", Status: api.ConditionTrue, Reason: "MinimumReplicasAvailable", Message: "Deployment has minimum availability.",
+				LastUpdateTime: api.NewTime(t0), LastTransitionTime: api.NewTime(t0)},
+			{Type: "Progressing", Status: api.ConditionTrue, Reason: "ReplicaSetUpdated", Message: `ReplicaSet "nginx-deployment-66b6c48dd5" is progressing.`,
+				LastUpdateTime: api.NewTime(t0), LastTransitionTime: api.NewTime(t0)},
+		},
+	}
+	rs := func(name, image string, n, available int32, rev string) *api.ReplicaSet {
+		labels := map[string]string{"app": "nginx", workloads.LabelPodTemplateHash: name}
+		return &api.ReplicaSet{
+			ObjectMeta: api.ObjectMeta{Name: "nginx-deployment-" + name, Namespace: "default", UID: name,
+				Labels: labels, Annotations: map[string]string{workloads.AnnotationDeploymentRevision: rev},
+				OwnerReferences: []api.OwnerReference{workloads.NewControllerRef(&d.ObjectMeta, "apps/v1", "Deployment")}},
+			Spec: api.ReplicaSetSpec{Replicas: &n, Selector: &api.LabelSelector{MatchLabels: labels},
+				Template: api.PodTemplateSpec{ObjectMeta: api.ObjectMeta{Labels: labels},
+					Spec: api.PodSpec{Containers: []api.Container{{Name: "nginx", Image: image}}}}},
+			Status: api.ReplicaSetStatus{Replicas: n, ReadyReplicas: available, AvailableReplicas: available},
+		}
+	}
+	in := workloads.DeploymentInput{Deployment: d, ReplicaSets: []*api.ReplicaSet{
+		rs("75675f5897", "nginx:1.14.2", 3, 3, "1"), rs("66b6c48dd5", "nginx:1.161", 1, 0, "2")}}
+
+	var c workloads.DeploymentController
+	res, _ := c.Step(in, t0.Add(30*time.Second))
+	fmt.Println("status written:", res.StatusUpdated, "next check:", c.NextDeadline().Format(time.TimeOnly))
+	res, _ = c.Step(in, c.NextDeadline())
+	for _, cond := range res.Status.Conditions {
+		fmt.Printf("%s=%s %s: %s\n", cond.Type, cond.Status, cond.Reason, cond.Message)
+	}
+	// Output:
+	// status written: false next check: 10:10:01
+	// Available=True MinimumReplicasAvailable: Deployment has minimum availability.
+	// Progressing=False ProgressDeadlineExceeded: ReplicaSet "nginx-deployment-66b6c48dd5" has timed out progressing.
+}
