@@ -82,6 +82,19 @@ var nilCases = map[string]func(t *testing.T){
 			t.Errorf("a list with a nil pod is left as it is: %v", pods)
 		}
 	},
+	"(*ReplicaSetController).Step": func(t *testing.T) {
+		var c *workloads.ReplicaSetController
+		r, err := c.Step(workloads.ReplicaSetInput{}, nilT0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "controller")
+		r, err = workloads.NewReplicaSetController().Step(workloads.ReplicaSetInput{}, nilT0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "replicaset")
+	},
+	"(*ReplicaSetController).NextDeadline": func(t *testing.T) {
+		var c *workloads.ReplicaSetController
+		niltest.Zero(t, c.NextDeadline())
+	},
 	// The Deployment controller.
 	"SyncDeployment": func(t *testing.T) {
 		r, err := workloads.SyncDeployment(nil, nil, nil, workloads.DeploymentOptions{}, nilT0)

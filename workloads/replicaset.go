@@ -155,33 +155,46 @@ func SyncReplicaSet(in ReplicaSetInput, pending ReplicaSetExpectations, now time
 
 	res := ReplicaSetSync{Expectations: pending}
 	claimed := make([]*api.Pod, 0, len(in.Pods))
-	var terminating int32
+	// The status counts the replicas as they were before this sync acted
+	// (calculateStatus over the claimed pods), in the same pass.
+	status := rs.Status
+	var terminating, fullyLabeled, ready, available int32
+	tmpl := newLabelPairs(rs.Spec.Template.Labels)
 	for _, p := range in.Pods {
 		if p == nil || p.Namespace != rs.Namespace {
 			continue
 		}
+		matches := sel.Matches(api.Set(p.Labels))
 		if !isPodActive(p) {
 			if p.DeletionTimestamp != nil && !isPodTerminal(p) {
-				if ref := p.ControllerRef(); ref != nil && ref.UID == rs.UID && sel.Matches(api.Set(p.Labels)) {
+				if ref := p.ControllerRef(); ref != nil && ref.UID == rs.UID && matches {
 					terminating++
 				}
 			}
 			continue
 		}
-		switch ClaimObject(&rs.ObjectMeta, &p.ObjectMeta, sel.Matches(api.Set(p.Labels))) {
-		case ClaimOwned:
-			claimed = append(claimed, p)
+		switch ClaimObject(&rs.ObjectMeta, &p.ObjectMeta, matches) {
 		case ClaimAdopt:
-			claimed = append(claimed, p)
 			res.Adopted = append(res.Adopted, p)
 		case ClaimRelease:
 			res.Released = append(res.Released, p)
+			continue
+		case ClaimIgnored:
+			continue
+		}
+		claimed = append(claimed, p)
+		if tmpl.allIn(p.Labels) {
+			fullyLabeled++
+		}
+		if api.IsPodReady(p) {
+			ready++
+			if podAvailable(p, rs.Spec.MinReadySeconds, now) {
+				available++
+			}
 		}
 	}
-
-	// The status counts the replicas as they were before this sync acted;
-	// manageReplicas reorders claimed, so count first.
-	status := countReplicaSetStatus(rs, claimed, now)
+	status.Replicas = int32(len(claimed))
+	status.FullyLabeledReplicas, status.ReadyReplicas, status.AvailableReplicas = fullyLabeled, ready, available
 	status.TerminatingReplicas = &terminating
 
 	var manageErr error
@@ -282,32 +295,23 @@ func manageReplicas(res *ReplicaSetSync, in ReplicaSetInput, claimed []*api.Pod,
 	return nil
 }
 
-// countReplicaSetStatus is calculateStatus's counts over the claimed
-// replicas.
-func countReplicaSetStatus(rs *api.ReplicaSet, claimed []*api.Pod, now time.Time) api.ReplicaSetStatus {
-	st := rs.Status
-	st.Replicas = int32(len(claimed))
-	st.FullyLabeledReplicas, st.ReadyReplicas, st.AvailableReplicas = 0, 0, 0
-	tmpl := rs.Spec.Template.Labels
-	for _, p := range claimed {
-		if hasAllLabels(p.Labels, tmpl) {
-			st.FullyLabeledReplicas++
-		}
-		if api.IsPodReady(p) {
-			st.ReadyReplicas++
-			if podAvailable(p, rs.Spec.MinReadySeconds, now) {
-				st.AvailableReplicas++
-			}
-		}
+// labelPairs are a label map read once into a list, so that checking
+// many pods against it iterates no map.
+type labelPairs []struct{ key, value string }
+
+func newLabelPairs(m map[string]string) labelPairs {
+	out := make(labelPairs, 0, len(m))
+	for k, v := range m {
+		out = append(out, struct{ key, value string }{k, v})
 	}
-	return st
+	return out
 }
 
-// hasAllLabels reports whether labels carries every pair of want (the
-// template's labels as an exact-match selector).
-func hasAllLabels(labels, want map[string]string) bool {
-	for k, v := range want {
-		if got, ok := labels[k]; !ok || got != v {
+// allIn reports whether labels carries every pair (the template's labels
+// as an exact-match selector: fullyLabeledReplicas).
+func (l labelPairs) allIn(labels map[string]string) bool {
+	for _, w := range l {
+		if got, ok := labels[w.key]; !ok || got != w.value {
 			return false
 		}
 	}

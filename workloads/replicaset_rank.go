@@ -73,88 +73,103 @@ func RankPodsForDeletion(pods []*api.Pod, ranks []int, now time.Time) {
 			return
 		}
 	}
-	if len(ranks) != len(pods) {
-		ranks = nil
+	// Each pod's facts are read once; the comparisons only compare them.
+	keys := make([]deletionKey, len(pods))
+	for i, p := range pods {
+		k := &keys[i]
+		k.pod, k.uid = p, p.UID
+		k.unassigned = p.Spec.NodeName == ""
+		k.phase = phaseOrdinal(p.Status.Phase)
+		k.ready = api.IsPodReady(p)
+		k.cost = PodDeletionCost(p)
+		if len(ranks) == len(pods) {
+			k.rank = ranks[i]
+		}
+		if k.ready {
+			k.readySince = readySince(p)
+			k.readyBucket = logAgeBucket(now.Sub(k.readySince))
+		}
+		k.createdBucket = logAgeBucket(now.Sub(p.CreationTimestamp.Time))
+		k.restarts, k.sidecarRestarts = maxRestarts(p)
 	}
-	sort.Sort(&deletionOrder{pods: pods, ranks: ranks, now: now})
+	sort.Sort(&deletionOrder{pods: pods, keys: keys, now: now})
+}
+
+// deletionKey is what the deletion ranking reads of one pod.
+type deletionKey struct {
+	pod               *api.Pod
+	uid               string
+	unassigned, ready bool
+	phase             int
+	cost              int32
+	rank              int
+	readySince        time.Time
+	// The logarithmic ages of readySince and creationTimestamp, read
+	// only when now and both times compared are set.
+	readyBucket, createdBucket int64
+	restarts, sidecarRestarts  int32
 }
 
 type deletionOrder struct {
-	pods  []*api.Pod
-	ranks []int
-	now   time.Time
+	pods []*api.Pod
+	keys []deletionKey
+	now  time.Time
 }
 
 func (s *deletionOrder) Len() int { return len(s.pods) }
 
 func (s *deletionOrder) Swap(i, j int) {
 	s.pods[i], s.pods[j] = s.pods[j], s.pods[i]
-	if s.ranks != nil {
-		s.ranks[i], s.ranks[j] = s.ranks[j], s.ranks[i]
-	}
-}
-
-func (s *deletionOrder) rank(i int) int {
-	if s.ranks == nil {
-		return 0
-	}
-	return s.ranks[i]
+	s.keys[i], s.keys[j] = s.keys[j], s.keys[i]
 }
 
 func (s *deletionOrder) Less(i, j int) bool {
-	a, b := s.pods[i], s.pods[j]
-	if a.Spec.NodeName != b.Spec.NodeName && (a.Spec.NodeName == "" || b.Spec.NodeName == "") {
-		return a.Spec.NodeName == ""
+	a, b := &s.keys[i], &s.keys[j]
+	if a.unassigned != b.unassigned {
+		return a.unassigned
 	}
-	if pa, pb := phaseOrdinal(a.Status.Phase), phaseOrdinal(b.Status.Phase); pa != pb {
-		return pa < pb
+	if a.phase != b.phase {
+		return a.phase < b.phase
 	}
-	readyA, readyB := api.IsPodReady(a), api.IsPodReady(b)
-	if readyA != readyB {
-		return !readyA
+	if a.ready != b.ready {
+		return !a.ready
 	}
-	if ca, cb := PodDeletionCost(a), PodDeletionCost(b); ca != cb {
-		return ca < cb
+	if a.cost != b.cost {
+		return a.cost < b.cost
 	}
-	if ra, rb := s.rank(i), s.rank(j); ra != rb {
-		return ra > rb
+	if a.rank != b.rank {
+		return a.rank > b.rank
 	}
-	if readyA && readyB {
-		ta, tb := readySince(a), readySince(b)
-		if !ta.Equal(tb) {
-			return s.newerFirst(a, b, ta, tb)
-		}
+	if a.ready && b.ready && !a.readySince.Equal(b.readySince) {
+		return s.newerFirst(a, b, a.readySince, b.readySince, a.readyBucket, b.readyBucket)
 	}
-	ra, sa := maxRestarts(a)
-	rb, sb := maxRestarts(b)
-	if ra != rb {
-		return ra > rb
+	if a.restarts != b.restarts {
+		return a.restarts > b.restarts
 	}
-	if sa != sb {
-		return sa > sb
+	if a.sidecarRestarts != b.sidecarRestarts {
+		return a.sidecarRestarts > b.sidecarRestarts
 	}
-	ta, tb := a.CreationTimestamp.Time, b.CreationTimestamp.Time
+	ta, tb := a.pod.CreationTimestamp.Time, b.pod.CreationTimestamp.Time
 	if !ta.Equal(tb) {
-		return s.newerFirst(a, b, ta, tb)
+		return s.newerFirst(a, b, ta, tb, a.createdBucket, b.createdBucket)
 	}
 	return false
 }
 
-// newerFirst orders two different times of a and b: a zero time first,
-// else by logarithmic age bucket relative to now (younger bucket first),
-// the uid deciding within a bucket.
-func (s *deletionOrder) newerFirst(a, b *api.Pod, ta, tb time.Time) bool {
+// newerFirst orders two different times ta of a and tb of b: a zero time
+// first, else by logarithmic age bucket relative to now (ba, bb; younger
+// first), the uid deciding within a bucket.
+func (s *deletionOrder) newerFirst(a, b *deletionKey, ta, tb time.Time, ba, bb int64) bool {
 	if s.now.IsZero() || ta.IsZero() || tb.IsZero() {
 		if ta.IsZero() || tb.IsZero() {
 			return ta.IsZero()
 		}
 		return ta.After(tb)
 	}
-	d := logAgeBucket(s.now.Sub(ta)) - logAgeBucket(s.now.Sub(tb))
-	if d == 0 {
-		return a.UID < b.UID
+	if ba == bb {
+		return a.uid < b.uid
 	}
-	return d < 0
+	return ba < bb
 }
 
 // logAgeBucket is floor(log2(age in ns)), -1 for an age not above 0.
@@ -222,20 +237,23 @@ func coLocationRanks(rs *api.ReplicaSet, others []*api.ReplicaSet, pods, claimed
 			related = append(related, o)
 		}
 	}
+	// Each pod counts once, however many of the related sets select it
+	// (upstream de-duplicates by uid, which the API server makes unique).
+	sels := make([]api.Selector, len(related))
+	for i, r := range related {
+		if sel, err := api.LabelSelectorAsSelector(r.Spec.Selector); err == nil {
+			sels[i] = sel
+		}
+	}
 	perNode := map[string]int{}
-	seen := map[string]bool{}
-	for _, r := range related {
-		sel, err := api.LabelSelectorAsSelector(r.Spec.Selector)
-		if err != nil {
+	for _, p := range pods {
+		if p == nil || !isPodActive(p) {
 			continue
 		}
-		for _, p := range pods {
-			if p == nil || p.Namespace != r.Namespace || !sel.Matches(api.Set(p.Labels)) || seen[p.UID] {
-				continue
-			}
-			seen[p.UID] = true
-			if isPodActive(p) {
+		for i, r := range related {
+			if sels[i] != nil && p.Namespace == r.Namespace && sels[i].Matches(api.Set(p.Labels)) {
 				perNode[p.Spec.NodeName]++
+				break
 			}
 		}
 	}
