@@ -31,6 +31,8 @@ type deploymentSyncer struct {
 	// cachedReplicas is spec.replicas of each claimed ReplicaSet as the
 	// cache (the input) holds it, by name.
 	cachedReplicas map[string]int32
+	// templateKey is templateKey(&d.Spec.Template), computed once.
+	templateKey string
 	// surge and unavailable are MaxSurge and MaxUnavailable of d.
 	surge, unavailable int32
 }
@@ -221,7 +223,10 @@ func (s *deploymentSyncer) getAllReplicaSetsAndSyncRevision(rsList []*api.Replic
 // others in that order.
 func (s *deploymentSyncer) findNewAndOld(rsList []*api.ReplicaSet) (*api.ReplicaSet, []*api.ReplicaSet) {
 	slices.SortFunc(rsList, compareByCreation)
-	want := templateKey(&s.d.Spec.Template)
+	if s.templateKey == "" {
+		s.templateKey = templateKey(&s.d.Spec.Template)
+	}
+	want := s.templateKey
 	var newRS *api.ReplicaSet
 	for _, rs := range rsList {
 		if templateKey(&rs.Spec.Template) == want {
@@ -316,7 +321,7 @@ func (s *deploymentSyncer) getNewReplicaSet(existing *api.ReplicaSet, oldRSs []*
 	alreadyExists := false
 	if taken := s.cached(newRS.Name); taken != nil {
 		ref := taken.ControllerRef()
-		if ref == nil || ref.UID != d.UID || templateKey(&taken.Spec.Template) != templateKey(&d.Spec.Template) {
+		if ref == nil || ref.UID != d.UID || templateKey(&taken.Spec.Template) != s.templateKey {
 			n := int32(1)
 			if d.Status.CollisionCount != nil {
 				n = *d.Status.CollisionCount + 1
