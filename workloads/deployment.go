@@ -40,22 +40,46 @@ const (
 // The reasons of a Deployment's Progressing and Available conditions
 // (pkg/controller/deployment/util).
 const (
-	DeploymentReasonReplicaSetUpdated          = "ReplicaSetUpdated"
-	DeploymentReasonReplicaSetCreateError      = "ReplicaSetCreateError"
-	DeploymentReasonNewReplicaSetCreated       = "NewReplicaSetCreated"
-	DeploymentReasonFoundNewReplicaSet         = "FoundNewReplicaSet"
-	DeploymentReasonNewReplicaSetAvailable     = "NewReplicaSetAvailable"
-	DeploymentReasonProgressDeadlineExceeded   = "ProgressDeadlineExceeded"
-	DeploymentReasonDeploymentPaused           = "DeploymentPaused"
-	DeploymentReasonDeploymentResumed          = "DeploymentResumed"
-	DeploymentReasonMinimumReplicasAvailable   = "MinimumReplicasAvailable"
+	// DeploymentReasonReplicaSetUpdated: Progressing True, the rollout
+	// made progress (more updated, ready or available pods, fewer old
+	// ones); its lastUpdateTime restarts the progress deadline.
+	DeploymentReasonReplicaSetUpdated = "ReplicaSetUpdated"
+	// DeploymentReasonReplicaSetCreateError: Progressing False, the new
+	// ReplicaSet could not be created.
+	DeploymentReasonReplicaSetCreateError = "ReplicaSetCreateError"
+	// DeploymentReasonNewReplicaSetCreated: Progressing True, the sync
+	// created the new ReplicaSet.
+	DeploymentReasonNewReplicaSetCreated = "NewReplicaSetCreated"
+	// DeploymentReasonFoundNewReplicaSet: Progressing True, set when a
+	// Deployment with a deadline but no Progressing condition yet already
+	// has its new ReplicaSet.
+	DeploymentReasonFoundNewReplicaSet = "FoundNewReplicaSet"
+	// DeploymentReasonNewReplicaSetAvailable: Progressing True, the
+	// rollout is complete (every replica updated and available).
+	DeploymentReasonNewReplicaSetAvailable = "NewReplicaSetAvailable"
+	// DeploymentReasonProgressDeadlineExceeded: Progressing False, no
+	// progress for progressDeadlineSeconds.
+	DeploymentReasonProgressDeadlineExceeded = "ProgressDeadlineExceeded"
+	// DeploymentReasonDeploymentPaused: Progressing Unknown while paused.
+	DeploymentReasonDeploymentPaused = "DeploymentPaused"
+	// DeploymentReasonDeploymentResumed: Progressing Unknown once resumed,
+	// so the paused time does not count against the deadline.
+	DeploymentReasonDeploymentResumed = "DeploymentResumed"
+	// DeploymentReasonMinimumReplicasAvailable: Available True, at least
+	// replicas − maxUnavailable pods are available.
+	DeploymentReasonMinimumReplicasAvailable = "MinimumReplicasAvailable"
+	// DeploymentReasonMinimumReplicasUnavailable: Available False, fewer.
 	DeploymentReasonMinimumReplicasUnavailable = "MinimumReplicasUnavailable"
 )
 
 // The Deployment condition types (apps/v1).
 const (
-	DeploymentAvailable      = "Available"
-	DeploymentProgressing    = "Progressing"
+	// DeploymentAvailable: the Deployment has its minimum availability.
+	DeploymentAvailable = "Available"
+	// DeploymentProgressing: how the rollout is going.
+	DeploymentProgressing = "Progressing"
+	// DeploymentReplicaFailure: a ReplicaSet's ReplicaFailure condition
+	// (say, pods forbidden by a quota) copied to the Deployment.
 	DeploymentReplicaFailure = "ReplicaFailure"
 )
 
