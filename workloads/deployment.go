@@ -225,7 +225,8 @@ type DeploymentSync struct {
 // template is a hash collision: status.collisionCount goes up (written)
 // and the sync fails, so the next one hashes differently. Not modelled:
 // the deprecated rollback annotation deprecated.deployment.rollback.to
-// (an error), API errors.
+// (an error wrapping errors.ErrUnsupported; a paused Deployment is only
+// scaled), API errors.
 //
 // Bad input — a nil Deployment, a missing spec.replicas or selector, a
 // RollingUpdate without rollingUpdate.maxSurge/maxUnavailable (the API

@@ -60,8 +60,9 @@ func NewDeploymentController(opts DeploymentOptions) *DeploymentController {
 // made before it, and the controller retries after its back-off (5 ms
 // doubling per consecutive failure, at most 1000 s; after 15 retries it
 // gives up until the next Step). Bad input (see SyncDeployment) is an
-// error wrapping api.ErrInvalidInput that leaves the controller as it
-// was. A nil controller is an error.
+// error wrapping api.ErrInvalidInput, and a request SyncDeployment does
+// not model one wrapping errors.ErrUnsupported; both leave the controller
+// as it was. A nil controller is an error.
 func (c *DeploymentController) Step(in DeploymentInput, now time.Time) (DeploymentSync, error) {
 	if c == nil {
 		return DeploymentSync{}, fmt.Errorf("%w: DeploymentController: nil", errInvalidInput)
@@ -71,7 +72,7 @@ func (c *DeploymentController) Step(in DeploymentInput, now time.Time) (Deployme
 	case err == nil:
 		c.failures = 0
 		c.next = res.NextCheck
-	case errors.Is(err, api.ErrInvalidInput):
+	case errors.Is(err, api.ErrInvalidInput), errors.Is(err, errors.ErrUnsupported):
 	default:
 		c.next = time.Time{}
 		if c.failures < deploymentMaxRetries {

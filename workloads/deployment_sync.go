@@ -14,7 +14,8 @@ import (
 // errRollbackNotModelled is returned for a Deployment still carrying the
 // deprecated rollbackTo annotation, whose handling (the template copied
 // back from an old ReplicaSet) SyncDeployment does not model.
-var errRollbackNotModelled = errors.New("workloads: deployment rollback through the deprecated.deployment.rollback.to annotation is not modelled")
+// It wraps errors.ErrUnsupported.
+var errRollbackNotModelled = fmt.Errorf("workloads: deployment rollback through the %s annotation is not modelled: %w", AnnotationDeprecatedRollbackTo, errors.ErrUnsupported)
 
 // deploymentSyncer is one run of upstream's syncDeployment: d is the
 // controller's deep copy of the Deployment, changed in place as upstream
@@ -80,10 +81,8 @@ func (s *deploymentSyncer) syncDeployment(replicaSets []*api.ReplicaSet, pods []
 	if d.Spec.Paused {
 		return s.sync(rsList)
 	}
-	if v := d.Annotations[AnnotationDeprecatedRollbackTo]; v != "" {
-		if _, err := strconv.ParseInt(v, 10, 64); err == nil {
-			return errRollbackNotModelled
-		}
+	if s.rollbackRequested() {
+		return errRollbackNotModelled
 	}
 	scaling, err := s.isScalingEvent(rsList)
 	if err != nil {
@@ -99,6 +98,17 @@ func (s *deploymentSyncer) syncDeployment(replicaSets []*api.ReplicaSet, pods []
 		return s.rolloutRolling(rsList)
 	}
 	return fmt.Errorf("unexpected deployment strategy type: %s", d.Spec.Strategy.Type)
+}
+
+// rollbackRequested reports whether d carries a parsable
+// deprecated.deployment.rollback.to annotation (upstream's getRollbackTo).
+func (s *deploymentSyncer) rollbackRequested() bool {
+	v := s.d.Annotations[AnnotationDeprecatedRollbackTo]
+	if v == "" {
+		return false
+	}
+	_, err := strconv.ParseInt(v, 10, 64)
+	return err == nil
 }
 
 // claimReplicaSets claims the namespace's cached ReplicaSets for the
@@ -191,14 +201,15 @@ func (s *deploymentSyncer) syncStatusOnly(rsList []*api.ReplicaSet) error {
 
 // sync is the sync of a paused Deployment or of a scaling event: scale
 // (proportionally when several ReplicaSets are active), clean up the
-// history when paused, write the status without progress estimation.
+// history when paused (and no rollback is pending), write the status
+// without progress estimation.
 func (s *deploymentSyncer) sync(rsList []*api.ReplicaSet) error {
 	newRS, oldRSs, err := s.getAllReplicaSetsAndSyncRevision(rsList, false)
 	if err != nil {
 		return err
 	}
 	s.scale(newRS, oldRSs)
-	if s.d.Spec.Paused {
+	if s.d.Spec.Paused && !s.rollbackRequested() {
 		s.cleanupDeployment(oldRSs)
 	}
 	s.syncDeploymentStatus(append(oldRSs, newRS), newRS)
