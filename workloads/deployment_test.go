@@ -243,3 +243,21 @@ func TestSyncDeploymentHashCollision(t *testing.T) {
 		t.Fatalf("after the collision: %+v, %v", res.NewReplicaSet, err)
 	}
 }
+
+// The deprecated rollback annotation is not modelled: the sync says so
+// with errors.ErrUnsupported, and the controller does not retry it.
+func TestSyncDeploymentRollbackUnsupported(t *testing.T) {
+	d := testDeployment(3, api.FromString("25%"), api.FromString("25%"))
+	d.Annotations = map[string]string{AnnotationDeprecatedRollbackTo: "1"}
+	var c DeploymentController
+	if _, err := c.Step(DeploymentInput{Deployment: d}, t0); !errors.Is(err, errors.ErrUnsupported) {
+		t.Fatalf("got %v, want errors.ErrUnsupported", err)
+	}
+	if !c.NextDeadline().IsZero() {
+		t.Errorf("retry scheduled at %v", c.NextDeadline())
+	}
+	d.Annotations[AnnotationDeprecatedRollbackTo] = "not-a-number" // ignored, as upstream ignores it
+	if _, err := SyncDeployment(d, nil, nil, DeploymentOptions{}, t0); err != nil {
+		t.Fatal(err)
+	}
+}
