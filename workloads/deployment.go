@@ -217,8 +217,9 @@ type DeploymentSync struct {
 // messages, Progressing timing out when its lastUpdateTime plus
 // progressDeadlineSeconds is before now. Old ReplicaSets beyond
 // revisionHistoryLimit are deleted when the Deployment is paused, or when
-// its input status already shows the rollout complete and the step moved
-// nothing.
+// its input status already shows the rollout complete (and, for
+// RollingUpdate, the step scaled nothing; for Recreate, no old pod
+// runs).
 //
 // Cost: the sync reads ReplicaSets, not pods — only Recreate passes once
 // over the pods, allocating nothing per pod — so a 10,000-replica
