@@ -261,3 +261,20 @@ func TestSyncDeploymentRollbackUnsupported(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A Deployment whose selector is empty selects every pod: upstream
+// refuses it (event SelectingAll) and only records the generation.
+func TestSyncDeploymentSelectingAll(t *testing.T) {
+	d := testDeployment(3, api.FromString("25%"), api.FromString("25%"))
+	d.Spec.Selector = &api.LabelSelector{}
+	d.Generation = 4
+	d.Status.ObservedGeneration = 3
+	res, err := SyncDeployment(d, []*api.ReplicaSet{testRS(d, "web-a", "web:2", 3, t0, nil)}, nil, DeploymentOptions{}, t0)
+	if err != nil || !res.StatusUpdated || res.Status.ObservedGeneration != 4 || res.NewReplicaSet != nil || len(res.Updates) != 0 {
+		t.Fatalf("selecting all: %+v, %v", res, err)
+	}
+	d.Status.ObservedGeneration = 4
+	if res, _ := SyncDeployment(d, nil, nil, DeploymentOptions{}, t0); res.StatusUpdated {
+		t.Error("generation already observed: status written again")
+	}
+}
