@@ -169,6 +169,43 @@ var nilCases = map[string]func(t *testing.T){
 		var m *workloads.JobController
 		niltest.Zero(t, m.Backoff())
 	},
+	// The Deployment controller.
+	"SyncDeployment": func(t *testing.T) {
+		r, err := workloads.SyncDeployment(nil, nil, nil, workloads.DeploymentOptions{}, nilT0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "deployment")
+		one := int32(1)
+		d := &api.Deployment{ObjectMeta: api.ObjectMeta{Name: "web"}, Spec: api.DeploymentSpec{Replicas: &one}}
+		r, err = workloads.SyncDeployment(d, nil, nil, workloads.DeploymentOptions{}, nilT0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "spec.selector")
+		d.Spec.Selector = &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
+		d.Spec.Strategy.Type = api.RecreateDeploymentStrategyType
+		if _, err := workloads.SyncDeployment(d, []*api.ReplicaSet{nil}, []*api.Pod{nil}, workloads.DeploymentOptions{}, nilT0); err != nil {
+			t.Errorf("nil ReplicaSet and pod: %v; want them skipped", err)
+		}
+		r, err = workloads.SyncDeployment(d, []*api.ReplicaSet{{ObjectMeta: api.ObjectMeta{Name: "web-1"}}}, nil, workloads.DeploymentOptions{}, nilT0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "spec.replicas")
+	},
+	"DefaultPodTemplateHash": func(t *testing.T) {
+		if h := workloads.DefaultPodTemplateHash(nil, nil); h == "" {
+			t.Error("nil template: empty hash")
+		}
+	},
+	"(*DeploymentController).Step": func(t *testing.T) {
+		var c *workloads.DeploymentController
+		r, err := c.Step(workloads.DeploymentInput{}, nilT0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "DeploymentController")
+		r, err = workloads.NewDeploymentController(workloads.DeploymentOptions{}).Step(workloads.DeploymentInput{}, nilT0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "deployment")
+	},
+	"(*DeploymentController).NextDeadline": func(t *testing.T) {
+		var c *workloads.DeploymentController
+		niltest.Zero(t, c.NextDeadline())
+	},
 }
 
 func TestNil(t *testing.T) { niltest.Run(t, nilCases) }
