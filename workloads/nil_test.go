@@ -112,6 +112,19 @@ var nilCases = map[string]func(t *testing.T){
 		niltest.Zero(t, c)
 		niltest.Invalid(t, err, api.ErrInvalidInput, "statefulset")
 	},
+	"(*StatefulSetController).Step": func(t *testing.T) {
+		var c *workloads.StatefulSetController
+		r, err := c.Step(workloads.StatefulSetInput{}, nilT0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "statefulset controller")
+		r, err = workloads.NewStatefulSetController(workloads.StatefulSetConfig{}).Step(workloads.StatefulSetInput{}, nilT0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "statefulset")
+	},
+	"(*StatefulSetController).NextDeadline": func(t *testing.T) {
+		var c *workloads.StatefulSetController
+		niltest.Zero(t, c.NextDeadline())
+	},
 }
 
 func TestNil(t *testing.T) { niltest.Run(t, nilCases) }
