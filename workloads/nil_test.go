@@ -17,16 +17,6 @@ var nilT0 = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 // pods in the list are skipped. Keyed by the names niltest.Nilable lists;
 // TestNilTableComplete keeps it complete.
 var nilCases = map[string]func(t *testing.T){
-	"SyncReplicaSet": func(t *testing.T) {
-		r, err := workloads.SyncReplicaSet(nil, nil)
-		niltest.Zero(t, r)
-		niltest.Invalid(t, err, api.ErrInvalidInput, "replicaset")
-		one := int32(1)
-		rs := &api.ReplicaSet{Spec: api.ReplicaSetSpec{Replicas: &one}}
-		if r, err := workloads.SyncReplicaSet(rs, []*api.Pod{nil}); err != nil || r.Create != 1 {
-			t.Errorf("nil pod: got %+v, %v; want it skipped", r, err)
-		}
-	},
 	"SyncStatefulSet": func(t *testing.T) {
 		r, err := workloads.SyncStatefulSet(nil, nil, workloads.StatefulSetConfig{}, nilT0)
 		niltest.Zero(t, r)
@@ -78,6 +68,32 @@ var nilCases = map[string]func(t *testing.T){
 		p, err = workloads.CreatePodFromTemplate(nil, "web", "", &ref)
 		niltest.Zero(t, p)
 		niltest.Invalid(t, err, api.ErrInvalidInput, "template")
+	},
+	// The ReplicaSet controller (SyncReplicaSet takes its objects in a
+	// ReplicaSetInput value; its nil cases are in replicaset_test.go).
+	"PodDeletionCost": func(t *testing.T) {
+		niltest.Zero(t, workloads.PodDeletionCost(nil))
+	},
+	"RankPodsForDeletion": func(t *testing.T) {
+		workloads.RankPodsForDeletion(nil, nil, nilT0)
+		pods := []*api.Pod{{ObjectMeta: api.ObjectMeta{Name: "b"}}, nil}
+		workloads.RankPodsForDeletion(pods, nil, nilT0)
+		if pods[0].Name != "b" || pods[1] != nil {
+			t.Errorf("a list with a nil pod is left as it is: %v", pods)
+		}
+	},
+	"(*ReplicaSetController).Step": func(t *testing.T) {
+		var c *workloads.ReplicaSetController
+		r, err := c.Step(workloads.ReplicaSetInput{}, nilT0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "controller")
+		r, err = workloads.NewReplicaSetController().Step(workloads.ReplicaSetInput{}, nilT0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "replicaset")
+	},
+	"(*ReplicaSetController).NextDeadline": func(t *testing.T) {
+		var c *workloads.ReplicaSetController
+		niltest.Zero(t, c.NextDeadline())
 	},
 	"StatefulSetRevisionData": func(t *testing.T) {
 		b, err := workloads.StatefulSetRevisionData(nil)
