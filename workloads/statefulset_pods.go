@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/podsem/podsem/api"
 )
@@ -188,15 +189,7 @@ func copyPodForUpdate(p *api.Pod) *api.Pod {
 func (s *ssSync) createClaims(p *api.Pod) error {
 	_, ord := statefulParentAndOrdinal(p.Name)
 	claims := claimsFor(s.set, ord)
-	slices.SortFunc(claims, func(a, b *api.PersistentVolumeClaim) int {
-		switch {
-		case a.Name < b.Name:
-			return -1
-		case a.Name > b.Name:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(claims, func(a, b *api.PersistentVolumeClaim) int { return strings.Compare(a.Name, b.Name) })
 	var errs []error
 	for _, c := range claims {
 		if have := s.claims[c.Name]; have != nil {

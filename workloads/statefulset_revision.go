@@ -2,11 +2,13 @@ package workloads
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/podsem/podsem/api"
 )
@@ -182,25 +184,13 @@ func templateKey(tmpl *api.PodTemplateSpec) ([]byte, error) {
 // by revision number, then creation time, then name.
 func sortRevisions(revs []*api.ControllerRevision) {
 	slices.SortStableFunc(revs, func(a, b *api.ControllerRevision) int {
-		switch {
-		case a.Revision != b.Revision:
-			if a.Revision < b.Revision {
-				return -1
-			}
-			return 1
-		case !a.CreationTimestamp.Equal(b.CreationTimestamp.Time):
-			if a.CreationTimestamp.Before(b.CreationTimestamp.Time) {
-				return -1
-			}
-			return 1
+		if c := cmp.Compare(a.Revision, b.Revision); c != 0 {
+			return c
 		}
-		switch {
-		case a.Name < b.Name:
-			return -1
-		case a.Name > b.Name:
-			return 1
+		if c := a.CreationTimestamp.Compare(b.CreationTimestamp.Time); c != 0 {
+			return c
 		}
-		return 0
+		return strings.Compare(a.Name, b.Name)
 	})
 }
 

@@ -2,6 +2,7 @@ package workloads
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -105,11 +106,18 @@ func (a ControllerRevisionAction) String() string {
 //  6. History beyond revisionHistoryLimit is deleted, oldest first,
 //     except the current and update revisions and those a pod uses.
 //
-// A sync that fails still lists the writes made before the failure, in
-// Err; in.Set nil or without replicas is an error wrapping
-// api.ErrInvalidInput, as is a revision whose data is not a StatefulSet
-// patch. The revision's name is upstream's byte for byte for templates
-// whose every field api models (see StatefulSetRevisionData).
+// A sync that fails reports why in Err and still lists the writes made
+// before the failure (a revision whose data restores no template fails
+// it too, before any pod is touched). in.Set nil, without replicas or
+// with a negative ordinals.start is an error wrapping api.ErrInvalidInput.
+// The revision's name is upstream's byte for byte for templates whose
+// every field api models (see StatefulSetRevisionData).
+//
+// The result is Kubernetes' answer for v1.36.3's default feature gates;
+// cfg turns on MaxUnavailableStatefulSet. Pod and claim writes under
+// Parallel management are listed by ordinal (upstream issues them
+// concurrently, in batches of 1, 2, 4, ...: a failure stops the sync
+// after its batch).
 func ReconcileStatefulSet(in StatefulSetInput, cfg StatefulSetConfig, now time.Time) (StatefulSetSync, error) {
 	set := in.Set
 	if err := checkStatefulSet(set); err != nil {
@@ -246,37 +254,31 @@ func ReconcileStatefulSet(in StatefulSetInput, cfg StatefulSetConfig, now time.T
 		}
 	}
 	res.CurrentRevision, res.UpdateRevision = current, update
-	currentSet, err := ApplyStatefulSetRevision(set, current)
-	if err != nil {
-		return StatefulSetSync{}, err
-	}
-	updateSet, err := ApplyStatefulSetRevision(set, update)
-	if err != nil {
-		return StatefulSetSync{}, err
-	}
-
-	// 4, 5. The pods and claims, the status.
-	claims := map[string]*api.PersistentVolumeClaim{}
-	for _, c := range in.Claims {
-		if c != nil && c.Namespace == set.Namespace {
-			claims[c.Name] = c
+	// 4, 5. The pods and claims, the status. A revision whose data does
+	// not restore a template fails the sync before any pod is touched
+	// (upstream's ApplyRevision error); the history is still truncated.
+	currentSet, errCurrent := ApplyStatefulSetRevision(set, current)
+	updateSet, errUpdate := ApplyStatefulSetRevision(set, update)
+	if err := errors.Join(errCurrent, errUpdate); err != nil {
+		res.Err = err
+	} else {
+		claims := map[string]*api.PersistentVolumeClaim{}
+		for _, c := range in.Claims {
+			if c != nil && c.Namespace == set.Namespace {
+				claims[c.Name] = c
+			}
 		}
+		s := &ssSync{
+			set: set, currentSet: currentSet, updateSet: updateSet,
+			currentRev: current.Name, updateRev: update.Name,
+			collisionCount: &cc, cfg: cfg, now: now,
+			storage: true, claims: claims, exists: exists,
+		}
+		s.run(claimed)
+		res.Actions = append(res.Actions, s.res.Actions...)
+		res.Wait, res.Status, res.Err = s.res.Wait, s.res.Status, s.res.Err
+		res.WriteStatus = completeAndCompare(set, &res.Status)
 	}
-	s := &ssSync{
-		set: set, currentSet: currentSet, updateSet: updateSet,
-		currentRev: current.Name, updateRev: update.Name,
-		collisionCount: &cc, cfg: cfg, now: now,
-		storage: true, claims: claims, exists: exists,
-	}
-	s.run(claimed)
-	actions := append(res.Actions, s.res.Actions...)
-	revActions := res.RevisionActions
-	res = StatefulSetSync{
-		Actions: actions, RevisionActions: revActions, Wait: s.res.Wait,
-		Status: s.res.Status, Err: s.res.Err,
-		CurrentRevision: current, UpdateRevision: update,
-	}
-	res.WriteStatus = completeAndCompare(set, &res.Status)
 
 	// 6. History.
 	live := map[string]bool{current.Name: true, update.Name: true}
