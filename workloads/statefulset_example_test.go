@@ -141,3 +141,27 @@ func ExampleStatefulSetController() {
 	// web-1: hostname web-1.nginx, claim www-web-1, labels pod-name=web-1 pod-index=1
 	// web-2: hostname web-2.nginx, claim www-web-2, labels pod-name=web-2 pod-index=2
 }
+
+// The ControllerRevision kube-controller-manager records for the docs'
+// "web" set, and the one a template change makes: the name is the set's
+// name and a hash of the revision's data (FNV-1 with the collision count,
+// made safe for names), the same as on a real cluster.
+func ExampleNewStatefulSetRevision() {
+	objs, _ := api.Decode([]byte(webStatefulSet))
+	set := objs[0].(*api.StatefulSet)
+	rev, _ := workloads.NewStatefulSetRevision(set, 1, 0)
+	fmt.Println(rev.Name, rev.Revision, rev.Labels[api.LabelControllerRevisionHashKey])
+
+	// kubectl set image statefulset/web nginx=registry.k8s.io/nginx-slim:0.24
+	set.Spec.Template.Spec.Containers[0].Image = "registry.k8s.io/nginx-slim:0.24"
+	next, _ := workloads.NewStatefulSetRevision(set, 2, 0)
+	fmt.Println(next.Name, next.Revision)
+
+	// The same template again after a name collision (collisionCount 1).
+	again, _ := workloads.NewStatefulSetRevision(set, 2, 1)
+	fmt.Println(again.Name != next.Name)
+	// Output:
+	// web-6949bfdf68 1 6949bfdf68
+	// web-6cdc958bf 2
+	// true
+}
