@@ -9,8 +9,8 @@ import (
 )
 
 // BurstReplicas is the most pods one ReplicaSet sync creates or deletes
-// (kube-controller-manager's --concurrent-... default BurstReplicas of
-// pkg/controller/replicaset); the rest wait for the next sync.
+// (pkg/controller/replicaset BurstReplicas, the value kube-controller-manager
+// starts the controller with); the rest wait for the next sync.
 const BurstReplicas = 500
 
 // ReplicaFailure is the ReplicaSet condition type the controller sets

@@ -102,3 +102,115 @@ func TestReplicaSetSyncBounded(t *testing.T) {
 		}
 	})
 }
+
+// The controller's expectations keep a slow cache from making it
+// overshoot: driven step by step while its creations and deletions reach
+// the cache only some steps later (always within ExpectationsTimeout), a
+// ReplicaSetController scaled between random sizes never has more pods in
+// existence or in flight than the largest size asked for, and once the
+// cache catches up it settles at the size asked for last.
+func TestReplicaSetControllerNoOvershoot(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		rs := webRS(int32(rapid.IntRange(0, 8).Draw(t, "replicas")))
+		most := int(*rs.Spec.Replicas)
+		var c ReplicaSetController
+		var pods []*api.Pod
+		type flight struct {
+			create  int
+			deleted []*api.Pod
+			at      time.Time
+			lands   int
+		}
+		var inFlight []flight
+		now := t0
+		made := 0
+		live := func() int {
+			n := 0
+			for _, p := range pods {
+				if p.DeletionTimestamp == nil {
+					n++
+				}
+			}
+			for _, f := range inFlight {
+				n += f.create - len(f.deleted)
+			}
+			return n
+		}
+		for step := range 30 {
+			now = now.Add(time.Duration(rapid.IntRange(0, 20).Draw(t, "wait")) * time.Second)
+			if rapid.IntRange(0, 5).Draw(t, "rescale") == 0 {
+				r := int32(rapid.IntRange(0, 8).Draw(t, "new replicas"))
+				next := *rs
+				next.Spec.Replicas = &r
+				rs = &next
+				most = max(most, int(r))
+			}
+			// Flights land in the cache when due.
+			kept := inFlight[:0]
+			for _, f := range inFlight {
+				if f.lands > step {
+					kept = append(kept, f)
+					continue
+				}
+				for range f.create {
+					made++
+					p := newPod(fmt.Sprintf("web-%d", made), mine)
+					p.CreationTimestamp = api.NewTime(f.at)
+					pods = append(pods, p)
+				}
+				for _, d := range f.deleted {
+					for i, p := range pods {
+						if p == d {
+							np := *p
+							np.DeletionTimestamp = api.NewTimePtr(f.at)
+							pods[i] = &np
+						}
+					}
+				}
+			}
+			inFlight = kept
+			res, err := c.Step(ReplicaSetInput{ReplicaSet: rs, Pods: pods}, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Created > 0 || len(res.Delete) > 0 {
+				inFlight = append(inFlight, flight{create: res.Created, deleted: res.Delete, at: now, lands: step + rapid.IntRange(1, 4).Draw(t, "delay")})
+			}
+			if n := live(); n > most {
+				t.Fatalf("step %d: %d pods live or in flight, never asked for more than %d", step, n, most)
+			}
+		}
+		// The cache catches up, the controller settles.
+		for range 3 {
+			for _, f := range inFlight {
+				for range f.create {
+					made++
+					p := newPod(fmt.Sprintf("web-%d", made), mine)
+					p.CreationTimestamp = api.NewTime(f.at)
+					pods = append(pods, p)
+				}
+				for _, d := range f.deleted {
+					for j, p := range pods {
+						if p == d {
+							np := *p
+							np.DeletionTimestamp = api.NewTimePtr(f.at)
+							pods[j] = &np
+						}
+					}
+				}
+			}
+			inFlight = nil
+			now = now.Add(time.Second)
+			res, err := c.Step(ReplicaSetInput{ReplicaSet: rs, Pods: pods}, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Created > 0 || len(res.Delete) > 0 {
+				inFlight = append(inFlight, flight{create: res.Created, deleted: res.Delete, at: now})
+			}
+		}
+		if n := live(); n != int(*rs.Spec.Replicas) {
+			t.Fatalf("settled at %d pods, want %d", n, *rs.Spec.Replicas)
+		}
+	})
+}
