@@ -2,6 +2,7 @@ package workloads
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -251,13 +252,6 @@ type ssSync struct {
 	exists, created, deleted, createdClaims map[string]bool
 
 	res StatefulSetSync
-}
-
-// ssSlot is one replica or condemned pod: an existing pod, or the pod the
-// controller would create for an ordinal nobody holds.
-type ssSlot struct {
-	pod     *api.Pod
-	ordinal int
 }
 
 func (s *ssSync) monotonic() bool { return s.set.Spec.PodManagementPolicy != api.ParallelPodManagement }
@@ -762,16 +756,11 @@ func podAvailable(p *api.Pod, minReadySeconds int32, now time.Time) bool {
 }
 
 func sortByOrdinalDescending(pods []*api.Pod) {
-	for i := 1; i < len(pods); i++ {
-		for j := i; j > 0; j-- {
-			_, a := statefulParentAndOrdinal(pods[j-1].Name)
-			_, b := statefulParentAndOrdinal(pods[j].Name)
-			if a >= b {
-				break
-			}
-			pods[j-1], pods[j] = pods[j], pods[j-1]
-		}
-	}
+	slices.SortStableFunc(pods, func(a, b *api.Pod) int {
+		_, x := statefulParentAndOrdinal(a.Name)
+		_, y := statefulParentAndOrdinal(b.Name)
+		return y - x
+	})
 }
 
 func ptrString(p *int32) string {
