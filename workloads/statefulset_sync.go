@@ -152,6 +152,9 @@ func ReconcileStatefulSet(in StatefulSetInput, cfg StatefulSetConfig, now time.T
 			orphans = append(orphans, i)
 		}
 	}
+	// Upstream lists them in its cache's (random) order; by name here, as
+	// the pod adoptions.
+	slices.SortFunc(orphans, func(a, b int) int { return strings.Compare(revisions[a].Name, revisions[b].Name) })
 	if len(orphans) > 0 {
 		if set.DeletionTimestamp != nil {
 			res.Err = fmt.Errorf("can't adopt ControllerRevisions: %s/%s has just been deleted at %s", set.Namespace, set.Name, set.DeletionTimestamp.UTC().Format(time.RFC3339))
