@@ -289,31 +289,20 @@ func (s *ssSync) run(pods []*api.Pod) {
 	s.setCounts(pods)
 
 	start := s.startOrdinal()
-	replicaCount := int(*set.Spec.Replicas)
-	replicas := make([]*api.Pod, replicaCount)
+	replicas := &ssReplicas{s: s, start: start, n: int(*set.Spec.Replicas), held: map[int]*api.Pod{}, made: map[int]*api.Pod{}}
 	var condemned []*api.Pod
 	for _, p := range pods {
 		_, ord := statefulParentAndOrdinal(p.Name)
 		switch {
-		case ord >= start && ord < start+replicaCount:
-			replicas[ord-start] = p
+		case ord >= start && ord < start+replicas.n:
+			replicas.held[ord-start] = p
 		case ord >= 0:
 			condemned = append(condemned, p)
 		}
 	}
-	for i := range replicas {
-		if replicas[i] == nil {
-			replicas[i] = s.newVersionedPod(start + i)
-		}
-	}
 	sortByOrdinalDescending(condemned)
 
-	var firstUnavailable *api.Pod
-	for _, p := range replicas {
-		if isUnavailable(p, minReady, s.now) && firstUnavailable == nil {
-			firstUnavailable = p
-		}
-	}
+	firstUnavailable := replicas.firstUnavailable(0)
 	for i := len(condemned) - 1; i >= 0; i-- {
 		if isUnavailable(condemned[i], minReady, s.now) && firstUnavailable == nil {
 			firstUnavailable = condemned[i]
@@ -323,9 +312,9 @@ func (s *ssSync) run(pods []*api.Pod) {
 	if set.DeletionTimestamp != nil {
 		return
 	}
-	finish := func() { s.setCounts(replicas, condemned) }
+	finish := func() { s.setCounts(replicas.pods(), condemned) }
 
-	if s.runForAll(len(replicas), func(i int) (bool, error) { return s.processReplica(replicas[i]) }) {
+	if s.runForAll(replicas.n, func(i int) (bool, error) { return s.processReplica(replicas.at(i)) }) {
 		finish()
 		return
 	}
@@ -357,8 +346,8 @@ func (s *ssSync) run(pods []*api.Pod) {
 		return
 	}
 	updateMin := s.partition()
-	for target := len(replicas) - 1; target >= updateMin; target-- {
-		p := replicas[target]
+	for target := replicas.n - 1; target >= updateMin; target-- {
+		p := replicas.at(target)
 		if podRevision(p) != s.updateRev && !isTerminating(p) {
 			s.deletePod(p, "update")
 			s.res.Status.CurrentReplicas--
@@ -369,6 +358,56 @@ func (s *ssSync) run(pods []*api.Pod) {
 			return
 		}
 	}
+}
+
+// ssReplicas is the ordinal range [start, start+n): the pods that hold an
+// ordinal of it, and — made only when first needed — the pod the
+// controller would create for an ordinal nobody holds. Upstream builds
+// them all up front; built on demand, a set of a million replicas with
+// few pods costs what its pods cost.
+type ssReplicas struct {
+	s        *ssSync
+	start, n int
+	held     map[int]*api.Pod // index (ordinal-start) → existing pod
+	made     map[int]*api.Pod // index → pod to create
+}
+
+func (r *ssReplicas) at(i int) *api.Pod {
+	if p := r.held[i]; p != nil {
+		return p
+	}
+	if p := r.made[i]; p != nil {
+		return p
+	}
+	p := r.s.newVersionedPod(r.start + i)
+	r.made[i] = p
+	return p
+}
+
+// firstUnavailable is the lowest-index replica from index from on that
+// is unavailable (a missing one is): the loop stops at the first index
+// nobody holds.
+func (r *ssReplicas) firstUnavailable(from int) *api.Pod {
+	for i := from; i < r.n; i++ {
+		p := r.held[i]
+		if p == nil || isUnavailable(p, r.s.minReady(), r.s.now) {
+			return r.at(i)
+		}
+	}
+	return nil
+}
+
+// pods are the replicas the sync has looked at: the existing ones and the
+// ones made so far (not created yet as far as the status goes).
+func (r *ssReplicas) pods() []*api.Pod {
+	out := make([]*api.Pod, 0, len(r.held)+len(r.made))
+	for _, p := range r.held {
+		out = append(out, p)
+	}
+	for _, p := range r.made {
+		out = append(out, p)
+	}
+	return out
 }
 
 // runForAll is upstream's runForAll: in order, stopping at the first
@@ -507,33 +546,42 @@ func (s *ssSync) processCondemned(p, firstUnavailable *api.Pod) (bool, error) {
 
 // rollMaxUnavailable is the rolling update with the
 // MaxUnavailableStatefulSet gate on (updateStatefulSetAfterInvariantEstablished).
-func (s *ssSync) rollMaxUnavailable(replicas []*api.Pod) {
+func (s *ssSync) rollMaxUnavailable(replicas *ssReplicas) {
 	maxUnavailable := 1
 	if ru := s.set.Spec.UpdateStrategy.RollingUpdate; ru != nil && ru.MaxUnavailable != nil {
-		n, err := api.ScaledValueFromIntOrPercent(ru.MaxUnavailable, len(replicas), false)
+		n, err := api.ScaledValueFromIntOrPercent(ru.MaxUnavailable, replicas.n, false)
 		if err != nil {
 			s.fail(fmt.Errorf("%w: statefulset %s/%s: spec.updateStrategy.rollingUpdate.maxUnavailable: %v", errInvalidInput, s.set.Namespace, s.set.Name, err))
 			return
 		}
 		maxUnavailable = max(n, 1)
 	}
-	unavailable := 0
-	var first *api.Pod
-	for _, p := range replicas {
+	// Every ordinal nobody holds counts as unavailable.
+	unavailable := replicas.n - len(replicas.held)
+	for _, p := range replicas.held {
 		if isUnavailable(p, s.minReady(), s.now) {
 			unavailable++
-			if first == nil {
-				first = p
-			}
 		}
 	}
 	if unavailable >= maxUnavailable {
-		s.wait(first, "too many unavailable")
+		s.wait(replicas.firstUnavailable(0), "too many unavailable")
 		return
 	}
 	deleted := 0
-	for target := len(replicas) - 1; target >= s.partition() && deleted < maxUnavailable-unavailable; target-- {
-		p := replicas[target]
+	for target := replicas.n - 1; target >= s.partition() && deleted < maxUnavailable-unavailable; target-- {
+		p := replicas.held[target]
+		if p == nil {
+			p = replicas.made[target]
+		}
+		if p == nil {
+			// A pod nobody holds: deleting it finds nothing, but it
+			// counts like any pod at another revision.
+			if s.revisionFor(replicas.start+target) != s.updateRev {
+				deleted++
+				s.res.Status.CurrentReplicas--
+			}
+			continue
+		}
 		if podRevision(p) != s.updateRev && !isTerminating(p) {
 			s.deletePod(p, "update")
 			deleted++
@@ -555,6 +603,15 @@ func (s *ssSync) partition() int {
 // update revision otherwise — upstream's operator precedence kept, so the
 // partition applies whatever the strategy type.
 func (s *ssSync) newVersionedPod(ordinal int) *api.Pod {
+	if rev := s.revisionFor(ordinal); rev == s.currentRev {
+		return newStatefulSetPod(s.currentSet, ordinal, rev)
+	}
+	return newStatefulSetPod(s.updateSet, ordinal, s.updateRev)
+}
+
+// revisionFor is the revision newVersionedStatefulSetPod gives a new pod
+// of ordinal.
+func (s *ssSync) revisionFor(ordinal int) string {
 	set := s.currentSet
 	ru := set.Spec.UpdateStrategy.RollingUpdate
 	start := s.startOrdinal()
@@ -564,9 +621,9 @@ func (s *ssSync) newVersionedPod(ordinal int) *api.Pod {
 		partition = int(*ru.Partition)
 	}
 	if rolling && ru == nil && ordinal < start+int(set.Status.CurrentReplicas) || ru != nil && ordinal < start+partition {
-		return newStatefulSetPod(s.currentSet, ordinal, s.currentRev)
+		return s.currentRev
 	}
-	return newStatefulSetPod(s.updateSet, ordinal, s.updateRev)
+	return s.updateRev
 }
 
 func (s *ssSync) createPod(p *api.Pod) error {

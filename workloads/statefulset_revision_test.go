@@ -183,3 +183,25 @@ func TestParallelBatchesStopAfterAFailure(t *testing.T) {
 		t.Errorf("err %v", res.Err)
 	}
 }
+
+// A set of 2,147,483,647 replicas with one pod: one sync costs what its
+// pods cost, not what its replicas would (under OrderedReady it creates
+// web-1 and stops).
+func TestHugeReplicaCount(t *testing.T) {
+	set := nginxSet(1<<31 - 1)
+	w := newSSWorld(set)
+	res, err := ReconcileStatefulSet(w.input(), StatefulSetConfig{}, t0)
+	if err != nil || w.apply(res, t0) != nil {
+		t.Fatal(err)
+	}
+	_ = w.ready("web-0", t0)
+	for _, gate := range []bool{false, true} {
+		res, err = ReconcileStatefulSet(w.input(), StatefulSetConfig{MaxUnavailable: gate}, t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := actionList(res.Actions); !cmp.Equal(got, []string{"CreateClaim www-web-1 (missing)", "Create web-1 (missing)"}) {
+			t.Errorf("gate %v: %v", gate, got)
+		}
+	}
+}
