@@ -206,6 +206,52 @@ var nilCases = map[string]func(t *testing.T){
 		var c *workloads.DeploymentController
 		niltest.Zero(t, c.NextDeadline())
 	},
+	"StatefulSetRevisionData": func(t *testing.T) {
+		b, err := workloads.StatefulSetRevisionData(nil)
+		niltest.Zero(t, b)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "statefulset")
+	},
+	"HashControllerRevision": func(t *testing.T) {
+		if got := workloads.HashControllerRevision(nil, 0); got != workloads.HashControllerRevision([]byte{}, 0) || got == "" {
+			t.Errorf("nil data: %q", got)
+		}
+	},
+	"NewStatefulSetRevision": func(t *testing.T) {
+		r, err := workloads.NewStatefulSetRevision(nil, 1, 0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "statefulset")
+	},
+	"ApplyStatefulSetRevision": func(t *testing.T) {
+		s, err := workloads.ApplyStatefulSetRevision(nil, nil)
+		niltest.Zero(t, s)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "statefulset")
+		s, err = workloads.ApplyStatefulSetRevision(&api.StatefulSet{}, nil)
+		niltest.Zero(t, s)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "controllerrevision")
+	},
+	"StatefulSetPod": func(t *testing.T) {
+		p, err := workloads.StatefulSetPod(nil, 0, "")
+		niltest.Zero(t, p)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "statefulset")
+	},
+	"StatefulSetClaims": func(t *testing.T) {
+		c, err := workloads.StatefulSetClaims(nil, 0)
+		niltest.Zero(t, c)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "statefulset")
+	},
+	"(*StatefulSetController).Step": func(t *testing.T) {
+		var c *workloads.StatefulSetController
+		r, err := c.Step(workloads.StatefulSetInput{}, nilT0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "statefulset controller")
+		r, err = workloads.NewStatefulSetController(workloads.StatefulSetConfig{}).Step(workloads.StatefulSetInput{}, nilT0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "statefulset")
+	},
+	"(*StatefulSetController).NextDeadline": func(t *testing.T) {
+		var c *workloads.StatefulSetController
+		niltest.Zero(t, c.NextDeadline())
+	},
 }
 
 func TestNil(t *testing.T) { niltest.Run(t, nilCases) }
