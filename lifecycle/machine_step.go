@@ -130,12 +130,12 @@ type Machine struct {
 	scheduled, nodeLost bool
 	// rejected: the kubelet refused the pod at admission (EventRejected);
 	// the pod is Failed and nothing of it runs.
-	rejected    bool
-	scheduledAt time.Time
-	sandboxes           []Sandbox // newest first
-	sandboxGen          int       // sandboxes created so far
-	creating            bool      // ActionCreateSandbox sent
-	deadlineSent        bool
+	rejected     bool
+	scheduledAt  time.Time
+	sandboxes    []Sandbox // newest first
+	sandboxGen   int       // sandboxes created so far
+	creating     bool      // ActionCreateSandbox sent
+	deadlineSent bool
 
 	terminating bool // the kubelet is stopping the pod (deletion, deadline, or nothing left to run)
 	deleted     bool
