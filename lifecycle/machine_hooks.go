@@ -108,7 +108,11 @@ func (m *Machine) runPostStart(c *mcontainer, now time.Time, acts *[]Action) {
 	m.blocked = c
 	*acts = append(*acts, Action{Kind: ActionRunPostStart, Container: c.spec.Name})
 	if sl := c.spec.Lifecycle.PostStart.Sleep; sl != nil {
-		c.postStartEnd = now.Add(termination.GraceDuration(max(sl.Seconds, 0)))
+		if sl.Seconds <= 0 {
+			m.finishPostStart(c, false, "", now, acts) // returns at once
+			return
+		}
+		c.postStartEnd = now.Add(termination.GraceDuration(sl.Seconds))
 		m.wake(c.postStartEnd)
 		*acts = append(*acts, Action{Kind: ActionRetryAt, At: c.postStartEnd, Reason: "postStart hook"})
 	}
