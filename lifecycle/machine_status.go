@@ -34,8 +34,10 @@ func (m *Machine) buildStatus(now time.Time) bool {
 		}
 	case m.frozen:
 		// The kubelet's sync is inside a container's start: no status is
-		// generated; the last one stands.
+		// generated; the last one stands, but for what the probe results
+		// change in it.
 		st = prev
+		m.probeUpdates(&st, &prev, now)
 	default:
 		m.kubeletStatus(&st, &prev, now)
 	}
@@ -58,18 +60,71 @@ func (m *Machine) kubeletStatus(st, prev *api.PodStatus, now time.Time) {
 
 	m.phase = m.mergePhase(st)
 	st.Phase, st.Reason, st.Message = m.phase, m.reason, m.message
-	// Readiness gates are looked up in the conditions others set, which
-	// the previous status carries.
-	pod := &m.view
-	*pod = m.pod
-	pod.Status = *st
-	pod.Status.Conditions = prev.Conditions
-	k := conditions(pod, ConditionsInput{Phase: st.Phase, Previous: prev, Sandboxes: m.sandboxes}, now, m.pos)
+	k := m.kubeletConditions(st, prev, now)
 	// The kubelet's order: its four conditions (as KubeletConditions.List
 	// gives them), then PodScheduled.
 	st.Conditions = []api.PodCondition{k.ReadyToStartContainers, k.Initialized, k.Ready, k.ContainersReady,
 		{Type: api.PodScheduled, Status: api.ConditionTrue, ObservedGeneration: m.pod.Generation,
 			LastTransitionTime: api.NewTime(m.scheduledAt)}}
+}
+
+// kubeletConditions computes the kubelet's conditions for the container
+// statuses in st. Readiness gates are looked up in the conditions others
+// set, which the previous status carries.
+func (m *Machine) kubeletConditions(st, prev *api.PodStatus, now time.Time) KubeletConditions {
+	pod := &m.view
+	*pod = m.pod
+	pod.Status = *st
+	pod.Status.Conditions = prev.Conditions
+	return conditions(pod, ConditionsInput{Phase: st.Phase, Previous: prev, Sandboxes: m.sandboxes}, now, m.pos)
+}
+
+// probeUpdates applies to the status st, copied from prev while the
+// kubelet's sync is inside a container's start, what the probe results
+// change in it: the status manager writes a running container's ready and
+// started flags, and the Ready and ContainersReady conditions, as the
+// readiness and startup probe workers report them (SetContainerReadiness,
+// SetContainerStartup), sync or no sync.
+func (m *Machine) probeUpdates(st, prev *api.PodStatus, now time.Time) {
+	changed := false
+	patch := func(list []mcontainer, statuses *[]api.ContainerStatus) {
+		copied := false
+		for i := range list {
+			c := &list[i]
+			if i >= len(*statuses) || c.state != runRunning || c.postStart || (*statuses)[i].State.Running == nil {
+				continue
+			}
+			started := c.startupOK
+			ready := started && (c.spec.ReadinessProbe == nil || c.readyOK) &&
+				(c.kind == api.ContainerKindRegular || c.kind == api.ContainerKindSidecar)
+			cs := &(*statuses)[i]
+			if cs.Ready == ready && cs.Started != nil && *cs.Started == started {
+				continue
+			}
+			if !copied {
+				*statuses = append([]api.ContainerStatus(nil), *statuses...)
+				copied = true
+			}
+			cs = &(*statuses)[i]
+			cs.Ready, cs.Started = ready, &started
+			changed = true
+		}
+	}
+	patch(m.init, &st.InitContainerStatuses)
+	patch(m.regular, &st.ContainerStatuses)
+	if !changed {
+		return
+	}
+	k := m.kubeletConditions(st, prev, now)
+	st.Conditions = append([]api.PodCondition(nil), prev.Conditions...)
+	for i := range st.Conditions {
+		switch st.Conditions[i].Type {
+		case api.PodReady:
+			st.Conditions[i] = k.Ready
+		case api.ContainersReady:
+			st.Conditions[i] = k.ContainersReady
+		}
+	}
 }
 
 // computePhase is the phase the kubelet would report at now, before
