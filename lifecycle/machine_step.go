@@ -93,13 +93,51 @@ type mcontainer struct {
 // settled (after the probe's thresholds), as probe.Report.MachineEvent
 // gives them.
 //
+// Admission: the pod reaches the node's kubelet as Scheduled (admitted) or
+// Rejected (refused by its admit handlers, with their reason and message;
+// Admission turns a verdict into one or the other). A rejected pod is
+// Failed at once with the status the kubelet's rejectPod writes, and
+// nothing of it ever runs. A Machine fed Scheduled, as every caller did
+// before admission was modelled, runs the pod as admitted.
+//
+// Each Step is one sync of the pod by the kubelet, which generates the
+// status it reports before it syncs the containers
+// (generateAPIPodStatus, then the runtime's SyncPod): a start that the
+// crash-loop back-off holds back, or that fails, enters the kubelet's
+// reason cache only at the end of the sync, so the status shows it as the
+// container's waiting reason from the next sync on, until a start
+// succeeds. After an exit held back by the back-off the reported
+// container reads Error, then CrashLoopBackOff from the next sync (the
+// Machine asks to be stepped a second later, taking the kubelet to sync
+// the pod every second), then Running once restarted.
+//
+// Hooks: a postStart hook runs inside the kubelet's start of the
+// container (ActionRunPostStart, answered with PostStartFinished or
+// PostStartFailed; a sleep hook the Machine times): until it returns the
+// container is not reported running nor started, and the sync waits — no
+// other container starts and no new status is generated, except what the
+// readiness and startup probes change — as it does for the kill that
+// follows a failed hook. A preStop hook runs at the head of every kill
+// (ActionRunPreStop, answered with PreStopFinished or PreStopFailed), for
+// at most the kill's grace period. The Kubernetes Events the kubelet
+// records come out as ActionRecordEvent: Killing, BackOff,
+// FailedPostStartHook, FailedPreStopHook, ErrImageNeverPull and the
+// admission rejection.
+//
 // Not modelled: a restartPolicyRules action RestartAllContainers restarts
 // only the container that exited (the kubelet restarts the whole pod in
 // place); image pull failures and their back-off; ephemeral containers
 // added after NewMachine. When a later DELETE shortens the grace period
 // mid-stop, every container still running is killed again with the new
 // grace period from that moment, without running its preStop hook a
-// second time.
+// second time. A liveness or startup probe failure kills its container at
+// once even while the sync waits on another container's postStart hook
+// (the kubelet would act at its next sync). The kubelet records BackOff at
+// every sync the back-off holds a restart (its event recorder counts
+// them); the Machine records it once per held-back exit. A container that
+// exits while its postStart hook runs keeps the sync waiting until the
+// hook's end is reported; a failed hook then kills nothing. As in the
+// kubelet, a pod whose postStart hook never returns is never stopped.
 //
 // A Machine is not safe for concurrent use.
 type Machine struct {
@@ -275,8 +313,10 @@ func (m *Machine) Removed() bool { return m != nil && m.removed }
 
 // NextDeadline is the earliest time the Machine must be stepped (with
 // Tick) even if no other event arrives: the end of a crash-loop back-off
-// holding a restart or shown in a container's status, the pod's activeDeadlineSeconds, the end of a sleep
-// preStop hook or of the kubelet's wait for a hook, a sidecar's turn to be
+// holding a restart, the kubelet's next sync after one that recorded a
+// failed start (a second later, when the status shows it), the pod's
+// activeDeadlineSeconds, the end of a sleep postStart or preStop hook or
+// of the kubelet's wait for a preStop hook, a sidecar's turn to be
 // signalled, a kill's grace period running out (the SIGKILL). It is the
 // earliest At of the ActionRetryAt actions Step issued that are still
 // pending — timers made moot since (a container that exited before its
@@ -319,9 +359,9 @@ func (m *Machine) at(kind api.ContainerKind, i int) *mcontainer {
 	return &m.regular[i]
 }
 
-// Step feeds one event to the machine at time now and returns the pod
-// status the kubelet reports afterwards and the actions to perform, in
-// order. now should not go backwards between calls. A nil Machine does
+// Step feeds one event to the machine at time now — one sync of the pod
+// by the kubelet — and returns the pod status the kubelet reports
+// afterwards and the actions to perform, in order. now should not go backwards between calls. A nil Machine does
 // nothing: the results are the zero status and no actions.
 //
 // A step renders again only the containers whose state changed and
