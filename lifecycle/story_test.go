@@ -59,7 +59,7 @@ type machineStory struct {
 	exits   map[string]scriptedExit
 	signal  map[string]scriptedExit
 	hookErr map[string]string // postStart hooks that fail, with their message
-	due     []dueEvent // runtime events waiting for their time, in order
+	due     []dueEvent        // runtime events waiting for their time, in order
 }
 
 type scriptedExit struct {
