@@ -104,6 +104,7 @@ func TestPropertyCrashLoopStatusSequence(t *testing.T) {
 		m := NewMachine(pod, cfg)
 		runs := rapid.SliceOfN(rapid.SampledFrom([]int{1, 2, 7, 30, 200, 601}), 1, 12).Draw(t, "runSeconds")
 		var shown []string // the container's state at each reported status
+		var shownAt []int  // and the second it was reported at
 		var heldAt []int   // seconds at which a BackOff held a restart
 		exitAt, started, second, exits := -1, 0, 0, 0
 		var step func(ev Event)
@@ -114,6 +115,7 @@ func TestPropertyCrashLoopStatusSequence(t *testing.T) {
 				case a.Kind == ActionReportStatus:
 					if s := crashLoopShown(&st.ContainerStatuses[0]); len(shown) == 0 || shown[len(shown)-1] != s {
 						shown = append(shown, s)
+						shownAt = append(shownAt, second)
 					}
 				case a.Kind == ActionRecordEvent && a.Event.Reason == "BackOff":
 					heldAt = append(heldAt, second)
@@ -134,12 +136,15 @@ func TestPropertyCrashLoopStatusSequence(t *testing.T) {
 		}
 		step(Scheduled("node-1"))
 		for second = 1; second < 4000 && started <= len(runs); second++ {
+			// The kubelet syncs every second: on the exit (the runtime's
+			// event), or on its own.
 			if second == exitAt {
 				exitAt = -1
 				exits++
 				step(ContainerExited("app", 1, ""))
+			} else {
+				step(Tick())
 			}
-			step(Tick()) // the kubelet's sync every second
 		}
 		for i := 1; i < len(shown); i++ {
 			prev, cur := shown[i-1], shown[i]
@@ -149,6 +154,11 @@ func TestPropertyCrashLoopStatusSequence(t *testing.T) {
 				prev == CrashLoopBackOff && cur == "Running"
 			if !ok {
 				t.Fatalf("reported %s after %s: %s", cur, prev, strings.Join(shown, " → "))
+			}
+			// CrashLoopBackOff comes with the sync after the one that
+			// reported the exit, one second later.
+			if cur == CrashLoopBackOff && shownAt[i] != shownAt[i-1]+1 {
+				t.Fatalf("CrashLoopBackOff reported at %ds, Error at %ds: %s", shownAt[i], shownAt[i-1], strings.Join(shown, " → "))
 			}
 		}
 		// Every restart held back shows CrashLoopBackOff; each exit
