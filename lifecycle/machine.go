@@ -275,7 +275,11 @@ const (
 	// the timeout runs out a kill with GraceSeconds 0 follows: SIGKILL now.
 	ActionKillContainer
 	// ActionRetryAt: step the machine again (with Tick) at Action.At; for
-	// a crash-loop back-off Action.Container and Action.Delay are set.
+	// a crash-loop back-off Action.Container and Action.Delay are set,
+	// otherwise Action.Reason names the timer (DeadlineExceeded, "preStop
+	// hook", "postStart hook", "sidecar stop order", "grace period", or
+	// "next sync": the kubelet's sync a second after one that recorded a
+	// failed start, whose status shows it).
 	// Each timer is announced once, when it is set; Machine.NextDeadline
 	// is the earliest of those still pending, so a caller may follow
 	// either.

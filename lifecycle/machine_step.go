@@ -361,8 +361,9 @@ func (m *Machine) at(kind api.ContainerKind, i int) *mcontainer {
 
 // Step feeds one event to the machine at time now — one sync of the pod
 // by the kubelet — and returns the pod status the kubelet reports
-// afterwards and the actions to perform, in order. now should not go backwards between calls. A nil Machine does
-// nothing: the results are the zero status and no actions.
+// afterwards and the actions to perform, in order. now should not go
+// backwards between calls. A nil Machine does nothing: the results are the
+// zero status and no actions.
 //
 // A step renders again only the containers whose state changed and
 // copies a status list only when one of its entries changed; what is left
