@@ -182,6 +182,49 @@ func TestMachineScenarios(t *testing.T) {
 		})
 	})
 
+	t.Run("an absent image with pullPolicy Never waits in ErrImageNeverPull from the next sync", func(t *testing.T) {
+		c := app
+		c.Image, c.ImagePullPolicy = "registry.example/app:2", api.PullNever
+		m := runScenario(t, appPod("", nil, c), present, []mstep{
+			{0, Scheduled("n1"), "Pending | ContainerCreating | 0/1 | CreateSandbox ReportStatus"},
+			{1 * sec, SandboxReady("10.0.0.1"), `Pending | ContainerCreating | 0/1 | Event(Warning ErrImageNeverPull: Container image "registry.example/app:2" is not present with pull policy of Never) RetryAt(2025-06-01T12:00:02Z, next sync) ReportStatus`},
+			{2 * sec, Tick(), "Pending | ErrImageNeverPull | 0/1 | ReportStatus"},
+			{30 * sec, Tick(), "Pending | ErrImageNeverPull | 0/1 |"},
+		})
+		w := m.Pod().Status.ContainerStatuses[0].State.Waiting
+		if w == nil || w.Message != `Container image "registry.example/app:2" is not present with pull policy of Never` {
+			t.Errorf("waiting state %+v", w)
+		}
+	})
+
+	t.Run("a deletion during a postStart hook waits for the hook", func(t *testing.T) {
+		c := app
+		c.Lifecycle = &api.Lifecycle{PostStart: &api.LifecycleHandler{Exec: &api.ExecAction{Command: []string{"warm"}}}}
+		runScenario(t, appPod("", nil, c), present, []mstep{
+			{0, Scheduled("n1"), "Pending | ContainerCreating | 0/1 | CreateSandbox ReportStatus"},
+			{1 * sec, SandboxReady("10.0.0.1"), "Pending | ContainerCreating | 0/1 | StartContainer(app) ReportStatus"},
+			{2 * sec, ContainerStarted("app"), "Pending | ContainerCreating | 0/1 | RunPostStart(app)"},
+			// The pod worker is inside the start: the stop comes after it.
+			{3 * sec, DeletionRequested(10), "Pending | Terminating | 0/1 |"},
+			{9 * sec, PostStartFinished("app"), "Running | Terminating | 1/1 | Event(Normal Killing: Stopping container app) KillContainer(app, 10s) RetryAt(2025-06-01T12:00:19Z, grace period) ReportStatus"},
+			{10 * sec, ContainerExited("app", 0, ""), "Succeeded | Completed | 0/1 | StopSandbox ReportStatus RemovePod"},
+		})
+	})
+
+	t.Run("a failed postStart hook under restartPolicy Never fails the pod", func(t *testing.T) {
+		c := app
+		c.Lifecycle = &api.Lifecycle{PostStart: &api.LifecycleHandler{Exec: &api.ExecAction{Command: []string{"warm"}}}}
+		runScenario(t, appPod(api.RestartPolicyNever, nil, c), present, []mstep{
+			{0, Scheduled("n1"), "Pending | ContainerCreating | 0/1 | CreateSandbox ReportStatus"},
+			{1 * sec, SandboxReady("10.0.0.1"), "Pending | ContainerCreating | 0/1 | StartContainer(app) ReportStatus"},
+			{2 * sec, ContainerStarted("app"), "Pending | ContainerCreating | 0/1 | RunPostStart(app)"},
+			{3 * sec, PostStartFailed("app", "exit 1"), "Pending | ContainerCreating | 0/1 | Event(Warning FailedPostStartHook: PostStartHook failed) Event(Normal Killing: FailedPostStartHook) KillContainer(app, 30s) RetryAt(2025-06-01T12:00:33Z, grace period)"},
+			// Not restarted: the container's termination shows, not the
+			// failed start.
+			{4 * sec, ContainerExited("app", 137, ""), "Failed | Error | 0/1 | StopSandbox ReportStatus"},
+		})
+	})
+
 	t.Run("OnFailure app that succeeds completes the pod", func(t *testing.T) {
 		runScenario(t, appPod(api.RestartPolicyOnFailure, nil, app), MachineConfig{}, []mstep{
 			{0, Scheduled("n1"), "Pending | ContainerCreating | 0/1 | CreateSandbox ReportStatus"},
