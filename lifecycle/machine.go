@@ -337,33 +337,10 @@ type Action struct {
 	// Reason says why, in upstream's words where it has some
 	// ("CrashLoopBackOff", "DeadlineExceeded", "liveness probe failed").
 	Reason string
-	// Event is the Kubernetes Event to record (ActionRecordEvent).
-	Event *EventRecord
-}
-
-// Kubernetes Event types (core/v1 EventTypeNormal, EventTypeWarning).
-const (
-	EventTypeNormal  = "Normal"
-	EventTypeWarning = "Warning"
-)
-
-// EventRecord is a Kubernetes Event the kubelet records about a pod or one
-// of its containers, with upstream's reason and message (pkg/kubelet and
-// pkg/kubelet/kuberuntime: the event recorder's Eventf).
-type EventRecord struct {
-	// Type is EventTypeNormal or EventTypeWarning.
-	Type string
-	// Reason is the event's reason, e.g. Killing, BackOff,
-	// FailedPostStartHook, or an admission reason such as OutOfcpu.
-	Reason string
-	// Message is the event's message, e.g. "Stopping container app".
-	Message string
-}
-
-// String renders the event as `kubectl events` lists it: type, reason,
-// message.
-func (e EventRecord) String() string {
-	return e.Type + " " + e.Reason + ": " + e.Message
+	// Event is the Kubernetes Event to record (ActionRecordEvent), with
+	// upstream's type, reason and message, regarding the pod or the
+	// container (api.ContainerReference), its source "kubelet".
+	Event *api.Event
 }
 
 // String renders the action, e.g. "KillContainer(app, 30s)".

@@ -49,7 +49,7 @@ func (m *Machine) holdBack(c *mcontainer, delay time.Duration, acts *[]Action) {
 		return
 	}
 	c.nextReason = r
-	m.record(c, EventTypeWarning, "BackOff",
+	m.record(c, api.EventTypeWarning, "BackOff",
 		"Back-off restarting failed container "+c.spec.Name+" in pod "+podRef(&m.pod), acts)
 }
 
@@ -61,9 +61,11 @@ func podRef(pod *api.Pod) string {
 
 // record asks for a Kubernetes Event about the pod (c nil) or container c.
 func (m *Machine) record(c *mcontainer, eventType, reason, message string, acts *[]Action) {
-	a := Action{Kind: ActionRecordEvent, Reason: reason, Event: &EventRecord{Type: eventType, Reason: reason, Message: message}}
+	ev := &api.Event{Type: eventType, Reason: reason, Note: message, Regarding: api.PodReference(&m.pod), Source: "kubelet"}
+	a := Action{Kind: ActionRecordEvent, Reason: reason, Event: ev}
 	if c != nil {
 		a.Container = c.spec.Name
+		ev.Regarding = api.ContainerReference(&m.pod, c.spec.Name)
 	}
 	*acts = append(*acts, a)
 }
@@ -135,7 +137,7 @@ func (m *Machine) finishPostStart(c *mcontainer, failed bool, message string, no
 	}
 	// The event's message leaves the hook's output out, as upstream does
 	// so that no secret leaks into it.
-	m.record(c, EventTypeWarning, "FailedPostStartHook", "PostStartHook failed", acts)
+	m.record(c, api.EventTypeWarning, "FailedPostStartHook", "PostStartHook failed", acts)
 	c.nextReason = reasonEntry{PostStartHookError, message}
 	if c.state == runRunning && c.kill == nil {
 		m.startKill(c, termination.KillReasonFailedPostStartHook, nil, "postStart hook failed", "FailedPostStartHook", now, acts)
@@ -169,7 +171,7 @@ func (m *Machine) reject(reason, message string, acts *[]Action) {
 	m.rejected, m.finalized = true, true
 	m.phase = api.PodFailed
 	m.reason, m.message = reason, rejectedMessagePrefix+message
-	m.record(nil, EventTypeWarning, reason, message, acts)
+	m.record(nil, api.EventTypeWarning, reason, message, acts)
 }
 
 // rejectedStatus is the status the kubelet's status manager writes for a

@@ -519,7 +519,7 @@ func (m *Machine) apply(ev Event, now time.Time, acts *[]Action) {
 		if ev.Failed {
 			// The kubelet records the failure and stops the container as
 			// after a hook that completed.
-			m.record(c, EventTypeWarning, "FailedPreStopHook", "PreStopHook failed", acts)
+			m.record(c, api.EventTypeWarning, "FailedPreStopHook", "PreStopHook failed", acts)
 		}
 		if c.kill.hook && !c.kill.hookReported {
 			c.kill.hookReported, c.kill.hookReportedAt = true, now
@@ -795,7 +795,7 @@ func (m *Machine) tryStart(c *mcontainer, now time.Time, acts *[]Action) {
 		// reason (pkg/kubelet/images EnsureImageExists).
 		m.recordReason(c, reasonEntry{ErrImageNeverPull,
 			"Container image " + strconv.Quote(c.spec.Image) + " is not present with pull policy of Never"},
-			EventTypeWarning, acts)
+			api.EventTypeWarning, acts)
 		return
 	}
 	c.prior, c.state = c.state, runStarting

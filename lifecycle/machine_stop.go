@@ -97,7 +97,7 @@ func (m *Machine) startKill(c *mcontainer, reason termination.KillReason, overri
 	if err != nil {
 		return // not reached: the container is the pod's own
 	}
-	m.record(c, EventTypeNormal, "Killing", message, acts)
+	m.record(c, api.EventTypeNormal, "Killing", message, acts)
 	budget := r.BaseGracePeriodSeconds
 	if override != nil {
 		budget = *override
