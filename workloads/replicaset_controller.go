@@ -51,11 +51,11 @@ type rsMemory struct {
 	uid string
 	// expectations: creations asked for at expectedAt, those not yet
 	// observed counted down in add, and the keys of the pods deleted.
-	expecting  bool
-	add        int
+	expecting bool
+	add       int
 	// seen holds the pods (by UID, or namespace/name without one) of the
 	// previous step's input: a controlled pod not among them is new.
-	seen map[string]bool
+	seen       map[string]bool
 	deleted    map[string]bool
 	expectedAt time.Time
 	// failures counts consecutive failed syncs; deadline is the earliest
