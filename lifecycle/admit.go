@@ -268,3 +268,11 @@ func rejected(pod *api.Pod, h AdmitHandler, reason, message string) AdmitResult 
 		},
 	}
 }
+
+// MachineEvent is the event that hands this verdict to the pod's Machine
+// on node: Scheduled(node) when the pod is admitted, Rejected(node, reason,
+// message) when the kubelet refuses it, after which the Machine reports the
+// status rejectPod writes and runs nothing.
+func (r AdmitResult) MachineEvent(node string) Event {
+	return Admission(node, r.Admit, r.Reason, r.Message)
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"testing"
+	"time"
 
 	"pgregory.net/rapid"
 
@@ -151,6 +152,46 @@ func TestRapidAdmitNeverOvercommits(t *testing.T) {
 		}
 		if err := w.fits(w.pod, left); err != nil {
 			t.Fatalf("critical pod admitted after preempting %d pods still does not fit: %v", len(r.Preempted), err)
+		}
+	})
+}
+
+// A pod the kubelet refuses never runs: handed Admit's verdict
+// (AdmitResult.MachineEvent), its Machine reports the refusal's Failed
+// status and, whatever the runtime says next, never a Running phase or a
+// started container.
+func TestRapidRejectedByAdmitNeverRuns(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		w := drawAdmitWorld(t)
+		w.pod.UID = "u-new"
+		grace := int64(30)
+		w.pod.Spec.TerminationGracePeriodSeconds = &grace
+		r, err := lifecycle.Admit(lifecycle.AdmitInput{Node: w.node, Pod: w.pod, Pods: w.pods})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Admit {
+			t.Skip("admitted")
+		}
+		now := time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC)
+		m := lifecycle.NewMachine(w.pod, lifecycle.MachineConfig{})
+		st, _ := m.Step(r.MachineEvent("node-1"), now)
+		if st.Phase != api.PodFailed || st.Reason != r.Reason || st.Message != r.Status.Message {
+			t.Fatalf("status after the refusal: %s %s %q, want Failed %s %q", st.Phase, st.Reason, st.Message, r.Reason, r.Status.Message)
+		}
+		events := []lifecycle.Event{lifecycle.SandboxReady("10.0.0.9"), lifecycle.ImagePulled("app"),
+			lifecycle.ContainerStarted("app"), lifecycle.Tick(), lifecycle.DeletionRequested(30)}
+		for i := range rapid.IntRange(0, 6).Draw(t, "steps") {
+			now = now.Add(time.Second)
+			st, _ = m.Step(rapid.SampledFrom(events).Draw(t, fmt.Sprintf("event%d", i)), now)
+			if st.Phase == api.PodRunning {
+				t.Fatalf("a refused pod runs")
+			}
+			for _, cs := range st.ContainerStatuses {
+				if cs.State.Running != nil || cs.Started != nil && *cs.Started {
+					t.Fatalf("container %s of a refused pod started", cs.Name)
+				}
+			}
 		}
 	})
 }
