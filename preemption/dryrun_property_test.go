@@ -218,8 +218,8 @@ func scratchDryRun(t *rapid.T, w richWorld, i int, now time.Time) (victims []*ap
 	prio := api.PodPriority(w.pod)
 	var potential []*api.Pod
 	for _, p := range w.c.NodeAt(i).Pods() {
-		if api.PodPriority(p.Pod) < prio {
-			potential = append(potential, p.Pod)
+		if api.PodPriority(p.Pod()) < prio {
+			potential = append(potential, p.Pod())
 		}
 	}
 	if len(potential) == 0 {

@@ -186,7 +186,7 @@ func preempt(cy *scheduling.Cycle, d *scheduling.Decision, pdbs []*api.PodDisrup
 	case d.Cycle() != cy:
 		return Result{Err: fmt.Errorf("%w: decision: not made by this cycle (call cy.Decide first)", errInvalidInput)}
 	}
-	c, pod := cy.Cluster(), cy.Pod().Pod
+	c, pod := cy.Cluster(), cy.Pod().Pod()
 	if ok, reason := eligible(c, pod, d); !ok {
 		return Result{Nomination: NominationKeep, Message: MessagePrefix + reason}
 	}
@@ -260,7 +260,7 @@ func preempt(cy *scheduling.Cycle, d *scheduling.Decision, pdbs []*api.PodDisrup
 			}
 			start := len(victimSlab)
 			for _, v := range victims {
-				victimSlab = append(victimSlab, dr.potential[v.pos].Pod)
+				victimSlab = append(victimSlab, dr.potential[v.pos].Pod())
 			}
 			cands[slot] = Candidate{Node: n.Name(), Victims: victimSlab[start:len(victimSlab):len(victimSlab)], PDBViolations: violations}
 			ranks[slot] = rankCandidate(victims, violations)
@@ -300,8 +300,8 @@ func preempt(cy *scheduling.Cycle, d *scheduling.Decision, pdbs []*api.PodDisrup
 		}
 	}
 	for _, p := range c.NominatedPods(chosen.Node) {
-		if api.PodPriority(p.Pod) < prio {
-			res.ClearedNominations = append(res.ClearedNominations, p.Pod)
+		if api.PodPriority(p.Pod()) < prio {
+			res.ClearedNominations = append(res.ClearedNominations, p.Pod())
 		}
 	}
 	return res
@@ -325,7 +325,7 @@ func eligible(c *scheduling.Cluster, pod *api.Pod, d *scheduling.Decision) (bool
 	}
 	prio := api.PodPriority(pod)
 	for _, p := range n.Pods() {
-		if api.PodPriority(p.Pod) < prio && TerminatingByPreemption(p.Pod) {
+		if api.PodPriority(p.Pod()) < prio && TerminatingByPreemption(p.Pod()) {
 			return false, ReasonTerminatingOnNominated
 		}
 	}

@@ -457,7 +457,7 @@ func counted(p *api.Pod) bool {
 }
 
 func (c *Cluster) place(pi *PodInfo) {
-	p := pi.Pod
+	p := pi.pod
 	if !counted(p) {
 		return
 	}
@@ -485,14 +485,14 @@ func (c *Cluster) unplace(pi *PodInfo) {
 	case pi.node != nil:
 		c.detach(pi)
 	case pi.nominee:
-		nn := pi.Pod.Status.NominatedNodeName
+		nn := pi.pod.Status.NominatedNodeName
 		delete(c.nominated[nn], pi.key)
 		if len(c.nominated[nn]) == 0 {
 			delete(c.nominated, nn)
 		}
 		pi.nominee = false
-	case pi.Pod.Spec.NodeName != "":
-		nn := pi.Pod.Spec.NodeName
+	case pi.pod.Spec.NodeName != "":
+		nn := pi.pod.Spec.NodeName
 		delete(c.orphans[nn], pi.key)
 		if len(c.orphans[nn]) == 0 {
 			delete(c.orphans, nn)
@@ -515,7 +515,7 @@ func (c *Cluster) attach(pi *PodInfo, ni *NodeInfo) {
 	c.room.set(ni)
 	c.spread.podAttached(pi)
 	c.storage.claimsUsed(pi, 1)
-	ns := pi.Pod.Namespace
+	ns := pi.pod.Namespace
 	nsPods := c.byNamespace[ns]
 	pi.nsSlot = len(nsPods)
 	c.byNamespace[ns] = append(nsPods, pi)
@@ -560,7 +560,7 @@ func (c *Cluster) detach(pi *PodInfo) {
 	node := pi.node
 	pi.node.removePod(pi)
 	c.room.set(node)
-	ns := pi.Pod.Namespace
+	ns := pi.pod.Namespace
 	list := c.byNamespace[ns]
 	last := len(list) - 1
 	list[pi.nsSlot] = list[last]

@@ -85,7 +85,7 @@ func snapDump(c *Cluster) string {
 		for lp, list := range byPair {
 			var keys []string
 			for i, p := range list {
-				if p.Pod.Namespace != ns || p.Pod.Labels[lp.key] != lp.value || p.labelSlots[p.labelPos(lp)] != i || p.node == nil {
+				if p.pod.Namespace != ns || p.pod.Labels[lp.key] != lp.value || p.labelSlots[p.labelPos(lp)] != i || p.node == nil {
 					fmt.Fprintf(&b, "BROKEN LABEL SLOT %s\n", p.key)
 				}
 				keys = append(keys, p.key)
@@ -286,7 +286,7 @@ func TestIncrementalEqualsScratch(t *testing.T) {
 		}
 		var pods []*api.Pod
 		for _, k := range sortedKeys(c.pods) {
-			pods = append(pods, c.pods[k].Pod)
+			pods = append(pods, c.pods[k].pod)
 		}
 		scratch, err := NewCluster(nodes, pods, Config{})
 		if err != nil {

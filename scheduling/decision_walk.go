@@ -33,7 +33,7 @@ func (cy *Cycle) filterDecision(d *Decision, o walkOptions) {
 	// the only feasible node and nothing else is evaluated.
 	nominatedRejected := -1
 	if o.nominatedFirst {
-		if ni := cy.c.byName[cy.pod.Pod.Status.NominatedNodeName]; ni != nil && cy.pod.Pod.Status.NominatedNodeName != "" {
+		if ni := cy.c.byName[cy.pod.pod.Status.NominatedNodeName]; ni != nil && cy.pod.pod.Status.NominatedNodeName != "" {
 			i := ni.index
 			d.evaluated = append(d.evaluated, i)
 			d.numEvaluated++

@@ -20,7 +20,7 @@ type dynamicResourcesPlugin struct {
 }
 
 func newDynamicResourcesPlugin(p *PodInfo) dynamicResourcesPlugin {
-	return dynamicResourcesPlugin{pod: p.Pod}
+	return dynamicResourcesPlugin{pod: p.pod}
 }
 
 func (pl *dynamicResourcesPlugin) name() string            { return PluginDynamicResources }

@@ -90,7 +90,7 @@ func (cy *Cycle) nominatedFor(n *NodeInfo) []*PodInfo {
 // a node, when evaluating the incoming pod there: p is not the pod itself
 // (by key or UID) and its priority is at least the pod's.
 func (cy *Cycle) seesNominated(p *PodInfo) bool {
-	if p.key == cy.pod.key || (p.Pod.UID != "" && p.Pod.UID == cy.pod.Pod.UID) {
+	if p.key == cy.pod.key || (p.pod.UID != "" && p.pod.UID == cy.pod.pod.UID) {
 		return false
 	}
 	return p.priority() >= cy.pod.priority()

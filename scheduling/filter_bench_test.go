@@ -135,7 +135,7 @@ func BenchmarkNewCluster(b *testing.B) {
 	for _, n := range src.nodes {
 		nodes = append(nodes, n.Node())
 		for _, p := range n.Pods() {
-			pods = append(pods, p.Pod)
+			pods = append(pods, p.pod)
 		}
 	}
 	b.ReportAllocs()
@@ -154,7 +154,7 @@ func BenchmarkUpdatePod(b *testing.B) {
 	if len(on) == 0 {
 		b.Fatal("node 0 has no pod")
 	}
-	p := *on[0].Pod
+	p := *on[0].pod
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {

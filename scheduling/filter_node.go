@@ -35,7 +35,7 @@ type nodeUnschedulablePlugin struct {
 
 func newNodeUnschedulablePlugin(p *PodInfo) nodeUnschedulablePlugin {
 	t := api.Taint{Key: api.TaintNodeUnschedulable, Effect: api.TaintEffectNoSchedule}
-	return nodeUnschedulablePlugin{tolerates: toleratesTaint(p.Pod.Spec.Tolerations, &t)}
+	return nodeUnschedulablePlugin{tolerates: toleratesTaint(p.pod.Spec.Tolerations, &t)}
 }
 
 func (pl *nodeUnschedulablePlugin) name() string       { return PluginNodeUnschedulable }
@@ -60,7 +60,7 @@ type nodeNamePlugin struct {
 }
 
 func newNodeNamePlugin(p *PodInfo) nodeNamePlugin {
-	return nodeNamePlugin{nodeName: p.Pod.Spec.NodeName}
+	return nodeNamePlugin{nodeName: p.pod.Spec.NodeName}
 }
 
 func (pl *nodeNamePlugin) name() string       { return PluginNodeName }

@@ -26,7 +26,7 @@ type fitPlugin struct {
 }
 
 func newFitPlugin(c *Cluster, p *PodInfo) fitPlugin {
-	pl := fitPlugin{pod: p.Pod, req: p.requests}
+	pl := fitPlugin{pod: p.pod, req: p.requests}
 	for name, v := range p.requests.Scalar {
 		if v == 0 || c.ignoredResource(name) {
 			continue

@@ -108,7 +108,7 @@ type imageLocalityPlugin struct {
 }
 
 func newImageLocalityPlugin(c *Cluster, p *PodInfo) imageLocalityPlugin {
-	return imageLocalityPlugin{c: c, pod: p.Pod}
+	return imageLocalityPlugin{c: c, pod: p.pod}
 }
 
 func (pl *imageLocalityPlugin) name() string            { return PluginImageLocality }

@@ -246,7 +246,7 @@ func (pl *interPodAffinityPlugin) prepare() Status {
 	if pod.termErr != nil {
 		return Status{Code: Error, Err: fmt.Errorf("parsing pod: %w", pod.termErr)}
 	}
-	pl.nsLabels = c.namespaces[pod.Pod.Namespace]
+	pl.nsLabels = c.namespaces[pod.pod.Namespace]
 	pl.affinity = c.resolveTerms(pod.requiredAffinity)
 	pl.antiAffinity = c.resolveTerms(pod.requiredAntiAffinity)
 	pl.affKey = make([]int, len(pl.affinity))
@@ -257,7 +257,7 @@ func (pl *interPodAffinityPlugin) prepare() Status {
 	for i := range pl.antiAffinity {
 		pl.antiKey[i] = pl.antiCounts.index(c, pl.antiAffinity[i].topologyKey)
 	}
-	pl.selfMatch = matchesAllTerms(pl.affinity, pod.Pod)
+	pl.selfMatch = matchesAllTerms(pl.affinity, pod.pod)
 
 	for _, ep := range c.antiAffinityPods {
 		pl.addExistingAnti(ep, ep.node, 1)
@@ -270,7 +270,7 @@ func (pl *interPodAffinityPlugin) prepare() Status {
 	for i := range pl.antiAffinity {
 		t := &pl.antiAffinity[i]
 		c.forCandidates(t, func(ep *PodInfo) {
-			if t.matches(ep.Pod, nil) {
+			if t.matches(ep.pod, nil) {
 				pl.antiCounts.add(pl.antiKey[i], ep.node.index, 1)
 			}
 		})
@@ -286,7 +286,7 @@ func (pl *interPodAffinityPlugin) prepare() Status {
 func (pl *interPodAffinityPlugin) addExistingAnti(ep *PodInfo, n *NodeInfo, v int64) {
 	for i := range ep.requiredAntiAffinity {
 		t := &ep.requiredAntiAffinity[i]
-		if t.matches(pl.pod.Pod, pl.nsLabels) {
+		if t.matches(pl.pod.pod, pl.nsLabels) {
 			pl.existingAnti.add(pl.existingAnti.index(pl.c, t.topologyKey), n.index, v)
 		}
 	}
@@ -295,7 +295,7 @@ func (pl *interPodAffinityPlugin) addExistingAnti(ep *PodInfo, n *NodeInfo, v in
 // addAffinity counts ep in the domains of every incoming affinity term, if
 // it matches all of them.
 func (pl *interPodAffinityPlugin) addAffinity(ep *PodInfo, n *NodeInfo, v int64) {
-	if matchesAllTerms(pl.affinity, ep.Pod) {
+	if matchesAllTerms(pl.affinity, ep.pod) {
 		for i := range pl.affinity {
 			pl.affinityCounts.add(pl.affKey[i], n.index, v)
 		}
@@ -314,7 +314,7 @@ func (pl *interPodAffinityPlugin) updateWithPod(p *PodInfo, n *NodeInfo, v int64
 	pl.addExistingAnti(p, n, v)
 	pl.addAffinity(p, n, v)
 	for i := range pl.antiAffinity {
-		if pl.antiAffinity[i].matches(p.Pod, nil) {
+		if pl.antiAffinity[i].matches(p.pod, nil) {
 			pl.antiCounts.add(pl.antiKey[i], n.index, v)
 		}
 	}

@@ -46,7 +46,7 @@ func (c *Cluster) resolveWeighted(terms []weightedAffinityTerm) []weightedAffini
 // have terms.
 func (pl *interPodAffinityPlugin) preScore(feasible []*NodeInfo) Status {
 	c, pod := pl.c, pl.pod
-	a := pod.Pod.Spec.Affinity
+	a := pod.pod.Spec.Affinity
 	hasConstraints := a != nil && ((a.PodAffinity != nil && len(a.PodAffinity.PreferredDuringSchedulingIgnoredDuringExecution) > 0) ||
 		(a.PodAntiAffinity != nil && len(a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution) > 0))
 	if c.cfg.IgnorePreferredTermsOfExistingPods && !hasConstraints {
@@ -61,29 +61,29 @@ func (pl *interPodAffinityPlugin) preScore(feasible []*NodeInfo) Status {
 		for i := range terms {
 			t := &terms[i]
 			c.forCandidates(&t.affinityTerm, func(ep *PodInfo) {
-				if t.matches(ep.Pod, nil) {
+				if t.matches(ep.pod, nil) {
 					s.add(c, t.topologyKey, ep.node, sign*t.weight)
 				}
 			})
 		}
 	}
-	nsLabels := c.namespaces[pod.Pod.Namespace]
+	nsLabels := c.namespaces[pod.pod.Namespace]
 	hard := c.cfg.hardPodAffinityWeight()
 	for _, ep := range c.affinityPods {
 		if hard > 0 {
 			for i := range ep.requiredAffinity {
-				if ep.requiredAffinity[i].matches(pod.Pod, nsLabels) {
+				if ep.requiredAffinity[i].matches(pod.pod, nsLabels) {
 					s.add(c, ep.requiredAffinity[i].topologyKey, ep.node, hard)
 				}
 			}
 		}
 		for i := range ep.preferredAffinity {
-			if ep.preferredAffinity[i].matches(pod.Pod, nsLabels) {
+			if ep.preferredAffinity[i].matches(pod.pod, nsLabels) {
 				s.add(c, ep.preferredAffinity[i].topologyKey, ep.node, ep.preferredAffinity[i].weight)
 			}
 		}
 		for i := range ep.preferredAntiAffinity {
-			if ep.preferredAntiAffinity[i].matches(pod.Pod, nsLabels) {
+			if ep.preferredAntiAffinity[i].matches(pod.pod, nsLabels) {
 				s.add(c, ep.preferredAntiAffinity[i].topologyKey, ep.node, -ep.preferredAntiAffinity[i].weight)
 			}
 		}

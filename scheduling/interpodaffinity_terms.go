@@ -87,7 +87,7 @@ func dedupe(ss []string) []string {
 // framework's PodInfo, a list with an invalid term is dropped whole and the
 // error kept in termErr.
 func (p *PodInfo) compileAffinity() {
-	a := p.Pod.Spec.Affinity
+	a := p.pod.Spec.Affinity
 	if a == nil {
 		return
 	}
@@ -108,7 +108,7 @@ func (p *PodInfo) compileTerms(terms []api.PodAffinityTerm, path string) []affin
 	}
 	out := make([]affinityTerm, 0, len(terms))
 	for i := range terms {
-		t, err := newAffinityTerm(p.Pod, &terms[i], fmt.Sprintf("%s[%d]", path, i))
+		t, err := newAffinityTerm(p.pod, &terms[i], fmt.Sprintf("%s[%d]", path, i))
 		if err != nil {
 			if p.termErr == nil {
 				p.termErr = err
@@ -126,7 +126,7 @@ func (p *PodInfo) compileWeighted(terms []api.WeightedPodAffinityTerm, path stri
 	}
 	out := make([]weightedAffinityTerm, 0, len(terms))
 	for i := range terms {
-		t, err := newAffinityTerm(p.Pod, &terms[i].PodAffinityTerm, fmt.Sprintf("%s[%d].podAffinityTerm", path, i))
+		t, err := newAffinityTerm(p.pod, &terms[i].PodAffinityTerm, fmt.Sprintf("%s[%d].podAffinityTerm", path, i))
 		if err != nil {
 			if p.termErr == nil {
 				p.termErr = err

@@ -111,7 +111,7 @@ func refInterPodAffinity(c *Cluster, pod *api.Pod) (pre Code, codes []Code, preS
 					existing[refPair{t.topologyKey, v}]++
 				}
 			}
-			if all(aff, ep.Pod) {
+			if all(aff, ep.pod) {
 				for _, t := range aff {
 					if v, ok := labels[t.topologyKey]; ok {
 						affCounts[refPair{t.topologyKey, v}]++
@@ -119,7 +119,7 @@ func refInterPodAffinity(c *Cluster, pod *api.Pod) (pre Code, codes []Code, preS
 				}
 			}
 			for _, t := range anti {
-				if v, ok := labels[t.topologyKey]; ok && t.matches(ep.Pod, nil) {
+				if v, ok := labels[t.topologyKey]; ok && t.matches(ep.pod, nil) {
 					antiCounts[refPair{t.topologyKey, v}]++
 				}
 			}
@@ -188,12 +188,12 @@ func refInterPodAffinity(c *Cluster, pod *api.Pod) (pre Code, codes []Code, preS
 		labels := n.node.Labels
 		for _, ep := range n.pods {
 			for _, t := range pref {
-				if t.matches(ep.Pod, nil) {
+				if t.matches(ep.pod, nil) {
 					add(&t.affinityTerm, labels, t.weight)
 				}
 			}
 			for _, t := range prefAnti {
-				if t.matches(ep.Pod, nil) {
+				if t.matches(ep.pod, nil) {
 					add(&t.affinityTerm, labels, -t.weight)
 				}
 			}

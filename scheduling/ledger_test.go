@@ -65,7 +65,7 @@ func TestLedgerMatchesWhatIf(t *testing.T) {
 			for _, p := range rapid.Permutation(removed).Draw(t, "reprieves") {
 				got := l.Reprieve(p)
 				want := false
-				if p != nil && w.Pod(p.Pod.Namespace, p.Pod.Name) == p && indexOf(w.view.removed, p) >= 0 {
+				if p != nil && w.Pod(p.pod.Namespace, p.pod.Name) == p && indexOf(w.view.removed, p) >= 0 {
 					w.AddPod(p)
 					if w.Filter().IsSuccess() {
 						want = true

@@ -140,13 +140,13 @@ func NewLoop(c *Cluster, cfg LoopConfig, start time.Time) (*Loop, error) {
 	}
 	keys := make([]string, 0, len(c.pods))
 	for key, p := range c.pods {
-		if l.queues(p.Pod) {
+		if l.queues(p.pod) {
 			keys = append(keys, key)
 		}
 	}
 	sort.Strings(keys)
 	for _, key := range keys {
-		if err := q.Add(c.pods[key].Pod, start); err != nil {
+		if err := q.Add(c.pods[key].pod, start); err != nil {
 			return nil, err
 		}
 	}
@@ -388,10 +388,10 @@ func (l *Loop) renominate(out []Action, pod *api.Pod, nominate bool, node string
 // before the patch comes back.
 func (l *Loop) setNomination(p *api.Pod, node string) {
 	cur := l.c.pods[p.Key()]
-	if cur == nil || cur.Pod.Spec.NodeName != "" {
+	if cur == nil || cur.pod.Spec.NodeName != "" {
 		return
 	}
-	cp := *cur.Pod
+	cp := *cur.pod
 	cp.Status.NominatedNodeName = node
 	if l.c.UpdatePod(&cp) == nil {
 		if _, queued := l.q.entries[cp.Key()]; queued {

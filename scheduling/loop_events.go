@@ -91,7 +91,7 @@ func (l *Loop) podUpdated(p *api.Pod, now time.Time) error {
 	if cur == nil {
 		return l.podAdded(p, now)
 	}
-	old := cur.Pod
+	old := cur.pod
 	if old.Spec.NodeName != "" && p.Spec.NodeName == "" {
 		return nil
 	}
@@ -130,7 +130,7 @@ func (l *Loop) podDeleted(namespace, name string, now time.Time) error {
 	if cur == nil {
 		return fmt.Errorf("%w: no pod %q", errInvalidInput, key)
 	}
-	old := cur.Pod
+	old := cur.pod
 	if err := l.c.RemovePod(namespace, name); err != nil {
 		return err
 	}

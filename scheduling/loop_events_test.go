@@ -86,7 +86,7 @@ func TestLoopPodEvents(t *testing.T) {
 	}
 	// An update that would unbind it is a stale view: ignored.
 	mustStep(t, l, PodUpdated(ftPod("d", "big", "", 2000, nil)), 20)
-	if _, ok := l.Queue().Entry("d/big"); ok || l.Cluster().NodeByName("n1").Pods()[1].Pod.Spec.NodeName != "n1" {
+	if _, ok := l.Queue().Entry("d/big"); ok || l.Cluster().NodeByName("n1").Pods()[1].pod.Spec.NodeName != "n1" {
 		t.Error("an unbinding update was applied")
 	}
 	// A pod of another scheduler is recorded, never queued.

@@ -192,7 +192,7 @@ var nilCases = map[string]func(t *testing.T){
 			ReplicaSets:            []*api.ReplicaSet{nil},
 			StatefulSets:           []*api.StatefulSet{nil},
 		})
-		if d := w.c.NewCycle(w.cy.Pod().Pod).Decide(nil); !d.Fits(0) {
+		if d := w.c.NewCycle(w.cy.Pod().Pod()).Decide(nil); !d.Fits(0) {
 			t.Errorf("nil workloads: got %s, want the pod to fit", d.Message())
 		}
 	},
@@ -357,6 +357,9 @@ var nilCases = map[string]func(t *testing.T){
 	},
 	"(*NodeInfo).Node": func(t *testing.T) {
 		niltest.Zero(t, nilNodeInfo.Node())
+	},
+	"(*PodInfo).Pod": func(t *testing.T) {
+		niltest.Zero(t, (*scheduling.PodInfo)(nil).Pod())
 	},
 	"(*NodeInfo).Pods": func(t *testing.T) {
 		niltest.Zero(t, nilNodeInfo.Pods())

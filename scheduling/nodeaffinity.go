@@ -72,7 +72,7 @@ type preferredNodeTerm struct {
 }
 
 func newNodeAffinityPlugin(c *Cluster, p *PodInfo) nodeAffinityPlugin {
-	return nodeAffinityPlugin{c: c, pod: p.Pod}
+	return nodeAffinityPlugin{c: c, pod: p.pod}
 }
 
 func (pl *nodeAffinityPlugin) name() string       { return PluginNodeAffinity }

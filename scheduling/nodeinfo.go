@@ -287,10 +287,11 @@ func (p hostPort) conflictsWith(q hostPort) bool {
 // affinity terms — and its placement, which the Cluster maintains. Callers
 // get PodInfos from the snapshot (NodeInfo.Pods, Cluster.NominatedPods,
 // WhatIf.Pod, Cycle.Pod) to hand back to a WhatIf; read the pod itself
-// through Pod.
+// through Pod, as a NodeInfo's node through Node.
 type PodInfo struct {
-	// Pod is the API object; it must not be modified while in the snapshot.
-	Pod *api.Pod
+	// pod is the API object; it must not be modified while in the
+	// snapshot.
+	pod *api.Pod
 
 	key string
 	// prio, labelled, started and startNanos cache spec.priority, whether
@@ -359,7 +360,7 @@ func (p *PodInfo) hasAffinityTerms() bool {
 // newPodInfo indexes a pod already placed (or nominated); incoming pods
 // use newIncomingPodInfo.
 func newPodInfo(pod *api.Pod) *PodInfo {
-	pi := &PodInfo{Pod: pod, key: pod.Namespace + "/" + pod.Name, antiSlot: -1, affSlot: -1}
+	pi := &PodInfo{pod: pod, key: pod.Namespace + "/" + pod.Name, antiSlot: -1, affSlot: -1}
 	pi.cacheFields()
 	if len(pod.Labels) > 0 {
 		pi.labelPairs = make([]labelPair, 0, len(pod.Labels))
@@ -378,7 +379,7 @@ func newPodInfo(pod *api.Pod) *PodInfo {
 
 // newIncomingPodInfo indexes the pod being scheduled.
 func newIncomingPodInfo(pod *api.Pod) *PodInfo {
-	pi := &PodInfo{Pod: pod, key: pod.Namespace + "/" + pod.Name, antiSlot: -1, affSlot: -1}
+	pi := &PodInfo{pod: pod, key: pod.Namespace + "/" + pod.Name, antiSlot: -1, affSlot: -1}
 	pi.cacheFields()
 	pi.requests = incomingPodRequests(pod)
 	pi.ports = podHostPorts(pod)

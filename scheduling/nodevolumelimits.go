@@ -169,7 +169,7 @@ type nodeVolumeLimitsPlugin struct {
 }
 
 func newNodeVolumeLimitsPlugin(c *Cluster, p *PodInfo) nodeVolumeLimitsPlugin {
-	return nodeVolumeLimitsPlugin{c: c, pod: p.Pod}
+	return nodeVolumeLimitsPlugin{c: c, pod: p.pod}
 }
 
 func (pl *nodeVolumeLimitsPlugin) name() string       { return PluginNodeVolumeLimits }
@@ -229,7 +229,7 @@ func (pl *nodeVolumeLimitsPlugin) filter(v *nodeView) Status {
 	clear(pl.attached)
 	var err error
 	v.eachPod(func(p *PodInfo) bool {
-		err = pl.attachable(p.Pod, csiNode, false, pl.attached)
+		err = pl.attachable(p.pod, csiNode, false, pl.attached)
 		return err == nil
 	})
 	if err != nil {

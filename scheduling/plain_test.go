@@ -136,7 +136,7 @@ func plainWalk(cy *Cycle, res []nodeResult, percentage int32, start int) (evalua
 		return nil, nil, false
 	}
 	skip := -1
-	if nn := cy.pod.Pod.Status.NominatedNodeName; nn != "" {
+	if nn := cy.pod.pod.Status.NominatedNodeName; nn != "" {
 		if ni := cy.c.byName[nn]; ni != nil {
 			// Tried whatever the node subset says.
 			st := plainFilterNode(cy, ni)

@@ -12,9 +12,9 @@ import "github.com/podsem/podsem/api"
 
 // cacheFields records the fields the accessors read.
 func (p *PodInfo) cacheFields() {
-	p.prio = api.PodPriority(p.Pod)
-	p.labelled = len(p.Pod.Labels) > 0
-	if st := p.Pod.Status.StartTime; st != nil && !st.IsZero() {
+	p.prio = api.PodPriority(p.pod)
+	p.labelled = len(p.pod.Labels) > 0
+	if st := p.pod.Status.StartTime; st != nil && !st.IsZero() {
 		p.started, p.startNanos = true, st.UnixNano()
 	}
 }
@@ -43,19 +43,19 @@ func (p *PodInfo) StartUnixNano() (nanos int64, ok bool) {
 // Namespace returns the pod's metadata.namespace ("" for a nil PodInfo or
 // one without a Pod).
 func (p *PodInfo) Namespace() string {
-	if p == nil || p.Pod == nil {
+	if p == nil || p.pod == nil {
 		return ""
 	}
-	return p.Pod.Namespace
+	return p.pod.Namespace
 }
 
 // Name returns the pod's metadata.name ("" for a nil PodInfo or one
 // without a Pod).
 func (p *PodInfo) Name() string {
-	if p == nil || p.Pod == nil {
+	if p == nil || p.pod == nil {
 		return ""
 	}
-	return p.Pod.Name
+	return p.pod.Name
 }
 
 // Labels returns the pod's labels for selector matching; it allocates
@@ -99,7 +99,7 @@ func (l *podLabels) find(key string) (string, bool) {
 	}
 	if l.labelPairs == nil {
 		// The incoming pod of a cycle is not indexed by label.
-		v, ok := l.Pod.Labels[key]
+		v, ok := l.pod.Labels[key]
 		return v, ok
 	}
 	for _, lp := range l.labelPairs {
@@ -118,4 +118,13 @@ func (l *podLabels) Has(key string) bool {
 func (l *podLabels) Get(key string) string {
 	v, _ := l.find(key)
 	return v
+}
+
+// Pod returns the API object (nil for a nil PodInfo), as NodeInfo.Node
+// returns its node. It must not be modified while in the snapshot.
+func (p *PodInfo) Pod() *api.Pod {
+	if p == nil {
+		return nil
+	}
+	return p.pod
 }

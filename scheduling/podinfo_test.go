@@ -46,7 +46,7 @@ func TestPodInfoAccessors(t *testing.T) {
 		}
 		bySet := map[LabelSet]*PodInfo{}
 		check := func(p *PodInfo) {
-			pod := p.Pod
+			pod := p.pod
 			var start int64
 			started := pod.Status.StartTime != nil && !pod.Status.StartTime.IsZero()
 			if started {
@@ -69,8 +69,8 @@ func TestPodInfoAccessors(t *testing.T) {
 			if set.IsZero() != (len(pod.Labels) == 0) {
 				t.Fatalf("%s: LabelSet zero %v with labels %v", p.key, set.IsZero(), pod.Labels)
 			}
-			if q := bySet[set]; q != nil && !set.IsZero() && (q.Namespace() != p.Namespace() || !maps.Equal(q.Pod.Labels, pod.Labels)) {
-				t.Fatalf("%s and %s share a LabelSet: %s %v, %s %v", p.key, q.key, p.Namespace(), pod.Labels, q.Namespace(), q.Pod.Labels)
+			if q := bySet[set]; q != nil && !set.IsZero() && (q.Namespace() != p.Namespace() || !maps.Equal(q.pod.Labels, pod.Labels)) {
+				t.Fatalf("%s and %s share a LabelSet: %s %v, %s %v", p.key, q.key, p.Namespace(), pod.Labels, q.Namespace(), q.pod.Labels)
 			}
 			bySet[set] = p
 		}

@@ -120,7 +120,7 @@ type balancedPlugin struct {
 }
 
 func newBalancedPlugin(p *PodInfo) balancedPlugin {
-	return balancedPlugin{pod: p.Pod, requests: &p.requests}
+	return balancedPlugin{pod: p.pod, requests: &p.requests}
 }
 
 func (pl *balancedPlugin) name() string            { return PluginNodeResourcesBalancedAllocation }

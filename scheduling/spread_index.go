@@ -428,8 +428,8 @@ func (sc *spreadCache) podDelta(p *PodInfo, d int32) {
 		sc.pods.remove(p, p.spreadID)
 		p.spreadID = 0
 	}
-	labels := api.Set(p.Pod.Labels)
-	for key, byValue := range sc.guarded[p.Pod.Namespace] {
+	labels := api.Set(p.pod.Labels)
+	for key, byValue := range sc.guarded[p.pod.Namespace] {
 		v, ok := labels[key]
 		if !ok {
 			continue
@@ -440,7 +440,7 @@ func (sc *spreadCache) podDelta(p *PodInfo, d int32) {
 			}
 		}
 	}
-	for _, e := range sc.unguarded[p.Pod.Namespace] {
+	for _, e := range sc.unguarded[p.pod.Namespace] {
 		if e.sel.Matches(labels) {
 			e.count(p.node.index, d)
 		}

@@ -236,7 +236,7 @@ func (pl *spreadPlugin) spreadCache() *spreadCache {
 // its own, compiled once per distinct constraints by the spread cache, or
 // the configured defaults.
 func (pl *spreadPlugin) constraints(dst []spreadConstraint, action api.UnsatisfiableConstraintAction) ([]spreadConstraint, error) {
-	pod := pl.pod.Pod
+	pod := pl.pod.pod
 	if len(pod.Spec.TopologySpreadConstraints) > 0 {
 		return pl.spreadCache().ownSpreadConstraints(dst, pod, action)
 	}
@@ -246,7 +246,7 @@ func (pl *spreadPlugin) constraints(dst []spreadConstraint, action api.Unsatisfi
 func (pl *spreadPlugin) requiredAffinity() *requiredNodeAffinity {
 	if !pl.affinityDone {
 		pl.affinityDone = true
-		pod := pl.pod.Pod
+		pod := pl.pod.pod
 		if len(pod.Spec.NodeSelector) > 0 || requiredNodeSelector(pod) != nil {
 			pl.affinity, _ = newRequiredNodeAffinity(pod)
 		}
@@ -272,7 +272,7 @@ func (pl *spreadPlugin) included(c *spreadConstraint, n *NodeInfo) bool {
 		return false
 	}
 	if c.honorTaints && len(n.node.Spec.Taints) > 0 {
-		if _, bad := findUntoleratedTaint(n.node.Spec.Taints, pl.pod.Pod.Spec.Tolerations); bad {
+		if _, bad := findUntoleratedTaint(n.node.Spec.Taints, pl.pod.pod.Spec.Tolerations); bad {
 			return false
 		}
 	}
@@ -280,7 +280,7 @@ func (pl *spreadPlugin) included(c *spreadConstraint, n *NodeInfo) bool {
 }
 
 func (pl *spreadPlugin) preFilter() Status {
-	pod := pl.pod.Pod
+	pod := pl.pod.pod
 	hard, err := pl.constraints(pl.hardBuf[:0], api.DoNotSchedule)
 	if err != nil {
 		return Status{Code: Error, Err: err}
@@ -481,7 +481,7 @@ func (pl *spreadPlugin) removePod(p *PodInfo, n *NodeInfo) { pl.updateWithPod(p,
 // The node's domain already holds an eligible node (that node), so the
 // number of domains does not change.
 func (pl *spreadPlugin) updateWithPod(p *PodInfo, n *NodeInfo, delta int32) {
-	if !pl.hardOK || n == nil || p.Pod.Namespace != pl.pod.Pod.Namespace {
+	if !pl.hardOK || n == nil || p.pod.Namespace != pl.pod.pod.Namespace {
 		return
 	}
 	for i := range pl.hs {
@@ -491,7 +491,7 @@ func (pl *spreadPlugin) updateWithPod(p *PodInfo, n *NodeInfo, delta int32) {
 	}
 	for i := range pl.hard {
 		c := &pl.hard[i]
-		if !c.selector.Matches(api.Set(p.Pod.Labels)) || !pl.included(c, n) {
+		if !c.selector.Matches(api.Set(p.pod.Labels)) || !pl.included(c, n) {
 			continue
 		}
 		h := &pl.hs[i]
@@ -514,7 +514,7 @@ func (pl *spreadPlugin) preScore(feasible []*NodeInfo) Status {
 // slice is kept until normalizeScore), so that scoring never touches the
 // NodeInfo structs.
 func (pl *spreadPlugin) preScoreIndexes(feasible []int) Status {
-	pod := pl.pod.Pod
+	pod := pl.pod.pod
 	if len(pl.c.nodes) == 0 {
 		return Status{Code: Skip}
 	}

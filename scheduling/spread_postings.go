@@ -60,7 +60,7 @@ type podPostings struct {
 
 // countable reports whether a pod counts for topology spread: bound to a
 // snapshot node and not terminating.
-func countable(p *PodInfo) bool { return p.node != nil && p.Pod.DeletionTimestamp == nil }
+func countable(p *PodInfo) bool { return p.node != nil && p.pod.DeletionTimestamp == nil }
 
 // nsPostings holds the posting lists of one namespace.
 type nsPostings struct {
@@ -93,10 +93,10 @@ func (pp *podPostings) add(p *PodInfo) int32 {
 	}
 	pp.node[id] = int32(p.node.index)
 	pp.pods[id] = p
-	nsp := pp.byNS[p.Pod.Namespace]
+	nsp := pp.byNS[p.pod.Namespace]
 	if nsp == nil {
 		nsp = &nsPostings{keys: map[string]map[string]*postingList{}}
-		pp.byNS[p.Pod.Namespace] = nsp
+		pp.byNS[p.pod.Namespace] = nsp
 	}
 	slots := append(pp.slotsFor(id, 1+len(p.labelPairs)), int32(len(nsp.all)))
 	nsp.all = append(nsp.all, id)
@@ -144,7 +144,7 @@ func (pp *podPostings) slotsFor(id int32, n int) []int32 {
 
 // remove drops pod p, indexed under id, from the index.
 func (pp *podPostings) remove(p *PodInfo, id int32) {
-	ns := p.Pod.Namespace
+	ns := p.pod.Namespace
 	nsp := pp.byNS[ns]
 	slots := pp.slots[id]
 	nsp.all = pp.cut(nsp.all, slots[0], func(moved int32) int { return 0 })
@@ -307,7 +307,7 @@ func (pp *podPostings) countSelector(ns string, sel api.Selector, perNode []int3
 		w := 0
 		if len(cands)*pp.directRatio < s.size {
 			for _, id := range cands {
-				if s.req.Matches(api.Set(pp.pods[id].Pod.Labels)) {
+				if s.req.Matches(api.Set(pp.pods[id].pod.Labels)) {
 					cands[w] = id
 					w++
 				}

@@ -248,7 +248,7 @@ func (o *spreadOracle) counts(ci int) map[string]int {
 			continue
 		}
 		for _, p := range n.Pods() {
-			if p.Pod.Namespace == o.pod.Namespace && p.Pod.DeletionTimestamp == nil && c.selector.Matches(api.Set(p.Pod.Labels)) {
+			if p.pod.Namespace == o.pod.Namespace && p.pod.DeletionTimestamp == nil && c.selector.Matches(api.Set(p.pod.Labels)) {
 				out[d]++
 			}
 		}
@@ -480,7 +480,7 @@ func TestSpreadCacheIncremental(t *testing.T) {
 					continue
 				}
 				p := ps[rapid.IntRange(0, len(ps)-1).Draw(t, "victim")]
-				if err := c.RemovePod(p.Pod.Namespace, p.Pod.Name); err != nil {
+				if err := c.RemovePod(p.pod.Namespace, p.pod.Name); err != nil {
 					t.Fatal(err)
 				}
 			case 2: // add a node
@@ -511,7 +511,7 @@ func TestSpreadCacheIncremental(t *testing.T) {
 				if len(ps) == 0 {
 					continue
 				}
-				p := *ps[rapid.IntRange(0, len(ps)-1).Draw(t, "updated")].Pod
+				p := *ps[rapid.IntRange(0, len(ps)-1).Draw(t, "updated")].pod
 				p.Labels = map[string]string{"app": rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, "updatedApp")}
 				if rapid.Bool().Draw(t, "updatedTerminating") {
 					p.DeletionTimestamp = &api.Time{Time: time.Unix(100, 0)}
@@ -732,7 +732,7 @@ func TestSpreadSelectorCountsBruteForce(t *testing.T) {
 		ns := rapid.SampledFrom([]string{"default", "other", "none"}).Draw(t, "namespace")
 		want := make([]int32, c.NumNodes())
 		for _, p := range c.byNamespace[ns] {
-			if countable(p) && sel.Matches(api.Set(p.Pod.Labels)) {
+			if countable(p) && sel.Matches(api.Set(p.pod.Labels)) {
 				want[p.node.index]++
 			}
 		}
@@ -797,7 +797,7 @@ func TestSpreadWarmCacheAfterUpdatesEqualsFresh(t *testing.T) {
 		}
 		var nowPods []*api.Pod
 		for _, k := range slices.Sorted(maps.Keys(c.pods)) {
-			nowPods = append(nowPods, c.pods[k].Pod)
+			nowPods = append(nowPods, c.pods[k].pod)
 		}
 		fresh, err := NewCluster(nowNodes, nowPods, Config{})
 		if err != nil {
@@ -830,10 +830,10 @@ func snapshotUpdate(t *rapid.T, c *Cluster, newPod func(name string) *api.Pod, n
 	case op == 0 || len(all) == 0:
 		err = c.AddPod(newPod(name))
 	case op == 1:
-		p := rapid.SampledFrom(all).Draw(t, "removed").Pod
+		p := rapid.SampledFrom(all).Draw(t, "removed").pod
 		err = c.RemovePod(p.Namespace, p.Name)
 	case op == 2:
-		old := rapid.SampledFrom(all).Draw(t, "updated").Pod
+		old := rapid.SampledFrom(all).Draw(t, "updated").pod
 		p := newPod(old.Name)
 		p.Namespace = old.Namespace
 		err = c.UpdatePod(p)

@@ -55,7 +55,7 @@ func (s *storageIndex) claimsUsed(p *PodInfo, sign int) {
 		s.usedClaims = map[string]int{}
 	}
 	for _, name := range p.claimNames {
-		key := claimKey(p.Pod.Namespace, name)
+		key := claimKey(p.pod.Namespace, name)
 		if n := s.usedClaims[key] + sign; n <= 0 {
 			delete(s.usedClaims, key)
 		} else {

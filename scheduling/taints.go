@@ -44,7 +44,7 @@ type taintPlugin struct {
 }
 
 func newTaintPlugin(p *PodInfo) taintPlugin {
-	return taintPlugin{tols: p.Pod.Spec.Tolerations}
+	return taintPlugin{tols: p.pod.Spec.Tolerations}
 }
 
 func (pl *taintPlugin) name() string       { return PluginTaintToleration }

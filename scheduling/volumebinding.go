@@ -124,7 +124,7 @@ type volumeBindingPlugin struct {
 }
 
 func newVolumeBindingPlugin(c *Cluster, p *PodInfo) volumeBindingPlugin {
-	return volumeBindingPlugin{c: c, pod: p.Pod}
+	return volumeBindingPlugin{c: c, pod: p.pod}
 }
 
 func (pl *volumeBindingPlugin) name() string       { return PluginVolumeBinding }
@@ -501,7 +501,7 @@ type volumeZonePlugin struct {
 }
 
 func newVolumeZonePlugin(c *Cluster, p *PodInfo) volumeZonePlugin {
-	return volumeZonePlugin{c: c, pod: p.Pod}
+	return volumeZonePlugin{c: c, pod: p.pod}
 }
 
 func (pl *volumeZonePlugin) name() string       { return PluginVolumeZone }

@@ -63,7 +63,7 @@ type volumeRestrictionsPlugin struct {
 }
 
 func newVolumeRestrictionsPlugin(c *Cluster, p *PodInfo) volumeRestrictionsPlugin {
-	return volumeRestrictionsPlugin{c: c, pod: p.Pod}
+	return volumeRestrictionsPlugin{c: c, pod: p.pod}
 }
 
 func (pl *volumeRestrictionsPlugin) name() string { return PluginVolumeRestrictions }
@@ -122,7 +122,7 @@ func (pl *volumeRestrictionsPlugin) filter(v *nodeView) Status {
 		conflict := false
 		v.eachPod(func(p *PodInfo) bool {
 			for _, d := range pl.disks {
-				if volumeConflict(d, p.Pod) {
+				if volumeConflict(d, p.pod) {
 					conflict = true
 					return false
 				}
@@ -151,8 +151,8 @@ func (pl *volumeRestrictionsPlugin) removePod(p *PodInfo, _ *NodeInfo) {
 // ReadWriteOncePod claims.
 func (pl *volumeRestrictionsPlugin) claimRefs(p *PodInfo) int {
 	n := 0
-	for i := range p.Pod.Spec.Volumes {
-		if src := p.Pod.Spec.Volumes[i].PersistentVolumeClaim; src != nil && pl.rwop[src.ClaimName] {
+	for i := range p.pod.Spec.Volumes {
+		if src := p.pod.Spec.Volumes[i].PersistentVolumeClaim; src != nil && pl.rwop[src.ClaimName] {
 			n++
 		}
 	}
