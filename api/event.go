@@ -36,6 +36,10 @@ type Event struct {
 	Annotations map[string]string
 }
 
+// EventSourceKubelet is the component the kubelet records its events
+// under (its event source, with the node name as host).
+const EventSourceKubelet = "kubelet"
+
 // The event types (core/v1 EventTypeNormal and EventTypeWarning).
 const (
 	EventTypeNormal  = "Normal"
