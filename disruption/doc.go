@@ -39,6 +39,16 @@
 // controller resets it when it stays on a pod that is not deleted
 // (StaleDisruption, ResetDisruption).
 //
+// # Events
+//
+// Neither the Eviction API nor kubectl drain records an Event: the
+// eviction subresource answers its caller (a 429 naming the budget, a
+// 201 with the pod's DisruptionTarget condition) and drain prints to its
+// own output. The disruption controller records a few about budgets and
+// pods (NoPods, UnmanagedPods, CalculateExpectedPodCountFailed, NotDeleted,
+// MultiplePodDisruptionBudgets); Evaluate reports the facts behind them in
+// Result (Selected, Unmanaged, Err, Dropped) rather than the events.
+//
 // Everything here is a pure function of its arguments: time comes in as
 // now, nothing is written anywhere, inputs are never modified. Each result
 // explains itself (Result, EvictionDecision.Rule, PodDrain.Filter) and
