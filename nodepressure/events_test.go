@@ -25,8 +25,8 @@ func TestManagerEvents(t *testing.T) {
 		{Type: "Warning", Reason: "EvictionThresholdMet", Note: "Attempting to reclaim memory",
 			Regarding: api.ObjectReference{Kind: "Node", APIVersion: "v1", Name: "node-1"}, Source: "kubelet"},
 		{Type: "Warning", Reason: "Evicted", Note: msg,
-			Regarding: api.ObjectReference{Kind: "Pod", APIVersion: "v1", Namespace: "default", Name: "besteffort", UID: "uid-besteffort", ResourceVersion: "42"},
-			Source:    "kubelet",
+			Regarding:   api.ObjectReference{Kind: "Pod", APIVersion: "v1", Namespace: "default", Name: "besteffort", UID: "uid-besteffort", ResourceVersion: "42"},
+			Source:      "kubelet",
 			Annotations: map[string]string{"starved_resource": "memory", "offending_containers": "app", "offending_containers_usage": "500Mi"}},
 	}
 	if d := cmp.Diff(want, st.Events); d != "" {
