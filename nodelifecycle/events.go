@@ -36,13 +36,7 @@ func NodeEvent(name, uid, reason string) api.Event {
 	case EventRemovingNode:
 		what = "Removing Node " + name + " from Controller"
 	}
-	return api.Event{
-		Type:      api.EventTypeNormal,
-		Reason:    reason,
-		Note:      "Node " + name + " event: " + what,
-		Regarding: api.NodeReference(name, uid),
-		Source:    NodeLifecycleSource,
-	}
+	return nodeEvent(name, uid, reason, "Node "+name+" event: "+what)
 }
 
 // NodeStatusEvent returns the Normal event the node lifecycle controller
@@ -56,13 +50,14 @@ func NodeStatusEvent(node *api.Node, status string) api.Event {
 	if node != nil {
 		name, uid = node.Name, node.UID
 	}
-	return api.Event{
-		Type:      api.EventTypeNormal,
-		Reason:    status,
-		Note:      "Node " + name + " status is now: " + status,
-		Regarding: api.NodeReference(name, uid),
-		Source:    NodeLifecycleSource,
-	}
+	return nodeEvent(name, uid, status, "Node "+name+" status is now: "+status)
+}
+
+// nodeEvent is a Normal event of the node lifecycle controller about a
+// node.
+func nodeEvent(name, uid, reason, note string) api.Event {
+	return api.Event{Type: api.EventTypeNormal, Reason: reason, Note: note,
+		Regarding: api.NodeReference(name, uid), Source: NodeLifecycleSource}
 }
 
 // PodNotReady is what the node lifecycle controller writes and records for
