@@ -36,6 +36,12 @@ type Event struct {
 	Annotations map[string]string
 }
 
+// String renders the event as `kubectl events` lists it: type, reason and
+// note ("Warning BackOff: Back-off restarting failed container app ...").
+func (e Event) String() string {
+	return e.Type + " " + e.Reason + ": " + e.Note
+}
+
 // EventSourceKubelet is the component the kubelet records its events
 // under (its event source, with the node name as host).
 const EventSourceKubelet = "kubelet"

@@ -231,6 +231,15 @@ var nilCases = map[string]func(t *testing.T){
 			t.Errorf("got %v, want nil", got)
 		}
 	},
+	"FindUntoleratedTaint": func(t *testing.T) {
+		if taint, ok := api.FindUntoleratedTaint(nil, nil); ok || taint.Key != "" {
+			t.Errorf("no taints: got %+v, %v; want none", taint, ok)
+		}
+		taint, ok := api.FindUntoleratedTaint([]api.Taint{{Key: "k", Effect: api.TaintEffectNoSchedule}}, nil)
+		if !ok || taint.Key != "k" {
+			t.Errorf("no tolerations: got %+v, %v; want the taint", taint, ok)
+		}
+	},
 	"FormatLabels": func(t *testing.T) {
 		if got := api.FormatLabels(nil); got != "<none>" {
 			t.Errorf("got %q, want <none>", got)
@@ -269,6 +278,36 @@ var nilCases = map[string]func(t *testing.T){
 	"IsPodReady":    func(t *testing.T) { niltest.Zero(t, api.IsPodReady(nil)) },
 	"UpdatePodCondition": func(t *testing.T) {
 		niltest.Zero(t, api.UpdatePodCondition(nil, api.PodCondition{Type: api.PodReady}, time.Time{}))
+	},
+	"(*Namespace).GoString": func(t *testing.T) {
+		if got, want := (*api.Namespace)(nil).GoString(), "(*api.Namespace)(nil)"; got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	},
+	"(*Node).GoString": func(t *testing.T) {
+		if got, want := (*api.Node)(nil).GoString(), "(*api.Node)(nil)"; got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	},
+	"(*Pod).GoString": func(t *testing.T) {
+		if got, want := (*api.Pod)(nil).GoString(), "(*api.Pod)(nil)"; got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	},
+	"(*PodDisruptionBudget).GoString": func(t *testing.T) {
+		if got, want := (*api.PodDisruptionBudget)(nil).GoString(), "(*api.PodDisruptionBudget)(nil)"; got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	},
+	"(*ReplicaSet).GoString": func(t *testing.T) {
+		if got, want := (*api.ReplicaSet)(nil).GoString(), "(*api.ReplicaSet)(nil)"; got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	},
+	"(*StatefulSet).GoString": func(t *testing.T) {
+		if got, want := (*api.StatefulSet)(nil).GoString(), "(*api.StatefulSet)(nil)"; got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
 	},
 	"PodReference": func(t *testing.T) {
 		niltest.Zero(t, api.PodReference(nil))

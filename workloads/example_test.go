@@ -38,14 +38,3 @@ func ExampleSyncStatefulSet() {
 	// 0 actions; waits for db-1 terminating
 	// Create db-1 (missing)
 }
-
-// A ReplicaSet counts the terminating pod as gone and replaces it at once.
-func ExampleSyncReplicaSet() {
-	replicas := int32(3)
-	rs := &api.ReplicaSet{ObjectMeta: api.ObjectMeta{Name: "web"}, Spec: api.ReplicaSetSpec{Replicas: &replicas}}
-	running := api.PodStatus{Phase: api.PodRunning}
-	lost := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "web-b", DeletionTimestamp: api.NewTimePtr(lostAt)}, Status: running}
-	res, _ := workloads.SyncReplicaSet(rs, []*api.Pod{{ObjectMeta: api.ObjectMeta{Name: "web-a"}, Status: running}, lost, {ObjectMeta: api.ObjectMeta{Name: "web-c"}, Status: running}})
-	fmt.Printf("active %d, terminating %d: create %d\n", res.Active, res.Terminating, res.Create)
-	// Output: active 2, terminating 1: create 1
-}

@@ -1,72 +1,370 @@
 package workloads
 
 import (
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/podsem/podsem/api"
 )
 
 // BurstReplicas is the most pods one ReplicaSet sync creates or deletes
-// (pkg/controller/replicaset BurstReplicas); the rest wait for the next
-// sync.
+// (pkg/controller/replicaset BurstReplicas, the value kube-controller-manager
+// starts the controller with); the rest wait for the next sync.
 const BurstReplicas = 500
 
-// ReplicaSetSync is the outcome of one sync of the ReplicaSet controller's
-// replica management.
-type ReplicaSetSync struct {
-	// Active counts the pods the controller sees as running replicas:
-	// neither Succeeded, Failed nor terminating.
-	Active int
-	// Terminating counts the pods with a deletionTimestamp that are not
-	// yet Succeeded or Failed: gone as far as the count is concerned.
-	Terminating int
-	// Create is how many new pods (with generated names) the sync creates;
-	// Delete how many active pods it deletes. At most BurstReplicas each.
-	Create, Delete int
+// ReplicaFailure is the ReplicaSet condition type the controller sets
+// when it failed to create or delete pods (apps/v1
+// ReplicaSetReplicaFailure), with reason FailedCreate or FailedDelete and
+// the API error as message.
+const ReplicaFailure = "ReplicaFailure"
+
+// The ReplicaFailure reasons.
+const (
+	ReasonFailedCreate = "FailedCreate"
+	ReasonFailedDelete = "FailedDelete"
+)
+
+// ReplicaSetInput is what one sync of the ReplicaSet controller reads: the
+// ReplicaSet and what the controller's informer caches hold, plus how the
+// API server answers this sync's pod creations.
+type ReplicaSetInput struct {
+	// ReplicaSet is the set being synced, as stored (spec.replicas set:
+	// the API server defaults it to 1).
+	ReplicaSet *api.ReplicaSet
+	// Pods are the pods the controller's cache holds; those outside the
+	// set's namespace are ignored, and so are pods controlled by another
+	// owner. Nil entries are skipped.
+	Pods []*api.Pod
+	// OtherReplicaSets are the other ReplicaSets the cache holds. Those
+	// controlled by the set's own controller (the other ReplicaSets of
+	// its Deployment) decide the co-location rank of the deletion
+	// ranking; the rest are ignored. Nil entries are skipped.
+	OtherReplicaSets []*api.ReplicaSet
+	// AcceptCreates, when not nil, is how many pod creations the API
+	// server accepts during this sync (a ResourceQuota nearly used up,
+	// say); the later ones fail with CreateError. Nil accepts all.
+	AcceptCreates *int
+	// CreateError is the API error a refused creation returns; nil gives
+	// ErrPodCreateRefused.
+	CreateError error
 }
 
-// SyncReplicaSet computes how one sync of the ReplicaSet controller
-// (pkg/controller/replicaset manageReplicas) changes the number of pods of
-// rs, given the pods it owns. A pod counts only while active
-// (controller.IsPodActive): a terminating pod — say, one the taint eviction
-// controller deleted on an unreachable node, whose kubelet will never
-// confirm the kill — is already gone for the count, so its replacement is
-// created at once, while the old object may linger for as long as the node
-// stays away. That is the opposite of a StatefulSet (SyncStatefulSet),
-// whose pod names are identities and never exist twice.
+// ErrPodCreateRefused is the error of a pod creation the API server
+// refuses when ReplicaSetInput.CreateError does not say which.
+var ErrPodCreateRefused = errors.New("pods is forbidden: pod creation refused")
+
+// ReplicaSetExpectations are the pod creations and deletions a ReplicaSet
+// controller has asked for and not yet seen in its cache
+// (pkg/controller ControlleeExpectations). While any is pending (and not
+// expired, 5 minutes after it was set), a sync only writes status.
+type ReplicaSetExpectations struct {
+	Add, Del int
+}
+
+// Satisfied reports whether nothing is pending: both counts at or below 0.
+func (e ReplicaSetExpectations) Satisfied() bool { return e.Add <= 0 && e.Del <= 0 }
+
+// ReplicaSetSync is the outcome of one sync of a ReplicaSet: the patches,
+// creates and deletes it sends, in upstream's order, and the status.
+type ReplicaSetSync struct {
+	// Adopted are the matching orphans the controller claims by patching
+	// its controller reference onto them (AdoptOwnerReferences), in the
+	// order given; Released the owned pods that no longer match, whose
+	// reference it patches away (ReleaseOwnerReferences).
+	Adopted, Released []*api.Pod
+	// Managed reports whether the sync managed replicas at all: false
+	// while expectations are pending or the set is being deleted.
+	Managed bool
+	// Create is how many pods the sync wanted to create (the deficit, at
+	// most BurstReplicas); CreateAttempts how many create requests it
+	// sent, in slow-start batches of 1, 2, 4, … that stop after a batch
+	// with a failure; Created how many the API server accepted.
+	Create, CreateAttempts, Created int
+	// NewPod is the pod each creation sends (CreatePodFromTemplate; the
+	// API server names each one from its generateName), nil when the
+	// sync creates nothing.
+	NewPod *api.Pod
+	// Delete are the pods deleted, first the most preferred victim of the
+	// deletion ranking (see RankPodsForDeletion).
+	Delete []*api.Pod
+	// Status is the set's status after the sync: the one written when
+	// StatusUpdated, else the input's.
+	Status api.ReplicaSetStatus
+	// StatusUpdated reports whether the controller writes the status: it
+	// does unless nothing changed and status.observedGeneration already
+	// equals metadata.generation.
+	StatusUpdated bool
+	// Err is the error the sync returns (a failed create, say; the
+	// controller requeues the set with back-off). It is not bad input.
+	Err error
+	// Expectations are what the controller waits to observe after the
+	// sync: the successful creations or the requested deletions, or the
+	// pending ones when it did not manage replicas.
+	Expectations ReplicaSetExpectations
+	// RequeueAfter is minReadySeconds when the sync succeeded and every
+	// desired replica is ready but not all are available yet: upstream
+	// syncs the set again then, in case no pod event comes. 0 otherwise.
+	RequeueAfter time.Duration
+}
+
+// SyncReplicaSet is one sync of the ReplicaSet controller
+// (kube-controller-manager's pkg/controller/replicaset syncReplicaSet) for
+// in.ReplicaSet at now, with pending the expectations left by earlier
+// syncs. As v1.36.3 does it, with the default feature gates
+// (PodDeletionCost, LogarithmicScaleDown,
+// DeploymentReplicaSetTerminatingReplicas):
 //
-// Modelled: the active count, the difference to spec.replicas, the burst
-// cap. Not modelled: which pods a scale-down picks (upstream ranks them by
-// node, phase, readiness, pod-deletion-cost, co-location, ready time,
-// restarts and age), the slow-start batching and expectations, adoption by
-// selector, and the Deployment above the ReplicaSet. A nil set, or one
-// without replicas, is an error.
-func SyncReplicaSet(rs *api.ReplicaSet, pods []*api.Pod) (ReplicaSetSync, error) {
+//   - Ownership first. Of the pods in the set's namespace, the active ones
+//     (not Succeeded, Failed or terminating) are claimed (ClaimPods): pods
+//     the set controls and its selector matches are its replicas;
+//     matching orphans are adopted and count at once; controlled pods that
+//     no longer match are released; pods of other controllers never count,
+//     whatever their labels.
+//   - Unless expectations are pending or the set is being deleted, the
+//     replicas are compared with spec.replicas: a deficit is created (at
+//     most BurstReplicas) in slow-start batches 1, 2, 4, … that stop after
+//     a batch with a failure; an excess is deleted (at most BurstReplicas),
+//     the victims chosen by RankPodsForDeletion with co-location counted
+//     over the pods of every ReplicaSet sharing this set's controller.
+//   - The status counts the claimed replicas before this sync's creates and
+//     deletes: replicas, fullyLabeledReplicas (every template label
+//     present), readyReplicas, availableReplicas (ready for
+//     minReadySeconds at now), terminatingReplicas (controlled, matching,
+//     terminating and not terminal); a failed create adds the
+//     ReplicaFailure condition (FailedCreate, the API error) unless one is
+//     there already, a sync without error removes it; observedGeneration
+//     is the generation when the status is written.
+//
+// Not modelled: failed deletes and failed adoption patches (every delete
+// and patch succeeds), and events. A nil set, a missing or negative
+// spec.replicas or a selector that does not compile is an error wrapping
+// api.ErrInvalidInput (upstream skips such a set).
+func SyncReplicaSet(in ReplicaSetInput, pending ReplicaSetExpectations, now time.Time) (ReplicaSetSync, error) {
+	rs := in.ReplicaSet
 	if rs == nil {
 		return ReplicaSetSync{}, fmt.Errorf("%w: replicaset: nil", errInvalidInput)
 	}
 	if rs.Spec.Replicas == nil || *rs.Spec.Replicas < 0 {
 		return ReplicaSetSync{}, fmt.Errorf("%w: replicaset %s/%s: spec.replicas: %v", errInvalidInput, rs.Namespace, rs.Name, ptrString(rs.Spec.Replicas))
 	}
-	var res ReplicaSetSync
-	for _, p := range pods {
-		if p == nil {
+	sel, err := api.LabelSelectorAsSelector(rs.Spec.Selector)
+	if err != nil {
+		return ReplicaSetSync{}, fmt.Errorf("%w: replicaset %s/%s: spec.selector: %v", errInvalidInput, rs.Namespace, rs.Name, err)
+	}
+
+	res := ReplicaSetSync{Expectations: pending}
+	claimed := make([]*api.Pod, 0, len(in.Pods))
+	// The status counts the replicas as they were before this sync acted
+	// (calculateStatus over the claimed pods), in the same pass.
+	status := rs.Status
+	var terminating, fullyLabeled, ready, available int32
+	tmpl := newLabelPairs(rs.Spec.Template.Labels)
+	for _, p := range in.Pods {
+		if p == nil || p.Namespace != rs.Namespace {
 			continue
 		}
-		switch {
-		case p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed:
-		case p.DeletionTimestamp != nil:
-			res.Terminating++
-		default:
-			res.Active++
+		matches := sel.Matches(api.Set(p.Labels))
+		if !isPodActive(p) {
+			if p.DeletionTimestamp != nil && !isPodTerminal(p) {
+				if ref := p.ControllerRef(); ref != nil && ref.UID == rs.UID && matches {
+					terminating++
+				}
+			}
+			continue
+		}
+		switch ClaimObject(&rs.ObjectMeta, &p.ObjectMeta, matches) {
+		case ClaimAdopt:
+			res.Adopted = append(res.Adopted, p)
+		case ClaimRelease:
+			res.Released = append(res.Released, p)
+			continue
+		case ClaimIgnored:
+			continue
+		}
+		claimed = append(claimed, p)
+		if tmpl.allIn(p.Labels) {
+			fullyLabeled++
+		}
+		if api.IsPodReady(p) {
+			ready++
+			if podAvailable(p, rs.Spec.MinReadySeconds, now) {
+				available++
+			}
 		}
 	}
-	diff := res.Active - int(*rs.Spec.Replicas)
+	status.Replicas = int32(len(claimed))
+	status.FullyLabeledReplicas, status.ReadyReplicas, status.AvailableReplicas = fullyLabeled, ready, available
+	status.TerminatingReplicas = &terminating
+
+	var manageErr error
+	if pending.Satisfied() && rs.DeletionTimestamp == nil {
+		res.Managed = true
+		manageErr = manageReplicas(&res, in, claimed, now)
+	}
+	res.Err = manageErr
+
+	failure := findWorkloadCondition(rs.Status.Conditions, ReplicaFailure)
 	switch {
-	case diff < 0:
-		res.Create = min(-diff, BurstReplicas)
-	case diff > 0:
-		res.Delete = min(diff, BurstReplicas)
+	case manageErr != nil && failure == nil:
+		reason := ""
+		if diff := len(claimed) - int(*rs.Spec.Replicas); diff < 0 {
+			reason = ReasonFailedCreate
+		} else if diff > 0 {
+			reason = ReasonFailedDelete
+		}
+		status.Conditions = append(withoutCondition(rs.Status.Conditions, ReplicaFailure), api.WorkloadCondition{
+			Type: ReplicaFailure, Status: api.ConditionTrue, LastTransitionTime: api.NewTime(now), Reason: reason, Message: manageErr.Error(),
+		})
+	case manageErr == nil && failure != nil:
+		status.Conditions = withoutCondition(rs.Status.Conditions, ReplicaFailure)
+	default:
+		status.Conditions = rs.Status.Conditions
+	}
+
+	old := &rs.Status
+	if old.Replicas == status.Replicas && old.FullyLabeledReplicas == status.FullyLabeledReplicas &&
+		old.ReadyReplicas == status.ReadyReplicas && old.AvailableReplicas == status.AvailableReplicas &&
+		equalInt32Ptr(old.TerminatingReplicas, status.TerminatingReplicas) &&
+		rs.Generation == old.ObservedGeneration && equalWorkloadConditions(old.Conditions, status.Conditions) {
+		res.Status = rs.Status
+	} else {
+		status.ObservedGeneration = rs.Generation
+		res.Status = status
+		res.StatusUpdated = true
+	}
+
+	r := *rs.Spec.Replicas
+	if manageErr == nil && rs.Spec.MinReadySeconds > 0 && res.Status.ReadyReplicas == r && res.Status.AvailableReplicas != r {
+		res.RequeueAfter = time.Duration(rs.Spec.MinReadySeconds) * time.Second
 	}
 	return res, nil
+}
+
+// manageReplicas creates or deletes pods so the set heads for
+// spec.replicas, recording in res what it sends.
+func manageReplicas(res *ReplicaSetSync, in ReplicaSetInput, claimed []*api.Pod, now time.Time) error {
+	rs := in.ReplicaSet
+	diff := len(claimed) - int(*rs.Spec.Replicas)
+	switch {
+	case diff < 0:
+		n := min(-diff, BurstReplicas)
+		res.Create = n
+		ref := NewControllerRef(&rs.ObjectMeta, "apps/v1", "ReplicaSet")
+		pod, err := CreatePodFromTemplate(&rs.Spec.Template, rs.Name, "", &ref)
+		if err != nil {
+			// Refused before any request is sent: the first batch fails.
+			res.Expectations = ReplicaSetExpectations{}
+			return err
+		}
+		pod.Namespace = rs.Namespace
+		res.NewPod = pod
+		accept := n
+		if in.AcceptCreates != nil {
+			accept = max(*in.AcceptCreates, 0)
+		}
+		createErr := in.CreateError
+		if createErr == nil {
+			createErr = ErrPodCreateRefused
+		}
+		var err2 error
+		remaining := n
+		for batch := min(remaining, 1); batch > 0; batch = min(2*batch, remaining) {
+			res.CreateAttempts += batch
+			ok := min(batch, accept-res.Created)
+			res.Created += ok
+			if ok < batch {
+				err2 = createErr
+				break
+			}
+			remaining -= batch
+		}
+		res.Expectations = ReplicaSetExpectations{Add: res.Created}
+		return err2
+	case diff > 0:
+		n := min(diff, BurstReplicas)
+		// Upstream sorts only when it keeps some pods (when all go, they go
+		// in its cache's order, which is no order); they are listed in the
+		// ranking's order either way.
+		if len(claimed) > 1 {
+			RankPodsForDeletion(claimed, coLocationRanks(rs, in.OtherReplicaSets, in.Pods, claimed), now)
+		}
+		res.Delete = claimed[:n:n]
+		res.Expectations = ReplicaSetExpectations{Del: n}
+	}
+	return nil
+}
+
+// labelPairs are a label map read once into a list, so that checking
+// many pods against it iterates no map.
+type labelPairs []struct{ key, value string }
+
+func newLabelPairs(m map[string]string) labelPairs {
+	out := make(labelPairs, 0, len(m))
+	for k, v := range m {
+		out = append(out, struct{ key, value string }{k, v})
+	}
+	return out
+}
+
+// allIn reports whether labels carries every pair (the template's labels
+// as an exact-match selector: fullyLabeledReplicas).
+func (l labelPairs) allIn(labels map[string]string) bool {
+	for _, w := range l {
+		if got, ok := labels[w.key]; !ok || got != w.value {
+			return false
+		}
+	}
+	return true
+}
+
+// isPodActive is pkg/controller IsPodActive: not Succeeded or Failed, and
+// not being deleted.
+func isPodActive(p *api.Pod) bool { return !isPodTerminal(p) && p.DeletionTimestamp == nil }
+
+func isPodTerminal(p *api.Pod) bool {
+	return p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed
+}
+
+func findWorkloadCondition(conds []api.WorkloadCondition, t string) *api.WorkloadCondition {
+	for i := range conds {
+		if conds[i].Type == t {
+			return &conds[i]
+		}
+	}
+	return nil
+}
+
+// withoutCondition returns a new list without the conditions of type t,
+// nil when none remain.
+func withoutCondition(conds []api.WorkloadCondition, t string) []api.WorkloadCondition {
+	var out []api.WorkloadCondition
+	for _, c := range conds {
+		if c.Type != t {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func equalWorkloadConditions(a, b []api.WorkloadCondition) bool {
+	if len(a) != len(b) || (a == nil) != (b == nil) {
+		return false
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if x.Type != y.Type || x.Status != y.Status || x.Reason != y.Reason || x.Message != y.Message ||
+			!x.LastTransitionTime.Equal(y.LastTransitionTime.Time) || !x.LastUpdateTime.Equal(y.LastUpdateTime.Time) ||
+			!x.LastProbeTime.Equal(y.LastProbeTime.Time) {
+			return false
+		}
+	}
+	return true
+}
+
+func equalInt32Ptr(a, b *int32) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return *a == *b
 }

@@ -105,9 +105,12 @@ func TestRollingUpdate(t *testing.T) {
 // it at once, a StatefulSet waits for the object to be gone.
 func TestReplacementContrast(t *testing.T) {
 	lost := statefulPod(1, terminating)
-	rs := &api.ReplicaSet{ObjectMeta: api.ObjectMeta{Name: "web", Namespace: "ns-1"}, Spec: api.ReplicaSetSpec{Replicas: ptr(int32(3))}}
-	r, err := SyncReplicaSet(rs, []*api.Pod{newPod("web-a"), newPod("web-b", terminating), newPod("web-c"), newPod("web-d", phase(api.PodFailed))})
-	if err != nil || r.Create != 1 || r.Active != 2 || r.Terminating != 1 {
+	rs := &api.ReplicaSet{ObjectMeta: api.ObjectMeta{Name: "web", Namespace: "ns-1", UID: "uid-web"},
+		Spec: api.ReplicaSetSpec{Replicas: ptr(int32(3)), Selector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+			Template: api.PodTemplateSpec{ObjectMeta: api.ObjectMeta{Labels: map[string]string{"app": "web"}}}}}
+	mine := ownedBy("uid-web", true)
+	r, err := SyncReplicaSet(ReplicaSetInput{ReplicaSet: rs, Pods: []*api.Pod{newPod("web-a", mine), newPod("web-b", mine, terminating), newPod("web-c", mine), newPod("web-d", mine, phase(api.PodFailed))}}, ReplicaSetExpectations{}, t0)
+	if err != nil || r.Created != 1 || r.Status.Replicas != 2 || *r.Status.TerminatingReplicas != 1 {
 		t.Errorf("ReplicaSet: %+v %v", r, err)
 	}
 	s, _ := SyncStatefulSet(stsFixture(3, api.ParallelPodManagement), []*api.Pod{statefulPod(0), lost, statefulPod(2)}, StatefulSetConfig{}, t0)
@@ -118,12 +121,13 @@ func TestReplacementContrast(t *testing.T) {
 	if d := cmp.Diff([]string{"Create db-1 (missing)"}, actionStrings(s)); d != "" {
 		t.Errorf("after the object is gone: %s", d)
 	}
-	if _, err := SyncReplicaSet(nil, nil); err == nil {
+	if _, err := SyncReplicaSet(ReplicaSetInput{}, ReplicaSetExpectations{}, t0); err == nil {
 		t.Error("nil ReplicaSet: want an error")
 	}
-	r, _ = SyncReplicaSet(&api.ReplicaSet{Spec: api.ReplicaSetSpec{Replicas: ptr(int32(1000))}}, nil)
-	if r.Create != BurstReplicas {
-		t.Errorf("burst: %d", r.Create)
+	r, _ = SyncReplicaSet(ReplicaSetInput{ReplicaSet: &api.ReplicaSet{Spec: api.ReplicaSetSpec{Replicas: ptr(int32(1000)), Selector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+		Template: api.PodTemplateSpec{ObjectMeta: api.ObjectMeta{Labels: map[string]string{"app": "web"}}}}}}, ReplicaSetExpectations{}, t0)
+	if r.Created != BurstReplicas {
+		t.Errorf("burst: %d", r.Created)
 	}
 }
 

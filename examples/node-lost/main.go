@@ -31,6 +31,7 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -42,6 +43,9 @@ import (
 	"github.com/podsem/podsem/termination"
 	"github.com/podsem/podsem/workloads"
 )
+
+// webLabels are web's pod labels, which its ReplicaSet selects.
+var webLabels = map[string]string{"app": "web"}
 
 // webTolerations are the tolerations of web's pod template: unreachable
 // for 60 s (the admission plugin adds the default not-ready one).
@@ -203,8 +207,9 @@ func newWorld() *world {
 		Status:     api.StatefulSetStatus{CurrentRevision: "db-5d8c7", UpdateRevision: "db-5d8c7"},
 	}
 	w.rs = &api.ReplicaSet{
-		ObjectMeta: api.ObjectMeta{Name: "web-7d9f8", Namespace: "default"},
-		Spec:       api.ReplicaSetSpec{Replicas: &replicas},
+		ObjectMeta: api.ObjectMeta{Name: "web-7d9f8", Namespace: "default", UID: "uid-web-7d9f8"},
+		Spec: api.ReplicaSetSpec{Replicas: &replicas, Selector: &api.LabelSelector{MatchLabels: webLabels},
+			Template: api.PodTemplateSpec{ObjectMeta: api.ObjectMeta{Labels: webLabels}}},
 	}
 	for i, node := range []string{"node-1", "node-2", "node-3"} {
 		w.addPod(w.statefulPod(i, node, t0.Add(-time.Hour)))
@@ -235,12 +240,16 @@ func (w *world) newPod(name, node, ownerKind, owner string, tolerations []api.To
 	p := &api.Pod{
 		ObjectMeta: api.ObjectMeta{
 			Name: name, Namespace: "default", Generation: 1, CreationTimestamp: api.NewTime(started),
-			OwnerReferences: []api.OwnerReference{{APIVersion: "apps/v1", Kind: ownerKind, Name: owner, Controller: &yes}},
+			UID:             "uid-" + name,
+			OwnerReferences: []api.OwnerReference{{APIVersion: "apps/v1", Kind: ownerKind, Name: owner, UID: "uid-" + owner, Controller: &yes}},
 		},
 		Spec: api.PodSpec{NodeName: node, Tolerations: tolerations},
 		Status: api.PodStatus{Phase: api.PodRunning, Conditions: []api.PodCondition{
 			{Type: api.PodReady, Status: api.ConditionTrue, LastTransitionTime: api.NewTime(started)},
 		}},
+	}
+	if ownerKind == "ReplicaSet" {
+		p.Labels = maps.Clone(webLabels)
 	}
 	api.DefaultPod(p) // terminationGracePeriodSeconds 30, as the API server stores it
 	p.Spec.Tolerations = admission.DefaultTolerations(p, admission.TolerationSeconds{})
@@ -446,18 +455,20 @@ func (w *world) schedule() string {
 }
 
 func (w *world) syncReplicaSet(now time.Time) {
-	res, err := workloads.SyncReplicaSet(w.rs, w.owned("ReplicaSet", w.rs.Name))
+	// The ReplicaSet controller sees every pod of the namespace and counts
+	// the ones it controls (by ownerReference uid) that its selector matches.
+	res, err := workloads.SyncReplicaSet(workloads.ReplicaSetInput{ReplicaSet: w.rs, Pods: w.pods}, workloads.ReplicaSetExpectations{}, now)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	for range res.Create {
+	for range res.Created {
 		w.created++
 		node := w.schedule()
 		p := w.newPod(fmt.Sprintf("web-7d9f8-r%d", w.created), node, "ReplicaSet", w.rs.Name, webTolerations, now)
 		w.addPod(p)
 		w.evict(nodelifecycle.PodUpdated(p), now)
-		w.logf("ReplicaSet web-7d9f8: %d active of 3 (%d terminating counted as gone): created %s on %s at once", res.Active, res.Terminating, p.Name, node)
+		w.logf("ReplicaSet web-7d9f8: %d active of 3 (%d terminating counted as gone): created %s on %s at once", res.Status.Replicas, *res.Status.TerminatingReplicas, p.Name, node)
 	}
 }
 

@@ -1,0 +1,57 @@
+package workloads
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/podsem/podsem/api"
+)
+
+// benchReplicaSet is a 10,000-replica ReplicaSet of a Deployment with
+// its pods spread over 500 nodes, Ready for between one minute and a
+// week, a tenth of them with a deletion cost.
+func benchReplicaSet(b *testing.B, pods int) (*api.ReplicaSet, []*api.Pod) {
+	b.Helper()
+	rs := webRS(10000)
+	rs.OwnerReferences = []api.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", UID: "uid-dep", Controller: ptr(true)}}
+	rs.Spec.MinReadySeconds = 10
+	out := make([]*api.Pod, pods)
+	for i := range out {
+		name := fmt.Sprintf("web-%05d", i)
+		p := newPod(name, mine)
+		p.Spec.NodeName = fmt.Sprintf("node-%03d", i%500)
+		age := time.Minute + time.Duration(i*60)*time.Second
+		p.CreationTimestamp = api.NewTime(t0.Add(-age - time.Minute))
+		p.Status.Conditions[0].LastTransitionTime = api.NewTime(t0.Add(-age))
+		if i%10 == 0 {
+			p.Annotations = map[string]string{AnnotationPodDeletionCost: fmt.Sprint(i % 7)}
+		}
+		out[i] = p
+	}
+	return rs, out
+}
+
+// BenchmarkSyncReplicaSet is one sync of a 10,000-replica ReplicaSet:
+// steady (10,000 pods: nothing to do, the status counted), scale-up (9,500
+// pods: 500 creations) and scale-down (10,500 pods: 500 victims ranked
+// among them).
+func BenchmarkSyncReplicaSet(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		pods int
+	}{{"steady", 10000}, {"scale-up", 9500}, {"scale-down", 10500}} {
+		b.Run(bc.name, func(b *testing.B) {
+			rs, pods := benchReplicaSet(b, bc.pods)
+			in := ReplicaSetInput{ReplicaSet: rs, Pods: pods}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				res, err := SyncReplicaSet(in, ReplicaSetExpectations{}, t0)
+				if err != nil || res.Create+len(res.Delete) != max(bc.pods-10000, 10000-bc.pods) {
+					b.Fatalf("%+v %v", res.Status, err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,180 @@
+package workloads
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/podsem/podsem/api"
+)
+
+// ExpectationsTimeout is how long a ReplicaSet controller waits to observe
+// the creations and deletions it asked for before it syncs the set anyway
+// (pkg/controller ExpectationsTimeout): a create whose pod it never sees
+// cannot stall the set for longer.
+const ExpectationsTimeout = 5 * time.Minute
+
+// The requeue back-off of a ReplicaSet whose sync failed: the workqueue's
+// default per-item exponential rate limiter (client-go
+// DefaultTypedControllerRateLimiter), 5 ms doubling per consecutive
+// failure up to 1000 s. Its overall 10 qps token bucket is not modelled.
+const (
+	syncBackoffBase = 5 * time.Millisecond
+	syncBackoffMax  = 1000 * time.Second
+)
+
+// ReplicaSetController is kube-controller-manager's ReplicaSet controller
+// (pkg/controller/replicaset ReplicaSetController) as a state machine of
+// podsem's one convention: each Step syncs one ReplicaSet with
+// SyncReplicaSet against the world the input shows, and the machine keeps
+// what the real controller remembers between syncs:
+//
+//   - expectations, per ReplicaSet: after a sync creates n pods or deletes
+//     some, the next syncs only write status until the creations and
+//     deletions are observed or ExpectationsTimeout has passed. The
+//     machine observes them in the input itself, as the informer's add
+//     and delete events would: a pod the set controls that was not in the
+//     previous step's input is an observed creation; an expected victim
+//     that is gone from the input or terminating is an observed deletion;
+//   - the work queue's delays: the minReadySeconds requeue and, after a
+//     failed sync, the exponential back-off, each kept as the set's
+//     earliest pending time, as the delaying queue keeps the earliest.
+//
+// The zero value is a controller with v1.36.3's defaults and no memory.
+// It does nothing itself: the caller applies the adoptions, releases,
+// creations, deletions and status of each step's result.
+type ReplicaSetController struct {
+	sets map[string]*rsMemory
+}
+
+// rsMemory is what the controller remembers of one ReplicaSet.
+type rsMemory struct {
+	uid string
+	// expectations: creations asked for at expectedAt, those not yet
+	// observed counted down in add, and the keys of the pods deleted.
+	expecting bool
+	add       int
+	// seen holds the pods (by UID, or namespace/name without one) of the
+	// previous step's input: a controlled pod not among them is new.
+	seen       map[string]bool
+	deleted    map[string]bool
+	expectedAt time.Time
+	// failures counts consecutive failed syncs; deadline is the earliest
+	// time the set is queued for, zero when none.
+	failures int
+	deadline time.Time
+}
+
+// NewReplicaSetController returns a controller with v1.36.3's defaults
+// and no memory, the same as the zero value.
+func NewReplicaSetController() *ReplicaSetController { return &ReplicaSetController{} }
+
+// Step syncs in.ReplicaSet at now with the expectations the controller
+// still holds for it, as the controller's worker does when the set's key
+// comes off the queue (a pod or ReplicaSet event, a resync or a deadline of
+// NextDeadline), and remembers the new expectations and requeue times. A
+// ReplicaSet recreated under the same name (another uid) starts afresh.
+// Errors are SyncReplicaSet's (bad input); a nil controller is an error
+// too. Both wrap api.ErrInvalidInput and leave the memory as it was.
+func (c *ReplicaSetController) Step(in ReplicaSetInput, now time.Time) (ReplicaSetSync, error) {
+	if c == nil {
+		return ReplicaSetSync{}, fmt.Errorf("%w: replicaset controller: nil", errInvalidInput)
+	}
+	rs := in.ReplicaSet
+	if rs == nil {
+		return ReplicaSetSync{}, fmt.Errorf("%w: replicaset: nil", errInvalidInput)
+	}
+	key := rs.Namespace + "/" + rs.Name
+	mem := c.sets[key]
+	if mem != nil && mem.uid != rs.UID {
+		mem = nil
+	}
+	if mem == nil {
+		mem = &rsMemory{uid: rs.UID}
+	}
+	pending := mem.pending(rs, in.Pods, now)
+	res, err := SyncReplicaSet(in, pending, now)
+	if err != nil {
+		return res, err
+	}
+	if res.Managed && (res.Create > 0 || len(res.Delete) > 0) {
+		mem.expecting = true
+		mem.add = res.Created
+		mem.deleted = make(map[string]bool, len(res.Delete))
+		for _, p := range res.Delete {
+			mem.deleted[p.Key()] = true
+		}
+		mem.expectedAt = now
+	}
+	if !mem.deadline.After(now) {
+		mem.deadline = time.Time{}
+	}
+	var requeue time.Duration
+	if res.Err != nil {
+		mem.failures++
+		requeue = syncBackoffBase << min(mem.failures-1, 40)
+		requeue = min(requeue, syncBackoffMax)
+	} else {
+		mem.failures = 0
+		requeue = res.RequeueAfter
+	}
+	if requeue > 0 {
+		if at := now.Add(requeue); mem.deadline.IsZero() || at.Before(mem.deadline) {
+			mem.deadline = at
+		}
+	}
+	if c.sets == nil {
+		c.sets = map[string]*rsMemory{}
+	}
+	c.sets[key] = mem
+	return res, nil
+}
+
+// NextDeadline is the earliest time a ReplicaSet is queued for — its
+// minReadySeconds requeue or its back-off after a failed sync — or the
+// zero time when none is. Expectations do not set a deadline: upstream
+// syncs again on the next pod event or resync, and the expired
+// expectations then no longer hold it back. A nil controller has none.
+func (c *ReplicaSetController) NextDeadline() time.Time {
+	if c == nil {
+		return time.Time{}
+	}
+	var next time.Time
+	for _, m := range c.sets {
+		if !m.deadline.IsZero() && (next.IsZero() || m.deadline.Before(next)) {
+			next = m.deadline
+		}
+	}
+	return next
+}
+
+// pending observes the pods the controller's cache holds now — counting
+// down the expected creations by the controlled pods new since the
+// previous step, and remembering the pods for the next — and returns what
+// remains of the expectations: nothing once they are expired.
+func (m *rsMemory) pending(rs *api.ReplicaSet, pods []*api.Pod, now time.Time) ReplicaSetExpectations {
+	seen := make(map[string]bool, len(pods))
+	live := 0
+	for _, p := range pods {
+		if p == nil || p.Namespace != rs.Namespace {
+			continue
+		}
+		k := p.UID
+		if k == "" {
+			k = p.Key()
+		}
+		seen[k] = true
+		if m.expecting && m.add > 0 && !m.seen[k] {
+			if ref := p.ControllerRef(); ref != nil && ref.UID == rs.UID {
+				m.add--
+			}
+		}
+		if p.DeletionTimestamp == nil && m.deleted[p.Key()] {
+			live++
+		}
+	}
+	m.seen = seen
+	if !m.expecting || now.Sub(m.expectedAt) > ExpectationsTimeout {
+		return ReplicaSetExpectations{}
+	}
+	return ReplicaSetExpectations{Add: m.add, Del: live}
+}
