@@ -28,6 +28,12 @@ type Event struct {
 	// Source is the component that records it: "default-scheduler",
 	// "kubelet", "taint-eviction-controller", "node-controller".
 	Source string
+	// Annotations are the event object's own metadata.annotations, which
+	// a recorder sets only when it annotates (client-go's
+	// AnnotatedEventf): the kubelet's eviction manager names the starved
+	// resource and the offending containers on an Evicted event. Nil for
+	// every other event.
+	Annotations map[string]string
 }
 
 // String renders the event as `kubectl events` lists it: type, reason and
@@ -35,6 +41,10 @@ type Event struct {
 func (e Event) String() string {
 	return e.Type + " " + e.Reason + ": " + e.Note
 }
+
+// EventSourceKubelet is the component the kubelet records its events
+// under (its event source, with the node name as host).
+const EventSourceKubelet = "kubelet"
 
 // The event types (core/v1 EventTypeNormal and EventTypeWarning).
 const (
@@ -50,6 +60,15 @@ func PodReference(pod *Pod) ObjectReference {
 		return ObjectReference{}
 	}
 	return ObjectReference{Kind: "Pod", APIVersion: "v1", Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID, ResourceVersion: pod.ResourceVersion}
+}
+
+// NodeReference is the object reference of the node named name, as the
+// node components put it in an event's Regarding: kind Node, apiVersion
+// v1, no namespace, and uid when the component knows it (the node
+// lifecycle controller passes the node's UID; the kubelet's own node
+// reference has none).
+func NodeReference(name, uid string) ObjectReference {
+	return ObjectReference{Kind: "Node", APIVersion: "v1", Name: name, UID: uid}
 }
 
 // ContainerReference is the object reference of a container of pod, as

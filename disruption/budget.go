@@ -59,6 +59,20 @@ type Result struct {
 	// Reason is the DisruptionAllowed condition's reason: SufficientPods,
 	// InsufficientPods or SyncFailed.
 	Reason string
+
+	// Events are the Events the disruption controller records at this
+	// sync (source "controllermanager"), in its order: Normal NoPods "No
+	// matching pods found" on the budget when its selector matches no pod;
+	// Warning UnmanagedPods on the budget when Unmanaged is not empty and
+	// the sync did not fail (its note prints the selector as the API's Go
+	// types print it); Warning NotDeleted "Pod was expected by PDB
+	// <namespace>/<namespace> to be deleted but it wasn't" on each selected
+	// pod, not terminating, whose disruptedPods entry expired (the
+	// controller names the budget by its namespace twice). The events of
+	// a failed sync ("Failed to get pods: ...",
+	// CalculateExpectedPodCountFailed) are not given: their text is
+	// client-go's error, which Err only paraphrases.
+	Events []api.Event
 }
 
 // String summarises the result in one line.
@@ -114,10 +128,16 @@ func Evaluate(pdb *api.PodDisruptionBudget, pods []*api.Pod, controllers Control
 		selected = append(selected, p)
 		res.Selected = append(res.Selected, p.Name)
 	}
+	if len(selected) == 0 {
+		res.Events = append(res.Events, noPodsEvent(pdb))
+	}
 
 	expected, desired, err := expectedCount(pdb, selected, &controllers, &res)
 	if err != nil {
 		return fail(pdb, &res, err, now)
+	}
+	if len(res.Unmanaged) > 0 {
+		res.Events = append(res.Events, unmanagedPodsEvent(pdb))
 	}
 
 	disrupted := keptDisruptions(pdb, selected, now, &res)
@@ -272,6 +292,7 @@ func keptDisruptions(pdb *api.PodDisruptionBudget, selected []*api.Pod, now time
 		}
 		expires := t.Add(DeletionTimeout)
 		if expires.Before(now) {
+			res.Events = append(res.Events, notDeletedEvent(pdb, p))
 			continue
 		}
 		kept[p.Name] = t

@@ -39,6 +39,19 @@
 // controller resets it when it stays on a pod that is not deleted
 // (StaleDisruption, ResetDisruption).
 //
+// # Events
+//
+// Neither the Eviction API nor kubectl drain records an Event: the
+// eviction subresource answers its caller (a 429 naming the budget, a
+// 201 with the pod's DisruptionTarget condition) and drain prints to its
+// own output. The disruption controller records a few about budgets and
+// pods, which Evaluate returns in Result.Events: NoPods, UnmanagedPods and
+// NotDeleted. Not returned: those of a failed sync, whose text is
+// client-go's error (Result.Err says why), and
+// MultiplePodDisruptionBudgets, which the controller records on a pod
+// matched by several budgets when it picks one to sync (the Eviction API
+// refuses to evict such a pod with a 500 answer that says so).
+//
 // Everything here is a pure function of its arguments: time comes in as
 // now, nothing is written anywhere, inputs are never modified. Each result
 // explains itself (Result, EvictionDecision.Rule, PodDrain.Filter) and

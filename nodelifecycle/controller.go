@@ -67,13 +67,14 @@ const LabelNodeExcludeDisruption = "node.kubernetes.io/exclude-disruption"
 // the nodes of a pass in parallel, so what falls at one instant comes in
 // an order it does not fix; Controller runs the monitor pass first (a node
 // it queues can be tainted by the tainting pass of the same step) and
-// takes the input order. Not modelled: node label reconciliation, events and
-// metrics. The zero value is ready to use with the default configuration.
+// takes the input order. It returns the Events the controller records
+// (Report.Events, HealthReport.Events). Not modelled: node label
+// reconciliation and metrics. The zero value is ready to use with the default configuration.
 // A Controller is not safe for concurrent use.
 type Controller struct {
 	cfg     Config
 	monitor Monitor
-	known   map[string]uint64 // node name -> the last pass that listed it
+	known   map[string]knownNode // node name -> when it was last listed, and its UID
 	passes  uint64
 	states  map[string]ZoneState
 	tainter map[string]*zoneTainter
@@ -100,7 +101,7 @@ func newController(cfg Config) *Controller {
 	return &Controller{
 		cfg:     cfg,
 		monitor: Monitor{cfg: cfg, nodes: map[string]*nodeHealth{}},
-		known:   map[string]uint64{},
+		known:   map[string]knownNode{},
 		states:  map[string]ZoneState{},
 		tainter: map[string]*zoneTainter{},
 	}
@@ -137,6 +138,14 @@ type TaintWrite struct {
 	Update TaintUpdate
 }
 
+// knownNode is the controller's knownNodeSet entry: the last monitor pass
+// that listed the node, and its UID when first listed (which the
+// RemovingNode event names).
+type knownNode struct {
+	pass uint64
+	uid  string
+}
+
 // Report is what one Step found and did: the monitor pass's results when
 // one ran, then the tainting pass's writes. A caller applies them in that
 // order: each node's status and taints from Nodes, then the Tainted
@@ -145,6 +154,12 @@ type Report struct {
 	// MonitorPass reports whether a monitor pass ran; the fields up to
 	// ExitedFullDisruption are its results, empty when none ran.
 	MonitorPass bool
+	// Events are the node Events the monitor pass records as it lists the
+	// nodes, before it looks at any: RegisteredNode for each node it sees
+	// for the first time (in input order), then RemovingNode for each
+	// node gone since the last pass (by name); NodeEvent gives their
+	// text. The NodeNotReady events of the looks are in Nodes.
+	Events []api.Event
 	// Nodes holds one report per input node, in input order. Their
 	// NoExecute updates are those the pass makes at once — a node Ready
 	// again (or newly seen, or every zone fully disrupted) loses its
@@ -276,8 +291,13 @@ func (c *Controller) monitorPass(nodes []*api.Node, leases map[string]time.Time,
 	for i, n := range nodes {
 		keys[i] = api.ZoneKey(n)
 		taints[i] = n.Spec.Taints
-		seen := c.known[n.Name] != 0
-		c.known[n.Name] = c.passes
+		k, seen := c.known[n.Name]
+		if !seen {
+			k.uid = n.UID
+			pass.Events = append(pass.Events, NodeEvent(n.Name, n.UID, EventRegisteredNode))
+		}
+		k.pass = c.passes
+		c.known[n.Name] = k
 		if seen {
 			if _, ok := c.states[keys[i]]; !ok {
 				c.addZone(keys[i])
@@ -288,10 +308,16 @@ func (c *Controller) monitorPass(nodes []*api.Node, leases map[string]time.Time,
 		reachable[i] = c.markReachable(keys[i], n.Name, taints[i], now)
 		taints[i] = reachable[i].Taints
 	}
-	for name, last := range c.known {
-		if last != c.passes {
-			delete(c.known, name)
+	var gone []string
+	for name, k := range c.known {
+		if k.pass != c.passes {
+			gone = append(gone, name)
 		}
+	}
+	slices.Sort(gone)
+	for _, name := range gone {
+		pass.Events = append(pass.Events, NodeEvent(name, c.known[name].uid, EventRemovingNode))
+		delete(c.known, name)
 	}
 
 	ready := map[string][]*api.NodeCondition{}

@@ -59,8 +59,14 @@ type HealthReport struct {
 	// Conditions are the node's status.conditions after this look.
 	Conditions []api.NodeCondition
 	// MarkPodsNotReady is true when the Ready condition left True at this
-	// look: every pod bound to the node gets MarkPodNotReady.
+	// look: every pod bound to the node gets MarkPodNotReady, with its
+	// event (MarkPodsNotReady gives both).
 	MarkPodsNotReady bool
+	// Events are the Events the controller records about the node at this
+	// look: the Normal NodeNotReady status change ("Node <name> status is
+	// now: NodeNotReady", NodeStatusEvent) when the Ready condition left
+	// True, none otherwise.
+	Events []api.Event
 	// NoSchedule and NoExecute are the two taint passes run on the node
 	// after the status write; Taints is spec.taints after both. Both read
 	// the conditions as this look left them (CurrentReady), so the look
@@ -91,8 +97,9 @@ type HealthReport struct {
 // NoExecute taint at the look that queues the node, as the controller does
 // for the first node of a healthy zone; Controller runs the same health
 // checks over the whole cluster with the per-zone tainting queues and
-// their rates, the full-disruption mode and the restart behaviour. Neither
-// models node label reconciliation, events or metrics.
+// their rates, the full-disruption mode and the restart behaviour. Both
+// return the Events the controller records (HealthReport.Events); neither
+// models node label reconciliation or metrics.
 //
 // The zero value is ready to use with the default configuration. A
 // Monitor is not safe for concurrent use.
@@ -260,6 +267,7 @@ func (m *Monitor) observeHealth(node *api.Node, leaseRenew, now time.Time) (Heal
 
 	if rep.CurrentReady != nil && rep.CurrentReady.Status != api.ConditionTrue && rep.ObservedReady.Status == api.ConditionTrue {
 		rep.MarkPodsNotReady = true
+		rep.Events = []api.Event{NodeStatusEvent(node, EventNodeNotReady)}
 	}
 	after := *node
 	after.Status.Conditions = rep.Conditions

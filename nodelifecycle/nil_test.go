@@ -97,6 +97,16 @@ var nilCases = map[string]func(t *testing.T){
 			t.Errorf("got %+v, want nil", got)
 		}
 	},
+	"MarkPodsNotReady": func(t *testing.T) {
+		niltest.Zero(t, nodelifecycle.MarkPodsNotReady("n1", nil, nilT0))
+		niltest.Zero(t, nodelifecycle.MarkPodsNotReady("n1", []*api.Pod{nil}, nilT0))
+	},
+	"NodeStatusEvent": func(t *testing.T) {
+		e := nodelifecycle.NodeStatusEvent(nil, "NodeNotReady")
+		if e.Regarding.Name != "" || e.Reason != "NodeNotReady" {
+			t.Errorf("got %+v, want an event regarding no node", e)
+		}
+	},
 	"NoExecuteTaintPass": func(t *testing.T) {
 		niltest.Zero(t, nodelifecycle.NoExecuteTaintPass(nil, nilT0))
 	},

@@ -235,6 +235,9 @@ func (s *monitorStory) Step(d time.Duration, input string) ([]string, error) {
 	if rep.MarkPodsNotReady {
 		out = append(out, "mark the node's pods Ready=False")
 	}
+	for _, e := range rep.Events {
+		out = append(out, storyEvent(e))
+	}
 	if ch := slices.Concat(taintChanges(rep.NoSchedule), taintChanges(rep.NoExecute)); len(ch) > 0 {
 		out = append(out, "taints "+strings.Join(ch, " "))
 	}
@@ -375,7 +378,10 @@ func (s *controllerStory) Step(d time.Duration, input string) ([]string, error) 
 	if err != nil {
 		return nil, err
 	}
-	var monitor, tainting grouped
+	var monitor, tainting, events grouped
+	for _, e := range r.Events {
+		events.add("event "+e.Type+" "+e.Reason, e.Regarding.Name)
+	}
 	if r.MonitorPass {
 		for i, rep := range r.Nodes {
 			var parts []string
@@ -387,10 +393,13 @@ func (s *controllerStory) Step(d time.Duration, input string) ([]string, error) 
 			}
 			parts = append(parts, slices.Concat(taintChanges(rep.NoSchedule), taintChanges(rep.NoExecute))...)
 			monitor.add(strings.Join(parts, " "), s.nodes[i].Name)
+			for _, e := range rep.Events {
+				events.add("event "+e.Type+" "+e.Reason, e.Regarding.Name)
+			}
 			s.write(i, rep.Status, rep.Taints)
 		}
 	}
-	out := monitor.lines()
+	out := append(events.lines(), monitor.lines()...)
 	if len(r.Queued) > 0 {
 		out = append(out, "queued for tainting: "+compress(r.Queued))
 	}
@@ -587,6 +596,15 @@ func (s *evictionStory) Step(d time.Duration, input string) ([]string, error) {
 			}
 			out = append(out, fmt.Sprintf("EvictPod %s on %s due %s: %s, then DELETE", pod, a.Node, at(a.At.Sub(storyT0)), patch))
 		}
+		if a.Event != nil {
+			out = append(out, storyEvent(*a.Event))
+		}
 	}
 	return out, nil
+}
+
+// storyEvent renders an Event as `kubectl events` lists it: type, reason,
+// the object, the note.
+func storyEvent(e api.Event) string {
+	return fmt.Sprintf("event %s %s %s/%s: %s", e.Type, e.Reason, strings.ToLower(e.Regarding.Kind), e.Regarding.Name, e.Note)
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/podsem/podsem/api"
@@ -149,14 +150,15 @@ type TaintEvictionActionKind uint8
 const (
 	// ScheduleEviction: the pod is to be deleted At (a timer is set).
 	ScheduleEviction TaintEvictionActionKind = iota + 1
-	// CancelEviction: a pending eviction of the pod is called off (upstream
-	// records a "Cancelling deletion" event).
+	// CancelEviction: a pending eviction of the pod is called off (with
+	// its TaintManagerEviction event "Cancelling deletion of Pod ...").
 	CancelEviction
 	// EvictPod: delete the pod now. DisruptionTarget, when set, is first
 	// written to the pod's status (a status patch); then the pod is deleted
 	// with a plain DELETE without options, so the pod's own
 	// terminationGracePeriodSeconds applies — also for a pod already
-	// terminating.
+	// terminating. Its TaintManagerEviction event "Marking for deletion
+	// Pod ..." is recorded first.
 	EvictPod
 )
 
@@ -187,6 +189,59 @@ type TaintEvictionAction struct {
 	// metadata.generation), nil when the pod already carries an equal one
 	// and no patch is sent.
 	DisruptionTarget *api.PodCondition
+	// Event is the Event the controller records with the action
+	// (TaintEvictionEvent): for EvictPod and CancelEviction; nil for
+	// ScheduleEviction, which records none.
+	Event *api.Event
+}
+
+// TaintEvictionSource is the component name the taint eviction
+// controller records its events under: its controller name in
+// kube-controller-manager (also when the node lifecycle controller runs
+// it).
+const TaintEvictionSource = "taint-eviction-controller"
+
+// ReasonTaintManagerEviction is the reason of the events the taint
+// eviction controller records.
+const ReasonTaintManagerEviction = "TaintManagerEviction"
+
+// TaintEvictionEvent returns the Normal TaintManagerEviction event the taint
+// eviction controller records about the pod namespace/name for an action
+// kind, as pkg/controller/tainteviction does: "Marking for deletion Pod
+// <namespace>/<name>" when the deletion fires (before its status patch
+// and DELETE, whether or not they succeed), "Cancelling deletion of Pod
+// <namespace>/<name>" when a pending deletion is called off — only one
+// that was still waiting: a deletion due at once never is. The event
+// regards the pod by kind, apiVersion, namespace and name alone (no UID),
+// as the controller names it. ScheduleEviction records nothing: ok is
+// false.
+func TaintEvictionEvent(kind TaintEvictionActionKind, namespace, name string) (e api.Event, ok bool) {
+	var note string
+	switch kind {
+	case EvictPod:
+		note = "Marking for deletion Pod "
+	case CancelEviction:
+		note = "Cancelling deletion of Pod "
+	default:
+		return api.Event{}, false
+	}
+	return api.Event{
+		Type:      api.EventTypeNormal,
+		Reason:    ReasonTaintManagerEviction,
+		Note:      note + namespace + "/" + name,
+		Regarding: api.ObjectReference{Kind: "Pod", APIVersion: "v1", Namespace: namespace, Name: name},
+		Source:    TaintEvictionSource,
+	}, true
+}
+
+// eventFor is the action's event for the pod keyed "namespace/name".
+func eventFor(kind TaintEvictionActionKind, key string) *api.Event {
+	ns, name, _ := strings.Cut(key, "/")
+	e, ok := TaintEvictionEvent(kind, ns, name)
+	if !ok {
+		return nil
+	}
+	return &e
 }
 
 // podState is what the controller keeps per pod: the object as last seen
@@ -550,7 +605,7 @@ func (c *TaintEviction) cancel(acts []TaintEvictionAction, st *podState) []Taint
 	if st.pod != nil {
 		node = st.pod.Spec.NodeName
 	}
-	return append(acts, TaintEvictionAction{Kind: CancelEviction, Pod: st.key, Node: node})
+	return append(acts, TaintEvictionAction{Kind: CancelEviction, Pod: st.key, Node: node, Event: eventFor(CancelEviction, st.key)})
 }
 
 // disarm clears a pending eviction; its timer goes stale.
@@ -580,7 +635,8 @@ func (c *TaintEviction) fire(acts []TaintEvictionAction, now time.Time) []TaintE
 
 // evict is addConditionAndDeletePod on the pod as last seen.
 func (c *TaintEviction) evict(st *podState, at time.Time) TaintEvictionAction {
-	return TaintEvictionAction{Kind: EvictPod, Pod: st.key, Node: st.pod.Spec.NodeName, At: at, DisruptionTarget: TaintEvictionCondition(st.pod, at)}
+	return TaintEvictionAction{Kind: EvictPod, Pod: st.key, Node: st.pod.Spec.NodeName, At: at,
+		DisruptionTarget: TaintEvictionCondition(st.pod, at), Event: eventFor(EvictPod, st.key)}
 }
 
 // The timer heap.

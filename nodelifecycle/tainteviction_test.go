@@ -217,7 +217,9 @@ func genTolerations(t *rapid.T, label string) []api.Toleration {
 	}), 0, 3).Draw(t, label)
 }
 
-// A pod is never evicted before its tolerations allow: every eviction is
+// A pod is never evicted before its tolerations allow (and each action
+// carries the event upstream records, a cancel only for a pending
+// deletion): every eviction is
 // either at an instant where the pod's tolerations give it no time (an
 // untolerated taint, or a bound ≤ 0 with nothing pending), or at exactly
 // the deadline computed when it was scheduled, never cancelled since.
@@ -232,6 +234,12 @@ func TestTaintEvictionNeverEarly(t *testing.T) {
 		check := func(acts []TaintEvictionAction) {
 			for _, a := range acts {
 				p := pods[a.Pod]
+				// Every cancel and deletion carries its event about the
+				// pod; a schedule records none.
+				want, ok := TaintEvictionEvent(a.Kind, p.Namespace, p.Name)
+				if ok != (a.Event != nil) || ok && !cmp.Equal(want, *a.Event) {
+					t.Fatalf("%s %s: event %+v", a.Kind, a.Pod, a.Event)
+				}
 				switch a.Kind {
 				case ScheduleEviction:
 					d := EvaluateNoExecute(node.Spec.Taints, p.Spec.Tolerations)
@@ -240,6 +248,10 @@ func TestTaintEvictionNeverEarly(t *testing.T) {
 					}
 					pending[a.Pod] = sched{now, a.At}
 				case CancelEviction:
+					// "Cancelling deletion" only for a deletion waiting.
+					if _, ok := pending[a.Pod]; !ok {
+						t.Fatalf("%s cancelled with nothing pending", a.Pod)
+					}
 					delete(pending, a.Pod)
 				case EvictPod:
 					if s, ok := pending[a.Pod]; ok {

@@ -84,6 +84,12 @@
 //     DisruptionTarget condition with reason TerminationByKubelet
 //     (termination.KubeletKillStatus).
 //
+// The pass also returns the Events the kubelet records (Pass.Events): the
+// Warning EvictionThresholdMet "Attempting to reclaim memory" on the node
+// whenever it sets out to reclaim, and the Warning Evicted event on the
+// evicted pod, whose note is the message above and whose annotations name
+// the starved resource and the offending containers.
+//
 // A pressure condition is reported while a threshold of its signals was
 // in force less than evictionPressureTransitionPeriod ago, regardless of
 // grace periods: it appears at the first breach and outlives the last one

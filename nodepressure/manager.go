@@ -121,6 +121,16 @@ type Pass struct {
 	Reclaim *NodeReclaim
 	// Eviction is the pod evicted at this pass (at most one), nil if none.
 	Eviction *PodEviction
+	// Events are the Events the kubelet records at this pass, in order:
+	// with Reclaim, the Warning EvictionThresholdMet "Attempting to
+	// reclaim <resource>" on the node (ThresholdMetEvent; the node named
+	// by the Summary), recorded before any garbage collection; with
+	// Eviction, the Warning Evicted event on the pod, whose note is the
+	// eviction message and whose annotations name the starved resource
+	// and the offending containers (AnnotationStarvedResource and the
+	// others). Nil when it records none. A critical pod the kubelet
+	// refuses to evict gets no event.
+	Events []api.Event
 }
 
 // NodeReclaim is the kubelet's attempt to reclaim one resource.
@@ -615,6 +625,7 @@ func (m *Manager) pass(in Observation, now time.Time) Pass {
 	th := m.all[upd[0]]
 	rc := &NodeReclaim{Threshold: th, Resource: th.Signal.Resource(), NodeGC: nodeGCFor(th.Signal, m.layout)}
 	step.Reclaim = rc
+	step.Events = append(step.Events, ThresholdMetEvent(sum.Node.NodeName, rc.Resource))
 	if len(rc.NodeGC) > 0 {
 		after := &sum
 		if !tick && in.AfterNodeGC != nil {
@@ -709,7 +720,9 @@ func (m *Manager) pass(in Observation, now time.Time) Pass {
 			rc.SkippedCritical = append(rc.SkippedCritical, p)
 			continue
 		}
-		msg := m.evictionMessage(rc.Resource, p, statsOf(int(k)), upd, &o)
+		msg, notes := m.evictionMessage(rc.Resource, p, statsOf(int(k)), upd, &o)
+		step.Events = append(step.Events, api.Event{Type: api.EventTypeWarning, Reason: api.PodStatusReasonEvicted, Note: msg,
+			Regarding: api.PodReference(p), Source: api.EventSourceKubelet, Annotations: notes})
 		step.Eviction = &PodEviction{
 			Pod:     p,
 			Rank:    ranks[k],
@@ -826,7 +839,14 @@ func (c *cachedRequests) fresh(p *api.Pod) bool {
 // pod-level memory request, and each container (regular, then init,
 // matched by name in the order of the pod's container statistics) using
 // more than it requests.
-func (m *Manager) evictionMessage(res api.ResourceName, pod *api.Pod, st *PodStats, acted []int, o *observations) string {
+//
+// It also returns the annotations the kubelet puts on the Evicted event:
+// the starved resource, the containers named in the message and their
+// usage (comma-separated, empty when none), and the pod's name and usage
+// when its pod-level request is named; an empty map when the pod has no
+// statistics.
+func (m *Manager) evictionMessage(res api.ResourceName, pod *api.Pod, st *PodStats, acted []int, o *observations) (string, map[string]string) {
+	notes := map[string]string{}
 	var b strings.Builder
 	b.Grow(256)
 	fmt.Fprintf(&b, nodeLowMessageFmt, res)
@@ -844,14 +864,17 @@ func (m *Manager) evictionMessage(res api.ResourceName, pod *api.Pod, st *PodSta
 		break
 	}
 	if st == nil {
-		return b.String()
+		return b.String(), notes
 	}
 	if res == api.ResourceMemory && api.IsPodLevelResourcesSet(pod) && st.Memory != nil {
 		if req, ok := pod.Spec.Resources.Requests[res]; ok {
 			use := api.NewQuantity(int64(u64(st.Memory.WorkingSetBytes)), api.BinarySI)
 			fmt.Fprintf(&b, podMessageFmt, pod.Name, use.String(), req.String(), res)
+			notes[AnnotationOffendingPod] = pod.Name
+			notes[AnnotationOffendingPodUsage] = use.String()
 		}
 	}
+	var names, usage []string
 	for i := range st.Containers {
 		cs := &st.Containers[i]
 		c := specContainer(pod, cs.Name)
@@ -876,9 +899,14 @@ func (m *Manager) evictionMessage(res api.ResourceName, pod *api.Pod, st *PodSta
 		}
 		if use.Cmp(req) > 0 {
 			fmt.Fprintf(&b, containerMessageFmt, c.Name, use.String(), req.String(), res)
+			names = append(names, c.Name)
+			usage = append(usage, use.String())
 		}
 	}
-	return b.String()
+	notes[AnnotationOffendingContainers] = strings.Join(names, ",")
+	notes[AnnotationOffendingContainersUsage] = strings.Join(usage, ",")
+	notes[AnnotationStarvedResource] = string(res)
+	return b.String(), notes
 }
 
 // specContainer finds the regular or init container the eviction message

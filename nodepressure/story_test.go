@@ -2,6 +2,7 @@ package nodepressure_test
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -350,6 +351,23 @@ func (s *managerStory) Step(at time.Duration, input string) ([]string, error) {
 				break
 			}
 		}
+	}
+	for _, e := range pass.Events {
+		l := fmt.Sprintf("event %s %s %s/%s: ", e.Type, e.Reason, strings.ToLower(e.Regarding.Kind), e.Regarding.Name)
+		if pass.Eviction != nil && e.Note == pass.Eviction.Message {
+			l += "the eviction message"
+		} else {
+			l += e.Note
+		}
+		keys := make([]string, 0, len(e.Annotations))
+		for k := range e.Annotations {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			l += fmt.Sprintf(" %s=%q", k, e.Annotations[k])
+		}
+		out = append(out, l)
 	}
 	next := "next none"
 	if d := s.m.NextDeadline(); !d.IsZero() {

@@ -84,4 +84,13 @@
 //		r := preemption.Preempt(cy, &d, pdbs, preemption.Config{}, now)
 //		...
 //	}
+//
+// # Events
+//
+// Choosing victims records nothing. What kube-scheduler records when it
+// acts on the choice — the Normal Preempted event on each victim
+// ("Preempted by pod <uid> on node <node>", action Preempting, related to
+// the preemptor; pkg/scheduler/framework/preemption's executor) and the
+// FailedScheduling event of the preemptor — comes with the actions of
+// scheduling.Loop, which runs this plugin at its PostFilter seam.
 package preemption

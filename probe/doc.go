@@ -40,7 +40,10 @@
 // consume an outcome, so the probe need only be run then).
 // Each Step returns a Report: whether the probe ran and why (Reason), the
 // cached Result, the hold, whether the worker keeps going, and the Effect
-// for the caller to perform (kill the container, mark it ready or started).
+// for the caller to perform (kill the container, mark it ready or started),
+// and the Event the kubelet's prober records for the probe run: Unhealthy
+// for a failure or an attempt that errored, ProbeWarning for a warning,
+// with the probe's output from Input.Output, regarding the container.
 // The worker never runs anything. Its stories in testdata/worker show it
 // tick by tick.
 //

@@ -28,7 +28,8 @@ type Runner interface {
 // MaxProbeRetries attempts while the runner returns an error. It returns
 // the first attempt's outcome that came without an error, or OutcomeError
 // with the last error when every attempt failed to run. Feed the outcome
-// to Worker.Step as Input.Outcome. p, pod, status and c go to the runner
+// to Worker.Step as Input.Outcome, with the output as Input.Output (for
+// OutcomeError, the error's text). p, pod, status and c go to the runner
 // as given; a nil ctx or r runs nothing and is an error wrapping
 // api.ErrInvalidInput, with OutcomeUnknown.
 func RunWithRetries(ctx context.Context, r Runner, kind api.ProbeKind, p *api.Probe, pod *api.Pod, status *api.PodStatus, c *api.Container, containerID string) (Outcome, string, error) {

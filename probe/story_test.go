@@ -29,6 +29,9 @@ import (
 //	answers liveness success failure      what the liveness probe answers at
 //	                                      its next runs; the last answer
 //	                                      repeats
+//	output liveness TEXT...               the output (or error text) every
+//	                                      later answer of the liveness
+//	                                      probe comes with
 //
 // The only input is Tick (or Tick(failure), an answer for this tick
 // only): every worker that is due — never stepped, or at its NextDeadline —
@@ -39,7 +42,8 @@ import (
 // what it did (probed and what the probe answered, or why it did not
 // probe), after "new container ID" when the worker sees a new container
 // instance, the cached result, the effect for the kubelet and the hold or
-// exit if any, and NextDeadline as time since the story's start. With
+// exit if any, the Event the prober records if any, and NextDeadline as
+// time since the story's start. With
 // `go test -run TestStories -update` the answers are rewritten.
 func TestStories(t *testing.T) {
 	story.Run(t, "testdata/worker/*.txt", func() story.Adapter { return &workerStory{} })
@@ -58,6 +62,7 @@ type workerStory struct {
 type storyWorker struct {
 	w       *Worker
 	answers []Outcome
+	output  string
 	lastID  string // the container instance of the previous report
 }
 
@@ -106,6 +111,15 @@ func (s *workerStory) Directive(cmd string, args []string, body string) error {
 			}
 			sw.answers = append(sw.answers, o)
 		}
+	case "output":
+		if len(args) < 1 {
+			return fmt.Errorf("want output KIND TEXT...")
+		}
+		sw, err := s.worker(args[0])
+		if err != nil {
+			return err
+		}
+		sw.output = strings.Join(args[1:], " ")
 	default:
 		return fmt.Errorf("unknown directive")
 	}
@@ -195,7 +209,7 @@ func (s *workerStory) Step(at time.Duration, input string) ([]string, error) {
 			continue // not due
 		}
 		st := s.podStatus()
-		in := Input{Status: st}
+		in := Input{Status: st, Output: sw.output}
 		if sw.w.WouldProbe(st, now) {
 			switch {
 			case forced != nil:
@@ -255,6 +269,9 @@ func (s *workerStory) render(sw *storyWorker, in Input, rep Report) string {
 	}
 	if !rep.KeepGoing {
 		parts = append(parts, "exited")
+	}
+	if e := rep.Event; e != nil {
+		parts = append(parts, "event "+e.Type+" "+e.Reason+": "+e.Note)
 	}
 	if next := w.NextDeadline(); !next.IsZero() {
 		parts = append(parts, "next "+story.Format(next.Sub(storyT0)))

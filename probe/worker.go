@@ -150,6 +150,19 @@ type Input struct {
 	// Outcome is what the probe mechanism reports if the worker runs the
 	// probe at this tick; ignored otherwise (see Worker.WouldProbe).
 	Outcome Outcome
+	// Output is the probe's output with Outcome — the command's output,
+	// the HTTP failure text ("HTTP probe failed with statuscode: 500"),
+	// the dial error — or, for OutcomeError, the error's text: what the
+	// kubelet puts in the Unhealthy and ProbeWarning events (Report.Event).
+	// Empty is an empty output; it changes nothing else.
+	Output string
+	// ErroredAs is, for OutcomeError, the result the mechanism's last
+	// attempt gave with its error, which the Unhealthy event names ("...
+	// errored and resulted in unknown state"): the zero value,
+	// OutcomeUnknown, as almost every mechanism gives; OutcomeFailure for
+	// an httpGet whose response body could not be read (HTTPResult with
+	// Err). Ignored for other outcomes.
+	ErroredAs Outcome
 }
 
 // Report is what one tick of a worker did.
@@ -172,6 +185,20 @@ type Report struct {
 	// stopped probing after a liveness failure or a startup result reached
 	// its threshold, and waits for a new container ID.
 	OnHold bool
+	// Event is the Event the kubelet's prober records for the probe run
+	// at this tick, regarding the container (api.ContainerReference, the
+	// pod as the worker was made with), source "kubelet"; nil when the
+	// probe did not run or records nothing (success, unknown):
+	//   - failure: Warning Unhealthy "<Kind> probe failed: <output>";
+	//   - warning: Warning ProbeWarning "<Kind> probe warning: <output>";
+	//   - error: Warning Unhealthy "<Kind> probe errored and resulted in
+	//     <state> state: <error>", although the attempt is discarded.
+	// <Kind> is Liveness, Readiness or Startup. The Killing event of a
+	// container killed for a failed liveness or startup probe ("Container
+	// <name> failed liveness probe, will be restarted") is the kill's,
+	// which the pod's machine (lifecycle.Machine) records when it acts on
+	// EffectKillContainer.
+	Event *api.Event
 	// KeepGoing is false when the worker has exited; later steps do
 	// nothing. (When its loop ends the kubelet also drops the container's
 	// entry from the results cache; Result keeps reporting the last value
@@ -200,6 +227,9 @@ type Worker struct {
 	restartSpec      api.PodSpec
 	restartContainer api.Container
 	deleting         bool
+	// ref is the container's object reference, which the probe events
+	// regard.
+	ref api.ObjectReference
 
 	initialDelay     int32
 	period           time.Duration
@@ -267,6 +297,7 @@ func NewWorker(kind api.ProbeKind, pod *api.Pod, containerName string, cfg Worke
 		restartSpec:      api.PodSpec{RestartPolicy: pod.Spec.RestartPolicy},
 		restartContainer: api.Container{RestartPolicy: c.RestartPolicy, RestartPolicyRules: c.RestartPolicyRules},
 		deleting:         pod.DeletionTimestamp != nil,
+		ref:              api.ContainerReference(pod, containerName),
 		initialDelay:     p.InitialDelaySeconds,
 		period:           time.Duration(p.PeriodSeconds) * time.Second,
 		successThreshold: int(p.SuccessThreshold),
@@ -481,6 +512,7 @@ func (w *Worker) Step(in Input, now time.Time) Report {
 	}
 
 	st.Probed = true
+	st.Event = w.event(in)
 	r, ok := outcome.Result()
 	if !ok {
 		st.Reason = ReasonProbeError
