@@ -224,25 +224,29 @@ func Endpoints(svc *api.Service, pods []*api.Pod, nodes []*api.Node) (Result, er
 		index     map[string]int
 	}
 	groups := make([][]*group, len(types))
+	selector := api.SelectorFromSet(svc.Spec.Selector)
 	for _, pod := range pods {
 		if pod == nil {
 			continue
 		}
 		v := Verdict{Namespace: pod.Namespace, Name: pod.Name}
-		v.Reason = selectReason(svc, pod)
+		v.Reason = selectReason(svc, selector, pod)
+		var addrs []string
+		var ports []Port
 		if v.Reason == "" {
 			node, known := nodeByName[pod.Spec.NodeName]
 			if !known && !svc.Spec.PublishNotReadyAddresses {
 				v.Reason = ReasonNodeNotFound
 				res.Requeue = true
 			} else {
-				ports := resolvePorts(svc, pod)
+				ports = resolvePorts(svc, pod)
 				for ti, t := range types {
 					ep := podToEndpoint(svc, pod, node, t)
 					if len(ep.Addresses) == 0 {
 						continue
 					}
 					v.Endpoint = true
+					addrs = append(addrs, ep.Addresses...)
 					var g *group
 					for _, cand := range groups[ti] {
 						if slices.EqualFunc(cand.ports, ports, samePort) {
@@ -275,7 +279,7 @@ func Endpoints(svc *api.Service, pods []*api.Pod, nodes []*api.Node) (Result, er
 				}
 			}
 		}
-		v.Message = message(svc, pod, types, v)
+		v.Message = message(svc, pod, types, v, addrs, ports)
 		res.Pods = append(res.Pods, v)
 	}
 	if !res.Managed || svc.DeletionTimestamp != nil {
@@ -327,14 +331,14 @@ func managedReason(svc *api.Service) Reason {
 // selectReason says why pod is not even considered for svc's endpoints
 // (the Service is not managed, the pod is not selected, terminal or
 // without an IP), or "" when it is.
-func selectReason(svc *api.Service, pod *api.Pod) Reason {
+func selectReason(svc *api.Service, selector api.Selector, pod *api.Pod) Reason {
 	if r := managedReason(svc); r != "" {
 		return r
 	}
 	if pod.Namespace != svc.Namespace {
 		return ReasonOtherNamespace
 	}
-	if !api.SelectorFromSet(svc.Spec.Selector).Matches(api.Set(pod.Labels)) {
+	if !selector.Matches(api.Set(pod.Labels)) {
 		return ReasonNotSelected
 	}
 	if pod.Status.Phase.IsTerminal() {

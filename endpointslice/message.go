@@ -7,20 +7,16 @@ import (
 	"github.com/podsem/podsem/api"
 )
 
-// message is v's reason in a sentence for a reader of svc and pod.
-func message(svc *api.Service, pod *api.Pod, types []AddressType, v Verdict) string {
-	addrs := func() string {
-		var out []string
-		for _, t := range types {
-			out = append(out, podToEndpoint(svc, pod, nil, t).Addresses...)
-		}
-		return strings.Join(out, ", ")
-	}
+// message is v's reason in a sentence for a reader of svc and pod;
+// addresses and resolved are the pod's endpoint addresses (all address
+// types) and ports.
+func message(svc *api.Service, pod *api.Pod, types []AddressType, v Verdict, addresses []string, resolved []Port) string {
+	addrs := func() string { return strings.Join(addresses, ", ") }
 	ports := func() string {
 		if len(svc.Spec.Ports) == 0 {
 			return "no ports (headless)"
 		}
-		return "ports " + portsText(resolvePorts(svc, pod))
+		return "ports " + portsText(resolved)
 	}
 	switch v.Reason {
 	case ReasonExternalName:

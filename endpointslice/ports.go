@@ -1,7 +1,8 @@
 package endpointslice
 
 import (
-	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/podsem/podsem/api"
 )
@@ -66,15 +67,15 @@ func resolvePorts(svc *api.Service, pod *api.Pod) []Port {
 
 // portsText renders ports as "name:port/protocol" for messages.
 func portsText(ports []Port) string {
-	s := ""
+	var b strings.Builder
 	for i, p := range ports {
 		if i > 0 {
-			s += ", "
+			b.WriteString(", ")
 		}
 		if p.Name != "" {
-			s += p.Name + ":"
+			b.WriteString(p.Name + ":")
 		}
-		s += fmt.Sprintf("%d/%s", p.Port, p.Protocol)
+		b.WriteString(strconv.Itoa(int(p.Port)) + "/" + string(p.Protocol))
 	}
-	return s
+	return b.String()
 }
