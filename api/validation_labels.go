@@ -243,6 +243,18 @@ func IsDNS1123Label(value string) []string {
 	return errs
 }
 
+// NameIsDNSSubdomain checks an object name as apimachinery's
+// NameIsDNSSubdomain does: an RFC 1123 subdomain; with prefix, the name is
+// a generateName prefix, which may end in a dash because a generated
+// suffix follows (the API server's metadata validation, the EndpointSlice
+// controller's slice name prefix).
+func NameIsDNSSubdomain(name string, prefix bool) []string {
+	if prefix && len(name) > 0 && name[len(name)-1] == '-' {
+		name = name[:len(name)-1] + "a"
+	}
+	return IsDNS1123Subdomain(name)
+}
+
 // IsDNS1123Subdomain checks an RFC 1123 subdomain: at most 253 characters,
 // dot-separated RFC 1123 labels. It returns nil when valid and otherwise the
 // messages of apimachinery pkg/util/validation.IsDNS1123Subdomain.

@@ -430,12 +430,51 @@ type Service struct {
 	Spec       ServiceSpec `json:"spec,omitzero"`
 }
 
-// ServiceSpec holds a Service's pod selector and ports.
+// ServiceSpec holds a Service's pod selector and ports, and what the
+// EndpointSlice controller reads to publish its endpoints: its cluster IP
+// ("None" for a headless Service), IP families and
+// publishNotReadyAddresses.
 type ServiceSpec struct {
+	// Selector picks the pods the Service routes to. A nil selector means
+	// the Service's endpoints are managed by someone else; an empty one
+	// selects every pod of the namespace.
 	Selector map[string]string `json:"selector,omitempty"`
 	Ports    []ServicePort     `json:"ports,omitempty"`
-	Type     string            `json:"type,omitempty"`
+	// Type is ClusterIP (the default), NodePort, LoadBalancer or
+	// ExternalName (ServiceType constants).
+	Type string `json:"type,omitempty"`
+	// ClusterIP is the Service's virtual IP; ClusterIPNone ("None") makes
+	// it headless, "" means not yet allocated.
+	ClusterIP  string     `json:"clusterIP,omitempty"`
+	ClusterIPs []string   `json:"clusterIPs,omitempty"`
+	IPFamilies []IPFamily `json:"ipFamilies,omitempty"`
+	// ExternalName is the DNS name an ExternalName Service aliases.
+	ExternalName string `json:"externalName,omitempty"`
+	// PublishNotReadyAddresses publishes every endpoint as ready, whatever
+	// its pod's readiness (used by StatefulSets' peer discovery).
+	PublishNotReadyAddresses bool `json:"publishNotReadyAddresses,omitempty"`
 }
+
+// The Service types (core/v1 ServiceType).
+const (
+	ServiceTypeClusterIP    = "ClusterIP"
+	ServiceTypeNodePort     = "NodePort"
+	ServiceTypeLoadBalancer = "LoadBalancer"
+	ServiceTypeExternalName = "ExternalName"
+)
+
+// ClusterIPNone is the clusterIP of a headless Service (core/v1
+// ClusterIPNone).
+const ClusterIPNone = "None"
+
+// IPFamily is an IP family a Service or pod uses (core/v1 IPFamily).
+type IPFamily string
+
+// The IP families.
+const (
+	IPv4Protocol IPFamily = "IPv4"
+	IPv6Protocol IPFamily = "IPv6"
+)
 
 // ServicePort is one port a Service exposes and where it sends traffic.
 type ServicePort struct {
@@ -444,4 +483,7 @@ type ServicePort struct {
 	Port       int32       `json:"port"`
 	TargetPort IntOrString `json:"targetPort,omitzero"`
 	NodePort   int32       `json:"nodePort,omitempty"`
+	// AppProtocol is the application protocol of the port ("http",
+	// "kubernetes.io/h2c", ...), copied to the EndpointSlice's ports.
+	AppProtocol *string `json:"appProtocol,omitempty"`
 }

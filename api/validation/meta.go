@@ -26,14 +26,14 @@ const (
 func validateObjectMeta(m *api.ObjectMeta, p api.Path) api.FieldErrors {
 	var errs api.FieldErrors
 	if m.GenerateName != "" {
-		for _, msg := range nameIsDNSSubdomain(m.GenerateName, true) {
+		for _, msg := range api.NameIsDNSSubdomain(m.GenerateName, true) {
 			errs = append(errs, api.Invalid(p.Child("generateName"), m.GenerateName, msg))
 		}
 	}
 	if m.Name == "" {
 		errs = append(errs, api.Required(p.Child("name"), "name or generateName is required"))
 	} else {
-		for _, msg := range nameIsDNSSubdomain(m.Name, false) {
+		for _, msg := range api.NameIsDNSSubdomain(m.Name, false) {
 			errs = append(errs, api.Invalid(p.Child("name"), m.Name, msg))
 		}
 	}
@@ -52,15 +52,6 @@ func validateObjectMeta(m *api.ObjectMeta, p api.Path) api.FieldErrors {
 	errs = append(errs, validateOwnerReferences(m.OwnerReferences, p.Child("ownerReferences"))...)
 	errs = append(errs, validateFinalizers(m.Finalizers, p.Child("finalizers"))...)
 	return errs
-}
-
-// nameIsDNSSubdomain is apimachinery's NameIsDNSSubdomain: a name that
-// will get a generated suffix may end in a dash.
-func nameIsDNSSubdomain(name string, prefix bool) []string {
-	if prefix && strings.HasSuffix(name, "-") {
-		name = name[:len(name)-1] + "a"
-	}
-	return api.IsDNS1123Subdomain(name)
 }
 
 // validateLabels checks label keys (qualified names) and values; every

@@ -58,10 +58,10 @@ func FuzzObjectMetaNames(f *testing.F) {
 
 		// A name that passes is also accepted as the base of a generated
 		// name, which may additionally end in '-'.
-		if len(nameIsDNSSubdomain(name, false)) == 0 && len(nameIsDNSSubdomain(name, true)) != 0 {
+		if len(api.NameIsDNSSubdomain(name, false)) == 0 && len(api.NameIsDNSSubdomain(name, true)) != 0 {
 			t.Fatalf("%q is a valid name but no valid generateName", name)
 		}
-		if len(nameIsDNSSubdomain(name, false)) == 0 && len(name) < api.DNS1123SubdomainMaxLength && len(nameIsDNSSubdomain(name+"-", true)) != 0 {
+		if len(api.NameIsDNSSubdomain(name, false)) == 0 && len(name) < api.DNS1123SubdomainMaxLength && len(api.NameIsDNSSubdomain(name+"-", true)) != 0 {
 			t.Fatalf("%q- refused as generateName", name)
 		}
 	})

@@ -48,6 +48,9 @@ var layers = []place{
 	// The downward API (fieldRef, resourceFieldRef, volume files,
 	// environment); reads api.
 	{"downward", 10, core},
+	// The EndpointSlice controller's view of a Service's pods (which are
+	// endpoints, with which conditions and ports); reads api only.
+	{"endpointslice", 10, core},
 	// The API server's validation; uses downward's field-path vocabulary
 	// for fieldRef selectors (intended: see floorExceptions).
 	{"api/validation", 20, core},
