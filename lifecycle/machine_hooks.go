@@ -61,7 +61,7 @@ func podRef(pod *api.Pod) string {
 
 // record asks for a Kubernetes Event about the pod (c nil) or container c.
 func (m *Machine) record(c *mcontainer, eventType, reason, message string, acts *[]Action) {
-	ev := &api.Event{Type: eventType, Reason: reason, Note: message, Regarding: api.PodReference(&m.pod), Source: "kubelet"}
+	ev := &api.Event{Type: eventType, Reason: reason, Note: message, Regarding: api.PodReference(&m.pod), Source: api.EventSourceKubelet}
 	a := Action{Kind: ActionRecordEvent, Reason: reason, Event: ev}
 	if c != nil {
 		a.Container = c.spec.Name
