@@ -23,6 +23,20 @@ type placement struct {
 	preempt     *preemption.Result
 	chosen      string // best, or the node nominated after preemption
 	zones       []zone
+	noNodes     bool // no node was read
+}
+
+// noNodesText says what kube-scheduler does with a pod when the cluster
+// has no node.
+const noNodesText = "no node was read, so kube-scheduler has no node to try: it fails the cycle with \"no nodes available to schedule pods\" (an event would read \"0/0 nodes are available:\" with no reason after the colon: no node was there to refuse the pod), and the pod stays Pending until a node joins; give the nodes (kubectl get nodes -o yaml) in the same file or with --cluster to see where it would go"
+
+// messageText is the scheduler's FailedScheduling message, explained when
+// there is nothing after its colon (no node to give a reason).
+func messageText(msg string) string {
+	if strings.HasSuffix(msg, ":") || strings.HasSuffix(msg, ": ") {
+		return strings.TrimSpace(msg) + " (no node was there to refuse the pod: the cluster read has no node it could try)"
+	}
+	return msg
 }
 
 // zone groups the nodes of one topology.kubernetes.io/zone value ("" for
@@ -49,6 +63,10 @@ type nodeFit struct {
 // scheduler's preemption with the budgets' current status.
 func (w *world) place(pod *api.Pod) *placement {
 	pl := &placement{}
+	if len(w.nodes) == 0 {
+		pl.noNodes = true
+		return pl
+	}
 	var bound []*api.Pod
 	for _, p := range w.pods {
 		if p.Spec.NodeName == "" || (p.Namespace == pod.Namespace && p.Name == pod.Name) {
@@ -146,6 +164,10 @@ func fitTable(pl *placement, c *scheduling.Cluster, hasSpread bool) []zone {
 
 // writePlacement prints the scheduling section as text.
 func writePlacement(b *strings.Builder, pl *placement, pod *api.Pod) {
+	if pl.noNodes {
+		fmt.Fprintf(b, "  %s\n", noNodesText)
+		return
+	}
 	if pl.err != nil {
 		fmt.Fprintf(b, "  the nodes could not be indexed: %v\n", pl.err)
 		return
@@ -181,7 +203,7 @@ func writePlacement(b *strings.Builder, pl *placement, pod *api.Pod) {
 	case pl.best != "":
 		fmt.Fprintf(b, "  => would be bound to %s\n", pl.best)
 	case pl.explanation.Message != "":
-		fmt.Fprintf(b, "  => %s\n", pl.explanation.Message)
+		fmt.Fprintf(b, "  => %s\n", messageText(pl.explanation.Message))
 	}
 	if pl.preempt == nil {
 		return
@@ -194,7 +216,7 @@ func writePlacement(b *strings.Builder, pl *placement, pod *api.Pod) {
 	case !r.Eligible:
 		fmt.Fprintf(b, "    not eligible: %s\n", r.Message)
 	case r.Node == "":
-		fmt.Fprintf(b, "    no node can be freed: %s\n", r.Message)
+		fmt.Fprintf(b, "    no node can be freed: %s\n", messageText(r.Message))
 	default:
 		vs := make([]string, 0, len(r.Victims))
 		for _, v := range r.Victims {
