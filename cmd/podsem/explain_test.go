@@ -22,12 +22,28 @@ var goldens = []struct {
 }{
 	{"sample.txt", nil},
 	{"sample.md", []string{"--format", "mermaid"}},
-	{"list.txt", []string{"testdata/list.json"}},
-	{"list.md", []string{"--format=mermaid", "testdata/list.json"}},
+	{"list.txt", []string{"--at", "2025-06-01T12:00:00Z", "testdata/list.json"}},
+	{"list.md", []string{"--format=mermaid", "--at", "2025-06-01T12:00:00Z", "testdata/list.json"}},
 	{"multi.txt", []string{"testdata/multi.yaml"}},
 	{"malformed.txt", []string{"testdata/malformed.yaml", "testdata/truncated.json", "testdata/missing.yaml"}},
 	{"cluster-flag.txt", []string{"--at", "2025-06-01T12:10:00Z", "--cluster", "sample/cluster.yaml", "sample/pod.yaml"}},
-	{"privileged.txt", []string{"testdata/privileged.yaml"}},
+	{"privileged.txt", []string{"--at", "2025-06-01T12:00:00Z", "testdata/privileged.yaml"}},
+	// Issue 23.2: unknown kinds skipped with one note, an empty file
+	// named, a typed List's kindless item read as its kind, no node read
+	// (the scheduler's "0/0 nodes are available:"), an empty POD_IP, the
+	// BudgetIgnored answer explained.
+	{"kinds.txt", []string{"testdata/kinds.yaml", "testdata/empty.yaml"}},
+	{"empty.txt", []string{"testdata/empty.yaml"}},
+	// Issue 23.3: a live cluster's dump, every pod of it, the workloads
+	// through the pods they own; the read phase and the computed one.
+	{"dump.txt", []string{"testdata/cluster-dump.yaml", "--at", "2026-11-27T07:00:00Z"}},
+	{"dump-pod.txt", []string{"testdata/cluster-dump.yaml", "--pod", "shop/web-7d4b9c6f8-m5zrt", "--at", "2026-11-27T07:00:00Z"}},
+	{"dump-pod.md", []string{"--format", "mermaid", "testdata/cluster-dump.yaml", "--pod", "default/load-test", "--at", "2026-11-27T07:00:00Z"}},
+	{"dump-pod-missing.txt", []string{"testdata/cluster-dump.yaml", "--pod", "shop/web-7d4b9c6f8", "--at", "2026-11-27T07:00:00Z"}},
+	// Issue 19.7: workload manifests, explained through the pods their
+	// controllers would create.
+	{"workloads.txt", []string{"--at", "2025-06-01T12:00:00Z", "--cluster", "sample/cluster.yaml", "testdata/workloads.yaml"}},
+	{"workloads.md", []string{"--format", "mermaid", "--at", "2025-06-01T12:00:00Z", "--cluster", "sample/cluster.yaml", "testdata/workloads.yaml"}},
 }
 
 func TestGolden(t *testing.T) {

@@ -190,11 +190,14 @@ func (w *world) explainWorkload(at where, o api.Object) *workloadReport {
 	first := deepCopy(pods[0])
 	first.Namespace = m.Namespace
 	r.podFor = "the first of them"
+	if len(pods) == 1 {
+		r.podFor = "the pod"
+	}
 	if first.Name == "" {
 		// The API server generates the name: generateName and five random
 		// characters.
 		first.Name = first.GenerateName + "xxxxx"
-		r.podFor += fmt.Sprintf(", named %s here (the API server appends five random characters to generateName %s)", first.Name, first.GenerateName)
+		r.podFor += fmt.Sprintf(", named %s here (the API server appends five random characters to generateName %s),", first.Name, first.GenerateName)
 	}
 	pat := at
 	pat.kind, pat.namespace, pat.name = "Pod", first.Namespace, first.Name
@@ -243,6 +246,7 @@ func (w *world) ownedPods(kind string, m *api.ObjectMeta) []ownedPod {
 // wouldCreate returns the pods the workload's controller creates from its
 // template for a workload without pods, and says how.
 func (w *world) wouldCreate(r *workloadReport, o api.Object) ([]*api.Pod, error) {
+	o = withUID(o)
 	switch x := o.(type) {
 	case *api.ReplicaSet:
 		n, err := replicas(x.Spec.Replicas)
@@ -251,7 +255,11 @@ func (w *world) wouldCreate(r *workloadReport, o api.Object) ([]*api.Pod, error)
 		}
 		pods, err := replicaSetPods(x, n)
 		r.names = "generateName " + x.Name + "-"
-		r.how = append(r.how, fmt.Sprintf("the ReplicaSet controller creates spec.replicas = %d pod(s) from the template, up to %d per sync", n, workloads.BurstReplicas))
+		if n == 0 {
+			r.how = append(r.how, "spec.replicas is 0: the ReplicaSet controller keeps no pod (a Deployment scales its old ReplicaSets down to 0)")
+		} else {
+			r.how = append(r.how, fmt.Sprintf("the ReplicaSet controller creates spec.replicas = %d pod(s) from the template, up to %d per sync", n, workloads.BurstReplicas))
+		}
 		return pods, err
 	case *api.Deployment:
 		n, err := replicas(x.Spec.Replicas)
@@ -310,6 +318,41 @@ func (w *world) wouldCreate(r *workloadReport, o api.Object) ([]*api.Pod, error)
 	return nil, fmt.Errorf("%s is no workload explain reads", kindOf(o))
 }
 
+// withUID returns the workload itself when it has a uid, else a shallow
+// copy carrying the stand-in uid of a workload read from a manifest (the
+// API server assigns the real one on create; its pods' owner reference
+// needs one).
+func withUID(o api.Object) api.Object {
+	m := objectMeta(o)
+	if m.UID != "" {
+		return o
+	}
+	uid := manifestUID(kindOf(o), m.Name)
+	switch x := o.(type) {
+	case *api.ReplicaSet:
+		cp := *x
+		cp.UID = uid
+		return &cp
+	case *api.Deployment:
+		cp := *x
+		cp.UID = uid
+		return &cp
+	case *api.StatefulSet:
+		cp := *x
+		cp.UID = uid
+		return &cp
+	case *api.DaemonSet:
+		cp := *x
+		cp.UID = uid
+		return &cp
+	case *api.Job:
+		cp := *x
+		cp.UID = uid
+		return &cp
+	}
+	return o
+}
+
 // replicas is spec.replicas, 1 when unset as the API server defaults it.
 func replicas(r *int32) (int, error) {
 	if r == nil {
@@ -365,9 +408,19 @@ func (w *world) daemonPods(r *workloadReport, ds *api.DaemonSet) ([]*api.Pod, er
 		if err != nil {
 			return nil, err
 		}
-		dn := daemonNode{node: n.Name, run: pl.ShouldRun, why: string(pl.Reason)}
-		if pl.Taint != nil {
-			dn.why += fmt.Sprintf(" (%s=%s:%s)", pl.Taint.Key, pl.Taint.Value, pl.Taint.Effect)
+		dn := daemonNode{node: n.Name, run: pl.ShouldRun}
+		switch pl.Reason {
+		case workloads.DaemonPlacementNodeName:
+			dn.why = "the template's spec.nodeName names another node"
+		case workloads.DaemonPlacementNodeAffinity:
+			dn.why = "its labels fail the template's nodeSelector or required node affinity"
+		case workloads.DaemonPlacementTaint:
+			dn.why = "an untolerated taint"
+			if pl.Taint != nil {
+				dn.why += fmt.Sprintf(" %s=%s:%s", pl.Taint.Key, pl.Taint.Value, pl.Taint.Effect)
+			}
+		default:
+			dn.why = string(pl.Reason)
 		}
 		r.nodes = append(r.nodes, dn)
 		if !pl.ShouldRun {
@@ -510,11 +563,11 @@ func (r *workloadReport) lines() []string {
 	}
 	switch {
 	case r.count == 0:
-		out = append(out, "it would create no pod now")
+		out = append(out, "no pod of it was read, and it would create none now")
 	case r.names != "":
-		out = append(out, fmt.Sprintf("it would create %d pod(s): %s", r.count, r.names))
+		out = append(out, fmt.Sprintf("%sit would create %d pod(s): %s", r.noneRead(), r.count, r.names))
 	default:
-		out = append(out, fmt.Sprintf("it would create %d pod(s)", r.count))
+		out = append(out, fmt.Sprintf("%sit would create %d pod(s)", r.noneRead(), r.count))
 	}
 	out = append(out, r.how...)
 	if len(r.nodes) > 0 {
@@ -540,9 +593,18 @@ func (r *workloadReport) lines() []string {
 		out = append(out, "no PodDisruptionBudget read selects its pods: the Eviction API lets each be evicted")
 	}
 	if r.pod != nil {
-		out = append(out, r.podFor+", is explained next")
+		out = append(out, r.podFor+" is explained next")
 	}
 	return out
+}
+
+// noneRead says, for a workload read from a cluster, that none of its
+// pods was read: the pods shown are the ones its controller would create.
+func (r *workloadReport) noneRead() string {
+	if r.meta.UID == "" && r.meta.ResourceVersion == "" {
+		return ""
+	}
+	return "no pod of it was read (it comes from a cluster, its pods were not dumped with it): "
 }
 
 // phaseOrPending is a pod's phase as read, "Pending" (not yet written by a
