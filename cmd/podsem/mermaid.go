@@ -342,4 +342,3 @@ func cell(s string) string {
 func mdEscape(s string) string {
 	return strings.NewReplacer("*", `\*`, "_", `\_`, "`", "'", "<", "&lt;").Replace(s)
 }
-
