@@ -33,6 +33,7 @@ var goldens = []struct {
 	// (the scheduler's "0/0 nodes are available:"), an empty POD_IP, the
 	// BudgetIgnored answer explained.
 	{"kinds.txt", []string{"testdata/kinds.yaml", "testdata/empty.yaml"}},
+	{"kinds.md", []string{"--format", "mermaid", "testdata/kinds.yaml", "testdata/empty.yaml"}},
 	{"empty.txt", []string{"testdata/empty.yaml"}},
 	// Issue 23.3: a live cluster's dump, every pod of it, the workloads
 	// through the pods they own; the read phase and the computed one.

@@ -71,7 +71,7 @@ func writeMermaid(b *strings.Builder, r *report) {
 				val := "`" + cell(v.Value) + "`"
 				if v.Value == "" {
 					if n := podIPNote(r, e.container, v.Name); n != "" {
-						val = "(empty) " + cell(mdEscape(n))
+						val = "(" + cell(mdEscape(n)) + ")"
 					}
 				}
 				fmt.Fprintf(b, "| %s | %s | %s |\n", cell(e.container), cell(v.Name), val)

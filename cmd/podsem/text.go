@@ -147,7 +147,7 @@ func writeText(b *strings.Builder, r *report, now time.Time) {
 			line := fmt.Sprintf("    %s=%s", v.Name, v.Value)
 			if v.Value == "" {
 				if n := podIPNote(r, e.container, v.Name); n != "" {
-					line += "   " + n
+					line += "   <" + n + ">"
 				}
 			}
 			b.WriteString(line + "\n")
@@ -289,9 +289,9 @@ func podIPNote(r *report, container, name string) string {
 			switch e.ValueFrom.FieldRef.FieldPath {
 			case "status.podIP", "status.podIPs":
 				if readFromCluster(r.pod) {
-					return "<empty: the pod read has no status.podIP yet; the network plugin assigns it when the kubelet starts the pod's sandbox>"
+					return "empty: the pod read has no status.podIP yet; the network plugin assigns it when the kubelet starts the pod's sandbox"
 				}
-				return "<assigned by the network plugin when the kubelet starts the pod's sandbox; no status.podIP was read>"
+				return "assigned by the network plugin when the kubelet starts the pod's sandbox; no status.podIP was read"
 			}
 		}
 	}
