@@ -143,6 +143,10 @@ type workloadReport struct {
 	podFor string  // which of them pod is
 
 	budgets []budgetForecast
+
+	// balance compares the pods read with what the controller wants,
+	// for a workload read with its pods.
+	balance []string
 }
 
 // ownedPod is a pod read that belongs to a workload.
@@ -176,6 +180,7 @@ func (w *world) explainWorkload(at where, o api.Object) *workloadReport {
 	}
 	r.existing = w.ownedPods(r.kind, m)
 	if len(r.existing) > 0 {
+		r.balance, r.err = w.balance(r, o)
 		return r
 	}
 	var pods []*api.Pod
@@ -205,6 +210,99 @@ func (w *world) explainWorkload(at where, o api.Object) *workloadReport {
 	r.pod.origin = fmt.Sprintf("a pod %s %s/%s would create", r.kind, m.Namespace, m.Name)
 	r.budgets = w.forecastBudgets(o, pods)
 	return r
+}
+
+// balance compares the workload's active pods read with what its
+// controller wants: spec.replicas, or for a DaemonSet one pod on each node
+// that should run one.
+func (w *world) balance(r *workloadReport, o api.Object) ([]string, error) {
+	active := 0
+	for _, op := range r.existing {
+		p := op.pod
+		if p.DeletionTimestamp == nil && p.Status.Phase != api.PodSucceeded && p.Status.Phase != api.PodFailed {
+			active++
+		}
+	}
+	want := -1
+	switch x := o.(type) {
+	case *api.ReplicaSet:
+		want = int(ptrOr(x.Spec.Replicas, 1))
+	case *api.Deployment:
+		want = int(ptrOr(x.Spec.Replicas, 1))
+	case *api.StatefulSet:
+		want = int(ptrOr(x.Spec.Replicas, 1))
+	case *api.DaemonSet:
+		return w.daemonBalance(r, x)
+	}
+	if want < 0 {
+		return nil, nil
+	}
+	switch {
+	case active < want:
+		return []string{fmt.Sprintf("spec.replicas is %d and %d active pod(s) were read: its controller would create %d more", want, active, want-active)}, nil
+	case active > want:
+		return []string{fmt.Sprintf("spec.replicas is %d and %d active pod(s) were read: its controller would delete %d", want, active, active-want)}, nil
+	}
+	return []string{fmt.Sprintf("spec.replicas is %d: as many active pods were read", want)}, nil
+}
+
+// daemonBalance is each node's DaemonSet verdict and the daemon pod read
+// there, if any.
+func (w *world) daemonBalance(r *workloadReport, ds *api.DaemonSet) ([]string, error) {
+	on := map[string]string{}
+	for _, op := range r.existing {
+		if n := op.pod.Spec.NodeName; n != "" {
+			on[n] = op.pod.Name
+		}
+	}
+	var out []string
+	if len(w.nodes) > 0 {
+		out = append(out, "nodes (the DaemonSet controller's NodeShouldRunDaemonPod) and the pods read on them:")
+	}
+	for _, n := range w.nodes {
+		pl, err := workloads.NodeShouldRunDaemonPod(n, ds)
+		if err != nil {
+			return nil, err
+		}
+		pod, has := on[n.Name]
+		switch {
+		case pl.ShouldRun && has:
+			out = append(out, fmt.Sprintf("  %-10s runs %s", n.Name, pod))
+		case pl.ShouldRun:
+			out = append(out, fmt.Sprintf("  %-10s should run one and has none: the controller would create it", n.Name))
+		case has && pl.ShouldContinueRunning:
+			out = append(out, fmt.Sprintf("  %-10s runs %s, which may stay: %s", n.Name, pod, placementWhy(pl)))
+		case has:
+			out = append(out, fmt.Sprintf("  %-10s runs %s, which the controller would delete: %s", n.Name, pod, placementWhy(pl)))
+		default:
+			out = append(out, fmt.Sprintf("  %-10s none: %s", n.Name, placementWhy(pl)))
+		}
+	}
+	return out, nil
+}
+
+// placementWhy says why a DaemonSet's pod should not run on a node.
+func placementWhy(pl workloads.DaemonPlacement) string {
+	switch pl.Reason {
+	case workloads.DaemonPlacementNodeName:
+		return "the template's spec.nodeName names another node"
+	case workloads.DaemonPlacementNodeAffinity:
+		return "its labels fail the template's nodeSelector or required node affinity"
+	case workloads.DaemonPlacementTaint:
+		why := "an untolerated taint"
+		if pl.Taint != nil {
+			why += fmt.Sprintf(" %s=%s:%s", pl.Taint.Key, pl.Taint.Value, pl.Taint.Effect)
+		}
+		return why
+	}
+	return string(pl.Reason)
+}
+
+func ptrOr(p *int32, def int32) int32 {
+	if p == nil {
+		return def
+	}
+	return *p
 }
 
 // owns reports whether ref names the workload (kind, meta): same kind and
@@ -408,20 +506,7 @@ func (w *world) daemonPods(r *workloadReport, ds *api.DaemonSet) ([]*api.Pod, er
 		if err != nil {
 			return nil, err
 		}
-		dn := daemonNode{node: n.Name, run: pl.ShouldRun}
-		switch pl.Reason {
-		case workloads.DaemonPlacementNodeName:
-			dn.why = "the template's spec.nodeName names another node"
-		case workloads.DaemonPlacementNodeAffinity:
-			dn.why = "its labels fail the template's nodeSelector or required node affinity"
-		case workloads.DaemonPlacementTaint:
-			dn.why = "an untolerated taint"
-			if pl.Taint != nil {
-				dn.why += fmt.Sprintf(" %s=%s:%s", pl.Taint.Key, pl.Taint.Value, pl.Taint.Effect)
-			}
-		default:
-			dn.why = string(pl.Reason)
-		}
+		dn := daemonNode{node: n.Name, run: pl.ShouldRun, why: placementWhy(pl)}
 		r.nodes = append(r.nodes, dn)
 		if !pl.ShouldRun {
 			continue
@@ -556,7 +641,10 @@ func (r *workloadReport) lines() []string {
 			}
 			out = append(out, l)
 		}
-		return out
+		if r.err != nil {
+			out = append(out, fmt.Sprintf("what its controller wants cannot be told: %v", r.err))
+		}
+		return append(out, r.balance...)
 	}
 	if r.err != nil {
 		return append(out, fmt.Sprintf("its pods cannot be built: %v", r.err))
