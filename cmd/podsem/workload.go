@@ -428,27 +428,24 @@ func withUID(o api.Object) api.Object {
 	uid := manifestUID(kindOf(o), m.Name)
 	switch x := o.(type) {
 	case *api.ReplicaSet:
-		cp := *x
-		cp.UID = uid
-		return &cp
+		return copyWithUID(x, uid)
 	case *api.Deployment:
-		cp := *x
-		cp.UID = uid
-		return &cp
+		return copyWithUID(x, uid)
 	case *api.StatefulSet:
-		cp := *x
-		cp.UID = uid
-		return &cp
+		return copyWithUID(x, uid)
 	case *api.DaemonSet:
-		cp := *x
-		cp.UID = uid
-		return &cp
+		return copyWithUID(x, uid)
 	case *api.Job:
-		cp := *x
-		cp.UID = uid
-		return &cp
+		return copyWithUID(x, uid)
 	}
 	return o
+}
+
+// copyWithUID is a shallow copy of a workload with its uid set.
+func copyWithUID[T any](x *T, uid string) *T {
+	cp := *x
+	objectMeta(&cp).UID = uid
+	return &cp
 }
 
 // replicas is spec.replicas, 1 when unset as the API server defaults it.
