@@ -609,7 +609,11 @@ func writeWorkloadMermaid(b *strings.Builder, r *workloadReport) {
 	fmt.Fprintf(b, "## %s %s/%s\n\n", r.kind, r.meta.Namespace, r.meta.Name)
 	fmt.Fprintf(b, "From %s, %s.\n\n", r.at.file, docText(r.at))
 	for _, l := range r.lines() {
-		fmt.Fprintf(b, "- %s\n", mdEscape(strings.TrimSpace(l)))
+		indent := ""
+		if strings.HasPrefix(l, "  ") {
+			indent = "  "
+		}
+		fmt.Fprintf(b, "%s- %s\n", indent, mdEscape(strings.Join(strings.Fields(l), " ")))
 	}
 	b.WriteString("\n")
 	if r.pod != nil {
