@@ -344,6 +344,7 @@ func (w *world) ownedPods(kind string, m *api.ObjectMeta) []ownedPod {
 // wouldCreate returns the pods the workload's controller creates from its
 // template for a workload without pods, and says how.
 func (w *world) wouldCreate(r *workloadReport, o api.Object) ([]*api.Pod, error) {
+	readUID := objectMeta(o).UID != ""
 	o = withUID(o)
 	switch x := o.(type) {
 	case *api.ReplicaSet:
@@ -392,6 +393,13 @@ func (w *world) wouldCreate(r *workloadReport, o api.Object) ([]*api.Pod, error)
 		}
 		return pods, nil
 	case *api.Job:
+		x, err := jobAsCreated(x, readUID)
+		if err != nil {
+			return nil, err
+		}
+		if !readUID {
+			r.how = append(r.how, "the API server labels the template with the Job's name and uid (job-name, controller-uid and their batch.kubernetes.io/ forms) and selects on the uid, as its Job strategy does on create")
+		}
 		n, why, err := jobFirstWave(x)
 		if err != nil {
 			return nil, err

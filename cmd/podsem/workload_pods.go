@@ -144,3 +144,49 @@ func copyJSON(from, to any) error {
 	}
 	return json.Unmarshal(b, to)
 }
+
+// The label keys the API server's Job strategy puts on a Job's template
+// besides batch.kubernetes.io/job-name and batch.kubernetes.io/controller-uid:
+// their legacy, unprefixed forms (k8s.io/api/batch/v1 LegacyJobNameLabel,
+// LegacyControllerUidLabel).
+const (
+	legacyJobNameLabel       = "job-name"
+	legacyControllerUIDLabel = "controller-uid"
+)
+
+// jobAsCreated is a Job read from a manifest as the API server stores it
+// on create (pkg/registry/batch/job strategy's generateSelector, unless
+// spec.manualSelector is true): its template labelled with the Job's name
+// and uid, old and new keys, where unset, and its selector matching the
+// uid. A Job read from a cluster is returned as it is. The Job given is
+// not modified.
+func jobAsCreated(job *api.Job, readUID bool) (*api.Job, error) {
+	if readUID || (job.Spec.ManualSelector != nil && *job.Spec.ManualSelector) {
+		return job, nil
+	}
+	cp := *job
+	if err := copyJSON(&job.Spec, &cp.Spec); err != nil {
+		return nil, err
+	}
+	if cp.Spec.Template.Labels == nil {
+		cp.Spec.Template.Labels = map[string]string{}
+	}
+	for key, value := range map[string]string{
+		legacyJobNameLabel: cp.Name, jobNameLabel: cp.Name,
+		legacyControllerUIDLabel: cp.UID, jobControllerUIDLabel: cp.UID,
+	} {
+		if _, ok := cp.Spec.Template.Labels[key]; !ok {
+			cp.Spec.Template.Labels[key] = value
+		}
+	}
+	if cp.Spec.Selector == nil {
+		cp.Spec.Selector = &api.LabelSelector{}
+	}
+	if cp.Spec.Selector.MatchLabels == nil {
+		cp.Spec.Selector.MatchLabels = map[string]string{}
+	}
+	if _, ok := cp.Spec.Selector.MatchLabels[jobControllerUIDLabel]; !ok {
+		cp.Spec.Selector.MatchLabels[jobControllerUIDLabel] = cp.UID
+	}
+	return &cp, nil
+}

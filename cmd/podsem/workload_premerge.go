@@ -16,3 +16,9 @@ func podTemplateHash(t *api.PodTemplateSpec, collisions *int32) string {
 	h, _ := workloads.DaemonSetRevisionHash(ds)
 	return h
 }
+
+// Until the Job controller lands on main: its label keys.
+const (
+	jobNameLabel          = "batch.kubernetes.io/job-name"
+	jobControllerUIDLabel = "batch.kubernetes.io/controller-uid"
+)
