@@ -67,28 +67,20 @@ func (w *world) place(pod *api.Pod) *placement {
 		pl.noNodes = true
 		return pl
 	}
-	var bound []*api.Pod
-	for _, p := range w.pods {
-		if p.Spec.NodeName == "" || (p.Namespace == pod.Namespace && p.Name == pod.Name) {
-			continue
-		}
-		bound = append(bound, p)
-	}
-	c, err := scheduling.NewCluster(w.nodes, bound, scheduling.Config{})
+	c, err := w.cluster()
 	if err != nil {
 		pl.err = err
 		return pl
 	}
-	for _, ns := range w.namespaces {
-		if err := c.SetNamespace(ns); err != nil {
-			pl.err = err
-			return pl
+	// The pod itself is left out of the cluster it is placed in, and put
+	// back afterwards.
+	for _, p := range w.pods {
+		if p.Spec.NodeName != "" && p.Namespace == pod.Namespace && p.Name == pod.Name {
+			if err := c.RemovePod(p.Namespace, p.Name); err == nil {
+				defer c.AddPod(p)
+			}
+			break
 		}
-	}
-	c.SetSpreadWorkloads(w.workloads)
-	if err := c.AddObjects(w.storage...); err != nil {
-		pl.err = err
-		return pl
 	}
 	cy := c.NewCycle(pod)
 	// kube-scheduler's own decision: its node walk from the first node,
@@ -112,6 +104,41 @@ func (w *world) place(pod *api.Pod) *placement {
 	}
 	pl.zones = fitTable(pl, c, len(pod.Spec.TopologySpreadConstraints) > 0)
 	return pl
+}
+
+// cluster is the scheduler's view of the objects read: the nodes, the
+// pods bound to them, namespaces, spread workloads and storage. It is
+// built once and kept: indexing every bound pod again for each pod
+// explained would make a large cluster's dump quadratic.
+func (w *world) cluster() (*scheduling.Cluster, error) {
+	if w.sched != nil || w.schedErr != nil {
+		return w.sched, w.schedErr
+	}
+	w.sched, w.schedErr = w.newCluster()
+	return w.sched, w.schedErr
+}
+
+func (w *world) newCluster() (*scheduling.Cluster, error) {
+	var bound []*api.Pod
+	for _, p := range w.pods {
+		if p.Spec.NodeName != "" {
+			bound = append(bound, p)
+		}
+	}
+	c, err := scheduling.NewCluster(w.nodes, bound, scheduling.Config{})
+	if err != nil {
+		return nil, err
+	}
+	for _, ns := range w.namespaces {
+		if err := c.SetNamespace(ns); err != nil {
+			return nil, err
+		}
+	}
+	c.SetSpreadWorkloads(w.workloads)
+	if err := c.AddObjects(w.storage...); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 // fitTable groups the explanation's nodes by zone.

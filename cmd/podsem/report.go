@@ -34,6 +34,11 @@ type world struct {
 	// as read when they carry one, else as the disruption controller
 	// computes it from the pods read (see budgetStatus).
 	budgets []budget
+
+	// sched is the scheduler's view of the cluster, built on first use
+	// (see cluster).
+	sched    *scheduling.Cluster
+	schedErr error
 }
 
 // budget is one PodDisruptionBudget with its status now.
