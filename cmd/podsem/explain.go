@@ -42,7 +42,7 @@ func explainFlags(out io.Writer) (*flag.FlagSet, *explainOptions) {
 	fs.StringVar(&o.format, "format", "text", "output format: text or mermaid")
 	fs.StringVar(&o.at, "at", "", `the time taken as now (RFC 3339, or "now"); default: the current time when objects read come from a cluster, else `+fixedNow.Format(time.RFC3339))
 	fs.StringVar(&o.pod, "pod", "", "explain only this pod, NAMESPACE/NAME (or NAME in default), of the objects read")
-	fs.Var(&o.cluster, "cluster", "a file of cluster objects (nodes, pods, budgets...) whose pods are not explained; repeatable")
+	fs.Var(&o.cluster, "cluster", "a file of cluster objects (nodes, pods, budgets...) whose pods and workloads are not explained; repeatable")
 	fs.Usage = func() {
 		fmt.Fprintln(out, "usage: podsem explain [--format text|mermaid] [--at TIME] [--pod NS/NAME] [--cluster FILE]... [FILE|-]...")
 		fs.PrintDefaults()
