@@ -28,13 +28,13 @@ type placement struct {
 
 // noNodesText says what kube-scheduler does with a pod when the cluster
 // has no node.
-const noNodesText = "no node was read, so kube-scheduler has no node to try: it fails the cycle with \"no nodes available to schedule pods\" (an event would read \"0/0 nodes are available:\" with no reason after the colon: no node was there to refuse the pod), and the pod stays Pending until a node joins; give the nodes (kubectl get nodes -o yaml) in the same file or with --cluster to see where it would go"
+const noNodesText = "no node was read, so kube-scheduler has no node to try: its cycle fails with \"no nodes available to schedule pods\" (no \"0/N nodes are available: ...\" list of reasons, as no node was there to refuse the pod), and the pod stays Pending, its PodScheduled condition False, until a node joins; give the nodes (kubectl get nodes -o yaml) in the same file or with --cluster to see where it would go"
 
 // messageText is the scheduler's FailedScheduling message, explained when
 // there is nothing after its colon (no node to give a reason).
 func messageText(msg string) string {
 	if strings.HasSuffix(msg, ":") || strings.HasSuffix(msg, ": ") {
-		return strings.TrimSpace(msg) + " (no node was there to refuse the pod: the cluster read has no node it could try)"
+		return strings.TrimSpace(msg) + " (nothing after the colon: no node was there to refuse the pod; with no node at all kube-scheduler reports \"no nodes available to schedule pods\")"
 	}
 	return msg
 }
