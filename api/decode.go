@@ -14,9 +14,9 @@ var ErrUnknownKind = errors.New("unknown kind")
 
 // Object is any of the Kubernetes objects podsem models: *Pod, *Node,
 // *Namespace, *PodDisruptionBudget, *PriorityClass, *Eviction, *Service,
-// *Deployment, *ReplicaSet, *StatefulSet, *ReplicationController,
-// *DaemonSet, *Job, *PersistentVolumeClaim, *PersistentVolume,
-// *StorageClass, *CSINode or *CSIDriver.
+// *Deployment, *ReplicaSet, *StatefulSet, *ControllerRevision,
+// *ReplicationController, *DaemonSet, *Job, *PersistentVolumeClaim,
+// *PersistentVolume, *StorageClass, *CSINode or *CSIDriver.
 type Object any
 
 // Decode reads a JSON document holding one object or a list and returns the
@@ -118,6 +118,8 @@ func newObject(kind string) func() any {
 		o = func() any { return &ReplicaSet{} }
 	case "StatefulSet":
 		o = func() any { return &StatefulSet{} }
+	case "ControllerRevision":
+		o = func() any { return &ControllerRevision{} }
 	case "ReplicationController":
 		o = func() any { return &ReplicationController{} }
 	case "DaemonSet":

@@ -30,6 +30,12 @@ type Event struct {
 	Source string
 }
 
+// String renders the event as `kubectl events` lists it: type, reason and
+// note ("Warning BackOff: Back-off restarting failed container app ...").
+func (e Event) String() string {
+	return e.Type + " " + e.Reason + ": " + e.Note
+}
+
 // The event types (core/v1 EventTypeNormal and EventTypeWarning).
 const (
 	EventTypeNormal  = "Normal"

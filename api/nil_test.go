@@ -279,6 +279,36 @@ var nilCases = map[string]func(t *testing.T){
 	"UpdatePodCondition": func(t *testing.T) {
 		niltest.Zero(t, api.UpdatePodCondition(nil, api.PodCondition{Type: api.PodReady}, time.Time{}))
 	},
+	"(*Namespace).GoString": func(t *testing.T) {
+		if got, want := (*api.Namespace)(nil).GoString(), "(*api.Namespace)(nil)"; got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	},
+	"(*Node).GoString": func(t *testing.T) {
+		if got, want := (*api.Node)(nil).GoString(), "(*api.Node)(nil)"; got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	},
+	"(*Pod).GoString": func(t *testing.T) {
+		if got, want := (*api.Pod)(nil).GoString(), "(*api.Pod)(nil)"; got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	},
+	"(*PodDisruptionBudget).GoString": func(t *testing.T) {
+		if got, want := (*api.PodDisruptionBudget)(nil).GoString(), "(*api.PodDisruptionBudget)(nil)"; got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	},
+	"(*ReplicaSet).GoString": func(t *testing.T) {
+		if got, want := (*api.ReplicaSet)(nil).GoString(), "(*api.ReplicaSet)(nil)"; got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	},
+	"(*StatefulSet).GoString": func(t *testing.T) {
+		if got, want := (*api.StatefulSet)(nil).GoString(), "(*api.StatefulSet)(nil)"; got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	},
 	"PodReference": func(t *testing.T) {
 		niltest.Zero(t, api.PodReference(nil))
 	},

@@ -15,7 +15,11 @@ const (
 // Well-known labels the pod rules consult. The well-known taint keys are in
 // wellknown_taints.go.
 const (
-	LabelHostname       = "kubernetes.io/hostname"
+	LabelHostname = "kubernetes.io/hostname"
+	// LabelOS is the operating system label (kubernetes.io/os, "linux" or
+	// "windows") that the kubelet sets on its node and compares with a
+	// pod's own label of that key on admission.
+	LabelOS             = "kubernetes.io/os"
 	LabelTopologyZone   = "topology.kubernetes.io/zone"
 	LabelTopologyRegion = "topology.kubernetes.io/region"
 	// LabelFailureDomainBetaZone and LabelFailureDomainBetaRegion are the

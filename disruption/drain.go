@@ -82,8 +82,10 @@ type PodDrain struct {
 	// earlier warning is lost when a later filter passes).
 	Reason  PodDeleteReason
 	Message string
-	// Filter names that filter: skipDeleted, daemonSet, mirrorPod,
-	// localStorage or unreplicated.
+	// Filter names that filter — skipDeleted, daemonSet, mirrorPod,
+	// localStorage or unreplicated — when it decided something: it kept
+	// the pod, or passed it with a warning. It is empty for a pod every
+	// filter passed without a word.
 	Filter string
 }
 
@@ -251,6 +253,9 @@ func (f *drainFilters) run(p *api.Pod) PodDrain {
 		if !del {
 			break
 		}
+	}
+	if d.Delete && d.Reason == DrainOkay {
+		d.Filter = ""
 	}
 	return d
 }

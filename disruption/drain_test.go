@@ -38,23 +38,23 @@ func TestPlanDrainFilters(t *testing.T) {
 		msg    string
 		filter string
 	}{
-		{"replicated pod", newPod("a", rs), DrainFlags{}, true, DrainOkay, "", "unreplicated"},
+		{"replicated pod", newPod("a", rs), DrainFlags{}, true, DrainOkay, "", ""},
 		{"bare pod", newPod("a"), DrainFlags{}, false, DrainError, MsgUnmanagedFatal, "unreplicated"},
 		{"bare pod, force", newPod("a"), DrainFlags{Force: true}, true, DrainWarning, MsgUnmanagedWarning, "unreplicated"},
-		{"finished bare pod", newPod("a", phase(api.PodSucceeded)), DrainFlags{}, true, DrainOkay, "", "unreplicated"},
+		{"finished bare pod", newPod("a", phase(api.PodSucceeded)), DrainFlags{}, true, DrainOkay, "", ""},
 		{"DaemonSet pod", newPod("a", ds), DrainFlags{}, false, DrainError, MsgDaemonSetFatal, "daemonSet"},
 		{"DaemonSet pod, ignored", newPod("a", ds), DrainFlags{IgnoreAllDaemonSets: true}, false, DrainWarning, MsgDaemonSetWarning, "daemonSet"},
-		{"finished DaemonSet pod", newPod("a", ds, phase(api.PodFailed)), DrainFlags{}, true, DrainOkay, "", "unreplicated"},
-		{"old DaemonSet apiVersion is just a controller", newPod("a", dsOld), DrainFlags{}, true, DrainOkay, "", "unreplicated"},
+		{"finished DaemonSet pod", newPod("a", ds, phase(api.PodFailed)), DrainFlags{}, true, DrainOkay, "", ""},
+		{"old DaemonSet apiVersion is just a controller", newPod("a", dsOld), DrainFlags{}, true, DrainOkay, "", ""},
 		{"vanished DaemonSet", newPod("a", dsGone), DrainFlags{IgnoreAllDaemonSets: true}, false, DrainError, `daemonsets.apps "gone" not found`, "daemonSet"},
-		{"vanished DaemonSet, force", newPod("a", dsGone), DrainFlags{Force: true}, true, DrainOkay, "", "unreplicated"},
+		{"vanished DaemonSet, force", newPod("a", dsGone), DrainFlags{Force: true}, true, DrainOkay, "", ""},
 		{"mirror pod", newPod("a", mirror), DrainFlags{}, false, DrainSkip, "", "mirrorPod"},
 		{"emptyDir", newPod("a", rs, emptyDir), DrainFlags{}, false, DrainError, MsgLocalStorageFatal, "localStorage"},
-		{"emptyDir allowed: the warning is lost", newPod("a", rs, emptyDir), DrainFlags{DeleteEmptyDirData: true}, true, DrainOkay, "", "unreplicated"},
+		{"emptyDir allowed: the warning is lost", newPod("a", rs, emptyDir), DrainFlags{DeleteEmptyDirData: true}, true, DrainOkay, "", ""},
 		{"emptyDir on a bare pod, forced", newPod("a", emptyDir), DrainFlags{DeleteEmptyDirData: true, Force: true}, true, DrainWarning, MsgUnmanagedWarning, "unreplicated"},
 		{"deleted long ago", newPod("a", deletedLongAgo), DrainFlags{SkipWaitForDeleteTimeoutSeconds: 60}, false, DrainSkip, "", "skipDeleted"},
-		{"age truncates to whole seconds", newPod("a", rs, deletedJustNow), DrainFlags{SkipWaitForDeleteTimeoutSeconds: 60}, true, DrainOkay, "", "unreplicated"},
-		{"skip off", newPod("a", rs, deletedLongAgo), DrainFlags{}, true, DrainOkay, "", "unreplicated"},
+		{"age truncates to whole seconds", newPod("a", rs, deletedJustNow), DrainFlags{SkipWaitForDeleteTimeoutSeconds: 60}, true, DrainOkay, "", ""},
+		{"skip off", newPod("a", rs, deletedLongAgo), DrainFlags{}, true, DrainOkay, "", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -7,12 +7,24 @@
 // sandboxes, the restart history) and the time, passed in as now.
 //
 // Rules about what the API server accepts — create and update validation,
-// admission — are not here: they are packages api/validation and
+// the API server's admission plugins — are not here: they are packages api/validation and
 // api/admission. Probes are package probe (which of a container's probes a
 // result is about is an api.ProbeKind: api.ProbeLiveness, ProbeReadiness or
 // ProbeStartup), grace periods and deletion package termination.
 //
 // # What each part answers
+//
+// Admission. Admit is the kubelet's pod admission (pkg/kubelet canAdmitPod
+// and pkg/kubelet/lifecycle's admit handlers): in order the eviction
+// manager, the sysctl allowlist, the predicate handler (OS checks,
+// SupplementalGroupsPolicy, kube-scheduler's GeneralPredicates through
+// scheduling.AdmissionCheck, NoExecute taints) with critical-pod preemption,
+// the pod features handler — and the status rejectPod writes for a refused
+// pod. A Machine starts from that verdict (Admission, Rejected).
+//
+// Hostname. Hostname is the hostname, DNS domain and sandbox hostname the
+// kubelet gives a pod (GeneratePodHostNameAndDomain, setHostnameAsFQDN),
+// checking the names itself; EtcHosts the /etc/hosts it mounts.
 //
 // Phase. Phase is the kubelet's getPhase (pkg/kubelet/kubelet_pods.go):
 // Pending, Running, Succeeded or Failed from the container statuses and
@@ -73,11 +85,16 @@
 // side-effect-free state machine in the style of go.etcd.io/raft. NewMachine
 // takes the pod as created and a MachineConfig (zero: the kubelet's
 // defaults); the caller then feeds it Events — Scheduled, SandboxReady,
-// ImagePulled, ContainerStarted, ContainerExited, settled ProbeResults
-// from package probe, DeletionRequested, NodeUnreachable, Tick — with the
-// time through Step, and gets back the pod status the kubelet would
-// report and the Actions to perform: create the sandbox, pull an image,
-// start or kill a container, step again at a given time. The Machine uses
+// ImagePulled, ContainerStarted, ContainerExited, the outcomes of postStart
+// and preStop hooks, settled ProbeResults from package probe,
+// DeletionRequested, NodeUnreachable, Tick — with the time through Step, and
+// gets back the pod status the kubelet would report and the Actions to
+// perform: create the sandbox, pull an image, start or kill a container,
+// run a postStart hook, record an Event (api.Event: Killing, BackOff,
+// FailedPostStartHook, ...), step again at a given time. Each Step is one
+// kubelet sync: the status it reports is built before the sync acts, as
+// generateAPIPodStatus runs before SyncPod, so a crash loop reads Running,
+// Error, then CrashLoopBackOff at the next sync. The Machine uses
 // Sequence for what starts, ShouldRestart and Backoff for restarts,
 // PastActiveDeadline for the deadline, Phase and ValidPhaseTransition for
 // the phase and Conditions for the conditions, so its answers agree with

@@ -15,7 +15,7 @@ func myappPod(created time.Time) *api.Pod {
 		return []string{"sh", "-c", "until nslookup " + svc + ".$(cat /var/run/secrets/kubernetes.io/serviceaccount/namespace).svc.cluster.local; do echo waiting for " + svc + "; sleep 2; done"}
 	}
 	return &api.Pod{
-		ObjectMeta: api.ObjectMeta{Name: "myapp-pod", Namespace: "default", CreationTimestamp: api.NewTime(created),
+		ObjectMeta: api.ObjectMeta{Name: "myapp-pod", Namespace: "default", UID: "6a1f", CreationTimestamp: api.NewTime(created),
 			Labels: map[string]string{"app.kubernetes.io/name": "MyApp"}},
 		Spec: api.PodSpec{
 			Containers: []api.Container{{Name: "myapp-container", Image: "busybox:1.28",
@@ -63,6 +63,10 @@ func ExamplePastActiveDeadline() {
 
 // A Machine replays the myapp-pod story: each step feeds one event and
 // prints the phase, the kubectl STATUS column and the actions asked for.
+// The app container then crashes twice: the first exit is restarted at
+// once; the second is held back 10 s by the crash-loop back-off, so the
+// kubelet records a BackOff event and the status it reports at its next
+// sync reads CrashLoopBackOff (the sync that saw the exit reported Error).
 func ExampleMachine() {
 	t0 := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 	m := lifecycle.NewMachine(myappPod(t0), lifecycle.MachineConfig{})
@@ -79,6 +83,7 @@ func ExampleMachine() {
 		lifecycle.ContainerExited("myapp-container", 1, ""),
 		lifecycle.ContainerStarted("myapp-container"),
 		lifecycle.ContainerExited("myapp-container", 1, ""),
+		lifecycle.Tick(),
 	} {
 		now = now.Add(2 * time.Second)
 		st, actions := m.Step(ev, now)
@@ -95,5 +100,6 @@ func ExampleMachine() {
 	// ContainerStarted(myapp-container)     Running  Running          [ReportStatus]
 	// ContainerExited(myapp-container, 1)   Running  Error            [StartContainer(myapp-container) ReportStatus]
 	// ContainerStarted(myapp-container)     Running  Running          [ReportStatus]
-	// ContainerExited(myapp-container, 1)   Running  CrashLoopBackOff [RetryAt(2025-06-01T12:00:32Z, myapp-container back-off 10s) ReportStatus]
+	// ContainerExited(myapp-container, 1)   Running  Error            [Event(Warning BackOff: Back-off restarting failed container myapp-container in pod myapp-pod_default(6a1f)) RetryAt(2025-06-01T12:00:32Z, myapp-container back-off 10s) RetryAt(2025-06-01T12:00:23Z, next sync) ReportStatus]
+	// Tick                                  Running  CrashLoopBackOff [ReportStatus]
 }

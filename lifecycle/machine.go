@@ -12,7 +12,8 @@ type EventKind uint8
 // The events a Machine accepts.
 const (
 	// EventScheduled: the pod was bound to Event.Node and the node's
-	// kubelet admitted it (status.startTime is set then).
+	// kubelet admitted it (status.startTime is set then). A pod the
+	// kubelet refuses arrives as EventRejected instead.
 	EventScheduled EventKind = iota + 1
 	// EventSandboxReady: the sandbox requested by ActionCreateSandbox is
 	// up, with pod IP Event.IP.
@@ -49,12 +50,25 @@ const (
 	// EventPreStopFinished: the preStop hook of Event.Container, started
 	// by ActionRunPreStop, completed (an exec or httpGet hook; the Machine
 	// times sleep hooks itself). Without it the kubelet waits for the hook
-	// until the kill's grace period runs out.
+	// until the kill's grace period runs out. Event.Failed reports a hook
+	// that failed (the kubelet records the event FailedPreStopHook and goes
+	// on with the stop).
 	EventPreStopFinished
+	// EventRejected: the pod was bound to Event.Node and the node's
+	// kubelet refused it at admission with Event.Reason and Event.Message
+	// (its admit handlers' verdict, e.g. OutOfcpu): the kubelet sets the
+	// pod Failed and never runs it.
+	EventRejected
+	// EventPostStartFinished: the postStart hook of Event.Container,
+	// started by ActionRunPostStart, returned (an exec or httpGet hook;
+	// the Machine times sleep hooks itself); Event.Failed reports a hook
+	// that failed, with the handler's output in Event.Message.
+	EventPostStartFinished
 )
 
 var eventNames = [...]string{"", "Scheduled", "SandboxReady", "SandboxDied", "ImagePulled", "ContainerStarted",
-	"ContainerExited", "ProbeResult", "DeletionRequested", "NodeLost", "Tick", "PreStopFinished"}
+	"ContainerExited", "ProbeResult", "DeletionRequested", "NodeLost", "Tick", "PreStopFinished", "Rejected",
+	"PostStartFinished"}
 
 // String names the event kind.
 func (k EventKind) String() string {
@@ -68,15 +82,22 @@ func (k EventKind) String() string {
 // (Scheduled, SandboxReady, ...); only the fields of its kind are read.
 type Event struct {
 	Kind EventKind
-	// Node is the node name (EventScheduled).
+	// Node is the node name (EventScheduled, EventRejected).
 	Node string
 	// IP is the pod IP (EventSandboxReady).
 	IP string
 	// Container names the container (image, start, exit, probe events).
 	Container string
-	// ExitCode and Reason describe an exit (EventContainerExited).
+	// ExitCode and Reason describe an exit (EventContainerExited); Reason
+	// is also the admission reason of EventRejected.
 	ExitCode int32
 	Reason   string
+	// Message is the admission message of EventRejected and the output of
+	// a failed hook (EventPostStartFinished).
+	Message string
+	// Failed reports a hook that failed (EventPostStartFinished,
+	// EventPreStopFinished); the zero value is a hook that succeeded.
+	Failed bool
 	// Probe and Success describe a probe result (EventProbeResult).
 	Probe   api.ProbeKind
 	Success bool
@@ -92,8 +113,20 @@ func (e Event) String() string {
 		return s + "(" + e.Node + ")"
 	case EventSandboxReady:
 		return s + "(" + e.IP + ")"
-	case EventImagePulled, EventContainerStarted, EventPreStopFinished:
+	case EventImagePulled, EventContainerStarted:
 		return s + "(" + e.Container + ")"
+	case EventPreStopFinished:
+		if e.Failed {
+			return "PreStopFailed(" + e.Container + ")"
+		}
+		return s + "(" + e.Container + ")"
+	case EventPostStartFinished:
+		if e.Failed {
+			return "PostStartFailed(" + e.Container + ", " + e.Message + ")"
+		}
+		return s + "(" + e.Container + ")"
+	case EventRejected:
+		return s + "(" + e.Node + ", " + e.Reason + ", " + e.Message + ")"
 	case EventContainerExited:
 		s += "(" + e.Container + ", " + strconv.Itoa(int(e.ExitCode))
 		if e.Reason != "" {
@@ -109,8 +142,34 @@ func (e Event) String() string {
 }
 
 // Scheduled is the event of the pod being bound to node and admitted by
-// its kubelet.
+// its kubelet. It is how a Machine learns both facts at once, as the
+// kubelet decides admission the moment the bound pod reaches it
+// (HandlePodAdditions): a caller that runs the kubelet's admission (see
+// Admission) sends Rejected instead for a pod it refuses; a caller that
+// does not takes every pod as admitted, as the Machine always did.
 func Scheduled(node string) Event { return Event{Kind: EventScheduled, Node: node} }
+
+// Rejected is the event of the pod being bound to node and refused by its
+// kubelet's admission with reason and message (an admit handler's verdict,
+// e.g. reason OutOfcpu, message "Node didn't have enough resource: cpu,
+// requested: 2000, used: 0, capacity: 1000"). The kubelet (rejectPod)
+// records a Warning event with them and sets the pod Failed with that
+// reason and the message "Pod was rejected: " + message; nothing of the pod
+// ever runs.
+func Rejected(node, reason, message string) Event {
+	return Event{Kind: EventRejected, Node: node, Reason: reason, Message: message}
+}
+
+// Admission is the event of the pod, bound to node, reaching its kubelet
+// with the kubelet's admission verdict (the admit handlers' admit, reason
+// and message): Scheduled(node) when admitted, Rejected(node, reason,
+// message) when not.
+func Admission(node string, admit bool, reason, message string) Event {
+	if admit {
+		return Scheduled(node)
+	}
+	return Rejected(node, reason, message)
+}
 
 // SandboxReady is the event of the pod's sandbox coming up with pod IP ip.
 func SandboxReady(ip string) Event { return Event{Kind: EventSandboxReady, IP: ip} }
@@ -156,6 +215,30 @@ func PreStopFinished(container string) Event {
 	return Event{Kind: EventPreStopFinished, Container: container}
 }
 
+// PreStopFailed is the event of container's preStop hook having failed:
+// the kubelet records the Warning event FailedPreStopHook and stops the
+// container as after a hook that completed.
+func PreStopFailed(container string) Event {
+	return Event{Kind: EventPreStopFinished, Container: container, Failed: true}
+}
+
+// PostStartFinished is the event of container's postStart hook having
+// returned successfully: the kubelet's start of the container is over and
+// the container is reported running.
+func PostStartFinished(container string) Event {
+	return Event{Kind: EventPostStartFinished, Container: container}
+}
+
+// PostStartFailed is the event of container's postStart hook having
+// failed with the handler's output message: the kubelet records the
+// Warning event FailedPostStartHook, kills the container, and its next
+// status shows it waiting with reason PostStartHookError and that
+// message until it runs again; the restart policy and the crash-loop
+// back-off apply.
+func PostStartFailed(container, message string) Event {
+	return Event{Kind: EventPostStartFinished, Container: container, Failed: true, Message: message}
+}
+
 // NodeUnreachable is the EventNodeLost event: the node stopped reporting.
 func NodeUnreachable() Event { return Event{Kind: EventNodeLost} }
 
@@ -192,7 +275,11 @@ const (
 	// the timeout runs out a kill with GraceSeconds 0 follows: SIGKILL now.
 	ActionKillContainer
 	// ActionRetryAt: step the machine again (with Tick) at Action.At; for
-	// a crash-loop back-off Action.Container and Action.Delay are set.
+	// a crash-loop back-off Action.Container and Action.Delay are set,
+	// otherwise Action.Reason names the timer (DeadlineExceeded, "preStop
+	// hook", "postStart hook", "sidecar stop order", "grace period", or
+	// "next sync": the kubelet's sync a second after one that recorded a
+	// failed start, whose status shows it).
 	// Each timer is announced once, when it is set; Machine.NextDeadline
 	// is the earliest of those still pending, so a caller may follow
 	// either.
@@ -206,10 +293,23 @@ const (
 	// ActionStopSandbox: every container of the terminal pod has stopped;
 	// stop its sandbox (the pod keeps its IP in the status).
 	ActionStopSandbox
+	// ActionRunPostStart: Action.Container was started and has a postStart
+	// hook: run it now and report EventPostStartFinished when it returns
+	// (a sleep hook is timed by the Machine and needs no report). The
+	// kubelet runs the hook inside its start of the container, so until
+	// the hook returns the container is not reported running and the
+	// kubelet's sync of the pod waits: no other container starts, and the
+	// status stays as it was before the start.
+	ActionRunPostStart
+	// ActionRecordEvent: record the Kubernetes Event Action.Event about
+	// the pod (and Action.Container, when set), as the kubelet's event
+	// recorder does: Killing, BackOff, FailedPostStartHook,
+	// FailedPreStopHook, ErrImageNeverPull, and the admission rejection.
+	ActionRecordEvent
 )
 
 var actionNames = [...]string{"", "CreateSandbox", "PullImage", "StartContainer", "RunPreStop", "KillContainer",
-	"RetryAt", "ReportStatus", "RemovePod", "StopSandbox"}
+	"RetryAt", "ReportStatus", "RemovePod", "StopSandbox", "RunPostStart", "Event"}
 
 // String names the action kind.
 func (k ActionKind) String() string {
@@ -237,6 +337,10 @@ type Action struct {
 	// Reason says why, in upstream's words where it has some
 	// ("CrashLoopBackOff", "DeadlineExceeded", "liveness probe failed").
 	Reason string
+	// Event is the Kubernetes Event to record (ActionRecordEvent), with
+	// upstream's type, reason and message, regarding the pod or the
+	// container (api.ContainerReference), its source "kubelet".
+	Event *api.Event
 }
 
 // String renders the action, e.g. "KillContainer(app, 30s)".
@@ -245,8 +349,13 @@ func (a Action) String() string {
 	switch a.Kind {
 	case ActionPullImage:
 		return s + "(" + a.Container + ", " + a.Image + ")"
-	case ActionStartContainer, ActionRunPreStop:
+	case ActionStartContainer, ActionRunPreStop, ActionRunPostStart:
 		return s + "(" + a.Container + ")"
+	case ActionRecordEvent:
+		if a.Event == nil {
+			return s
+		}
+		return s + "(" + a.Event.String() + ")"
 	case ActionKillContainer:
 		return s + "(" + a.Container + ", " + strconv.FormatInt(a.GraceSeconds, 10) + "s)"
 	case ActionRetryAt:

@@ -14,7 +14,11 @@ func FuzzParseEvent(f *testing.F) {
 	for _, s := range []string{"Scheduled(node-1)", "SandboxReady(10.0.0.5)", "SandboxDied", "ImagePulled(app)",
 		"ContainerStarted(app)", "ContainerExited(app, 1)", "ContainerExited(app, 137, OOMKilled)",
 		"ProbeResult(app, readiness, true)", "DeletionRequested(30)", "NodeLost", "Tick()", "Tick(x)",
-		"ContainerExited(a, b)", "ProbeResult(app, sideways, true)", "Scheduled(", ""} {
+		"ContainerExited(a, b)", "ProbeResult(app, sideways, true)", "Scheduled(", "",
+		"Rejected(node-1, OutOfcpu, Node didn't have enough resource: cpu, requested: 2000, used: 0, capacity: 1000)",
+		"Rejected(node-1, NodeAffinity, Predicate NodeAffinity failed: node(s) didn't match)", "Rejected(n, r, )",
+		"PostStartFinished(app)", "PostStartFailed(app, exited with 1: , message: \"\")", "PreStopFailed(app)",
+		"PreStopFinished(app)", "PostStartFailed(app)", "Rejected(n, (r), m)"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -44,7 +48,8 @@ func FuzzMachineStep(f *testing.F) {
 		always := api.RestartPolicyAlways
 		pod := appPod(api.RestartPolicyOnFailure,
 			[]api.Container{initC("init-a"), {Name: "side", Image: "envoy", RestartPolicy: &always, StartupProbe: &api.Probe{}}},
-			api.Container{Name: "app", Image: "busybox", LivenessProbe: &api.Probe{}, ReadinessProbe: &api.Probe{}})
+			api.Container{Name: "app", Image: "busybox", LivenessProbe: &api.Probe{}, ReadinessProbe: &api.Probe{},
+				Lifecycle: &api.Lifecycle{PostStart: &api.LifecycleHandler{Exec: &api.ExecAction{Command: []string{"warm"}}}}})
 		ads := int64(500)
 		pod.Spec.ActiveDeadlineSeconds = &ads
 		m := NewMachine(pod, present)
@@ -55,7 +60,7 @@ func FuzzMachineStep(f *testing.F) {
 			op, arg := data[i], data[i+1]
 			name := names[int(arg)%len(names)]
 			var ev Event
-			switch op % 11 {
+			switch op % 14 {
 			case 0:
 				ev = Scheduled("n")
 			case 1:
@@ -74,6 +79,12 @@ func FuzzMachineStep(f *testing.F) {
 				ev = DeletionRequested(int64(arg%40) - 5)
 			case 8:
 				ev = NodeUnreachable()
+			case 9:
+				ev = PostStartFinished(name)
+			case 10:
+				ev = PostStartFailed(name, "exit 1")
+			case 11:
+				ev = Rejected("n", "OutOfcpu", "no cpu")
 			default:
 				ev = Tick()
 			}

@@ -33,11 +33,11 @@ func TestMachineRendersOnlyWhatChanged(t *testing.T) {
 			hasInit := len(m.init) > 0
 			for k, list := range [3][]mcontainer{m.init, m.regular, m.ephemeral} {
 				got := m.statuses[k]
-				if got == nil || !m.scheduled || m.nodeLost || m.removed {
+				if got == nil || !m.scheduled || m.nodeLost || m.removed || m.frozen || m.rejected {
 					continue // the step rendered no container status
 				}
 				for i := range list {
-					if want := m.renderStatus(&list[i], hasInit, d.now); !reflect.DeepEqual(got[i], want) {
+					if want := m.renderStatus(&list[i], hasInit); !reflect.DeepEqual(got[i], want) {
 						t.Fatalf("after %v at %v: status of %s is stale:\n got: %+v\nwant: %+v", ev, d.now, list[i].spec.Name, got[i], want)
 					}
 				}
@@ -110,11 +110,13 @@ func TestMachineStepAllocationsBounded(t *testing.T) {
 	}
 }
 
-// TestMachineWakesWhenCrashLoopBackOffEnds: a container whose status shows
-// CrashLoopBackOff while its pod re-runs its init containers in a new
-// sandbox is not restarted when the back-off ends, but its status changes
-// then (to its last termination): NextDeadline must name that moment.
-func TestMachineWakesWhenCrashLoopBackOffEnds(t *testing.T) {
+// TestMachineCrashLoopBackOffStaysUntilTheRestart: a container whose
+// status shows CrashLoopBackOff while its pod re-runs its init containers
+// in a new sandbox keeps that waiting reason past the end of its back-off,
+// until it is started again, as the kubelet's reason cache keeps a failed
+// start until a start succeeds: nothing happens when the back-off ends, so
+// the Machine does not ask to be woken then.
+func TestMachineCrashLoopBackOffStaysUntilTheRestart(t *testing.T) {
 	pod := appPod(api.RestartPolicyAlways, []api.Container{initC("init-a")}, api.Container{Name: "app", Image: "busybox"})
 	m := NewMachine(pod, present)
 	at := func(d time.Duration) time.Time { return machineT0.Add(d) }
@@ -130,15 +132,27 @@ func TestMachineWakesWhenCrashLoopBackOffEnds(t *testing.T) {
 	} {
 		m.Step(s.ev, at(s.d))
 	}
-	st := m.Pod().Status
-	if w := st.ContainerStatuses[0].State.Waiting; w == nil || w.Reason != CrashLoopBackOff {
-		t.Fatalf("app at 13s: %+v, want waiting in CrashLoopBackOff", st.ContainerStatuses[0].State)
+	waiting := func(when string) {
+		t.Helper()
+		if w := m.Pod().Status.ContainerStatuses[0].State.Waiting; w == nil || w.Reason != CrashLoopBackOff {
+			t.Fatalf("app at %s: %+v, want waiting in CrashLoopBackOff", when, m.Pod().Status.ContainerStatuses[0].State)
+		}
 	}
-	if got, want := m.NextDeadline(), at(21*time.Second); !got.Equal(want) {
-		t.Errorf("NextDeadline = %v, want the end of the back-off %v", got, want)
+	waiting("13s")
+	if got := m.NextDeadline(); !got.IsZero() {
+		t.Errorf("NextDeadline = %v, want none: nothing is timed while init-a runs", got)
 	}
-	st, acts := m.Step(Tick(), at(21*time.Second))
-	if st.ContainerStatuses[0].State.Terminated == nil || !hasAction(acts, ActionReportStatus) {
-		t.Errorf("at 21s: app %+v, actions %v; want its termination reported", st.ContainerStatuses[0].State, acts)
+	if _, acts := m.Step(Tick(), at(21*time.Second)); len(acts) != 0 {
+		t.Errorf("at 21s: actions %v, want none", acts)
+	}
+	waiting("21s")
+	_, acts := m.Step(ContainerExited("init-a", 0, ""), at(25*time.Second))
+	if !hasAction(acts, ActionStartContainer) {
+		t.Fatalf("at 25s: actions %v, want app started", acts)
+	}
+	waiting("25s, while app starts")
+	st, _ := m.Step(ContainerStarted("app"), at(25*time.Second))
+	if st.ContainerStatuses[0].State.Running == nil {
+		t.Errorf("app after its start: %+v, want running", st.ContainerStatuses[0].State)
 	}
 }

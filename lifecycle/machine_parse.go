@@ -14,12 +14,16 @@ var ErrBadEvent = errors.New("invalid machine event")
 
 // ParseEvent reads an event in the form Event.String writes it, so that
 // scenarios can be scripted as text: "Scheduled(node-1)",
+// "Rejected(node-1, OutOfcpu, Node didn't have enough resource: cpu, ...)",
 // "SandboxReady(10.0.0.5)", "SandboxDied", "ImagePulled(app)",
-// "ContainerStarted(app)", "PreStopFinished(app)", "ContainerExited(app, 1)" or
-// "ContainerExited(app, 137, OOMKilled)", "ProbeResult(app, readiness,
-// true)", "DeletionRequested(30)", "NodeLost", "Tick". Arguments are
-// trimmed of surrounding spaces; a container name may not contain a comma
-// or a parenthesis. Errors wrap ErrBadEvent and quote the input.
+// "ContainerStarted(app)", "PostStartFinished(app)", "PostStartFailed(app,
+// message)", "PreStopFinished(app)", "PreStopFailed(app)",
+// "ContainerExited(app, 1)" or "ContainerExited(app, 137, OOMKilled)",
+// "ProbeResult(app, readiness, true)", "DeletionRequested(30)", "NodeLost",
+// "Tick". Arguments are trimmed of surrounding spaces; a container name
+// may not contain a comma or a parenthesis, an admission reason neither;
+// a message (the last argument) may contain anything. Errors wrap
+// ErrBadEvent and quote the input.
 func ParseEvent(s string) (Event, error) {
 	bad := func(why string) (Event, error) {
 		return Event{}, fmt.Errorf("%w %q: %s", ErrBadEvent, s, why)
@@ -37,6 +41,13 @@ func ParseEvent(s string) (Event, error) {
 		if k > 0 && eventNames[k] == name {
 			kind = EventKind(k)
 		}
+	}
+	failed := false
+	switch name {
+	case "PostStartFailed":
+		kind, failed = EventPostStartFinished, true
+	case "PreStopFailed":
+		kind, failed = EventPreStopFinished, true
 	}
 	if kind == 0 {
 		return bad("unknown event name " + strconv.Quote(name))
@@ -66,8 +77,34 @@ func ParseEvent(s string) (Event, error) {
 		}
 		return c, nil
 	}
-	ev := Event{Kind: kind}
+	ev := Event{Kind: kind, Failed: failed}
 	var err error
+	switch {
+	case kind == EventPostStartFinished && failed:
+		split(2)
+		if err = want(2, 2); err != nil {
+			return Event{}, err
+		}
+		ev.Container, err = container(0)
+		ev.Message = args[1]
+		if err != nil {
+			return Event{}, err
+		}
+		return ev, nil
+	case kind == EventRejected:
+		split(3)
+		if err = want(3, 3); err != nil {
+			return Event{}, err
+		}
+		if args[0] == "" || strings.ContainsAny(args[0], "()") {
+			return bad("bad node name " + strconv.Quote(args[0]))
+		}
+		if args[1] == "" || strings.ContainsAny(args[1], "()") {
+			return bad("bad reason " + strconv.Quote(args[1]))
+		}
+		ev.Node, ev.Reason, ev.Message = args[0], args[1], args[2]
+		return ev, nil
+	}
 	switch kind {
 	case EventScheduled, EventSandboxReady:
 		split(1)
@@ -82,7 +119,7 @@ func ParseEvent(s string) (Event, error) {
 		} else {
 			ev.IP = args[0]
 		}
-	case EventImagePulled, EventContainerStarted, EventPreStopFinished:
+	case EventImagePulled, EventContainerStarted, EventPreStopFinished, EventPostStartFinished:
 		split(1)
 		if err = want(1, 1); err != nil {
 			return Event{}, err

@@ -47,6 +47,12 @@ func genMachinePod(t *rapid.T) *api.Pod {
 		case 2:
 			c.Lifecycle = &api.Lifecycle{PreStop: &api.LifecycleHandler{Exec: &api.ExecAction{Command: []string{"drain"}}}}
 		}
+		if h := genPostStart(t); h != nil {
+			if c.Lifecycle == nil {
+				c.Lifecycle = &api.Lifecycle{}
+			}
+			c.Lifecycle.PostStart = h
+		}
 		pod.Spec.Containers = append(pod.Spec.Containers, c)
 	}
 	if rapid.IntRange(0, 3).Draw(t, "deadline?") == 0 {
@@ -172,7 +178,8 @@ func (d *machineDriver) drawEvent(t *rapid.T) Event {
 	case "nonsense":
 		c := rapid.SampledFrom(d.names()).Draw(t, "nonsenseContainer")
 		return rapid.SampledFrom([]Event{ContainerStarted(c), ContainerExited(c, 3, ""), ImagePulled(c),
-			SandboxReady("10.0.0.9"), ProbeResult(c, api.ProbeReadiness, true), PreStopFinished(c)}).Draw(t, "nonsenseEvent")
+			SandboxReady("10.0.0.9"), ProbeResult(c, api.ProbeReadiness, true), PreStopFinished(c), PreStopFailed(c),
+			PostStartFinished(c), PostStartFailed(c, "x"), Rejected("node-1", "OutOfpods", "Node didn't have enough resource: pods")}).Draw(t, "nonsenseEvent")
 	}
 	return Scheduled("node-1")
 }
@@ -275,7 +282,9 @@ func (d *machineDriver) step(t *rapid.T, ev Event) {
 			d.startedAt[a.Container] = d.now
 			d.pending = append(d.pending, ContainerStarted(a.Container))
 		case ActionRunPreStop:
-			d.pending = append(d.pending, PreStopFinished(a.Container))
+			d.pending = append(d.pending, PreStopFinished(a.Container), PreStopFailed(a.Container))
+		case ActionRunPostStart:
+			d.pending = append(d.pending, PostStartFinished(a.Container), PostStartFailed(a.Container, "exit 1"))
 		case ActionKillContainer:
 			d.pending = append(d.pending, ContainerExited(a.Container, 137, ""))
 		case ActionRetryAt:

@@ -21,6 +21,8 @@ func (m *Machine) buildStatus(now time.Time) bool {
 	switch {
 	case !m.scheduled:
 		st.Phase = m.phase
+	case m.rejected:
+		m.rejectedStatus(&st)
 	case m.nodeLost:
 		// The node controller only marks the pod not Ready; the rest is
 		// what the kubelet last reported.
@@ -30,6 +32,12 @@ func (m *Machine) buildStatus(now time.Time) bool {
 			c.Status = api.ConditionFalse
 			c.LastTransitionTime = api.NewTime(now)
 		}
+	case m.frozen:
+		// The kubelet's sync is inside a container's start: no status is
+		// generated; the last one stands, but for what the probe results
+		// change in it.
+		st = prev
+		m.probeUpdates(&st, &prev, now)
 	default:
 		m.kubeletStatus(&st, &prev, now)
 	}
@@ -38,10 +46,10 @@ func (m *Machine) buildStatus(now time.Time) bool {
 }
 
 func (m *Machine) kubeletStatus(st, prev *api.PodStatus, now time.Time) {
-	st.InitContainerStatuses = m.apiStatuses(0, now, true)
-	st.ContainerStatuses = m.apiStatuses(1, now, true)
+	st.InitContainerStatuses = m.apiStatuses(0)
+	st.ContainerStatuses = m.apiStatuses(1)
 	if len(m.ephemeral) > 0 {
-		st.EphemeralContainerStatuses = m.apiStatuses(2, now, true)
+		st.EphemeralContainerStatuses = m.apiStatuses(2)
 	}
 	if m.finalized {
 		// Marked on copies: the lists are shared with earlier statuses.
@@ -52,13 +60,7 @@ func (m *Machine) kubeletStatus(st, prev *api.PodStatus, now time.Time) {
 
 	m.phase = m.mergePhase(st)
 	st.Phase, st.Reason, st.Message = m.phase, m.reason, m.message
-	// Readiness gates are looked up in the conditions others set, which
-	// the previous status carries.
-	pod := &m.view
-	*pod = m.pod
-	pod.Status = *st
-	pod.Status.Conditions = prev.Conditions
-	k := conditions(pod, ConditionsInput{Phase: st.Phase, Previous: prev, Sandboxes: m.sandboxes}, now, m.pos)
+	k := m.kubeletConditions(st, prev, now)
 	// The kubelet's order: its four conditions (as KubeletConditions.List
 	// gives them), then PodScheduled.
 	st.Conditions = []api.PodCondition{k.ReadyToStartContainers, k.Initialized, k.Ready, k.ContainersReady,
@@ -66,12 +68,71 @@ func (m *Machine) kubeletStatus(st, prev *api.PodStatus, now time.Time) {
 			LastTransitionTime: api.NewTime(m.scheduledAt)}}
 }
 
+// kubeletConditions computes the kubelet's conditions for the container
+// statuses in st. Readiness gates are looked up in the conditions others
+// set, which the previous status carries.
+func (m *Machine) kubeletConditions(st, prev *api.PodStatus, now time.Time) KubeletConditions {
+	pod := &m.view
+	*pod = m.pod
+	pod.Status = *st
+	pod.Status.Conditions = prev.Conditions
+	return conditions(pod, ConditionsInput{Phase: st.Phase, Previous: prev, Sandboxes: m.sandboxes}, now, m.pos)
+}
+
+// probeUpdates applies to the status st, copied from prev while the
+// kubelet's sync is inside a container's start, what the probe results
+// change in it: the status manager writes a running container's ready and
+// started flags, and the Ready and ContainersReady conditions, as the
+// readiness and startup probe workers report them (SetContainerReadiness,
+// SetContainerStartup), sync or no sync.
+func (m *Machine) probeUpdates(st, prev *api.PodStatus, now time.Time) {
+	changed := false
+	patch := func(list []mcontainer, statuses *[]api.ContainerStatus) {
+		copied := false
+		for i := range list {
+			c := &list[i]
+			if i >= len(*statuses) || c.state != runRunning || c.postStart || (*statuses)[i].State.Running == nil {
+				continue
+			}
+			started := c.startupOK
+			ready := started && (c.spec.ReadinessProbe == nil || c.readyOK) &&
+				(c.kind == api.ContainerKindRegular || c.kind == api.ContainerKindSidecar)
+			cs := &(*statuses)[i]
+			if cs.Ready == ready && cs.Started != nil && *cs.Started == started {
+				continue
+			}
+			if !copied {
+				*statuses = append([]api.ContainerStatus(nil), *statuses...)
+				copied = true
+			}
+			cs = &(*statuses)[i]
+			cs.Ready, cs.Started = ready, &started
+			changed = true
+		}
+	}
+	patch(m.init, &st.InitContainerStatuses)
+	patch(m.regular, &st.ContainerStatuses)
+	if !changed {
+		return
+	}
+	k := m.kubeletConditions(st, prev, now)
+	st.Conditions = append([]api.PodCondition(nil), prev.Conditions...)
+	for i := range st.Conditions {
+		switch st.Conditions[i].Type {
+		case api.PodReady:
+			st.Conditions[i] = k.Ready
+		case api.ContainersReady:
+			st.Conditions[i] = k.ContainersReady
+		}
+	}
+}
+
 // computePhase is the phase the kubelet would report at now, before
 // anything else happens.
 func (m *Machine) computePhase(now time.Time) api.PodPhase {
 	st := api.PodStatus{
-		InitContainerStatuses: m.apiStatuses(0, now, false),
-		ContainerStatuses:     m.apiStatuses(1, now, false),
+		InitContainerStatuses: m.apiStatuses(0),
+		ContainerStatuses:     m.apiStatuses(1),
 	}
 	return m.mergePhase(&st)
 }
@@ -108,22 +169,22 @@ func (m *Machine) hasInitialized() bool {
 	return false
 }
 
-// apiStatuses renders the container statuses the kubelet reports: running
-// with its start, terminated with its exit, waiting in CrashLoopBackOff
-// while the back-off holds a restart, or waiting for a first run
-// (PodInitializing in a pod with init containers, else
-// ContainerCreating). A container purged with an old sandbox keeps showing
-// its last termination until it runs again.
+// apiStatuses renders the container statuses the kubelet reports
+// (convertToAPIContainerStatuses): running with its start, terminated with
+// its exit, or waiting for a first run (PodInitializing in a pod with init
+// containers, else ContainerCreating) — except that a container the
+// kubelet will start again and whose latest start failed is waiting with
+// the reason and message of that failure from the reason cache
+// (CrashLoopBackOff while the back-off held it, PostStartHookError,
+// ErrImageNeverPull) until a start succeeds. A container purged with an
+// old sandbox keeps showing its last termination until it runs again.
 //
 // The statuses of kind k (0 init, 1 regular, 2 ephemeral) are kept in
 // m.statuses[k] and each container's in its record: only a container
 // whose record changed since is rendered again, and the list is copied
 // only when one of them renders differently, so a step costs a
 // comparison per container and a copy of the list when something changed.
-//
-// final marks the status the step reports (not the phase computed before
-// the sync): the back-offs it shows are timers the Machine waits for.
-func (m *Machine) apiStatuses(k int, now time.Time, final bool) []api.ContainerStatus {
+func (m *Machine) apiStatuses(k int) []api.ContainerStatus {
 	list := [3][]mcontainer{m.init, m.regular, m.ephemeral}[k]
 	hasInit := len(m.init) > 0
 	out := m.statuses[k]
@@ -134,18 +195,12 @@ func (m *Machine) apiStatuses(k int, now time.Time, final bool) []api.ContainerS
 	copied := first // out is not shared with an earlier status
 	for i := range list {
 		c := &list[i]
-		key := m.renderKeyOf(c, now)
-		if key.backingOff && final {
-			// The status shows CrashLoopBackOff until the back-off ends,
-			// whether or not the sequencer plans the restart: its end is
-			// a change the Machine must be stepped for.
-			m.wake(c.retryAt)
-		}
+		key := m.renderKeyOf(c)
 		if key == c.rendered && !first {
 			continue
 		}
 		c.rendered = key
-		cs := m.renderStatus(c, hasInit, now)
+		cs := m.renderStatus(c, hasInit)
 		if !first && sameContainerStatus(&cs, &out[i]) {
 			continue
 		}
@@ -162,23 +217,38 @@ func (m *Machine) apiStatuses(k int, now time.Time, final bool) []api.ContainerS
 // renderKey is what a container's API status is rendered from, besides
 // the spec and the pod's name, which do not change.
 type renderKey struct {
-	state               runState
-	starts              int
-	started, retryAt    time.Time
-	last, previous      *api.ContainerStateTerminated
-	startupOK           bool
-	readyOK, backingOff bool
-	waitReason          string
+	state          runState
+	starts         int
+	started        time.Time
+	last, previous *api.ContainerStateTerminated
+	startupOK      bool
+	readyOK        bool
+	reason         reasonEntry // shown only when waiting applies
+	waiting        bool        // the reason applies (see waitingShown)
 }
 
-func (m *Machine) renderKeyOf(c *mcontainer, now time.Time) renderKey {
-	return renderKey{state: c.state, starts: c.starts, started: c.started, retryAt: c.retryAt, last: c.last,
-		previous: c.previous, startupOK: c.startupOK, readyOK: c.readyOK, waitReason: c.waitReason,
-		backingOff: c.state == runExited && !m.terminating && now.Before(c.retryAt)}
+func (m *Machine) renderKeyOf(c *mcontainer) renderKey {
+	return renderKey{state: c.state, starts: c.starts, started: c.started, last: c.last,
+		previous: c.previous, startupOK: c.startupOK, readyOK: c.readyOK, reason: c.reason, waiting: m.waitingShown(c)}
+}
+
+// waitingShown reports whether c's status shows its reason cache entry:
+// it has one, and the kubelet would start it again
+// (ShouldContainerBeRestarted: the pod is not being stopped, and the
+// container never ran or its restart policy restarts it after its last
+// exit; an init container that completed never runs again).
+func (m *Machine) waitingShown(c *mcontainer) bool {
+	if c.reason.reason == "" || m.terminating || c.state == runRunning {
+		return false
+	}
+	if c.last == nil {
+		return true
+	}
+	return ShouldRestart(&m.pod.Spec, c.kind, c.spec, c.last.ExitCode).Restart
 }
 
 // renderStatus renders one container's status (see apiStatuses).
-func (m *Machine) renderStatus(c *mcontainer, hasInit bool, now time.Time) api.ContainerStatus {
+func (m *Machine) renderStatus(c *mcontainer, hasInit bool) api.ContainerStatus {
 	var cs api.ContainerStatus
 	cs.Name, cs.Image = c.spec.Name, c.spec.Image
 	cs.RestartCount = int32(max(c.starts-1, 0))
@@ -198,10 +268,8 @@ func (m *Machine) renderStatus(c *mcontainer, hasInit bool, now time.Time) api.C
 			cs.Ready = started && (c.spec.ReadinessProbe == nil || c.readyOK)
 		}
 	case c.last != nil:
-		if c.state == runExited && !m.terminating && now.Before(c.retryAt) {
-			cs.State.Waiting = &api.ContainerStateWaiting{Reason: CrashLoopBackOff,
-				Message: "back-off " + c.retryAt.Sub(c.last.FinishedAt.Time).String() + " restarting failed container=" +
-					c.spec.Name + " pod=" + m.pod.Name + "_" + m.pod.Namespace + "(" + m.pod.UID + ")"}
+		if m.waitingShown(c) {
+			cs.State.Waiting = &api.ContainerStateWaiting{Reason: c.reason.reason, Message: c.reason.message}
 			cs.LastTerminationState.Terminated = c.last
 		} else {
 			cs.State.Terminated = c.last
@@ -213,10 +281,10 @@ func (m *Machine) renderStatus(c *mcontainer, hasInit bool, now time.Time) api.C
 		if hasInit {
 			reason = PodInitializing
 		}
-		if c.waitReason != "" {
-			reason = c.waitReason
-		}
 		cs.State.Waiting = &api.ContainerStateWaiting{Reason: reason}
+		if m.waitingShown(c) {
+			cs.State.Waiting = &api.ContainerStateWaiting{Reason: c.reason.reason, Message: c.reason.message}
+		}
 	}
 	cs.Started = &started
 	return cs

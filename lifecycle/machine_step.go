@@ -1,6 +1,7 @@
 package lifecycle
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/podsem/podsem/api"
@@ -40,13 +41,23 @@ type mcontainer struct {
 	preStopRun bool // the preStop hook ran in the current run
 	cancelled  bool // a start was abandoned when the pod began terminating
 	pulled     bool // image pulled for the next start (imagePullPolicy Always)
-	waitReason string
+
+	// postStart: the postStart hook of the current run has not returned
+	// yet; postStartEnd is when a sleep hook ends (zero for exec and
+	// httpGet hooks, whose end the caller reports).
+	postStart    bool
+	postStartEnd time.Time
+
+	// reason is the kubelet's reason cache entry for the container as the
+	// status generated at this sync reads it; nextReason is the entry as
+	// this sync leaves it, which the next sync's status shows
+	// (commitReasons).
+	reason, nextReason reasonEntry
 
 	backoff        BackoffEntry
 	hasBackoff     bool
-	backoffCleared bool      // the back-off let the pending restart through
-	retryAt        time.Time // crash-loop back-off end while waiting
-	retrySent      bool
+	backoffCleared bool // the back-off let the pending restart through
+	retrySent      bool // the back-off holding the pending restart was announced
 
 	// rendered is what the container's status in Machine.statuses was
 	// rendered from: a step renders again only the containers whose
@@ -82,13 +93,51 @@ type mcontainer struct {
 // settled (after the probe's thresholds), as probe.Report.MachineEvent
 // gives them.
 //
+// Admission: the pod reaches the node's kubelet as Scheduled (admitted) or
+// Rejected (refused by its admit handlers, with their reason and message;
+// Admission turns a verdict into one or the other). A rejected pod is
+// Failed at once with the status the kubelet's rejectPod writes, and
+// nothing of it ever runs. A Machine fed Scheduled, as every caller did
+// before admission was modelled, runs the pod as admitted.
+//
+// Each Step is one sync of the pod by the kubelet, which generates the
+// status it reports before it syncs the containers
+// (generateAPIPodStatus, then the runtime's SyncPod): a start that the
+// crash-loop back-off holds back, or that fails, enters the kubelet's
+// reason cache only at the end of the sync, so the status shows it as the
+// container's waiting reason from the next sync on, until a start
+// succeeds. After an exit held back by the back-off the reported
+// container reads Error, then CrashLoopBackOff from the next sync (the
+// Machine asks to be stepped a second later, taking the kubelet to sync
+// the pod every second), then Running once restarted.
+//
+// Hooks: a postStart hook runs inside the kubelet's start of the
+// container (ActionRunPostStart, answered with PostStartFinished or
+// PostStartFailed; a sleep hook the Machine times): until it returns the
+// container is not reported running nor started, and the sync waits — no
+// other container starts and no new status is generated, except what the
+// readiness and startup probes change — as it does for the kill that
+// follows a failed hook. A preStop hook runs at the head of every kill
+// (ActionRunPreStop, answered with PreStopFinished or PreStopFailed), for
+// at most the kill's grace period. The Kubernetes Events the kubelet
+// records come out as ActionRecordEvent: Killing, BackOff,
+// FailedPostStartHook, FailedPreStopHook, ErrImageNeverPull and the
+// admission rejection.
+//
 // Not modelled: a restartPolicyRules action RestartAllContainers restarts
 // only the container that exited (the kubelet restarts the whole pod in
 // place); image pull failures and their back-off; ephemeral containers
 // added after NewMachine. When a later DELETE shortens the grace period
 // mid-stop, every container still running is killed again with the new
 // grace period from that moment, without running its preStop hook a
-// second time.
+// second time. A liveness or startup probe failure kills its container at
+// once even while the sync waits on another container's postStart hook
+// (the kubelet would act at its next sync). The kubelet records BackOff at
+// every sync the back-off holds a restart (its event recorder counts
+// them); the Machine records it once per held-back exit. A container that
+// exits while its postStart hook runs keeps the sync waiting until the
+// hook's end is reported; a failed hook then kills nothing. As in the
+// kubelet, a pod whose postStart hook never returns is never stopped.
 //
 // A Machine is not safe for concurrent use.
 type Machine struct {
@@ -117,11 +166,14 @@ type Machine struct {
 	whyListsStarts bool
 
 	scheduled, nodeLost bool
-	scheduledAt         time.Time
-	sandboxes           []Sandbox // newest first
-	sandboxGen          int       // sandboxes created so far
-	creating            bool      // ActionCreateSandbox sent
-	deadlineSent        bool
+	// rejected: the kubelet refused the pod at admission (EventRejected);
+	// the pod is Failed and nothing of it runs.
+	rejected     bool
+	scheduledAt  time.Time
+	sandboxes    []Sandbox // newest first
+	sandboxGen   int       // sandboxes created so far
+	creating     bool      // ActionCreateSandbox sent
+	deadlineSent bool
 
 	terminating bool // the kubelet is stopping the pod (deletion, deadline, or nothing left to run)
 	deleted     bool
@@ -134,6 +186,16 @@ type Machine struct {
 	round    int
 	// wakes holds the times ActionRetryAt was issued for kill timers.
 	wakes map[time.Time]bool
+	// blocked is the container whose start the kubelet's sync of the pod
+	// is inside: started with a postStart hook that has not returned, or
+	// being killed after that hook failed. Until it is over nothing else
+	// is synced and no status is generated; frozen marks a step that
+	// generated none for that reason.
+	blocked *mcontainer
+	frozen  bool
+	// syncWake is the latest ActionRetryAt issued for the kubelet's next
+	// sync (a reason recorded for the next status).
+	syncWake time.Time
 	// next is the earliest timer the latest Step left waiting (the
 	// active deadline, a crash-loop back-off, a kill's preStop, ordering
 	// or grace limit), zero when none: what NextDeadline reports. Each
@@ -219,10 +281,18 @@ func (m *Machine) Why() string {
 		return ""
 	case m.removed:
 		return "the pod was removed"
+	case m.rejected:
+		return "the kubelet rejected the pod at admission: " + m.reason + ": " + m.message
 	case m.nodeLost:
 		return "the node is unreachable: the pod is marked not ready"
 	case m.finalized:
 		return "the pod is " + string(m.phase) + ": every container has stopped"
+	case m.blocked != nil && m.blocked.postStart:
+		return "starting container " + m.blocked.spec.Name + ": waiting for its postStart hook"
+	case m.blocked != nil && m.blocked.state == runStarting:
+		return "starting container " + m.blocked.spec.Name + ", which has a postStart hook"
+	case m.blocked != nil:
+		return "starting container " + m.blocked.spec.Name + ": its postStart hook failed, stopping it"
 	case m.terminating:
 		return "stopping the pod: " + m.stopReason()
 	case !m.scheduled:
@@ -243,8 +313,10 @@ func (m *Machine) Removed() bool { return m != nil && m.removed }
 
 // NextDeadline is the earliest time the Machine must be stepped (with
 // Tick) even if no other event arrives: the end of a crash-loop back-off
-// holding a restart or shown in a container's status, the pod's activeDeadlineSeconds, the end of a sleep
-// preStop hook or of the kubelet's wait for a hook, a sidecar's turn to be
+// holding a restart, the kubelet's next sync after one that recorded a
+// failed start (a second later, when the status shows it), the pod's
+// activeDeadlineSeconds, the end of a sleep postStart or preStop hook or
+// of the kubelet's wait for a preStop hook, a sidecar's turn to be
 // signalled, a kill's grace period running out (the SIGKILL). It is the
 // earliest At of the ActionRetryAt actions Step issued that are still
 // pending — timers made moot since (a container that exited before its
@@ -287,10 +359,11 @@ func (m *Machine) at(kind api.ContainerKind, i int) *mcontainer {
 	return &m.regular[i]
 }
 
-// Step feeds one event to the machine at time now and returns the pod
-// status the kubelet reports afterwards and the actions to perform, in
-// order. now should not go backwards between calls. A nil Machine does
-// nothing: the results are the zero status and no actions.
+// Step feeds one event to the machine at time now — one sync of the pod
+// by the kubelet — and returns the pod status the kubelet reports
+// afterwards and the actions to perform, in order. now should not go
+// backwards between calls. A nil Machine does nothing: the results are the
+// zero status and no actions.
 //
 // A step renders again only the containers whose state changed and
 // copies a status list only when one of its entries changed; what is left
@@ -308,11 +381,13 @@ func (m *Machine) Step(ev Event, now time.Time) (api.PodStatus, []Action) {
 	if m.removed {
 		return m.pod.Status, nil
 	}
+	m.commitReasons()
 	m.apply(ev, now, &acts)
 	if m.removed {
 		return m.pod.Status, acts
 	}
-	if m.scheduled && !m.nodeLost {
+	m.frozen = false
+	if m.scheduled && !m.nodeLost && !m.rejected {
 		m.drive(now, &acts)
 	}
 	changed := m.buildStatus(now)
@@ -332,13 +407,16 @@ func (m *Machine) Step(ev Event, now time.Time) (api.PodStatus, []Action) {
 // apply records the event; it ignores events that do not fit.
 func (m *Machine) apply(ev Event, now time.Time, acts *[]Action) {
 	switch ev.Kind {
-	case EventScheduled:
+	case EventScheduled, EventRejected:
 		if m.scheduled || m.deleted || ev.Node == "" {
 			return
 		}
 		m.scheduled, m.scheduledAt = true, now
 		m.pod.Spec.NodeName = ev.Node
 		m.pod.Status.StartTime = api.NewTimePtr(now)
+		if ev.Kind == EventRejected {
+			m.reject(ev.Reason, ev.Message, acts)
+		}
 	case EventNodeLost:
 		if m.scheduled {
 			m.nodeLost = true
@@ -346,7 +424,7 @@ func (m *Machine) apply(ev Event, now time.Time, acts *[]Action) {
 	case EventDeletionRequested:
 		m.requestDeletion(ev.GraceSeconds, now, acts)
 	}
-	if !m.scheduled || m.nodeLost {
+	if !m.scheduled || m.nodeLost || m.rejected {
 		return
 	}
 	switch ev.Kind {
@@ -381,6 +459,9 @@ func (m *Machine) apply(ev Event, now time.Time, acts *[]Action) {
 				m.exit(c, 137, Error, now)
 			case runPulling, runStarting:
 				c.state = c.prior
+				if m.blocked == c {
+					m.blocked = nil // the start is abandoned
+				}
 			}
 		})
 	case EventImagePulled:
@@ -411,7 +492,10 @@ func (m *Machine) apply(ev Event, now time.Time, acts *[]Action) {
 		c.startupOK = c.spec.StartupProbe == nil || c.kind == api.ContainerKindEphemeral
 		c.readyOK = false
 		c.kill, c.preStopRun, c.backoffCleared, c.retrySent = nil, false, false, false
-		c.waitReason = ""
+		// The start succeeded: the sync that made it clears the
+		// container's reason cache entry.
+		c.reason, c.nextReason = reasonEntry{}, reasonEntry{}
+		m.runPostStart(c, now, acts)
 	case EventContainerExited:
 		c := m.find(ev.Container)
 		if c == nil || c.state != runRunning {
@@ -422,11 +506,27 @@ func (m *Machine) apply(ev Event, now time.Time, acts *[]Action) {
 			reason = TerminatedReason(ev.ExitCode, false)
 		}
 		m.exit(c, ev.ExitCode, reason, now)
+		if m.blocked == c && !c.postStart {
+			m.blocked = nil // the kill after a failed postStart hook is over
+		}
 	case EventProbeResult:
 		m.probe(ev, now, acts)
 	case EventPreStopFinished:
-		if c := m.find(ev.Container); c != nil && c.kill != nil && c.kill.hook {
+		c := m.find(ev.Container)
+		if c == nil || c.kill == nil || !c.preStopRun {
+			return
+		}
+		if ev.Failed {
+			// The kubelet records the failure and stops the container as
+			// after a hook that completed.
+			m.record(c, api.EventTypeWarning, "FailedPreStopHook", "PreStopHook failed", acts)
+		}
+		if c.kill.hook && !c.kill.hookReported {
 			c.kill.hookReported, c.kill.hookReportedAt = true, now
+		}
+	case EventPostStartFinished:
+		if c := m.find(ev.Container); c != nil && c.postStart && c.postStartEnd.IsZero() {
+			m.finishPostStart(c, ev.Failed, ev.Message, now, acts)
 		}
 	}
 }
@@ -458,7 +558,9 @@ func (m *Machine) exit(c *mcontainer, code int32, reason string, now time.Time) 
 // consumed by computePodActions).
 func (m *Machine) probe(ev Event, now time.Time, acts *[]Action) {
 	c := m.find(ev.Container)
-	if c == nil || c.state != runRunning || c.kill != nil || c.kind == api.ContainerKindInit || c.kind == api.ContainerKindEphemeral {
+	if c == nil || c.state != runRunning || c.kill != nil || c.postStart || c.kind == api.ContainerKindInit || c.kind == api.ContainerKindEphemeral {
+		// A container whose postStart hook runs is not running in the
+		// status the kubelet's probe workers read: nobody probes it.
 		return
 	}
 	p := ev.Probe.Of(c.spec)
@@ -473,13 +575,13 @@ func (m *Machine) probe(ev Event, now time.Time, acts *[]Action) {
 		if ev.Success {
 			c.startupOK = true
 		} else if !m.terminating {
-			m.startKill(c, termination.KillReasonStartupProbe, nil, "startup probe failed", now, acts)
-			m.restartAfterKill(c, now)
+			m.startKill(c, termination.KillReasonStartupProbe, nil, "startup probe failed", m.probeKillMessage(c, "startup"), now, acts)
+			m.restartAfterKill(c, now, acts)
 		}
 	case api.ProbeLiveness:
 		if c.startupOK && !ev.Success && !m.terminating {
-			m.startKill(c, termination.KillReasonLivenessProbe, nil, "liveness probe failed", now, acts)
-			m.restartAfterKill(c, now)
+			m.startKill(c, termination.KillReasonLivenessProbe, nil, "liveness probe failed", m.probeKillMessage(c, "liveness"), now, acts)
+			m.restartAfterKill(c, now, acts)
 		}
 	case api.ProbeReadiness:
 		if c.startupOK {
@@ -495,7 +597,7 @@ func (m *Machine) probe(ev Event, now time.Time, acts *[]Action) {
 // restart is held back only if that earlier run ended less than the
 // current delay ago. The decision is taken now; the restart itself follows
 // the container's exit.
-func (m *Machine) restartAfterKill(c *mcontainer, now time.Time) {
+func (m *Machine) restartAfterKill(c *mcontainer, now time.Time, acts *[]Action) {
 	if c.kind == api.ContainerKindRegular && PodRestartPolicy(&m.pod.Spec) == api.RestartPolicyNever {
 		return
 	}
@@ -506,8 +608,11 @@ func (m *Machine) restartAfterKill(c *mcontainer, now time.Time) {
 	finished := now
 	if c.previous != nil {
 		finished = c.previous.FinishedAt.Time
-		if wait, _ := m.cfg.Backoff.InBackOff(e, finished, now); wait {
-			return // the restart waits for the back-off after the exit
+		if wait, until := m.cfg.Backoff.InBackOff(e, finished, now); wait {
+			// The restart waits for the back-off after the exit; the
+			// failed start is in the reason cache meanwhile.
+			m.holdBack(c, until.Sub(finished), acts)
+			return
 		}
 	}
 	c.backoff, c.hasBackoff = m.cfg.Backoff.Advance(e, finished, now), true
@@ -517,6 +622,23 @@ func (m *Machine) restartAfterKill(c *mcontainer, now time.Time) {
 // drive is the kubelet's sync: check the deadline, plan with Sequence,
 // start or stop containers.
 func (m *Machine) drive(now time.Time, acts *[]Action) {
+	if c := m.blocked; c != nil && c.postStart && !c.postStartEnd.IsZero() {
+		// The kubelet runs a sleep hook itself: it returns on its own.
+		if now.Before(c.postStartEnd) {
+			m.wake(c.postStartEnd)
+		} else {
+			m.finishPostStart(c, false, "", now, acts)
+		}
+	}
+	if m.blocked != nil {
+		// The pod worker is inside the start of m.blocked (its postStart
+		// hook, or the kill after the hook failed): nothing else is
+		// synced and no status is generated until it returns. Kills
+		// already under way go on in the runtime.
+		m.frozen = true
+		m.advanceKills(now, acts)
+		return
+	}
 	if !m.terminating && !m.finalized {
 		if past, _ := PastActiveDeadline(&m.pod, now); past {
 			m.reason, m.message = DeadlineExceeded, DeadlineExceededMessage
@@ -548,6 +670,7 @@ func (m *Machine) drive(now time.Time, acts *[]Action) {
 		m.stop(now, acts)
 	}
 	m.advanceKills(now, acts)
+	m.wakeForReasons(now, acts)
 }
 
 // runtimePod is the pod with the runtime's view of the containers, which
@@ -618,7 +741,7 @@ func (m *Machine) runPlan(now time.Time, acts *[]Action) {
 			for i := range m.init {
 				c := &m.init[i]
 				c.state, c.prior = runNone, runNone
-				c.backoffCleared, c.retrySent, c.retryAt = false, false, time.Time{}
+				c.backoffCleared, c.retrySent = false, false
 			}
 		}
 		m.creating = true
@@ -627,6 +750,12 @@ func (m *Machine) runPlan(now time.Time, acts *[]Action) {
 	}
 	for _, s := range plan.Start {
 		m.tryStart(m.at(s.Kind, s.Index), now, acts)
+		if m.blocked != nil {
+			// The kubelet starts containers one after the other, each
+			// start returning only once its postStart hook has: the rest
+			// wait for a later sync.
+			return
+		}
 	}
 }
 
@@ -644,8 +773,8 @@ func (m *Machine) tryStart(c *mcontainer, now time.Time, acts *[]Action) {
 		}
 		finished := c.last.FinishedAt.Time
 		if wait, until := m.cfg.Backoff.InBackOff(e, finished, now); wait {
-			c.retryAt = until
 			m.wake(until)
+			m.holdBack(c, until.Sub(finished), acts)
 			if !c.retrySent {
 				c.retrySent = true
 				*acts = append(*acts, Action{Kind: ActionRetryAt, Container: c.spec.Name, At: until,
@@ -655,21 +784,26 @@ func (m *Machine) tryStart(c *mcontainer, now time.Time, acts *[]Action) {
 		}
 		c.backoff, c.hasBackoff = m.cfg.Backoff.Advance(e, finished, now), true
 		c.backoffCleared = true
-		c.retryAt = time.Time{}
 	}
 	switch pullNeeded(c, m.images) {
 	case pullYes:
 		c.prior, c.state = c.state, runPulling
-		c.waitReason = ""
 		*acts = append(*acts, Action{Kind: ActionPullImage, Container: c.spec.Name, Image: c.spec.Image})
 		return
 	case pullForbidden:
-		c.waitReason = ErrImageNeverPull
+		// The image manager refuses, and the start fails with that
+		// reason (pkg/kubelet/images EnsureImageExists).
+		m.recordReason(c, reasonEntry{ErrImageNeverPull,
+			"Container image " + strconv.Quote(c.spec.Image) + " is not present with pull policy of Never"},
+			api.EventTypeWarning, acts)
 		return
 	}
 	c.prior, c.state = c.state, runStarting
-	c.pulled, c.waitReason = false, ""
+	c.pulled = false
 	*acts = append(*acts, Action{Kind: ActionStartContainer, Container: c.spec.Name})
+	if hasPostStart(c) {
+		m.blocked = c
+	}
 }
 
 type pullNeed uint8

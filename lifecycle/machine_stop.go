@@ -89,13 +89,15 @@ func (m *Machine) startTerminating(now time.Time) {
 // startKill begins the kubelet's killContainer for c at now: with an
 // override, the pod worker's grace period of a pod termination; without,
 // the container's own grace period for reason (a failed liveness or
-// startup probe's terminationGracePeriodSeconds, ...). The preStop hook
-// runs first, once per run, when there is time for it.
-func (m *Machine) startKill(c *mcontainer, reason termination.KillReason, override *int64, why string, now time.Time, acts *[]Action) {
+// startup probe's terminationGracePeriodSeconds, ...). The kubelet records
+// the Normal event Killing with message first; the preStop hook runs
+// next, once per run, when there is time for it.
+func (m *Machine) startKill(c *mcontainer, reason termination.KillReason, override *int64, why, message string, now time.Time, acts *[]Action) {
 	r, err := termination.ContainerGrace(&m.pod, termination.ContainerKill{ContainerName: c.spec.Name, Reason: reason, GracePeriodOverride: override})
 	if err != nil {
 		return // not reached: the container is the pod's own
 	}
+	m.record(c, api.EventTypeNormal, "Killing", message, acts)
 	budget := r.BaseGracePeriodSeconds
 	if override != nil {
 		budget = *override
@@ -230,7 +232,7 @@ func (m *Machine) stop(now time.Time, acts *[]Action) {
 			// A first round, or a shorter grace period, kills the
 			// container (again) with the pod worker's grace period; a
 			// hook that already ran is not run again.
-			m.startKill(c, termination.KillReasonUnknown, &grace, m.stopReason(), now, acts)
+			m.startKill(c, termination.KillReasonUnknown, &grace, m.stopReason(), "Stopping container "+c.spec.Name, now, acts)
 		}
 	}
 	running := false

@@ -84,8 +84,12 @@ func TestMachineScenarios(t *testing.T) {
 			{2 * sec, ContainerStarted("init-a"), "Pending | Init:0/1 | 0/1 | ReportStatus"},
 			{3 * sec, ContainerExited("init-a", 1, ""), "Pending | Init:Error | 0/1 | StartContainer(init-a) ReportStatus"},
 			{4 * sec, ContainerStarted("init-a"), "Pending | Init:0/1 | 0/1 | ReportStatus"},
-			{5 * sec, ContainerExited("init-a", 1, ""), "Pending | Init:CrashLoopBackOff | 0/1 | RetryAt(2025-06-01T12:00:15Z, init-a back-off 10s) ReportStatus"},
-			{15 * sec, Tick(), "Pending | Init:Error | 0/1 | StartContainer(init-a) ReportStatus"},
+			// The sync that sees the exit reports it, then finds the restart
+			// held back; its reason shows from the next sync on, until the
+			// restart.
+			{5 * sec, ContainerExited("init-a", 1, ""), "Pending | Init:Error | 0/1 | Event(Warning BackOff: Back-off restarting failed container init-a in pod p_default(u1)) RetryAt(2025-06-01T12:00:15Z, init-a back-off 10s) RetryAt(2025-06-01T12:00:06Z, next sync) ReportStatus"},
+			{6 * sec, Tick(), "Pending | Init:CrashLoopBackOff | 0/1 | ReportStatus"},
+			{15 * sec, Tick(), "Pending | Init:CrashLoopBackOff | 0/1 | StartContainer(init-a)"},
 			{16 * sec, ContainerStarted("init-a"), "Pending | Init:0/1 | 0/1 | ReportStatus"},
 			{17 * sec, ContainerExited("init-a", 0, ""), "Pending | PodInitializing | 0/1 | StartContainer(app) ReportStatus"},
 			{18 * sec, ContainerStarted("app"), "Running | Running | 1/1 | ReportStatus"},
@@ -101,7 +105,7 @@ func TestMachineScenarios(t *testing.T) {
 			{1 * sec, SandboxReady("10.0.0.1"), "Pending | Init:0/1 | 0/1 | StartContainer(init-a) ReportStatus"},
 			{2 * sec, ContainerStarted("init-a"), "Pending | Init:0/1 | 0/1 | ReportStatus"},
 			{59 * sec, Tick(), "Pending | Init:0/1 | 0/1 |"},
-			{60 * sec, Tick(), "Failed | Init:0/1 | 0/1 | KillContainer(init-a, 10s) RetryAt(2025-06-01T12:01:10Z, grace period) ReportStatus"},
+			{60 * sec, Tick(), "Failed | Init:0/1 | 0/1 | Event(Normal Killing: Stopping container init-a) KillContainer(init-a, 10s) RetryAt(2025-06-01T12:01:10Z, grace period) ReportStatus"},
 			{63 * sec, ContainerExited("init-a", 137, ""), "Failed | Init:Error | 0/1 | StopSandbox ReportStatus"},
 		})
 		st := m.Pod().Status
@@ -124,7 +128,9 @@ func TestMachineScenarios(t *testing.T) {
 			{6 * sec, ContainerExited("init-b", 0, ""), "Pending | PodInitializing | 1/2 | StartContainer(app) ReportStatus"},
 			{7 * sec, ContainerStarted("app"), "Running | Running | 2/2 | ReportStatus"},
 			// Deletion stops the app first, the sidecar once the app is gone.
-			{10 * sec, DeletionRequested(-1), "Running | Terminating | 2/2 | KillContainer(app, 30s) RetryAt(2025-06-01T12:00:40Z, grace period)"},
+			// The kubelet kills both at once (Killing for each); the
+			// sidecar's stop signal waits for its turn.
+			{10 * sec, DeletionRequested(-1), "Running | Terminating | 2/2 | Event(Normal Killing: Stopping container app) KillContainer(app, 30s) Event(Normal Killing: Stopping container proxy) RetryAt(2025-06-01T12:00:40Z, grace period)"},
 			{12 * sec, ContainerExited("app", 0, ""), "Running | Terminating | 1/2 | KillContainer(proxy, 28s) ReportStatus"},
 			{13 * sec, ContainerExited("proxy", 0, ""), "Succeeded | Completed | 0/2 | StopSandbox ReportStatus RemovePod"},
 		})
@@ -144,19 +150,21 @@ func TestMachineScenarios(t *testing.T) {
 			{3 * sec, ProbeResult("app", api.ProbeLiveness, true), "Running | Running | 1/1 |"},
 			// The kubelet runs the 5 s sleep hook, then stops the container
 			// with what is left of its 30 s.
-			{30 * sec, ProbeResult("app", api.ProbeLiveness, false), "Running | Running | 1/1 | RunPreStop(app) RetryAt(2025-06-01T12:00:35Z, preStop hook)"},
+			{30 * sec, ProbeResult("app", api.ProbeLiveness, false), "Running | Running | 1/1 | Event(Normal Killing: Container app failed liveness probe, will be restarted) RunPreStop(app) RetryAt(2025-06-01T12:00:35Z, preStop hook)"},
 			{35 * sec, Tick(), "Running | Running | 1/1 | KillContainer(app, 25s) RetryAt(2025-06-01T12:01:00Z, grace period)"},
 			{40 * sec, ContainerExited("app", 137, ""), "Running | Error | 0/1 | StartContainer(app) ReportStatus"},
 			{41 * sec, ContainerStarted("app"), "Running | Running | 1/1 | ReportStatus"},
 			// Killed again 5 s after a run that ended at 40 s: inside the
 			// 10 s back-off, so the restart waits 10 s after this exit.
-			{45 * sec, ProbeResult("app", api.ProbeLiveness, false), "Running | Running | 1/1 | RunPreStop(app) RetryAt(2025-06-01T12:00:50Z, preStop hook)"},
+			// The sync that kills it finds the restart held back: the
+			// status shows CrashLoopBackOff as soon as the container is gone.
+			{45 * sec, ProbeResult("app", api.ProbeLiveness, false), "Running | Running | 1/1 | Event(Normal Killing: Container app failed liveness probe, will be restarted) RunPreStop(app) Event(Warning BackOff: Back-off restarting failed container app in pod p_default(u1)) RetryAt(2025-06-01T12:00:50Z, preStop hook)"},
 			{50 * sec, Tick(), "Running | Running | 1/1 | KillContainer(app, 25s) RetryAt(2025-06-01T12:01:15Z, grace period)"},
 			{51 * sec, ContainerExited("app", 137, ""), "Running | CrashLoopBackOff | 0/1 | RetryAt(2025-06-01T12:01:01Z, app back-off 10s) ReportStatus"},
-			{61 * sec, Tick(), "Running | Error | 0/1 | StartContainer(app) ReportStatus"},
+			{61 * sec, Tick(), "Running | CrashLoopBackOff | 0/1 | StartContainer(app)"},
 			{61 * sec, ContainerStarted("app"), "Running | Running | 1/1 | ReportStatus"},
 			// A kill long after the previous exit restarts at once.
-			{200 * sec, ProbeResult("app", api.ProbeLiveness, false), "Running | Running | 1/1 | RunPreStop(app) RetryAt(2025-06-01T12:03:25Z, preStop hook)"},
+			{200 * sec, ProbeResult("app", api.ProbeLiveness, false), "Running | Running | 1/1 | Event(Normal Killing: Container app failed liveness probe, will be restarted) RunPreStop(app) RetryAt(2025-06-01T12:03:25Z, preStop hook)"},
 			{205 * sec, Tick(), "Running | Running | 1/1 | KillContainer(app, 25s) RetryAt(2025-06-01T12:03:50Z, grace period)"},
 			{206 * sec, ContainerExited("app", 137, ""), "Running | Error | 0/1 | StartContainer(app) ReportStatus"},
 		})
@@ -171,6 +179,49 @@ func TestMachineScenarios(t *testing.T) {
 			{2 * sec, ContainerStarted("app"), "Running | Running | 0/1 | ReportStatus"},
 			{3 * sec, ProbeResult("app", api.ProbeReadiness, true), "Running | Running | 1/1 | ReportStatus"},
 			{4 * sec, ProbeResult("app", api.ProbeReadiness, false), "Running | Running | 0/1 | ReportStatus"},
+		})
+	})
+
+	t.Run("an absent image with pullPolicy Never waits in ErrImageNeverPull from the next sync", func(t *testing.T) {
+		c := app
+		c.Image, c.ImagePullPolicy = "registry.example/app:2", api.PullNever
+		m := runScenario(t, appPod("", nil, c), present, []mstep{
+			{0, Scheduled("n1"), "Pending | ContainerCreating | 0/1 | CreateSandbox ReportStatus"},
+			{1 * sec, SandboxReady("10.0.0.1"), `Pending | ContainerCreating | 0/1 | Event(Warning ErrImageNeverPull: Container image "registry.example/app:2" is not present with pull policy of Never) RetryAt(2025-06-01T12:00:02Z, next sync) ReportStatus`},
+			{2 * sec, Tick(), "Pending | ErrImageNeverPull | 0/1 | ReportStatus"},
+			{30 * sec, Tick(), "Pending | ErrImageNeverPull | 0/1 |"},
+		})
+		w := m.Pod().Status.ContainerStatuses[0].State.Waiting
+		if w == nil || w.Message != `Container image "registry.example/app:2" is not present with pull policy of Never` {
+			t.Errorf("waiting state %+v", w)
+		}
+	})
+
+	t.Run("a deletion during a postStart hook waits for the hook", func(t *testing.T) {
+		c := app
+		c.Lifecycle = &api.Lifecycle{PostStart: &api.LifecycleHandler{Exec: &api.ExecAction{Command: []string{"warm"}}}}
+		runScenario(t, appPod("", nil, c), present, []mstep{
+			{0, Scheduled("n1"), "Pending | ContainerCreating | 0/1 | CreateSandbox ReportStatus"},
+			{1 * sec, SandboxReady("10.0.0.1"), "Pending | ContainerCreating | 0/1 | StartContainer(app) ReportStatus"},
+			{2 * sec, ContainerStarted("app"), "Pending | ContainerCreating | 0/1 | RunPostStart(app)"},
+			// The pod worker is inside the start: the stop comes after it.
+			{3 * sec, DeletionRequested(10), "Pending | Terminating | 0/1 |"},
+			{9 * sec, PostStartFinished("app"), "Running | Terminating | 1/1 | Event(Normal Killing: Stopping container app) KillContainer(app, 10s) RetryAt(2025-06-01T12:00:19Z, grace period) ReportStatus"},
+			{10 * sec, ContainerExited("app", 0, ""), "Succeeded | Completed | 0/1 | StopSandbox ReportStatus RemovePod"},
+		})
+	})
+
+	t.Run("a failed postStart hook under restartPolicy Never fails the pod", func(t *testing.T) {
+		c := app
+		c.Lifecycle = &api.Lifecycle{PostStart: &api.LifecycleHandler{Exec: &api.ExecAction{Command: []string{"warm"}}}}
+		runScenario(t, appPod(api.RestartPolicyNever, nil, c), present, []mstep{
+			{0, Scheduled("n1"), "Pending | ContainerCreating | 0/1 | CreateSandbox ReportStatus"},
+			{1 * sec, SandboxReady("10.0.0.1"), "Pending | ContainerCreating | 0/1 | StartContainer(app) ReportStatus"},
+			{2 * sec, ContainerStarted("app"), "Pending | ContainerCreating | 0/1 | RunPostStart(app)"},
+			{3 * sec, PostStartFailed("app", "exit 1"), "Pending | ContainerCreating | 0/1 | Event(Warning FailedPostStartHook: PostStartHook failed) Event(Normal Killing: FailedPostStartHook) KillContainer(app, 30s) RetryAt(2025-06-01T12:00:33Z, grace period)"},
+			// Not restarted: the container's termination shows, not the
+			// failed start.
+			{4 * sec, ContainerExited("app", 137, ""), "Failed | Error | 0/1 | StopSandbox ReportStatus"},
 		})
 	})
 
@@ -255,9 +306,9 @@ func TestMachineScenarios(t *testing.T) {
 			{0, Scheduled("n1"), "Pending | ContainerCreating | 0/1 | CreateSandbox ReportStatus"},
 			{1 * sec, SandboxReady("10.0.0.1"), "Pending | ContainerCreating | 0/1 | StartContainer(app) ReportStatus"},
 			{2 * sec, ContainerStarted("app"), "Running | Running | 1/1 | ReportStatus"},
-			{10 * sec, DeletionRequested(60), "Running | Terminating | 1/1 | KillContainer(app, 60s) RetryAt(2025-06-01T12:01:10Z, grace period)"},
+			{10 * sec, DeletionRequested(60), "Running | Terminating | 1/1 | Event(Normal Killing: Stopping container app) KillContainer(app, 60s) RetryAt(2025-06-01T12:01:10Z, grace period)"},
 			{11 * sec, DeletionRequested(90), "Running | Terminating | 1/1 |"},
-			{12 * sec, DeletionRequested(5), "Running | Terminating | 1/1 | KillContainer(app, 5s) RetryAt(2025-06-01T12:00:17Z, grace period)"},
+			{12 * sec, DeletionRequested(5), "Running | Terminating | 1/1 | Event(Normal Killing: Stopping container app) KillContainer(app, 5s) RetryAt(2025-06-01T12:00:17Z, grace period)"},
 			{17 * sec, Tick(), "Running | Terminating | 1/1 | KillContainer(app, 0s)"},
 			{18 * sec, ContainerExited("app", 137, ""), "Failed | Error | 0/1 | StopSandbox ReportStatus RemovePod"},
 		})

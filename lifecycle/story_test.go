@@ -29,6 +29,11 @@ import (
 //	                                 0 three seconds after its stop signal
 //	                                 (without it, the runtime answers only
 //	                                 the SIGKILL: exit 137 at once)
+//	poststart-fails app MESSAGE      under the runtime, app's exec or
+//	                                 httpGet postStart hook fails at once
+//	                                 with MESSAGE (without it, such a hook
+//	                                 returns at once; sleep hooks are the
+//	                                 Machine's)
 //
 // Inputs are events as ParseEvent reads them, at the time since the pod's
 // creationTimestamp. Each answer reads
@@ -53,7 +58,8 @@ type machineStory struct {
 	ip      string
 	exits   map[string]scriptedExit
 	signal  map[string]scriptedExit
-	due     []dueEvent // runtime events waiting for their time, in order
+	hookErr map[string]string // postStart hooks that fail, with their message
+	due     []dueEvent        // runtime events waiting for their time, in order
 }
 
 type scriptedExit struct {
@@ -111,6 +117,14 @@ func (s *machineStory) Directive(cmd string, args []string, body string) error {
 		} else {
 			s.signal = setExit(s.signal, args[0], x)
 		}
+	case "poststart-fails":
+		if len(args) < 2 {
+			return fmt.Errorf("want poststart-fails CONTAINER MESSAGE")
+		}
+		if s.hookErr == nil {
+			s.hookErr = map[string]string{}
+		}
+		s.hookErr[args[0]] = strings.Join(args[1:], " ")
 	default:
 		return fmt.Errorf("unknown directive")
 	}
@@ -177,6 +191,14 @@ func (s *machineStory) feed(ev Event, at time.Duration, label string) []string {
 			reply = ContainerStarted(a.Container)
 			if x, ok := s.exits[a.Container]; ok {
 				s.schedule(at+x.after, ContainerExited(a.Container, x.code, ""))
+			}
+		case ActionRunPostStart:
+			if c, ok := s.m.pod.Spec.FindContainer(a.Container); !ok || c.Container.Lifecycle.PostStart.Sleep != nil {
+				continue
+			}
+			reply = PostStartFinished(a.Container)
+			if msg, ok := s.hookErr[a.Container]; ok {
+				reply = PostStartFailed(a.Container, msg)
 			}
 		case ActionKillContainer:
 			if a.GraceSeconds > 0 {

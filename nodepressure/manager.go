@@ -794,8 +794,8 @@ func (m *Manager) requests(slot *reqSlot, p *api.Pod) podRequests {
 	c, ok := m.reqs[p]
 	if !ok || !c.fresh(p) {
 		r := podRequests{
-			memory:    kubeletRequest(p, api.ResourceMemory),
-			ephemeral: kubeletRequest(p, api.ResourceEphemeralStorage),
+			memory:    ResourceRequest(p, api.ResourceMemory),
+			ephemeral: ResourceRequest(p, api.ResourceEphemeralStorage),
 		}
 		r.exact()
 		c = cachedRequests{generation: p.Generation, resourceVersion: p.ResourceVersion, req: r}

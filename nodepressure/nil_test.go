@@ -96,6 +96,12 @@ var nilCases = map[string]func(t *testing.T){
 			t.Errorf("got %v, want empty", got)
 		}
 	},
+	"ResourceRequest": func(t *testing.T) {
+		q := nodepressure.ResourceRequest(nil, api.ResourceMemory)
+		if !q.IsZero() {
+			t.Errorf("nil pod: got %s, want 0", q.String())
+		}
+	},
 }
 
 func TestNil(t *testing.T) { niltest.Run(t, nilCases) }

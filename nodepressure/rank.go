@@ -329,9 +329,9 @@ func requestsFor(p *api.Pod, m Measure) podRequests {
 	switch m {
 	case MeasureProcesses:
 	case MeasureMemory:
-		r.memory = kubeletRequest(p, api.ResourceMemory)
+		r.memory = ResourceRequest(p, api.ResourceMemory)
 	default:
-		r.ephemeral = kubeletRequest(p, api.ResourceEphemeralStorage)
+		r.ephemeral = ResourceRequest(p, api.ResourceEphemeralStorage)
 	}
 	r.exact()
 	return r
@@ -503,17 +503,22 @@ func isLocalVolume(v *api.Volume) bool {
 		(v.EmptyDir != nil && v.EmptyDir.Medium == api.StorageMediumDefault)
 }
 
-// kubeletRequest is the pod's request of one resource as the kubelet's
-// GetResourceRequestQuantity computes it for eviction ranking: the
+// ResourceRequest is the pod's request of one resource as the kubelet
+// computes it for eviction ranking and for the critical-pod preemption of
+// its admission (pkg/api/v1/resource GetResourceRequestQuantity): the
 // sidecar-aware container aggregate, or only the pod-level requests when
 // spec.resources sets any supported resource, plus spec.overhead when the
-// total is not zero.
-func kubeletRequest(p *api.Pod, name api.ResourceName) api.Quantity {
+// total is not zero. A resource the pod does not request is a zero
+// quantity, and so is every resource of a nil pod.
+func ResourceRequest(p *api.Pod, name api.ResourceName) api.Quantity {
 	format := api.DecimalSI
 	if name == api.ResourceMemory || name == api.ResourceEphemeralStorage {
 		format = api.BinarySI
 	}
 	q := api.NewQuantity(0, format)
+	if p == nil {
+		return q
+	}
 	reqs := api.PodRequests(p, api.PodResourcesOptions{
 		SkipContainerLevelResources: api.IsPodLevelResourcesSet(p),
 		ExcludeOverhead:             true,

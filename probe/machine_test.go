@@ -123,7 +123,7 @@ func ExampleReport_MachineEvent() {
 		now = w.NextDeadline()
 	}
 	// Output:
-	// t=15s ProbeResult(liveness, liveness, false) -> [KillContainer(liveness, 30s) RetryAt(2025-01-01T00:00:45Z, grace period)]
+	// t=15s ProbeResult(liveness, liveness, false) -> [Event(Normal Killing: Container liveness failed liveness probe, will be restarted) KillContainer(liveness, 30s) RetryAt(2025-01-01T00:00:45Z, grace period)]
 	// t=16s ContainerExited(liveness, 137, Error) -> [StartContainer(liveness) ReportStatus]
 }
 

@@ -80,6 +80,20 @@
 //	}
 //
 // rapid shrinks a failing cluster to a small one before reporting it.
+//
+// # When a property fails
+//
+// rapid prints every drawn value with %#v, and the generated objects print
+// readably: a ClusterState as a header line (time, counts) and one line per
+// object, each its kind and its JSON as `kubectl get -o json` writes it
+// (api.Pod, api.Node and the other objects implement GoString; quantities
+// print as api.MustParseQuantity("100m")). Paste a line into a manifest to
+// `podsem explain` it. rapid also prints the seed: rerun the one test with
+// `go test -run 'TestMyScheduler$' -rapid.seed=N` to get the same cluster
+// again, and `-rapid.v` to watch the draws. Shrinking stops after
+// -rapid.shrinktime (rapid's default is 30 s; podsem's own packages set
+// 5 s in their rapid_test.go, and a package of yours can do the same with
+// flag.Set in an init, or pass -rapid.shrinktime=5s).
 // Generation is pure and deterministic for a given rapid seed: no clock
 // (times are relative to the options' Now), no randomness of its own. A
 // 500-node, 5,000-pod cluster takes about half a second to draw.

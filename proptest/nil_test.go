@@ -24,6 +24,11 @@ var nilCases = map[string]func(t *testing.T){
 	"(*ClusterState).Controllers": func(t *testing.T) {
 		niltest.Zero(t, (*proptest.ClusterState)(nil).Controllers())
 	},
+	"(*ClusterState).GoString": func(t *testing.T) {
+		if got := (*proptest.ClusterState)(nil).GoString(); got != "(*proptest.ClusterState)(nil)" {
+			t.Errorf("got %q", got)
+		}
+	},
 	"(*ClusterState).Pending": func(t *testing.T) {
 		niltest.Zero(t, (*proptest.ClusterState)(nil).Pending())
 		c := &proptest.ClusterState{Pods: []*api.Pod{nil}}

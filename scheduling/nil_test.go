@@ -628,6 +628,23 @@ var nilCases = map[string]func(t *testing.T){
 			t.Errorf("got %v, want the priority-10 pod first", pods)
 		}
 	},
+	"AdmissionCheck": func(t *testing.T) {
+		n := node("n1", "1", "1Gi", nil)
+		p := pod("new", "n1", "500m", "512Mi", nil)
+		got, err := scheduling.AdmissionCheck(nil, n, nil)
+		niltest.Zero(t, got)
+		invalid(t, err, "pod")
+		got, err = scheduling.AdmissionCheck(p, nil, nil)
+		niltest.Zero(t, got)
+		invalid(t, err, "node")
+		got, err = scheduling.AdmissionCheck(p, n, []*api.Pod{nil})
+		niltest.Zero(t, got)
+		invalid(t, err, "pods[0]")
+		// No other pods: the pod fits.
+		if got, err := scheduling.AdmissionCheck(p, n, nil); err != nil || len(got) != 0 {
+			t.Errorf("nil pods: got %v, %v; want no failure", got, err)
+		}
+	},
 }
 
 var (

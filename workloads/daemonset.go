@@ -1,9 +1,7 @@
 package workloads
 
 import (
-	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"strconv"
 
 	"github.com/podsem/podsem/api"
@@ -248,40 +246,17 @@ func daemonSetTemplateGeneration(ds *api.DaemonSet) (gen int64, ok bool) {
 }
 
 // DaemonSetRevisionHash is the controller-revision-hash this package gives
-// a DaemonSet's current template when the caller does not supply one.
-// Upstream's hash (controller.ComputeHash) is FNV-32a over a dump of Go
-// structs that a reimplementation cannot reproduce byte for byte; this
-// one is FNV-32a over the template's JSON followed by
-// status.collisionCount, encoded with the same alphabet upstream uses
-// (rand.SafeEncodeString), so it is stable and changes exactly when the
-// template or the collision count does — but it is not upstream's value.
-// A nil DaemonSet is an error wrapping api.ErrInvalidInput.
+// a DaemonSet's current template when the caller does not supply one:
+// DefaultPodTemplateHash of spec.template and status.collisionCount, the
+// same stand-in for upstream's controller.ComputeHash the Deployment
+// controller uses. It is stable and changes exactly when the template or
+// the collision count does, but it is not the value a real cluster
+// computes. A nil DaemonSet is an error wrapping api.ErrInvalidInput.
 func DaemonSetRevisionHash(ds *api.DaemonSet) (string, error) {
 	if ds == nil {
 		return "", fmt.Errorf("%w: daemonset: nil", errInvalidInput)
 	}
-	b, err := json.Marshal(ds.Spec.Template)
-	if err != nil {
-		return "", fmt.Errorf("%w: daemonset %s/%s: spec.template: %w", errInvalidInput, ds.Namespace, ds.Name, err)
-	}
-	h := fnv.New32a()
-	h.Write(b)
-	if c := ds.Status.CollisionCount; c != nil {
-		h.Write([]byte(strconv.FormatInt(int64(*c), 10)))
-	}
-	return safeEncode(strconv.FormatUint(uint64(h.Sum32()), 10)), nil
-}
-
-// safeEncode maps each byte of s onto an alphabet without vowels or
-// look-alike characters (apimachinery rand.SafeEncodeString), so that a
-// hash never spells a word.
-func safeEncode(s string) string {
-	const alphanums = "bcdfghjklmnpqrstvwxz2456789"
-	b := []byte(s)
-	for i := range b {
-		b[i] = alphanums[int(b[i])%len(alphanums)]
-	}
-	return string(b)
+	return DefaultPodTemplateHash(&ds.Spec.Template, ds.Status.CollisionCount), nil
 }
 
 // NewDaemonPod is the pod kube-controller-manager's DaemonSet controller

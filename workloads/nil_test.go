@@ -126,6 +126,132 @@ var nilCases = map[string]func(t *testing.T){
 		var c *workloads.DaemonSetController
 		niltest.Zero(t, c.NextDeadline())
 	},
+	// The Job controller: a nil Job, pod or machine is an error naming
+	// it; nil pods in a list are skipped.
+	"MatchPodFailurePolicy": func(t *testing.T) {
+		v, err := workloads.MatchPodFailurePolicy(nil, nil)
+		niltest.Zero(t, v)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "pod")
+		if v, err := workloads.MatchPodFailurePolicy(nil, &api.Pod{}); err != nil || !v.CountFailed || v.Action != "" {
+			t.Errorf("nil policy: got %+v, %v; want a counted failure, no action", v, err)
+		}
+	},
+	"SyncJob": func(t *testing.T) {
+		r, err := workloads.SyncJob(nil, nil, workloads.JobConfig{}, nilT0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "job")
+		job := &api.Job{ObjectMeta: api.ObjectMeta{Name: "pi", UID: "u"}, Spec: api.JobSpec{
+			Selector: &api.LabelSelector{MatchLabels: map[string]string{"a": "b"}},
+			Template: api.PodTemplateSpec{ObjectMeta: api.ObjectMeta{Labels: map[string]string{"a": "b"}}}}}
+		if r, err := workloads.SyncJob(job, []*api.Pod{nil}, workloads.JobConfig{}, nilT0); err != nil || len(r.Created()) != 1 {
+			t.Errorf("nil pod: got %+v, %v; want it skipped and one pod created", r, err)
+		}
+	},
+	"JobPod": func(t *testing.T) {
+		p, err := workloads.JobPod(nil, -1, nil)
+		niltest.Zero(t, p)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "job")
+	},
+	"(*JobController).Step": func(t *testing.T) {
+		var m *workloads.JobController
+		r, err := m.Step(workloads.JobInput{}, nilT0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "job controller")
+		r, err = workloads.NewJobController(workloads.JobConfig{}).Step(workloads.JobInput{}, nilT0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "job")
+	},
+	"(*JobController).NextDeadline": func(t *testing.T) {
+		var m *workloads.JobController
+		niltest.Zero(t, m.NextDeadline())
+	},
+	"(*JobController).Backoff": func(t *testing.T) {
+		var m *workloads.JobController
+		niltest.Zero(t, m.Backoff())
+	},
+	// The Deployment controller.
+	"SyncDeployment": func(t *testing.T) {
+		r, err := workloads.SyncDeployment(nil, nil, nil, workloads.DeploymentOptions{}, nilT0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "deployment")
+		one := int32(1)
+		d := &api.Deployment{ObjectMeta: api.ObjectMeta{Name: "web"}, Spec: api.DeploymentSpec{Replicas: &one}}
+		r, err = workloads.SyncDeployment(d, nil, nil, workloads.DeploymentOptions{}, nilT0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "spec.selector")
+		d.Spec.Selector = &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
+		d.Spec.Strategy.Type = api.RecreateDeploymentStrategyType
+		if _, err := workloads.SyncDeployment(d, []*api.ReplicaSet{nil}, []*api.Pod{nil}, workloads.DeploymentOptions{}, nilT0); err != nil {
+			t.Errorf("nil ReplicaSet and pod: %v; want them skipped", err)
+		}
+		r, err = workloads.SyncDeployment(d, []*api.ReplicaSet{{ObjectMeta: api.ObjectMeta{Name: "web-1"}}}, nil, workloads.DeploymentOptions{}, nilT0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "spec.replicas")
+	},
+	"DefaultPodTemplateHash": func(t *testing.T) {
+		if h := workloads.DefaultPodTemplateHash(nil, nil); h == "" {
+			t.Error("nil template: empty hash")
+		}
+	},
+	"(*DeploymentController).Step": func(t *testing.T) {
+		var c *workloads.DeploymentController
+		r, err := c.Step(workloads.DeploymentInput{}, nilT0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "DeploymentController")
+		r, err = workloads.NewDeploymentController(workloads.DeploymentOptions{}).Step(workloads.DeploymentInput{}, nilT0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "deployment")
+	},
+	"(*DeploymentController).NextDeadline": func(t *testing.T) {
+		var c *workloads.DeploymentController
+		niltest.Zero(t, c.NextDeadline())
+	},
+	"StatefulSetRevisionData": func(t *testing.T) {
+		b, err := workloads.StatefulSetRevisionData(nil)
+		niltest.Zero(t, b)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "statefulset")
+	},
+	"HashControllerRevision": func(t *testing.T) {
+		if got := workloads.HashControllerRevision(nil, 0); got != workloads.HashControllerRevision([]byte{}, 0) || got == "" {
+			t.Errorf("nil data: %q", got)
+		}
+	},
+	"NewStatefulSetRevision": func(t *testing.T) {
+		r, err := workloads.NewStatefulSetRevision(nil, 1, 0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "statefulset")
+	},
+	"ApplyStatefulSetRevision": func(t *testing.T) {
+		s, err := workloads.ApplyStatefulSetRevision(nil, nil)
+		niltest.Zero(t, s)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "statefulset")
+		s, err = workloads.ApplyStatefulSetRevision(&api.StatefulSet{}, nil)
+		niltest.Zero(t, s)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "controllerrevision")
+	},
+	"StatefulSetPod": func(t *testing.T) {
+		p, err := workloads.StatefulSetPod(nil, 0, "")
+		niltest.Zero(t, p)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "statefulset")
+	},
+	"StatefulSetClaims": func(t *testing.T) {
+		c, err := workloads.StatefulSetClaims(nil, 0)
+		niltest.Zero(t, c)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "statefulset")
+	},
+	"(*StatefulSetController).Step": func(t *testing.T) {
+		var c *workloads.StatefulSetController
+		r, err := c.Step(workloads.StatefulSetInput{}, nilT0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "statefulset controller")
+		r, err = workloads.NewStatefulSetController(workloads.StatefulSetConfig{}).Step(workloads.StatefulSetInput{}, nilT0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "statefulset")
+	},
+	"(*StatefulSetController).NextDeadline": func(t *testing.T) {
+		var c *workloads.StatefulSetController
+		niltest.Zero(t, c.NextDeadline())
+	},
 }
 
 func TestNil(t *testing.T) { niltest.Run(t, nilCases) }

@@ -31,10 +31,10 @@ const (
 //   - expectations, per ReplicaSet: after a sync creates n pods or deletes
 //     some, the next syncs only write status until the creations and
 //     deletions are observed or ExpectationsTimeout has passed. The
-//     machine observes them in the input itself: a pod the set controls,
-//     created at or after the sync that expected it, is an observed
-//     creation; an expected victim that is gone from the input or
-//     terminating is an observed deletion;
+//     machine observes them in the input itself, as the informer's add
+//     and delete events would: a pod the set controls that was not in the
+//     previous step's input is an observed creation; an expected victim
+//     that is gone from the input or terminating is an observed deletion;
 //   - the work queue's delays: the minReadySeconds requeue and, after a
 //     failed sync, the exponential back-off, each kept as the set's
 //     earliest pending time, as the delaying queue keeps the earliest.
@@ -49,10 +49,13 @@ type ReplicaSetController struct {
 // rsMemory is what the controller remembers of one ReplicaSet.
 type rsMemory struct {
 	uid string
-	// expectations: creations asked for at expectedAt (the API server
-	// stamps created pods no earlier), and the keys of the pods deleted.
-	expecting  bool
-	add        int
+	// expectations: creations asked for at expectedAt, those not yet
+	// observed counted down in add, and the keys of the pods deleted.
+	expecting bool
+	add       int
+	// seen holds the pods (by UID, or namespace/name without one) of the
+	// previous step's input: a controlled pod not among them is new.
+	seen       map[string]bool
 	deleted    map[string]bool
 	expectedAt time.Time
 	// failures counts consecutive failed syncs; deadline is the earliest
@@ -85,13 +88,13 @@ func (c *ReplicaSetController) Step(in ReplicaSetInput, now time.Time) (ReplicaS
 	if mem != nil && mem.uid != rs.UID {
 		mem = nil
 	}
+	if mem == nil {
+		mem = &rsMemory{uid: rs.UID}
+	}
 	pending := mem.pending(rs, in.Pods, now)
 	res, err := SyncReplicaSet(in, pending, now)
 	if err != nil {
 		return res, err
-	}
-	if mem == nil {
-		mem = &rsMemory{uid: rs.UID}
 	}
 	if res.Managed && (res.Create > 0 || len(res.Delete) > 0) {
 		mem.expecting = true
@@ -144,27 +147,34 @@ func (c *ReplicaSetController) NextDeadline() time.Time {
 	return next
 }
 
-// pending is what remains of the expectations at now given the pods the
-// controller's cache holds; nothing once they are expired.
+// pending observes the pods the controller's cache holds now — counting
+// down the expected creations by the controlled pods new since the
+// previous step, and remembering the pods for the next — and returns what
+// remains of the expectations: nothing once they are expired.
 func (m *rsMemory) pending(rs *api.ReplicaSet, pods []*api.Pod, now time.Time) ReplicaSetExpectations {
-	if m == nil || !m.expecting || now.Sub(m.expectedAt) > ExpectationsTimeout {
-		return ReplicaSetExpectations{}
-	}
-	e := ReplicaSetExpectations{Add: m.add, Del: len(m.deleted)}
+	seen := make(map[string]bool, len(pods))
 	live := 0
 	for _, p := range pods {
 		if p == nil || p.Namespace != rs.Namespace {
 			continue
 		}
-		if e.Add > 0 {
-			if ref := p.ControllerRef(); ref != nil && ref.UID == rs.UID && !p.CreationTimestamp.Before(m.expectedAt) {
-				e.Add--
+		k := p.UID
+		if k == "" {
+			k = p.Key()
+		}
+		seen[k] = true
+		if m.expecting && m.add > 0 && !m.seen[k] {
+			if ref := p.ControllerRef(); ref != nil && ref.UID == rs.UID {
+				m.add--
 			}
 		}
-		if p.DeletionTimestamp == nil && len(m.deleted) > 0 && m.deleted[p.Key()] {
+		if p.DeletionTimestamp == nil && m.deleted[p.Key()] {
 			live++
 		}
 	}
-	e.Del = live
-	return e
+	m.seen = seen
+	if !m.expecting || now.Sub(m.expectedAt) > ExpectationsTimeout {
+		return ReplicaSetExpectations{}
+	}
+	return ReplicaSetExpectations{Add: m.add, Del: live}
 }

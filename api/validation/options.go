@@ -1,10 +1,6 @@
 package validation
 
-import (
-	"strings"
-
-	"github.com/podsem/podsem/api"
-)
+import "github.com/podsem/podsem/api"
 
 // Options are the kube-apiserver flags pod validation depends on. The zero
 // value is kube-apiserver v1.36.3 started with default flags.
@@ -100,56 +96,14 @@ func (o Options) updateValidationOptions(oldPod *api.Pod) podValidationOptions {
 	return opts
 }
 
-// sysctlNamespace is the Linux namespace a sysctl belongs to: "Net",
-// "IPC" or "" when it is not namespaced or unknown (the kubelet's and
-// API server's shared table in component-helpers node/util/sysctl).
-func sysctlNamespace(name string) string {
-	name = normalizeSysctlName(name)
-	if i := strings.IndexByte(name, '*'); i >= 0 {
-		name = name[:i]
-	}
-	switch name {
-	case "kernel.sem", "kernel.shmall", "kernel.shmmax", "kernel.shmmni", "kernel.shm_rmid_forced",
-		"kernel.shm", "kernel.msgmax", "kernel.msgmnb", "kernel.msgmni", "kernel.msg":
-		return "IPC"
-	}
-	switch {
-	case strings.HasPrefix(name, "net."):
-		return "Net"
-	case strings.HasPrefix(name, "fs.mqueue."):
-		return "IPC"
-	}
-	return ""
-}
-
-// normalizeSysctlName turns the slash-separated spelling of a sysctl
-// (net/ipv4/conf/eno2.100/rp_filter) into the dotted one, swapping the
-// two separators, when the first separator is a slash.
-func normalizeSysctlName(name string) string {
-	i := strings.IndexAny(name, "./")
-	if i < 0 || name[i] == '.' {
-		return name
-	}
-	b := []byte(name)
-	for j, c := range b {
-		switch c {
-		case '.':
-			b[j] = '/'
-		case '/':
-			b[j] = '.'
-		}
-	}
-	return string(b)
-}
-
 // hostSysctlConflict reports a namespaced sysctl on a pod sharing that
 // namespace with the host: network sysctls with hostNetwork, IPC sysctls
 // with hostIPC (core validation's ValidateHostSysctl).
 func hostSysctlConflict(name string, spec *api.PodSpec, p api.Path) *api.FieldError {
-	switch ns := sysctlNamespace(name); {
-	case spec.HostNetwork && ns == "Net":
+	switch ns := api.SysctlNamespace(name); {
+	case spec.HostNetwork && ns == api.SysctlNamespaceNet:
 		return api.Invalid(p, name, "may not be specified when 'hostNetwork' is true")
-	case spec.HostIPC && ns == "IPC":
+	case spec.HostIPC && ns == api.SysctlNamespaceIPC:
 		return api.Invalid(p, name, "may not be specified when 'hostIPC' is true")
 	}
 	return nil

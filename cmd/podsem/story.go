@@ -26,8 +26,8 @@ func (s storyStep) state() string {
 
 // replay runs the pod through lifecycle.Machine on a happy path: it is
 // bound, its sandbox comes up, images pull, each container starts when the
-// machine asks, regular init containers exit 0, startup and readiness
-// probes succeed; once nothing more happens the pod is deleted as `kubectl
+// machine asks, postStart hooks succeed, regular init containers exit 0,
+// startup and readiness probes succeed; once nothing more happens the pod is deleted as `kubectl
 // delete` does (no grace period given), preStop hooks finish as the machine
 // times them, and each container exits when it is asked to stop. It
 // returns the steps that changed what `kubectl get pods` shows. Events
@@ -75,6 +75,19 @@ func replay(pod *api.Pod, start time.Time) []storyStep {
 				ref, ok := p.Spec.FindContainer(a.Container)
 				if !ok {
 					continue
+				}
+				// A postStart hook returns before anything else happens to
+				// the container: an exec or httpGet hook succeeds at once, a
+				// sleep hook is over after its seconds, which the machine
+				// times itself.
+				if lc := ref.Container.Lifecycle; lc != nil && lc.PostStart != nil && ref.Kind != api.ContainerKindEphemeral {
+					if sl := lc.PostStart.Sleep; sl != nil {
+						for range min(max(sl.Seconds, 0), 300) {
+							queue = append(queue, lifecycle.Tick())
+						}
+					} else {
+						queue = append(queue, lifecycle.PostStartFinished(a.Container))
+					}
 				}
 				if ref.Kind == api.ContainerKindInit {
 					queue = append(queue, lifecycle.ContainerExited(a.Container, 0, ""))

@@ -58,21 +58,12 @@ var layers = []place{
 	// Grace periods, the delete timeline, force deletion, pod GC, node
 	// shutdown; validates DeleteOptions with api/validation.
 	{"termination", 40, core},
-	// The kubelet's pod life and its pod state machine; stops pods with
-	// termination's calculators.
-	{"lifecycle", 50, core},
-	// The kubelet's probe workers; their results feed lifecycle.
-	{"probe", 60, core},
-	// Real network probing for probe's httpGet over net/http: the one
-	// library package allowed I/O and the clock.
-	{"probe/netprobe", 65, outer},
 	// kube-scheduler: snapshot, plugins, ScheduleOne, queue, the loop.
 	{"scheduling", 70, core},
 	// The scheduler's DefaultPreemption, plugged into scheduling's
 	// PostFilter seam.
 	{"preemption", 80, core},
-	// The kubelet's node-pressure eviction manager (api, lifecycle,
-	// termination).
+	// The kubelet's node-pressure eviction manager (api, termination).
 	{"nodepressure", 90, core},
 	// The node lifecycle controller and taint-based eviction (api,
 	// termination).
@@ -80,6 +71,16 @@ var layers = []place{
 	// The workload controllers: ReplicaSet, Deployment, StatefulSet,
 	// DaemonSet, Job.
 	{"workloads", 90, core},
+	// The kubelet's pod life and its pod state machine; stops pods with
+	// termination's calculators. Above scheduling and nodepressure because
+	// the kubelet's pod admission runs kube-scheduler's GeneralPredicates
+	// and the eviction manager's Admit.
+	{"lifecycle", 95, core},
+	// The kubelet's probe workers; their results feed lifecycle.
+	{"probe", 96, core},
+	// Real network probing for probe's httpGet over net/http: the one
+	// library package allowed I/O and the clock.
+	{"probe/netprobe", 97, outer},
 	// PodDisruptionBudgets, the Eviction API and kubectl drain.
 	{"disruption", 100, core},
 	// Generators and invariant checks for users' property tests: uses

@@ -13,7 +13,7 @@ import (
 
 // rapidDirs returns the directories under root (relative, slash-separated)
 // whose test files import pgregory.net/rapid, and of those the ones with a
-// rapid_test.go that turns rapid's fail files off.
+// rapid_test.go that turns rapid's fail files off and bounds its shrinking.
 func rapidDirs(t *testing.T, root string) (uses, off []string) {
 	t.Helper()
 	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
@@ -48,7 +48,8 @@ func rapidDirs(t *testing.T, root string) (uses, off []string) {
 			if err != nil {
 				return err
 			}
-			if strings.Contains(string(b), `flag.Set("rapid.nofailfile", "true")`) {
+			if strings.Contains(string(b), `flag.Set("rapid.nofailfile", "true")`) &&
+				strings.Contains(string(b), `flag.Set("rapid.shrinktime", `) {
 				off = append(off, rel)
 			}
 		}
@@ -60,8 +61,9 @@ func rapidDirs(t *testing.T, root string) (uses, off []string) {
 	return uses, off
 }
 
-// Every package with rapid properties turns rapid's fail files off in a
-// rapid_test.go, so that no property can turn a working tree red for good:
+// Every package with rapid properties turns rapid's fail files off and
+// bounds its shrink time in a rapid_test.go, so that no property can turn a
+// working tree red for good, nor keep a failing run shrinking for 30 s:
 // rapid replays each file under testdata/rapid on every run, before
 // drawing anything, so one saved failure fails every later run of the
 // package until someone deletes the folder.
@@ -72,7 +74,7 @@ func TestRapidFailFilesOff(t *testing.T) {
 	}
 	for _, d := range uses {
 		if !slices.Contains(off, d) {
-			t.Errorf("%s: tests use rapid but no rapid_test.go sets -rapid.nofailfile (copy api/rapid_test.go)", d)
+			t.Errorf("%s: tests use rapid but no rapid_test.go sets -rapid.nofailfile and -rapid.shrinktime (copy api/rapid_test.go)", d)
 		}
 	}
 }
