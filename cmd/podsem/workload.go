@@ -143,6 +143,9 @@ type workloadReport struct {
 	podFor string  // which of them pod is
 
 	budgets []budgetForecast
+	// claims are the PersistentVolumeClaims a StatefulSet's controller
+	// creates with its pods; the scheduler meets them.
+	claims []*api.PersistentVolumeClaim
 
 	// balance compares the pods read with what the controller wants,
 	// for a workload read with its pods.
@@ -206,7 +209,13 @@ func (w *world) explainWorkload(at where, o api.Object) *workloadReport {
 	}
 	pat := at
 	pat.kind, pat.namespace, pat.name = "Pod", first.Namespace, first.Name
-	r.pod = w.explain(pat, first)
+	pw := w
+	if len(r.claims) > 0 {
+		cp := *w
+		cp.storage = append(append([]api.Object(nil), w.storage...), claimObjects(r.claims)...)
+		pw = &cp
+	}
+	r.pod = pw.explain(pat, first)
 	r.pod.origin = fmt.Sprintf("a pod %s %s/%s would create", r.kind, m.Namespace, m.Name)
 	r.budgets = w.forecastBudgets(o, pods)
 	return r
@@ -361,23 +370,26 @@ func (w *world) wouldCreate(r *workloadReport, o api.Object) ([]*api.Pod, error)
 		}
 		return pods, err
 	case *api.Deployment:
-		n, err := replicas(x.Spec.Replicas)
+		if _, err := replicas(x.Spec.Replicas); err != nil {
+			return nil, err
+		}
+		rs, pods, err := deploymentPods(x, w.controls.ReplicaSets, w.now)
 		if err != nil {
 			return nil, err
 		}
-		rs, pods, err := deploymentPods(x, n)
-		r.names = "generateName " + rs + "-"
-		r.how = append(r.how, fmt.Sprintf("the Deployment controller creates the ReplicaSet %s (the template with its pod-template-hash label), whose controller creates spec.replicas = %d pod(s)", rs, n))
-		return pods, err
+		r.names = "generateName " + rs.Name + "-"
+		r.how = append(r.how, fmt.Sprintf("one sync of the Deployment controller creates the ReplicaSet %s (the template with its pod-template-hash label, spec.replicas %d), whose controller creates the pods", rs.Name, ptrOr(rs.Spec.Replicas, 0)))
+		return pods, nil
 	case *api.StatefulSet:
 		n, err := replicas(x.Spec.Replicas)
 		if err != nil {
 			return nil, err
 		}
-		pods, err := statefulSetPods(x, n)
+		pods, claims, err := statefulSetPods(x, n)
 		if err != nil {
 			return nil, err
 		}
+		r.claims = claims
 		names := make([]string, len(pods))
 		for i, p := range pods {
 			names[i] = p.Name
@@ -390,6 +402,13 @@ func (w *world) wouldCreate(r *workloadReport, o api.Object) ([]*api.Pod, error)
 		}
 		if x.Spec.ServiceName != "" {
 			r.how = append(r.how, fmt.Sprintf("each pod's hostname is its name, subdomain %s (the headless Service)", x.Spec.ServiceName))
+		}
+		if len(claims) > 0 {
+			names := make([]string, len(claims))
+			for i, c := range claims {
+				names[i] = c.Name
+			}
+			r.how = append(r.how, "before each pod the controller creates its PersistentVolumeClaims from spec.volumeClaimTemplates: "+listNames(names))
 		}
 		return pods, nil
 	case *api.Job:
@@ -454,6 +473,15 @@ func copyWithUID[T any](x *T, uid string) *T {
 	cp := *x
 	objectMeta(&cp).UID = uid
 	return &cp
+}
+
+// claimObjects turns claims into the objects the scheduler reads.
+func claimObjects(claims []*api.PersistentVolumeClaim) []api.Object {
+	out := make([]api.Object, len(claims))
+	for i, c := range claims {
+		out[i] = c
+	}
+	return out
 }
 
 // replicas is spec.replicas, 1 when unset as the API server defaults it.

@@ -6,7 +6,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"strconv"
+	"time"
 
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/workloads"
@@ -50,73 +50,137 @@ func replicaSetPods(rs *api.ReplicaSet, n int) ([]*api.Pod, error) {
 	return repeat(p, n), nil
 }
 
-// deploymentPods are the pods of a new Deployment: its controller creates
-// the ReplicaSet "<deployment>-<pod-template-hash>", whose pods are the
-// template with the pod-template-hash label.
-func deploymentPods(d *api.Deployment, n int) (rsName string, pods []*api.Pod, err error) {
-	hash := podTemplateHash(&d.Spec.Template, d.Status.CollisionCount)
-	rs := &api.ReplicaSet{ObjectMeta: api.ObjectMeta{Name: d.Name + "-" + hash, Namespace: d.Namespace}}
-	if err := copyJSON(&d.Spec.Template, &rs.Spec.Template); err != nil {
-		return "", nil, err
+// deploymentAsStored is a Deployment with the defaults the API server
+// gives a Deployment on create where they are unset (k8s.io/api apps/v1
+// SetDefaults_Deployment): one replica, the RollingUpdate strategy with
+// maxSurge and maxUnavailable 25%, 10 old ReplicaSets kept, a 600 s
+// progress deadline. The Deployment given is not modified.
+func deploymentAsStored(d *api.Deployment) (*api.Deployment, error) {
+	cp := *d
+	if err := copyJSON(&d.Spec, &cp.Spec); err != nil {
+		return nil, err
 	}
-	if rs.Spec.Template.Labels == nil {
-		rs.Spec.Template.Labels = map[string]string{}
+	if cp.Spec.Replicas == nil {
+		one := int32(1)
+		cp.Spec.Replicas = &one
 	}
-	rs.Spec.Template.Labels[labelPodTemplateHash] = hash
-	dref := controllerRef(&d.ObjectMeta, "apps/v1", "Deployment")
-	rs.OwnerReferences = []api.OwnerReference{dref}
-	rs.UID = manifestUID("ReplicaSet", rs.Name)
-	pods, err = replicaSetPods(rs, n)
-	return rs.Name, pods, err
+	if cp.Spec.Strategy.Type == "" {
+		cp.Spec.Strategy.Type = api.RollingUpdateDeploymentStrategyType
+	}
+	if cp.Spec.Strategy.Type == api.RollingUpdateDeploymentStrategyType {
+		if cp.Spec.Strategy.RollingUpdate == nil {
+			cp.Spec.Strategy.RollingUpdate = &api.RollingUpdateDeployment{}
+		}
+		ru := cp.Spec.Strategy.RollingUpdate
+		if ru.MaxUnavailable == nil {
+			v := api.FromString("25%")
+			ru.MaxUnavailable = &v
+		}
+		if ru.MaxSurge == nil {
+			v := api.FromString("25%")
+			ru.MaxSurge = &v
+		}
+	}
+	if cp.Spec.RevisionHistoryLimit == nil {
+		ten := int32(10)
+		cp.Spec.RevisionHistoryLimit = &ten
+	}
+	if cp.Spec.ProgressDeadlineSeconds == nil {
+		sixHundred := int32(600)
+		cp.Spec.ProgressDeadlineSeconds = &sixHundred
+	}
+	return &cp, nil
 }
 
-// statefulSetPods are a StatefulSet's pods: "<set>-<ordinal>" for each
-// ordinal from spec.ordinals.start.
-func statefulSetPods(set *api.StatefulSet, n int) ([]*api.Pod, error) {
+// deploymentPods are the pods of a Deployment none of whose pods was read:
+// one sync of the Deployment controller (workloads.SyncDeployment) over the
+// ReplicaSets read creates its new ReplicaSet, "<deployment>-<pod-template-hash>",
+// whose controller creates the pods: the template with the
+// pod-template-hash label. When the ReplicaSet exists already, the sync
+// creates none and its pods are built from it.
+func deploymentPods(d *api.Deployment, replicaSets []*api.ReplicaSet, now time.Time) (*api.ReplicaSet, []*api.Pod, error) {
+	stored, err := deploymentAsStored(d)
+	if err != nil {
+		return nil, nil, err
+	}
+	var mine []*api.ReplicaSet
+	for _, rs := range replicaSets {
+		if rs.Namespace == d.Namespace {
+			mine = append(mine, rs)
+		}
+	}
+	sync, err := workloads.SyncDeployment(stored, mine, nil, workloads.DeploymentOptions{}, now)
+	if err != nil {
+		return nil, nil, err
+	}
+	rs := sync.NewReplicaSet
+	if rs == nil {
+		// The ReplicaSet of the current template was read: the one whose
+		// pod-template-hash the template would get.
+		hash := workloads.DefaultPodTemplateHash(&stored.Spec.Template, stored.Status.CollisionCount)
+		for _, r := range mine {
+			if r.Labels[workloads.LabelPodTemplateHash] == hash || r.Name == d.Name+"-"+hash {
+				rs = r
+			}
+		}
+		if rs == nil {
+			return nil, nil, fmt.Errorf("the Deployment controller's sync creates no ReplicaSet and none of the current template was read")
+		}
+	}
+	rs = withUID(rs).(*api.ReplicaSet)
+	pods, err := replicaSetPods(rs, int(ptrOr(rs.Spec.Replicas, 0)))
+	return rs, pods, err
+}
+
+// statefulSetPods are a StatefulSet's pods, "<set>-<ordinal>" for each
+// ordinal from spec.ordinals.start (workloads.StatefulSetPod, labelled
+// with the set's first ControllerRevision), and the claims of their
+// volumeClaimTemplates (workloads.StatefulSetClaims), which the
+// controller creates before each pod.
+func statefulSetPods(set *api.StatefulSet, n int) ([]*api.Pod, []*api.PersistentVolumeClaim, error) {
 	start := 0
 	if set.Spec.Ordinals != nil {
 		start = int(set.Spec.Ordinals.Start)
 	}
-	ref := controllerRef(&set.ObjectMeta, "apps/v1", "StatefulSet")
-	out := make([]*api.Pod, 0, n)
-	for i := start; i < start+n; i++ {
-		p, err := workloads.PodFromTemplate(&set.Spec.Template, set.Name, &ref)
-		if err != nil {
-			return nil, err
-		}
-		p.Name = set.Name + "-" + strconv.Itoa(i)
-		p.Namespace = set.Namespace
-		if p.Labels == nil {
-			p.Labels = map[string]string{}
-		}
-		p.Labels[api.LabelStatefulSetPodName] = p.Name
-		p.Labels[api.LabelPodIndex] = strconv.Itoa(i)
-		p.Spec.Hostname = p.Name
-		p.Spec.Subdomain = set.Spec.ServiceName
-		out = append(out, p)
+	rev, err := workloads.NewStatefulSetRevision(set, 1, ptrOr(set.Status.CollisionCount, 0))
+	if err != nil {
+		return nil, nil, err
 	}
-	return out, nil
+	var pods []*api.Pod
+	var claims []*api.PersistentVolumeClaim
+	for i := start; i < start+n; i++ {
+		p, err := workloads.StatefulSetPod(set, i, rev.Name)
+		if err != nil {
+			return nil, nil, err
+		}
+		c, err := workloads.StatefulSetClaims(set, i)
+		if err != nil {
+			return nil, nil, err
+		}
+		pods = append(pods, p)
+		claims = append(claims, c...)
+	}
+	return pods, claims, nil
 }
 
-// jobPods are the pods a Job's first sync creates: n pods from the
-// template, each "<job>-<index>-" for an Indexed Job.
+// jobPods are the pods a Job's first sync creates (workloads.JobPod): n
+// pods from the template, each "<job>-<index>-" for an Indexed Job.
 func jobPods(job *api.Job, n int) ([]*api.Pod, error) {
-	ref := controllerRef(&job.ObjectMeta, "batch/v1", "Job")
-	indexed := job.Spec.CompletionMode != nil && *job.Spec.CompletionMode == "Indexed"
+	indexed := job.Spec.CompletionMode != nil && *job.Spec.CompletionMode == workloads.JobIndexed
+	if !indexed {
+		p, err := workloads.JobPod(job, -1, nil)
+		if err != nil {
+			return nil, err
+		}
+		return repeat(p, n), nil
+	}
 	out := make([]*api.Pod, 0, n)
 	for i := 0; i < n; i++ {
-		gen := ""
-		if indexed {
-			gen = fmt.Sprintf("%s-%d-", job.Name, i)
-		}
-		p, err := workloads.CreatePodFromTemplate(&job.Spec.Template, job.Name, gen, &ref)
+		p, err := workloads.JobPod(job, i, nil)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, p)
-		if !indexed {
-			return repeat(p, n), nil
-		}
 	}
 	return out, nil
 }
@@ -172,8 +236,8 @@ func jobAsCreated(job *api.Job, readUID bool) (*api.Job, error) {
 		cp.Spec.Template.Labels = map[string]string{}
 	}
 	for key, value := range map[string]string{
-		legacyJobNameLabel: cp.Name, jobNameLabel: cp.Name,
-		legacyControllerUIDLabel: cp.UID, jobControllerUIDLabel: cp.UID,
+		legacyJobNameLabel: cp.Name, workloads.JobNameLabel: cp.Name,
+		legacyControllerUIDLabel: cp.UID, workloads.JobControllerUIDLabel: cp.UID,
 	} {
 		if _, ok := cp.Spec.Template.Labels[key]; !ok {
 			cp.Spec.Template.Labels[key] = value
@@ -185,8 +249,8 @@ func jobAsCreated(job *api.Job, readUID bool) (*api.Job, error) {
 	if cp.Spec.Selector.MatchLabels == nil {
 		cp.Spec.Selector.MatchLabels = map[string]string{}
 	}
-	if _, ok := cp.Spec.Selector.MatchLabels[jobControllerUIDLabel]; !ok {
-		cp.Spec.Selector.MatchLabels[jobControllerUIDLabel] = cp.UID
+	if _, ok := cp.Spec.Selector.MatchLabels[workloads.JobControllerUIDLabel]; !ok {
+		cp.Spec.Selector.MatchLabels[workloads.JobControllerUIDLabel] = cp.UID
 	}
 	return &cp, nil
 }
