@@ -213,6 +213,7 @@ func (w *world) explainWorkload(at where, o api.Object) *workloadReport {
 	if len(r.claims) > 0 {
 		cp := *w
 		cp.storage = append(append([]api.Object(nil), w.storage...), claimObjects(r.claims)...)
+		cp.sched, cp.schedErr = nil, nil // a cluster of its own, with the claims
 		pw = &cp
 	}
 	r.pod = pw.explain(pat, first)
