@@ -116,3 +116,36 @@ func mustRead(t *testing.T, name string) []byte {
 	}
 	return b
 }
+
+// A workload's pods are scheduled one after another until one fits
+// nowhere, and the output says which and why.
+func TestWorkloadPlacementSequence(t *testing.T) {
+	const deploy = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: big, namespace: shop}
+spec:
+  replicas: 8
+  selector: {matchLabels: {app: big}}
+  template:
+    metadata: {labels: {app: big}}
+    spec:
+      containers:
+      - name: c
+        image: busybox
+        resources: {requests: {cpu: "1"}}
+`
+	var out, errb bytes.Buffer
+	code := runExplainCmd([]string{"--at", "2025-06-01T12:00:00Z", "--cluster", "sample/cluster.yaml", "-"}, deploy, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	}
+	var line string
+	for _, l := range strings.Split(out.String(), "\n") {
+		if strings.Contains(l, "one after another") {
+			line = l
+		}
+	}
+	if !strings.Contains(line, "fits nowhere: 0/4 nodes are available") || !strings.Contains(line, "Insufficient cpu") {
+		t.Errorf("placement sequence line = %q, want the pod that fits nowhere and why", line)
+	}
+}

@@ -106,6 +106,44 @@ func (w *world) place(pod *api.Pod) *placement {
 	return pl
 }
 
+// maxSequence bounds how many of a workload's pods placeSequence
+// schedules: enough to see a spread, few enough to stay quick.
+const maxSequence = 100
+
+// placeSequence schedules a workload's new pods one after another, as
+// kube-scheduler takes them from its queue: each bound to the node chosen
+// and seen by the next (resources, spread, anti-affinity), with one
+// scheduler whose node walk carries over between cycles. It returns the
+// node of each pod placed and, when one fits nowhere, the scheduler's
+// message for it: placement stops there (its preemption is not played).
+// The pods are the pods as stored, with distinct names.
+func (w *world) placeSequence(pods []*api.Pod) (nodes []string, stuck string, err error) {
+	c, err := w.newCluster()
+	if err != nil {
+		return nil, "", err
+	}
+	var s scheduling.Scheduler
+	for _, p := range pods {
+		var d scheduling.Decision
+		cy := c.NewCycle(p)
+		if _, err := s.ScheduleOne(cy, &d); err != nil {
+			return nodes, "", err
+		}
+		i, ok := d.Chosen()
+		if !ok {
+			return nodes, messageText(cy.Explain().Message), nil
+		}
+		name := c.NodeAt(i).Name()
+		bound := deepCopy(p)
+		bound.Spec.NodeName = name
+		if err := c.AddPod(bound); err != nil {
+			return nodes, "", err
+		}
+		nodes = append(nodes, name)
+	}
+	return nodes, "", nil
+}
+
 // cluster is the scheduler's view of the objects read: the nodes, the
 // pods bound to them, namespaces, spread workloads and storage. It is
 // built once and kept: indexing every bound pod again for each pod

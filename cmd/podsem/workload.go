@@ -143,6 +143,11 @@ type workloadReport struct {
 	podFor string  // which of them pod is
 
 	budgets []budgetForecast
+	// sequence is the node each of the pods would be scheduled to, taken
+	// one after another; stuck is why the next one fits nowhere.
+	sequence []string
+	stuck    string
+	seqErr   error
 	// claims are the PersistentVolumeClaims a StatefulSet's controller
 	// creates with its pods; the scheduler meets them.
 	claims []*api.PersistentVolumeClaim
@@ -217,6 +222,9 @@ func (w *world) explainWorkload(at where, o api.Object) *workloadReport {
 		pw = &cp
 	}
 	r.pod = pw.explain(pat, first)
+	if _, daemon := o.(*api.DaemonSet); !daemon && len(pods) > 1 && len(w.nodes) > 0 {
+		r.sequence, r.stuck, r.seqErr = pw.placeSequence(pw.storedPods(pods, m.Namespace))
+	}
 	r.pod.origin = fmt.Sprintf("a pod %s %s/%s would create", r.kind, m.Namespace, m.Name)
 	r.budgets = w.forecastBudgets(o, pods)
 	return r
@@ -476,6 +484,23 @@ func copyWithUID[T any](x *T, uid string) *T {
 	return &cp
 }
 
+// storedPods are a workload's new pods as the API server would store them
+// (defaults, priority), in namespace, each with a distinct name: the
+// generated ones stand as generateName plus a counter.
+func (w *world) storedPods(pods []*api.Pod, namespace string) []*api.Pod {
+	n := min(len(pods), maxSequence)
+	out := make([]*api.Pod, n)
+	for i := range out {
+		p := deepCopy(pods[i])
+		p.Namespace = namespace
+		if p.Name == "" {
+			p.Name = fmt.Sprintf("%s%05d", p.GenerateName, i)
+		}
+		out[i] = w.store(&report{}, p)
+	}
+	return out
+}
+
 // claimObjects turns claims into the objects the scheduler reads.
 func claimObjects(claims []*api.PersistentVolumeClaim) []api.Object {
 	out := make([]api.Object, len(claims))
@@ -717,6 +742,23 @@ func (r *workloadReport) lines() []string {
 	}
 	if r.count > 0 && len(r.budgets) == 0 {
 		out = append(out, "no PodDisruptionBudget read selects its pods: the Eviction API lets each be evicted")
+	}
+	switch {
+	case r.seqErr != nil:
+		out = append(out, fmt.Sprintf("where they would all go cannot be told: %v", r.seqErr))
+	case len(r.sequence) > 0 || r.stuck != "":
+		placed := len(r.sequence)
+		l := fmt.Sprintf("kube-scheduler, taking them one after another (each seeing those before), binds them to %s", listNames(r.sequence))
+		if placed == 0 {
+			l = "kube-scheduler finds no node for the first of them"
+		}
+		switch {
+		case r.stuck != "":
+			l += fmt.Sprintf("; pod %d fits nowhere: %s", placed+1, r.stuck)
+		case placed < r.count:
+			l += fmt.Sprintf(" (the first %d of %d)", placed, r.count)
+		}
+		out = append(out, l)
 	}
 	if r.pod != nil {
 		out = append(out, r.podFor+" is explained next")
