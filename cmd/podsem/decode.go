@@ -92,16 +92,66 @@ type input struct {
 	configMaps map[string]map[string]string
 	secrets    map[string]map[string][]byte
 	errs       []inputError
+	// skipped counts the objects of kinds explain does not read (Ingress,
+	// HorizontalPodAutoscaler, custom resources...), by kind, in the order
+	// first met; a manifest repository is full of them.
+	skipped   map[string]int
+	skipOrder []string
+	// empty names the files that hold no object at all.
+	empty []string
 }
 
 func newInput() *input {
-	return &input{configMaps: map[string]map[string]string{}, secrets: map[string]map[string][]byte{}}
+	return &input{configMaps: map[string]map[string]string{}, secrets: map[string]map[string][]byte{}, skipped: map[string]int{}}
+}
+
+// size counts everything read so far, good or bad.
+func (in *input) size() int {
+	n := len(in.objects) + len(in.configMaps) + len(in.secrets) + len(in.errs)
+	for _, c := range in.skipped {
+		n += c
+	}
+	return n
+}
+
+// skip records one object of a kind explain does not read.
+func (in *input) skip(kind string) {
+	if kind == "" {
+		kind = "(no kind)"
+	}
+	if in.skipped[kind] == 0 {
+		in.skipOrder = append(in.skipOrder, kind)
+	}
+	in.skipped[kind]++
+}
+
+// notes are the lines explain prints under its header about what it did
+// not read: files without objects, objects of kinds it skips.
+func (in *input) notes() []string {
+	var out []string
+	for _, f := range in.empty {
+		out = append(out, f+": empty: no Kubernetes object in it")
+	}
+	if len(in.skipOrder) > 0 {
+		parts := make([]string, len(in.skipOrder))
+		for i, k := range in.skipOrder {
+			parts[i] = fmt.Sprintf("%d %s", in.skipped[k], k)
+		}
+		out = append(out, "skipped "+strings.Join(parts, ", ")+": not read by explain")
+	}
+	return out
 }
 
 // read adds the objects of one file. JSON (a file whose first character
 // is '{') is read as a stream of JSON documents; anything else as YAML,
 // possibly with several documents.
 func (in *input) read(file string, data []byte) {
+	before := in.size()
+	defer func() {
+		if in.size() == before {
+			in.empty = append(in.empty, file)
+		}
+	}()
 	trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff")
 	if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
 		in.readJSON(file, trimmed)
@@ -211,6 +261,10 @@ func (in *input) object(at where, obj any, wrap func(any) map[string]any) {
 		}
 	}
 	objs, err := decodeTree(wrap(obj))
+	if errors.Is(err, api.ErrUnknownKind) {
+		in.skip(at.kind)
+		return
+	}
 	if err != nil {
 		in.errs = append(in.errs, locate(at, obj, wrap, err))
 		return

@@ -9,15 +9,15 @@ import (
 	"os"
 	"strings"
 	"time"
-
-	"github.com/podsem/podsem/api"
 )
 
 //go:embed sample/pod.yaml sample/cluster.yaml
 var sample embed.FS
 
-// defaultNow is "now" when --at is not given.
-var defaultNow = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
+// fixedNow is "now" when --at is not given and nothing was read from a
+// cluster: manifests (and the embedded sample) explain the same way every
+// time.
+var fixedNow = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 
 // files is a repeatable flag.
 type files []string
@@ -30,6 +30,7 @@ type explainOptions struct {
 	format  string
 	at      string
 	cluster files
+	pod     string
 }
 
 // explainFlags returns explain's flag set, which prints its usage and
@@ -39,10 +40,11 @@ func explainFlags(out io.Writer) (*flag.FlagSet, *explainOptions) {
 	fs := flag.NewFlagSet("podsem explain", flag.ContinueOnError)
 	fs.SetOutput(out)
 	fs.StringVar(&o.format, "format", "text", "output format: text or mermaid")
-	fs.StringVar(&o.at, "at", defaultNow.Format(time.RFC3339), `the time taken as now (RFC 3339, or "now")`)
-	fs.Var(&o.cluster, "cluster", "a file of cluster objects (nodes, pods, budgets...) whose pods are not explained; repeatable")
+	fs.StringVar(&o.at, "at", "", `the time taken as now (RFC 3339, or "now"); default: the current time when objects read come from a cluster, else `+fixedNow.Format(time.RFC3339))
+	fs.StringVar(&o.pod, "pod", "", "explain only this pod, NAMESPACE/NAME (or NAME in default), of the objects read")
+	fs.Var(&o.cluster, "cluster", "a file of cluster objects (nodes, pods, budgets...) whose pods and workloads are not explained; repeatable")
 	fs.Usage = func() {
-		fmt.Fprintln(out, "usage: podsem explain [--format text|mermaid] [--at TIME] [--cluster FILE]... [FILE|-]...")
+		fmt.Fprintln(out, "usage: podsem explain [--format text|mermaid] [--at TIME] [--pod NS/NAME] [--cluster FILE]... [FILE|-]...")
 		fs.PrintDefaults()
 	}
 	return fs, o
@@ -52,7 +54,8 @@ func explainFlags(out io.Writer) (*flag.FlagSet, *explainOptions) {
 // exit status.
 func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs, opts := explainFlags(stderr)
-	if err := fs.Parse(args); err != nil {
+	names, err := parseInterspersed(fs, args)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
@@ -62,18 +65,20 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "podsem explain: --format %q: want text or mermaid\n", opts.format)
 		return 2
 	}
-	now := time.Now().UTC()
-	if opts.at != "now" {
+	var at time.Time
+	switch opts.at {
+	case "", "now":
+	default:
 		t, err := time.Parse(time.RFC3339, opts.at)
 		if err != nil {
 			fmt.Fprintf(stderr, "podsem explain: --at %q: %v\n", opts.at, err)
 			return 2
 		}
-		now = t
+		at = t
 	}
 
 	in := newInput()
-	explained := map[string]bool{} // files whose pods are explained
+	explained := map[string]bool{} // files whose pods and workloads are explained
 	readOne := func(name string, data []byte, explain bool) {
 		in.read(name, data)
 		if explain {
@@ -94,7 +99,8 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		readOne(name, data, explain)
 	}
-	if fs.NArg() == 0 {
+	sampleOnly := len(names) == 0
+	if sampleOnly {
 		for _, name := range []string{"sample/pod.yaml", "sample/cluster.yaml"} {
 			if name == "sample/cluster.yaml" && len(opts.cluster) > 0 {
 				continue
@@ -107,7 +113,7 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			readOne(name, data, name == "sample/pod.yaml")
 		}
 	}
-	for _, name := range fs.Args() {
+	for _, name := range names {
 		readPath(name, true)
 	}
 	for _, name := range opts.cluster {
@@ -115,29 +121,51 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	defaultNamespace(in)
 
+	now, clock := chooseClock(opts.at, at, in, sampleOnly, time.Now)
 	w := newWorld(in, now)
+	subjects := w.subjects(in, explained)
+	if opts.pod != "" {
+		one, err := selectPod(subjects, opts.pod)
+		if err != nil {
+			fmt.Fprintf(stderr, "podsem explain: --pod %s: %v\n", opts.pod, err)
+			return 1
+		}
+		subjects = one
+	}
+
 	var out strings.Builder
-	var pods []decoded
-	for _, d := range in.objects {
-		if _, ok := d.obj.(*api.Pod); ok && explained[d.at.file] {
-			pods = append(pods, d)
-		}
-	}
 	if opts.format == "mermaid" {
-		fmt.Fprintf(&out, "# explain (at %s)\n\n", now.Format(time.RFC3339))
+		fmt.Fprintf(&out, "# explain (at %s, %s)\n\n", now.Format(time.RFC3339), clock)
+		for _, n := range in.notes() {
+			fmt.Fprintf(&out, "> %s\n\n", mdEscape(n))
+		}
 	} else {
-		fmt.Fprintf(&out, "explain: %s, at %s\n\n", summary(in), now.Format(time.RFC3339))
+		fmt.Fprintf(&out, "explain: %s, at %s (%s)\n", summary(in), now.Format(time.RFC3339), clock)
+		for _, n := range in.notes() {
+			fmt.Fprintf(&out, "note: %s\n", n)
+		}
+		out.WriteString("\n")
 	}
-	for _, d := range pods {
-		r := w.explain(d.at, d.obj.(*api.Pod))
-		if opts.format == "mermaid" {
-			writeMermaid(&out, r)
-		} else {
-			writeText(&out, r, now)
+	for _, s := range subjects {
+		switch {
+		case s.workload != nil:
+			r := w.explainWorkload(s.at, s.workload)
+			if opts.format == "mermaid" {
+				writeWorkloadMermaid(&out, r)
+			} else {
+				writeWorkloadText(&out, r)
+			}
+		default:
+			r := w.explain(s.at, s.pod)
+			if opts.format == "mermaid" {
+				writeMermaid(&out, r)
+			} else {
+				writeText(&out, r, now)
+			}
 		}
 	}
-	if len(pods) == 0 {
-		fmt.Fprintf(&out, "%v\n", errNoPods)
+	if len(subjects) == 0 {
+		fmt.Fprintf(&out, "%v\n", errNothingToExplain)
 	}
 	io.WriteString(stdout, out.String())
 	for _, e := range in.errs {
@@ -147,6 +175,46 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// parseInterspersed parses args as fs's flags mixed with file names, as
+// `podsem explain cluster.yaml --pod shop/web-0` is typed; "--" ends the
+// flags. It returns the file names in order.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var names []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return names, nil
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return append(names, rest...), nil
+		}
+		names = append(names, rest[0])
+		args = rest[1:]
+	}
+}
+
+// chooseClock returns "now" and says where it comes from: --at when it
+// names a time (at), the current time for --at now or when objects read
+// come from a cluster (their ages and timestamps are real), else a fixed
+// time, so that manifests and the embedded sample explain the same way
+// every time.
+func chooseClock(flag string, at time.Time, in *input, sample bool, clock func() time.Time) (time.Time, string) {
+	switch {
+	case flag == "" && sample:
+		return fixedNow, "a fixed clock for the embedded sample; --at now uses the current time"
+	case flag == "now":
+		return clock().UTC().Truncate(time.Second), "the current time, --at now"
+	case flag != "":
+		return at, "--at"
+	case in.fromCluster():
+		return clock().UTC().Truncate(time.Second), "the current time: objects were read from a cluster; --at pins another"
+	}
+	return fixedNow, "a fixed clock, as nothing was read from a cluster; --at now uses the current time"
 }
 
 // summary counts what was read, by kind.

@@ -22,12 +22,29 @@ var goldens = []struct {
 }{
 	{"sample.txt", nil},
 	{"sample.md", []string{"--format", "mermaid"}},
-	{"list.txt", []string{"testdata/list.json"}},
-	{"list.md", []string{"--format=mermaid", "testdata/list.json"}},
+	{"list.txt", []string{"--at", "2025-06-01T12:00:00Z", "testdata/list.json"}},
+	{"list.md", []string{"--format=mermaid", "--at", "2025-06-01T12:00:00Z", "testdata/list.json"}},
 	{"multi.txt", []string{"testdata/multi.yaml"}},
 	{"malformed.txt", []string{"testdata/malformed.yaml", "testdata/truncated.json", "testdata/missing.yaml"}},
 	{"cluster-flag.txt", []string{"--at", "2025-06-01T12:10:00Z", "--cluster", "sample/cluster.yaml", "sample/pod.yaml"}},
-	{"privileged.txt", []string{"testdata/privileged.yaml"}},
+	{"privileged.txt", []string{"--at", "2025-06-01T12:00:00Z", "testdata/privileged.yaml"}},
+	// Issue 23.2: unknown kinds skipped with one note, an empty file
+	// named, a typed List's kindless item read as its kind, no node read
+	// (the scheduler's "0/0 nodes are available:"), an empty POD_IP, the
+	// BudgetIgnored answer explained.
+	{"kinds.txt", []string{"testdata/kinds.yaml", "testdata/empty.yaml"}},
+	{"kinds.md", []string{"--format", "mermaid", "testdata/kinds.yaml", "testdata/empty.yaml"}},
+	{"empty.txt", []string{"testdata/empty.yaml"}},
+	// Issue 23.3: a live cluster's dump, every pod of it, the workloads
+	// through the pods they own; the read phase and the computed one.
+	{"dump.txt", []string{"testdata/cluster-dump.yaml", "--at", "2026-11-27T07:00:00Z"}},
+	{"dump-pod.txt", []string{"testdata/cluster-dump.yaml", "--pod", "shop/web-7d4b9c6f8-m5zrt", "--at", "2026-11-27T07:00:00Z"}},
+	{"dump-pod.md", []string{"--format", "mermaid", "testdata/cluster-dump.yaml", "--pod", "default/load-test", "--at", "2026-11-27T07:00:00Z"}},
+	{"dump-pod-missing.txt", []string{"testdata/cluster-dump.yaml", "--pod", "shop/web-7d4b9c6f8", "--at", "2026-11-27T07:00:00Z"}},
+	// Issue 19.7: workload manifests, explained through the pods their
+	// controllers would create.
+	{"workloads.txt", []string{"--at", "2025-06-01T12:00:00Z", "--cluster", "sample/cluster.yaml", "testdata/workloads.yaml"}},
+	{"workloads.md", []string{"--format", "mermaid", "--at", "2025-06-01T12:00:00Z", "--cluster", "sample/cluster.yaml", "testdata/workloads.yaml"}},
 }
 
 func TestGolden(t *testing.T) {
@@ -124,7 +141,6 @@ func TestBadInputLines(t *testing.T) {
 	want := []string{
 		`testdata/malformed.yaml: Pod bad-quantity (document 1): spec.containers[0].resources.limits.cpu: "lots": `,
 		`testdata/malformed.yaml: Pod bad-type (document 2): spec.containers[0].ports[0].containerPort: "http": `,
-		`testdata/malformed.yaml: Ingress web (document 3): kind: "Ingress": `,
 		`testdata/malformed.yaml: document 4: line 36: did not find expected ',' or '}'`,
 		`testdata/malformed.yaml: document 5: `,
 		`testdata/malformed.yaml: Pod listed-bad (document 6, items[1]): spec.containers[0].resources.requests.memory: "12XB": `,
@@ -136,6 +152,9 @@ func TestBadInputLines(t *testing.T) {
 		if !strings.HasPrefix(lines[i], w) {
 			t.Errorf("line %d = %q, want prefix %q", i+1, lines[i], w)
 		}
+	}
+	if !strings.Contains(out.String(), "note: skipped 1 Ingress: not read by explain\n") {
+		t.Errorf("the Ingress was not noted as skipped:\n%s", out.String())
 	}
 	for _, name := range []string{"listed-good", "good"} {
 		if !strings.Contains(out.String(), "== Pod default/"+name+" ") {

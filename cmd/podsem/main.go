@@ -22,7 +22,7 @@
 //
 // # podsem explain
 //
-//	podsem explain [--format text|mermaid] [--at TIME] [--cluster FILE]... [FILE|-]...
+//	podsem explain [--format text|mermaid] [--at TIME] [--pod NS/NAME] [--cluster FILE]... [FILE|-]...
 //
 // Explain reads Kubernetes manifests as people have them — `kubectl get -o
 // json` or `-o yaml` output, single objects or Lists, multi-document YAML
@@ -36,29 +36,53 @@
 //     output says so;
 //   - effective requests and limits, QoS class and priority;
 //   - phase, kubelet conditions and the `kubectl get pods` line of the pod
-//     as read;
+//     as read (the phase read and the one the kubelet would compute from
+//     the container statuses read, both named when they differ);
 //   - its life on a happy path through the kubelet's pod state machine;
 //   - the probe schedule (when each probe first runs, when the container
 //     counts as started or ready, when failing probes kill it);
 //   - the termination timeline of a plain `kubectl delete pod`;
-//   - its downward API environment and volume files;
-//   - when nodes are read too: on which node kube-scheduler would put it,
-//     why not elsewhere, and whom it would preempt;
-//   - whether the Eviction API would let it be evicted now, with the
-//     PodDisruptionBudgets read.
+//   - its downward API environment and volume files (a pod IP not yet
+//     assigned is said to be so);
+//   - on which node kube-scheduler would put it, why not elsewhere, and
+//     whom it would preempt (with no node read: why it stays Pending);
+//   - whether the Eviction API would let it be evicted now, and why, with
+//     the PodDisruptionBudgets read.
 //
-// Pods in the FILE arguments ("-" is standard input) are explained; every
-// object read, from FILE arguments and --cluster files alike, is the
-// cluster they meet (nodes, pods already bound to nodes,
-// PodDisruptionBudgets, PriorityClasses, Namespaces, Services and workload
-// controllers, and ConfigMaps and Secrets for environment lookups). Objects
-// without a namespace are in "default". With no FILE an embedded sample is
-// explained: the pod sample/pod.yaml in the cluster sample/cluster.yaml (or
-// in the --cluster files, when some are given).
+// A Deployment, ReplicaSet, StatefulSet, DaemonSet or Job is explained
+// through its pods. Read with the pods it owns (a cluster's dump), it
+// lists them by their ownerReferences, each explained as read. Read
+// without them (a manifest), it says how many pods its controller would
+// create and their names or generateName, where a DaemonSet puts one,
+// what the PodDisruptionBudgets selecting them would allow once all run
+// and are Ready, and explains the first of them as above.
 //
-// --at pins "now" (RFC 3339, or "now" for the wall clock). It defaults to
-// 2025-06-01T12:00:00Z, so that the output of the same files is the same
-// every time.
+// A live cluster reads in one go:
+//
+//	kubectl get nodes,pods,pdb,pvc,pv,storageclasses,csinodes,priorityclasses,deployments,replicasets,statefulsets,daemonsets,jobs -A -o yaml > cluster.yaml
+//	podsem explain cluster.yaml
+//	podsem explain cluster.yaml --pod shop/web-0
+//
+// Pods and workloads in the FILE arguments ("-" is standard input) are
+// explained (--pod keeps one pod, NAMESPACE/NAME or NAME in default; a
+// name not read is an error naming the closest pods read); every object
+// read, from FILE arguments and --cluster files alike, is the cluster they
+// meet (nodes, pods already bound to nodes, PodDisruptionBudgets,
+// PriorityClasses, Namespaces, Services and workload controllers,
+// claims, volumes, storage classes and CSI nodes, and ConfigMaps and
+// Secrets for environment lookups). Objects without a namespace are in
+// "default". Objects of other kinds (Ingress, HorizontalPodAutoscaler,
+// custom resources...) are skipped with one note line; an empty file is
+// named in a note. With no FILE an embedded sample is explained: the pod
+// sample/pod.yaml in the cluster sample/cluster.yaml (or in the --cluster
+// files, when some are given). Flags may follow the file names.
+//
+// --at pins "now" (RFC 3339, or "now" for the wall clock). Without it,
+// files read from a cluster (an object with a uid or resourceVersion, a
+// pod with a status) are explained at the current time, so that ages and
+// timestamps are real; manifests and the embedded sample at
+// 2025-06-01T12:00:00Z, so that their output is the same every time. The
+// first line of the output says which clock was used.
 //
 // --format mermaid prints Markdown with Mermaid diagrams instead, which
 // GitHub and most Markdown viewers draw: the pod's lifecycle as a state
@@ -67,9 +91,9 @@
 // table of fit, topology spread verdict, skew if placed and score, and the
 // downward API values and the eviction answer as tables and text.
 //
-// Bad input — a file that cannot be read or parsed, an unknown kind, an
-// invalid value — gets one line on stderr, "FILE: OBJECT: FIELD: VALUE:
-// problem", and everything else is still explained.
+// Bad input — a file that cannot be read or parsed, an object without a
+// kind, an invalid value — gets one line on stderr, "FILE: OBJECT: FIELD:
+// VALUE: problem", and everything else is still explained.
 //
 // # podsem version
 //
@@ -81,8 +105,9 @@
 //
 // # Exit status
 //
-// 0 when the command did what was asked with good input; 1 when explain
-// read some bad input (and explained the rest); 2 for a usage error: no
+// 0 when the command did what was asked with good input (kinds explain
+// skips are no bad input); 1 when explain read some bad input (and
+// explained the rest) or --pod names a pod not read; 2 for a usage error: no
 // command, an unknown command, an unknown flag or a bad flag value.
 package main
 

@@ -21,7 +21,7 @@ func TestDispatch(t *testing.T) {
 		{args: []string{"help"}, code: 0, stdout: []string{"Usage:", "podsem <command>", "explain", "help", "version", kubernetesVersion}},
 		{args: []string{"-h"}, code: 0, stdout: []string{"Usage:"}},
 		{args: []string{"--help"}, code: 0, stdout: []string{"Usage:"}},
-		{args: []string{"help", "explain"}, code: 0, stdout: []string{"usage: podsem explain [--format text|mermaid] [--at TIME] [--cluster FILE]... [FILE|-]...", "-format", "-at", "-cluster"}},
+		{args: []string{"help", "explain"}, code: 0, stdout: []string{"usage: podsem explain [--format text|mermaid] [--at TIME] [--pod NS/NAME] [--cluster FILE]... [FILE|-]...", "-format", "-at", "-cluster"}},
 		{args: []string{"help", "version"}, code: 0, stdout: []string{"usage: podsem version"}},
 		{args: []string{"help", "help"}, code: 0, stdout: []string{"usage: podsem help"}},
 		{args: []string{"help", "simulate"}, code: 2, stderr: []string{`podsem help: unknown command "simulate"`, "Usage:"}},

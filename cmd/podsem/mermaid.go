@@ -16,8 +16,12 @@ import (
 // of fit, spread verdict, skew if placed and score.
 func writeMermaid(b *strings.Builder, r *report) {
 	fmt.Fprintf(b, "## Pod %s/%s\n\n", r.pod.Namespace, r.pod.Name)
-	fmt.Fprintf(b, "From %s, %s. QoS class %s; requests %s; limits %s.\n\n",
-		r.at.file, docText(r.at), r.qos, resourceText(r.requests), resourceText(r.limits))
+	from := r.at.file + ", " + docText(r.at)
+	if r.origin != "" {
+		from = mdEscape(r.origin) + "; " + from
+	}
+	fmt.Fprintf(b, "From %s. QoS class %s; requests %s; limits %s.\n\n",
+		from, r.qos, resourceText(r.requests), resourceText(r.limits))
 	if r.privileged {
 		b.WriteString(mdEscape(privilegedNote) + "\n\n")
 	}
@@ -64,7 +68,13 @@ func writeMermaid(b *strings.Builder, r *report) {
 				fmt.Fprintf(b, "| %s | (error) | %s |\n", cell(e.container), cell(e.err.Error()))
 			}
 			for _, v := range e.vars {
-				fmt.Fprintf(b, "| %s | %s | `%s` |\n", cell(e.container), cell(v.Name), cell(v.Value))
+				val := "`" + cell(v.Value) + "`"
+				if v.Value == "" {
+					if n := podIPNote(r, e.container, v.Name); n != "" {
+						val = "(" + cell(mdEscape(n)) + ")"
+					}
+				}
+				fmt.Fprintf(b, "| %s | %s | %s |\n", cell(e.container), cell(v.Name), val)
 			}
 		}
 		for _, f := range r.files {
@@ -88,7 +98,11 @@ func writeMermaid(b *strings.Builder, r *report) {
 	if r.eviction.Allowed {
 		verdict = "allowed"
 	}
-	fmt.Fprintf(b, "The Eviction API now: **%s**, %s.\n\n", verdict, mdEscape(r.eviction.String()))
+	fmt.Fprintf(b, "The Eviction API now: **%s**, %s.", verdict, mdEscape(r.eviction.String()))
+	if why := evictionWhy(r); why != "" {
+		fmt.Fprintf(b, " %s.", mdEscape(upperFirst(why)))
+	}
+	b.WriteString("\n\n")
 }
 
 func upperFirst(s string) string {
@@ -228,6 +242,10 @@ func milestoneName(k termination.TimelineEventKind) string {
 // the pod's edge to the chosen node, and the same facts as a table.
 func mermaidPlacement(b *strings.Builder, r *report) {
 	pl := r.place
+	if pl.noNodes {
+		b.WriteString(mdEscape(upperFirst(noNodesText)) + ".\n\n")
+		return
+	}
 	if pl.err != nil {
 		fmt.Fprintf(b, "The nodes could not be indexed: %s\n\n", mdEscape(pl.err.Error()))
 		return
@@ -299,7 +317,7 @@ func mermaidPlacement(b *strings.Builder, r *report) {
 	}
 	b.WriteString("\n")
 	if pl.explanation.Message != "" {
-		fmt.Fprintf(b, "%s\n\n", mdEscape(pl.explanation.Message))
+		fmt.Fprintf(b, "%s\n\n", mdEscape(messageText(pl.explanation.Message)))
 	}
 }
 

@@ -23,6 +23,20 @@ type placement struct {
 	preempt     *preemption.Result
 	chosen      string // best, or the node nominated after preemption
 	zones       []zone
+	noNodes     bool // no node was read
+}
+
+// noNodesText says what kube-scheduler does with a pod when the cluster
+// has no node.
+const noNodesText = "no node was read, so kube-scheduler has no node to try: its cycle fails with \"no nodes available to schedule pods\" (no \"0/N nodes are available: ...\" list of reasons, as no node was there to refuse the pod), and the pod stays Pending, its PodScheduled condition False, until a node joins; give the nodes (kubectl get nodes -o yaml) in the same file or with --cluster to see where it would go"
+
+// messageText is the scheduler's FailedScheduling message, explained when
+// there is nothing after its colon (no node to give a reason).
+func messageText(msg string) string {
+	if strings.HasSuffix(msg, ":") || strings.HasSuffix(msg, ": ") {
+		return strings.TrimSpace(msg) + " (nothing after the colon: no node was there to refuse the pod; with no node at all kube-scheduler reports \"no nodes available to schedule pods\")"
+	}
+	return msg
 }
 
 // zone groups the nodes of one topology.kubernetes.io/zone value ("" for
@@ -49,28 +63,24 @@ type nodeFit struct {
 // scheduler's preemption with the budgets' current status.
 func (w *world) place(pod *api.Pod) *placement {
 	pl := &placement{}
-	var bound []*api.Pod
-	for _, p := range w.pods {
-		if p.Spec.NodeName == "" || (p.Namespace == pod.Namespace && p.Name == pod.Name) {
-			continue
-		}
-		bound = append(bound, p)
+	if len(w.nodes) == 0 {
+		pl.noNodes = true
+		return pl
 	}
-	c, err := scheduling.NewCluster(w.nodes, bound, scheduling.Config{})
+	c, err := w.cluster()
 	if err != nil {
 		pl.err = err
 		return pl
 	}
-	for _, ns := range w.namespaces {
-		if err := c.SetNamespace(ns); err != nil {
-			pl.err = err
-			return pl
+	// The pod itself is left out of the cluster it is placed in, and put
+	// back afterwards.
+	for _, p := range w.pods {
+		if p.Spec.NodeName != "" && p.Namespace == pod.Namespace && p.Name == pod.Name {
+			if err := c.RemovePod(p.Namespace, p.Name); err == nil {
+				defer c.AddPod(p)
+			}
+			break
 		}
-	}
-	c.SetSpreadWorkloads(w.workloads)
-	if err := c.AddObjects(w.storage...); err != nil {
-		pl.err = err
-		return pl
 	}
 	cy := c.NewCycle(pod)
 	// kube-scheduler's own decision: its node walk from the first node,
@@ -94,6 +104,79 @@ func (w *world) place(pod *api.Pod) *placement {
 	}
 	pl.zones = fitTable(pl, c, len(pod.Spec.TopologySpreadConstraints) > 0)
 	return pl
+}
+
+// maxSequence bounds how many of a workload's pods placeSequence
+// schedules: enough to see a spread, few enough to stay quick.
+const maxSequence = 100
+
+// placeSequence schedules a workload's new pods one after another, as
+// kube-scheduler takes them from its queue: each bound to the node chosen
+// and seen by the next (resources, spread, anti-affinity), with one
+// scheduler whose node walk carries over between cycles. It returns the
+// node of each pod placed and, when one fits nowhere, the scheduler's
+// message for it: placement stops there (its preemption is not played).
+// The pods are the pods as stored, with distinct names.
+func (w *world) placeSequence(pods []*api.Pod) (nodes []string, stuck string, err error) {
+	c, err := w.newCluster()
+	if err != nil {
+		return nil, "", err
+	}
+	var s scheduling.Scheduler
+	for _, p := range pods {
+		var d scheduling.Decision
+		cy := c.NewCycle(p)
+		if _, err := s.ScheduleOne(cy, &d); err != nil {
+			return nodes, "", err
+		}
+		i, ok := d.Chosen()
+		if !ok {
+			return nodes, messageText(cy.Explain().Message), nil
+		}
+		name := c.NodeAt(i).Name()
+		bound := deepCopy(p)
+		bound.Spec.NodeName = name
+		if err := c.AddPod(bound); err != nil {
+			return nodes, "", err
+		}
+		nodes = append(nodes, name)
+	}
+	return nodes, "", nil
+}
+
+// cluster is the scheduler's view of the objects read: the nodes, the
+// pods bound to them, namespaces, spread workloads and storage. It is
+// built once and kept: indexing every bound pod again for each pod
+// explained would make a large cluster's dump quadratic.
+func (w *world) cluster() (*scheduling.Cluster, error) {
+	if w.sched != nil || w.schedErr != nil {
+		return w.sched, w.schedErr
+	}
+	w.sched, w.schedErr = w.newCluster()
+	return w.sched, w.schedErr
+}
+
+func (w *world) newCluster() (*scheduling.Cluster, error) {
+	var bound []*api.Pod
+	for _, p := range w.pods {
+		if p.Spec.NodeName != "" {
+			bound = append(bound, p)
+		}
+	}
+	c, err := scheduling.NewCluster(w.nodes, bound, scheduling.Config{})
+	if err != nil {
+		return nil, err
+	}
+	for _, ns := range w.namespaces {
+		if err := c.SetNamespace(ns); err != nil {
+			return nil, err
+		}
+	}
+	c.SetSpreadWorkloads(w.workloads)
+	if err := c.AddObjects(w.storage...); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 // fitTable groups the explanation's nodes by zone.
@@ -146,6 +229,10 @@ func fitTable(pl *placement, c *scheduling.Cluster, hasSpread bool) []zone {
 
 // writePlacement prints the scheduling section as text.
 func writePlacement(b *strings.Builder, pl *placement, pod *api.Pod) {
+	if pl.noNodes {
+		fmt.Fprintf(b, "  %s\n", noNodesText)
+		return
+	}
 	if pl.err != nil {
 		fmt.Fprintf(b, "  the nodes could not be indexed: %v\n", pl.err)
 		return
@@ -181,7 +268,7 @@ func writePlacement(b *strings.Builder, pl *placement, pod *api.Pod) {
 	case pl.best != "":
 		fmt.Fprintf(b, "  => would be bound to %s\n", pl.best)
 	case pl.explanation.Message != "":
-		fmt.Fprintf(b, "  => %s\n", pl.explanation.Message)
+		fmt.Fprintf(b, "  => %s\n", messageText(pl.explanation.Message))
 	}
 	if pl.preempt == nil {
 		return
@@ -194,7 +281,7 @@ func writePlacement(b *strings.Builder, pl *placement, pod *api.Pod) {
 	case !r.Eligible:
 		fmt.Fprintf(b, "    not eligible: %s\n", r.Message)
 	case r.Node == "":
-		fmt.Fprintf(b, "    no node can be freed: %s\n", r.Message)
+		fmt.Fprintf(b, "    no node can be freed: %s\n", messageText(r.Message))
 	default:
 		vs := make([]string, 0, len(r.Victims))
 		for _, v := range r.Victims {

@@ -32,6 +32,9 @@ func FuzzReadManifests(f *testing.F) {
 		"{\"kind\":\"Pod\"}\n{\"kind\":\"Node\"\n",
 		"kind: Pod\nspec:\n\tcontainers: []\n",
 		"kind: Pod\nmetadata:\n  name: a\n  name: b\n",
+		"kind: Ingress\nmetadata: {name: i}\n---\nkind: CustomThing\n---\n# only a comment\n",
+		"apiVersion: v1\nkind: List\nitems:\n- kind: Deployment\n  metadata: {name: d, uid: u}\n  spec: {replicas: 2}\n- kind: HorizontalPodAutoscaler\n",
+		"",
 	} {
 		f.Add([]byte(s))
 	}

@@ -34,6 +34,11 @@ type world struct {
 	// as read when they carry one, else as the disruption controller
 	// computes it from the pods read (see budgetStatus).
 	budgets []budget
+
+	// sched is the scheduler's view of the cluster, built on first use
+	// (see cluster).
+	sched    *scheduling.Cluster
+	schedErr error
 }
 
 // budget is one PodDisruptionBudget with its status now.
@@ -151,7 +156,11 @@ func (w *world) node(name string) *api.Node {
 // report is everything explain says about one pod.
 type report struct {
 	at  where
+	now time.Time
 	pod *api.Pod // as read
+	// origin says where a pod that was not read comes from ("a pod
+	// Deployment shop/web would create"); "" for a pod read.
+	origin string
 	// stored is the pod as the API server would store it: defaulted
 	// (api.DefaultPod), its priority resolved by the Priority admission
 	// plugin when spec.priority is unset, phase Pending when it has no
@@ -212,7 +221,7 @@ type volumeFiles struct {
 
 // explain builds the report of one pod.
 func (w *world) explain(at where, pod *api.Pod) *report {
-	r := &report{at: at, pod: pod}
+	r := &report{at: at, now: w.now, pod: pod}
 	r.stored = w.store(r, pod)
 	apiserver := validation.Options{AllowPrivileged: readFromCluster(pod)}
 	r.findings = apiserver.ValidatePodCreate(r.stored)
@@ -238,7 +247,9 @@ func (w *world) explain(at where, pod *api.Pod) *report {
 	}
 	r.row = lifecycle.DisplayStatus(r.statusOf, w.now)
 
-	if len(w.nodes) > 0 {
+	if len(w.nodes) > 0 || !r.bound {
+		// With no node read, the scheduler's answer is still the one a
+		// pod meets on a cluster without nodes: it stays Pending.
 		r.place = w.place(r.stored)
 	}
 	r.running, r.runningOn = w.bind(r)
@@ -413,4 +424,6 @@ func sortedNames(l api.ResourceList) []api.ResourceName {
 	return n
 }
 
-var errNoPods = errors.New("no pod to explain")
+// errNothingToExplain is what explain says when the files hold no pod and
+// no workload whose pods it could explain.
+var errNothingToExplain = errors.New("nothing to explain: no Pod, Deployment, ReplicaSet, StatefulSet, DaemonSet or Job was read from the files to explain")

@@ -6,11 +6,16 @@ import (
 	"time"
 
 	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/disruption"
 )
 
 // writeText prints a report as plain text sections.
 func writeText(b *strings.Builder, r *report, now time.Time) {
-	fmt.Fprintf(b, "== Pod %s/%s (%s, %s)\n", r.pod.Namespace, r.pod.Name, r.at.file, docText(r.at))
+	from := r.at.file + ", " + docText(r.at)
+	if r.origin != "" {
+		from = r.origin + "; " + from
+	}
+	fmt.Fprintf(b, "== Pod %s/%s (%s)\n", r.pod.Namespace, r.pod.Name, from)
 
 	b.WriteString("\nvalidation (the API server's checks on create, after v1 defaulting)\n")
 	if r.admission != nil {
@@ -43,7 +48,15 @@ func writeText(b *strings.Builder, r *report, now time.Time) {
 	} else {
 		fmt.Fprintf(b, "\nstatus (none was read: the pod as just created, at %s)\n", now.Format(time.RFC3339))
 	}
-	fmt.Fprintf(b, "  phase %s: %s\n", r.phase.Phase, r.phase.Why)
+	switch read := r.pod.Status.Phase; {
+	case r.statusOf != r.pod:
+		fmt.Fprintf(b, "  phase %s (computed: %s)\n", r.phase.Phase, r.phase.Why)
+	case read == r.phase.Phase:
+		fmt.Fprintf(b, "  phase %s (as read, and as the kubelet computes it from the container statuses read: %s)\n", read, r.phase.Why)
+	default:
+		fmt.Fprintf(b, "  phase %s as read; the kubelet would compute %s from the container statuses read (%s)\n", read, r.phase.Phase, r.phase.Why)
+		b.WriteString("    the kubelet writes the phase it computes at its next status sync; the sections below take the pod as read\n")
+	}
 	if !r.bound {
 		b.WriteString("  conditions: none from a kubelet (the pod is bound to no node)\n")
 	} else {
@@ -131,7 +144,13 @@ func writeText(b *strings.Builder, r *report, now time.Time) {
 			fmt.Fprintf(b, "    error: %v\n", e.err)
 		}
 		for _, v := range e.vars {
-			fmt.Fprintf(b, "    %s=%s\n", v.Name, v.Value)
+			line := fmt.Sprintf("    %s=%s", v.Name, v.Value)
+			if v.Value == "" {
+				if n := podIPNote(r, e.container, v.Name); n != "" {
+					line += "   <" + n + ">"
+				}
+			}
+			b.WriteString(line + "\n")
 		}
 	}
 	for _, f := range r.files {
@@ -168,6 +187,9 @@ func writeText(b *strings.Builder, r *report, now time.Time) {
 		verdict = "allowed"
 	}
 	fmt.Fprintf(b, "  eviction now: %s, %s\n", verdict, r.eviction.String())
+	if why := evictionWhy(r); why != "" {
+		fmt.Fprintf(b, "    %s\n", why)
+	}
 	b.WriteString("\n")
 }
 
@@ -248,4 +270,58 @@ func durList(ds []time.Duration) string {
 		s[i] = fmtDur(d)
 	}
 	return strings.Join(s, ", ")
+}
+
+// podIPNote says why a variable from status.podIP or status.podIPs is
+// empty: the pod has no IP yet, as read or as explain builds it.
+func podIPNote(r *report, container, name string) string {
+	if r.running.Status.PodIP != "" {
+		return ""
+	}
+	for _, c := range append(append([]api.Container(nil), r.running.Spec.InitContainers...), r.running.Spec.Containers...) {
+		if c.Name != container {
+			continue
+		}
+		for _, e := range c.Env {
+			if e.Name != name || e.ValueFrom == nil || e.ValueFrom.FieldRef == nil {
+				continue
+			}
+			switch e.ValueFrom.FieldRef.FieldPath {
+			case "status.podIP", "status.podIPs":
+				if readFromCluster(r.pod) {
+					return "empty: the pod read has no status.podIP yet; the network plugin assigns it when the kubelet starts the pod's sandbox"
+				}
+				return "assigned by the network plugin when the kubelet starts the pod's sandbox; no status.podIP was read"
+			}
+		}
+	}
+	return ""
+}
+
+// evictionWhy explains an Eviction API answer that carries no message of
+// its own: which rule let the pod go, and why it applies.
+func evictionWhy(r *report) string {
+	d := r.eviction
+	if d.Message != "" {
+		return ""
+	}
+	switch d.Rule {
+	case disruption.RuleBudgetIgnored:
+		why := fmt.Sprintf("the pod is %s", r.stored.Status.Phase)
+		if r.stored.DeletionTimestamp != nil {
+			why = "the pod is already terminating (it has a deletionTimestamp)"
+		} else if r.statusOf == r.stored && r.stored.Status.Phase == api.PodPending {
+			why = "the pod is Pending (as just created: no kubelet runs it yet)"
+		}
+		return why + ", and the Eviction API deletes a Pending, Succeeded or Failed pod, or one already terminating, without consulting any PodDisruptionBudget"
+	case disruption.RuleNoBudget:
+		return "no PodDisruptionBudget selects the pod, so nothing limits its eviction"
+	case disruption.RuleBudgetAllows:
+		return fmt.Sprintf("PodDisruptionBudget %s allows a disruption: the eviction uses one (disruptionsAllowed goes down by 1)", d.Budget)
+	case disruption.RuleUnhealthyAlwaysAllow:
+		return fmt.Sprintf("the pod is not Ready and PodDisruptionBudget %s has unhealthyPodEvictionPolicy AlwaysAllow: evicted without using the budget", d.Budget)
+	case disruption.RuleUnhealthyHealthyBudget:
+		return fmt.Sprintf("the pod is not Ready and PodDisruptionBudget %s is met (currentHealthy >= desiredHealthy; unhealthyPodEvictionPolicy IfHealthyBudget): evicted without using the budget", d.Budget)
+	}
+	return ""
 }
