@@ -2,6 +2,7 @@ package termination_test
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/podsem/podsem/api"
@@ -12,7 +13,7 @@ import (
 // runs its preStop hook (sleep 5s), then sends SIGTERM, and the app takes
 // 2s to exit; all well within the 30s grace period.
 func ExampleBuildTimeline_preStop() {
-	grace := int64(30)
+	grace, now := int64(30), time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 	pod := &api.Pod{
 		ObjectMeta: api.ObjectMeta{Name: "web-0", Namespace: "default", UID: "uid-web-0"},
 		Spec: api.PodSpec{NodeName: "node-1", TerminationGracePeriodSeconds: &grace, Containers: []api.Container{{
@@ -21,7 +22,6 @@ func ExampleBuildTimeline_preStop() {
 		}}},
 		Status: api.PodStatus{Phase: api.PodRunning},
 	}
-	now := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 	tl, err := termination.BuildTimeline(pod, termination.DeleteRequest{
 		ExitAfterSignal: map[string]time.Duration{"app": 2 * time.Second},
 	}, now)
@@ -30,11 +30,7 @@ func ExampleBuildTimeline_preStop() {
 		return
 	}
 	for _, e := range tl.Events {
-		if e.Container == "" {
-			fmt.Printf("%3s %s\n", e.Offset, e.Kind)
-		} else {
-			fmt.Printf("%3s %s %s\n", e.Offset, e.Kind, e.Container)
-		}
+		fmt.Printf("%3s %s\n", e.Offset, strings.TrimSpace(string(e.Kind)+" "+e.Container))
 	}
 	// Output:
 	// 0s DeleteRequested
