@@ -118,7 +118,7 @@ func TestUnmarshalJSONWrongKind(t *testing.T) {
 		}
 	}
 	var v IntOrString
-	if err := v.UnmarshalJSON([]byte(`-2147483648`)); err != nil || v != FromInt(-2147483648) {
+	if err := v.UnmarshalJSON([]byte(`-2147483648`)); err != nil || v != FromInt32(-2147483648) {
 		t.Errorf("MinInt32: %+v, %v", v, err)
 	}
 }

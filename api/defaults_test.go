@@ -24,7 +24,7 @@ func TestDefaultPod(t *testing.T) {
 				Limits:   ResourceList{ResourceCPU: MustParseQuantity("1"), ResourceMemory: MustParseQuantity("1Gi")},
 				Requests: ResourceList{ResourceCPU: MustParseQuantity("0.0001")},
 			},
-			ReadinessProbe: &Probe{ProbeHandler: ProbeHandler{HTTPGet: &HTTPGetAction{Port: FromInt(8080)}}},
+			ReadinessProbe: &Probe{ProbeHandler: ProbeHandler{HTTPGet: &HTTPGetAction{Port: FromInt32(8080)}}},
 		}},
 		Volumes: []Volume{{Name: "scratch"}, {Name: "info", VolumeSource: VolumeSource{DownwardAPI: &DownwardAPIVolumeSource{
 			Items: []DownwardAPIVolumeFile{{Path: "labels", FieldRef: &ObjectFieldSelector{FieldPath: "metadata.labels"}}},

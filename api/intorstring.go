@@ -18,8 +18,9 @@ type IntOrString struct {
 	StrVal   string
 }
 
-// FromInt returns an integer IntOrString.
-func FromInt(i int32) IntOrString { return IntOrString{IntVal: i} }
+// FromInt32 returns an integer IntOrString holding i, as apimachinery's
+// intstr.FromInt32 does (IntOrString keeps an int32, as on the wire).
+func FromInt32(i int32) IntOrString { return IntOrString{IntVal: i} }
 
 // FromString returns a string IntOrString.
 func FromString(s string) IntOrString { return IntOrString{IsString: true, StrVal: s} }

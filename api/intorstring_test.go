@@ -11,7 +11,7 @@ func TestIntOrStringJSON(t *testing.T) {
 		want IntOrString
 		err  bool
 	}{
-		{`5`, FromInt(5), false},
+		{`5`, FromInt32(5), false},
 		{`"50%"`, FromString("50%"), false},
 		{`"http"`, FromString("http"), false},
 		{`1.5`, IntOrString{}, true},
@@ -44,7 +44,7 @@ func TestScaledValueFromIntOrPercent(t *testing.T) {
 		want    int
 		err     bool
 	}{
-		{FromInt(3), 10, true, 3, false},
+		{FromInt32(3), 10, true, 3, false},
 		{FromString("50%"), 5, true, 3, false},
 		{FromString("50%"), 5, false, 2, false},
 		{FromString("0%"), 5, true, 0, false},

@@ -35,7 +35,7 @@ func TestProbeKind(t *testing.T) {
 // probes.
 func ExampleProbeKind_Of() {
 	c := &api.Container{Name: "web", ReadinessProbe: &api.Probe{
-		ProbeHandler: api.ProbeHandler{HTTPGet: &api.HTTPGetAction{Path: "/ready", Port: api.FromInt(8080)}}}}
+		ProbeHandler: api.ProbeHandler{HTTPGet: &api.HTTPGetAction{Path: "/ready", Port: api.FromInt32(8080)}}}}
 	for _, k := range []api.ProbeKind{api.ProbeLiveness, api.ProbeReadiness, api.ProbeStartup} {
 		fmt.Printf("%s: %v\n", k, k.Of(c) != nil)
 	}

@@ -46,7 +46,7 @@ func BenchmarkEvaluate1000Pods(b *testing.B) {
 		pdb  *api.PodDisruptionBudget
 	}{
 		{"minAvailable=int/one-app", func() *api.PodDisruptionBudget {
-			p := pdbMin(api.FromInt(80))
+			p := pdbMin(api.FromInt32(80))
 			p.Spec.Selector = &api.LabelSelector{MatchLabels: map[string]string{"app": "app-3"}}
 			return p
 		}()},
@@ -57,7 +57,7 @@ func BenchmarkEvaluate1000Pods(b *testing.B) {
 			return p
 		}()},
 		{"minAvailable=int/all", func() *api.PodDisruptionBudget {
-			p := pdbMin(api.FromInt(900))
+			p := pdbMin(api.FromInt32(900))
 			p.Spec.Selector = &api.LabelSelector{}
 			return p
 		}()},

@@ -22,7 +22,7 @@ func TestEvaluate(t *testing.T) {
 		newPod("web-b", ownedBy("ReplicaSet", "apps/v1", "web-rs", "uid-rs")),
 	}
 	jobPods := []*api.Pod{newPod("job-a", ownedBy("Job", "batch/v1", "job", "uid-job"))}
-	disrupted := pdbMin(api.FromInt(1))
+	disrupted := pdbMin(api.FromInt32(1))
 	disrupted.Status.DisruptedPods = map[string]api.Time{
 		"zk-0":  api.NewTime(t0.Add(-time.Minute)),     // recent: zk-0 unhealthy, kept
 		"zk-1":  api.NewTime(t0.Add(-3 * time.Minute)), // expired: dropped
@@ -38,20 +38,20 @@ func TestEvaluate(t *testing.T) {
 		reason                           string
 		kept                             []string
 	}{
-		{"integer minAvailable", pdbMin(api.FromInt(2)), ssPods("zk", 3), zk, 3, 2, 3, 1, ReasonSufficientPods, nil},
-		{"maxUnavailable uses the scale", pdbMax(api.FromInt(1)), ssPods("zk", 3), zk, 3, 2, 3, 1, ReasonSufficientPods, nil},
-		{"unready pod is not healthy", pdbMin(api.FromInt(2)), withUnready, zk, 3, 2, 2, 0, ReasonInsufficientPods, nil},
+		{"integer minAvailable", pdbMin(api.FromInt32(2)), ssPods("zk", 3), zk, 3, 2, 3, 1, ReasonSufficientPods, nil},
+		{"maxUnavailable uses the scale", pdbMax(api.FromInt32(1)), ssPods("zk", 3), zk, 3, 2, 3, 1, ReasonSufficientPods, nil},
+		{"unready pod is not healthy", pdbMin(api.FromInt32(2)), withUnready, zk, 3, 2, 2, 0, ReasonInsufficientPods, nil},
 		{"percentage rounds up", pdbMin(api.FromString("50%")), ssPods("zk", 3), zk, 3, 2, 3, 1, ReasonSufficientPods, nil},
 		{"maxUnavailable percentage rounds up", pdbMax(api.FromString("34%")), ssPods("zk", 3), zk, 3, 1, 3, 2, ReasonSufficientPods, nil},
 		{"integer minAvailable counts finished and terminating pods",
-			pdbMin(api.FromInt(1)), []*api.Pod{newPod("a"), newPod("b", phase(api.PodSucceeded)), newPod("c", terminating)},
+			pdbMin(api.FromInt32(1)), []*api.Pod{newPod("a"), newPod("b", phase(api.PodSucceeded)), newPod("c", terminating)},
 			Controllers{}, 3, 1, 2, 1, ReasonSufficientPods, nil},
-		{"ReplicaSet under a Deployment counts the Deployment", pdbMax(api.FromInt(1)), depPods,
+		{"ReplicaSet under a Deployment counts the Deployment", pdbMax(api.FromInt32(1)), depPods,
 			Controllers{ReplicaSets: []*api.ReplicaSet{rs}, Deployments: []*api.Deployment{dep}}, 5, 4, 2, 0, ReasonInsufficientPods, nil},
-		{"no pods selected", pdbMin(api.FromInt(0)), nil, zk, 0, 0, 0, 0, ReasonInsufficientPods, nil},
+		{"no pods selected", pdbMin(api.FromInt32(0)), nil, zk, 0, 0, 0, 0, ReasonInsufficientPods, nil},
 		{"neither field", &api.PodDisruptionBudget{ObjectMeta: api.ObjectMeta{Namespace: "ns-1"}, Spec: api.PodDisruptionBudgetSpec{Selector: &api.LabelSelector{}}},
 			ssPods("zk", 3), zk, 0, 0, 3, 0, ReasonInsufficientPods, nil},
-		{"other namespaces do not count", pdbMin(api.FromInt(1)), []*api.Pod{newPod("a"), newPod("b", namespace("ns-2"))},
+		{"other namespaces do not count", pdbMin(api.FromInt32(1)), []*api.Pod{newPod("a"), newPod("b", namespace("ns-2"))},
 			Controllers{}, 1, 1, 1, 0, ReasonInsufficientPods, nil},
 		{"recent disruptions are unhealthy, old ones dropped", disrupted, ssPods("zk", 3), zk, 3, 1, 2, 1, ReasonSufficientPods, []string{"zk-0"}},
 	}
@@ -94,7 +94,7 @@ func TestEvaluate(t *testing.T) {
 			pods []*api.Pod
 			ctrl Controllers
 		}{
-			{"Job owner has no scale", pdbMax(api.FromInt(1)), jobPods, zk},
+			{"Job owner has no scale", pdbMax(api.FromInt32(1)), jobPods, zk},
 			{"missing StatefulSet", pdbMin(api.FromString("50%")), ssPods("gone", 2), zk},
 			{"UID mismatch", pdbMin(api.FromString("50%")), ssPods("zk", 2), Controllers{StatefulSets: []*api.StatefulSet{{ObjectMeta: api.ObjectMeta{Name: "zk", Namespace: "ns-1", UID: "other"}}}}},
 			{"bad percentage", pdbMin(api.FromString("half")), ssPods("zk", 2), zk},
@@ -122,7 +122,7 @@ func TestEvaluate(t *testing.T) {
 	})
 
 	t.Run("nil selector selects nothing, empty selects all", func(t *testing.T) {
-		b := pdbMin(api.FromInt(1))
+		b := pdbMin(api.FromInt32(1))
 		b.Spec.Selector = nil
 		st, _ := Evaluate(b, ssPods("zk", 3), zk, t0)
 		if st.ExpectedPods != 0 {
@@ -136,7 +136,7 @@ func TestEvaluate(t *testing.T) {
 	})
 
 	t.Run("condition transition time kept when status unchanged", func(t *testing.T) {
-		b := pdbMin(api.FromInt(2))
+		b := pdbMin(api.FromInt32(2))
 		old := api.NewTime(t0.Add(-time.Hour))
 		b.Status.Conditions = []api.Condition{{Type: ConditionDisruptionAllowed, Status: api.ConditionTrue, Reason: ReasonSufficientPods, LastTransitionTime: old}}
 		st, _ := Evaluate(b, ssPods("zk", 3), zk, t0)
@@ -194,7 +194,7 @@ func TestControllerFinders(t *testing.T) {
 		{"malformed apiVersion", ownedBy("ReplicaSet", "a/b/c", "rs", "uid-rs"), 0, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			st, res := Evaluate(pdbMax(api.FromInt(0)), []*api.Pod{newPod("p", tc.ref)}, c, t0)
+			st, res := Evaluate(pdbMax(api.FromInt32(0)), []*api.Pod{newPod("p", tc.ref)}, c, t0)
 			if res.SyncFailed != tc.fails {
 				t.Fatalf("sync failed = %v (%v), want %v", res.SyncFailed, res.Err, tc.fails)
 			}

@@ -17,7 +17,7 @@ func TestEvaluateEvents(t *testing.T) {
 	}
 
 	// No pod matches: NoPods, and the sync goes on.
-	_, res := Evaluate(budget(pdbMin(api.FromInt(1))), nil, zk, t0)
+	_, res := Evaluate(budget(pdbMin(api.FromInt32(1))), nil, zk, t0)
 	want := []api.Event{{Type: api.EventTypeNormal, Reason: "NoPods", Note: "No matching pods found", Regarding: pdbRef, Source: "controllermanager"}}
 	if d := cmp.Diff(want, res.Events); d != "" {
 		t.Errorf("no pods (-want +got):\n%s", d)
@@ -25,7 +25,7 @@ func TestEvaluateEvents(t *testing.T) {
 
 	// maxUnavailable over a pod without a controller: UnmanagedPods, the
 	// selector printed as the API's Go types print it.
-	b := budget(pdbMax(api.FromInt(1)))
+	b := budget(pdbMax(api.FromInt32(1)))
 	b.Spec.Selector = &api.LabelSelector{MatchLabels: map[string]string{"tier": "fe", "app": "web"},
 		MatchExpressions: []api.LabelSelectorRequirement{{Key: "env", Operator: "In", Values: []string{"a", "b"}}, {Key: "x", Operator: "Exists"}}}
 	pods := append(ssPods("zk", 2, labels("app", "web", "tier", "fe", "env", "a", "x", "")), newPod("bare", labels("app", "web", "tier", "fe", "env", "b", "x", "1")))
@@ -43,10 +43,10 @@ func TestEvaluateEvents(t *testing.T) {
 
 	// An integer minAvailable counts pods, so an unmanaged pod records
 	// nothing; neither does a failed sync.
-	if _, res = Evaluate(budget(pdbMin(api.FromInt(1))), pods[2:], zk, t0); res.Events != nil {
+	if _, res = Evaluate(budget(pdbMin(api.FromInt32(1))), pods[2:], zk, t0); res.Events != nil {
 		t.Errorf("integer minAvailable: %+v", res.Events)
 	}
-	if _, res = Evaluate(budget(pdbMax(api.FromInt(1))), ssPods("other", 1), zk, t0); !res.SyncFailed || res.Events != nil {
+	if _, res = Evaluate(budget(pdbMax(api.FromInt32(1))), ssPods("other", 1), zk, t0); !res.SyncFailed || res.Events != nil {
 		t.Errorf("failed sync: %+v", res)
 	}
 	if got := selectorString(nil); got != "nil" {

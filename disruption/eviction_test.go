@@ -8,7 +8,7 @@ import (
 )
 
 func budget(allowed, healthy, desired int32, mods ...func(*api.PodDisruptionBudget)) *api.PodDisruptionBudget {
-	b := pdbMin(api.FromInt(desired))
+	b := pdbMin(api.FromInt32(desired))
 	b.Status = api.PodDisruptionBudgetStatus{ObservedGeneration: 1, DisruptionsAllowed: allowed, CurrentHealthy: healthy, DesiredHealthy: desired, ExpectedPods: healthy}
 	for _, m := range mods {
 		m(b)

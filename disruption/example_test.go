@@ -53,8 +53,8 @@ func zkBudget(min, max *api.IntOrString) *api.PodDisruptionBudget {
 func ExampleEvaluate() {
 	now := time.Date(2025, 3, 3, 8, 0, 0, 0, time.UTC)
 	for _, b := range []*api.PodDisruptionBudget{
-		zkBudget(ptr(api.FromInt(2)), nil),
-		zkBudget(nil, ptr(api.FromInt(1))),
+		zkBudget(ptr(api.FromInt32(2)), nil),
+		zkBudget(nil, ptr(api.FromInt32(1))),
 		zkBudget(ptr(api.FromString("50%")), nil),
 	} {
 		for _, ready := range []bool{true, false} {
@@ -92,7 +92,7 @@ func ExampleEvaluate_failSafe() {
 func ExampleEvict() {
 	now := time.Date(2025, 3, 3, 8, 0, 0, 0, time.UTC)
 	pods := zkPods(true)
-	pdb := zkBudget(ptr(api.FromInt(2)), nil)
+	pdb := zkBudget(ptr(api.FromInt32(2)), nil)
 	pdb.Status, _ = disruption.Evaluate(pdb, pods, zk, now)
 
 	for _, p := range pods[:2] {
@@ -118,7 +118,7 @@ func ExampleEvict() {
 // be evicted even though the budget allows no disruption.
 func ExampleEvict_alwaysAllow() {
 	pods := zkPods(false)
-	pdb := zkBudget(ptr(api.FromInt(3)), nil)
+	pdb := zkBudget(ptr(api.FromInt32(3)), nil)
 	pdb.Spec.UnhealthyPodEvictionPolicy = ptr(api.AlwaysAllow)
 	pdb.Status, _ = disruption.Evaluate(pdb, pods, zk, time.Now())
 	ev := &api.Eviction{ObjectMeta: api.ObjectMeta{Name: "zk-2", Namespace: "default"}}

@@ -45,7 +45,7 @@ func drawBudget(t *rapid.T, pods []*api.Pod) *api.PodDisruptionBudget {
 	if rapid.Bool().Draw(t, "percent") {
 		v = api.FromString(fmt.Sprintf("%d%%", rapid.IntRange(0, 100).Draw(t, "pct")))
 	} else {
-		v = api.FromInt(int32(rapid.IntRange(0, 8).Draw(t, "int")))
+		v = api.FromInt32(int32(rapid.IntRange(0, 8).Draw(t, "int")))
 	}
 	b := pdbMin(v)
 	if rapid.Bool().Draw(t, "max") {
@@ -178,7 +178,7 @@ func TestEvictionsKeepTheFloor(t *testing.T) {
 				unready(p)
 			}
 		}
-		b := pdbMin(api.FromInt(int32(rapid.IntRange(0, n).Draw(t, "minAvailable"))))
+		b := pdbMin(api.FromInt32(int32(rapid.IntRange(0, n).Draw(t, "minAvailable"))))
 		ctrl := Controllers{StatefulSets: []*api.StatefulSet{statefulSet("web", int32(n))}}
 		now := t0
 		for step := range rapid.IntRange(1, 3*n).Draw(t, "steps") {

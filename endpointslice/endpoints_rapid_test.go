@@ -26,7 +26,7 @@ func rapidService(t *rapid.T) *api.Service {
 		if rapid.Bool().Draw(t, "named") {
 			sp.TargetPort = api.FromString(rapid.SampledFrom(rapidPortNames).Draw(t, "targetName"))
 		} else {
-			sp.TargetPort = api.FromInt(rapid.Int32Range(0, 9000).Draw(t, "targetNumber"))
+			sp.TargetPort = api.FromInt32(rapid.Int32Range(0, 9000).Draw(t, "targetNumber"))
 		}
 		svc.Spec.Ports = append(svc.Spec.Ports, sp)
 	}

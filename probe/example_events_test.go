@@ -20,7 +20,7 @@ func ExampleWorker_events() {
 		Spec: api.PodSpec{Containers: []api.Container{{
 			Name: "liveness", Image: "registry.k8s.io/e2e-test-images/agnhost:2.40",
 			LivenessProbe: &api.Probe{
-				ProbeHandler:        api.ProbeHandler{HTTPGet: &api.HTTPGetAction{Path: "/healthz", Port: api.FromInt(8080)}},
+				ProbeHandler:        api.ProbeHandler{HTTPGet: &api.HTTPGetAction{Path: "/healthz", Port: api.FromInt32(8080)}},
 				InitialDelaySeconds: 3, PeriodSeconds: 3, TimeoutSeconds: 1, SuccessThreshold: 1, FailureThreshold: 3,
 			},
 		}}}}

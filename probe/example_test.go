@@ -88,7 +88,7 @@ func (o *oneShot) Do(req probe.Request) (probe.Response, error) {
 // Redirects: one on the pod's own host is followed; one to another host is
 // not, and the probe passes with a warning.
 func ExampleDoHTTP() {
-	req, _ := probe.NewHTTPRequest("127.0.0.1", nil, &api.HTTPGetAction{Path: "/old", Port: api.FromInt(8080)})
+	req, _ := probe.NewHTTPRequest("127.0.0.1", nil, &api.HTTPGetAction{Path: "/old", Port: api.FromInt32(8080)})
 
 	same := &oneShot{resps: []probe.Response{
 		{StatusCode: 301, Header: http.Header{"Location": {"/new"}}},
@@ -115,7 +115,7 @@ func ExampleDoHTTP() {
 // A port name that matches no declared port is parsed as a number.
 func ExampleResolvePort() {
 	c := &api.Container{Ports: []api.ContainerPort{{Name: "http", ContainerPort: 8080}}}
-	for _, p := range []api.IntOrString{api.FromString("http"), api.FromString("9090"), api.FromString("grpc"), api.FromInt(0)} {
+	for _, p := range []api.IntOrString{api.FromString("http"), api.FromString("9090"), api.FromString("grpc"), api.FromInt32(0)} {
 		n, err := probe.ResolvePort(p, c)
 		fmt.Println(n, err)
 	}

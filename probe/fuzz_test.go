@@ -86,7 +86,7 @@ func FuzzTCPAddressGRPCTarget(f *testing.F) {
 	f.Add("10.0.0.7", "", "", int32(65536), false, "")
 	f.Add("10.0.0.7", "a:b", "0x10", int32(0), true, "\x00")
 	f.Fuzz(func(t *testing.T, podIP, host, portName string, portNum int32, named bool, service string) {
-		port := api.FromInt(portNum)
+		port := api.FromInt32(portNum)
 		if named {
 			port = api.FromString(portName)
 		}

@@ -18,7 +18,7 @@ func GRPCTarget(podIP string, action *api.GRPCAction) (addr, service string, err
 		return "", "", fmt.Errorf("%w: grpc action: nil", errInvalidInput)
 	}
 	if action.Port < 1 || action.Port > 65535 {
-		return "", "", &PortError{Port: api.FromInt(action.Port), Number: int(action.Port)}
+		return "", "", &PortError{Port: api.FromInt32(action.Port), Number: int(action.Port)}
 	}
 	if action.Service != nil {
 		service = *action.Service

@@ -21,25 +21,25 @@ func TestNewHTTPRequest(t *testing.T) {
 		headers http.Header
 		err     string
 	}{
-		{name: "defaults", action: api.HTTPGetAction{Path: "/healthz", Port: api.FromInt(8080)},
+		{name: "defaults", action: api.HTTPGetAction{Path: "/healthz", Port: api.FromInt32(8080)},
 			url: "http://10.0.0.7:8080/healthz", headers: http.Header{"User-Agent": {UserAgent}, "Accept": {"*/*"}}},
 		{name: "named port and https", action: api.HTTPGetAction{Path: "/", Port: api.FromString("admin"), Scheme: "hTTps"},
 			url: "https://10.0.0.7:9090/", headers: http.Header{"User-Agent": {UserAgent}, "Accept": {"*/*"}}},
 		{name: "name parsed as number", action: api.HTTPGetAction{Port: api.FromString("8081")},
 			url: "http://10.0.0.7:8081", headers: http.Header{"User-Agent": {UserAgent}, "Accept": {"*/*"}}},
-		{name: "double slash path", action: api.HTTPGetAction{Path: "//double/slash", Port: api.FromInt(80)},
+		{name: "double slash path", action: api.HTTPGetAction{Path: "//double/slash", Port: api.FromInt32(80)},
 			url: "http://10.0.0.7:80/slash", headers: http.Header{"User-Agent": {UserAgent}, "Accept": {"*/*"}}},
-		{name: "bad escape kept", action: api.HTTPGetAction{Path: "/%zz", Port: api.FromInt(80)},
+		{name: "bad escape kept", action: api.HTTPGetAction{Path: "/%zz", Port: api.FromInt32(80)},
 			url: "http://10.0.0.7:80/%25zz", headers: http.Header{"User-Agent": {UserAgent}, "Accept": {"*/*"}}},
 		{name: "empty accept first removes it, empty user agent stays",
-			action: api.HTTPGetAction{Port: api.FromInt(80), HTTPHeaders: []api.HTTPHeader{{Name: "Accept"}, {Name: "accept", Value: "text/plain"}, {Name: "User-Agent"}}},
+			action: api.HTTPGetAction{Port: api.FromInt32(80), HTTPHeaders: []api.HTTPHeader{{Name: "Accept"}, {Name: "accept", Value: "text/plain"}, {Name: "User-Agent"}}},
 			url:    "http://10.0.0.7:80", headers: http.Header{"User-Agent": {""}}},
-		{name: "host header", action: api.HTTPGetAction{Port: api.FromInt(80), Host: "localhost", HTTPHeaders: []api.HTTPHeader{{Name: "host", Value: "example.com"}}},
+		{name: "host header", action: api.HTTPGetAction{Port: api.FromInt32(80), Host: "localhost", HTTPHeaders: []api.HTTPHeader{{Name: "host", Value: "example.com"}}},
 			url: "http://localhost:80", host: "example.com", headers: http.Header{"User-Agent": {UserAgent}, "Accept": {"*/*"}, "Host": {"example.com"}}},
-		{name: "ipv6 pod", action: api.HTTPGetAction{Port: api.FromInt(80), Host: "::1"},
+		{name: "ipv6 pod", action: api.HTTPGetAction{Port: api.FromInt32(80), Host: "::1"},
 			url: "http://[::1]:80", headers: http.Header{"User-Agent": {UserAgent}, "Accept": {"*/*"}}},
 		{name: "missing name", action: api.HTTPGetAction{Port: api.FromString("metrics")}, err: `strconv.Atoi: parsing "metrics": invalid syntax`},
-		{name: "port zero", action: api.HTTPGetAction{Port: api.FromInt(0)}, err: "invalid port number: 0"},
+		{name: "port zero", action: api.HTTPGetAction{Port: api.FromInt32(0)}, err: "invalid port number: 0"},
 		{name: "port too big", action: api.HTTPGetAction{Port: api.FromString("70000")}, err: "invalid port number: 70000"},
 	}
 	for _, tc := range tests {
@@ -85,7 +85,7 @@ func redirect(code int, loc string) Response {
 }
 
 func TestDoHTTP(t *testing.T) {
-	base, err := NewHTTPRequest("127.0.0.1", webContainer, &api.HTTPGetAction{Path: "/old", Port: api.FromInt(8080)})
+	base, err := NewHTTPRequest("127.0.0.1", webContainer, &api.HTTPGetAction{Path: "/old", Port: api.FromInt32(8080)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestDoHTTP(t *testing.T) {
 }
 
 func TestDoHTTPHopHeaders(t *testing.T) {
-	req, _ := NewHTTPRequest("127.0.0.1", webContainer, &api.HTTPGetAction{Path: "/a", Port: api.FromInt(8080), Scheme: "HTTPS",
+	req, _ := NewHTTPRequest("127.0.0.1", webContainer, &api.HTTPGetAction{Path: "/a", Port: api.FromInt32(8080), Scheme: "HTTPS",
 		HTTPHeaders: []api.HTTPHeader{{Name: "Host", Value: "vhost"}, {Name: "Authorization", Value: "Bearer t"}}})
 	srv := &scripted{resps: []Response{redirect(302, "b"), redirect(302, "http://127.0.0.1:8080/c"), {StatusCode: 200}}}
 	if res := DoHTTP(srv, req); res.Outcome != OutcomeSuccess {
@@ -192,7 +192,7 @@ func FuzzDoHTTPLocation(f *testing.F) {
 		f.Add(s, 302)
 	}
 	f.Fuzz(func(t *testing.T, loc string, code int) {
-		req, err := NewHTTPRequest("127.0.0.1", webContainer, &api.HTTPGetAction{Path: "/a", Port: api.FromInt(8080),
+		req, err := NewHTTPRequest("127.0.0.1", webContainer, &api.HTTPGetAction{Path: "/a", Port: api.FromInt32(8080),
 			HTTPHeaders: []api.HTTPHeader{{Name: "Host", Value: "vhost"}}})
 		if err != nil {
 			t.Fatal(err)
@@ -219,7 +219,7 @@ func BenchmarkNewHTTPRequest(b *testing.B) {
 }
 
 func BenchmarkDoHTTPRedirect(b *testing.B) {
-	req, _ := NewHTTPRequest("10.0.0.7", webContainer, &api.HTTPGetAction{Path: "/old", Port: api.FromInt(8080)})
+	req, _ := NewHTTPRequest("10.0.0.7", webContainer, &api.HTTPGetAction{Path: "/old", Port: api.FromInt32(8080)})
 	resps := []Response{redirect(301, "/new"), {StatusCode: 200, Body: []byte("ok")}}
 	b.ReportAllocs()
 	for b.Loop() {

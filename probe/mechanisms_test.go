@@ -15,7 +15,7 @@ func TestTCPAddress(t *testing.T) {
 	if err != nil || addr != "10.0.0.7:8080" {
 		t.Fatalf("%q %v", addr, err)
 	}
-	addr, err = TCPAddress("10.0.0.7", webContainer, &api.TCPSocketAction{Port: api.FromInt(22), Host: "fd00::1"})
+	addr, err = TCPAddress("10.0.0.7", webContainer, &api.TCPSocketAction{Port: api.FromInt32(22), Host: "fd00::1"})
 	if err != nil || addr != "[fd00::1]:22" {
 		t.Fatalf("%q %v", addr, err)
 	}

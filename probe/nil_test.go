@@ -71,7 +71,7 @@ var nilCases = map[string]func(t *testing.T){
 		niltest.Zero(t, req)
 		niltest.Invalid(t, err, api.ErrInvalidInput, "httpGet action")
 		// A nil container declares no ports: a numeric port still works.
-		req, err = probe.NewHTTPRequest("10.0.0.1", nil, &api.HTTPGetAction{Port: api.FromInt(8080)})
+		req, err = probe.NewHTTPRequest("10.0.0.1", nil, &api.HTTPGetAction{Port: api.FromInt32(8080)})
 		if err != nil || req.URL == nil || req.URL.Host != "10.0.0.1:8080" {
 			t.Errorf("nil container: got %+v, %v", req, err)
 		}
@@ -84,7 +84,7 @@ var nilCases = map[string]func(t *testing.T){
 		niltest.Invalid(t, err, api.ErrInvalidInput, "pod")
 	},
 	"ProbeHTTP": func(t *testing.T) {
-		res := probe.ProbeHTTP(nil, "10.0.0.1", nil, &api.HTTPGetAction{Port: api.FromInt(80)})
+		res := probe.ProbeHTTP(nil, "10.0.0.1", nil, &api.HTTPGetAction{Port: api.FromInt32(80)})
 		if res.Outcome != probe.OutcomeUnknown {
 			t.Errorf("nil doer: got %v, want unknown", res.Outcome)
 		}
@@ -116,7 +116,7 @@ var nilCases = map[string]func(t *testing.T){
 		addr, err := probe.TCPAddress("10.0.0.1", nil, nil)
 		niltest.Zero(t, addr)
 		niltest.Invalid(t, err, api.ErrInvalidInput, "tcpSocket action")
-		if addr, err := probe.TCPAddress("10.0.0.1", nil, &api.TCPSocketAction{Port: api.FromInt(5432)}); err != nil || addr != "10.0.0.1:5432" {
+		if addr, err := probe.TCPAddress("10.0.0.1", nil, &api.TCPSocketAction{Port: api.FromInt32(5432)}); err != nil || addr != "10.0.0.1:5432" {
 			t.Errorf("nil container: got %q, %v", addr, err)
 		}
 	},

@@ -110,7 +110,7 @@ func webPods(n int) []*api.Pod {
 }
 
 func TestCheckEvictionsRespectBudgets(t *testing.T) {
-	two := api.FromInt(2)
+	two := api.FromInt32(2)
 	pdb := &api.PodDisruptionBudget{
 		ObjectMeta: api.ObjectMeta{Name: "web", Namespace: "ns-1", Generation: 1},
 		Spec:       api.PodDisruptionBudgetSpec{MinAvailable: &two, Selector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}},

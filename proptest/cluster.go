@@ -414,7 +414,7 @@ func (c *ClusterState) drawBudgets(d *drawer, workloads []workload) {
 		if flip(d, "pdb-percent") {
 			v = api.FromString(pick(d, "pdb-percent-value", []string{"50%", "25%", "80%", "100%", "0%"}))
 		} else {
-			v = api.FromInt(int32(intIn(d, "pdb-count", 0, w.replicas)))
+			v = api.FromInt32(int32(intIn(d, "pdb-count", 0, w.replicas)))
 		}
 		if flip(d, "pdb-max-unavailable") {
 			pdb.Spec.MaxUnavailable = &v

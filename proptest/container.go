@@ -333,13 +333,13 @@ func (g *podGen) drawResources(d *drawer, cx *containerCtx, role containerRole) 
 // or 8080 when the container declares none.
 func probePort(d *drawer, c *api.Container) api.IntOrString {
 	if len(c.Ports) == 0 {
-		return api.FromInt(8080)
+		return api.FromInt32(8080)
 	}
 	cp := pick(d, "probe-port", c.Ports)
 	if cp.Name != "" && flip(d, "probe-port-by-name") {
 		return api.FromString(cp.Name)
 	}
-	return api.FromInt(cp.ContainerPort)
+	return api.FromInt32(cp.ContainerPort)
 }
 
 // drawProbe draws a probe of the kind ("liveness", "readiness",

@@ -235,7 +235,7 @@ func ExampleCheckPhaseSequence() {
 // A drain that evicts two of three replicas under a budget of
 // minAvailable 2: the second eviction is the one the Eviction API refuses.
 func ExampleCheckEvictionsRespectBudgets() {
-	two := api.FromInt(2)
+	two := api.FromInt32(2)
 	pdb := &api.PodDisruptionBudget{
 		ObjectMeta: api.ObjectMeta{Name: "web", Namespace: "shop", Generation: 1},
 		Spec:       api.PodDisruptionBudgetSpec{MinAvailable: &two, Selector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}},

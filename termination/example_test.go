@@ -21,7 +21,7 @@ func examplePod() *api.Pod {
 				Image:     "nginx",
 				Lifecycle: &api.Lifecycle{PreStop: &api.LifecycleHandler{Sleep: &api.SleepAction{Seconds: 5}}},
 				LivenessProbe: &api.Probe{
-					ProbeHandler:                  api.ProbeHandler{HTTPGet: &api.HTTPGetAction{Path: "/healthz", Port: api.FromInt(80)}},
+					ProbeHandler:                  api.ProbeHandler{HTTPGet: &api.HTTPGetAction{Path: "/healthz", Port: api.FromInt32(80)}},
 					TerminationGracePeriodSeconds: int64p(6),
 				},
 			}},

@@ -257,8 +257,8 @@ func TestSyncDaemonSetBurst(t *testing.T) {
 
 func TestSyncDaemonSetSurge(t *testing.T) {
 	ds := fluentd()
-	one := api.FromInt(1)
-	zero := api.FromInt(0)
+	one := api.FromInt32(1)
+	zero := api.FromInt32(0)
 	ds.Spec.UpdateStrategy = api.DaemonSetUpdateStrategy{Type: api.RollingUpdateDaemonSetStrategyType,
 		RollingUpdate: &api.RollingUpdateDaemonSet{MaxSurge: &one, MaxUnavailable: &zero}}
 	a := dsPod(t, ds, "a", "n1", time.Hour)

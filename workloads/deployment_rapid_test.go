@@ -17,7 +17,7 @@ func genFencepost(t *rapid.T, label string) api.IntOrString {
 	if rapid.Bool().Draw(t, label+"IsPercent") {
 		return api.FromString(fmt.Sprintf("%d%%", rapid.IntRange(0, 100).Draw(t, label+"Percent")))
 	}
-	return api.FromInt(int32(rapid.IntRange(0, 5).Draw(t, label)))
+	return api.FromInt32(int32(rapid.IntRange(0, 5).Draw(t, label)))
 }
 
 // fenceposts resolves them as the Deployment documentation states:

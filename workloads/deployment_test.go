@@ -20,8 +20,8 @@ func TestResolveFenceposts(t *testing.T) {
 		{api.FromString("25%"), api.FromString("25%"), 3, 1, 0},   // the docs' nginx: up rounds up, down rounds down
 		{api.FromString("25%"), api.FromString("25%"), 10, 3, 2},  // 2.5 → 3 and 2
 		{api.FromString("0%"), api.FromString("10%"), 3, 0, 1},    // both 0: unavailable 1
-		{api.FromInt(0), api.FromInt(0), 5, 0, 1},                 // both 0 as written
-		{api.FromInt(2), api.FromString("100%"), 4, 2, 4},         // unavailable may be all
+		{api.FromInt32(0), api.FromInt32(0), 5, 0, 1},                 // both 0 as written
+		{api.FromInt32(2), api.FromString("100%"), 4, 2, 4},         // unavailable may be all
 		{api.FromString("50%"), api.FromString("50%"), 0, 0, 1},   // no replicas
 		{api.FromString("1%"), api.FromString("99%"), 100, 1, 99}, // exact
 	} {
@@ -31,7 +31,7 @@ func TestResolveFenceposts(t *testing.T) {
 		}
 	}
 	// MaxUnavailable is capped at replicas and is 0 without replicas.
-	d := testDeployment(3, api.FromInt(1), api.FromInt(7))
+	d := testDeployment(3, api.FromInt32(1), api.FromInt32(7))
 	if got := deploymentMaxUnavailable(d); got != 3 {
 		t.Errorf("maxUnavailable 7 of 3 replicas: %d, want 3", got)
 	}
@@ -81,7 +81,7 @@ func testRS(d *api.Deployment, name, image string, replicas int32, created time.
 // 2, a rollout stuck at old 8 / new 5, scaled to 15: 5 more pods, 3 to the
 // old ReplicaSet and 2 to the new one (largest first, rounding).
 func TestSyncDeploymentProportionalScaling(t *testing.T) {
-	d := testDeployment(15, api.FromInt(3), api.FromInt(2))
+	d := testDeployment(15, api.FromInt32(3), api.FromInt32(2))
 	ann := func(rev string) map[string]string {
 		return map[string]string{AnnotationDeploymentDesiredReplicas: "10", AnnotationDeploymentMaxReplicas: "13", AnnotationDeploymentRevision: rev}
 	}
@@ -174,7 +174,7 @@ func TestDefaultPodTemplateHash(t *testing.T) {
 
 // SyncDeployment changes none of its inputs.
 func TestSyncDeploymentLeavesInputs(t *testing.T) {
-	d := testDeployment(15, api.FromInt(3), api.FromInt(2))
+	d := testDeployment(15, api.FromInt32(3), api.FromInt32(2))
 	d.Annotations = map[string]string{"kubernetes.io/change-cause": "scale"}
 	ann := map[string]string{AnnotationDeploymentDesiredReplicas: "10", AnnotationDeploymentMaxReplicas: "13", AnnotationDeploymentRevision: "1"}
 	rss := []*api.ReplicaSet{testRS(d, "web-new", "web:3", 5, t0.Add(time.Hour), ann), testRS(d, "web-old", "web:1", 8, t0, ann)}

@@ -22,7 +22,7 @@ const LabelPodTemplateHash = "pod-template-hash"
 // ResolveFenceposts). A nil value counts as 0; values were checked by
 // validateDeploymentInput.
 func resolveFenceposts(maxSurge, maxUnavailable *api.IntOrString, desired int32) (int32, int32) {
-	zero := api.FromInt(0)
+	zero := api.FromInt32(0)
 	if maxSurge == nil {
 		maxSurge = &zero
 	}

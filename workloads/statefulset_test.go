@@ -91,7 +91,7 @@ func TestRollingUpdate(t *testing.T) {
 		t.Errorf("partition 3: %v", actionStrings(res))
 	}
 	set.Spec.UpdateStrategy.RollingUpdate.Partition = ptr(int32(0))
-	set.Spec.UpdateStrategy.RollingUpdate.MaxUnavailable = ptr(api.FromInt(2))
+	set.Spec.UpdateStrategy.RollingUpdate.MaxUnavailable = ptr(api.FromInt32(2))
 	res, _ = SyncStatefulSet(set, pods, StatefulSetConfig{MaxUnavailable: true}, t0)
 	if d := cmp.Diff([]string{"Delete db-2 (update)", "Delete db-1 (update)"}, actionStrings(res)); d != "" {
 		t.Errorf("maxUnavailable 2: -want +got:\n%s", d)

@@ -78,7 +78,7 @@ func (s *depStory) Directive(cmd string, args []string, _ string) error {
 		case "surge", "unavailable":
 			val := api.FromString(v)
 			if i, err := strconv.Atoi(v); err == nil {
-				val = api.FromInt(int32(i))
+				val = api.FromInt32(int32(i))
 			}
 			if k == "surge" {
 				d.Spec.Strategy.RollingUpdate.MaxSurge = &val

@@ -35,7 +35,7 @@ func vPairs(errs api.FieldErrors) []string {
 // constraint.
 func vBasePod() *api.Pod {
 	probe := &api.Probe{
-		ProbeHandler:     api.ProbeHandler{HTTPGet: &api.HTTPGetAction{Path: "/healthz", Port: api.FromInt(8080), Scheme: api.URISchemeHTTP}},
+		ProbeHandler:     api.ProbeHandler{HTTPGet: &api.HTTPGetAction{Path: "/healthz", Port: api.FromInt32(8080), Scheme: api.URISchemeHTTP}},
 		TimeoutSeconds:   1,
 		PeriodSeconds:    10,
 		SuccessThreshold: 1,
@@ -101,7 +101,7 @@ func TestValidatePodCreateRules(t *testing.T) {
 	}
 	exec := &api.LifecycleHandler{Exec: &api.ExecAction{Command: []string{"true"}}}
 	liveness := func() *api.Probe {
-		return &api.Probe{ProbeHandler: api.ProbeHandler{TCPSocket: &api.TCPSocketAction{Port: api.FromInt(80)}}, TimeoutSeconds: 1, PeriodSeconds: 10, SuccessThreshold: 1, FailureThreshold: 3}
+		return &api.Probe{ProbeHandler: api.ProbeHandler{TCPSocket: &api.TCPSocketAction{Port: api.FromInt32(80)}}, TimeoutSeconds: 1, PeriodSeconds: 10, SuccessThreshold: 1, FailureThreshold: 3}
 	}
 	tsc := func(p *api.Pod) *api.TopologySpreadConstraint { return &p.Spec.TopologySpreadConstraints[0] }
 	tests := []struct {

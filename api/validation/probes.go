@@ -166,7 +166,7 @@ func validateHandler(h handler, grace *int64, p api.Path) api.FieldErrors {
 		errs = append(errs, validatePortNumOrName(h.tcpSocket.Port, p.Child("tcpSocket").Child("port"))...)
 	}
 	if h.grpc != nil && more("grpc") {
-		errs = append(errs, validatePortNumOrName(api.FromInt(h.grpc.Port), p.Child("grpc").Child("port"))...)
+		errs = append(errs, validatePortNumOrName(api.FromInt32(h.grpc.Port), p.Child("grpc").Child("port"))...)
 	}
 	if h.sleep != nil && more("sleep") {
 		// A zero sleep is allowed (PodLifecycleSleepActionAllowZero, on by

@@ -42,7 +42,7 @@ func vGenValidPod(t *rapid.T) *api.Pod {
 	}
 	probe := func() *api.Probe {
 		return &api.Probe{
-			ProbeHandler:     api.ProbeHandler{HTTPGet: &api.HTTPGetAction{Path: "/healthz", Port: api.FromInt(int32(rapid.IntRange(1, 65535).Draw(t, "probe-port"))), Scheme: api.URISchemeHTTP}},
+			ProbeHandler:     api.ProbeHandler{HTTPGet: &api.HTTPGetAction{Path: "/healthz", Port: api.FromInt32(int32(rapid.IntRange(1, 65535).Draw(t, "probe-port"))), Scheme: api.URISchemeHTTP}},
 			TimeoutSeconds:   1,
 			PeriodSeconds:    int32(rapid.IntRange(1, 60).Draw(t, "probe-period")),
 			SuccessThreshold: 1,

@@ -24,7 +24,7 @@ func ExampleHTTPDoer() {
 	p, _ := strconv.Atoi(port)
 
 	container := &api.Container{Name: "app"}
-	action := &api.HTTPGetAction{Path: "/healthz", Port: api.FromInt(int32(p))}
+	action := &api.HTTPGetAction{Path: "/healthz", Port: api.FromInt32(int32(p))}
 	req, err := probe.NewHTTPRequest(host, container, action)
 	if err != nil {
 		fmt.Println(err)
