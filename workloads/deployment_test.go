@@ -20,8 +20,8 @@ func TestResolveFenceposts(t *testing.T) {
 		{api.FromString("25%"), api.FromString("25%"), 3, 1, 0},   // the docs' nginx: up rounds up, down rounds down
 		{api.FromString("25%"), api.FromString("25%"), 10, 3, 2},  // 2.5 → 3 and 2
 		{api.FromString("0%"), api.FromString("10%"), 3, 0, 1},    // both 0: unavailable 1
-		{api.FromInt32(0), api.FromInt32(0), 5, 0, 1},                 // both 0 as written
-		{api.FromInt32(2), api.FromString("100%"), 4, 2, 4},         // unavailable may be all
+		{api.FromInt32(0), api.FromInt32(0), 5, 0, 1},             // both 0 as written
+		{api.FromInt32(2), api.FromString("100%"), 4, 2, 4},       // unavailable may be all
 		{api.FromString("50%"), api.FromString("50%"), 0, 0, 1},   // no replicas
 		{api.FromString("1%"), api.FromString("99%"), 100, 1, 99}, // exact
 	} {
