@@ -46,12 +46,14 @@ func BenchmarkSyncReplicaSet(b *testing.B) {
 			in := ReplicaSetInput{ReplicaSet: rs, Pods: pods}
 			b.ReportAllocs()
 			b.ResetTimer()
+			cpu := processCPU(b)
 			for range b.N {
 				res, err := SyncReplicaSet(in, ReplicaSetExpectations{}, t0)
 				if err != nil || res.Create+len(res.Delete) != max(bc.pods-10000, 10000-bc.pods) {
 					b.Fatalf("%+v %v", res.Status, err)
 				}
 			}
+			b.ReportMetric(float64(processCPU(b)-cpu)/float64(b.N), "cpu-ns/op")
 		})
 	}
 }

@@ -2,6 +2,7 @@ package workloads
 
 import (
 	"math"
+	"math/bits"
 	"sort"
 	"strconv"
 	"time"
@@ -73,111 +74,253 @@ func RankPodsForDeletion(pods []*api.Pod, ranks []int, now time.Time) {
 			return
 		}
 	}
-	// Each pod's facts are read once; the comparisons only compare them.
-	keys := make([]deletionKey, len(pods))
-	for i, p := range pods {
-		k := &keys[i]
-		k.pod, k.uid = p, p.UID
-		k.unassigned = p.Spec.NodeName == ""
-		k.phase = phaseOrdinal(p.Status.Phase)
-		k.ready = api.IsPodReady(p)
-		k.cost = PodDeletionCost(p)
-		if len(ranks) == len(pods) {
-			k.rank = ranks[i]
-		}
-		if k.ready {
-			k.readySince = readySince(p)
-			k.readyBucket = logAgeBucket(now.Sub(k.readySince))
-		}
-		k.createdBucket = logAgeBucket(now.Sub(p.CreationTimestamp.Time))
-		k.restarts, k.sidecarRestarts = maxRestarts(p)
+	if len(pods) < 2 {
+		return
 	}
-	sort.Sort(&deletionOrder{pods: pods, keys: keys, now: now})
+	// Every fact a comparison reads is read off the pods once, into one
+	// slice; the sort moves only these keys, and the pods are put in the
+	// keys' final order at the end.
+	s := deletionOrder{pods: pods, keys: make([]deletionKey, len(pods)), logScale: !now.IsZero()}
+	for i, p := range pods {
+		s.mono = s.keys[i].read(p, i, ranks, len(pods), now) || s.mono
+	}
+	sort.Sort(&s)
+	permute(pods, s.keys)
 }
 
-// deletionKey is what the deletion ranking reads of one pod.
+// deletionKey is what the deletion ranking reads of one pod, as integers.
 type deletionKey struct {
-	pod               *api.Pod
-	uid               string
-	unassigned, ready bool
-	phase             int
-	cost              int32
-	rank              int
-	readySince        time.Time
-	// The logarithmic ages of readySince and creationTimestamp, read
-	// only when now and both times compared are set.
-	readyBucket, createdBucket int64
-	restarts, sidecarRestarts  int32
+	// class orders rules 1 to 4 at once, lower first: assigned (bit 35),
+	// the phase ordinal (bits 34-33: Pending and any other phase 0,
+	// Unknown 1, Running 2), ready (bit 32, keyReady), then the deletion
+	// cost in the low 32 bits, its sign bit flipped so that the unsigned
+	// order is the signed one.
+	class uint64
+	rank  int
+	// The ready time (of a ready pod) and the creation time as Unix
+	// seconds and nanoseconds.
+	readySec, createdSec   int64
+	readyNsec, createdNsec int32
+	restarts, sidecars     int32
+	// uid holds the uid's first 16 bytes, big-endian and zero-padded:
+	// comparing them compares the uids unless both are equal, when the
+	// whole uids decide.
+	uid [2]uint64
+	// idx is the pod's place in the list as given.
+	idx int32
+	// flags: keyReadyZero, keyCreatedZero.
+	flags uint8
+	// The logarithmic ages of the ready time and the creation time,
+	// floor(log2(now − t in ns)), -1 for an age not above 0.
+	readyBucket, createdBucket int8
 }
 
+const (
+	keyReadyZero = 1 << iota
+	keyCreatedZero
+)
+
+// keyReady is the ready bit of deletionKey.class.
+const keyReady = 1 << 32
+
+// read fills k with pod p's facts; i is its place, ranks and n the ranks
+// given and the number of pods. It reports whether a time read carries a
+// monotonic clock reading.
+func (k *deletionKey) read(p *api.Pod, i int, ranks []int, n int, now time.Time) (mono bool) {
+	var class uint64
+	if p.Spec.NodeName != "" {
+		class |= 1 << 35
+	}
+	class |= uint64(phaseOrdinal(p.Status.Phase)) << 33
+	cond := api.FindCondition(p.Status.Conditions, api.PodReady)
+	ready := cond != nil && cond.Status == api.ConditionTrue
+	if ready {
+		class |= keyReady
+	}
+	class |= uint64(uint32(PodDeletionCost(p)) ^ 1<<31)
+	k.class = class
+	if len(ranks) == n {
+		k.rank = ranks[i]
+	}
+	k.idx = int32(i)
+	k.uid = uidPrefix(p.UID)
+	if ready {
+		// The first Ready condition is True: its time is the ready time.
+		t := cond.LastTransitionTime.Time
+		mono = hasMonotonic(t)
+		k.readySec, k.readyNsec = t.Unix(), int32(t.Nanosecond())
+		if t.IsZero() {
+			k.flags |= keyReadyZero
+		}
+		k.readyBucket = logAgeBucket(now.Sub(t))
+	}
+	t := p.CreationTimestamp.Time
+	mono = mono || hasMonotonic(t)
+	k.createdSec, k.createdNsec = t.Unix(), int32(t.Nanosecond())
+	if t.IsZero() {
+		k.flags |= keyCreatedZero
+	}
+	k.createdBucket = logAgeBucket(now.Sub(t))
+	k.restarts, k.sidecars = maxRestarts(p)
+	return mono
+}
+
+// hasMonotonic reports whether t carries a monotonic clock reading (as
+// time.Now's do), which time.Time's comparisons prefer to the wall clock
+// when both times have one.
+func hasMonotonic(t time.Time) bool { return t != t.Round(0) }
+
+func uidPrefix(uid string) (p [2]uint64) {
+	if len(uid) >= 16 {
+		return [2]uint64{bigEndian(uid[:8]), bigEndian(uid[8:16])}
+	}
+	for i := range len(uid) {
+		p[i/8] |= uint64(uid[i]) << (56 - 8*(i%8))
+	}
+	return p
+}
+
+// bigEndian is the 8 bytes of s as a big-endian number.
+func bigEndian(s string) uint64 {
+	_ = s[7]
+	return uint64(s[7]) | uint64(s[6])<<8 | uint64(s[5])<<16 | uint64(s[4])<<24 |
+		uint64(s[3])<<32 | uint64(s[2])<<40 | uint64(s[1])<<48 | uint64(s[0])<<56
+}
+
+// deletionOrder sorts the keys of pods (which it leaves in place) in
+// the deletion ranking's order, answering every comparison as upstream's
+// ActivePodsWithRanks.Less does for the pods the keys were read from.
 type deletionOrder struct {
 	pods []*api.Pod
 	keys []deletionKey
-	now  time.Time
+	// logScale: now is set (LogarithmicScaleDown compares ages on a log
+	// scale); mono: some time read carries a monotonic reading, so times
+	// are compared as time.Time values, not as their Unix numbers.
+	logScale, mono bool
 }
 
-func (s *deletionOrder) Len() int { return len(s.pods) }
+func (s *deletionOrder) Len() int { return len(s.keys) }
 
-func (s *deletionOrder) Swap(i, j int) {
-	s.pods[i], s.pods[j] = s.pods[j], s.pods[i]
-	s.keys[i], s.keys[j] = s.keys[j], s.keys[i]
-}
+func (s *deletionOrder) Swap(i, j int) { s.keys[i], s.keys[j] = s.keys[j], s.keys[i] }
 
 func (s *deletionOrder) Less(i, j int) bool {
 	a, b := &s.keys[i], &s.keys[j]
-	if a.unassigned != b.unassigned {
-		return a.unassigned
-	}
-	if a.phase != b.phase {
-		return a.phase < b.phase
-	}
-	if a.ready != b.ready {
-		return !a.ready
-	}
-	if a.cost != b.cost {
-		return a.cost < b.cost
+	if a.class != b.class {
+		return a.class < b.class
 	}
 	if a.rank != b.rank {
 		return a.rank > b.rank
 	}
-	if a.ready && b.ready && !a.readySince.Equal(b.readySince) {
-		return s.newerFirst(a, b, a.readySince, b.readySince, a.readyBucket, b.readyBucket)
+	// Same class: both ready or both not.
+	if a.class&keyReady != 0 {
+		if s.mono {
+			ta, tb := readySince(s.pods[a.idx]), readySince(s.pods[b.idx])
+			if !ta.Equal(tb) {
+				return s.newerFirstTime(a, b, ta, tb, a.readyBucket, b.readyBucket)
+			}
+		} else if a.readySec != b.readySec || a.readyNsec != b.readyNsec {
+			return s.newerFirst(a, b, a.readySec, b.readySec, a.readyNsec, b.readyNsec,
+				a.flags&keyReadyZero != 0, b.flags&keyReadyZero != 0, a.readyBucket, b.readyBucket)
+		}
 	}
 	if a.restarts != b.restarts {
 		return a.restarts > b.restarts
 	}
-	if a.sidecarRestarts != b.sidecarRestarts {
-		return a.sidecarRestarts > b.sidecarRestarts
+	if a.sidecars != b.sidecars {
+		return a.sidecars > b.sidecars
 	}
-	ta, tb := a.pod.CreationTimestamp.Time, b.pod.CreationTimestamp.Time
-	if !ta.Equal(tb) {
-		return s.newerFirst(a, b, ta, tb, a.createdBucket, b.createdBucket)
+	if s.mono {
+		ta, tb := s.pods[a.idx].CreationTimestamp.Time, s.pods[b.idx].CreationTimestamp.Time
+		if !ta.Equal(tb) {
+			return s.newerFirstTime(a, b, ta, tb, a.createdBucket, b.createdBucket)
+		}
+		return false
+	}
+	if a.createdSec != b.createdSec || a.createdNsec != b.createdNsec {
+		return s.newerFirst(a, b, a.createdSec, b.createdSec, a.createdNsec, b.createdNsec,
+			a.flags&keyCreatedZero != 0, b.flags&keyCreatedZero != 0, a.createdBucket, b.createdBucket)
 	}
 	return false
 }
 
-// newerFirst orders two different times ta of a and tb of b: a zero time
-// first, else by logarithmic age bucket relative to now (ba, bb; younger
-// first), the uid deciding within a bucket.
-func (s *deletionOrder) newerFirst(a, b *deletionKey, ta, tb time.Time, ba, bb int64) bool {
-	if s.now.IsZero() || ta.IsZero() || tb.IsZero() {
-		if ta.IsZero() || tb.IsZero() {
-			return ta.IsZero()
-		}
-		return ta.After(tb)
+// newerFirst orders two different times of a and b, given as Unix
+// seconds and nanoseconds, whether each is the zero time, and their
+// logarithmic ages: a zero time first; without now, the later time
+// first; else the younger bucket first, the uid deciding within a
+// bucket.
+func (s *deletionOrder) newerFirst(a, b *deletionKey, sa, sb int64, na, nb int32, za, zb bool, ba, bb int8) bool {
+	if za || zb {
+		return za
+	}
+	if !s.logScale {
+		return sa > sb || sa == sb && na > nb
 	}
 	if ba == bb {
-		return a.uid < b.uid
+		return s.uidLess(a, b)
 	}
 	return ba < bb
 }
 
-// logAgeBucket is floor(log2(age in ns)), -1 for an age not above 0.
-func logAgeBucket(age time.Duration) int64 {
+// newerFirstTime is newerFirst for times that carry monotonic readings.
+func (s *deletionOrder) newerFirstTime(a, b *deletionKey, ta, tb time.Time, ba, bb int8) bool {
+	if ta.IsZero() || tb.IsZero() {
+		return ta.IsZero()
+	}
+	if !s.logScale {
+		return ta.After(tb)
+	}
+	if ba == bb {
+		return s.uidLess(a, b)
+	}
+	return ba < bb
+}
+
+func (s *deletionOrder) uidLess(a, b *deletionKey) bool {
+	if a.uid != b.uid {
+		return a.uid[0] < b.uid[0] || a.uid[0] == b.uid[0] && a.uid[1] < b.uid[1]
+	}
+	return s.pods[a.idx].UID < s.pods[b.idx].UID
+}
+
+// permute puts pods in the order of the sorted keys (pods[i] becomes the
+// pod keys[i] was read from) in place, following each cycle of the
+// permutation; it overwrites the keys' idx.
+func permute(pods []*api.Pod, keys []deletionKey) {
+	for i := range keys {
+		if int(keys[i].idx) == i {
+			continue
+		}
+		first := pods[i]
+		j := i
+		for {
+			k := int(keys[j].idx)
+			keys[j].idx = int32(j)
+			if k == i {
+				pods[j] = first
+				break
+			}
+			pods[j] = pods[k]
+			j = k
+		}
+	}
+}
+
+// logAgeBucket is floor(log2(age in ns)), -1 for an age not above 0, as
+// upstream computes it: in floating point, so an age just under a power
+// of two may count as that power. Away from the powers of two (farther
+// than 2^-30 of one, relatively) the float result's floor is the integer
+// one, the bit length less one; near them the float one is computed.
+func logAgeBucket(age time.Duration) int8 {
 	if age <= 0 {
 		return -1
 	}
-	return int64(math.Log2(float64(age)))
+	k := bits.Len64(uint64(age)) - 1
+	lo := uint64(1) << k
+	off, margin := uint64(age)-lo, lo>>30
+	if off < margin || lo-off <= margin {
+		return int8(int64(math.Log2(float64(age))))
+	}
+	return int8(k)
 }
 
 func phaseOrdinal(p api.PodPhase) int {
@@ -202,7 +345,9 @@ func readySince(p *api.Pod) time.Time {
 }
 
 // maxRestarts is the highest restartCount among the regular containers
-// and among the sidecars (init containers with restartPolicy Always).
+// and among the sidecars: the init container statuses named like an init
+// container with restartPolicy Always (any of them, should two share the
+// name).
 func maxRestarts(p *api.Pod) (regular, sidecar int32) {
 	for i := range p.Status.ContainerStatuses {
 		regular = max(regular, p.Status.ContainerStatuses[i].RestartCount)
@@ -245,21 +390,57 @@ func coLocationRanks(rs *api.ReplicaSet, others []*api.ReplicaSet, pods, claimed
 			sels[i] = sel
 		}
 	}
-	perNode := map[string]int{}
+	// One pass counts the related active pods per node (each node gets a
+	// slot in counts) and notes each claimed pod's slot: claimed is the
+	// claimed pods in the order of pods, and every one of them is related
+	// (active, in the namespace, selected by rs), so it needs no selector
+	// evaluated again.
+	slots := make(map[string]int, 64)
+	var counts []int
+	ranks := make([]int, len(claimed))
+	ci := 0
 	for _, p := range pods {
-		if p == nil || !isPodActive(p) {
+		if p == nil {
 			continue
 		}
-		for i, r := range related {
-			if sels[i] != nil && p.Namespace == r.Namespace && sels[i].Matches(api.Set(p.Labels)) {
-				perNode[p.Spec.NodeName]++
-				break
-			}
+		mine := ci < len(claimed) && p == claimed[ci]
+		if !mine && !isRelated(p, related, sels) {
+			continue
+		}
+		slot, ok := slots[p.Spec.NodeName]
+		if !ok {
+			slot = len(counts)
+			slots[p.Spec.NodeName] = slot
+			counts = append(counts, 0)
+		}
+		counts[slot]++
+		if mine {
+			ranks[ci] = slot
+			ci++
 		}
 	}
-	ranks := make([]int, len(claimed))
-	for i, p := range claimed {
-		ranks[i] = perNode[p.Spec.NodeName]
+	for i := range ranks {
+		if i < ci {
+			ranks[i] = counts[ranks[i]]
+		} else if slot, ok := slots[claimed[i].Spec.NodeName]; ok {
+			// Not met in pods' order (a list not built from pods).
+			ranks[i] = counts[slot]
+		}
 	}
 	return ranks
+}
+
+// isRelated reports whether p is an active pod one of the related sets
+// selects (sels[i] compiled from related[i]'s selector, nil when it does
+// not compile).
+func isRelated(p *api.Pod, related []*api.ReplicaSet, sels []api.Selector) bool {
+	if !isPodActive(p) {
+		return false
+	}
+	for i, r := range related {
+		if sels[i] != nil && p.Namespace == r.Namespace && sels[i].Matches(api.Set(p.Labels)) {
+			return true
+		}
+	}
+	return false
 }
