@@ -77,18 +77,143 @@ func RankPodsForDeletion(pods []*api.Pod, ranks []int, now time.Time) {
 	if len(pods) < 2 {
 		return
 	}
-	// Every fact a comparison reads is read off the pods once, into one
-	// slice; the sort moves only these keys, and the pods are put in the
-	// keys' final order at the end.
-	s := deletionOrder{pods: pods, keys: make([]deletionKey, len(pods)), logScale: !now.IsZero()}
-	for i, p := range pods {
-		s.mono = s.keys[i].read(p, i, ranks, len(pods), now) || s.mono
+	s := newDeletionOrder(pods, now)
+	if len(ranks) == len(pods) {
+		for _, r := range ranks {
+			if r != int(int32(r)) {
+				s.ranks = ranks
+				break
+			}
+		}
 	}
-	sort.Sort(&s)
-	permute(pods, s.keys)
+	for i, p := range pods {
+		r := 0
+		if len(ranks) == len(pods) {
+			r = ranks[i]
+		}
+		s.read(i, p, int32(r))
+	}
+	s.sort()
 }
 
-// deletionKey is what the deletion ranking reads of one pod, as integers.
+// rankClaimedForDeletion is RankPodsForDeletion of the claimed pods with
+// the co-location ranks of getPodsRankedByRelatedPodsOnSameNode: each
+// claimed pod's rank is the number of active pods on its node that the
+// set or another ReplicaSet of its controller selects (each pod counted
+// once). A set without a controller has no related pods: every rank is
+// 0. claimed holds no nil pod and is in the order of pods, of which it is
+// part (the claimed replicas of rs, all related).
+func rankClaimedForDeletion(rs *api.ReplicaSet, others []*api.ReplicaSet, pods, claimed []*api.Pod, now time.Time) {
+	s := newDeletionOrder(claimed, now)
+	ctrl := rs.ControllerRef()
+	if ctrl == nil {
+		for i, p := range claimed {
+			s.read(i, p, 0)
+		}
+		s.sort()
+		return
+	}
+	related := []*api.ReplicaSet{rs}
+	for _, o := range others {
+		if o == nil || o.Namespace == rs.Namespace && o.Name == rs.Name {
+			continue
+		}
+		if r := o.ControllerRef(); r != nil && r.UID == ctrl.UID {
+			related = append(related, o)
+		}
+	}
+	// Each pod counts once, however many of the related sets select it
+	// (upstream de-duplicates by uid, which the API server makes unique).
+	sels := make([]api.Selector, len(related))
+	for i, r := range related {
+		if sel, err := api.LabelSelectorAsSelector(r.Spec.Selector); err == nil {
+			sels[i] = sel
+		}
+	}
+	// One pass over pods counts the related active pods per node (a
+	// slot in counts for each node) and reads the claimed pods' keys,
+	// their rank the slot of their node until the counting is done.
+	// Every claimed pod is related (active, in the namespace, selected by
+	// rs): no selector is evaluated for them again.
+	slots := make(map[string]int32, 64)
+	var counts []int
+	ci := 0
+	for _, p := range pods {
+		if p == nil {
+			continue
+		}
+		mine := ci < len(claimed) && p == claimed[ci]
+		if !mine && !isRelated(p, related, sels) {
+			continue
+		}
+		slot, ok := slots[p.Spec.NodeName]
+		if !ok {
+			slot = int32(len(counts))
+			slots[p.Spec.NodeName] = slot
+			counts = append(counts, 0)
+		}
+		counts[slot]++
+		if mine {
+			s.read(ci, p, slot)
+			ci++
+		}
+	}
+	for i := range s.keys[:ci] {
+		k := &s.keys[i]
+		k.rank = int32(counts[k.rank])
+	}
+	for ; ci < len(claimed); ci++ {
+		// Not met in pods' order: claimed was not built from pods.
+		r := 0
+		if slot, ok := slots[claimed[ci].Spec.NodeName]; ok {
+			r = counts[slot]
+		}
+		s.read(ci, claimed[ci], int32(r))
+	}
+	s.sort()
+}
+
+// isRelated reports whether p is an active pod one of the related sets
+// selects (sels[i] compiled from related[i]'s selector, nil when it does
+// not compile).
+func isRelated(p *api.Pod, related []*api.ReplicaSet, sels []api.Selector) bool {
+	if !isPodActive(p) {
+		return false
+	}
+	for i, r := range related {
+		if sels[i] != nil && p.Namespace == r.Namespace && sels[i].Matches(api.Set(p.Labels)) {
+			return true
+		}
+	}
+	return false
+}
+
+// deletionOrder sorts the keys of pods (which it leaves in place until
+// the end) in the deletion ranking's order, answering every comparison
+// as upstream's ActivePodsWithRanks.Less does for the pods the keys were
+// read from. Every fact a comparison reads is read off the pods once,
+// into one slice of keys of one cache line each; the sort moves only the
+// keys, and the pods are put in the keys' final order at the end.
+type deletionOrder struct {
+	pods []*api.Pod
+	keys []deletionKey
+	now  time.Time
+	// ranks, when not nil, are the ranks as given, some too large for
+	// deletionKey.rank: the comparisons read them there.
+	ranks []int
+	// logScale: now is set (LogarithmicScaleDown compares ages on a log
+	// scale); slowTimes: some time carries a monotonic reading or lies
+	// outside the years 1678 to 2262 that nanoseconds since 1970 cover,
+	// so the comparisons compare the pods' time.Time values.
+	logScale, slowTimes bool
+}
+
+func newDeletionOrder(pods []*api.Pod, now time.Time) *deletionOrder {
+	return &deletionOrder{pods: pods, keys: make([]deletionKey, len(pods)), now: now, logScale: !now.IsZero()}
+}
+
+// deletionKey is what the deletion ranking reads of one pod, as integers
+// (64 bytes).
 type deletionKey struct {
 	// class orders rules 1 to 4 at once, lower first: assigned (bit 35),
 	// the phase ordinal (bits 34-33: Pending and any other phase 0,
@@ -96,37 +221,31 @@ type deletionKey struct {
 	// cost in the low 32 bits, its sign bit flipped so that the unsigned
 	// order is the signed one.
 	class uint64
-	rank  int
-	// The ready time (of a ready pod) and the creation time as Unix
-	// seconds and nanoseconds.
-	readySec, createdSec   int64
-	readyNsec, createdNsec int32
-	restarts, sidecars     int32
+	// The ready time (of a ready pod) and the creation time in
+	// nanoseconds since 1970, zeroTime for the zero time.
+	readyNs, createdNs int64
 	// uid holds the uid's first 16 bytes, big-endian and zero-padded:
 	// comparing them compares the uids unless both are equal, when the
 	// whole uids decide.
-	uid [2]uint64
+	uid                      [2]uint64
+	rank, restarts, sidecars int32
 	// idx is the pod's place in the list as given.
 	idx int32
-	// flags: keyReadyZero, keyCreatedZero.
-	flags uint8
 	// The logarithmic ages of the ready time and the creation time,
 	// floor(log2(now − t in ns)), -1 for an age not above 0.
 	readyBucket, createdBucket int8
 }
 
-const (
-	keyReadyZero = 1 << iota
-	keyCreatedZero
-)
-
 // keyReady is the ready bit of deletionKey.class.
 const keyReady = 1 << 32
 
-// read fills k with pod p's facts; i is its place, ranks and n the ranks
-// given and the number of pods. It reports whether a time read carries a
-// monotonic clock reading.
-func (k *deletionKey) read(p *api.Pod, i int, ranks []int, n int, now time.Time) (mono bool) {
+// zeroTime stands for the zero time.Time in deletionKey; no other time
+// has this number of nanoseconds.
+const zeroTime = math.MinInt64
+
+// read fills the key of pods[i], p, with the given rank.
+func (s *deletionOrder) read(i int, p *api.Pod, rank int32) {
+	k := &s.keys[i]
 	var class uint64
 	if p.Spec.NodeName != "" {
 		class |= 1 << 35
@@ -137,38 +256,36 @@ func (k *deletionKey) read(p *api.Pod, i int, ranks []int, n int, now time.Time)
 	if ready {
 		class |= keyReady
 	}
-	class |= uint64(uint32(PodDeletionCost(p)) ^ 1<<31)
-	k.class = class
-	if len(ranks) == n {
-		k.rank = ranks[i]
-	}
-	k.idx = int32(i)
+	k.class = class | uint64(uint32(PodDeletionCost(p))^1<<31)
+	k.rank, k.idx = rank, int32(i)
 	k.uid = uidPrefix(p.UID)
 	if ready {
 		// The first Ready condition is True: its time is the ready time.
 		t := cond.LastTransitionTime.Time
-		mono = hasMonotonic(t)
-		k.readySec, k.readyNsec = t.Unix(), int32(t.Nanosecond())
-		if t.IsZero() {
-			k.flags |= keyReadyZero
-		}
-		k.readyBucket = logAgeBucket(now.Sub(t))
+		k.readyNs = s.nanos(t)
+		k.readyBucket = logAgeBucket(s.now.Sub(t))
 	}
 	t := p.CreationTimestamp.Time
-	mono = mono || hasMonotonic(t)
-	k.createdSec, k.createdNsec = t.Unix(), int32(t.Nanosecond())
-	if t.IsZero() {
-		k.flags |= keyCreatedZero
-	}
-	k.createdBucket = logAgeBucket(now.Sub(t))
+	k.createdNs = s.nanos(t)
+	k.createdBucket = logAgeBucket(s.now.Sub(t))
 	k.restarts, k.sidecars = maxRestarts(p)
-	return mono
 }
 
-// hasMonotonic reports whether t carries a monotonic clock reading (as
-// time.Now's do), which time.Time's comparisons prefer to the wall clock
-// when both times have one.
-func hasMonotonic(t time.Time) bool { return t != t.Round(0) }
+// nanos is t in nanoseconds since 1970, zeroTime for the zero time; a
+// time that has no such number, or carries a monotonic clock reading
+// (as time.Now's do, which time.Time's comparisons prefer to the wall
+// clock when both times have one), sets slowTimes.
+func (s *deletionOrder) nanos(t time.Time) int64 {
+	if t.IsZero() {
+		return zeroTime
+	}
+	sec := t.Unix()
+	if t != t.Round(0) || sec < math.MinInt64/1_000_000_000+1 || sec > math.MaxInt64/1_000_000_000-1 {
+		s.slowTimes = true
+		return 0
+	}
+	return sec*1e9 + int64(t.Nanosecond())
+}
 
 func uidPrefix(uid string) (p [2]uint64) {
 	if len(uid) >= 16 {
@@ -187,16 +304,11 @@ func bigEndian(s string) uint64 {
 		uint64(s[3])<<32 | uint64(s[2])<<40 | uint64(s[1])<<48 | uint64(s[0])<<56
 }
 
-// deletionOrder sorts the keys of pods (which it leaves in place) in
-// the deletion ranking's order, answering every comparison as upstream's
-// ActivePodsWithRanks.Less does for the pods the keys were read from.
-type deletionOrder struct {
-	pods []*api.Pod
-	keys []deletionKey
-	// logScale: now is set (LogarithmicScaleDown compares ages on a log
-	// scale); mono: some time read carries a monotonic reading, so times
-	// are compared as time.Time values, not as their Unix numbers.
-	logScale, mono bool
+// sort sorts the keys with sort.Sort, upstream's algorithm, from the
+// pods' order, then puts the pods in the keys' order.
+func (s *deletionOrder) sort() {
+	sort.Sort(s)
+	permute(s.pods, s.keys)
 }
 
 func (s *deletionOrder) Len() int { return len(s.keys) }
@@ -208,19 +320,21 @@ func (s *deletionOrder) Less(i, j int) bool {
 	if a.class != b.class {
 		return a.class < b.class
 	}
-	if a.rank != b.rank {
+	if s.ranks != nil {
+		if ra, rb := s.ranks[a.idx], s.ranks[b.idx]; ra != rb {
+			return ra > rb
+		}
+	} else if a.rank != b.rank {
 		return a.rank > b.rank
 	}
 	// Same class: both ready or both not.
 	if a.class&keyReady != 0 {
-		if s.mono {
-			ta, tb := readySince(s.pods[a.idx]), readySince(s.pods[b.idx])
-			if !ta.Equal(tb) {
+		if s.slowTimes {
+			if ta, tb := readySince(s.pods[a.idx]), readySince(s.pods[b.idx]); !ta.Equal(tb) {
 				return s.newerFirstTime(a, b, ta, tb, a.readyBucket, b.readyBucket)
 			}
-		} else if a.readySec != b.readySec || a.readyNsec != b.readyNsec {
-			return s.newerFirst(a, b, a.readySec, b.readySec, a.readyNsec, b.readyNsec,
-				a.flags&keyReadyZero != 0, b.flags&keyReadyZero != 0, a.readyBucket, b.readyBucket)
+		} else if a.readyNs != b.readyNs {
+			return s.newerFirst(a, b, a.readyNs, b.readyNs, a.readyBucket, b.readyBucket)
 		}
 	}
 	if a.restarts != b.restarts {
@@ -229,31 +343,28 @@ func (s *deletionOrder) Less(i, j int) bool {
 	if a.sidecars != b.sidecars {
 		return a.sidecars > b.sidecars
 	}
-	if s.mono {
-		ta, tb := s.pods[a.idx].CreationTimestamp.Time, s.pods[b.idx].CreationTimestamp.Time
-		if !ta.Equal(tb) {
+	if s.slowTimes {
+		if ta, tb := s.pods[a.idx].CreationTimestamp.Time, s.pods[b.idx].CreationTimestamp.Time; !ta.Equal(tb) {
 			return s.newerFirstTime(a, b, ta, tb, a.createdBucket, b.createdBucket)
 		}
 		return false
 	}
-	if a.createdSec != b.createdSec || a.createdNsec != b.createdNsec {
-		return s.newerFirst(a, b, a.createdSec, b.createdSec, a.createdNsec, b.createdNsec,
-			a.flags&keyCreatedZero != 0, b.flags&keyCreatedZero != 0, a.createdBucket, b.createdBucket)
+	if a.createdNs != b.createdNs {
+		return s.newerFirst(a, b, a.createdNs, b.createdNs, a.createdBucket, b.createdBucket)
 	}
 	return false
 }
 
-// newerFirst orders two different times of a and b, given as Unix
-// seconds and nanoseconds, whether each is the zero time, and their
-// logarithmic ages: a zero time first; without now, the later time
-// first; else the younger bucket first, the uid deciding within a
-// bucket.
-func (s *deletionOrder) newerFirst(a, b *deletionKey, sa, sb int64, na, nb int32, za, zb bool, ba, bb int8) bool {
-	if za || zb {
-		return za
+// newerFirst orders two different times of a and b, in nanoseconds
+// (zeroTime for the zero time), with their logarithmic ages: a zero time
+// first; without now, the later time first; else the younger bucket
+// first, the uid deciding within a bucket.
+func (s *deletionOrder) newerFirst(a, b *deletionKey, ta, tb int64, ba, bb int8) bool {
+	if ta == zeroTime || tb == zeroTime {
+		return ta == zeroTime
 	}
 	if !s.logScale {
-		return sa > sb || sa == sb && na > nb
+		return ta > tb
 	}
 	if ba == bb {
 		return s.uidLess(a, b)
@@ -261,7 +372,7 @@ func (s *deletionOrder) newerFirst(a, b *deletionKey, sa, sb int64, na, nb int32
 	return ba < bb
 }
 
-// newerFirstTime is newerFirst for times that carry monotonic readings.
+// newerFirstTime is newerFirst for the times as time.Time values.
 func (s *deletionOrder) newerFirstTime(a, b *deletionKey, ta, tb time.Time, ba, bb int8) bool {
 	if ta.IsZero() || tb.IsZero() {
 		return ta.IsZero()
@@ -362,85 +473,4 @@ func maxRestarts(p *api.Pod) (regular, sidecar int32) {
 		}
 	}
 	return regular, sidecar
-}
-
-// coLocationRanks is getPodsRankedByRelatedPodsOnSameNode over the pods of
-// every ReplicaSet sharing rs's controller (rs included): each claimed
-// pod's rank is the number of active related pods on its node. A set
-// without a controller has no related pods: every rank is 0.
-func coLocationRanks(rs *api.ReplicaSet, others []*api.ReplicaSet, pods, claimed []*api.Pod) []int {
-	ctrl := rs.ControllerRef()
-	if ctrl == nil {
-		return nil
-	}
-	related := []*api.ReplicaSet{rs}
-	for _, o := range others {
-		if o == nil || o.Namespace == rs.Namespace && o.Name == rs.Name {
-			continue
-		}
-		if r := o.ControllerRef(); r != nil && r.UID == ctrl.UID {
-			related = append(related, o)
-		}
-	}
-	// Each pod counts once, however many of the related sets select it
-	// (upstream de-duplicates by uid, which the API server makes unique).
-	sels := make([]api.Selector, len(related))
-	for i, r := range related {
-		if sel, err := api.LabelSelectorAsSelector(r.Spec.Selector); err == nil {
-			sels[i] = sel
-		}
-	}
-	// One pass counts the related active pods per node (each node gets a
-	// slot in counts) and notes each claimed pod's slot: claimed is the
-	// claimed pods in the order of pods, and every one of them is related
-	// (active, in the namespace, selected by rs), so it needs no selector
-	// evaluated again.
-	slots := make(map[string]int, 64)
-	var counts []int
-	ranks := make([]int, len(claimed))
-	ci := 0
-	for _, p := range pods {
-		if p == nil {
-			continue
-		}
-		mine := ci < len(claimed) && p == claimed[ci]
-		if !mine && !isRelated(p, related, sels) {
-			continue
-		}
-		slot, ok := slots[p.Spec.NodeName]
-		if !ok {
-			slot = len(counts)
-			slots[p.Spec.NodeName] = slot
-			counts = append(counts, 0)
-		}
-		counts[slot]++
-		if mine {
-			ranks[ci] = slot
-			ci++
-		}
-	}
-	for i := range ranks {
-		if i < ci {
-			ranks[i] = counts[ranks[i]]
-		} else if slot, ok := slots[claimed[i].Spec.NodeName]; ok {
-			// Not met in pods' order (a list not built from pods).
-			ranks[i] = counts[slot]
-		}
-	}
-	return ranks
-}
-
-// isRelated reports whether p is an active pod one of the related sets
-// selects (sels[i] compiled from related[i]'s selector, nil when it does
-// not compile).
-func isRelated(p *api.Pod, related []*api.ReplicaSet, sels []api.Selector) bool {
-	if !isPodActive(p) {
-		return false
-	}
-	for i, r := range related {
-		if sels[i] != nil && p.Namespace == r.Namespace && sels[i].Matches(api.Set(p.Labels)) {
-			return true
-		}
-	}
-	return false
 }

@@ -2,6 +2,7 @@ package workloads
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"testing"
@@ -268,5 +269,132 @@ func TestLogAgeBucketMatchesFloat(t *testing.T) {
 	check(math.MaxInt64)
 	rapid.Check(t, func(t *rapid.T) {
 		check(time.Duration(rapid.Int64Range(1, math.MaxInt64).Draw(t, "age")))
+	})
+}
+
+// A scale-down sync deletes the pods a plain rendering of upstream's
+// steps picks: the related pods listed per ReplicaSet of the same
+// controller (each selector in its namespace, de-duplicated by uid),
+// counted per node when active, those counts as the claimed replicas'
+// ranks, the reference comparator sorting them from the cache's order.
+func TestReplicaSetScaleDownMatchesReference(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		now := t0
+		rs := webRS(int32(rapid.IntRange(0, 30).Draw(t, "replicas")))
+		owned := rapid.Bool().Draw(t, "deployment")
+		if owned {
+			rs.OwnerReferences = []api.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", UID: "uid-dep", Controller: ptr(true)}}
+		}
+		var others []*api.ReplicaSet
+		for i := range rapid.IntRange(0, 3).Draw(t, "others") {
+			o := webRS(1)
+			o.Name, o.UID = "web-"+strconv.Itoa(i), "uid-web-"+strconv.Itoa(i)
+			o.Spec.Selector = &api.LabelSelector{MatchLabels: map[string]string{"app": "web", "v": strconv.Itoa(i)}}
+			if rapid.Bool().Draw(t, "other in ns-2") {
+				o.Namespace = "ns-2"
+			}
+			if rapid.IntRange(0, 3).Draw(t, "other's controller") > 0 {
+				o.OwnerReferences = []api.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", UID: "uid-dep", Controller: ptr(true)}}
+			}
+			others = append(others, o)
+		}
+		n := rapid.IntRange(0, 60).Draw(t, "pods")
+		pods := make([]*api.Pod, n)
+		for i := range pods {
+			p := drawRankPod(t, i, now, time.Time{})
+			if p.Status.Phase == api.PodSucceeded && rapid.Bool().Draw(t, "keep finished") {
+				p.Status.Phase = api.PodRunning
+			}
+			p.UID = "uid-web-00000000" + strconv.Itoa(i)
+			if rapid.Bool().Draw(t, "short uid") {
+				p.UID = strconv.Itoa(i)
+			}
+			p.Spec.NodeName = rapid.SampledFrom([]string{"", "node-1", "node-2", "node-3"}).Draw(t, "node")
+			p.Labels = map[string]string{"app": "web"}
+			switch rapid.IntRange(0, 4).Draw(t, "owner") {
+			case 0, 1:
+				p.OwnerReferences = []api.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "web", UID: rs.UID, Controller: ptr(true)}}
+			case 2:
+				// Orphans are left out: the sync would adopt them.
+				p.OwnerReferences = []api.OwnerReference{{APIVersion: "v1", Kind: "Other", Name: "x", UID: "uid-x", Controller: ptr(true)}}
+				if len(others) > 0 {
+					o := others[rapid.IntRange(0, len(others)-1).Draw(t, "which other")]
+					p.Namespace = o.Namespace
+					p.Labels = o.Spec.Selector.MatchLabels
+					p.OwnerReferences = []api.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: o.Name, UID: o.UID, Controller: ptr(true)}}
+				}
+			case 3:
+				p.Namespace = "ns-2"
+				p.OwnerReferences = []api.OwnerReference{{APIVersion: "v1", Kind: "Other", Name: "x", UID: "uid-x", Controller: ptr(true)}}
+			case 4:
+				p.Labels = map[string]string{"app": "db"}
+				p.OwnerReferences = []api.OwnerReference{{APIVersion: "v1", Kind: "Other", Name: "x", UID: "uid-x", Controller: ptr(true)}}
+			}
+			if rapid.IntRange(0, 5).Draw(t, "terminating") == 0 {
+				p.DeletionTimestamp = api.NewTimePtr(now)
+			}
+			pods[i] = p
+		}
+
+		// The reference: claimed pods, related pods, ranks, sort.
+		var claimed []*api.Pod
+		for _, p := range pods {
+			if p.Namespace == rs.Namespace && isPodActive(p) && p.Labels["app"] == "web" && p.ControllerRef() != nil && p.ControllerRef().UID == rs.UID {
+				claimed = append(claimed, p)
+			}
+		}
+		ranks := make([]int, len(claimed))
+		if owned {
+			related := []*api.ReplicaSet{rs}
+			for _, o := range others {
+				if o.ControllerRef() != nil {
+					related = append(related, o)
+				}
+			}
+			seen := map[string]bool{}
+			perNode := map[string]int{}
+			for _, r := range related {
+				sel, err := api.LabelSelectorAsSelector(r.Spec.Selector)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, p := range pods {
+					if p.Namespace != r.Namespace || !sel.Matches(api.Set(p.Labels)) || seen[p.UID] {
+						continue
+					}
+					seen[p.UID] = true
+					if isPodActive(p) {
+						perNode[p.Spec.NodeName]++
+					}
+				}
+			}
+			for i, p := range claimed {
+				ranks[i] = perNode[p.Spec.NodeName]
+			}
+		}
+		diff := len(claimed) - int(*rs.Spec.Replicas)
+		if diff <= 0 {
+			return
+		}
+		want := append([]*api.Pod(nil), claimed...)
+		if diff < len(claimed) {
+			sort.Sort(refDeletionOrder{pods: want, ranks: ranks, now: now})
+		}
+		want = want[:min(diff, BurstReplicas)]
+
+		res, err := SyncReplicaSet(ReplicaSetInput{ReplicaSet: rs, Pods: pods, OtherReplicaSets: others}, ReplicaSetExpectations{}, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff == len(claimed) {
+			// All go: upstream deletes them unsorted, in any order.
+			if len(res.Delete) != len(want) {
+				t.Fatalf("deleted %v, want all of %v", podNames(res.Delete), podNames(want))
+			}
+			return
+		}
+		if got, w := podNames(res.Delete), podNames(want); !slices.Equal(got, w) {
+			t.Fatalf("deleted %v, want %v (ranks %v)", got, w, ranks)
+		}
 	})
 }
