@@ -144,9 +144,12 @@ func (s refDeletionOrder) Less(i, j int) bool {
 // zero, equal to another pod's, in the future, at and around powers of
 // two nanoseconds before now, sometimes with a monotonic reading.
 func drawRankTime(t *rapid.T, label string, now, mono time.Time) time.Time {
-	switch rapid.IntRange(0, 5).Draw(t, label+" kind") {
+	switch rapid.IntRange(0, 6).Draw(t, label+" kind") {
 	case 0:
 		return time.Time{}
+	case 6:
+		// Beyond the nanoseconds since 1970 an int64 holds.
+		return rapid.SampledFrom([]time.Time{time.Date(1000, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(3000, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(1, 1, 1, 0, 0, 0, 1, time.UTC)}).Draw(t, label+" far")
 	case 1:
 		return now.Add(-time.Duration(rapid.SampledFrom([]int64{0, 1, 1000, int64(time.Hour), int64(3 * time.Hour)}).Draw(t, label+" ago")))
 	case 2:
@@ -200,7 +203,8 @@ func drawRankPod(t *rapid.T, i int, now, mono time.Time) *api.Pod {
 // comparator, sorted by sort.Sort from the same order, puts them in: every
 // rule, the logarithmic buckets, the uid tie-break (equal 16-byte uid
 // prefixes included), zero and future times, monotonic clock readings,
-// a zero now, missing or mis-sized ranks.
+// times beyond what int64 nanoseconds hold, a zero now, missing,
+// mis-sized or very large ranks.
 func TestRankPodsForDeletionMatchesReference(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		var now, mono time.Time
@@ -222,7 +226,13 @@ func TestRankPodsForDeletionMatchesReference(t *testing.T) {
 			pods[i] = drawRankPod(t, i, now, mono)
 		}
 		var ranks []int
-		switch rapid.IntRange(0, 2).Draw(t, "ranks") {
+		switch rapid.IntRange(0, 3).Draw(t, "ranks") {
+		case 3:
+			// Ranks too large for 32 bits.
+			ranks = make([]int, n)
+			for i := range ranks {
+				ranks[i] = rapid.SampledFrom([]int{0, 1, 1 << 40, -1 << 40, 1<<40 + 1}).Draw(t, "wide rank")
+			}
 		case 1:
 			ranks = make([]int, n)
 			for i := range ranks {
