@@ -67,8 +67,8 @@ func PodDeletionCost(pod *api.Pod) int32 {
 // strict order, the result depends on the input order for some inputs,
 // exactly as upstream's does: the sort is sort.Sort, the algorithm
 // upstream uses, on the order given, every comparison answered as
-// upstream's; each pod is read once, into integer keys the comparisons
-// compare, and the one allocation is those keys. Nil pods are not
+// upstream's; each pod is read once, into integer keys (one allocation
+// for all of them) that the comparisons compare. Nil pods are not
 // allowed: the list is returned unsorted when it holds one.
 func RankPodsForDeletion(pods []*api.Pod, ranks []int, now time.Time) {
 	for _, p := range pods {
