@@ -287,7 +287,7 @@ func manageReplicas(res *ReplicaSetSync, in ReplicaSetInput, claimed []*api.Pod,
 		// in its cache's order, which is no order); they are listed in the
 		// ranking's order either way.
 		if len(claimed) > 1 {
-			RankPodsForDeletion(claimed, coLocationRanks(rs, in.OtherReplicaSets, in.Pods, claimed), now)
+			rankClaimedForDeletion(rs, in.OtherReplicaSets, in.Pods, claimed, now)
 		}
 		res.Delete = claimed[:n:n]
 		res.Expectations = ReplicaSetExpectations{Del: n}
