@@ -47,6 +47,35 @@ func IsPodReady(pod *Pod) bool {
 	return c != nil && c.Status == ConditionTrue
 }
 
+// PodReadiness reports whether pod is ready (IsPodReady) and whether it is
+// available: ready for at least minReadySeconds by the Ready condition's
+// lastTransitionTime at now, a time exactly minReadySeconds after it
+// counting (pkg/api/v1/pod IsPodAvailable, which every workload controller
+// counts availableReplicas with; with minReadySeconds 0, ready is
+// available). It reads the conditions once. A nil pod is neither.
+func PodReadiness(pod *Pod, minReadySeconds int32, now time.Time) (ready, available bool) {
+	if pod == nil {
+		return false, false
+	}
+	c := FindCondition(pod.Status.Conditions, PodReady)
+	if c == nil || c.Status != ConditionTrue {
+		return false, false
+	}
+	if minReadySeconds == 0 {
+		return true, true
+	}
+	t := c.LastTransitionTime
+	return true, !t.IsZero() && t.Add(time.Duration(minReadySeconds)*time.Second).Compare(now) <= 0
+}
+
+// IsPodAvailable reports whether pod is available at now: ready for at
+// least minReadySeconds (the second answer of PodReadiness). A nil pod is
+// not.
+func IsPodAvailable(pod *Pod, minReadySeconds int32, now time.Time) bool {
+	_, available := PodReadiness(pod, minReadySeconds, now)
+	return available
+}
+
 // UpdatePodCondition sets c in status the way every component that writes
 // a pod condition does (pkg/api/v1/pod UpdatePodCondition): c replaces the
 // condition of its type whole, or is appended when there is none; its

@@ -309,6 +309,13 @@ var nilCases = map[string]func(t *testing.T){
 			t.Errorf("got %q, want %q", got, want)
 		}
 	},
+	"PodReadiness": func(t *testing.T) {
+		r, a := api.PodReadiness(nil, 0, time.Time{})
+		niltest.Zero(t, r, a)
+	},
+	"IsPodAvailable": func(t *testing.T) {
+		niltest.Zero(t, api.IsPodAvailable(nil, 0, time.Time{}))
+	},
 	"PodReference": func(t *testing.T) {
 		niltest.Zero(t, api.PodReference(nil))
 	},

@@ -118,3 +118,23 @@ func TestPodPriority(t *testing.T) {
 		t.Errorf("priority -7: %d", got)
 	}
 }
+
+// A pod is available once Ready for minReadySeconds, the very instant
+// counting (v1.36.3's IsPodAvailable compares with <=).
+func TestPodReadiness(t *testing.T) {
+	t0 := time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC)
+	pod := &api.Pod{Status: api.PodStatus{Conditions: []api.PodCondition{{Type: api.PodReady, Status: api.ConditionTrue, LastTransitionTime: api.NewTime(t0)}}}}
+	for _, tc := range []struct {
+		min       int32
+		at        time.Duration
+		available bool
+	}{{0, 0, true}, {10, 9 * time.Second, false}, {10, 10 * time.Second, true}, {10, 11 * time.Second, true}} {
+		if r, a := api.PodReadiness(pod, tc.min, t0.Add(tc.at)); !r || a != tc.available || api.IsPodAvailable(pod, tc.min, t0.Add(tc.at)) != a {
+			t.Errorf("minReadySeconds %d at +%v: ready %v available %v, want available %v", tc.min, tc.at, r, a, tc.available)
+		}
+	}
+	pod.Status.Conditions[0].Status = api.ConditionFalse
+	if r, a := api.PodReadiness(pod, 0, t0); r || a {
+		t.Error("a pod not ready is ready or available")
+	}
+}

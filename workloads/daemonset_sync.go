@@ -394,7 +394,7 @@ func (s *daemonSync) podsShouldBeOnNode(node *api.Node, pl DaemonPlacement) (cre
 			del = append(del, DaemonPodDelete{Pod: p, Node: node.Name, Reason: DaemonDeleteExcess})
 		}
 		if oldestNew != nil && oldestOld != nil &&
-			(!api.IsPodReady(oldestOld) || podAvailable(oldestNew, s.ds.Spec.MinReadySeconds, s.now)) {
+			(!api.IsPodReady(oldestOld) || api.IsPodAvailable(oldestNew, s.ds.Spec.MinReadySeconds, s.now)) {
 			del = append(del, DaemonPodDelete{Pod: oldestOld, Node: node.Name, Reason: DaemonDeleteExcess})
 		}
 		return false, del
@@ -493,7 +493,7 @@ func (s *daemonSync) updateStatus(updateObservedGen bool) {
 		p := slices.MinFunc(pods, compareDaemonPods)
 		if api.IsPodReady(p) {
 			ready++
-			if podAvailable(p, s.ds.Spec.MinReadySeconds, s.now) {
+			if api.IsPodAvailable(p, s.ds.Spec.MinReadySeconds, s.now) {
 				available++
 			}
 		}

@@ -105,7 +105,7 @@ func (s *daemonSync) rollingUpdate() error {
 		maxUnavailable = 1 // an impossible configuration falls back to one unavailable
 	}
 	minReady := s.ds.Spec.MinReadySeconds
-	available := func(p *api.Pod) bool { return podAvailable(p, minReady, s.now) }
+	available := func(p *api.Pod) bool { return api.IsPodAvailable(p, minReady, s.now) }
 	deleteOld := func(p *api.Pod, node string) DaemonPodDelete {
 		return DaemonPodDelete{Pod: p, Node: node, Reason: DaemonDeleteRollingUpdate}
 	}

@@ -160,6 +160,15 @@ func SyncReplicaSet(in ReplicaSetInput, pending ReplicaSetExpectations, now time
 	status := rs.Status
 	var terminating, fullyLabeled, ready, available int32
 	tmpl := newLabelPairs(rs.Spec.Template.Labels)
+	tmplInSelector := rs.Spec.Selector != nil
+	for _, w := range tmpl {
+		if !tmplInSelector {
+			break
+		}
+		if v, ok := rs.Spec.Selector.MatchLabels[w.key]; !ok || v != w.value {
+			tmplInSelector = false
+		}
+	}
 	for _, p := range in.Pods {
 		if p == nil || p.Namespace != rs.Namespace {
 			continue
@@ -183,12 +192,14 @@ func SyncReplicaSet(in ReplicaSetInput, pending ReplicaSetExpectations, now time
 			continue
 		}
 		claimed = append(claimed, p)
-		if tmpl.allIn(p.Labels) {
+		// A claimed pod matches the selector; when the selector requires
+		// every template label, it carries them all.
+		if tmplInSelector || tmpl.allIn(p.Labels) {
 			fullyLabeled++
 		}
-		if api.IsPodReady(p) {
+		if r, a := api.PodReadiness(p, rs.Spec.MinReadySeconds, now); r {
 			ready++
-			if podAvailable(p, rs.Spec.MinReadySeconds, now) {
+			if a {
 				available++
 			}
 		}

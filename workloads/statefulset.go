@@ -494,7 +494,7 @@ func (s *ssSync) processReplica(p *api.Pod) (bool, error) {
 		case !isRunningAndReady(p):
 			s.wait(p, "not running and ready")
 			return true, nil
-		case !podAvailable(p, s.minReady(), s.now):
+		case !api.IsPodAvailable(p, s.minReady(), s.now):
 			s.wait(p, "not available")
 			return true, nil
 		}
@@ -535,7 +535,7 @@ func (s *ssSync) processCondemned(p, firstUnavailable *api.Pod) (bool, error) {
 			s.wait(blocker, "not running and ready")
 			return true, nil
 		}
-		if !podAvailable(p, s.minReady(), s.now) {
+		if !api.IsPodAvailable(p, s.minReady(), s.now) {
 			s.wait(blocker, "not available")
 			return true, nil
 		}
@@ -714,7 +714,7 @@ func (s *ssSync) setCounts(lists ...[]*api.Pod) {
 			}
 			if isRunningAndReady(p) {
 				st.ReadyReplicas++
-				if podAvailable(p, s.minReady(), s.now) {
+				if api.IsPodAvailable(p, s.minReady(), s.now) {
 					st.AvailableReplicas++
 				}
 			}
@@ -796,20 +796,7 @@ func isRunningAndReady(p *api.Pod) bool {
 // isUnavailable is upstream's isUnavailable: not available (a pod not
 // created yet included) or terminating.
 func isUnavailable(p *api.Pod, minReady int32, now time.Time) bool {
-	return p == nil || !podAvailable(p, minReady, now) || p.DeletionTimestamp != nil
-}
-
-// podAvailable is pkg/api/v1/pod IsPodAvailable: Ready, and Ready for at
-// least minReadySeconds by its lastTransitionTime (reached exactly counts).
-func podAvailable(p *api.Pod, minReadySeconds int32, now time.Time) bool {
-	if p == nil || !api.IsPodReady(p) {
-		return false
-	}
-	if minReadySeconds == 0 {
-		return true
-	}
-	c := api.FindCondition(p.Status.Conditions, api.PodReady)
-	return !c.LastTransitionTime.IsZero() && c.LastTransitionTime.Add(time.Duration(minReadySeconds)*time.Second).Compare(now) <= 0
+	return p == nil || !api.IsPodAvailable(p, minReady, now) || p.DeletionTimestamp != nil
 }
 
 func sortByOrdinalDescending(pods []*api.Pod) {
