@@ -86,6 +86,10 @@ var layers = []place{
 	{"probe/netprobe", 97, outer},
 	// PodDisruptionBudgets, the Eviction API and kubectl drain.
 	{"disruption", 100, core},
+	// The whole cluster as one pure state machine: the API server's
+	// store, kube-scheduler, the controllers and the kubelets composed
+	// through their public API (issue 22). Above every semantic package.
+	{"cluster", 150, core},
 	// Generators and invariant checks for users' property tests: uses
 	// every semantic package, and none uses it; the only importer of rapid.
 	{"proptest", 200, outer},

@@ -1,0 +1,410 @@
+package cluster
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/api/admission"
+	"github.com/podsem/podsem/api/validation"
+	"github.com/podsem/podsem/termination"
+)
+
+// WatchType is the type of a watch event: ADDED, MODIFIED or DELETED, as
+// the API server's watch reports them.
+type WatchType string
+
+// The watch event types.
+const (
+	WatchAdded    WatchType = "ADDED"
+	WatchModified WatchType = "MODIFIED"
+	WatchDeleted  WatchType = "DELETED"
+)
+
+// watchEvent is one change the store made, delivered to every component's
+// informer in the order the writes happened.
+type watchEvent struct {
+	Type   WatchType
+	Kind   string
+	Key    string
+	Object api.Object // as stored after the write; for DELETED the last state
+	Old    api.Object // before the write, nil for ADDED
+}
+
+// ErrNotFound is the API server's 404: the object named does not exist.
+var ErrNotFound = errors.New("not found")
+
+// ErrAlreadyExists is the API server's 409 AlreadyExists on create.
+var ErrAlreadyExists = errors.New("already exists")
+
+// store is the API server with its storage: objects by kind and key, one
+// resourceVersion counter, deterministic uids and generateName suffixes, and
+// the queue of watch events the writes produced. It never edits a stored
+// object: a write stores a new value, so a component holding an old one
+// keeps a consistent snapshot, as an informer's cache does.
+type store struct {
+	objs    map[string]map[string]api.Object
+	rv      int64
+	uids    int64
+	watch   []watchEvent
+	tolSecs admission.TolerationSeconds
+}
+
+func newStore(tol admission.TolerationSeconds) *store {
+	return &store{objs: map[string]map[string]api.Object{}, tolSecs: tol}
+}
+
+// objectMeta returns the kind and the metadata of o, nil for a kind the
+// store does not hold.
+func objectMeta(o api.Object) (string, *api.ObjectMeta) {
+	switch o := o.(type) {
+	case *api.Pod:
+		return "Pod", &o.ObjectMeta
+	case *api.Node:
+		return "Node", &o.ObjectMeta
+	case *api.Namespace:
+		return "Namespace", &o.ObjectMeta
+	case *api.PodDisruptionBudget:
+		return "PodDisruptionBudget", &o.ObjectMeta
+	case *api.PriorityClass:
+		return "PriorityClass", &o.ObjectMeta
+	case *api.Service:
+		return "Service", &o.ObjectMeta
+	case *api.Deployment:
+		return "Deployment", &o.ObjectMeta
+	case *api.ReplicaSet:
+		return "ReplicaSet", &o.ObjectMeta
+	case *api.StatefulSet:
+		return "StatefulSet", &o.ObjectMeta
+	case *api.ControllerRevision:
+		return "ControllerRevision", &o.ObjectMeta
+	case *api.DaemonSet:
+		return "DaemonSet", &o.ObjectMeta
+	case *api.Job:
+		return "Job", &o.ObjectMeta
+	case *api.PersistentVolumeClaim:
+		return "PersistentVolumeClaim", &o.ObjectMeta
+	case *api.PersistentVolume:
+		return "PersistentVolume", &o.ObjectMeta
+	case *api.StorageClass:
+		return "StorageClass", &o.ObjectMeta
+	case *api.CSINode:
+		return "CSINode", &o.ObjectMeta
+	case *api.CSIDriver:
+		return "CSIDriver", &o.ObjectMeta
+	}
+	return "", nil
+}
+
+// objectKey is the store's key of an object: namespace/name, or name for a
+// cluster-scoped one.
+func objectKey(m *api.ObjectMeta) string {
+	if m.Namespace == "" {
+		return m.Name
+	}
+	return m.Namespace + "/" + m.Name
+}
+
+// clone returns a copy of o sharing nothing with it (a JSON round trip:
+// every api type round-trips through its Kubernetes JSON).
+func clone[T api.Object](o T) (T, error) {
+	var zero T
+	b, err := json.Marshal(o)
+	if err != nil {
+		return zero, err
+	}
+	v, err := decodeAs(b, o)
+	if err != nil {
+		return zero, err
+	}
+	return v.(T), nil
+}
+
+// decodeAs decodes b into a new object of like's kind.
+func decodeAs(b []byte, like api.Object) (api.Object, error) {
+	var fresh api.Object
+	switch like.(type) {
+	case *api.Pod:
+		fresh = new(api.Pod)
+	case *api.Node:
+		fresh = new(api.Node)
+	case *api.Namespace:
+		fresh = new(api.Namespace)
+	case *api.PodDisruptionBudget:
+		fresh = new(api.PodDisruptionBudget)
+	case *api.PriorityClass:
+		fresh = new(api.PriorityClass)
+	case *api.Service:
+		fresh = new(api.Service)
+	case *api.Deployment:
+		fresh = new(api.Deployment)
+	case *api.ReplicaSet:
+		fresh = new(api.ReplicaSet)
+	case *api.StatefulSet:
+		fresh = new(api.StatefulSet)
+	case *api.ControllerRevision:
+		fresh = new(api.ControllerRevision)
+	case *api.DaemonSet:
+		fresh = new(api.DaemonSet)
+	case *api.Job:
+		fresh = new(api.Job)
+	case *api.PersistentVolumeClaim:
+		fresh = new(api.PersistentVolumeClaim)
+	case *api.PersistentVolume:
+		fresh = new(api.PersistentVolume)
+	case *api.StorageClass:
+		fresh = new(api.StorageClass)
+	case *api.CSINode:
+		fresh = new(api.CSINode)
+	case *api.CSIDriver:
+		fresh = new(api.CSIDriver)
+	default:
+		return nil, fmt.Errorf("cluster: %w: object of type %T", api.ErrInvalidInput, like)
+	}
+	if err := json.Unmarshal(b, fresh); err != nil {
+		return nil, err
+	}
+	return fresh, nil
+}
+
+func (s *store) get(kind, key string) api.Object { return s.objs[kind][key] }
+
+// list returns the objects of kind in key order.
+func (s *store) list(kind string) []api.Object {
+	m := s.objs[kind]
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	out := make([]api.Object, len(keys))
+	for i, k := range keys {
+		out[i] = m[k]
+	}
+	return out
+}
+
+func (s *store) pods() []*api.Pod {
+	objs := s.list("Pod")
+	out := make([]*api.Pod, len(objs))
+	for i, o := range objs {
+		out[i] = o.(*api.Pod)
+	}
+	return out
+}
+
+func (s *store) put(kind, key string, o api.Object, typ WatchType, old api.Object) {
+	if s.objs[kind] == nil {
+		s.objs[kind] = map[string]api.Object{}
+	}
+	if typ == WatchDeleted {
+		delete(s.objs[kind], key)
+	} else {
+		s.objs[kind][key] = o
+	}
+	s.watch = append(s.watch, watchEvent{Type: typ, Kind: kind, Key: key, Object: o, Old: old})
+}
+
+func (s *store) nextRV(m *api.ObjectMeta) {
+	s.rv++
+	m.ResourceVersion = strconv.FormatInt(s.rv, 10)
+}
+
+// nameSuffixAlphabet is the API server's generateName alphabet (consonants
+// and digits without look-alikes: apimachinery's util/rand).
+const nameSuffixAlphabet = "bcdfghjklmnpqrstvwxz2456789"
+
+// generatedName is the name the store gives an object with generateName:
+// the prefix and five characters of the API server's alphabet. Upstream
+// draws them at random; the store draws them from a hash of the prefix and
+// a counter, so that a run is reproducible, and moves on to the next
+// counter value on a collision, as a client retrying the create would.
+func (s *store) generatedName(kind, namespace, prefix string) string {
+	for i := 0; ; i++ {
+		h := fnv.New64a()
+		fmt.Fprintf(h, "%s/%s/%s/%d/%d", kind, namespace, prefix, s.uids, i)
+		v := h.Sum64()
+		b := make([]byte, 5)
+		for j := range b {
+			b[j] = nameSuffixAlphabet[v%uint64(len(nameSuffixAlphabet))]
+			v /= uint64(len(nameSuffixAlphabet))
+		}
+		name := prefix + string(b)
+		key := name
+		if namespace != "" {
+			key = namespace + "/" + name
+		}
+		if s.objs[kind][key] == nil {
+			return name
+		}
+	}
+}
+
+// create stores a new object as kube-apiserver does: name from
+// generateName, API defaulting, admission and validation (pods), a uid,
+// creationTimestamp (whole seconds), generation 1 and a resourceVersion.
+// o is not modified.
+func (s *store) create(o api.Object, now time.Time) (api.Object, error) {
+	kind, m := objectMeta(o)
+	if m == nil {
+		return nil, fmt.Errorf("cluster: %w: object of type %T", api.ErrInvalidInput, o)
+	}
+	o, err := clone(o)
+	if err != nil {
+		return nil, err
+	}
+	_, m = objectMeta(o)
+	if m.Name == "" && m.GenerateName != "" {
+		m.Name = s.generatedName(kind, m.Namespace, m.GenerateName)
+	}
+	if m.Name == "" {
+		return nil, fmt.Errorf("%s: metadata.name: Required value: name or generateName is required", kind)
+	}
+	key := objectKey(m)
+	if s.objs[kind][key] != nil {
+		return nil, fmt.Errorf("%s %q: %w", kind, key, ErrAlreadyExists)
+	}
+	switch x := o.(type) {
+	case *api.Pod:
+		p, err := s.admitPod(x)
+		if err != nil {
+			return nil, err
+		}
+		o, m = p, &p.ObjectMeta
+	case *api.Deployment:
+		if err := defaultDeployment(x); err != nil {
+			return nil, err
+		}
+	case *api.ReplicaSet:
+		defaultReplicaSet(x)
+	}
+	s.uids++
+	m.UID = fmt.Sprintf("%08x-0000-4000-8000-%012x", s.uids, s.uids)
+	m.CreationTimestamp = api.NewTime(now.Truncate(time.Second))
+	m.Generation = 1
+	m.DeletionTimestamp, m.DeletionGracePeriodSeconds = nil, nil
+	s.nextRV(m)
+	s.put(kind, key, o, WatchAdded, nil)
+	return o, nil
+}
+
+// admitPod runs a pod create through defaulting, the Priority and
+// DefaultTolerationSeconds admission plugins, validation and the registry's
+// PrepareForCreate, returning the pod as it would be stored.
+func (s *store) admitPod(p *api.Pod) (*api.Pod, error) {
+	api.DefaultPod(p)
+	var classes []api.PriorityClass
+	for _, o := range s.list("PriorityClass") {
+		classes = append(classes, *o.(*api.PriorityClass))
+	}
+	prio, err := admission.ResolvePriority(p, classes)
+	if err != nil {
+		return nil, err
+	}
+	prio.Apply(p)
+	p.Spec.Tolerations = admission.DefaultTolerations(p, s.tolSecs)
+	if errs := validation.ValidatePodCreate(p); len(errs) > 0 {
+		return nil, fmt.Errorf("Pod %q is invalid: %v", p.Name, errs)
+	}
+	return validation.PrepareForCreate(p), nil
+}
+
+// update replaces a stored object with o (matched by kind and key), giving
+// it a new resourceVersion; a Deployment's or ReplicaSet's generation moves
+// when its spec changed. o must be a value no one else holds (the callers
+// build a fresh copy); it is stored as given.
+func (s *store) update(o api.Object) (api.Object, error) {
+	kind, m := objectMeta(o)
+	if m == nil {
+		return nil, fmt.Errorf("cluster: %w: object of type %T", api.ErrInvalidInput, o)
+	}
+	key := objectKey(m)
+	old := s.objs[kind][key]
+	if old == nil {
+		return nil, fmt.Errorf("%s %q: %w", kind, key, ErrNotFound)
+	}
+	_, om := objectMeta(old)
+	m.UID, m.CreationTimestamp = om.UID, om.CreationTimestamp
+	if m.Generation == 0 {
+		m.Generation = om.Generation
+	}
+	switch x := o.(type) {
+	case *api.Deployment:
+		if err := defaultDeployment(x); err != nil {
+			return nil, err
+		}
+		if !specEqual(x.Spec, old.(*api.Deployment).Spec) {
+			m.Generation = om.Generation + 1
+		}
+	case *api.ReplicaSet:
+		defaultReplicaSet(x)
+		if !specEqual(x.Spec, old.(*api.ReplicaSet).Spec) {
+			m.Generation = om.Generation + 1
+		}
+	case *api.Pod:
+		if errs := validation.ValidatePodUpdate(x, old.(*api.Pod)); len(errs) > 0 {
+			return nil, fmt.Errorf("Pod %q is invalid: %v", x.Name, errs)
+		}
+	}
+	s.nextRV(m)
+	s.put(kind, key, o, WatchModified, old)
+	return o, nil
+}
+
+func specEqual(a, b any) bool {
+	ja, err1 := json.Marshal(a)
+	jb, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && string(ja) == string(jb)
+}
+
+// deletePod serves a pod DELETE with opts at now through
+// termination.APIServerGrace: a graceful deletion stores the deletion
+// fields, an immediate one removes the pod. It returns the pod as stored
+// after the request (nil when removed).
+func (s *store) deletePod(key string, opts *api.DeleteOptions, now time.Time) (*api.Pod, error) {
+	old, _ := s.objs["Pod"][key].(*api.Pod)
+	if old == nil {
+		return nil, fmt.Errorf("Pod %q: %w", key, ErrNotFound)
+	}
+	d, err := termination.APIServerGrace(old, opts, now)
+	if err != nil {
+		return nil, err
+	}
+	if d.Immediate {
+		gone := d.Apply(old)
+		s.nextRV(&gone.ObjectMeta)
+		s.put("Pod", key, gone, WatchDeleted, old)
+		return nil, nil
+	}
+	if !d.Graceful || d.GracefulPending {
+		return old, nil
+	}
+	p := d.Apply(old)
+	s.nextRV(&p.ObjectMeta)
+	s.put("Pod", key, p, WatchModified, old)
+	return p, nil
+}
+
+// remove deletes a non-pod object at once (the garbage collector's
+// propagation to dependents is not modelled yet).
+func (s *store) remove(kind, key string) error {
+	old := s.objs[kind][key]
+	if old == nil {
+		return fmt.Errorf("%s %q: %w", kind, key, ErrNotFound)
+	}
+	s.rv++
+	s.put(kind, key, old, WatchDeleted, old)
+	return nil
+}
+
+// drainWatch returns the pending watch events and empties the queue.
+func (s *store) drainWatch() []watchEvent {
+	w := s.watch
+	s.watch = nil
+	return w
+}
