@@ -1,0 +1,264 @@
+package cluster
+
+import (
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/workloads"
+)
+
+// dueKeys returns the keys a controller syncs now: the dirty ones, or
+// every key of kind when the controller's own deadline has come (its
+// machine keeps which set is due; stepping a set early is harmless).
+func (m *Machine) dueKeys(kind string, dirty map[string]bool, deadline, now time.Time) []string {
+	var keys []string
+	if !deadline.IsZero() && !deadline.After(now) {
+		for _, o := range m.cache.list(kind) {
+			_, meta := objectMeta(o)
+			keys = append(keys, objectKey(meta))
+		}
+	} else {
+		for k := range dirty {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+	}
+	clear(dirty)
+	return keys
+}
+
+// inNamespace returns the cached objects of kind in namespace.
+func inNamespace[T api.Object](c *store, kind, namespace string) []T {
+	var out []T
+	for _, o := range c.list(kind) {
+		if _, meta := objectMeta(o); meta.Namespace == namespace {
+			out = append(out, o.(T))
+		}
+	}
+	return out
+}
+
+// runReplicaSets syncs the due ReplicaSets with the ReplicaSet
+// controller's machine and carries out each sync's writes.
+func (m *Machine) runReplicaSets(now time.Time) error {
+	for _, key := range m.dueKeys("ReplicaSet", m.rsDirty, m.rsc.NextDeadline(), now) {
+		rs, _ := m.cache.get("ReplicaSet", key).(*api.ReplicaSet)
+		if rs == nil {
+			continue
+		}
+		var others []*api.ReplicaSet
+		for _, o := range inNamespace[*api.ReplicaSet](m.cache, "ReplicaSet", rs.Namespace) {
+			if o.Name != rs.Name {
+				others = append(others, o)
+			}
+		}
+		sync, err := m.rsc.Step(workloads.ReplicaSetInput{
+			ReplicaSet: rs, Pods: inNamespace[*api.Pod](m.cache, "Pod", rs.Namespace), OtherReplicaSets: others,
+		}, now)
+		if err != nil {
+			m.rec.scenario(now, "Warning", "SyncFailed", objRef("ReplicaSet", rs.Namespace, rs.Name), err.Error())
+			continue
+		}
+		if err := m.replicaSetWrites(rs, sync, now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m *Machine) replicaSetWrites(rs *api.ReplicaSet, sync workloads.ReplicaSetSync, now time.Time) error {
+	ref := workloads.NewControllerRef(&rs.ObjectMeta, "apps/v1", "ReplicaSet")
+	for _, p := range sync.Adopted {
+		if err := m.patchPodMeta(p.Key(), p.UID, func(meta *api.ObjectMeta) {
+			meta.OwnerReferences = workloads.AdoptOwnerReferences(meta.OwnerReferences, ref)
+		}); err != nil {
+			return err
+		}
+	}
+	for _, p := range sync.Released {
+		if err := m.patchPodMeta(p.Key(), p.UID, func(meta *api.ObjectMeta) {
+			meta.OwnerReferences = workloads.ReleaseOwnerReferences(meta.OwnerReferences, rs.UID)
+		}); err != nil {
+			return err
+		}
+	}
+	for i := 0; i < sync.Created && sync.NewPod != nil; i++ {
+		p, err := m.store.create(sync.NewPod, now)
+		if err != nil {
+			e := podCreateFailedEvent(rs, err)
+			m.rec.event(now, &e)
+			continue
+		}
+		_, meta := objectMeta(p)
+		e := podCreatedEvent(rs, meta.Name)
+		m.rec.event(now, &e)
+	}
+	for _, p := range sync.Delete {
+		if _, err := m.store.deletePod(p.Key(), nil, now); err != nil && !errors.Is(err, ErrNotFound) {
+			return err
+		}
+		e := podDeletedEvent(rs, p.Name)
+		m.rec.event(now, &e)
+	}
+	if sync.StatusUpdated {
+		if err := m.writeStatus("ReplicaSet", objectKey(&rs.ObjectMeta), rs.UID, func(o api.Object) {
+			o.(*api.ReplicaSet).Status = sync.Status
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runDeployments syncs the due Deployments with the Deployment
+// controller's machine and carries out each sync's writes.
+func (m *Machine) runDeployments(now time.Time) error {
+	for _, key := range m.dueKeys("Deployment", m.depDirty, m.dc.NextDeadline(), now) {
+		d, _ := m.cache.get("Deployment", key).(*api.Deployment)
+		if d == nil {
+			continue
+		}
+		sets := inNamespace[*api.ReplicaSet](m.cache, "ReplicaSet", d.Namespace)
+		sync, err := m.dc.Step(workloads.DeploymentInput{
+			Deployment: d, ReplicaSets: sets, Pods: inNamespace[*api.Pod](m.cache, "Pod", d.Namespace),
+		}, now)
+		if err != nil && !hasWrites(sync) {
+			m.rec.scenario(now, "Warning", "SyncFailed", objRef("Deployment", d.Namespace, d.Name), err.Error())
+			continue
+		}
+		if err := m.deploymentWrites(d, sync, now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func hasWrites(s workloads.DeploymentSync) bool {
+	return len(s.Adopted)+len(s.Released)+len(s.Updates)+len(s.Deleted) > 0 || s.NewReplicaSet != nil || s.StatusUpdated
+}
+
+func (m *Machine) deploymentWrites(d *api.Deployment, sync workloads.DeploymentSync, now time.Time) error {
+	ref := workloads.NewControllerRef(&d.ObjectMeta, "apps/v1", "Deployment")
+	for _, name := range sync.Adopted {
+		if err := m.patchMeta("ReplicaSet", d.Namespace+"/"+name, func(meta *api.ObjectMeta) {
+			meta.OwnerReferences = workloads.AdoptOwnerReferences(meta.OwnerReferences, ref)
+		}); err != nil {
+			return err
+		}
+	}
+	for _, name := range sync.Released {
+		if err := m.patchMeta("ReplicaSet", d.Namespace+"/"+name, func(meta *api.ObjectMeta) {
+			meta.OwnerReferences = workloads.ReleaseOwnerReferences(meta.OwnerReferences, d.UID)
+		}); err != nil {
+			return err
+		}
+	}
+	if rs := sync.NewReplicaSet; rs != nil {
+		if _, err := m.store.create(rs, now); err != nil {
+			m.rec.scenario(now, "Warning", "FailedCreate", objRef("Deployment", d.Namespace, d.Name), err.Error())
+		} else if rs.Spec.Replicas != nil && *rs.Spec.Replicas > 0 {
+			e := scaledEvent(d, rs.Name, 0, *rs.Spec.Replicas)
+			m.rec.event(now, &e)
+		}
+	}
+	scale := map[string]int32{}
+	for _, u := range sync.Updates {
+		prev, ok := scale[u.Name]
+		if !ok {
+			prev = u.PreviousReplicas
+		}
+		n, err := clone(u.ReplicaSet)
+		if err != nil {
+			return err
+		}
+		stored, _ := m.store.get("ReplicaSet", d.Namespace+"/"+u.Name).(*api.ReplicaSet)
+		if stored == nil {
+			continue
+		}
+		n.Status, n.OwnerReferences = stored.Status, stored.OwnerReferences
+		if _, err := m.store.update(n); err != nil {
+			m.rec.scenario(now, "Warning", "UpdateFailed", objRef("ReplicaSet", d.Namespace, u.Name), err.Error())
+			continue
+		}
+		if n.Spec.Replicas != nil && *n.Spec.Replicas != prev {
+			e := scaledEvent(d, u.Name, prev, *n.Spec.Replicas)
+			m.rec.event(now, &e)
+		}
+		if n.Spec.Replicas != nil {
+			scale[u.Name] = *n.Spec.Replicas
+		}
+	}
+	for _, name := range sync.Deleted {
+		if err := m.store.remove("ReplicaSet", d.Namespace+"/"+name); err != nil && !errors.Is(err, ErrNotFound) {
+			return err
+		}
+	}
+	if sync.StatusUpdated {
+		if err := m.writeStatus("Deployment", objectKey(&d.ObjectMeta), d.UID, func(o api.Object) {
+			x := o.(*api.Deployment)
+			x.Status = sync.Status
+			if sync.Revision != "" {
+				if x.Annotations == nil {
+					x.Annotations = map[string]string{}
+				}
+				x.Annotations[workloads.AnnotationDeploymentRevision] = sync.Revision
+			}
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// patchPodMeta patches a pod's metadata (owner references).
+func (m *Machine) patchPodMeta(key, uid string, f func(*api.ObjectMeta)) error {
+	old, _ := m.store.get("Pod", key).(*api.Pod)
+	if old == nil || old.UID != uid {
+		return nil
+	}
+	return m.patchMeta("Pod", key, f)
+}
+
+// patchMeta patches an object's metadata; an object gone is skipped.
+func (m *Machine) patchMeta(kind, key string, f func(*api.ObjectMeta)) error {
+	old := m.store.get(kind, key)
+	if old == nil {
+		return nil
+	}
+	n, err := clone(old)
+	if err != nil {
+		return err
+	}
+	_, meta := objectMeta(n)
+	f(meta)
+	m.store.nextRV(meta)
+	m.store.put(kind, key, n, WatchModified, old)
+	return nil
+}
+
+// writeStatus writes an object's status subresource (the spec and
+// generation stay); an object gone or replaced is skipped.
+func (m *Machine) writeStatus(kind, key, uid string, f func(api.Object)) error {
+	old := m.store.get(kind, key)
+	if old == nil {
+		return nil
+	}
+	if _, om := objectMeta(old); om.UID != uid {
+		return nil
+	}
+	n, err := clone(old)
+	if err != nil {
+		return err
+	}
+	f(n)
+	if specEqual(n, old) {
+		return nil
+	}
+	_, meta := objectMeta(n)
+	m.store.nextRV(meta)
+	m.store.put(kind, key, n, WatchModified, old)
+	return nil
+}
+

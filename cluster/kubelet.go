@@ -1,0 +1,286 @@
+package cluster
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/lifecycle"
+)
+
+// RuntimeModel is what the container runtime does when a kubelet asks it
+// to start or stop a pod: the e2e harness's fake kubelet
+// (../shared/e2e/README.md), so a scenario runs the same here and on a
+// real control plane. The zero value is that model:
+//
+//   - the sandbox is ready and every container starts PodStartLatency
+//     (1 s) after the kubelet first sees the pod bound to its node, with
+//     the Pulled, Created and Started events the kubelet's runtime manager
+//     records, and podIP 10.244.<node index>.<n> (n from 10);
+//   - a container without a readinessProbe is ready at once; one with a
+//     probe passes its first probe at start + ceil(initialDelaySeconds /
+//     periodSeconds) × periodSeconds (periodSeconds 10 by default) and
+//     every probe after it; startup and liveness probes always pass;
+//   - hooks return at once (the harness runs none);
+//   - a killed container exits at once with SigtermExitCode (143);
+//     otherwise containers never exit (until a scenario's exit action).
+type RuntimeModel struct {
+	// PodStartLatency is the sandbox and container start time; 0 means
+	// 1 s (the harness's pod-start-latency).
+	PodStartLatency time.Duration
+	// SigtermExitCode is the exit code of a container killed with
+	// SIGTERM; nil means 143 (the harness's sigterm-exit-code).
+	SigtermExitCode *int32
+}
+
+func (r RuntimeModel) startLatency() time.Duration {
+	if r.PodStartLatency <= 0 {
+		return time.Second
+	}
+	return r.PodStartLatency
+}
+
+func (r RuntimeModel) sigtermExit() int32 {
+	if r.SigtermExitCode == nil {
+		return 143
+	}
+	return *r.SigtermExitCode
+}
+
+// probeDelay is when the runtime model's first readiness probe passes
+// after the container starts.
+func probeDelay(p *api.Probe) time.Duration {
+	period := p.PeriodSeconds
+	if period <= 0 {
+		period = 10
+	}
+	d := p.InitialDelaySeconds
+	if d <= 0 {
+		return 0
+	}
+	return time.Duration((d+period-1)/period*period) * time.Second
+}
+
+// runtimeEvent is an answer of the runtime model due at a time.
+type runtimeEvent struct {
+	at time.Time
+	ev lifecycle.Event
+}
+
+// podRun is one pod on a kubelet: its lifecycle.Machine and the runtime
+// model's pending answers.
+type podRun struct {
+	key, uid     string
+	m            *lifecycle.Machine
+	pending      []runtimeEvent
+	deleting     bool
+	removeAsked  bool
+	lastReported *api.PodStatus
+}
+
+// kubelet is one node's kubelet: a lifecycle.Machine per pod bound to the
+// node, answered by the runtime model. (Admission, probes through
+// probe.Worker, node pressure, heartbeats and shutdown come in later
+// steps: NEXT.md.)
+type kubelet struct {
+	node   string
+	index  int
+	nextIP int
+	pods   map[string]*podRun
+	dirty  map[string]bool
+}
+
+func newKubelet(node string, index int) *kubelet {
+	return &kubelet{node: node, index: index, nextIP: 10, pods: map[string]*podRun{}, dirty: map[string]bool{}}
+}
+
+// nextDeadline is the earliest pod machine deadline or runtime answer.
+func (k *kubelet) nextDeadline() time.Time {
+	var d time.Time
+	for _, r := range k.pods {
+		d = earliest(d, r.m.NextDeadline())
+		for _, p := range r.pending {
+			d = earliest(d, p.at)
+		}
+	}
+	return d
+}
+
+func (k *kubelet) due(now time.Time) bool {
+	if len(k.dirty) > 0 {
+		return true
+	}
+	d := k.nextDeadline()
+	return !d.IsZero() && !d.After(now)
+}
+
+// run syncs the kubelet's dirty pods against the informer cache and steps
+// every pod whose machine or runtime answer is due, in pod key order.
+func (k *kubelet) run(c *Machine, now time.Time) error {
+	keys := make([]string, 0, len(k.pods)+len(k.dirty))
+	for key := range k.dirty {
+		keys = append(keys, key)
+	}
+	for key := range k.pods {
+		if !k.dirty[key] {
+			keys = append(keys, key)
+		}
+	}
+	slices.Sort(keys)
+	dirty := k.dirty
+	k.dirty = map[string]bool{}
+	for _, key := range keys {
+		if dirty[key] {
+			if err := k.observe(c, key, now); err != nil {
+				return err
+			}
+		}
+		if r := k.pods[key]; r != nil {
+			if err := k.drive(c, r, now); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// observe hands the pod's informer state to its machine: a new pod bound
+// here is scheduled on it, a deletion is requested, a pod gone is
+// forgotten.
+func (k *kubelet) observe(c *Machine, key string, now time.Time) error {
+	pod, _ := c.cache.get("Pod", key).(*api.Pod)
+	r := k.pods[key]
+	if pod == nil || pod.Spec.NodeName != k.node || (r != nil && r.uid != pod.UID) {
+		delete(k.pods, key)
+		if pod == nil || pod.Spec.NodeName != k.node {
+			return nil
+		}
+		r = nil
+	}
+	if r == nil {
+		if pod.Status.Phase == api.PodSucceeded || pod.Status.Phase == api.PodFailed {
+			return nil
+		}
+		r = &podRun{key: key, uid: pod.UID, m: lifecycle.NewMachine(pod, lifecycle.MachineConfig{})}
+		k.pods[key] = r
+		if err := k.step(c, r, lifecycle.Scheduled(k.node), now); err != nil {
+			return err
+		}
+	}
+	if pod.DeletionTimestamp != nil && !r.deleting {
+		r.deleting = true
+		grace := int64(0)
+		if pod.DeletionGracePeriodSeconds != nil {
+			grace = *pod.DeletionGracePeriodSeconds
+		}
+		return k.step(c, r, lifecycle.DeletionRequested(grace), now)
+	}
+	return nil
+}
+
+// drive feeds the pod's due runtime answers, then ticks its machine when
+// its deadline has come.
+func (k *kubelet) drive(c *Machine, r *podRun, now time.Time) error {
+	for len(r.pending) > 0 && !r.pending[0].at.After(now) {
+		ev := r.pending[0].ev
+		r.pending = r.pending[1:]
+		if err := k.step(c, r, ev, now); err != nil {
+			return err
+		}
+		if k.pods[r.key] != r {
+			return nil
+		}
+	}
+	if d := r.m.NextDeadline(); !d.IsZero() && !d.After(now) {
+		return k.step(c, r, lifecycle.Tick(), now)
+	}
+	return nil
+}
+
+// answer queues the runtime model's answer ev at at, after the answers
+// already due by then (stable by time).
+func (r *podRun) answer(at time.Time, ev lifecycle.Event) {
+	i := len(r.pending)
+	for i > 0 && r.pending[i-1].at.After(at) {
+		i--
+	}
+	r.pending = slices.Insert(r.pending, i, runtimeEvent{at: at, ev: ev})
+}
+
+// step steps the pod's machine with ev and carries out its actions: the
+// runtime model answers, status writes and the pod's removal go to the
+// API server, events to the log. Answers due now are fed at once.
+func (k *kubelet) step(c *Machine, r *podRun, ev lifecycle.Event, now time.Time) error {
+	queue := []lifecycle.Event{ev}
+	for len(queue) > 0 {
+		ev := queue[0]
+		queue = queue[1:]
+		status, actions := r.m.Step(ev, now)
+		pod := r.m.Pod()
+		for _, a := range actions {
+			switch a.Kind {
+			case lifecycle.ActionCreateSandbox:
+				ip := fmt.Sprintf("10.244.%d.%d", k.index, k.nextIP)
+				k.nextIP++
+				r.answer(now.Add(c.cfg.Runtime.startLatency()), lifecycle.SandboxReady(ip))
+			case lifecycle.ActionPullImage:
+				queue = append(queue, lifecycle.ImagePulled(a.Container))
+			case lifecycle.ActionStartContainer:
+				k.started(c, r, pod, a.Container, now)
+				queue = append(queue, lifecycle.ContainerStarted(a.Container))
+			case lifecycle.ActionRunPostStart:
+				queue = append(queue, lifecycle.PostStartFinished(a.Container))
+			case lifecycle.ActionRunPreStop:
+				queue = append(queue, lifecycle.PreStopFinished(a.Container))
+			case lifecycle.ActionKillContainer:
+				queue = append(queue, lifecycle.ContainerExited(a.Container, c.cfg.Runtime.sigtermExit(), ""))
+			case lifecycle.ActionRecordEvent:
+				c.rec.event(now, a.Event)
+			case lifecycle.ActionReportStatus:
+				if err := c.writePodStatus(r.key, r.uid, status, now); err != nil {
+					return err
+				}
+			case lifecycle.ActionRemovePod:
+				if !r.removeAsked {
+					r.removeAsked = true
+					if err := c.removePod(r.key, r.uid, now); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// started records the runtime's Pulled, Created and Started events for a
+// container the kubelet started (kuberuntime's startContainer records
+// them; the harness records the same), and queues its first passing
+// readiness probe.
+func (k *kubelet) started(c *Machine, r *podRun, pod *api.Pod, container string, now time.Time) {
+	ref, ok := pod.Spec.FindContainer(container)
+	if !ok {
+		return
+	}
+	ctr := ref.Container
+	cref := api.ContainerReference(pod, container)
+	for _, e := range []api.Event{
+		{Type: api.EventTypeNormal, Reason: "Pulled", Note: fmt.Sprintf("Container image %q already present on machine and can be accessed by the pod", ctr.Image)},
+		{Type: api.EventTypeNormal, Reason: "Created", Note: "Container created"},
+		{Type: api.EventTypeNormal, Reason: "Started", Note: "Container started"},
+	} {
+		e.Regarding, e.Source = cref, "kubelet"
+		c.rec.event(now, &e)
+	}
+	if ctr.ReadinessProbe != nil {
+		r.answer(now.Add(probeDelay(ctr.ReadinessProbe)), lifecycle.ProbeResult(container, api.ProbeReadiness, true))
+	}
+}
+
+func earliest(a, b time.Time) time.Time {
+	if a.IsZero() || (!b.IsZero() && b.Before(a)) {
+		return b
+	}
+	return a
+}

@@ -1,0 +1,660 @@
+package cluster
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/api/admission"
+	"github.com/podsem/podsem/preemption"
+	"github.com/podsem/podsem/scheduling"
+	"github.com/podsem/podsem/workloads"
+)
+
+// Config is the cluster's settings. The zero value is a cluster as
+// v1.36.3 ships, with the e2e harness's runtime model.
+type Config struct {
+	// Runtime is what containers do when the kubelets start and stop
+	// them.
+	Runtime RuntimeModel
+	// TolerationSeconds are kube-apiserver's
+	// --default-not-ready-toleration-seconds and
+	// --default-unreachable-toleration-seconds (DefaultTolerationSeconds
+	// admission).
+	TolerationSeconds admission.TolerationSeconds
+}
+
+// ConfigFromFlags reads a scenario's config entries, by upstream flag
+// name, into a Config. It returns the keys nothing takes, sorted (the
+// harness reports each as an UnusedConfig warning). A value that does not
+// parse is an error naming the key.
+func ConfigFromFlags(flags map[string]string) (Config, []string, error) {
+	var cfg Config
+	var unused []string
+	for k, v := range flags {
+		switch k {
+		case "pod-start-latency":
+			d, err := parseDuration([]byte(strconv.Quote(v)))
+			if err != nil {
+				return Config{}, nil, fmt.Errorf("cluster: %w: config %s: %v", api.ErrInvalidInput, k, err)
+			}
+			cfg.Runtime.PodStartLatency = d
+		case "sigterm-exit-code":
+			n, err := strconv.ParseInt(v, 10, 32)
+			if err != nil {
+				return Config{}, nil, fmt.Errorf("cluster: %w: config %s: %q", api.ErrInvalidInput, k, v)
+			}
+			c := int32(n)
+			cfg.Runtime.SigtermExitCode = &c
+		case "default-not-ready-toleration-seconds", "default-unreachable-toleration-seconds":
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				return Config{}, nil, fmt.Errorf("cluster: %w: config %s: %q", api.ErrInvalidInput, k, v)
+			}
+			if k == "default-not-ready-toleration-seconds" {
+				cfg.TolerationSeconds.NotReady = &n
+			} else {
+				cfg.TolerationSeconds.Unreachable = &n
+			}
+		default:
+			unused = append(unused, k)
+		}
+	}
+	slices.Sort(unused)
+	return cfg, unused, nil
+}
+
+// Input is one input of Machine.Step: a scenario action, or a tick (time
+// passed). Build it with Tick or Do.
+type Input struct {
+	action *Action
+}
+
+// Tick is the input "time passed": the machine runs what is due.
+func Tick() Input { return Input{} }
+
+// Do is the input "apply this scenario action".
+func Do(a Action) Input { return Input{action: &a} }
+
+// Output is what one Step produced: the event log's records, in order.
+type Output struct {
+	Records []Record
+}
+
+// maxRounds bounds the settle loop of one Step: the components reacting
+// to each other's writes at one instant. Reaching it is a livelock, which
+// is a bug of the composition, reported as an error.
+const maxRounds = 10000
+
+// Machine is a whole Kubernetes cluster as one pure, deterministic state
+// machine: the API server's object store, kube-scheduler (the scheduling
+// loop with DefaultPreemption), the ReplicaSet and Deployment controllers
+// of kube-controller-manager, and one kubelet per node, each the podsem
+// machine of that component driven through its public API. Step applies
+// an input and lets every component react until the cluster is quiet at
+// that instant; NextDeadline says when something is next due.
+//
+// The components read a shared informer cache that a round of the settle
+// loop updates from the store's watch events, in the order of the writes,
+// then run in a fixed order (DESIGN.md): Deployment controller, ReplicaSet
+// controller, kube-scheduler (one ScheduleOne per tick, while pods are
+// ready), kubelets in node-name order. The same inputs at the same times
+// give the same records, byte for byte.
+//
+// A Machine is not safe for concurrent use. A nil *Machine returns an
+// error from Step and the zero time from NextDeadline.
+type Machine struct {
+	cfg   Config
+	start time.Time
+	now   time.Time
+	store *store
+	cache *store // the informer cache: the store as delivered
+	rec   recorder
+
+	sched     *scheduling.Loop
+	rsc       *workloads.ReplicaSetController
+	rsDirty   map[string]bool
+	dc        *workloads.DeploymentController
+	depDirty  map[string]bool
+	kubelets  map[string]*kubelet
+	nodeCount int
+}
+
+// New returns a cluster holding objects at start, created through the
+// API server as the harness creates a scenario's objects (in the order
+// given), with every component's reaction to them already settled:
+// the Output's records are what happened at start.
+func New(objects []api.Object, cfg Config, start time.Time) (*Machine, Output, error) {
+	sc, err := scheduling.NewCluster(nil, nil, scheduling.Config{})
+	if err != nil {
+		return nil, Output{}, err
+	}
+	loop, err := preemption.NewLoop(sc, start)
+	if err != nil {
+		return nil, Output{}, err
+	}
+	m := &Machine{
+		cfg: cfg, start: start, now: start,
+		store: newStore(cfg.TolerationSeconds), cache: newStore(cfg.TolerationSeconds),
+		rec:   recorder{start: start, last: map[string]map[string]string{}},
+		sched: loop, rsc: workloads.NewReplicaSetController(), rsDirty: map[string]bool{},
+		dc: workloads.NewDeploymentController(workloads.DeploymentOptions{}), depDirty: map[string]bool{},
+		kubelets: map[string]*kubelet{},
+	}
+	for i, o := range objects {
+		if o == nil {
+			return nil, Output{}, fmt.Errorf("cluster: %w: objects[%d]: nil", api.ErrInvalidInput, i)
+		}
+		if _, err := m.createObject(o, start); err != nil {
+			return nil, Output{}, fmt.Errorf("cluster: objects[%d]: %w", i, err)
+		}
+	}
+	if err := m.settle(start); err != nil {
+		return nil, Output{}, err
+	}
+	return m, Output{Records: m.takeRecords()}, nil
+}
+
+// createObject creates o, keeping a Node's status as given (the harness's
+// kubelets register their nodes with their status).
+func (m *Machine) createObject(o api.Object, now time.Time) (api.Object, error) {
+	return m.store.create(o, now)
+}
+
+func (m *Machine) takeRecords() []Record {
+	out := m.rec.out
+	m.rec.out = nil
+	return out
+}
+
+// Now is the time of the last step.
+func (m *Machine) Now() time.Time {
+	if m == nil {
+		return time.Time{}
+	}
+	return m.now
+}
+
+// Step applies in at now and runs every component until the cluster is
+// quiet at now. now must not be before the previous step's time. An action
+// the API server refuses (an invalid object, a missing one) gives an
+// ActionFailed record, not an error; an action this version does not
+// simulate yet is an error wrapping errors.ErrUnsupported.
+func (m *Machine) Step(in Input, now time.Time) (Output, error) {
+	if m == nil {
+		return Output{}, fmt.Errorf("cluster: %w: machine: nil", api.ErrInvalidInput)
+	}
+	if now.Before(m.now) {
+		return Output{}, fmt.Errorf("cluster: %w: now %s is before the last step %s", api.ErrInvalidInput, now.Format(time.RFC3339Nano), m.now.Format(time.RFC3339Nano))
+	}
+	m.now = now
+	if in.action != nil {
+		if err := m.apply(*in.action, now); err != nil {
+			return Output{Records: m.takeRecords()}, err
+		}
+	}
+	err := m.settle(now)
+	return Output{Records: m.takeRecords()}, err
+}
+
+// NextDeadline is the earliest time a component must run even if no input
+// arrives; the zero time when nothing is pending.
+func (m *Machine) NextDeadline() time.Time {
+	if m == nil {
+		return time.Time{}
+	}
+	d := m.sched.NextDeadline()
+	d = earliest(d, m.rsc.NextDeadline())
+	d = earliest(d, m.dc.NextDeadline())
+	for _, k := range m.kubelets {
+		d = earliest(d, k.nextDeadline())
+	}
+	if !d.IsZero() && d.Before(m.now) {
+		d = m.now
+	}
+	return d
+}
+
+// Objects returns the objects the API server holds, kinds in a fixed
+// order and each kind by key. They are the machine's own: do not modify
+// them.
+func (m *Machine) Objects() []api.Object {
+	if m == nil {
+		return nil
+	}
+	var out []api.Object
+	for _, kind := range objectKinds {
+		out = append(out, m.store.list(kind)...)
+	}
+	return out
+}
+
+// objectKinds is the order of kinds in Objects.
+var objectKinds = []string{"Namespace", "PriorityClass", "StorageClass", "CSIDriver", "Node", "CSINode",
+	"PersistentVolume", "PersistentVolumeClaim", "Deployment", "ReplicaSet", "StatefulSet", "ControllerRevision",
+	"DaemonSet", "Job", "PodDisruptionBudget", "Service", "Pod"}
+
+// apply carries out a scenario action through the API server.
+func (m *Machine) apply(a Action, now time.Time) error {
+	m.rec.scenario(now, "Normal", "Action", "", a.String())
+	var err error
+	switch a.Kind {
+	case ActionApply:
+		err = m.applyObject(a.Object, now)
+	case ActionDelete:
+		err = m.deleteObject(a.Ref, now)
+	case ActionScale:
+		err = m.scale(a.Ref, a.Replicas)
+	case ActionCordon, ActionUncordon:
+		err = m.cordon(a.Node, a.Kind == ActionCordon)
+	default:
+		return fmt.Errorf("cluster: action %s: %w (NEXT.md)", a, errors.ErrUnsupported)
+	}
+	if err != nil {
+		m.rec.scenario(now, "Warning", "ActionFailed", "", a.String()+": "+err.Error())
+	}
+	return nil
+}
+
+// applyObject creates o, or replaces the stored object's spec (and
+// labels, annotations) with o's: the effect of kubectl's server-side apply
+// of a whole manifest on the fields a manifest holds.
+func (m *Machine) applyObject(o api.Object, now time.Time) error {
+	kind, meta := objectMeta(o)
+	if meta == nil {
+		return fmt.Errorf("cluster: %w: apply: object of type %T", api.ErrInvalidInput, o)
+	}
+	old := m.store.get(kind, objectKey(meta))
+	if old == nil {
+		_, err := m.store.create(o, now)
+		return err
+	}
+	n, err := clone(o)
+	if err != nil {
+		return err
+	}
+	_, nm := objectMeta(n)
+	_, om := objectMeta(old)
+	nm.ResourceVersion, nm.Generation = "", om.Generation
+	nm.OwnerReferences, nm.Finalizers = om.OwnerReferences, om.Finalizers
+	switch x := n.(type) {
+	case *api.Deployment:
+		x.Status = old.(*api.Deployment).Status
+		if x.Annotations == nil && len(om.Annotations) > 0 {
+			x.Annotations = map[string]string{}
+		}
+		for k, v := range om.Annotations {
+			if _, ok := x.Annotations[k]; !ok {
+				x.Annotations[k] = v
+			}
+		}
+	case *api.ReplicaSet:
+		x.Status = old.(*api.ReplicaSet).Status
+	case *api.Pod:
+		x.Status = old.(*api.Pod).Status
+		x.Spec.NodeName = old.(*api.Pod).Spec.NodeName
+	}
+	_, err = m.store.update(n)
+	return err
+}
+
+// deleteObject deletes the object ref names with default options.
+func (m *Machine) deleteObject(ref ObjectRef, now time.Time) error {
+	if ref.Kind == "Pod" {
+		_, err := m.store.deletePod(ref.key(), nil, now)
+		return err
+	}
+	return m.store.remove(ref.Kind, ref.key())
+}
+
+// scale sets spec.replicas through the scale subresource.
+func (m *Machine) scale(ref ObjectRef, replicas int32) error {
+	o := m.store.get(ref.Kind, ref.key())
+	if o == nil {
+		return fmt.Errorf("%s: %w", ref, ErrNotFound)
+	}
+	n, err := clone(o)
+	if err != nil {
+		return err
+	}
+	switch x := n.(type) {
+	case *api.Deployment:
+		x.Spec.Replicas = &replicas
+	case *api.ReplicaSet:
+		x.Spec.Replicas = &replicas
+	case *api.StatefulSet:
+		x.Spec.Replicas = &replicas
+	default:
+		return fmt.Errorf("%s: the scale subresource is not served for %s", ref, ref.Kind)
+	}
+	_, err = m.store.update(n)
+	return err
+}
+
+// cordon sets or clears the node's spec.unschedulable, as kubectl cordon
+// and uncordon patch it.
+func (m *Machine) cordon(node string, on bool) error {
+	o, _ := m.store.get("Node", node).(*api.Node)
+	if o == nil {
+		return fmt.Errorf("Node/%s: %w", node, ErrNotFound)
+	}
+	if o.Spec.Unschedulable == on {
+		return nil
+	}
+	n, err := clone(o)
+	if err != nil {
+		return err
+	}
+	n.Spec.Unschedulable = on
+	_, err = m.store.update(n)
+	return err
+}
+
+// settle runs the rounds of delivery and reaction at now until nothing is
+// left to deliver and no component is due.
+func (m *Machine) settle(now time.Time) error {
+	for round := 0; ; round++ {
+		if round == maxRounds {
+			return fmt.Errorf("cluster: no quiet state after %d rounds at %s (a livelock between components)", maxRounds, now.Format(time.RFC3339))
+		}
+		for _, w := range m.store.drainWatch() {
+			if err := m.deliver(w, now); err != nil {
+				return err
+			}
+		}
+		if err := m.runComponents(now); err != nil {
+			return err
+		}
+		if len(m.store.watch) == 0 && !m.anyDue(now) {
+			return nil
+		}
+	}
+}
+
+func (m *Machine) anyDue(now time.Time) bool {
+	due := func(d time.Time) bool { return !d.IsZero() && !d.After(now) }
+	if len(m.rsDirty) > 0 || len(m.depDirty) > 0 || due(m.rsc.NextDeadline()) || due(m.dc.NextDeadline()) || due(m.sched.NextDeadline()) {
+		return true
+	}
+	for _, k := range m.kubelets {
+		if k.due(now) {
+			return true
+		}
+	}
+	return false
+}
+
+// deliver is one watch event reaching the informers: the cache, the log's
+// watch record, and each component's event handler.
+func (m *Machine) deliver(w watchEvent, now time.Time) error {
+	if w.Type == WatchDeleted {
+		m.cache.put(w.Kind, w.Key, w.Object, WatchDeleted, w.Old)
+	} else {
+		m.cache.put(w.Kind, w.Key, w.Object, w.Type, w.Old)
+	}
+	m.cache.watch = nil
+	m.rec.watch(now, w)
+	var in scheduling.Input
+	switch o := w.Object.(type) {
+	case *api.Pod:
+		switch w.Type {
+		case WatchAdded:
+			in = scheduling.PodAdded(o)
+		case WatchModified:
+			in = scheduling.PodUpdated(o)
+		default:
+			in = scheduling.PodDeleted(o.Namespace, o.Name)
+		}
+		m.podChanged(w)
+	case *api.Node:
+		switch w.Type {
+		case WatchAdded:
+			in = scheduling.NodeAdded(o)
+			if m.kubelets[o.Name] == nil {
+				m.kubelets[o.Name] = newKubelet(o.Name, m.nodeCount)
+				m.nodeCount++
+			}
+		case WatchModified:
+			in = scheduling.NodeUpdated(o)
+		default:
+			in = scheduling.NodeDeleted(o.Name)
+		}
+	case *api.ReplicaSet:
+		m.rsDirty[w.Key] = true
+		m.ownerDirty(o.Namespace, &o.ObjectMeta, w.Old, "Deployment", m.depDirty)
+		return nil
+	case *api.Deployment:
+		m.depDirty[w.Key] = true
+		return nil
+	default:
+		if w.Type == WatchDeleted {
+			in = scheduling.ObjectDeleted(w.Object)
+		} else {
+			in = scheduling.ObjectSet(w.Object)
+		}
+	}
+	res, err := m.sched.Step(in, now)
+	if err != nil {
+		return fmt.Errorf("cluster: kube-scheduler: %s: %w", in, err)
+	}
+	return m.schedulerActions(res.Actions, now)
+}
+
+// podChanged marks what a pod's watch event concerns: its ReplicaSet (or
+// every ReplicaSet of its namespace, for an orphan that one may adopt) and
+// the kubelets of its node, before and after.
+func (m *Machine) podChanged(w watchEvent) {
+	p := w.Object.(*api.Pod)
+	m.ownerDirty(p.Namespace, &p.ObjectMeta, w.Old, "ReplicaSet", m.rsDirty)
+	for _, node := range []string{p.Spec.NodeName, nodeOf(w.Old)} {
+		if k := m.kubelets[node]; k != nil {
+			k.dirty[w.Key] = true
+		}
+	}
+}
+
+func nodeOf(o api.Object) string {
+	if p, ok := o.(*api.Pod); ok && p != nil {
+		return p.Spec.NodeName
+	}
+	return ""
+}
+
+// ownerDirty marks the controller of an object of kind ownerKind (before
+// and after the change) for a sync, or every object of ownerKind in the
+// namespace when the object has no controller (an orphan to adopt).
+func (m *Machine) ownerDirty(namespace string, meta *api.ObjectMeta, old api.Object, ownerKind string, dirty map[string]bool) {
+	refs := []*api.OwnerReference{meta.ControllerRef()}
+	if old != nil {
+		_, om := objectMeta(old)
+		refs = append(refs, om.ControllerRef())
+	}
+	orphan := true
+	for _, r := range refs {
+		if r != nil {
+			orphan = false
+			if r.Kind == ownerKind {
+				dirty[namespace+"/"+r.Name] = true
+			}
+		}
+	}
+	if orphan {
+		for _, o := range m.cache.list(ownerKind) {
+			_, om := objectMeta(o)
+			if om.Namespace == namespace {
+				dirty[objectKey(om)] = true
+			}
+		}
+	}
+}
+
+// runComponents runs every dirty or due component once, in the fixed
+// order.
+func (m *Machine) runComponents(now time.Time) error {
+	if err := m.runDeployments(now); err != nil {
+		return err
+	}
+	if err := m.runReplicaSets(now); err != nil {
+		return err
+	}
+	for d := m.sched.NextDeadline(); !d.IsZero() && !d.After(now); d = m.sched.NextDeadline() {
+		res, err := m.sched.Step(scheduling.Tick(), now)
+		if err != nil {
+			return fmt.Errorf("cluster: kube-scheduler: %w", err)
+		}
+		if err := m.schedulerActions(res.Actions, now); err != nil {
+			return err
+		}
+	}
+	nodes := make([]string, 0, len(m.kubelets))
+	for n := range m.kubelets {
+		nodes = append(nodes, n)
+	}
+	slices.Sort(nodes)
+	for _, n := range nodes {
+		if k := m.kubelets[n]; k.due(now) {
+			if err := k.run(m, now); err != nil {
+				return fmt.Errorf("cluster: kubelet %s: %w", n, err)
+			}
+		}
+	}
+	return nil
+}
+
+// schedulerActions carries out kube-scheduler's API calls.
+func (m *Machine) schedulerActions(actions []scheduling.Action, now time.Time) error {
+	for _, a := range actions {
+		key := a.Pod.Key()
+		switch a.Kind {
+		case scheduling.ActionBind:
+			if err := m.bind(key, a.Pod.UID, a.Node, now); err != nil {
+				m.rec.scenario(now, "Warning", "BindFailed", objRef("Pod", a.Pod.Namespace, a.Pod.Name), err.Error())
+				continue
+			}
+		case scheduling.ActionNominate, scheduling.ActionClearNomination:
+			node := a.Node
+			if a.Kind == scheduling.ActionClearNomination {
+				node = ""
+			}
+			if err := m.patchPodStatus(key, a.Pod.UID, now, func(s *api.PodStatus) { s.NominatedNodeName = node }); err != nil {
+				return err
+			}
+		case scheduling.ActionPreempt:
+			cond := *a.Condition
+			if err := m.patchPodStatus(key, a.Pod.UID, now, func(s *api.PodStatus) { api.UpdatePodCondition(s, cond, now) }); err != nil {
+				return err
+			}
+			if _, err := m.store.deletePod(key, a.DeleteOptions, now); err != nil && !errors.Is(err, ErrNotFound) {
+				return err
+			}
+		case scheduling.ActionFailedScheduling:
+			if a.Condition != nil {
+				cond := *a.Condition
+				if err := m.patchPodStatus(key, a.Pod.UID, now, func(s *api.PodStatus) { api.UpdatePodCondition(s, cond, now) }); err != nil {
+					return err
+				}
+			}
+		}
+		m.rec.event(now, a.Event)
+	}
+	return nil
+}
+
+// bind is the pods/binding subresource: spec.nodeName set and the
+// PodScheduled condition True, as the pod registry's binding storage
+// writes them; refused for a pod already bound, being deleted, or gone.
+func (m *Machine) bind(key, uid, node string, now time.Time) error {
+	old, _ := m.store.get("Pod", key).(*api.Pod)
+	if old == nil || old.UID != uid {
+		return fmt.Errorf("Pod %q: %w", key, ErrNotFound)
+	}
+	if old.Spec.NodeName != "" {
+		return fmt.Errorf("pod %s is already assigned to node %q", old.Name, old.Spec.NodeName)
+	}
+	if old.DeletionTimestamp != nil {
+		return fmt.Errorf("pod %s is being deleted, cannot be assigned to a host", old.Name)
+	}
+	p, err := clone(old)
+	if err != nil {
+		return err
+	}
+	p.Spec.NodeName = node
+	api.UpdatePodCondition(&p.Status, api.PodCondition{Type: api.PodScheduled, Status: api.ConditionTrue}, now)
+	m.store.nextRV(&p.ObjectMeta)
+	m.store.put("Pod", key, p, WatchModified, old)
+	return nil
+}
+
+// patchPodStatus writes a status change of the pod (a status patch: the
+// spec and metadata are kept); a pod gone or replaced is skipped.
+func (m *Machine) patchPodStatus(key, uid string, now time.Time, f func(*api.PodStatus)) error {
+	old, _ := m.store.get("Pod", key).(*api.Pod)
+	if old == nil || old.UID != uid {
+		return nil
+	}
+	p, err := clone(old)
+	if err != nil {
+		return err
+	}
+	f(&p.Status)
+	if specEqual(p.Status, old.Status) {
+		return nil
+	}
+	m.store.nextRV(&p.ObjectMeta)
+	m.store.put("Pod", key, p, WatchModified, old)
+	return nil
+}
+
+// writePodStatus is the kubelet's status manager writing the status its
+// pod machine reports: the kubelet's own conditions and container
+// statuses replace the stored ones; conditions the kubelet does not own
+// (PodScheduled, DisruptionTarget, readiness gates' conditions) and the
+// nominated node are kept, as the status manager merges them.
+func (m *Machine) writePodStatus(key, uid string, status api.PodStatus, now time.Time) error {
+	return m.patchPodStatus(key, uid, now, func(s *api.PodStatus) {
+		kept := s.Conditions
+		nominated := s.NominatedNodeName
+		*s = status
+		s.NominatedNodeName = nominated
+		for _, c := range kept {
+			if !kubeletOwnsCondition(c.Type) && condIndex(s.Conditions, c.Type) < 0 {
+				s.Conditions = append(s.Conditions, c)
+			}
+		}
+	})
+}
+
+func condIndex(conds []api.PodCondition, t api.PodConditionType) int {
+	for i, c := range conds {
+		if c.Type == t {
+			return i
+		}
+	}
+	return -1
+}
+
+// kubeletOwnsCondition reports the pod conditions the kubelet generates
+// (its status manager overwrites them).
+func kubeletOwnsCondition(t api.PodConditionType) bool {
+	switch t {
+	case api.PodReady, api.ContainersReady, api.PodInitialized, api.PodReadyToStartContainers:
+		return true
+	}
+	return false
+}
+
+// removePod is the kubelet's final DELETE of a terminated pod: grace
+// period 0 with its UID as precondition.
+func (m *Machine) removePod(key, uid string, now time.Time) error {
+	old, _ := m.store.get("Pod", key).(*api.Pod)
+	if old == nil || old.UID != uid {
+		return nil
+	}
+	zero := int64(0)
+	u := uid
+	_, err := m.store.deletePod(key, &api.DeleteOptions{GracePeriodSeconds: &zero, Preconditions: &api.Preconditions{UID: &u}}, now)
+	return err
+}
