@@ -82,7 +82,7 @@ func Run(sc *Scenario, start time.Time) (Result, error) {
 		return Result{Records: log}, err
 	}
 	rec = recorder{start: start}
-	rec.scenario(until, "Normal", "Until", "", fmt.Sprintf("t=%s", sc.Until))
+	rec.scenario(until, "Normal", "Until", "", "end of recording")
 	log = append(log, rec.out...)
 	return Result{Records: log, Objects: m.Objects()}, nil
 }

@@ -377,7 +377,9 @@ func (s *store) deletePod(key string, opts *api.DeleteOptions, now time.Time) (*
 	}
 	if d.Immediate {
 		gone := d.Apply(old)
-		s.nextRV(&gone.ObjectMeta)
+		if gone == nil {
+			gone = old
+		}
 		s.put("Pod", key, gone, WatchDeleted, old)
 		return nil, nil
 	}
