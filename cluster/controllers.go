@@ -261,4 +261,3 @@ func (m *Machine) writeStatus(kind, key, uid string, f func(api.Object)) error {
 	m.store.put(kind, key, n, WatchModified, old)
 	return nil
 }
-

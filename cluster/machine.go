@@ -121,6 +121,10 @@ type Machine struct {
 	depDirty  map[string]bool
 	kubelets  map[string]*kubelet
 	nodeCount int
+
+	// onDeliver, when set (by the package's own tests), sees each watch
+	// event as the informers receive it, the cache already updated.
+	onDeliver func(w watchEvent)
 }
 
 // New returns a cluster holding objects at start, created through the
@@ -128,6 +132,19 @@ type Machine struct {
 // given), with every component's reaction to them already settled:
 // the Output's records are what happened at start.
 func New(objects []api.Object, cfg Config, start time.Time) (*Machine, Output, error) {
+	m, _, err := newMachine(start, cfg)
+	if err != nil {
+		return nil, Output{}, err
+	}
+	out, err := m.load(objects, start)
+	if err != nil {
+		return nil, Output{}, err
+	}
+	return m, out, nil
+}
+
+// newMachine returns an empty cluster at start.
+func newMachine(start time.Time, cfg Config) (*Machine, Output, error) {
 	sc, err := scheduling.NewCluster(nil, nil, scheduling.Config{})
 	if err != nil {
 		return nil, Output{}, err
@@ -136,26 +153,30 @@ func New(objects []api.Object, cfg Config, start time.Time) (*Machine, Output, e
 	if err != nil {
 		return nil, Output{}, err
 	}
-	m := &Machine{
+	return &Machine{
 		cfg: cfg, start: start, now: start,
 		store: newStore(cfg.TolerationSeconds), cache: newStore(cfg.TolerationSeconds),
 		rec:   recorder{start: start, last: map[string]map[string]string{}},
 		sched: loop, rsc: workloads.NewReplicaSetController(), rsDirty: map[string]bool{},
 		dc: workloads.NewDeploymentController(workloads.DeploymentOptions{}), depDirty: map[string]bool{},
 		kubelets: map[string]*kubelet{},
-	}
+	}, Output{}, nil
+}
+
+// load creates objects at start and settles the cluster.
+func (m *Machine) load(objects []api.Object, start time.Time) (Output, error) {
 	for i, o := range objects {
 		if o == nil {
-			return nil, Output{}, fmt.Errorf("cluster: %w: objects[%d]: nil", api.ErrInvalidInput, i)
+			return Output{}, fmt.Errorf("cluster: %w: objects[%d]: nil", api.ErrInvalidInput, i)
 		}
 		if _, err := m.createObject(o, start); err != nil {
-			return nil, Output{}, fmt.Errorf("cluster: objects[%d]: %w", i, err)
+			return Output{}, fmt.Errorf("cluster: objects[%d]: %w", i, err)
 		}
 	}
 	if err := m.settle(start); err != nil {
-		return nil, Output{}, err
+		return Output{}, err
 	}
-	return m, Output{Records: m.takeRecords()}, nil
+	return Output{Records: m.takeRecords()}, nil
 }
 
 // createObject creates o, keeping a Node's status as given (the harness's
@@ -396,6 +417,9 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 		m.cache.put(w.Kind, w.Key, w.Object, w.Type, w.Old)
 	}
 	m.cache.watch = nil
+	if m.onDeliver != nil {
+		m.onDeliver(w)
+	}
 	m.rec.watch(now, w)
 	var in scheduling.Input
 	switch o := w.Object.(type) {
