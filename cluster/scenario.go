@@ -188,6 +188,9 @@ func ParseScenario(data []byte) (*Scenario, error) {
 		Until   json.RawMessage   `json:"until"`
 		Config  map[string]any    `json:"config"`
 	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, fmt.Errorf("cluster: %w: scenario: nil", api.ErrInvalidInput)
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	if err := dec.Decode(&raw); err != nil {

@@ -1,0 +1,80 @@
+// Package cluster is a whole Kubernetes cluster as one pure, deterministic
+// state machine: the API server's object store, kube-scheduler, the
+// controllers of kube-controller-manager and one kubelet per node, each the
+// podsem machine of that component driven through its public API, as
+// Kubernetes v1.36.3 runs them. Objects and timed actions go in; an event
+// log and the resulting objects come out. There is no clock and no
+// goroutine: time jumps from one deadline to the next, each component
+// saying when it next needs to run.
+//
+// It answers the questions that span components and time: "I delete this
+// pod, scale this Deployment, cordon this node: what happens, in what
+// order?" — and, as the later steps of issue 22 land, "if I drain node-7,
+// where does each pod go and which PodDisruptionBudget holds it up?", "my
+// zone died at 10:00: when is each pod evicted and replaced?".
+//
+// # The machine
+//
+// Machine follows podsem's one convention: New builds it from the objects
+// at t=0, Step(input, now) applies a scenario action (Do) or the passing of
+// time (Tick) and lets every component react until the cluster is quiet at
+// that instant, NextDeadline says when something is next due. Run drives a
+// Scenario from t=0 to its `until`, jumping deadline to deadline.
+//
+// Composed today (the rest of issue 22 is listed in NEXT.md):
+//
+//   - the API server (kube-apiserver): create with generateName (a
+//     deterministic 5-character suffix from the API server's alphabet), API
+//     defaulting (api.DefaultPod; apps/v1 defaults for Deployments and
+//     ReplicaSets), Priority and DefaultTolerationSeconds admission
+//     (api/admission), validation (api/validation), the registry's
+//     PrepareForCreate; update with generation bumps; pod DELETE through
+//     termination.APIServerGrace (graceful deletion, grace 0 removal); the
+//     binding subresource; status writes; a watch event per write;
+//   - kube-scheduler: preemption.NewLoop, the default profile with
+//     DefaultPreemption, fed by the watch events;
+//   - the Deployment and ReplicaSet controllers (workloads), with the
+//     Events they record (ScalingReplicaSet, SuccessfulCreate,
+//     SuccessfulDelete, FailedCreate);
+//   - one kubelet per Node: a lifecycle.Machine per pod bound to the node,
+//     answered by the RuntimeModel (the e2e harness's fake kubelet:
+//     containers start 1 s after the pod is seen, are ready at the first
+//     probe, exit 143 on SIGTERM), writing the pod's status and removing
+//     it with grace 0 once it has stopped.
+//
+// # Order and determinism
+//
+// Each Step runs rounds until nothing is left: the store's watch events
+// are delivered to the shared informer cache in the order of the writes
+// (each becoming a watch record in the log), then every component that an
+// event concerns or whose deadline has come runs once, in a fixed order:
+// Deployment controller, ReplicaSet controller, kube-scheduler (one
+// ScheduleOne per tick while pods are waiting), the kubelets by node name.
+// Components read the cache, never the store, so a write becomes visible
+// at the next round, as through an informer. Upstream runs them
+// concurrently a few milliseconds apart; here they run at the same
+// instant in that order. The same scenario gives the same log, byte for
+// byte.
+//
+// # The event log
+//
+// Record is one line, in the JSON form of the e2e harness that runs the
+// same scenario on a real control plane (offset, time, component, type,
+// reason, object, message, count, source), so that both logs compare line
+// by line: every Event a component records (source "event", with
+// upstream's reason and message: Scheduled, FailedScheduling, Preempted,
+// SuccessfulCreate, ScalingReplicaSet, Pulled, Created, Started, Killing,
+// ...), every change of a watched object's summary (source "watch": a
+// pod's node, phase, readiness, containers, deletion; a node's readiness,
+// taints, cordon; a workload's replica counts), and the scenario's markers
+// (Start, Action, ActionFailed, UnusedConfig, Until).
+//
+// # The scenario
+//
+// ParseScenario reads the scenario file of issue 22 in its JSON form
+// (cmd/podsem converts YAML): objects, actions at offsets (apply, delete,
+// scale, cordon, uncordon, drain, lose, restore, deleteNode, taint,
+// pressure, shutdown, exit), until, config by upstream flag name. Run
+// simulates apply, delete, scale, cordon and uncordon today; the other
+// actions stop a run with an error wrapping errors.ErrUnsupported.
+package cluster

@@ -1,0 +1,56 @@
+package cluster_test
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/podsem/podsem/cluster"
+)
+
+// A Deployment of two replicas on one node; at 20 s one of its pods is
+// deleted (kubectl delete pod; the names are deterministic: podsem's
+// pod-template hash and the store's generateName suffixes). The ReplicaSet controller replaces it at
+// once, kube-scheduler binds the replacement, the kubelet stops the old
+// pod's container (exit 143 on SIGTERM) and starts the new one a second
+// later. The Events, as `kubectl events` lists them.
+func ExampleRun() {
+	scenario := `{
+	  "objects": [
+	    {"kind": "Node", "apiVersion": "v1", "metadata": {"name": "node-1"},
+	     "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}}},
+	    {"kind": "Deployment", "apiVersion": "apps/v1", "metadata": {"name": "web", "namespace": "shop"},
+	     "spec": {"replicas": 2, "selector": {"matchLabels": {"app": "web"}},
+	       "template": {"metadata": {"labels": {"app": "web"}},
+	         "spec": {"containers": [{"name": "nginx", "image": "nginx:1.27"}]}}}}
+	  ],
+	  "actions": [{"at": "20s", "delete": "Pod/shop/web-85587bb988-fzl48"}],
+	  "until": "30s"
+	}`
+	sc, err := cluster.ParseScenario([]byte(scenario))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, err := cluster.Run(sc, time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, r := range res.Records {
+		if r.Source == cluster.SourceEvent && r.Reason != "Pulled" && r.Reason != "Created" {
+			fmt.Printf("t=%.0fs %-17s %s: %s\n", r.Offset, r.Reason, r.Object, r.Message)
+		}
+	}
+	// Output:
+	// t=0s ScalingReplicaSet Deployment/shop/web: Scaled up replica set web-85587bb988 from 0 to 2
+	// t=0s SuccessfulCreate  ReplicaSet/shop/web-85587bb988: Created pod: web-85587bb988-fzl48
+	// t=0s SuccessfulCreate  ReplicaSet/shop/web-85587bb988: Created pod: web-85587bb988-t5w6g
+	// t=0s Scheduled         Pod/shop/web-85587bb988-fzl48: Successfully assigned shop/web-85587bb988-fzl48 to node-1
+	// t=0s Scheduled         Pod/shop/web-85587bb988-t5w6g: Successfully assigned shop/web-85587bb988-t5w6g to node-1
+	// t=1s Started           Pod/shop/web-85587bb988-fzl48: Container started
+	// t=1s Started           Pod/shop/web-85587bb988-t5w6g: Container started
+	// t=20s SuccessfulCreate  ReplicaSet/shop/web-85587bb988: Created pod: web-85587bb988-4mjtk
+	// t=20s Killing           Pod/shop/web-85587bb988-fzl48: Stopping container nginx
+	// t=20s Scheduled         Pod/shop/web-85587bb988-4mjtk: Successfully assigned shop/web-85587bb988-4mjtk to node-1
+	// t=21s Started           Pod/shop/web-85587bb988-4mjtk: Container started
+}
