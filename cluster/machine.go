@@ -122,6 +122,10 @@ type Machine struct {
 	kubelets  map[string]*kubelet
 	nodeCount int
 
+	pdbDirty   map[string]bool
+	pdbRecheck map[string]time.Time
+	drains     []*drainRun
+
 	// onDeliver, when set (by the package's own tests), sees each watch
 	// event as the informers receive it, the cache already updated.
 	onDeliver func(w watchEvent)
@@ -160,6 +164,7 @@ func newMachine(start time.Time, cfg Config) (*Machine, Output, error) {
 		sched: loop, rsc: workloads.NewReplicaSetController(), rsDirty: map[string]bool{},
 		dc: workloads.NewDeploymentController(workloads.DeploymentOptions{}), depDirty: map[string]bool{},
 		kubelets: map[string]*kubelet{},
+		pdbDirty: map[string]bool{}, pdbRecheck: map[string]time.Time{},
 	}, Output{}, nil
 }
 
@@ -233,6 +238,12 @@ func (m *Machine) NextDeadline() time.Time {
 	for _, k := range m.kubelets {
 		d = earliest(d, k.nextDeadline())
 	}
+	for _, t := range m.pdbRecheck {
+		d = earliest(d, t)
+	}
+	for _, dr := range m.drains {
+		d = earliest(d, dr.nextDeadline())
+	}
 	if !d.IsZero() && d.Before(m.now) {
 		d = m.now
 	}
@@ -271,6 +282,8 @@ func (m *Machine) apply(a Action, now time.Time) error {
 		err = m.scale(a.Ref, a.Replicas)
 	case ActionCordon, ActionUncordon:
 		err = m.cordon(a.Node, a.Kind == ActionCordon)
+	case ActionDrain:
+		return m.startDrain(a, now)
 	default:
 		return fmt.Errorf("cluster: action %s: %w (NEXT.md)", a, errors.ErrUnsupported)
 	}
@@ -405,6 +418,19 @@ func (m *Machine) anyDue(now time.Time) bool {
 			return true
 		}
 	}
+	if len(m.pdbDirty) > 0 {
+		return true
+	}
+	for _, t := range m.pdbRecheck {
+		if due(t) {
+			return true
+		}
+	}
+	for _, dr := range m.drains {
+		if due(dr.nextDeadline()) {
+			return true
+		}
+	}
 	return false
 }
 
@@ -433,6 +459,7 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 			in = scheduling.PodDeleted(o.Namespace, o.Name)
 		}
 		m.podChanged(w)
+		m.pdbDirtyForPod(o)
 	case *api.Node:
 		switch w.Type {
 		case WatchAdded:
@@ -453,6 +480,13 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 	case *api.Deployment:
 		m.depDirty[w.Key] = true
 		return nil
+	case *api.PodDisruptionBudget:
+		m.pdbDirty[w.Key] = true
+		if w.Type == WatchDeleted {
+			in = scheduling.ObjectDeleted(w.Object)
+		} else {
+			in = scheduling.ObjectSet(w.Object)
+		}
 	default:
 		if w.Type == WatchDeleted {
 			in = scheduling.ObjectDeleted(w.Object)
@@ -518,6 +552,9 @@ func (m *Machine) ownerDirty(namespace string, meta *api.ObjectMeta, old api.Obj
 // runComponents runs every dirty or due component once, in the fixed
 // order.
 func (m *Machine) runComponents(now time.Time) error {
+	if err := m.runDisruption(now); err != nil {
+		return err
+	}
 	if err := m.runDeployments(now); err != nil {
 		return err
 	}
@@ -545,7 +582,7 @@ func (m *Machine) runComponents(now time.Time) error {
 			}
 		}
 	}
-	return nil
+	return m.runDrains(now)
 }
 
 // schedulerActions carries out kube-scheduler's API calls.

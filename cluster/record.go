@@ -112,6 +112,19 @@ func (r *recorder) scenario(now time.Time, typ, reason, object, message string) 
 	r.add(now, Record{Component: SourceScenario, Type: typ, Reason: reason, Object: object, Message: message, Source: SourceScenario})
 }
 
+// note records a line the e2e harness writes itself (its note: the
+// source is the component), such as kubectl drain's Cordoned, Evicted,
+// Drained and DrainFailed.
+func (r *recorder) note(now time.Time, component, typ, reason, object, message string) {
+	r.add(now, Record{Component: component, Type: typ, Reason: reason, Object: object, Message: message, Source: component})
+}
+
+// line records a line kubectl drain prints (source kubectl): Evicting,
+// EvictionRetry.
+func (r *recorder) line(now time.Time, typ, reason, object, message string) {
+	r.add(now, Record{Component: componentDrain, Type: typ, Reason: reason, Object: object, Message: message, Source: SourceKubectl})
+}
+
 // watch records a watch event whose summary changed, as the harness's
 // recorder does.
 func (r *recorder) watch(now time.Time, w watchEvent) {

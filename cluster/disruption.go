@@ -1,0 +1,132 @@
+package cluster
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/disruption"
+)
+
+// evict serves the pods/eviction subresource for the pod key as the API
+// server does, through disruption.Evict with every budget it holds: on
+// 201 the pod gets the DisruptionTarget condition, the budget its new
+// status, and the pod is deleted with the decision's options (the
+// resourceVersion precondition being the pod's as just updated); a
+// refusal changes nothing. A pod that does not exist is a 404 decision.
+func (m *Machine) evict(namespace, name string, opts *api.DeleteOptions, now time.Time) (disruption.EvictionDecision, error) {
+	key := namespace + "/" + name
+	pod, _ := m.store.get("Pod", key).(*api.Pod)
+	var pdbs []*api.PodDisruptionBudget
+	for _, o := range m.store.list("PodDisruptionBudget") {
+		pdbs = append(pdbs, o.(*api.PodDisruptionBudget))
+	}
+	ev := &api.Eviction{ObjectMeta: api.ObjectMeta{Name: name, Namespace: namespace}, DeleteOptions: opts}
+	d := disruption.Evict(pod, ev, pdbs, disruption.EvictOptions{}, now)
+	if !d.Allowed || d.DryRun {
+		return d, nil
+	}
+	if d.BudgetUpdated && d.BudgetStatus != nil {
+		st := *d.BudgetStatus
+		pdbKey := namespace + "/" + d.Budget
+		if pdb, _ := m.store.get("PodDisruptionBudget", pdbKey).(*api.PodDisruptionBudget); pdb != nil {
+			if err := m.writeStatus("PodDisruptionBudget", pdbKey, pdb.UID, func(o api.Object) {
+				o.(*api.PodDisruptionBudget).Status = st
+			}); err != nil {
+				return d, err
+			}
+		}
+	}
+	if !d.Deleted || pod == nil {
+		return d, nil
+	}
+	if d.DisruptionTarget != nil {
+		cond := *d.DisruptionTarget
+		if err := m.patchPodStatus(key, pod.UID, now, func(s *api.PodStatus) { api.UpdatePodCondition(s, cond, now) }); err != nil {
+			return d, err
+		}
+	}
+	delOpts := d.DeleteOptions
+	if delOpts != nil && delOpts.Preconditions != nil && delOpts.Preconditions.ResourceVersion != nil {
+		cp := *delOpts
+		pre := *cp.Preconditions
+		if cur, _ := m.store.get("Pod", key).(*api.Pod); cur != nil {
+			rv := cur.ResourceVersion
+			pre.ResourceVersion = &rv
+		}
+		cp.Preconditions = &pre
+		delOpts = &cp
+	}
+	if _, err := m.store.deletePod(key, delOpts, now); err != nil && !errors.Is(err, ErrNotFound) {
+		return d, err
+	}
+	return d, nil
+}
+
+// runDisruption is the disruption controller: each budget marked dirty
+// (its own change, a pod or workload change in its namespace) or whose
+// disruptedPods entry expires is synced with disruption.Evaluate, and its
+// status written when it changed, with the Events the sync records.
+func (m *Machine) runDisruption(now time.Time) error {
+	for key, at := range m.pdbRecheck {
+		if !at.After(now) {
+			m.pdbDirty[key] = true
+			delete(m.pdbRecheck, key)
+		}
+	}
+	if len(m.pdbDirty) == 0 {
+		return nil
+	}
+	keys := make([]string, 0, len(m.pdbDirty))
+	for k := range m.pdbDirty {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	clear(m.pdbDirty)
+	for _, key := range keys {
+		pdb, _ := m.cache.get("PodDisruptionBudget", key).(*api.PodDisruptionBudget)
+		if pdb == nil {
+			delete(m.pdbRecheck, key)
+			continue
+		}
+		ns := pdb.Namespace
+		ctrls := disruption.Controllers{
+			ReplicaSets:  inNamespace[*api.ReplicaSet](m.cache, "ReplicaSet", ns),
+			Deployments:  inNamespace[*api.Deployment](m.cache, "Deployment", ns),
+			StatefulSets: inNamespace[*api.StatefulSet](m.cache, "StatefulSet", ns),
+		}
+		st, res := disruption.Evaluate(pdb, inNamespace[*api.Pod](m.cache, "Pod", ns), ctrls, now)
+		for i := range res.Events {
+			m.rec.event(now, &res.Events[i])
+		}
+		if !res.RecheckAt.IsZero() {
+			m.pdbRecheck[key] = res.RecheckAt
+		}
+		if err := m.writeStatus("PodDisruptionBudget", key, pdb.UID, func(o api.Object) {
+			o.(*api.PodDisruptionBudget).Status = st
+		}); err != nil {
+			return fmt.Errorf("cluster: disruption controller: %w", err)
+		}
+	}
+	return nil
+}
+
+// pdbDirtyForPod marks the budgets a pod event concerns, as the
+// disruption controller's pod handlers do (getPdbForPod): those of the
+// pod's namespace whose selector matches the pod's labels. Only pod and
+// budget events reach the controller upstream; workloads are read through
+// listers at each sync.
+func (m *Machine) pdbDirtyForPod(p *api.Pod) {
+	for _, o := range m.cache.list("PodDisruptionBudget") {
+		pdb := o.(*api.PodDisruptionBudget)
+		if pdb.Namespace != p.Namespace {
+			continue
+		}
+		sel, err := api.LabelSelectorAsSelector(pdb.Spec.Selector)
+		if err == nil && sel.Matches(api.Set(p.Labels)) {
+			m.pdbDirty[objectKey(&pdb.ObjectMeta)] = true
+		}
+	}
+}
