@@ -49,6 +49,10 @@ type drainRun struct {
 	pods     []*drainPod
 	errs     []string // in the order the pods finished
 	done     bool
+	// timedOut is set once the global timeout has passed: the waits for
+	// deletion end at once, an eviction ends at its next attempt (kubectl
+	// sleeps out its retry delay before it looks at the timeout).
+	timedOut bool
 }
 
 // startDrain runs kubectl drain's first part at now: cordon, list and
@@ -103,7 +107,10 @@ func (d *drainRun) nextDeadline() time.Time {
 	if d.done {
 		return time.Time{}
 	}
-	t := d.deadline
+	var t time.Time
+	if !d.timedOut {
+		t = d.deadline
+	}
 	for _, p := range d.pods {
 		if p.state != drainDone {
 			t = earliest(t, p.next)
@@ -120,6 +127,7 @@ func (m *Machine) stepDrain(d *drainRun, now time.Time) error {
 		return nil
 	}
 	timedOut := !d.deadline.IsZero() && !now.Before(d.deadline)
+	d.timedOut = timedOut
 	for _, p := range d.pods {
 		if p.state == drainDone || p.next.After(now) && !(timedOut && p.state == drainWaiting) {
 			continue
