@@ -12,7 +12,10 @@ import (
 // pod-template hash and the store's generateName suffixes). The ReplicaSet controller replaces it at
 // once, kube-scheduler binds the replacement, the kubelet stops the old
 // pod's container (exit 143 on SIGTERM) and starts the new one a second
-// later. The Events, as `kubectl events` lists them.
+// later. As on the e2e harness's real control plane, t=0 is when the
+// scenario's objects have settled (here 1 s after their creation: both
+// pods Ready); the setup's records have negative offsets. The Events, as
+// `kubectl events` lists them.
 func ExampleRun() {
 	scenario := `{
 	  "objects": [
@@ -36,19 +39,19 @@ func ExampleRun() {
 		fmt.Println(err)
 		return
 	}
-	for _, r := range res.Records {
+	for _, r := range append(res.Setup, res.Records...) {
 		if r.Source == cluster.SourceEvent && r.Reason != "Pulled" && r.Reason != "Created" {
 			fmt.Printf("t=%.0fs %-17s %s: %s\n", r.Offset, r.Reason, r.Object, r.Message)
 		}
 	}
 	// Output:
-	// t=0s ScalingReplicaSet Deployment/shop/web: Scaled up replica set web-85587bb988 from 0 to 2
-	// t=0s SuccessfulCreate  ReplicaSet/shop/web-85587bb988: Created pod: web-85587bb988-fzl48
-	// t=0s SuccessfulCreate  ReplicaSet/shop/web-85587bb988: Created pod: web-85587bb988-t5w6g
-	// t=0s Scheduled         Pod/shop/web-85587bb988-fzl48: Successfully assigned shop/web-85587bb988-fzl48 to node-1
-	// t=0s Scheduled         Pod/shop/web-85587bb988-t5w6g: Successfully assigned shop/web-85587bb988-t5w6g to node-1
-	// t=1s Started           Pod/shop/web-85587bb988-fzl48: Container started
-	// t=1s Started           Pod/shop/web-85587bb988-t5w6g: Container started
+	// t=-1s ScalingReplicaSet Deployment/shop/web: Scaled up replica set web-85587bb988 from 0 to 2
+	// t=-1s SuccessfulCreate  ReplicaSet/shop/web-85587bb988: Created pod: web-85587bb988-fzl48
+	// t=-1s SuccessfulCreate  ReplicaSet/shop/web-85587bb988: Created pod: web-85587bb988-t5w6g
+	// t=-1s Scheduled         Pod/shop/web-85587bb988-fzl48: Successfully assigned shop/web-85587bb988-fzl48 to node-1
+	// t=-1s Scheduled         Pod/shop/web-85587bb988-t5w6g: Successfully assigned shop/web-85587bb988-t5w6g to node-1
+	// t=0s Started           Pod/shop/web-85587bb988-fzl48: Container started
+	// t=0s Started           Pod/shop/web-85587bb988-t5w6g: Container started
 	// t=20s SuccessfulCreate  ReplicaSet/shop/web-85587bb988: Created pod: web-85587bb988-4mjtk
 	// t=20s Killing           Pod/shop/web-85587bb988-fzl48: Stopping container nginx
 	// t=20s Scheduled         Pod/shop/web-85587bb988-4mjtk: Successfully assigned shop/web-85587bb988-4mjtk to node-1

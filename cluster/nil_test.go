@@ -26,6 +26,9 @@ var nilCases = map[string]func(t *testing.T){
 	"(*Machine).Now": func(t *testing.T) {
 		niltest.Zero(t, (*cluster.Machine)(nil).Now())
 	},
+	"(*Machine).Unsettled": func(t *testing.T) {
+		niltest.Zero(t, (*cluster.Machine)(nil).Unsettled())
+	},
 	"(*Machine).Objects": func(t *testing.T) {
 		if got := (*cluster.Machine)(nil).Objects(); got != nil {
 			t.Errorf("got %v, want nil", got)

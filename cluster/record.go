@@ -45,6 +45,8 @@ type Record struct {
 	// Source says what the record comes from: event, watch, kubectl,
 	// scenario.
 	Source string `json:"source"`
+
+	at time.Time // the record's time, for offsets from a t=0 fixed later
 }
 
 // The record sources.
@@ -69,6 +71,11 @@ func WriteJSON(w io.Writer, records []Record) error {
 	return err
 }
 
+// offset is now - t0 in seconds, millisecond precision.
+func offset(now, t0 time.Time) float64 {
+	return float64(now.Sub(t0).Milliseconds()) / 1000
+}
+
 // String is the record as one readable timeline line.
 func (r Record) String() string {
 	return fmt.Sprintf("%8.3fs %-22s %-8s %-18s %s %s", r.Offset, r.Component, r.Type, r.Reason, r.Object, r.Message)
@@ -91,8 +98,8 @@ type recorder struct {
 }
 
 func (r *recorder) add(now time.Time, rec Record) {
-	off := now.Sub(r.start)
-	rec.Offset = float64(off.Milliseconds()) / 1000
+	rec.at = now
+	rec.Offset = offset(now, r.start)
 	rec.Time = now.UTC().Format(time.RFC3339Nano)
 	r.out = append(r.out, rec)
 }

@@ -10,21 +10,28 @@ import (
 // Result is what a run of a scenario produced: the event log and the
 // objects the API server holds at `until`.
 type Result struct {
-	// Records are the event log, in order: the reactions to the objects
-	// at t=0, then each action's and each deadline's, then Until.
+	// T0 is t=0: the instant the scenario's objects had settled.
+	T0 time.Time
+	// Setup are the records from the objects' creation to t=0, with
+	// negative offsets (the harness's <scenario>.setup.jsonl).
+	Setup []Record
+	// Records are the event log from t=0 to until, in order: Start, each
+	// action's and each deadline's records, Until.
 	Records []Record
 	// Objects are the objects at `until` (Machine.Objects): what the
 	// `{"final": ...}` line lists.
 	Objects []api.Object
 }
 
-// Run runs sc from start (t=0) to start+sc.Until: the scenario's config
-// read by ConfigFromFlags (each key nothing takes recorded as an
-// UnusedConfig warning, as the harness does), the objects created at t=0,
-// then time jumping from one deadline to the next (Machine.NextDeadline)
-// and to each action's time, the actions applied in order, and a last
-// step at until. The same scenario and start give the same Result, byte
-// for byte.
+// Run runs sc as the e2e harness runs it on a real control plane: the
+// scenario's objects are created at start and the cluster is left to
+// settle (Unsettled; at most DefaultSettleTimeout, after which a
+// SettleTimeout warning is recorded and the run goes on); the instant it
+// has settled is t=0. Then the actions are applied at t=0 + at, in order,
+// time jumping from one deadline to the next (Machine.NextDeadline), until
+// t=0 + sc.Until. The config is read by ConfigFromFlags (each key nothing
+// takes recorded as an UnusedConfig warning). The same scenario and start
+// give the same Result, byte for byte.
 func Run(sc *Scenario, start time.Time) (Result, error) {
 	if sc == nil {
 		return Result{}, fmt.Errorf("cluster: %w: scenario: nil", api.ErrInvalidInput)
@@ -36,19 +43,32 @@ func Run(sc *Scenario, start time.Time) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	var log []Record
-	rec := recorder{start: start}
-	rec.scenario(start, "Normal", "Start", "", "t=0")
-	for _, k := range unused {
-		rec.scenario(start, "Warning", "UnusedConfig", "", fmt.Sprintf("config %s is taken by no simulated component", k))
-	}
-	log = append(log, rec.out...)
 	m, out, err := New(sc.Objects, cfg, start)
 	if err != nil {
 		return Result{}, err
 	}
-	log = append(log, out.Records...)
-	until := start.Add(sc.Until)
+	setup := out.Records
+	t0, why, more, err := m.settleBefore(DefaultSettleTimeout)
+	setup = append(setup, more...)
+	if err != nil {
+		return Result{Setup: setup}, err
+	}
+	rec := recorder{start: t0}
+	if why != "" {
+		rec.scenario(t0, "Warning", "SettleTimeout", "", why)
+	}
+	for _, k := range unused {
+		rec.scenario(t0, "Warning", "UnusedConfig", "", fmt.Sprintf("config %s is taken by no simulated component", k))
+	}
+	setup = append(setup, rec.out...)
+	for i := range setup {
+		setup[i].Offset = offset(setup[i].at, t0)
+	}
+	m.rec.start = t0
+	rec = recorder{start: t0}
+	rec.scenario(t0, "Normal", "Start", "", "t=0")
+	log := rec.out
+	until := t0.Add(sc.Until)
 	advance := func(to time.Time) error {
 		for d := m.NextDeadline(); !d.IsZero() && d.Before(to); d = m.NextDeadline() {
 			out, err := m.Step(Tick(), d)
@@ -60,29 +80,29 @@ func Run(sc *Scenario, start time.Time) (Result, error) {
 		return nil
 	}
 	for _, a := range sc.Actions {
-		at := start.Add(a.At)
+		at := t0.Add(a.At)
 		if at.After(until) {
 			break
 		}
 		if err := advance(at); err != nil {
-			return Result{Records: log}, err
+			return Result{T0: t0, Setup: setup, Records: log}, err
 		}
 		out, err := m.Step(Do(a), at)
 		log = append(log, out.Records...)
 		if err != nil {
-			return Result{Records: log}, err
+			return Result{T0: t0, Setup: setup, Records: log}, err
 		}
 	}
 	if err := advance(until); err != nil {
-		return Result{Records: log}, err
+		return Result{T0: t0, Setup: setup, Records: log}, err
 	}
 	out, err = m.Step(Tick(), until)
 	log = append(log, out.Records...)
 	if err != nil {
-		return Result{Records: log}, err
+		return Result{T0: t0, Setup: setup, Records: log}, err
 	}
-	rec = recorder{start: start}
+	rec = recorder{start: t0}
 	rec.scenario(until, "Normal", "Until", "", "end of recording")
 	log = append(log, rec.out...)
-	return Result{Records: log, Objects: m.Objects()}, nil
+	return Result{T0: t0, Setup: setup, Records: log, Objects: m.Objects()}, nil
 }

@@ -17,7 +17,7 @@ var update = flag.Bool("update", false, "rewrite the golden event logs in testda
 var t0 = time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
 
 // runFile runs testdata/<name>.json and returns its event log as JSON
-// lines.
+// lines: the setup's records (negative offsets), then the run's.
 func runFile(t *testing.T, name string) []byte {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", name+".json"))
@@ -33,28 +33,50 @@ func runFile(t *testing.T, name string) []byte {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := cluster.WriteJSON(&buf, res.Records); err != nil {
+	if err := cluster.WriteJSON(&buf, append(res.Setup, res.Records...)); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
 }
 
 // TestGolden replays each scenario of testdata/ and compares its event log
-// with testdata/<name>.golden.jsonl (rewritten with -update; read the diff
+// (setup records, negative offsets, then the run's) with
+// testdata/<name>.golden.jsonl (rewritten with -update; read the diff
 // before committing it).
 //
-// deployment-replace: a Deployment of 3 replicas on 2 nodes. At t=0 the
-// Deployment controller creates its ReplicaSet (ScalingReplicaSet), the
-// ReplicaSet controller 3 pods (SuccessfulCreate), kube-scheduler binds
-// them (Scheduled: node-1, node-2, node-1, NodeResourcesFit's
-// LeastAllocated spreading them); each kubelet reports ContainerCreating,
-// and at 1 s the runtime model starts the containers (Pulled, Created,
-// Started), ready at once (no readiness probe): Running, 3/3 available.
-// At 30 s `delete` of one pod: the API server marks it (grace 30 s), the
+// deployment-replace: a Deployment of 3 replicas on 2 nodes. During setup
+// the Deployment controller creates its ReplicaSet (ScalingReplicaSet),
+// the ReplicaSet controller 3 pods (SuccessfulCreate), kube-scheduler binds
+// them (node-1, node-2, node-1: NodeResourcesFit's LeastAllocated spreads
+// them); each kubelet reports ContainerCreating, and a second later the
+// runtime model starts the containers (Pulled, Created, Started), ready at
+// once (no readiness probe): Running, 3/3 available, settled: t=0. At 30 s
+// `delete` of one pod: the API server marks it (grace 30 s), the
 // ReplicaSet controller sees it terminating and creates a replacement at
 // once, the kubelet kills the container (Killing), which exits 143: the pod
 // is Failed and the kubelet deletes it with grace 0. The replacement runs
 // at 31 s.
+//
+// deployment-scale: scaled to 5 at 10 s (two pods more), then to 2 at 40 s
+// (the ReplicaSet controller's ranking deletes three pods of the more
+// crowded node first).
+//
+// deployment-rollout: a new image with a readiness probe (initialDelay 5 s,
+// period 10 s) applied at 10 s: maxSurge 1, maxUnavailable 0 (25 % of 3),
+// so one new pod at a time, each ready 10 s after it starts before an old
+// one goes.
+//
+// drain-pdb: a budget of minAvailable 2 over the 3 pods; node-1 (2 pods)
+// drained at 30 s: the first eviction is granted, the second refused with
+// 429 and retried every 5 s until the replacement is Ready (10 s after its
+// start), then granted; Drained once both are gone (1 s polls).
+//
+// drain-timeout: minAvailable 3: every eviction refused; --timeout 12s
+// ends the drain at the first retry after the deadline (kubectl sleeps out
+// its 5 s), DrainFailed with both pods' errors.
+//
+// drain-unmanaged: a bare pod refuses the drain (no controller); after an
+// uncordon, drain --force evicts it with a warning.
 func TestGolden(t *testing.T) {
 	files, err := filepath.Glob("testdata/*.json")
 	if err != nil {
