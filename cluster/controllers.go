@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"time"
 
@@ -54,9 +55,14 @@ func (m *Machine) runReplicaSets(now time.Time) error {
 				others = append(others, o)
 			}
 		}
-		sync, err := m.rsc.Step(workloads.ReplicaSetInput{
+		in := workloads.ReplicaSetInput{
 			ReplicaSet: rs, Pods: inNamespace[*api.Pod](m.cache, "Pod", rs.Namespace), OtherReplicaSets: others,
-		}, now)
+		}
+		if err := m.admitsReplica(rs); err != nil {
+			zero := 0
+			in.AcceptCreates, in.CreateError = &zero, err
+		}
+		sync, err := m.rsc.Step(in, now)
 		if err != nil {
 			m.rec.scenario(now, "Warning", "SyncFailed", objRef("ReplicaSet", rs.Namespace, rs.Name), err.Error())
 			continue
@@ -66,6 +72,28 @@ func (m *Machine) runReplicaSets(now time.Time) error {
 		}
 	}
 	return nil
+}
+
+// admitsReplica reports whether the API server would accept a new replica
+// of rs (defaulting, admission, validation of the pod the controller
+// sends), so that the controller's sync learns how many of its creates
+// succeed, as it does from the API's answers: every replica of a sync is
+// the same pod but for its generated name, so all pass or all fail.
+func (m *Machine) admitsReplica(rs *api.ReplicaSet) error {
+	ref := workloads.NewControllerRef(&rs.ObjectMeta, "apps/v1", "ReplicaSet")
+	p, err := workloads.CreatePodFromTemplate(&rs.Spec.Template, rs.Name, "", &ref)
+	if err != nil {
+		return nil // the sync itself refuses it, with its own error
+	}
+	if p, err = clone(p); err != nil {
+		return err
+	}
+	p.Namespace = rs.Namespace
+	if p.Name == "" {
+		p.Name = m.store.generatedName("Pod", p.Namespace, p.GenerateName)
+	}
+	_, err = m.store.admitPod(p)
+	return err
 }
 
 func (m *Machine) replicaSetWrites(rs *api.ReplicaSet, sync workloads.ReplicaSetSync, now time.Time) error {
@@ -84,12 +112,15 @@ func (m *Machine) replicaSetWrites(rs *api.ReplicaSet, sync workloads.ReplicaSet
 			return err
 		}
 	}
-	for i := 0; i < sync.Created && sync.NewPod != nil; i++ {
-		p, err := m.store.create(sync.NewPod, now)
-		if err != nil {
-			e := podCreateFailedEvent(rs, err)
+	for i := 0; i < sync.CreateAttempts && sync.NewPod != nil; i++ {
+		if i >= sync.Created {
+			e := podCreateFailedEvent(rs, sync.Err)
 			m.rec.event(now, &e)
 			continue
+		}
+		p, err := m.store.create(sync.NewPod, now)
+		if err != nil {
+			return fmt.Errorf("cluster: ReplicaSet %s: a create admitted beforehand failed: %w", rs.Name, err)
 		}
 		_, meta := objectMeta(p)
 		e := podCreatedEvent(rs, meta.Name)

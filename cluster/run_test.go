@@ -66,6 +66,12 @@ func runFile(t *testing.T, name string) []byte {
 // so one new pod at a time, each ready 10 s after it starts before an old
 // one goes.
 //
+// deployment-refused: the template asks for a privileged container, which
+// the API server's validation refuses (--allow-privileged is off): the
+// ReplicaSet controller learns it from each create (FailedCreate with the
+// API's message) and retries with its work queue's failure back-off (5 ms
+// doubling), never settling: SettleTimeout after 4 minutes.
+//
 // drain-pdb: a budget of minAvailable 2 over the 3 pods; node-1 (2 pods)
 // drained at 30 s: the first eviction is granted, the second refused with
 // 429 and retried every 5 s until the replacement is Ready (10 s after its
