@@ -45,6 +45,7 @@ func ExampleRun() {
 		}
 	}
 	// Output:
+	// t=-1s RegisteredNode    Node/node-1: Node node-1 event: Registered Node node-1 in Controller
 	// t=-1s ScalingReplicaSet Deployment/shop/web: Scaled up replica set web-85587bb988 from 0 to 2
 	// t=-1s SuccessfulCreate  ReplicaSet/shop/web-85587bb988: Created pod: web-85587bb988-fzl48
 	// t=-1s SuccessfulCreate  ReplicaSet/shop/web-85587bb988: Created pod: web-85587bb988-t5w6g

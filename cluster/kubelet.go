@@ -89,6 +89,11 @@ type kubelet struct {
 	nextIP int
 	pods   map[string]*podRun
 	dirty  map[string]bool
+	// silent is set for a lost node: nothing of the kubelet reaches the
+	// API server, and it sees nothing, until it is restored.
+	silent bool
+	// nextLease and nextStatus are the next Lease renewal and status post.
+	nextLease, nextStatus time.Time
 }
 
 func newKubelet(node string, index int) *kubelet {
@@ -97,7 +102,10 @@ func newKubelet(node string, index int) *kubelet {
 
 // nextDeadline is the earliest pod machine deadline or runtime answer.
 func (k *kubelet) nextDeadline() time.Time {
-	var d time.Time
+	if k.silent {
+		return time.Time{}
+	}
+	d := earliest(k.nextLease, k.nextStatus)
 	for _, r := range k.pods {
 		d = earliest(d, r.m.NextDeadline())
 		for _, p := range r.pending {
@@ -108,6 +116,9 @@ func (k *kubelet) nextDeadline() time.Time {
 }
 
 func (k *kubelet) due(now time.Time) bool {
+	if k.silent {
+		return false
+	}
 	if len(k.dirty) > 0 {
 		return true
 	}
@@ -118,6 +129,12 @@ func (k *kubelet) due(now time.Time) bool {
 // run syncs the kubelet's dirty pods against the informer cache and steps
 // every pod whose machine or runtime answer is due, in pod key order.
 func (k *kubelet) run(c *Machine, now time.Time) error {
+	if k.silent {
+		return nil
+	}
+	if err := c.heartbeat(k, now); err != nil {
+		return err
+	}
 	keys := make([]string, 0, len(k.pods)+len(k.dirty))
 	for key := range k.dirty {
 		keys = append(keys, key)

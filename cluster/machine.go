@@ -9,6 +9,8 @@ import (
 
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/api/admission"
+	"github.com/podsem/podsem/nodelifecycle"
+	"github.com/podsem/podsem/termination"
 	"github.com/podsem/podsem/preemption"
 	"github.com/podsem/podsem/scheduling"
 	"github.com/podsem/podsem/workloads"
@@ -25,6 +27,9 @@ type Config struct {
 	// --default-unreachable-toleration-seconds (DefaultTolerationSeconds
 	// admission).
 	TolerationSeconds admission.TolerationSeconds
+	// NodeLifecycle is the node lifecycle controller's flags
+	// (--node-monitor-grace-period, --node-eviction-rate, ...).
+	NodeLifecycle nodelifecycle.Config
 }
 
 // ConfigFromFlags reads a scenario's config entries, by upstream flag
@@ -122,6 +127,11 @@ type Machine struct {
 	kubelets  map[string]*kubelet
 	nodeCount int
 
+	nlc    *nodelifecycle.Controller
+	te     *nodelifecycle.TaintEviction
+	gc     *termination.Collector
+	leases map[string]time.Time // each node's Lease renewTime
+
 	pdbDirty   map[string]bool
 	pdbRecheck map[string]time.Time
 	drains     []*drainRun
@@ -157,6 +167,10 @@ func newMachine(start time.Time, cfg Config) (*Machine, Output, error) {
 	if err != nil {
 		return nil, Output{}, err
 	}
+	nlc, err := nodelifecycle.NewController(cfg.NodeLifecycle)
+	if err != nil {
+		return nil, Output{}, err
+	}
 	return &Machine{
 		cfg: cfg, start: start, now: start,
 		store: newStore(cfg.TolerationSeconds), cache: newStore(cfg.TolerationSeconds),
@@ -165,6 +179,8 @@ func newMachine(start time.Time, cfg Config) (*Machine, Output, error) {
 		dc: workloads.NewDeploymentController(workloads.DeploymentOptions{}), depDirty: map[string]bool{},
 		kubelets: map[string]*kubelet{},
 		pdbDirty: map[string]bool{}, pdbRecheck: map[string]time.Time{},
+		nlc: nlc, te: nodelifecycle.NewTaintEviction(), gc: termination.NewCollector(termination.GCConfig{}),
+		leases: map[string]time.Time{},
 	}, Output{}, nil
 }
 
@@ -250,6 +266,9 @@ func (m *Machine) NextDeadline() time.Time {
 	d := m.sched.NextDeadline()
 	d = earliest(d, m.rsc.NextDeadline())
 	d = earliest(d, m.dc.NextDeadline())
+	d = earliest(d, m.nlc.NextDeadline())
+	d = earliest(d, m.te.NextDeadline())
+	d = earliest(d, m.gc.NextDeadline())
 	for _, k := range m.kubelets {
 		d = earliest(d, k.nextDeadline())
 	}
@@ -299,6 +318,14 @@ func (m *Machine) apply(a Action, now time.Time) error {
 		err = m.cordon(a.Node, a.Kind == ActionCordon)
 	case ActionDrain:
 		return m.startDrain(a, now)
+	case ActionLose:
+		err = m.lose(a.Node)
+	case ActionRestore:
+		err = m.restore(a.Node, now)
+	case ActionDeleteNode:
+		err = m.deleteNode(a.Node)
+	case ActionTaint:
+		err = m.taint(a.Node, a.Taint, now)
 	default:
 		return fmt.Errorf("cluster: action %s: %w (NEXT.md)", a, errors.ErrUnsupported)
 	}
@@ -428,7 +455,8 @@ func (m *Machine) settle(now time.Time) error {
 
 func (m *Machine) anyDue(now time.Time) bool {
 	due := func(d time.Time) bool { return !d.IsZero() && !d.After(now) }
-	if len(m.rsDirty) > 0 || len(m.depDirty) > 0 || due(m.rsc.NextDeadline()) || due(m.dc.NextDeadline()) || due(m.sched.NextDeadline()) {
+	if len(m.rsDirty) > 0 || len(m.depDirty) > 0 || due(m.rsc.NextDeadline()) || due(m.dc.NextDeadline()) || due(m.sched.NextDeadline()) ||
+		due(m.nlc.NextDeadline()) || due(m.te.NextDeadline()) || due(m.gc.NextDeadline()) {
 		return true
 	}
 	for _, k := range m.kubelets {
@@ -478,18 +506,36 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 		}
 		m.podChanged(w)
 		m.pdbDirtyForPod(o)
+		tev := nodelifecycle.PodUpdated(o)
+		if w.Type == WatchDeleted {
+			tev = nodelifecycle.PodDeleted(o.Namespace, o.Name)
+		}
+		if err := m.taintEviction(tev, now); err != nil {
+			return err
+		}
 	case *api.Node:
 		switch w.Type {
 		case WatchAdded:
 			in = scheduling.NodeAdded(o)
 			if m.kubelets[o.Name] == nil {
-				m.kubelets[o.Name] = newKubelet(o.Name, m.nodeCount)
+				k := newKubelet(o.Name, m.nodeCount)
+				m.kubelets[o.Name] = k
 				m.nodeCount++
+				if err := m.registerNode(k, now); err != nil {
+					return err
+				}
 			}
 		case WatchModified:
 			in = scheduling.NodeUpdated(o)
 		default:
 			in = scheduling.NodeDeleted(o.Name)
+		}
+		tev := nodelifecycle.NodeUpdated(o)
+		if w.Type == WatchDeleted {
+			tev = nodelifecycle.NodeDeleted(o.Name)
+		}
+		if err := m.taintEviction(tev, now); err != nil {
+			return err
 		}
 	case *api.ReplicaSet:
 		m.rsDirty[w.Key] = true
@@ -570,6 +616,17 @@ func (m *Machine) ownerDirty(namespace string, meta *api.ObjectMeta, old api.Obj
 // runComponents runs every dirty or due component once, in the fixed
 // order.
 func (m *Machine) runComponents(now time.Time) error {
+	if err := m.runNodeLifecycle(now); err != nil {
+		return err
+	}
+	if d := m.te.NextDeadline(); !d.IsZero() && !d.After(now) {
+		if err := m.taintEviction(nodelifecycle.Tick(), now); err != nil {
+			return err
+		}
+	}
+	if err := m.runPodGC(now); err != nil {
+		return err
+	}
 	if err := m.runDisruption(now); err != nil {
 		return err
 	}

@@ -72,6 +72,18 @@ func runFile(t *testing.T, name string) []byte {
 // API's message) and retries with its work queue's failure back-off (5 ms
 // doubling), never settling: SettleTimeout after 4 minutes.
 //
+// node-lost: node-2's kubelet goes silent at 10 s (lose). Its Lease was
+// last renewed 1 s before; the node lifecycle controller notices the
+// renewal at its next 5-s monitor pass and, strictly after the 50-s grace
+// period from then, at the following pass marks the node Unknown
+// (NodeNotReady), its pod not ready, and taints it unreachable NoSchedule,
+// then NoExecute at once (the tainting pass reads the condition the look
+// has just written). The pod tolerates unreachable for 300 s
+// (DefaultTolerationSeconds): the taint eviction controller deletes it
+// then (TaintManagerEviction); the ReplicaSet replaces it on node-1; the
+// old pod stays Terminating, since no kubelet confirms the kill and pod GC
+// leaves a pod of an existing node alone.
+//
 // drain-pdb: a budget of minAvailable 2 over the 3 pods; node-1 (2 pods)
 // drained at 30 s: the first eviction is granted, the second refused with
 // 429 and retried every 5 s until the replacement is Ready (10 s after its

@@ -1,0 +1,285 @@
+package cluster
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/nodelifecycle"
+	"github.com/podsem/podsem/termination"
+)
+
+// The kubelet's heartbeats, v1.36.3 defaults (the e2e harness's fake
+// kubelet keeps them too): the node's Lease in kube-node-lease is renewed
+// every NodeLeaseRenewInterval (a quarter of its 40 s duration), and the
+// node status, unchanged, is posted every NodeStatusReportFrequency
+// (--node-status-report-frequency).
+const (
+	NodeLeaseRenewInterval    = 10 * time.Second
+	NodeStatusReportFrequency = 5 * time.Minute
+)
+
+// SourcePodsem marks the records of state changes upstream records no
+// Event for, under podsem's own documented reasons (issue 22): a pod
+// force-deleted by pod GC (PodGCForceDeleted).
+const SourcePodsem = "podsem"
+
+// registerNode is the kubelet's registration of its node: the status with
+// fresh conditions, as the harness's kubelet (and a real one) posts it.
+func (m *Machine) registerNode(k *kubelet, now time.Time) error {
+	k.nextLease = now
+	k.nextStatus = now
+	return m.heartbeat(k, now)
+}
+
+// heartbeat renews the node's Lease and posts its status when they are
+// due; a silent kubelet (lost node) does neither.
+func (m *Machine) heartbeat(k *kubelet, now time.Time) error {
+	if k.silent {
+		return nil
+	}
+	if !k.nextLease.After(now) {
+		m.leases[k.node] = now
+		k.nextLease = now.Add(NodeLeaseRenewInterval)
+	}
+	if !k.nextStatus.After(now) {
+		k.nextStatus = now.Add(NodeStatusReportFrequency)
+		old, _ := m.store.get("Node", k.node).(*api.Node)
+		if old == nil {
+			return nil
+		}
+		n, err := clone(old)
+		if err != nil {
+			return err
+		}
+		n.Status.Conditions = kubeletNodeConditions(n.Status.Conditions, now)
+		m.store.nextRV(&n.ObjectMeta)
+		m.store.put("Node", k.node, n, WatchModified, old)
+	}
+	return nil
+}
+
+// runNodeLifecycle runs the node lifecycle controller when a pass is due
+// and carries out its report: node status, taints, pods marked not ready,
+// Events.
+func (m *Machine) runNodeLifecycle(now time.Time) error {
+	if d := m.nlc.NextDeadline(); !d.IsZero() && d.After(now) {
+		return nil
+	}
+	var nodes []*api.Node
+	for _, o := range m.cache.list("Node") {
+		nodes = append(nodes, o.(*api.Node))
+	}
+	leases := make(map[string]time.Time, len(m.leases))
+	for k, v := range m.leases {
+		leases[k] = v
+	}
+	rep, err := m.nlc.Step(nodelifecycle.Input{Nodes: nodes, Leases: leases}, now)
+	if err != nil {
+		return fmt.Errorf("cluster: node lifecycle controller: %w", err)
+	}
+	for i := range rep.Events {
+		m.rec.event(now, &rep.Events[i])
+	}
+	for i, h := range rep.Nodes {
+		name := nodes[i].Name
+		if h.Status != nil {
+			st := *h.Status
+			if err := m.writeStatus("Node", name, nodes[i].UID, func(o api.Object) { o.(*api.Node).Status = st }); err != nil {
+				return err
+			}
+		}
+		for j := range h.Events {
+			m.rec.event(now, &h.Events[j])
+		}
+		if h.NoSchedule.Changed() || h.NoExecute.Changed() {
+			if err := m.setTaints(name, h.Taints); err != nil {
+				return err
+			}
+		}
+		if h.MarkPodsNotReady {
+			for _, p := range nodelifecycle.MarkPodsNotReady(name, inNodePods(m.cache, name), now) {
+				cond := p.Condition
+				if err := m.patchPodStatus(p.Pod.Key(), p.Pod.UID, now, func(s *api.PodStatus) { api.UpdatePodCondition(s, cond, now) }); err != nil {
+					return err
+				}
+				e := p.Event
+				m.rec.event(now, &e)
+			}
+		}
+	}
+	for _, w := range rep.Tainted {
+		if err := m.setTaints(w.Node, w.Update.Taints); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// inNodePods are the cached pods bound to node.
+func inNodePods(c *store, node string) []*api.Pod {
+	var out []*api.Pod
+	for _, p := range c.pods() {
+		if p.Spec.NodeName == node {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// setTaints writes a node's spec.taints (the controller's taint patch).
+func (m *Machine) setTaints(node string, taints []api.Taint) error {
+	return m.patchNode(node, func(n *api.Node) { n.Spec.Taints = append([]api.Taint(nil), taints...) })
+}
+
+// patchNode writes a change of a stored node; a node gone is skipped.
+func (m *Machine) patchNode(node string, f func(*api.Node)) error {
+	old, _ := m.store.get("Node", node).(*api.Node)
+	if old == nil {
+		return nil
+	}
+	n, err := clone(old)
+	if err != nil {
+		return err
+	}
+	f(n)
+	if specEqual(n, old) {
+		return nil
+	}
+	m.store.nextRV(&n.ObjectMeta)
+	m.store.put("Node", node, n, WatchModified, old)
+	return nil
+}
+
+// taintEviction feeds one informer event to the taint eviction
+// controller and carries out its actions.
+func (m *Machine) taintEviction(ev nodelifecycle.Event, now time.Time) error {
+	acts, err := m.te.Step(ev, now)
+	if err != nil {
+		return fmt.Errorf("cluster: taint eviction controller: %w", err)
+	}
+	for _, a := range acts {
+		switch a.Kind {
+		case nodelifecycle.EvictPod:
+			cur, _ := m.store.get("Pod", a.Pod).(*api.Pod)
+			if cur == nil {
+				break
+			}
+			if a.DisruptionTarget != nil {
+				cond := *a.DisruptionTarget
+				if err := m.patchPodStatus(a.Pod, cur.UID, now, func(s *api.PodStatus) { api.UpdatePodCondition(s, cond, now) }); err != nil {
+					return err
+				}
+			}
+			if _, err := m.store.deletePod(a.Pod, nil, now); err != nil && !errors.Is(err, ErrNotFound) {
+				return err
+			}
+		}
+		m.rec.event(now, a.Event)
+	}
+	return nil
+}
+
+// runPodGC runs the pod garbage collector's pass when due: each pod it
+// deletes gets its status patch, then a force delete (grace 0), and a
+// PodGCForceDeleted record (podsem's own reason: podgc records no Event).
+func (m *Machine) runPodGC(now time.Time) error {
+	if d := m.gc.NextDeadline(); !d.IsZero() && d.After(now) {
+		return nil
+	}
+	var nodes []*api.Node
+	for _, o := range m.cache.list("Node") {
+		nodes = append(nodes, o.(*api.Node))
+	}
+	res := m.gc.Step(termination.GCInput{Pods: m.cache.pods(), Nodes: nodes, NodeExists: func(name string) bool {
+		return m.store.get("Node", name) != nil
+	}}, now)
+	for _, a := range res.Actions {
+		cur, _ := m.store.get("Pod", a.Pod).(*api.Pod)
+		if cur == nil {
+			continue
+		}
+		if a.Patched != nil {
+			st := *a.Patched
+			if err := m.patchPodStatus(a.Pod, cur.UID, now, func(s *api.PodStatus) { *s = st }); err != nil {
+				return err
+			}
+		}
+		g := a.GracePeriodSeconds
+		if _, err := m.store.deletePod(a.Pod, &api.DeleteOptions{GracePeriodSeconds: &g}, now); err != nil && !errors.Is(err, ErrNotFound) {
+			return err
+		}
+		m.rec.add(now, Record{Component: "pod-garbage-collector", Type: api.EventTypeNormal, Reason: "PodGCForceDeleted",
+			Object: objRef("Pod", cur.Namespace, cur.Name), Message: a.Explanation, Source: SourcePodsem})
+	}
+	return nil
+}
+
+// lose silences a node's kubelet: no Lease renewal, no status, no pod
+// status or deletion; its containers keep running (as the harness's lose).
+func (m *Machine) lose(node string) error {
+	k := m.kubelets[node]
+	if k == nil {
+		return fmt.Errorf("Node/%s: %w", node, ErrNotFound)
+	}
+	k.silent = true
+	return nil
+}
+
+// restore resumes a lost node's kubelet: it renews its Lease and posts
+// its status at once, then syncs every pod against the API server.
+func (m *Machine) restore(node string, now time.Time) error {
+	k := m.kubelets[node]
+	if k == nil || m.store.get("Node", node) == nil {
+		return fmt.Errorf("Node/%s: %w", node, ErrNotFound)
+	}
+	if !k.silent {
+		return nil
+	}
+	k.silent = false
+	for key := range k.pods {
+		k.dirty[key] = true
+	}
+	for _, p := range inNodePods(m.cache, node) {
+		k.dirty[p.Key()] = true
+	}
+	return m.registerNode(k, now)
+}
+
+// deleteNode silences the node's kubelet and deletes the Node object.
+func (m *Machine) deleteNode(node string) error {
+	if k := m.kubelets[node]; k != nil {
+		k.silent = true
+	}
+	return m.store.remove("Node", node)
+}
+
+// taint adds t to the node, as `kubectl taint nodes <node> key=value:effect`
+// does (a taint of the same key and effect is replaced); a NoExecute taint
+// gets its timeAdded from the API server's node strategy.
+func (m *Machine) taint(node string, t api.Taint, now time.Time) error {
+	if m.store.get("Node", node) == nil {
+		return fmt.Errorf("Node/%s: %w", node, ErrNotFound)
+	}
+	if t.Effect == api.TaintEffectNoExecute && t.TimeAdded == nil {
+		ta := api.NewTime(now.Truncate(time.Second))
+		t.TimeAdded = &ta
+	}
+	return m.patchNode(node, func(n *api.Node) {
+		var out []api.Taint
+		replaced := false
+		for _, x := range n.Spec.Taints {
+			if x.Key == t.Key && x.Effect == t.Effect {
+				out = append(out, t)
+				replaced = true
+				continue
+			}
+			out = append(out, x)
+		}
+		if !replaced {
+			out = append(out, t)
+		}
+		n.Spec.Taints = out
+	})
+}
