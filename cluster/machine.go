@@ -10,9 +10,9 @@ import (
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/api/admission"
 	"github.com/podsem/podsem/nodelifecycle"
-	"github.com/podsem/podsem/termination"
 	"github.com/podsem/podsem/preemption"
 	"github.com/podsem/podsem/scheduling"
+	"github.com/podsem/podsem/termination"
 	"github.com/podsem/podsem/workloads"
 )
 
