@@ -185,6 +185,16 @@ func (k *kubelet) observe(c *Machine, key string, now time.Time) error {
 			return err
 		}
 	}
+	// The status manager's reconciliation: a status in the API server
+	// that differs from the kubelet's last report (the node lifecycle
+	// controller marked the pod not ready while the node was silent, say)
+	// is written again. (Upstream reconciles in its 10-s sync batch; here
+	// at once.)
+	if r.lastReported != nil && !r.deleting {
+		if err := c.writePodStatus(key, r.uid, *r.lastReported, now); err != nil {
+			return err
+		}
+	}
 	if pod.DeletionTimestamp != nil && !r.deleting {
 		r.deleting = true
 		grace := int64(0)
@@ -255,6 +265,8 @@ func (k *kubelet) step(c *Machine, r *podRun, ev lifecycle.Event, now time.Time)
 			case lifecycle.ActionRecordEvent:
 				c.rec.event(now, a.Event)
 			case lifecycle.ActionReportStatus:
+				st := status
+				r.lastReported = &st
 				if err := c.writePodStatus(r.key, r.uid, status, now); err != nil {
 					return err
 				}

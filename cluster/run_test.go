@@ -84,6 +84,23 @@ func runFile(t *testing.T, name string) []byte {
 // old pod stays Terminating, since no kubelet confirms the kill and pod GC
 // leaves a pod of an existing node alone.
 //
+// node-out-of-service: node-2 lost at 10 s, then tainted
+// node.kubernetes.io/out-of-service:NoExecute at 2 m (an operator who knows
+// it is down): the pod does not tolerate it, taint eviction deletes it at
+// once (cancelling the 300-s one), the ReplicaSet replaces it, and the next
+// pod GC pass (every 20 s) force-deletes the old pod: terminating on a
+// not-Ready node with the out-of-service taint.
+//
+// node-deleted: node-2's Node object deleted at 10 s (its kubelet silent):
+// the next monitor pass records RemovingNode; pod GC quarantines the
+// missing node name for 40 s, then finds it gone and force-deletes its pod
+// (DisruptionTarget DeletionByPodGC), which the ReplicaSet replaces.
+//
+// node-restored: node-2 lost at 10 s, restored at 2 m, before its pod's
+// 300-s toleration ran out: the kubelet posts Ready and its pod's status
+// again at once; the next monitor pass removes the unreachable taints and
+// taint eviction cancels the pending deletion.
+//
 // drain-pdb: a budget of minAvailable 2 over the 3 pods; node-1 (2 pods)
 // drained at 30 s: the first eviction is granted, the second refused with
 // 429 and retried every 5 s until the replacement is Ready (10 s after its
