@@ -313,3 +313,27 @@ func earliest(a, b time.Time) time.Time {
 	}
 	return a
 }
+
+// exit makes a running container of the pod exit with code, as the
+// runtime would report it (a scenario's exit action): the pod's machine
+// decides the rest (restart, back-off, phase) as the kubelet does.
+func (m *Machine) exit(podKey, container string, code int32, now time.Time) error {
+	pod, _ := m.store.get("Pod", podKey).(*api.Pod)
+	if pod == nil {
+		return fmt.Errorf("Pod/%s: %w", podKey, ErrNotFound)
+	}
+	k := m.kubelets[pod.Spec.NodeName]
+	if k == nil {
+		return fmt.Errorf("pod %s is not running on a node", podKey)
+	}
+	r := k.pods[podKey]
+	if r == nil || r.uid != pod.UID {
+		return fmt.Errorf("pod %s is not running on node %s", podKey, k.node)
+	}
+	if _, ok := pod.Spec.FindContainer(container); !ok {
+		return fmt.Errorf("pod %s has no container %q", podKey, container)
+	}
+	// A lost node's containers still run and exit; what the kubelet then
+	// does reaches the API server only when it is restored.
+	return k.step(m, r, lifecycle.ContainerExited(container, code, ""), now)
+}

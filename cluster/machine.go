@@ -326,6 +326,8 @@ func (m *Machine) apply(a Action, now time.Time) error {
 		err = m.deleteNode(a.Node)
 	case ActionTaint:
 		err = m.taint(a.Node, a.Taint, now)
+	case ActionExit:
+		err = m.exit(a.Pod, a.Container, a.ExitCode, now)
 	default:
 		return fmt.Errorf("cluster: action %s: %w (NEXT.md)", a, errors.ErrUnsupported)
 	}

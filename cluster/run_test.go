@@ -101,6 +101,10 @@ func runFile(t *testing.T, name string) []byte {
 // again at once; the next monitor pass removes the unreachable taints and
 // taint eviction cancels the pending deletion.
 //
+// container-crash: a container exits 1 at 10 s: the kubelet restarts it at
+// once; it exits 1 again at 12 s: BackOff, CrashLoopBackOff from the next
+// sync, restarted after the 10-s back-off (lifecycle.Machine's rules).
+//
 // drain-pdb: a budget of minAvailable 2 over the 3 pods; node-1 (2 pods)
 // drained at 30 s: the first eviction is granted, the second refused with
 // 429 and retried every 5 s until the replacement is Ready (10 s after its
