@@ -185,20 +185,127 @@ func newMachine(start time.Time, cfg Config) (*Machine, Output, error) {
 	}, Output{}, nil
 }
 
-// load creates objects at start and settles the cluster.
+// load creates objects at start as the e2e harness creates a scenario's
+// objects, and settles the cluster: kinds in the harness's order
+// (Namespaces, classes, Nodes, then the rest; a namespaced object without
+// a namespace goes to "default"), owners before their dependents;
+// uid, resourceVersion, creationTimestamp, generation and deletion fields
+// are the API server's to set, ownerReferences are re-pointed at the uids
+// the owners got (those to owners not in the scenario dropped), and status
+// is dropped except on Nodes (the controllers and kubelets recompute it;
+// pods keep spec.nodeName).
 func (m *Machine) load(objects []api.Object, start time.Time) (Output, error) {
+	type item struct {
+		o    api.Object
+		kind string
+		meta *api.ObjectMeta
+		done bool
+	}
+	items := make([]*item, 0, len(objects))
+	inScenario := map[string]bool{}
 	for i, o := range objects {
 		if o == nil {
 			return Output{}, fmt.Errorf("cluster: %w: objects[%d]: nil", api.ErrInvalidInput, i)
 		}
-		if _, err := m.createObject(o, start); err != nil {
-			return Output{}, fmt.Errorf("cluster: objects[%d]: %w", i, err)
+		kind, meta := objectMeta(o)
+		if meta == nil {
+			return Output{}, fmt.Errorf("cluster: %w: objects[%d]: object of type %T", api.ErrInvalidInput, i, o)
+		}
+		c, err := clone(o)
+		if err != nil {
+			return Output{}, err
+		}
+		_, meta = objectMeta(c)
+		if meta.Namespace == "" && !clusterScoped[kind] {
+			meta.Namespace = "default"
+		}
+		inScenario[objRef(kind, meta.Namespace, meta.Name)] = true
+		items = append(items, &item{o: c, kind: kind, meta: meta})
+	}
+	slices.SortStableFunc(items, func(a, b *item) int { return kindRank(a.kind) - kindRank(b.kind) })
+	uids := map[string]string{}
+	for pass := 0; pass < 10; pass++ {
+		for _, it := range items {
+			if it.done {
+				continue
+			}
+			ready := true
+			for _, r := range it.meta.OwnerReferences {
+				ref := objRef(r.Kind, it.meta.Namespace, r.Name)
+				if _, ok := uids[ref]; !ok && inScenario[ref] {
+					ready = false
+				}
+			}
+			if !ready && pass < 9 {
+				continue
+			}
+			var refs []api.OwnerReference
+			for _, r := range it.meta.OwnerReferences {
+				if uid, ok := uids[objRef(r.Kind, it.meta.Namespace, r.Name)]; ok {
+					r.UID = uid
+					refs = append(refs, r)
+				}
+			}
+			it.meta.OwnerReferences = refs
+			it.meta.UID, it.meta.ResourceVersion, it.meta.Generation = "", "", 0
+			it.meta.DeletionTimestamp, it.meta.DeletionGracePeriodSeconds = nil, nil
+			dropStatus(it.o)
+			created, err := m.createObject(it.o, start)
+			if err != nil {
+				return Output{}, fmt.Errorf("cluster: %s: %w", objRef(it.kind, it.meta.Namespace, it.meta.Name), err)
+			}
+			_, cm := objectMeta(created)
+			uids[objRef(it.kind, cm.Namespace, cm.Name)] = cm.UID
+			it.done = true
 		}
 	}
 	if err := m.settle(start); err != nil {
 		return Output{}, err
 	}
 	return Output{Records: m.takeRecords()}, nil
+}
+
+// clusterScoped are the kinds without a namespace.
+var clusterScoped = map[string]bool{"Node": true, "Namespace": true, "PriorityClass": true, "StorageClass": true,
+	"CSIDriver": true, "CSINode": true, "PersistentVolume": true}
+
+// kindRank is the harness's creation order of kinds (kindOrder in its
+// runner.go); every other kind comes last.
+func kindRank(kind string) int {
+	switch kind {
+	case "Namespace":
+		return 0
+	case "PriorityClass", "StorageClass", "CSIDriver", "RuntimeClass":
+		return 1
+	case "Node":
+		return 2
+	case "ServiceAccount", "ConfigMap", "Secret", "Service", "ResourceQuota", "LimitRange":
+		return 3
+	case "PersistentVolume":
+		return 4
+	case "PersistentVolumeClaim", "PodDisruptionBudget":
+		return 5
+	}
+	return 6
+}
+
+// dropStatus clears the status of every object but a Node, as the
+// harness drops it before creating.
+func dropStatus(o api.Object) {
+	switch x := o.(type) {
+	case *api.Pod:
+		x.Status = api.PodStatus{}
+	case *api.Deployment:
+		x.Status = api.DeploymentStatus{}
+	case *api.ReplicaSet:
+		x.Status = api.ReplicaSetStatus{}
+	case *api.PodDisruptionBudget:
+		x.Status = api.PodDisruptionBudgetStatus{}
+	case *api.PersistentVolumeClaim:
+		x.Status = api.PersistentVolumeClaimStatus{}
+	case *api.PersistentVolume:
+		x.Status = api.PersistentVolumeStatus{}
+	}
 }
 
 // createObject creates o, keeping a Node's status as given (the harness's

@@ -101,6 +101,14 @@ func runFile(t *testing.T, name string) []byte {
 // again at once; the next monitor pass removes the unreachable taints and
 // taint eviction cancels the pending deletion.
 //
+// existing-objects: a cluster dump as `kubectl get -o json` prints it
+// (uids, ownerReferences, statuses, pods bound to nodes, the dependents
+// listed first): created as the harness creates it — kinds in order,
+// owners first, ownerReferences re-pointed at the new uids, statuses
+// dropped — the Deployment keeps its ReplicaSet and the ReplicaSet its
+// pods (nothing new is created); the kubelets start them. Scaled to 1 at
+// 10 s: the pod on node-2 goes.
+//
 // container-crash: a container exits 1 at 10 s: the kubelet restarts it at
 // once; it exits 1 again at 12 s: BackOff, CrashLoopBackOff from the next
 // sync, restarted after the 10-s back-off (lifecycle.Machine's rules).
