@@ -133,6 +133,8 @@ type Machine struct {
 	gc     *termination.Collector
 	leases map[string]time.Time // each node's Lease renewTime
 
+	deletedUIDs map[string]bool // owners deleted, for the garbage collector
+
 	pdbDirty   map[string]bool
 	pdbRecheck map[string]time.Time
 	drains     []*drainRun
@@ -574,7 +576,7 @@ func (m *Machine) anyDue(now time.Time) bool {
 			return true
 		}
 	}
-	if len(m.pdbDirty) > 0 {
+	if len(m.pdbDirty) > 0 || len(m.deletedUIDs) > 0 {
 		return true
 	}
 	for _, t := range m.pdbRecheck {
@@ -599,6 +601,14 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 		m.cache.put(w.Kind, w.Key, w.Object, w.Type, w.Old)
 	}
 	m.cache.watch = nil
+	if w.Type == WatchDeleted {
+		if _, meta := objectMeta(w.Object); meta != nil && meta.UID != "" {
+			if m.deletedUIDs == nil {
+				m.deletedUIDs = map[string]bool{}
+			}
+			m.deletedUIDs[meta.UID] = true
+		}
+	}
 	if m.onDeliver != nil {
 		m.onDeliver(w)
 	}
@@ -735,6 +745,9 @@ func (m *Machine) runComponents(now time.Time) error {
 		}
 	}
 	if err := m.runPodGC(now); err != nil {
+		return err
+	}
+	if err := m.runGarbageCollector(now); err != nil {
 		return err
 	}
 	if err := m.runDisruption(now); err != nil {

@@ -109,6 +109,10 @@ func runFile(t *testing.T, name string) []byte {
 // pods (nothing new is created); the kubelets start them. Scaled to 1 at
 // 10 s: the pod on node-2 goes.
 //
+// deployment-deleted: `delete Deployment/default/web` at 10 s (background
+// propagation): the garbage collector deletes its ReplicaSet, then the
+// ReplicaSet's pods, which the kubelets stop.
+//
 // container-crash: a container exits 1 at 10 s: the kubelet restarts it at
 // once; it exits 1 again at 12 s: BackOff, CrashLoopBackOff from the next
 // sync, restarted after the 10-s back-off (lifecycle.Machine's rules).
