@@ -30,17 +30,30 @@
 //     (api/admission), validation (api/validation), the registry's
 //     PrepareForCreate; update with generation bumps; pod DELETE through
 //     termination.APIServerGrace (graceful deletion, grace 0 removal); the
-//     binding subresource; status writes; a watch event per write;
+//     binding subresource; the Eviction subresource (disruption.Evict with
+//     every PodDisruptionBudget); status writes; a watch event per write;
 //   - kube-scheduler: preemption.NewLoop, the default profile with
 //     DefaultPreemption, fed by the watch events;
-//   - the Deployment and ReplicaSet controllers (workloads), with the
-//     Events they record (ScalingReplicaSet, SuccessfulCreate,
-//     SuccessfulDelete, FailedCreate);
-//   - one kubelet per Node: a lifecycle.Machine per pod bound to the node,
-//     answered by the RuntimeModel (the e2e harness's fake kubelet:
+//   - kube-controller-manager: the Deployment and ReplicaSet controllers
+//     (workloads), with the Events they record (ScalingReplicaSet,
+//     SuccessfulCreate, SuccessfulDelete, FailedCreate); the disruption
+//     controller (disruption.Evaluate); the node lifecycle controller
+//     (nodelifecycle.Controller: NodeNotReady, Unknown, taints, pods marked
+//     not ready); taint eviction (nodelifecycle.TaintEviction:
+//     TaintManagerEviction); pod GC (termination.Collector); the garbage
+//     collector's background propagation;
+//   - one kubelet per Node: its Lease renewed every 10 s and its status
+//     posted every 5 minutes; a lifecycle.Machine per pod bound to the
+//     node, answered by the RuntimeModel (the e2e harness's fake kubelet:
 //     containers start 1 s after the pod is seen, are ready at the first
-//     probe, exit 143 on SIGTERM), writing the pod's status and removing
-//     it with grace 0 once it has stopped.
+//     probe, exit 143 on SIGTERM), writing the pod's status and removing it
+//     with grace 0 once it has stopped;
+//   - kubectl drain: cordon, the pods to evict (disruption.PlanDrain),
+//     evictions with a 429 retried every 5 s, the wait for each pod's
+//     deletion, --timeout.
+//
+// StatefulSets, DaemonSets and Jobs are refused (errors.ErrUnsupported)
+// until their controllers run here.
 //
 // # Order and determinism
 //
@@ -48,8 +61,10 @@
 // are delivered to the shared informer cache in the order of the writes
 // (each becoming a watch record in the log), then every component that an
 // event concerns or whose deadline has come runs once, in a fixed order:
-// Deployment controller, ReplicaSet controller, kube-scheduler (one
-// ScheduleOne per tick while pods are waiting), the kubelets by node name.
+// node lifecycle controller, taint eviction, pod GC, garbage collector,
+// disruption controller, Deployment controller, ReplicaSet controller,
+// kube-scheduler (one ScheduleOne per tick while pods are waiting), the
+// kubelets by node name, the drains in progress.
 // Components read the cache, never the store, so a write becomes visible
 // at the next round, as through an informer. Upstream runs them
 // concurrently a few milliseconds apart; here they run at the same
@@ -72,9 +87,17 @@
 // # The scenario
 //
 // ParseScenario reads the scenario file of issue 22 in its JSON form
-// (cmd/podsem converts YAML): objects, actions at offsets (apply, delete,
-// scale, cordon, uncordon, drain, lose, restore, deleteNode, taint,
-// pressure, shutdown, exit), until, config by upstream flag name. Run
-// simulates apply, delete, scale, cordon and uncordon today; the other
-// actions stop a run with an error wrapping errors.ErrUnsupported.
+// (cmd/podsem converts YAML): objects, actions at offsets, until, config by
+// upstream flag name. Run runs it as the e2e harness does: the objects are
+// created (kinds in order, owners first, ownerReferences re-pointed at the
+// new uids, statuses dropped but Nodes') and left to settle; t=0 is the
+// instant they have (Unsettled), the earlier records are Result.Setup with
+// negative offsets. Actions: apply, delete, scale, cordon, uncordon, drain
+// (its flags but --disable-eviction), lose (the kubelet goes silent; its
+// containers keep running), restore, deleteNode, taint, exit (a container
+// exits with a code). pressure and shutdown stop a run with an error
+// wrapping errors.ErrUnsupported.
+//
+// podsem's own records (Source SourcePodsem) mark state changes upstream
+// records no Event for: PodGCForceDeleted, a pod force-deleted by pod GC.
 package cluster

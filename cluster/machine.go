@@ -97,18 +97,21 @@ const maxRounds = 10000
 
 // Machine is a whole Kubernetes cluster as one pure, deterministic state
 // machine: the API server's object store, kube-scheduler (the scheduling
-// loop with DefaultPreemption), the ReplicaSet and Deployment controllers
-// of kube-controller-manager, and one kubelet per node, each the podsem
-// machine of that component driven through its public API. Step applies
-// an input and lets every component react until the cluster is quiet at
-// that instant; NextDeadline says when something is next due.
+// loop with DefaultPreemption), the controllers of kube-controller-manager
+// (Deployment, ReplicaSet, disruption, node lifecycle, taint eviction, pod
+// GC, the garbage collector), one kubelet per node and the kubectl drains
+// in progress, each the podsem machine of that component driven through
+// its public API. Step applies an input and lets every component react
+// until the cluster is quiet at that instant; NextDeadline says when
+// something is next due.
 //
 // The components read a shared informer cache that a round of the settle
 // loop updates from the store's watch events, in the order of the writes,
-// then run in a fixed order (DESIGN.md): Deployment controller, ReplicaSet
-// controller, kube-scheduler (one ScheduleOne per tick, while pods are
-// ready), kubelets in node-name order. The same inputs at the same times
-// give the same records, byte for byte.
+// then run in a fixed order (DESIGN.md): node lifecycle controller, taint
+// eviction, pod GC, garbage collector, disruption controller, Deployment
+// controller, ReplicaSet controller, kube-scheduler (one ScheduleOne per
+// tick, while pods are ready), kubelets in node-name order, drains. The
+// same inputs at the same times give the same records, byte for byte.
 //
 // A Machine is not safe for concurrent use. A nil *Machine returns an
 // error from Step and the zero time from NextDeadline.
