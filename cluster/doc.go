@@ -99,5 +99,8 @@
 // wrapping errors.ErrUnsupported.
 //
 // podsem's own records (Source SourcePodsem) mark state changes upstream
-// records no Event for: PodGCForceDeleted, a pod force-deleted by pod GC.
+// records no Event for: PodGCForceDeleted (a pod force-deleted by pod GC,
+// with the collector's explanation), EvictionRefused (an eviction answered
+// 429, naming the budget), TaintAdded (a taint the node lifecycle
+// controller put on a node). A finished drain is the harness's Drained.
 package cluster

@@ -192,6 +192,8 @@ func (m *Machine) stepDrainPod(d *drainRun, p *drainPod, timedOut bool, now time
 		case dec.Code == 404:
 			m.finishDrainPod(d, p, "")
 		case dec.Code == 429:
+			m.rec.add(now, Record{Component: "kube-apiserver", Type: api.EventTypeWarning, Reason: "EvictionRefused", Object: podRef,
+				Message: fmt.Sprintf("budget %s/%s: %s", p.namespace, dec.Budget, dec.Message), Source: SourcePodsem})
 			m.rec.line(now, "Warning", "EvictionRetry", podRef,
 				fmt.Sprintf("error when evicting pods/%q -n %q (will retry after %v): %s", p.name, p.namespace, DrainEvictRetryDelay, dec.Message))
 			p.next = now.Add(DrainEvictRetryDelay)

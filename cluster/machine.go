@@ -656,6 +656,13 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 		tev := nodelifecycle.NodeUpdated(o)
 		if w.Type == WatchDeleted {
 			tev = nodelifecycle.NodeDeleted(o.Name)
+		} else if u := nodelifecycle.NoScheduleTaintPass(o, now); u.Changed() {
+			// The node lifecycle controller's node update handler runs
+			// the NoSchedule tainting pass at once (its nodeUpdateQueue
+			// worker), not at the next monitor pass.
+			if err := m.updateTaints(o.Name, u.Added, u.Removed, now); err != nil {
+				return err
+			}
 		}
 		if err := m.taintEviction(tev, now); err != nil {
 			return err

@@ -22,7 +22,9 @@ const (
 
 // SourcePodsem marks the records of state changes upstream records no
 // Event for, under podsem's own documented reasons (issue 22): a pod
-// force-deleted by pod GC (PodGCForceDeleted).
+// force-deleted by pod GC (PodGCForceDeleted), an eviction refused with
+// 429 and the budget that refused it (EvictionRefused), a taint the node
+// lifecycle controller added (TaintAdded).
 const SourcePodsem = "podsem"
 
 // registerNode is the kubelet's registration of its node: the status with
@@ -93,8 +95,8 @@ func (m *Machine) runNodeLifecycle(now time.Time) error {
 		for j := range h.Events {
 			m.rec.event(now, &h.Events[j])
 		}
-		if h.NoSchedule.Changed() || h.NoExecute.Changed() {
-			if err := m.setTaints(name, h.Taints); err != nil {
+		for _, u := range []nodelifecycle.TaintUpdate{h.NoSchedule, h.NoExecute} {
+			if err := m.updateTaints(name, u.Added, u.Removed, now); err != nil {
 				return err
 			}
 		}
@@ -110,11 +112,20 @@ func (m *Machine) runNodeLifecycle(now time.Time) error {
 		}
 	}
 	for _, w := range rep.Tainted {
-		if err := m.setTaints(w.Node, w.Update.Taints); err != nil {
+		if err := m.updateTaints(w.Node, w.Update.Added, w.Update.Removed, now); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// taintsAdded records podsem's TaintAdded for each taint the node
+// lifecycle controller put on a node (upstream records no Event for it).
+func (m *Machine) taintsAdded(node string, taints []api.Taint, now time.Time) {
+	for _, t := range taints {
+		m.rec.add(now, Record{Component: "node-controller", Type: api.EventTypeNormal, Reason: "TaintAdded", Object: "Node/" + node,
+			Message: fmt.Sprintf("%s:%s", t.Key, t.Effect), Source: SourcePodsem})
+	}
 }
 
 // inNodePods are the cached pods bound to node.
@@ -128,9 +139,53 @@ func inNodePods(c *store, node string) []*api.Pod {
 	return out
 }
 
-// setTaints writes a node's spec.taints (the controller's taint patch).
-func (m *Machine) setTaints(node string, taints []api.Taint) error {
-	return m.patchNode(node, func(n *api.Node) { n.Spec.Taints = append([]api.Taint(nil), taints...) })
+// updateTaints applies a taint pass's writes to the node as the API
+// server holds it now, as the controller's taint helpers do (they read the
+// node again and patch: AddOrUpdateTaintOnNode, RemoveTaintOffNode): the
+// removed taints (by key and effect) go, the added ones replace a taint of
+// the same key and effect or are appended. Applying the delta, not the
+// pass's whole list, keeps a write made since the pass read the node.
+//
+// It records podsem's TaintAdded for each added taint the node did not
+// carry (by key and effect).
+func (m *Machine) updateTaints(node string, added, removed []api.Taint, now time.Time) error {
+	if len(added) == 0 && len(removed) == 0 {
+		return nil
+	}
+	var fresh []api.Taint
+	err := m.patchNode(node, func(n *api.Node) {
+		fresh = nil
+		var out []api.Taint
+		for _, t := range n.Spec.Taints {
+			gone := false
+			for _, r := range removed {
+				if r.Key == t.Key && r.Effect == t.Effect {
+					gone = true
+				}
+			}
+			if !gone {
+				out = append(out, t)
+			}
+		}
+		for _, a := range added {
+			replaced := false
+			for i := range out {
+				if out[i].Key == a.Key && out[i].Effect == a.Effect {
+					out[i], replaced = a, true
+				}
+			}
+			if !replaced {
+				out = append(out, a)
+				fresh = append(fresh, a)
+			}
+		}
+		n.Spec.Taints = out
+	})
+	if err != nil {
+		return err
+	}
+	m.taintsAdded(node, fresh, now)
+	return nil
 }
 
 // patchNode writes a change of a stored node; a node gone is skipped.

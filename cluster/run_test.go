@@ -98,8 +98,11 @@ func runFile(t *testing.T, name string) []byte {
 //
 // node-restored: node-2 lost at 10 s, restored at 2 m, before its pod's
 // 300-s toleration ran out: the kubelet posts Ready and its pod's status
-// again at once; the next monitor pass removes the unreachable taints and
-// taint eviction cancels the pending deletion.
+// again at once; the node update handler's NoSchedule pass removes
+// unreachable:NoSchedule at once, the next monitor pass the NoExecute
+// taint, and taint eviction cancels the pending deletion. (podsem's
+// TaintAdded records each taint the node lifecycle controller adds;
+// EvictionRefused, in the drain goldens, each 429 with its budget.)
 //
 // existing-objects: a cluster dump as `kubectl get -o json` prints it
 // (uids, ownerReferences, statuses, pods bound to nodes, the dependents

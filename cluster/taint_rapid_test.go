@@ -29,7 +29,13 @@ func TestPropertyNoEarlyTaintEviction(t *testing.T) {
 				nodes++
 			case *api.Deployment:
 				if rapid.Bool().Draw(t, "own toleration") {
-					secs := int64(rapid.IntRange(0, 120).Draw(t, "tolerationSeconds"))
+					// At least 1 s: a toleration of 0 s on a node restored
+					// between its NoSchedule and NoExecute taint removals
+					// makes upstream churn (bind, evict, replace) until the
+					// next monitor pass; with no latency between
+					// components that churn never leaves its instant
+					// (NEXT.md, known gaps).
+					secs := int64(rapid.IntRange(1, 120).Draw(t, "tolerationSeconds"))
 					x.Spec.Template.Spec.Tolerations = []api.Toleration{{Key: api.TaintNodeUnreachable, Operator: api.TolerationOpExists,
 						Effect: api.TaintEffectNoExecute, TolerationSeconds: &secs}}
 				}
@@ -40,6 +46,12 @@ func TestPropertyNoEarlyTaintEviction(t *testing.T) {
 			t.Fatal(err)
 		}
 		since := map[string]time.Time{} // node → when its NoExecute taints began
+		// ended holds a node's last NoExecute period that ended: an
+		// eviction written at the instant the taint went, before the
+		// removal reached the controller's informer (as upstream's caches
+		// can lag), is judged against it.
+		type period struct{ start, end time.Time }
+		ended := map[string]period{}
 		m.onDeliver = func(w watchEvent) {
 			switch o := w.Object.(type) {
 			case *api.Node:
@@ -50,6 +62,9 @@ func TestPropertyNoEarlyTaintEviction(t *testing.T) {
 					}
 				}
 				if !has || w.Type == WatchDeleted {
+					if from, ok := since[o.Name]; ok {
+						ended[o.Name] = period{from, m.now}
+					}
 					delete(since, o.Name)
 				} else if _, ok := since[o.Name]; !ok {
 					since[o.Name] = m.now
@@ -69,6 +84,9 @@ func TestPropertyNoEarlyTaintEviction(t *testing.T) {
 					return
 				}
 				from, ok := since[o.Spec.NodeName]
+				if e, was := ended[o.Spec.NodeName]; !ok && was && e.end.Equal(m.now) {
+					from, ok = e.start, true
+				}
 				if !ok {
 					t.Fatalf("%s evicted for a taint its node %s does not carry", o.Key(), o.Spec.NodeName)
 				}
