@@ -49,6 +49,7 @@ var ErrAlreadyExists = errors.New("already exists")
 // keeps a consistent snapshot, as an informer's cache does.
 type store struct {
 	objs    map[string]map[string]api.Object
+	sorted  map[string][]string // each kind's keys in order; nil when stale
 	rv      int64
 	uids    int64
 	watch   []watchEvent
@@ -56,7 +57,7 @@ type store struct {
 }
 
 func newStore(tol admission.TolerationSeconds) *store {
-	return &store{objs: map[string]map[string]api.Object{}, tolSecs: tol}
+	return &store{objs: map[string]map[string]api.Object{}, sorted: map[string][]string{}, tolSecs: tol}
 }
 
 // objectMeta returns the kind and the metadata of o, nil for a kind the
@@ -177,11 +178,15 @@ func (s *store) get(kind, key string) api.Object { return s.objs[kind][key] }
 // list returns the objects of kind in key order.
 func (s *store) list(kind string) []api.Object {
 	m := s.objs[kind]
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+	keys, ok := s.sorted[kind]
+	if !ok {
+		keys = make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		s.sorted[kind] = keys
 	}
-	slices.Sort(keys)
 	out := make([]api.Object, len(keys))
 	for i, k := range keys {
 		out[i] = m[k]
@@ -202,10 +207,14 @@ func (s *store) put(kind, key string, o api.Object, typ WatchType, old api.Objec
 	if s.objs[kind] == nil {
 		s.objs[kind] = map[string]api.Object{}
 	}
+	_, existed := s.objs[kind][key]
 	if typ == WatchDeleted {
 		delete(s.objs[kind], key)
 	} else {
 		s.objs[kind][key] = o
+	}
+	if existed != (typ != WatchDeleted) {
+		delete(s.sorted, kind) // a key came or went
 	}
 	s.watch = append(s.watch, watchEvent{Type: typ, Kind: kind, Key: key, Object: o, Old: old})
 }
