@@ -54,7 +54,7 @@ func genCluster(t *rapid.T) []api.Object {
 func checkFits(t *rapid.T, m *Machine) func(w watchEvent) {
 	return func(w watchEvent) {
 		p, ok := w.Object.(*api.Pod)
-		if !ok || w.Type != WatchModified || p.Spec.NodeName == "" || nodeOf(w.Old) != "" {
+		if !ok || w.Type != watchModified || p.Spec.NodeName == "" || nodeOf(w.Old) != "" {
 			return
 		}
 		node, _ := m.cache.get("Node", p.Spec.NodeName).(*api.Node)

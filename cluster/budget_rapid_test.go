@@ -20,7 +20,7 @@ import (
 func checkBudgets(t *rapid.T, m *Machine) func(w watchEvent) {
 	return func(w watchEvent) {
 		p, ok := w.Object.(*api.Pod)
-		if !ok || w.Type != WatchModified || p.DeletionTimestamp == nil {
+		if !ok || w.Type != watchModified || p.DeletionTimestamp == nil {
 			return
 		}
 		// Only a Ready pod's eviction uses the budget: a Pending one is

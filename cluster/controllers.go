@@ -127,7 +127,7 @@ func (m *Machine) replicaSetWrites(rs *api.ReplicaSet, sync workloads.ReplicaSet
 		m.rec.event(now, &e)
 	}
 	for _, p := range sync.Delete {
-		if _, err := m.store.deletePod(p.Key(), nil, now); err != nil && !errors.Is(err, ErrNotFound) {
+		if _, err := m.store.deletePod(p.Key(), nil, now); err != nil && !errors.Is(err, errNotFound) {
 			return err
 		}
 		e := podDeletedEvent(rs, p.Name)
@@ -222,7 +222,7 @@ func (m *Machine) deploymentWrites(d *api.Deployment, sync workloads.DeploymentS
 		}
 	}
 	for _, name := range sync.Deleted {
-		if err := m.store.remove("ReplicaSet", d.Namespace+"/"+name); err != nil && !errors.Is(err, ErrNotFound) {
+		if err := m.store.remove("ReplicaSet", d.Namespace+"/"+name); err != nil && !errors.Is(err, errNotFound) {
 			return err
 		}
 	}
@@ -265,7 +265,7 @@ func (m *Machine) patchMeta(kind, key string, f func(*api.ObjectMeta)) error {
 	_, meta := objectMeta(n)
 	f(meta)
 	m.store.nextRV(meta)
-	m.store.put(kind, key, n, WatchModified, old)
+	m.store.put(kind, key, n, watchModified, old)
 	return nil
 }
 
@@ -289,6 +289,6 @@ func (m *Machine) writeStatus(kind, key, uid string, f func(api.Object)) error {
 	}
 	_, meta := objectMeta(n)
 	m.store.nextRV(meta)
-	m.store.put(kind, key, n, WatchModified, old)
+	m.store.put(kind, key, n, watchModified, old)
 	return nil
 }

@@ -59,7 +59,7 @@ func (m *Machine) evict(namespace, name string, opts *api.DeleteOptions, now tim
 		cp.Preconditions = &pre
 		delOpts = &cp
 	}
-	if _, err := m.store.deletePod(key, delOpts, now); err != nil && !errors.Is(err, ErrNotFound) {
+	if _, err := m.store.deletePod(key, delOpts, now); err != nil && !errors.Is(err, errNotFound) {
 		return d, err
 	}
 	return d, nil

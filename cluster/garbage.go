@@ -53,7 +53,7 @@ func (m *Machine) runGarbageCollector(now time.Time) error {
 			} else {
 				err = m.store.remove(kind, key)
 			}
-			if err != nil && !errors.Is(err, ErrNotFound) {
+			if err != nil && !errors.Is(err, errNotFound) {
 				return err
 			}
 		}

@@ -320,7 +320,7 @@ func earliest(a, b time.Time) time.Time {
 func (m *Machine) exit(podKey, container string, code int32, now time.Time) error {
 	pod, _ := m.store.get("Pod", podKey).(*api.Pod)
 	if pod == nil {
-		return fmt.Errorf("Pod/%s: %w", podKey, ErrNotFound)
+		return fmt.Errorf("Pod/%s: %w", podKey, errNotFound)
 	}
 	k := m.kubelets[pod.Spec.NodeName]
 	if k == nil {

@@ -508,7 +508,7 @@ func (m *Machine) deleteObject(ref ObjectRef, now time.Time) error {
 func (m *Machine) scale(ref ObjectRef, replicas int32) error {
 	o := m.store.get(ref.Kind, ref.key())
 	if o == nil {
-		return fmt.Errorf("%s: %w", ref, ErrNotFound)
+		return fmt.Errorf("%s: %w", ref, errNotFound)
 	}
 	n, err := clone(o)
 	if err != nil {
@@ -533,7 +533,7 @@ func (m *Machine) scale(ref ObjectRef, replicas int32) error {
 func (m *Machine) cordon(node string, on bool) error {
 	o, _ := m.store.get("Node", node).(*api.Node)
 	if o == nil {
-		return fmt.Errorf("Node/%s: %w", node, ErrNotFound)
+		return fmt.Errorf("Node/%s: %w", node, errNotFound)
 	}
 	if o.Spec.Unschedulable == on {
 		return nil
@@ -598,13 +598,13 @@ func (m *Machine) anyDue(now time.Time) bool {
 // deliver is one watch event reaching the informers: the cache, the log's
 // watch record, and each component's event handler.
 func (m *Machine) deliver(w watchEvent, now time.Time) error {
-	if w.Type == WatchDeleted {
-		m.cache.put(w.Kind, w.Key, w.Object, WatchDeleted, w.Old)
+	if w.Type == watchDeleted {
+		m.cache.put(w.Kind, w.Key, w.Object, watchDeleted, w.Old)
 	} else {
 		m.cache.put(w.Kind, w.Key, w.Object, w.Type, w.Old)
 	}
 	m.cache.watch = nil
-	if w.Type == WatchDeleted {
+	if w.Type == watchDeleted {
 		if _, meta := objectMeta(w.Object); meta != nil && meta.UID != "" {
 			if m.deletedUIDs == nil {
 				m.deletedUIDs = map[string]bool{}
@@ -620,9 +620,9 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 	switch o := w.Object.(type) {
 	case *api.Pod:
 		switch w.Type {
-		case WatchAdded:
+		case watchAdded:
 			in = scheduling.PodAdded(o)
-		case WatchModified:
+		case watchModified:
 			in = scheduling.PodUpdated(o)
 		default:
 			in = scheduling.PodDeleted(o.Namespace, o.Name)
@@ -630,7 +630,7 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 		m.podChanged(w)
 		m.pdbDirtyForPod(o)
 		tev := nodelifecycle.PodUpdated(o)
-		if w.Type == WatchDeleted {
+		if w.Type == watchDeleted {
 			tev = nodelifecycle.PodDeleted(o.Namespace, o.Name)
 		}
 		if err := m.taintEviction(tev, now); err != nil {
@@ -638,7 +638,7 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 		}
 	case *api.Node:
 		switch w.Type {
-		case WatchAdded:
+		case watchAdded:
 			in = scheduling.NodeAdded(o)
 			if m.kubelets[o.Name] == nil {
 				k := newKubelet(o.Name, m.nodeCount)
@@ -648,13 +648,13 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 					return err
 				}
 			}
-		case WatchModified:
+		case watchModified:
 			in = scheduling.NodeUpdated(o)
 		default:
 			in = scheduling.NodeDeleted(o.Name)
 		}
 		tev := nodelifecycle.NodeUpdated(o)
-		if w.Type == WatchDeleted {
+		if w.Type == watchDeleted {
 			tev = nodelifecycle.NodeDeleted(o.Name)
 		} else if u := nodelifecycle.NoScheduleTaintPass(o, now); u.Changed() {
 			// The node lifecycle controller's node update handler runs
@@ -676,13 +676,13 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 		return nil
 	case *api.PodDisruptionBudget:
 		m.pdbDirty[w.Key] = true
-		if w.Type == WatchDeleted {
+		if w.Type == watchDeleted {
 			in = scheduling.ObjectDeleted(w.Object)
 		} else {
 			in = scheduling.ObjectSet(w.Object)
 		}
 	default:
-		if w.Type == WatchDeleted {
+		if w.Type == watchDeleted {
 			in = scheduling.ObjectDeleted(w.Object)
 		} else {
 			in = scheduling.ObjectSet(w.Object)
@@ -816,7 +816,7 @@ func (m *Machine) schedulerActions(actions []scheduling.Action, now time.Time) e
 			if err := m.patchPodStatus(key, a.Pod.UID, now, func(s *api.PodStatus) { api.UpdatePodCondition(s, cond, now) }); err != nil {
 				return err
 			}
-			if _, err := m.store.deletePod(key, a.DeleteOptions, now); err != nil && !errors.Is(err, ErrNotFound) {
+			if _, err := m.store.deletePod(key, a.DeleteOptions, now); err != nil && !errors.Is(err, errNotFound) {
 				return err
 			}
 		case scheduling.ActionFailedScheduling:
@@ -838,7 +838,7 @@ func (m *Machine) schedulerActions(actions []scheduling.Action, now time.Time) e
 func (m *Machine) bind(key, uid, node string, now time.Time) error {
 	old, _ := m.store.get("Pod", key).(*api.Pod)
 	if old == nil || old.UID != uid {
-		return fmt.Errorf("Pod %q: %w", key, ErrNotFound)
+		return fmt.Errorf("Pod %q: %w", key, errNotFound)
 	}
 	if old.Spec.NodeName != "" {
 		return fmt.Errorf("pod %s is already assigned to node %q", old.Name, old.Spec.NodeName)
@@ -853,7 +853,7 @@ func (m *Machine) bind(key, uid, node string, now time.Time) error {
 	p.Spec.NodeName = node
 	api.UpdatePodCondition(&p.Status, api.PodCondition{Type: api.PodScheduled, Status: api.ConditionTrue}, now)
 	m.store.nextRV(&p.ObjectMeta)
-	m.store.put("Pod", key, p, WatchModified, old)
+	m.store.put("Pod", key, p, watchModified, old)
 	return nil
 }
 
@@ -878,7 +878,7 @@ func (m *Machine) patchPodStatus(key, uid string, now time.Time, f func(*api.Pod
 	p := *old
 	p.Status = st
 	m.store.nextRV(&p.ObjectMeta)
-	m.store.put("Pod", key, &p, WatchModified, old)
+	m.store.put("Pod", key, &p, watchModified, old)
 	return nil
 }
 

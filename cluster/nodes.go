@@ -57,7 +57,7 @@ func (m *Machine) heartbeat(k *kubelet, now time.Time) error {
 		}
 		n.Status.Conditions = kubeletNodeConditions(n.Status.Conditions, now)
 		m.store.nextRV(&n.ObjectMeta)
-		m.store.put("Node", k.node, n, WatchModified, old)
+		m.store.put("Node", k.node, n, watchModified, old)
 	}
 	return nil
 }
@@ -203,7 +203,7 @@ func (m *Machine) patchNode(node string, f func(*api.Node)) error {
 		return nil
 	}
 	m.store.nextRV(&n.ObjectMeta)
-	m.store.put("Node", node, n, WatchModified, old)
+	m.store.put("Node", node, n, watchModified, old)
 	return nil
 }
 
@@ -227,7 +227,7 @@ func (m *Machine) taintEviction(ev nodelifecycle.Event, now time.Time) error {
 					return err
 				}
 			}
-			if _, err := m.store.deletePod(a.Pod, nil, now); err != nil && !errors.Is(err, ErrNotFound) {
+			if _, err := m.store.deletePod(a.Pod, nil, now); err != nil && !errors.Is(err, errNotFound) {
 				return err
 			}
 		}
@@ -262,7 +262,7 @@ func (m *Machine) runPodGC(now time.Time) error {
 			}
 		}
 		g := a.GracePeriodSeconds
-		if _, err := m.store.deletePod(a.Pod, &api.DeleteOptions{GracePeriodSeconds: &g}, now); err != nil && !errors.Is(err, ErrNotFound) {
+		if _, err := m.store.deletePod(a.Pod, &api.DeleteOptions{GracePeriodSeconds: &g}, now); err != nil && !errors.Is(err, errNotFound) {
 			return err
 		}
 		m.rec.add(now, Record{Component: "pod-garbage-collector", Type: api.EventTypeNormal, Reason: "PodGCForceDeleted",
@@ -276,7 +276,7 @@ func (m *Machine) runPodGC(now time.Time) error {
 func (m *Machine) lose(node string) error {
 	k := m.kubelets[node]
 	if k == nil {
-		return fmt.Errorf("Node/%s: %w", node, ErrNotFound)
+		return fmt.Errorf("Node/%s: %w", node, errNotFound)
 	}
 	k.silent = true
 	return nil
@@ -287,7 +287,7 @@ func (m *Machine) lose(node string) error {
 func (m *Machine) restore(node string, now time.Time) error {
 	k := m.kubelets[node]
 	if k == nil || m.store.get("Node", node) == nil {
-		return fmt.Errorf("Node/%s: %w", node, ErrNotFound)
+		return fmt.Errorf("Node/%s: %w", node, errNotFound)
 	}
 	if !k.silent {
 		return nil
@@ -315,7 +315,7 @@ func (m *Machine) deleteNode(node string) error {
 // gets its timeAdded from the API server's node strategy.
 func (m *Machine) taint(node string, t api.Taint, now time.Time) error {
 	if m.store.get("Node", node) == nil {
-		return fmt.Errorf("Node/%s: %w", node, ErrNotFound)
+		return fmt.Errorf("Node/%s: %w", node, errNotFound)
 	}
 	if t.Effect == api.TaintEffectNoExecute && t.TimeAdded == nil {
 		ta := api.NewTime(now.Truncate(time.Second))

@@ -144,17 +144,17 @@ func (r *recorder) watch(now time.Time, w watchEvent) {
 	key := ref + "#" + meta.UID
 	old, seen := r.last[key]
 	verb := string(w.Type)
-	if w.Type == WatchDeleted {
+	if w.Type == watchDeleted {
 		delete(r.last, key)
 	} else {
 		r.last[key] = m
 	}
 	var msg string
 	switch {
-	case w.Type == WatchDeleted:
+	case w.Type == watchDeleted:
 		msg = fmtSummary(m)
 	case !seen:
-		verb = string(WatchAdded)
+		verb = string(watchAdded)
 		msg = fmtSummary(m)
 	default:
 		msg = diffSummary(old, m)

@@ -15,32 +15,32 @@ import (
 	"github.com/podsem/podsem/termination"
 )
 
-// WatchType is the type of a watch event: ADDED, MODIFIED or DELETED, as
+// watchType is the type of a watch event: ADDED, MODIFIED or DELETED, as
 // the API server's watch reports them.
-type WatchType string
+type watchType string
 
 // The watch event types.
 const (
-	WatchAdded    WatchType = "ADDED"
-	WatchModified WatchType = "MODIFIED"
-	WatchDeleted  WatchType = "DELETED"
+	watchAdded    watchType = "ADDED"
+	watchModified watchType = "MODIFIED"
+	watchDeleted  watchType = "DELETED"
 )
 
 // watchEvent is one change the store made, delivered to every component's
 // informer in the order the writes happened.
 type watchEvent struct {
-	Type   WatchType
+	Type   watchType
 	Kind   string
 	Key    string
 	Object api.Object // as stored after the write; for DELETED the last state
 	Old    api.Object // before the write, nil for ADDED
 }
 
-// ErrNotFound is the API server's 404: the object named does not exist.
-var ErrNotFound = errors.New("not found")
+// errNotFound is the API server's 404: the object named does not exist.
+var errNotFound = errors.New("not found")
 
-// ErrAlreadyExists is the API server's 409 AlreadyExists on create.
-var ErrAlreadyExists = errors.New("already exists")
+// errAlreadyExists is the API server's 409 AlreadyExists on create.
+var errAlreadyExists = errors.New("already exists")
 
 // store is the API server with its storage: objects by kind and key, one
 // resourceVersion counter, deterministic uids and generateName suffixes, and
@@ -203,17 +203,17 @@ func (s *store) pods() []*api.Pod {
 	return out
 }
 
-func (s *store) put(kind, key string, o api.Object, typ WatchType, old api.Object) {
+func (s *store) put(kind, key string, o api.Object, typ watchType, old api.Object) {
 	if s.objs[kind] == nil {
 		s.objs[kind] = map[string]api.Object{}
 	}
 	_, existed := s.objs[kind][key]
-	if typ == WatchDeleted {
+	if typ == watchDeleted {
 		delete(s.objs[kind], key)
 	} else {
 		s.objs[kind][key] = o
 	}
-	if existed != (typ != WatchDeleted) {
+	if existed != (typ != watchDeleted) {
 		delete(s.sorted, kind) // a key came or went
 	}
 	s.watch = append(s.watch, watchEvent{Type: typ, Kind: kind, Key: key, Object: o, Old: old})
@@ -276,7 +276,7 @@ func (s *store) create(o api.Object, now time.Time) (api.Object, error) {
 	}
 	key := objectKey(m)
 	if s.objs[kind][key] != nil {
-		return nil, fmt.Errorf("%s %q: %w", kind, key, ErrAlreadyExists)
+		return nil, fmt.Errorf("%s %q: %w", kind, key, errAlreadyExists)
 	}
 	switch x := o.(type) {
 	case *api.Pod:
@@ -298,7 +298,7 @@ func (s *store) create(o api.Object, now time.Time) (api.Object, error) {
 	m.Generation = 1
 	m.DeletionTimestamp, m.DeletionGracePeriodSeconds = nil, nil
 	s.nextRV(m)
-	s.put(kind, key, o, WatchAdded, nil)
+	s.put(kind, key, o, watchAdded, nil)
 	return o, nil
 }
 
@@ -335,7 +335,7 @@ func (s *store) update(o api.Object) (api.Object, error) {
 	key := objectKey(m)
 	old := s.objs[kind][key]
 	if old == nil {
-		return nil, fmt.Errorf("%s %q: %w", kind, key, ErrNotFound)
+		return nil, fmt.Errorf("%s %q: %w", kind, key, errNotFound)
 	}
 	_, om := objectMeta(old)
 	m.UID, m.CreationTimestamp = om.UID, om.CreationTimestamp
@@ -361,7 +361,7 @@ func (s *store) update(o api.Object) (api.Object, error) {
 		}
 	}
 	s.nextRV(m)
-	s.put(kind, key, o, WatchModified, old)
+	s.put(kind, key, o, watchModified, old)
 	return o, nil
 }
 
@@ -378,7 +378,7 @@ func specEqual(a, b any) bool {
 func (s *store) deletePod(key string, opts *api.DeleteOptions, now time.Time) (*api.Pod, error) {
 	old, _ := s.objs["Pod"][key].(*api.Pod)
 	if old == nil {
-		return nil, fmt.Errorf("Pod %q: %w", key, ErrNotFound)
+		return nil, fmt.Errorf("Pod %q: %w", key, errNotFound)
 	}
 	d, err := termination.APIServerGrace(old, opts, now)
 	if err != nil {
@@ -389,7 +389,7 @@ func (s *store) deletePod(key string, opts *api.DeleteOptions, now time.Time) (*
 		if gone == nil {
 			gone = old
 		}
-		s.put("Pod", key, gone, WatchDeleted, old)
+		s.put("Pod", key, gone, watchDeleted, old)
 		return nil, nil
 	}
 	if !d.Graceful || d.GracefulPending {
@@ -397,7 +397,7 @@ func (s *store) deletePod(key string, opts *api.DeleteOptions, now time.Time) (*
 	}
 	p := d.Apply(old)
 	s.nextRV(&p.ObjectMeta)
-	s.put("Pod", key, p, WatchModified, old)
+	s.put("Pod", key, p, watchModified, old)
 	return p, nil
 }
 
@@ -406,10 +406,10 @@ func (s *store) deletePod(key string, opts *api.DeleteOptions, now time.Time) (*
 func (s *store) remove(kind, key string) error {
 	old := s.objs[kind][key]
 	if old == nil {
-		return fmt.Errorf("%s %q: %w", kind, key, ErrNotFound)
+		return fmt.Errorf("%s %q: %w", kind, key, errNotFound)
 	}
 	s.rv++
-	s.put(kind, key, old, WatchDeleted, old)
+	s.put(kind, key, old, watchDeleted, old)
 	return nil
 }
 

@@ -61,7 +61,7 @@ func TestPropertyNoEarlyTaintEviction(t *testing.T) {
 						has = true
 					}
 				}
-				if !has || w.Type == WatchDeleted {
+				if !has || w.Type == watchDeleted {
 					if from, ok := since[o.Name]; ok {
 						ended[o.Name] = period{from, m.now}
 					}
@@ -71,7 +71,7 @@ func TestPropertyNoEarlyTaintEviction(t *testing.T) {
 				}
 			case *api.Pod:
 				old, _ := w.Old.(*api.Pod)
-				if w.Type != WatchModified || old == nil || old.DeletionTimestamp != nil || o.DeletionTimestamp == nil {
+				if w.Type != watchModified || old == nil || old.DeletionTimestamp != nil || o.DeletionTimestamp == nil {
 					return
 				}
 				byTaint := false
