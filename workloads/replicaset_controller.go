@@ -13,15 +13,6 @@ import (
 // cannot stall the set for longer.
 const ExpectationsTimeout = 5 * time.Minute
 
-// The requeue back-off of a ReplicaSet whose sync failed: the workqueue's
-// default per-item exponential rate limiter (client-go
-// DefaultTypedControllerRateLimiter), 5 ms doubling per consecutive
-// failure up to 1000 s. Its overall 10 qps token bucket is not modelled.
-const (
-	syncBackoffBase = 5 * time.Millisecond
-	syncBackoffMax  = 1000 * time.Second
-)
-
 // ReplicaSetController is kube-controller-manager's ReplicaSet controller
 // (pkg/controller/replicaset ReplicaSetController) as a state machine of
 // podsem's one convention: each Step syncs one ReplicaSet with
@@ -111,8 +102,7 @@ func (c *ReplicaSetController) Step(in ReplicaSetInput, now time.Time) (ReplicaS
 	var requeue time.Duration
 	if res.Err != nil {
 		mem.failures++
-		requeue = syncBackoffBase << min(mem.failures-1, 40)
-		requeue = min(requeue, syncBackoffMax)
+		requeue = retryDelay(mem.failures)
 	} else {
 		mem.failures = 0
 		requeue = res.RequeueAfter
