@@ -309,6 +309,9 @@ var nilCases = map[string]func(t *testing.T){
 			t.Errorf("got %q, want %q", got, want)
 		}
 	},
+	"TolerationsTolerateTaint": func(t *testing.T) {
+		niltest.Zero(t, api.TolerationsTolerateTaint([]api.Toleration{{Operator: api.TolerationOpExists}}, nil))
+	},
 	"PodReadiness": func(t *testing.T) {
 		r, a := api.PodReadiness(nil, 0, time.Time{})
 		niltest.Zero(t, r, a)

@@ -13,18 +13,26 @@ func FindUntoleratedTaint(taints []Taint, tols []Toleration, effects ...TaintEff
 		if len(effects) > 0 && !hasEffect(effects, t.Effect) {
 			continue
 		}
-		tolerated := false
-		for j := range tols {
-			if tols[j].ToleratesTaint(t) {
-				tolerated = true
-				break
-			}
-		}
-		if !tolerated {
+		if !TolerationsTolerateTaint(tols, t) {
 			return *t, true
 		}
 	}
 	return Taint{}, false
+}
+
+// TolerationsTolerateTaint reports whether any of tols tolerates taint
+// (core/v1 helper TolerationsTolerateTaint); a nil taint is tolerated by
+// none.
+func TolerationsTolerateTaint(tols []Toleration, taint *Taint) bool {
+	if taint == nil {
+		return false
+	}
+	for i := range tols {
+		if tols[i].ToleratesTaint(taint) {
+			return true
+		}
+	}
+	return false
 }
 
 func hasEffect(effects []TaintEffect, e TaintEffect) bool {

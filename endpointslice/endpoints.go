@@ -62,8 +62,10 @@ type Endpoint struct {
 	Hostname string `json:"hostname,omitempty"`
 	NodeName string `json:"nodeName,omitempty"`
 	// Zone is the topology.kubernetes.io/zone label of the pod's node.
-	Zone      string    `json:"zone,omitempty"`
-	TargetRef TargetRef `json:"targetRef"`
+	Zone string `json:"zone,omitempty"`
+	// TargetRef is the pod the endpoint stands for: kind Pod, its
+	// namespace, name and uid.
+	TargetRef api.ObjectReference `json:"targetRef"`
 }
 
 // Conditions are an endpoint's conditions (discovery/v1
@@ -77,15 +79,6 @@ type Conditions struct {
 	Serving *bool `json:"serving"`
 	// Terminating: the pod is being deleted (deletionTimestamp set).
 	Terminating *bool `json:"terminating"`
-}
-
-// TargetRef is the pod an endpoint stands for (a core/v1 ObjectReference
-// of kind Pod).
-type TargetRef struct {
-	Kind      string `json:"kind"`
-	Namespace string `json:"namespace"`
-	Name      string `json:"name"`
-	UID       string `json:"uid,omitempty"`
 }
 
 // Reason says why a pod is, or is not, an endpoint receiving traffic.
@@ -378,7 +371,7 @@ func podToEndpoint(svc *api.Service, pod *api.Pod, node *api.Node, t AddressType
 		Addresses:  []string{},
 		Conditions: Conditions{Ready: &ready, Serving: &serving, Terminating: &terminating},
 		NodeName:   pod.Spec.NodeName,
-		TargetRef:  TargetRef{Kind: "Pod", Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID},
+		TargetRef:  api.ObjectReference{Kind: "Pod", Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID},
 	}
 	for _, ip := range pod.Status.PodIPs {
 		a := parsePodIP(ip.IP)

@@ -226,22 +226,8 @@ func generalFilter(pod *api.Pod, node *api.Node, pods []*api.Pod) ([]predicateFa
 // untoleratedNoExecute reports whether some NoExecute taint is tolerated
 // by none of the tolerations; the kubelet looks at no other effect.
 func untoleratedNoExecute(taints []api.Taint, tols []api.Toleration) bool {
-	for i := range taints {
-		if taints[i].Effect != api.TaintEffectNoExecute {
-			continue
-		}
-		tolerated := false
-		for j := range tols {
-			if tols[j].ToleratesTaint(&taints[i]) {
-				tolerated = true
-				break
-			}
-		}
-		if !tolerated {
-			return true
-		}
-	}
-	return false
+	_, found := api.FindUntoleratedTaint(taints, tols, api.TaintEffectNoExecute)
+	return found
 }
 
 // onlyNodeAffinity reports whether there are failures and all are node

@@ -43,10 +43,8 @@ func Admit(pod *api.Pod, conditions []api.NodeConditionType) Admission {
 			return Admission{Admit: true}
 		}
 		taint := api.Taint{Key: api.TaintNodeMemoryPressure, Effect: api.TaintEffectNoSchedule}
-		for i := range pod.Spec.Tolerations {
-			if pod.Spec.Tolerations[i].ToleratesTaint(&taint) {
-				return Admission{Admit: true}
-			}
+		if api.TolerationsTolerateTaint(pod.Spec.Tolerations, &taint) {
+			return Admission{Admit: true}
 		}
 	}
 	return Admission{Reason: api.PodStatusReasonEvicted, Message: fmt.Sprintf(nodeConditionMessageFmt, conditions)}

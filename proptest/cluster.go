@@ -8,6 +8,7 @@ import (
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/disruption"
 	"github.com/podsem/podsem/scheduling"
+	"github.com/podsem/podsem/workloads"
 	"pgregory.net/rapid"
 )
 
@@ -292,10 +293,10 @@ func (c *ClusterState) addController(w workload, pods []*api.Pod) {
 		c.ReplicaSets = append(c.ReplicaSets, &api.ReplicaSet{
 			TypeMeta: api.TypeMeta{APIVersion: "apps/v1", Kind: kindReplicaSet},
 			ObjectMeta: api.ObjectMeta{Name: id.owner, Namespace: id.namespace, UID: uidOf(kindReplicaSet, id.namespace, id.owner), Generation: 1,
-				Labels: map[string]string{"app": id.app, labelPodTemplateHash: id.hash}},
+				Labels: map[string]string{"app": id.app, workloads.LabelPodTemplateHash: id.hash}},
 			Spec: api.ReplicaSetSpec{
 				Replicas: &replicas,
-				Selector: &api.LabelSelector{MatchLabels: map[string]string{"app": id.app, labelPodTemplateHash: id.hash}},
+				Selector: &api.LabelSelector{MatchLabels: map[string]string{"app": id.app, workloads.LabelPodTemplateHash: id.hash}},
 				Template: template,
 			},
 			Status: api.ReplicaSetStatus{ObservedGeneration: 1, Replicas: replicas},

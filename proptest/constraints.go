@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/workloads"
 )
 
 // drawNodeSelector draws a spec.nodeSelector on one well-known label.
@@ -11,9 +12,9 @@ func (g *podGen) drawNodeSelector(d *drawer) map[string]string {
 	if !chance(d, "node-selector", 8) {
 		return nil
 	}
-	switch pick(d, "node-selector-key", []string{labelOS, api.LabelTopologyZone, labelInstanceType, labelArch}) {
-	case labelOS:
-		return map[string]string{labelOS: "linux"}
+	switch pick(d, "node-selector-key", []string{api.LabelOS, api.LabelTopologyZone, labelInstanceType, labelArch}) {
+	case api.LabelOS:
+		return map[string]string{api.LabelOS: "linux"}
 	case api.LabelTopologyZone:
 		return map[string]string{api.LabelTopologyZone: pick(d, "node-selector-zone", g.tp.zoneNames())}
 	case labelInstanceType:
@@ -42,7 +43,7 @@ func (g *podGen) drawNodeRequirement(d *drawer) api.NodeSelectorRequirement {
 	case "spot":
 		return api.NodeSelectorRequirement{Key: labelSpot, Operator: pick(d, "node-req-spot", []api.NodeSelectorOperator{api.NodeSelectorOpDoesNotExist, api.NodeSelectorOpExists})}
 	default:
-		return api.NodeSelectorRequirement{Key: labelOS, Operator: api.NodeSelectorOpIn, Values: []string{"linux"}}
+		return api.NodeSelectorRequirement{Key: api.LabelOS, Operator: api.NodeSelectorOpIn, Values: []string{"linux"}}
 	}
 }
 
@@ -110,7 +111,7 @@ func (g *podGen) drawPodAffinityTerm(d *drawer, p *api.Pod, app string, topology
 	if app == p.Labels["app"] && chance(d, "term-match-label-keys", 3) {
 		// Pods of the same app and the same revision: the usual use of
 		// matchLabelKeys, in anti-affinity during a rolling update.
-		term.MatchLabelKeys = []string{labelPodTemplateHash}
+		term.MatchLabelKeys = []string{workloads.LabelPodTemplateHash}
 	}
 	if chance(d, "term-mismatch-label-keys", 6) {
 		term.MismatchLabelKeys = []string{labelTeam}
@@ -177,7 +178,7 @@ func (g *podGen) drawSpread(d *drawer, p *api.Pod) []api.TopologySpreadConstrain
 			c.MinDomains = ptr(int32(intIn(d, "min-domains-value", 1, 3)))
 		}
 		if chance(d, "spread-match-label-keys", 3) {
-			c.MatchLabelKeys = []string{labelPodTemplateHash}
+			c.MatchLabelKeys = []string{workloads.LabelPodTemplateHash}
 		}
 		if chance(d, "node-affinity-policy", 5) {
 			c.NodeAffinityPolicy = ptr(pick(d, "node-affinity-policy-value", []api.NodeInclusionPolicy{api.NodeInclusionPolicyIgnore, api.NodeInclusionPolicyHonor}))

@@ -67,7 +67,7 @@ func drawNode(d *drawer, opts *NodeOptions, index int) *api.Node {
 			Name: name, UID: uidOf("Node", "", name), CreationTimestamp: api.NewTime(created),
 			Labels: map[string]string{
 				api.LabelHostname:              name,
-				labelOS:                        "linux",
+				api.LabelOS:                    "linux",
 				labelArch:                      it.Arch,
 				"beta.kubernetes.io/os":        "linux",
 				"beta.kubernetes.io/arch":      it.Arch,

@@ -6,6 +6,7 @@ import (
 
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/api/admission"
+	"github.com/podsem/podsem/workloads"
 	"pgregory.net/rapid"
 )
 
@@ -303,7 +304,7 @@ func (g *podGen) drawMeta(d *drawer, p *api.Pod, id identity) {
 	labels := map[string]string{"app": id.app}
 	switch id.kind {
 	case kindReplicaSet:
-		labels[labelPodTemplateHash] = id.hash
+		labels[workloads.LabelPodTemplateHash] = id.hash
 	case kindStatefulSet:
 		labels[api.LabelControllerRevisionHash] = id.owner + "-" + id.hash
 		labels[api.LabelStatefulSetPodName] = id.name

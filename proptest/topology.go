@@ -12,15 +12,11 @@ import (
 // the kubelet sets the first four on every node it registers, the cloud
 // provider the instance type.
 const (
-	labelOS           = "kubernetes.io/os"
 	labelArch         = "kubernetes.io/arch"
 	labelInstanceType = "node.kubernetes.io/instance-type"
 	// labelNamespaceName is the label the API server puts on every
 	// namespace, carrying its name (NamespaceDefaultLabelName).
 	labelNamespaceName = "kubernetes.io/metadata.name"
-	// labelPodTemplateHash is the label a Deployment's ReplicaSet adds to
-	// its pods, the usual key of matchLabelKeys.
-	labelPodTemplateHash = "pod-template-hash"
 )
 
 // Labels and taint keys of this package's own invention, shaped like the

@@ -3,32 +3,18 @@ package scheduling
 import "github.com/podsem/podsem/api"
 
 // toleratesTaint reports whether any toleration tolerates the taint
-// (core/v1 helper TolerationsTolerateTaint).
+// (api.TolerationsTolerateTaint).
 func toleratesTaint(tols []api.Toleration, t *api.Taint) bool {
-	for i := range tols {
-		if tols[i].ToleratesTaint(t) {
-			return true
-		}
-	}
-	return false
+	return api.TolerationsTolerateTaint(tols, t)
 }
 
 // findUntoleratedTaint returns the first of the node's NoSchedule or
 // NoExecute taints that none of the tolerations tolerates, as the
-// TaintToleration filter looks for it (v1helper
-// FindMatchingUntoleratedTaint); ok is false when every such taint is
-// tolerated. PreferNoSchedule taints never keep a pod off a node.
+// TaintToleration filter looks for it (api.FindUntoleratedTaint); ok is
+// false when every such taint is tolerated. PreferNoSchedule taints never
+// keep a pod off a node.
 func findUntoleratedTaint(taints []api.Taint, tols []api.Toleration) (taint api.Taint, ok bool) {
-	for i := range taints {
-		t := &taints[i]
-		if t.Effect != api.TaintEffectNoSchedule && t.Effect != api.TaintEffectNoExecute {
-			continue
-		}
-		if !toleratesTaint(tols, t) {
-			return *t, true
-		}
-	}
-	return api.Taint{}, false
+	return api.FindUntoleratedTaint(taints, tols, api.TaintEffectNoSchedule, api.TaintEffectNoExecute)
 }
 
 // taintPlugin is TaintToleration: the pod must tolerate every NoSchedule

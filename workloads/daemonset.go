@@ -97,8 +97,11 @@ func NodeShouldRunDaemonPod(node *api.Node, ds *api.DaemonSet) (DaemonPlacement,
 type daemonPlacer struct {
 	nodeName    string
 	tolerations []api.Toleration
-	selector    api.Selector             // nil without nodeSelector
-	affinity    *api.NodeSelectorMatcher // nil without required node affinity
+	// selector is the nodeSelector as pairs a node's labels must all
+	// carry (empty without one); affinity the required node affinity,
+	// nil without one.
+	selector labelPairs
+	affinity *api.NodeSelectorMatcher
 }
 
 func newDaemonPlacer(ds *api.DaemonSet) *daemonPlacer {
@@ -107,9 +110,7 @@ func newDaemonPlacer(ds *api.DaemonSet) *daemonPlacer {
 		nodeName:    spec.NodeName,
 		tolerations: daemonPodTolerations(spec.Tolerations, spec.HostNetwork),
 	}
-	if len(spec.NodeSelector) > 0 {
-		p.selector = api.SelectorFromSet(api.Set(spec.NodeSelector))
-	}
+	p.selector = newLabelPairs(spec.NodeSelector)
 	if a := spec.Affinity; a != nil && a.NodeAffinity != nil && a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil {
 		// Upstream ignores the parse errors: an invalid term never matches.
 		p.affinity, _ = api.NewNodeSelectorMatcher(a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution)
@@ -121,18 +122,23 @@ func (p *daemonPlacer) place(node *api.Node) DaemonPlacement {
 	if p.nodeName != "" && p.nodeName != node.Name {
 		return DaemonPlacement{Reason: DaemonPlacementNodeName}
 	}
-	if p.selector != nil && !p.selector.Matches(api.Set(node.Labels)) ||
+	if !p.selector.allIn(node.Labels) ||
 		p.affinity != nil && !p.affinity.Match(node.Name, node.Labels) {
 		return DaemonPlacement{Reason: DaemonPlacementNodeAffinity}
 	}
+	// The taint found is copied out only when there is one: taking the
+	// address of the call's result itself would move it to the heap on
+	// every node.
 	if t, ok := api.FindUntoleratedTaint(node.Spec.Taints, p.tolerations, api.TaintEffectNoExecute); ok {
-		return DaemonPlacement{Reason: DaemonPlacementTaint, Taint: &t}
+		return DaemonPlacement{Reason: DaemonPlacementTaint, Taint: taintPtr(t)}
 	}
 	if t, ok := api.FindUntoleratedTaint(node.Spec.Taints, p.tolerations, api.TaintEffectNoSchedule); ok {
-		return DaemonPlacement{ShouldContinueRunning: true, Reason: DaemonPlacementTaint, Taint: &t}
+		return DaemonPlacement{ShouldContinueRunning: true, Reason: DaemonPlacementTaint, Taint: taintPtr(t)}
 	}
 	return DaemonPlacement{ShouldRun: true, ShouldContinueRunning: true}
 }
+
+func taintPtr(t api.Taint) *api.Taint { return &t }
 
 // daemonPodTolerations returns tols with the tolerations the DaemonSet
 // controller gives every daemon pod (daemon/util

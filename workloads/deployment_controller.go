@@ -8,16 +8,10 @@ import (
 	"github.com/podsem/podsem/api"
 )
 
-// The Deployment controller's work queue (kube-controller-manager's
-// DefaultTypedControllerRateLimiter and pkg/controller/deployment
-// maxRetries): a failed sync is retried after 5 ms, doubling per
-// consecutive failure up to 1000 s, and dropped after 15 retries until the
-// Deployment changes again.
-const (
-	deploymentRetryBase  = 5 * time.Millisecond
-	deploymentRetryMax   = 1000 * time.Second
-	deploymentMaxRetries = 15
-)
+// deploymentMaxRetries is pkg/controller/deployment's maxRetries: a
+// failed sync is retried with the work queue's back-off (retryDelay) and
+// dropped after 15 retries until the Deployment changes again.
+const deploymentMaxRetries = 15
 
 // DeploymentInput is what the Deployment controller observes when it
 // syncs one Deployment: the Deployment, every ReplicaSet of its namespace
@@ -76,26 +70,13 @@ func (c *DeploymentController) Step(in DeploymentInput, now time.Time) (Deployme
 	default:
 		c.next = time.Time{}
 		if c.failures < deploymentMaxRetries {
-			c.next = now.Add(deploymentRetryDelay(c.failures))
+			c.next = now.Add(retryDelay(c.failures + 1))
 			c.failures++
 		} else {
 			c.failures = 0
 		}
 	}
 	return res, err
-}
-
-// deploymentRetryDelay is the work queue's delay after n earlier
-// consecutive failures.
-func deploymentRetryDelay(n int) time.Duration {
-	d := deploymentRetryBase
-	for range n {
-		d *= 2
-		if d >= deploymentRetryMax {
-			return deploymentRetryMax
-		}
-	}
-	return d
 }
 
 // NextDeadline is when the controller must sync the Deployment again

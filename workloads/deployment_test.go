@@ -202,7 +202,7 @@ func TestDeploymentControllerRetry(t *testing.T) {
 		if _, err := c.Step(DeploymentInput{Deployment: d}, now); err == nil || errors.Is(err, api.ErrInvalidInput) {
 			t.Fatalf("step %d: %v", i, err)
 		}
-		want := now.Add(deploymentRetryBase << i)
+		want := now.Add(retryBackoffBase << i)
 		if got := c.NextDeadline(); !got.Equal(want) {
 			t.Fatalf("retry %d at %v, want %v", i, got.Sub(now), want.Sub(now))
 		}
@@ -212,7 +212,7 @@ func TestDeploymentControllerRetry(t *testing.T) {
 	if !c.NextDeadline().IsZero() {
 		t.Errorf("after %d retries: %v, want none", deploymentMaxRetries, c.NextDeadline())
 	}
-	if got := deploymentRetryDelay(30); got != deploymentRetryMax {
+	if got := retryDelay(31); got != retryBackoffMax {
 		t.Errorf("delay cap: %v", got)
 	}
 }

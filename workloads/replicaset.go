@@ -333,9 +333,7 @@ func (l labelPairs) allIn(labels map[string]string) bool {
 // not being deleted.
 func isPodActive(p *api.Pod) bool { return !isPodTerminal(p) && p.DeletionTimestamp == nil }
 
-func isPodTerminal(p *api.Pod) bool {
-	return p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed
-}
+func isPodTerminal(p *api.Pod) bool { return p.Status.Phase.IsTerminal() }
 
 func findWorkloadCondition(conds []api.WorkloadCondition, t string) *api.WorkloadCondition {
 	for i := range conds {

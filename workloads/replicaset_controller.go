@@ -13,15 +13,6 @@ import (
 // cannot stall the set for longer.
 const ExpectationsTimeout = 5 * time.Minute
 
-// The requeue back-off of a ReplicaSet whose sync failed: the workqueue's
-// default per-item exponential rate limiter (client-go
-// DefaultTypedControllerRateLimiter), 5 ms doubling per consecutive
-// failure up to 1000 s. Its overall 10 qps token bucket is not modelled.
-const (
-	syncBackoffBase = 5 * time.Millisecond
-	syncBackoffMax  = 1000 * time.Second
-)
-
 // ReplicaSetController is kube-controller-manager's ReplicaSet controller
 // (pkg/controller/replicaset ReplicaSetController) as a state machine of
 // podsem's one convention: each Step syncs one ReplicaSet with
@@ -55,9 +46,11 @@ type rsMemory struct {
 	add       int
 	// seen holds the pods (by UID, or namespace/name without one) of the
 	// previous step's input: a controlled pod not among them is new.
-	seen       map[string]bool
-	deleted    map[string]bool
-	expectedAt time.Time
+	// spare is the map of the step before, cleared and refilled as the
+	// next seen, so that observing allocates nothing once sized.
+	seen, spare map[string]bool
+	deleted     map[string]bool
+	expectedAt  time.Time
 	// failures counts consecutive failed syncs; deadline is the earliest
 	// time the set is queued for, zero when none.
 	failures int
@@ -111,8 +104,7 @@ func (c *ReplicaSetController) Step(in ReplicaSetInput, now time.Time) (ReplicaS
 	var requeue time.Duration
 	if res.Err != nil {
 		mem.failures++
-		requeue = syncBackoffBase << min(mem.failures-1, 40)
-		requeue = min(requeue, syncBackoffMax)
+		requeue = retryDelay(mem.failures)
 	} else {
 		mem.failures = 0
 		requeue = res.RequeueAfter
@@ -152,7 +144,11 @@ func (c *ReplicaSetController) NextDeadline() time.Time {
 // previous step, and remembering the pods for the next — and returns what
 // remains of the expectations: nothing once they are expired.
 func (m *rsMemory) pending(rs *api.ReplicaSet, pods []*api.Pod, now time.Time) ReplicaSetExpectations {
-	seen := make(map[string]bool, len(pods))
+	seen := m.spare
+	if seen == nil {
+		seen = make(map[string]bool, len(pods))
+	}
+	clear(seen)
 	live := 0
 	for _, p := range pods {
 		if p == nil || p.Namespace != rs.Namespace {
@@ -168,11 +164,11 @@ func (m *rsMemory) pending(rs *api.ReplicaSet, pods []*api.Pod, now time.Time) R
 				m.add--
 			}
 		}
-		if p.DeletionTimestamp == nil && m.deleted[p.Key()] {
+		if len(m.deleted) > 0 && p.DeletionTimestamp == nil && m.deleted[p.Key()] {
 			live++
 		}
 	}
-	m.seen = seen
+	m.seen, m.spare = seen, m.seen
 	if !m.expecting || now.Sub(m.expectedAt) > ExpectationsTimeout {
 		return ReplicaSetExpectations{}
 	}

@@ -5,15 +5,6 @@ import (
 	"time"
 )
 
-// StatefulSet controller retry timing: kube-controller-manager's
-// workqueue.DefaultTypedControllerRateLimiter retries a failed key after
-// 5 ms, doubling per consecutive failure up to 1000 s (its overall token
-// bucket, 10 per second with a burst of 100, never binds for one set).
-const (
-	statefulSetRetryBase = 5 * time.Millisecond
-	statefulSetRetryMax  = 1000 * time.Second
-)
-
 // StatefulSetController is the StatefulSet controller for one set, as a
 // state machine of the one convention: Step it with what the
 // controller's caches hold and the time, perform the writes it returns,
@@ -68,12 +59,8 @@ func (c *StatefulSetController) Step(in StatefulSetInput, now time.Time) (Statef
 	var again time.Time
 	switch {
 	case res.Err != nil:
-		delay := statefulSetRetryMax
-		if c.failures < 40 {
-			delay = min(statefulSetRetryBase<<c.failures, statefulSetRetryMax)
-		}
 		c.failures++
-		again = now.Add(delay)
+		again = now.Add(retryDelay(c.failures))
 	case res.RequeueAfter > 0:
 		c.failures = 0
 		again = now.Add(res.RequeueAfter)

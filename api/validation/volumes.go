@@ -235,25 +235,22 @@ func validateProjectionSources(proj *api.ProjectedVolumeSource, p api.Path, opts
 	for i, src := range proj.Sources {
 		sp := p.Child("sources").Index(i)
 		n := 0
-		if sec := src.Secret; sec != nil {
+		// A secret or configMap projection: a name, and its items.
+		keys := func(field, name string, items []api.KeyToPath) {
 			n++
-			if sec.Name == "" {
-				errs = append(errs, api.Required(sp.Child("secret").Child("name"), ""))
+			if name == "" {
+				errs = append(errs, api.Required(sp.Child(field).Child("name"), ""))
 			}
-			for j, it := range sec.Items {
-				errs = append(errs, validateKeyToPath(it, sp.Child("secret").Child("items").Index(j))...)
-				claim(it.Path, sec.Name)
+			for j, it := range items {
+				errs = append(errs, validateKeyToPath(it, sp.Child(field).Child("items").Index(j))...)
+				claim(it.Path, name)
 			}
 		}
+		if sec := src.Secret; sec != nil {
+			keys("secret", sec.Name, sec.Items)
+		}
 		if cm := src.ConfigMap; cm != nil {
-			n++
-			if cm.Name == "" {
-				errs = append(errs, api.Required(sp.Child("configMap").Child("name"), ""))
-			}
-			for j, it := range cm.Items {
-				errs = append(errs, validateKeyToPath(it, sp.Child("configMap").Child("items").Index(j))...)
-				claim(it.Path, cm.Name)
-			}
+			keys("configMap", cm.Name, cm.Items)
 		}
 		if da := src.DownwardAPI; da != nil {
 			n++
