@@ -102,5 +102,9 @@
 // records no Event for: PodGCForceDeleted (a pod force-deleted by pod GC,
 // with the collector's explanation), EvictionRefused (an eviction answered
 // 429, naming the budget), TaintAdded (a taint the node lifecycle
-// controller put on a node). A finished drain is the harness's Drained.
+// controller put on a node), ZoneStateChanged (a zone's state or
+// NoExecute rate changed at a monitor pass: "zone zone-a:
+// PartialDisruption, 2 of 4 nodes not Ready, 0.01 NoExecute taints/s"),
+// FullDisruption (every zone became fully disrupted, or one stopped
+// being: the controller logs both). A finished drain is the harness's Drained.
 package cluster

@@ -134,7 +134,8 @@ type Machine struct {
 	nlc    *nodelifecycle.Controller
 	te     *nodelifecycle.TaintEviction
 	gc     *termination.Collector
-	leases map[string]time.Time // each node's Lease renewTime
+	leases map[string]time.Time                // each node's Lease renewTime
+	zones  map[string]nodelifecycle.ZoneReport // as the last monitor pass reported them
 
 	deletedUIDs map[string]bool // owners deleted, for the garbage collector
 

@@ -111,12 +111,47 @@ func (m *Machine) runNodeLifecycle(now time.Time) error {
 			}
 		}
 	}
+	m.zoneRecords(rep, now)
 	for _, w := range rep.Tainted {
 		if err := m.updateTaints(w.Node, w.Update.Added, w.Update.Removed, now); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// zoneRecords records podsem's FullDisruption and ZoneStateChanged for a
+// monitor pass's zone report: the controller logs these transitions and
+// records no Event for them. A zone seen for the first time is recorded
+// only when it is not Normal.
+func (m *Machine) zoneRecords(rep nodelifecycle.Report, now time.Time) {
+	if !rep.MonitorPass {
+		return
+	}
+	rec := func(reason, msg string) {
+		m.rec.add(now, Record{Component: "node-controller", Type: api.EventTypeNormal, Reason: reason, Message: msg, Source: SourcePodsem})
+	}
+	if rep.EnteredFullDisruption {
+		rec("FullDisruption", "every zone is fully disrupted: the controller removes the NoExecute taints it added and stops tainting")
+	}
+	if rep.ExitedFullDisruption {
+		rec("FullDisruption", "a zone has a Ready node again: every node's grace period restarts now, tainting resumes")
+	}
+	if m.zones == nil {
+		m.zones = map[string]nodelifecycle.ZoneReport{}
+	}
+	for _, z := range rep.Zones {
+		last, seen := m.zones[z.Key]
+		m.zones[z.Key] = z
+		if seen && last.State == z.State && last.Rate == z.Rate || !seen && z.State == nodelifecycle.ZoneNormal {
+			continue
+		}
+		name := z.Zone
+		if name == "" {
+			name = "(no zone)"
+		}
+		rec("ZoneStateChanged", fmt.Sprintf("zone %s: %s, %d of %d nodes not Ready, %g NoExecute taints/s", name, z.State, z.NotReady, z.Nodes, z.Rate))
+	}
 }
 
 // taintsAdded records podsem's TaintAdded for each taint the node
