@@ -146,6 +146,8 @@ type Machine struct {
 	// onDeliver, when set (by the package's own tests), sees each watch
 	// event as the informers receive it, the cache already updated.
 	onDeliver func(w watchEvent)
+	// answers, when set (by Run, from t=0), accumulates Result.Answers.
+	answers *answers
 }
 
 // New returns a cluster holding objects at start, created through the
@@ -615,6 +617,9 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 	}
 	if m.onDeliver != nil {
 		m.onDeliver(w)
+	}
+	if m.answers != nil {
+		m.answers.observe(m, w, now)
 	}
 	m.rec.watch(now, w)
 	var in scheduling.Input

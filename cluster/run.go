@@ -21,6 +21,9 @@ type Result struct {
 	// Objects are the objects at `until` (Machine.Objects): what the
 	// `{"final": ...}` line lists.
 	Objects []api.Object
+	// Answers are the run's per-pod, per-budget and per-Service answers
+	// (set when the run reached until).
+	Answers Answers
 }
 
 // Run runs sc as the e2e harness runs it on a real control plane: the
@@ -65,6 +68,7 @@ func Run(sc *Scenario, start time.Time) (Result, error) {
 		setup[i].Offset = offset(setup[i].at, t0)
 	}
 	m.rec.start = t0
+	m.answers = newAnswers(m, t0)
 	rec = recorder{start: t0}
 	rec.scenario(t0, "Normal", "Start", "", "t=0")
 	log := rec.out
@@ -104,5 +108,5 @@ func Run(sc *Scenario, start time.Time) (Result, error) {
 	rec = recorder{start: t0}
 	rec.scenario(until, "Normal", "Until", "", "end of recording")
 	log = append(log, rec.out...)
-	return Result{T0: t0, Setup: setup, Records: log, Objects: m.Objects()}, nil
+	return Result{T0: t0, Setup: setup, Records: log, Objects: m.Objects(), Answers: m.answers.result(log, until)}, nil
 }

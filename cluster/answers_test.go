@@ -1,0 +1,78 @@
+package cluster
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// runAnswers runs testdata/<name>.json and returns its Answers.
+func runAnswers(t *testing.T, name string) Answers {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := ParseScenario(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(sc, time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Answers
+}
+
+// TestAnswersBudgetHold: in drain-pdb the budget refuses the second
+// pod's eviction at 30, 35 and 40 s and grants it at 45 s: held 15 s; the
+// replacements are unavailable for the 11 s from their creation to their
+// first passing readiness probe (start 1 s, probe period 10 s).
+func TestAnswersBudgetHold(t *testing.T) {
+	a := runAnswers(t, "drain-pdb")
+	if len(a.Budgets) != 1 {
+		t.Fatalf("budgets: %+v", a.Budgets)
+	}
+	b := a.Budgets[0]
+	if b.Budget != "default/web" || b.Refusals != 3 || b.First != 30*time.Second || b.Held != 15*time.Second || len(b.Pods) != 1 {
+		t.Errorf("budget hold: %+v", b)
+	}
+	var replaced, replacements int
+	for _, p := range a.Pods {
+		switch {
+		case p.Created > 0:
+			replacements++
+			if p.Unavailable != 11*time.Second || p.Node != "node-2" || p.IsGone {
+				t.Errorf("replacement: %+v", p)
+			}
+		case p.IsGone:
+			replaced++
+			if p.Unavailable != 0 || p.Node != "node-1" || p.Terminating != p.Gone {
+				t.Errorf("evicted: %+v", p)
+			}
+		}
+	}
+	if replaced != 2 || replacements != 2 {
+		t.Errorf("%d evicted, %d replacements: %+v", replaced, replacements, a.Pods)
+	}
+}
+
+// TestAnswersServiceEndpoints: a pod of a Service's two deleted at 10 s
+// leaves the ready endpoints at once (terminating), its replacement joins
+// when ready at 11 s.
+func TestAnswersServiceEndpoints(t *testing.T) {
+	a := runAnswers(t, "service-endpoints")
+	if len(a.Services) != 1 || a.Services[0].Service != "default/web" {
+		t.Fatalf("services: %+v", a.Services)
+	}
+	var got []string
+	for _, c := range a.Services[0].Changes {
+		got = append(got, fmt.Sprintf("%v:%d", c.At, len(c.Ready)))
+	}
+	if want := "0s:2 10s:1 11s:2"; strings.Join(got, " ") != want {
+		t.Errorf("ready endpoints over time: %v, want %s", got, want)
+	}
+}
