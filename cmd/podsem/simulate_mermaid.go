@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -130,15 +131,7 @@ func writeSection(b *strings.Builder, title string, tasks []ganttTask) {
 	if len(tasks) == 0 {
 		return
 	}
-	slices.SortStableFunc(tasks, func(x, y ganttTask) int {
-		switch {
-		case x.start < y.start:
-			return -1
-		case x.start > y.start:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(tasks, func(x, y ganttTask) int { return cmp.Compare(x.start, y.start) })
 	fmt.Fprintf(b, "    section %s\n", mmText(title))
 	for _, t := range tasks {
 		tags := t.tags

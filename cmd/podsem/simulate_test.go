@@ -43,35 +43,41 @@ var simulateGoldens = []struct {
 func TestSimulateGolden(t *testing.T) {
 	for _, g := range simulateGoldens {
 		t.Run(g.name, func(t *testing.T) {
-			got := simulateTranscript(g.args, "")
-			path := filepath.Join("testdata", "simulate", "golden", g.name)
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to write it)", err)
-			}
-			if d := cmp.Diff(string(want), got); d != "" {
-				t.Errorf("output differs from %s (-want +got; go test -update rewrites it):\n%s", path, d)
-			}
+			checkGolden(t, filepath.Join("testdata", "simulate", "golden", g.name), transcript("simulate", g.args, ""))
 		})
 	}
 }
 
-// simulateTranscript runs podsem simulate with args and returns what it
-// printed, in the form the golden files hold.
-func simulateTranscript(args []string, stdin string) string {
+// checkGolden compares got with the golden file at path, or rewrites the
+// file under -update.
+func checkGolden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to write it)", err)
+	}
+	if d := cmp.Diff(string(want), got); d != "" {
+		t.Errorf("output differs from %s (-want +got; go test -update rewrites it):\n%s", path, d)
+	}
+}
+
+// transcript runs podsem COMMAND with args and returns what it printed,
+// in the form the golden files hold: the command line, stdout, stderr and
+// the exit status.
+func transcript(command string, args []string, stdin string) string {
 	var out, errb bytes.Buffer
-	code := runSimulateCmd(args, stdin, &out, &errb)
+	code := run(append([]string{command}, args...), strings.NewReader(stdin), &out, &errb)
 	var b strings.Builder
-	fmt.Fprintf(&b, "$ podsem simulate %s\n%s", strings.Join(args, " "), out.String())
+	fmt.Fprintf(&b, "$ podsem %s %s\n%s", command, strings.Join(args, " "), out.String())
 	if errb.Len() > 0 {
 		fmt.Fprintf(&b, "--- stderr\n%s", errb.String())
 	}
