@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,24 +49,7 @@ var goldens = []struct {
 func TestGolden(t *testing.T) {
 	for _, g := range goldens {
 		t.Run(g.name, func(t *testing.T) {
-			got := runTranscript(g.args, "")
-			path := filepath.Join("testdata", "golden", g.name)
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to write it)", err)
-			}
-			if d := cmp.Diff(string(want), got); d != "" {
-				t.Errorf("output differs from %s (-want +got; go test -update rewrites it):\n%s", path, d)
-			}
+			checkGolden(t, filepath.Join("testdata", "golden", g.name), runTranscript(g.args, ""))
 		})
 	}
 }
@@ -75,15 +57,7 @@ func TestGolden(t *testing.T) {
 // runTranscript runs podsem explain with args and returns what it printed,
 // in the form the golden files hold.
 func runTranscript(args []string, stdin string) string {
-	var out, errb bytes.Buffer
-	code := runExplainCmd(args, stdin, &out, &errb)
-	var b strings.Builder
-	fmt.Fprintf(&b, "$ podsem explain %s\n%s", strings.Join(args, " "), out.String())
-	if errb.Len() > 0 {
-		fmt.Fprintf(&b, "--- stderr\n%s", errb.String())
-	}
-	fmt.Fprintf(&b, "--- exit %d\n", code)
-	return b.String()
+	return transcript("explain", args, stdin)
 }
 
 // runExplainCmd runs podsem explain with args through the command's

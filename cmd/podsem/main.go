@@ -17,6 +17,7 @@
 // The commands are:
 //
 //	explain   explain every pod of some manifests, section by section
+//	simulate  run a scenario on the whole cluster and print what happens
 //	help      print this help, or a command's: podsem help explain
 //	version   print podsem's version and the Kubernetes version it answers for
 //
@@ -95,6 +96,21 @@
 // kind, an invalid value — gets one line on stderr, "FILE: OBJECT: FIELD:
 // VALUE: problem", and everything else is still explained.
 //
+// # podsem simulate
+//
+//	podsem simulate [--format text|json|mermaid] [--start TIME] [--setup] SCENARIO|-
+//	podsem simulate [flags] [--shard I/N] [--out-dir DIR] DIRECTORY
+//	podsem simulate --merge [FILE|-]...
+//
+// Simulate runs a scenario file (issue 22: include, objects, actions,
+// until, config; YAML or JSON) on package cluster's whole-cluster state
+// machine and prints its event log: a readable timeline, the e2e
+// harness's JSON lines followed by {"final": List}, or a Mermaid Gantt
+// chart. A directory of scenarios runs whole or in shares (--shard I/N,
+// or /N with I from $JOB_COMPLETION_INDEX, as an Indexed Job's pods
+// have it), and --merge joins the shares' JSON outputs. `podsem help
+// simulate` is its manual.
+//
 // # podsem version
 //
 // Version prints the module version Go recorded in the binary — the tag or
@@ -107,7 +123,8 @@
 //
 // 0 when the command did what was asked with good input (kinds explain
 // skips are no bad input); 1 when explain read some bad input (and
-// explained the rest) or --pod names a pod not read; 2 for a usage error: no
+// explained the rest) or --pod names a pod not read, or when simulate
+// could not read or run a scenario; 2 for a usage error: no
 // command, an unknown command, an unknown flag or a bad flag value.
 package main
 
@@ -132,6 +149,7 @@ Usage:
 The commands are:
 
 	explain   explain every pod of some manifests, section by section
+	simulate  run a scenario on the whole cluster and print what happens
 	help      print this help, or a command's: podsem help explain
 	version   print podsem's version and the Kubernetes version it answers for
 
@@ -147,6 +165,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch cmd, rest := args[0], args[1:]; cmd {
 	case "explain":
 		return runExplain(rest, stdin, stdout, stderr)
+	case "simulate":
+		return runSimulate(rest, stdin, stdout, stderr)
 	case "version":
 		return runVersion(rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":
@@ -170,6 +190,10 @@ func runHelp(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "explain":
 		fs, _ := explainFlags(stdout)
+		fs.Usage()
+		return 0
+	case "simulate":
+		fs, _ := simulateFlags(stdout)
 		fs.Usage()
 		return 0
 	case "version":

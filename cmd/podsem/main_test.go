@@ -24,11 +24,13 @@ func TestDispatch(t *testing.T) {
 		{args: []string{"help", "explain"}, code: 0, stdout: []string{"usage: podsem explain [--format text|mermaid] [--at TIME] [--pod NS/NAME] [--cluster FILE]... [FILE|-]...", "-format", "-at", "-cluster"}},
 		{args: []string{"help", "version"}, code: 0, stdout: []string{"usage: podsem version"}},
 		{args: []string{"help", "help"}, code: 0, stdout: []string{"usage: podsem help"}},
-		{args: []string{"help", "simulate"}, code: 2, stderr: []string{`podsem help: unknown command "simulate"`, "Usage:"}},
+		{args: []string{"help", "simulate"}, code: 0, stdout: []string{"usage: podsem simulate", "--shard I/N", "JOB_COMPLETION_INDEX", "-format", "-merge"}},
+		{args: []string{"help", "drain"}, code: 2, stderr: []string{`podsem help: unknown command "drain"`, "Usage:"}},
 		{args: []string{"help", "explain", "version"}, code: 2, stderr: []string{"usage: podsem help"}},
 		{args: []string{"version"}, code: 0, stdout: []string{"podsem ", "Kubernetes v1.36.3\n"}},
 		{args: []string{"version", "--short"}, code: 2, stderr: []string{"usage: podsem version"}},
-		{args: []string{"simulate"}, code: 2, stderr: []string{`podsem: unknown command "simulate"`, "Usage:", "explain"}},
+		{args: []string{"drain"}, code: 2, stderr: []string{`podsem: unknown command "drain"`, "Usage:", "explain"}},
+		{args: []string{"simulate"}, code: 2, stderr: []string{"podsem simulate: want one SCENARIO file or DIRECTORY, got 0 arguments"}},
 		{args: []string{"--format", "mermaid"}, code: 2, stderr: []string{`podsem: unknown command "--format"`}},
 		{args: []string{"explain", "--format", "svg"}, code: 2, stderr: []string{`podsem explain: --format "svg": want text or mermaid`}},
 		{args: []string{"explain", "--at", "yesterday"}, code: 2, stderr: []string{`podsem explain: --at "yesterday": `}},
@@ -71,7 +73,7 @@ func TestHelpListsCommands(t *testing.T) {
 			listed = append(listed, strings.Fields(line)[0])
 		}
 	}
-	want := []string{"explain", "help", "version"}
+	want := []string{"explain", "simulate", "help", "version"}
 	if strings.Join(listed, " ") != strings.Join(want, " ") {
 		t.Errorf("help lists %v, want %v", listed, want)
 	}
