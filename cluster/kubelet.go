@@ -79,10 +79,11 @@ type podRun struct {
 	lastReported *api.PodStatus
 }
 
-// kubelet is one node's kubelet: a lifecycle.Machine per pod bound to the
-// node, answered by the runtime model. (Admission, probes through
-// probe.Worker, node pressure, heartbeats and shutdown come in later
-// steps: NEXT.md.)
+// kubelet is one node's kubelet: node-level admission (lifecycle.Admit)
+// of each pod newly bound to the node, a lifecycle.Machine per admitted
+// pod answered by the runtime model, its eviction manager
+// (nodepressure.Manager, once a pressure action gave it readings), its
+// node shutdown manager, its node status and Lease.
 type kubelet struct {
 	node   string
 	index  int
@@ -94,6 +95,11 @@ type kubelet struct {
 	silent bool
 	// nextLease and nextStatus are the next Lease renewal and status post.
 	nextLease, nextStatus time.Time
+	// pressure is the eviction manager and the node's observed signals,
+	// nil until a pressure action; shutdown is the graceful node shutdown
+	// under way, nil when none is.
+	pressure *pressureState
+	shutdown *shutdownState
 }
 
 func newKubelet(node string, index int) *kubelet {
@@ -106,6 +112,8 @@ func (k *kubelet) nextDeadline() time.Time {
 		return time.Time{}
 	}
 	d := earliest(k.nextLease, k.nextStatus)
+	d = earliest(d, k.pressure.nextDeadline())
+	d = earliest(d, k.shutdown.nextDeadline())
 	for _, r := range k.pods {
 		d = earliest(d, r.m.NextDeadline())
 		for _, p := range r.pending {
@@ -132,8 +140,17 @@ func (k *kubelet) run(c *Machine, now time.Time) error {
 	if k.silent {
 		return nil
 	}
+	statusTick := !k.nextLease.After(now) // nodeStatusUpdateFrequency, on the Lease's cadence
 	if err := c.heartbeat(k, now); err != nil {
 		return err
+	}
+	if err := c.evictionPass(k, now); err != nil {
+		return err
+	}
+	if statusTick {
+		if err := c.updateNodeStatus(k, now); err != nil {
+			return err
+		}
 	}
 	keys := make([]string, 0, len(k.pods)+len(k.dirty))
 	for key := range k.dirty {
@@ -159,7 +176,7 @@ func (k *kubelet) run(c *Machine, now time.Time) error {
 			}
 		}
 	}
-	return nil
+	return c.advanceShutdown(k, now)
 }
 
 // observe hands the pod's informer state to its machine: a new pod bound
@@ -179,9 +196,13 @@ func (k *kubelet) observe(c *Machine, key string, now time.Time) error {
 		if pod.Status.Phase == api.PodSucceeded || pod.Status.Phase == api.PodFailed {
 			return nil
 		}
+		verdict, err := k.admit(c, pod, now)
+		if err != nil {
+			return err
+		}
 		r = &podRun{key: key, uid: pod.UID, m: lifecycle.NewMachine(pod, lifecycle.MachineConfig{})}
 		k.pods[key] = r
-		if err := k.step(c, r, lifecycle.Scheduled(k.node), now); err != nil {
+		if err := k.step(c, r, verdict, now); err != nil {
 			return err
 		}
 	}

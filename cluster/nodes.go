@@ -55,7 +55,7 @@ func (m *Machine) heartbeat(k *kubelet, now time.Time) error {
 		if err != nil {
 			return err
 		}
-		n.Status.Conditions = kubeletNodeConditions(n.Status.Conditions, now)
+		n.Status.Conditions = m.nodeConditions(k, n.Status.Conditions, now)
 		m.store.nextRV(&n.ObjectMeta)
 		m.store.put("Node", k.node, n, watchModified, old)
 	}

@@ -229,7 +229,9 @@ func DeletionRequested(graceSeconds int64) Event {
 // manager's killPods in pkg/kubelet/nodeshutdown): the pod worker stops
 // every container with the grace period KubeletPodGrace settles on for
 // the override graceSeconds (at least 1 s; a deletion already under way
-// with a shorter grace period keeps it), and the status it writes from
+// with a shorter grace period keeps it; a negative graceSeconds is no
+// override, as the kubelet's critical-pod preemption passes none, and the
+// pod's terminationGracePeriodSeconds applies), and the status it writes from
 // then on is the one the kill's status function sets,
 // termination.KubeletKillStatus: phase Failed (a pod that already
 // Succeeded stays Succeeded, as the shutdown manager leaves it), reason

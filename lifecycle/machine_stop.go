@@ -77,7 +77,7 @@ func (m *Machine) kill(ev Event, now time.Time) {
 	if m.finalized {
 		return
 	}
-	if g := ev.GraceSeconds; m.override == nil || g < *m.override {
+	if g := ev.GraceSeconds; g >= 0 && (m.override == nil || g < *m.override) {
 		m.override = &g
 	}
 	if !m.killed {
