@@ -1,0 +1,124 @@
+package cluster_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/cluster"
+	"github.com/podsem/podsem/lifecycle"
+	"github.com/podsem/podsem/termination"
+)
+
+// finalPods runs testdata/<name>.json and returns its pods at until.
+func finalPods(t *testing.T, name string) []*api.Pod {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := cluster.ParseScenario(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := cluster.Run(sc, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*api.Pod
+	for _, o := range res.Objects {
+		if p, ok := o.(*api.Pod); ok {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// TestKubeletKillStatuses checks the statuses the kubelet's own kills
+// leave in the API server: the eviction manager's (Failed, Evicted, the
+// eviction message, DisruptionTarget TerminationByKubelet), the node
+// shutdown manager's (Failed, Terminated, its message), and the
+// admission's rejections (Failed, the handler's reason, "Pod was
+// rejected: " and its message, no DisruptionTarget).
+func TestKubeletKillStatuses(t *testing.T) {
+	check := func(name, reason, message string, want int) {
+		n := 0
+		for _, p := range finalPods(t, name) {
+			if p.Status.Reason != reason {
+				continue
+			}
+			n++
+			if p.Status.Phase != api.PodFailed || (message != "" && p.Status.Message != message) {
+				t.Errorf("%s: pod %s: %s %q, want Failed %q", name, p.Name, p.Status.Phase, p.Status.Message, message)
+			}
+			c := api.FindCondition(p.Status.Conditions, api.DisruptionTarget)
+			if c == nil || c.Status != api.ConditionTrue || c.Reason != api.PodReasonTerminationByKubelet || c.Message != p.Status.Message {
+				t.Errorf("%s: pod %s: DisruptionTarget %+v", name, p.Name, c)
+			}
+			for _, cs := range p.Status.ContainerStatuses {
+				if cs.State.Terminated == nil || cs.State.Terminated.ExitCode != 143 {
+					t.Errorf("%s: pod %s: container %s not terminated by SIGTERM: %+v", name, p.Name, cs.Name, cs.State)
+				}
+			}
+		}
+		if n != want {
+			t.Errorf("%s: %d pods with reason %s, want %d", name, n, reason, want)
+		}
+	}
+	check("memory-pressure", api.PodStatusReasonEvicted, "", 2)
+	check("memory-pressure-soft", api.PodStatusReasonEvicted, "The node was low on resource: memory. Threshold quantity: 1Gi, available: 800Mi. ", 1)
+	check("shutdown", termination.ReasonNodeShutdown, termination.MessageNodeShutdown, 2)
+
+	rejected := map[string]string{}
+	for _, p := range finalPods(t, "kubelet-admission") {
+		if p.Status.Phase != api.PodFailed || api.FindCondition(p.Status.Conditions, api.DisruptionTarget) != nil {
+			t.Errorf("kubelet-admission: pod %s: %s, conditions %+v", p.Name, p.Status.Phase, p.Status.Conditions)
+		}
+		rejected[p.Name] = p.Status.Reason + ": " + p.Status.Message
+	}
+	for name, want := range map[string]string{
+		"big":        "OutOfcpu: Pod was rejected: Node didn't have enough resource: cpu, requested: 3000, used: 0, capacity: 2000",
+		"tuned":      lifecycle.ReasonSysctlForbidden + `: Pod was rejected: forbidden sysctl: "kernel.msgmax" not allowlisted`,
+		"besteffort": "Evicted: Pod was rejected: The node had condition: [MemoryPressure]. ",
+	} {
+		if rejected[name] != want {
+			t.Errorf("kubelet-admission: pod %s: %q, want %q", name, rejected[name], want)
+		}
+	}
+}
+
+// TestConfigFromKubeletFlags reads the kubelet's eviction and shutdown
+// flags by name, and refuses what the kubelet refuses at start.
+func TestConfigFromKubeletFlags(t *testing.T) {
+	cfg, unused, err := cluster.ConfigFromFlags(map[string]string{
+		"eviction-hard":                       "memory.available<200Mi,nodefs.available<5%",
+		"eviction-soft":                       "memory.available<1Gi",
+		"eviction-soft-grace-period":          "memory.available=1m30s",
+		"eviction-pressure-transition-period": "1m",
+		"eviction-max-pod-grace-period":       "20",
+		"shutdown-grace-period":               "30s",
+		"shutdown-grace-period-critical-pods": "10s",
+	})
+	if err != nil || len(unused) != 0 {
+		t.Fatalf("got %v, unused %v", err, unused)
+	}
+	ev := cfg.Eviction
+	if ev.Hard["memory.available"] != "200Mi" || ev.Hard["nodefs.available"] != "5%" || ev.Soft["memory.available"] != "1Gi" ||
+		ev.SoftGracePeriod["memory.available"] != "1m30s" || ev.PressureTransitionPeriod != "1m" || ev.MaxPodGracePeriodSeconds != 20 {
+		t.Errorf("eviction settings %+v", ev)
+	}
+	if cfg.Shutdown.GracePeriod.String() != "30s" || cfg.Shutdown.GracePeriodCriticalPods.String() != "10s" {
+		t.Errorf("shutdown settings %+v", cfg.Shutdown)
+	}
+	for _, bad := range []map[string]string{
+		{"eviction-soft": "memory.available<1Gi"}, // no grace period: the kubelet refuses it
+		{"eviction-hard": "memory.available"},
+		{"eviction-max-pod-grace-period": "soon"},
+		{"shutdown-grace-period": "10s", "shutdown-grace-period-critical-pods": "20s"},
+	} {
+		if _, _, err := cluster.ConfigFromFlags(bad); err == nil {
+			t.Errorf("%v: no error", bad)
+		}
+	}
+}
