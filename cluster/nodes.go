@@ -46,18 +46,7 @@ func (m *Machine) heartbeat(k *kubelet, now time.Time) error {
 		k.nextLease = now.Add(NodeLeaseRenewInterval)
 	}
 	if !k.nextStatus.After(now) {
-		k.nextStatus = now.Add(NodeStatusReportFrequency)
-		old, _ := m.store.get("Node", k.node).(*api.Node)
-		if old == nil {
-			return nil
-		}
-		n, err := clone(old)
-		if err != nil {
-			return err
-		}
-		n.Status.Conditions = m.nodeConditions(k, n.Status.Conditions, now)
-		m.store.nextRV(&n.ObjectMeta)
-		m.store.put("Node", k.node, n, watchModified, old)
+		return m.postNodeStatus(k, now)
 	}
 	return nil
 }

@@ -298,9 +298,11 @@ func (c *Machine) updateNodeStatus(k *kubelet, now time.Time) error {
 	return c.postNodeStatus(k, now)
 }
 
-// postNodeStatus posts the node's status now, and restarts the periodic
-// report's clock.
+// postNodeStatus posts the node's status now (its conditions as the
+// kubelet computes them), and restarts the periodic report's clock
+// (nodeStatusReportFrequency).
 func (c *Machine) postNodeStatus(k *kubelet, now time.Time) error {
+	k.nextStatus = now.Add(NodeStatusReportFrequency)
 	old, _ := c.store.get("Node", k.node).(*api.Node)
 	if old == nil {
 		return nil
@@ -310,7 +312,6 @@ func (c *Machine) postNodeStatus(k *kubelet, now time.Time) error {
 		return err
 	}
 	n.Status.Conditions = c.nodeConditions(k, n.Status.Conditions, now)
-	k.nextStatus = now.Add(NodeStatusReportFrequency)
 	c.store.nextRV(&n.ObjectMeta)
 	c.store.put("Node", k.node, n, watchModified, old)
 	return nil
