@@ -7,6 +7,7 @@ import (
 
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/lifecycle"
+	"github.com/podsem/podsem/probe"
 )
 
 // RuntimeModel is what the container runtime does when a kubelet asks it
@@ -18,10 +19,14 @@ import (
 //     (1 s) after the kubelet first sees the pod bound to its node, with
 //     the Pulled, Created and Started events the kubelet's runtime manager
 //     records, and podIP 10.244.<node index>.<n> (n from 10);
-//   - a container without a readinessProbe is ready at once; one with a
-//     probe passes its first probe at start + ceil(initialDelaySeconds /
-//     periodSeconds) × periodSeconds (periodSeconds 10 by default) and
-//     every probe after it; startup and liveness probes always pass;
+//   - every probe passes: a container without a readinessProbe is ready
+//     at once; one with a probe is ready at its first probe, at start +
+//     ceil(initialDelaySeconds / periodSeconds) × periodSeconds
+//     (periodSeconds 10 by default); startup and liveness probes pass
+//     too. The kubelet's probe workers (probe.Worker, one per probe)
+//     run them, ticking every periodSeconds from the container's first
+//     start (upstream's tick from the pod's admission, up to a period
+//     apart, would move the harness's timing);
 //   - hooks return at once (the harness runs none);
 //   - a killed container exits at once with SigtermExitCode (143);
 //     otherwise containers never exit (until a scenario's exit action).
@@ -48,20 +53,6 @@ func (r RuntimeModel) sigtermExit() int32 {
 	return *r.SigtermExitCode
 }
 
-// probeDelay is when the runtime model's first readiness probe passes
-// after the container starts.
-func probeDelay(p *api.Probe) time.Duration {
-	period := p.PeriodSeconds
-	if period <= 0 {
-		period = 10
-	}
-	d := p.InitialDelaySeconds
-	if d <= 0 {
-		return 0
-	}
-	return time.Duration((d+period-1)/period*period) * time.Second
-}
-
 // runtimeEvent is an answer of the runtime model due at a time.
 type runtimeEvent struct {
 	at time.Time
@@ -77,6 +68,16 @@ type podRun struct {
 	deleting     bool
 	removeAsked  bool
 	lastReported *api.PodStatus
+	// probes are the kubelet's probe workers of the pod's containers,
+	// each made at its container's first start.
+	probes []*probeRun
+}
+
+// probeRun is one probe worker: the probe of kind on container.
+type probeRun struct {
+	container string
+	kind      api.ProbeKind
+	w         *probe.Worker
 }
 
 // kubelet is one node's kubelet: node-level admission (lifecycle.Admit)
@@ -118,6 +119,9 @@ func (k *kubelet) nextDeadline() time.Time {
 		d = earliest(d, r.m.NextDeadline())
 		for _, p := range r.pending {
 			d = earliest(d, p.at)
+		}
+		for _, p := range r.probes {
+			d = earliest(d, p.w.NextDeadline())
 		}
 	}
 	return d
@@ -243,7 +247,7 @@ func (k *kubelet) drive(c *Machine, r *podRun, now time.Time) error {
 	if d := r.m.NextDeadline(); !d.IsZero() && !d.After(now) {
 		return k.step(c, r, lifecycle.Tick(), now)
 	}
-	return nil
+	return k.runProbes(c, r, now)
 }
 
 // answer queues the runtime model's answer ev at at, after the answers
@@ -256,10 +260,98 @@ func (r *podRun) answer(at time.Time, ev lifecycle.Event) {
 	r.pending = slices.Insert(r.pending, i, runtimeEvent{at: at, ev: ev})
 }
 
-// step steps the pod's machine with ev and carries out its actions: the
+// step steps the pod's machine with ev and carries out its actions (feed),
+// then runs the probe workers that are due or new.
+func (k *kubelet) step(c *Machine, r *podRun, ev lifecycle.Event, now time.Time) error {
+	if err := k.feed(c, r, ev, now); err != nil {
+		return err
+	}
+	return k.runProbes(c, r, now)
+}
+
+// runProbes is the kubelet's prober manager for the pod: a worker is made
+// for each probe of a container the first time the container runs, and
+// ticked at once; a worker whose tick is due is ticked, reading the pod's
+// status as the machine reports it and the runtime model's outcome (every
+// probe passes). A settled result (probe.Report.MachineEvent) is fed to
+// the machine, and the workers are looked at again with the status it
+// reports (a startup probe's success lets the readiness probe run in the
+// same instant). A worker that exits (the pod is terminal) is dropped.
+func (k *kubelet) runProbes(c *Machine, r *podRun, now time.Time) error {
+	for round := 0; round < 64; round++ {
+		if k.pods[r.key] != r || r.m.Removed() {
+			return nil
+		}
+		pod := r.m.Pod()
+		r.addProbes(pod)
+		fed := false
+		kept := r.probes[:0]
+		for _, p := range r.probes {
+			if d := p.w.NextDeadline(); fed || (!d.IsZero() && d.After(now)) {
+				kept = append(kept, p)
+				continue
+			}
+			rep := p.w.Step(probe.Input{Status: &pod.Status, Outcome: probe.OutcomeSuccess}, now)
+			if rep.KeepGoing {
+				kept = append(kept, p)
+			}
+			if ev, ok := rep.MachineEvent(p.kind, p.container); ok {
+				if err := k.feed(c, r, ev, now); err != nil {
+					return err
+				}
+				fed = true
+			}
+		}
+		r.probes = kept
+		if !fed {
+			return nil
+		}
+	}
+	return fmt.Errorf("pod %s: the probe workers did not settle", r.key)
+}
+
+// addProbes makes the workers of the containers that run for the first
+// time: one per probe, startup first, then readiness and liveness.
+func (r *podRun) addProbes(pod *api.Pod) {
+	for _, list := range [][]api.ContainerStatus{pod.Status.InitContainerStatuses, pod.Status.ContainerStatuses} {
+		for _, cs := range list {
+			if cs.State.Running == nil || r.hasProbes(cs.Name) {
+				continue
+			}
+			ref, ok := pod.Spec.FindContainer(cs.Name)
+			if !ok {
+				continue
+			}
+			for _, kind := range []api.ProbeKind{api.ProbeStartup, api.ProbeReadiness, api.ProbeLiveness} {
+				if kind.Of(ref.Container) == nil {
+					continue
+				}
+				w, err := probe.NewWorker(kind, pod, cs.Name, probe.WorkerConfig{})
+				if err != nil {
+					// A plain init container's probe, or timing fields the
+					// API server's defaulting left out of range (it
+					// defaults every pod it stores): no worker.
+					continue
+				}
+				r.probes = append(r.probes, &probeRun{container: cs.Name, kind: kind, w: w})
+			}
+		}
+	}
+}
+
+func (r *podRun) hasProbes(container string) bool {
+	for _, p := range r.probes {
+		if p.container == container {
+			return true
+		}
+	}
+	return false
+}
+
+// feed steps the pod's machine with ev and carries out its actions: the
 // runtime model answers, status writes and the pod's removal go to the
 // API server, events to the log. Answers due now are fed at once.
-func (k *kubelet) step(c *Machine, r *podRun, ev lifecycle.Event, now time.Time) error {
+func (k *kubelet) feed(c *Machine, r *podRun, ev lifecycle.Event, now time.Time) error {
 	queue := []lifecycle.Event{ev}
 	for len(queue) > 0 {
 		ev := queue[0]
@@ -306,8 +398,7 @@ func (k *kubelet) step(c *Machine, r *podRun, ev lifecycle.Event, now time.Time)
 
 // started records the runtime's Pulled, Created and Started events for a
 // container the kubelet started (kuberuntime's startContainer records
-// them; the harness records the same), and queues its first passing
-// readiness probe.
+// them; the harness records the same).
 func (k *kubelet) started(c *Machine, r *podRun, pod *api.Pod, container string, now time.Time) {
 	ref, ok := pod.Spec.FindContainer(container)
 	if !ok {
@@ -322,9 +413,6 @@ func (k *kubelet) started(c *Machine, r *podRun, pod *api.Pod, container string,
 	} {
 		e.Regarding, e.Source = cref, "kubelet"
 		c.rec.event(now, &e)
-	}
-	if ctr.ReadinessProbe != nil {
-		r.answer(now.Add(probeDelay(ctr.ReadinessProbe)), lifecycle.ProbeResult(container, api.ProbeReadiness, true))
 	}
 }
 

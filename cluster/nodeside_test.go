@@ -3,6 +3,7 @@ package cluster_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/podsem/podsem/api"
@@ -120,5 +121,43 @@ func TestConfigFromKubeletFlags(t *testing.T) {
 		if _, _, err := cluster.ConfigFromFlags(bad); err == nil {
 			t.Errorf("%v: no error", bad)
 		}
+	}
+}
+
+// TestProbeWorkersKeepTheHarnessTiming: the kubelet's probe workers run
+// every probe (all pass, as in the e2e harness's model) and a container is
+// ready at its first readiness probe, start + ceil(initialDelaySeconds /
+// periodSeconds) × periodSeconds, with a startup probe gating it (passing
+// at its first probe) and a liveness probe that never kills it.
+func TestProbeWorkersKeepTheHarnessTiming(t *testing.T) {
+	doc := `{"objects": [
+ {"kind": "Node", "metadata": {"name": "node-1"}, "status": {"allocatable": {"cpu": "2", "memory": "4Gi", "pods": "110"},
+  "capacity": {"cpu": "2", "memory": "4Gi", "pods": "110"}, "conditions": [{"type": "Ready", "status": "True"}]}}],
+ "actions": [{"at": "10s", "apply": {"kind": "Pod", "metadata": {"name": "web", "namespace": "default"},
+  "spec": {"containers": [{"name": "app", "image": "nginx:1.27",
+   "startupProbe": {"exec": {"command": ["true"]}, "periodSeconds": 3},
+   "readinessProbe": {"exec": {"command": ["true"]}, "initialDelaySeconds": 15, "periodSeconds": 10},
+   "livenessProbe": {"exec": {"command": ["true"]}, "periodSeconds": 5}}]}}}],
+ "until": "2m"}`
+	sc, err := cluster.ParseScenario([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := cluster.Run(sc, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ready []float64
+	for _, r := range res.Records {
+		if r.Object == "Pod/default/web" && r.Source == "watch" && strings.Contains(r.Message, "ready: False -> True") {
+			ready = append(ready, r.Offset)
+		}
+		if r.Reason == "Killing" || r.Reason == "Unhealthy" {
+			t.Errorf("unexpected %s at %v: %s", r.Reason, r.Offset, r.Message)
+		}
+	}
+	// Scheduled and seen at 10 s, started at 11 s, ready at 11 + 20 s.
+	if len(ready) != 1 || ready[0] != 31 {
+		t.Errorf("ready at %v, want [31]", ready)
 	}
 }
