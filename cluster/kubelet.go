@@ -101,6 +101,10 @@ type kubelet struct {
 	// under way, nil when none is.
 	pressure *pressureState
 	shutdown *shutdownState
+	// poweredOff: the node shut down (the shutdown action); booting: it
+	// was restored since, and its pods' next sync is the first after the
+	// boot.
+	poweredOff, booting bool
 }
 
 func newKubelet(node string, index int) *kubelet {
@@ -169,6 +173,13 @@ func (k *kubelet) run(c *Machine, now time.Time) error {
 	dirty := k.dirty
 	k.dirty = map[string]bool{}
 	for _, key := range keys {
+		if r := k.pods[key]; r != nil && k.booting && !r.m.Terminal() {
+			// The first sync after the node booted: the pod's sandbox
+			// died with the node.
+			if err := k.step(c, r, lifecycle.SandboxDied(), now); err != nil {
+				return err
+			}
+		}
 		if dirty[key] {
 			if err := k.observe(c, key, now); err != nil {
 				return err
@@ -180,6 +191,7 @@ func (k *kubelet) run(c *Machine, now time.Time) error {
 			}
 		}
 	}
+	k.booting = false
 	return c.advanceShutdown(k, now)
 }
 

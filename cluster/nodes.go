@@ -282,6 +282,7 @@ func (m *Machine) restore(node string, now time.Time) error {
 		return nil
 	}
 	k.silent = false
+	k.boot()
 	for key := range k.pods {
 		k.dirty[key] = true
 	}

@@ -67,12 +67,9 @@ func (m *Machine) shutdown(node string, now time.Time) error {
 	}
 	slices.Sort(keys)
 	if !m.cfg.Shutdown.Enabled() {
-		k.silent = true
-		for _, key := range keys {
-			// The runtime's containers die with the node; the silent
-			// kubelet reports nothing of it.
-			k.pods[key].m.Step(lifecycle.SandboxDied(), now)
-		}
+		// The runtime's containers die with the node; the silent kubelet
+		// reports nothing of it (until a restore boots the node).
+		k.silent, k.poweredOff = true, true
 		return nil
 	}
 	var active []*api.Pod
@@ -113,7 +110,7 @@ func (m *Machine) advanceShutdown(k *kubelet, now time.Time) error {
 		}
 		if s.group >= len(s.tl.Groups) {
 			// Every group is done: the node powers off.
-			k.silent = true
+			k.silent, k.poweredOff = true, true
 			return nil
 		}
 		g := s.tl.Groups[s.group]
@@ -142,4 +139,18 @@ func (m *Machine) groupStopped(k *kubelet, i int) bool {
 		}
 	}
 	return true
+}
+
+// boot is a restore of a node that shut down: the node boots again, and
+// its kubelet starts afresh — no shutdown under way — and learns at its
+// first sync of each pod that the pod's sandbox and containers died with
+// the node (reported as exiting at the boot, code 137): it restarts them
+// as their restartPolicy says, in a new sandbox; a pod the graceful
+// shutdown killed stays Failed. A restore of a node that did not shut
+// down (lose) changes nothing here.
+func (k *kubelet) boot() {
+	if !k.poweredOff {
+		return
+	}
+	k.poweredOff, k.shutdown, k.booting = false, nil, true
 }
