@@ -12,6 +12,56 @@ import (
 	"github.com/podsem/podsem/termination"
 )
 
+// The node side's goldens (TestGolden replays them), as stories:
+//
+// memory-pressure: web's three pods, two on node-1. At 30 s node-1's
+// memory.available reads 50Mi, below the default hard threshold (100Mi).
+// The eviction manager's next pass (39 s, on the kubelet's 10-s cadence)
+// records EvictionThresholdMet and evicts one pod (Evicted: Failed,
+// DisruptionTarget TerminationByKubelet, its container stopped with the
+// 1-s hard-eviction grace: exit 143); the node status update of the same
+// tick posts MemoryPressure True (NodeHasInsufficientMemory) and the node
+// lifecycle controller taints node-1 memory-pressure:NoSchedule; the
+// ReplicaSet's replacement goes to node-2. The pod is cleaned up at once,
+// so the next pass comes a second later and evicts the other pod; then
+// passes every 10 s find the threshold met and nothing to evict. At 2 m
+// memory.available reads 2Gi: the threshold no longer holds, and five
+// minutes (the pressure transition period) after the last pass it held
+// (1m51s) the condition clears at the pass of 6m51s, is posted at the
+// status tick of 6m59s (NodeHasSufficientMemory), and the taint goes.
+//
+// memory-pressure-soft: eviction-soft memory.available<1Gi with a 1-m
+// grace period; 800Mi from 30 s. MemoryPressure is posted at the first
+// pass (39 s) but nothing is evicted until the threshold has held for its
+// grace period (1m39s); the victim gets eviction-max-pod-grace-period
+// (20 s, below its own 30 s).
+//
+// disk-pressure: node-2's nodefs.available at 8 % of its 100Gi
+// ephemeral-storage (below nodefs.available<10 % and, on the node's one
+// disk, imagefs.available<15 %): DiskPressure, the disk-pressure taint,
+// its pod evicted and replaced on node-1; relieved at 1 m (50 %), cleared
+// 5 minutes after the last pass it held.
+//
+// shutdown: shutdown-grace-period 30s (10s for critical pods). At 30 s
+// node-1 shuts down: Shutdown, Ready False KubeletNotReady "node is
+// shutting down" posted at once (NodeNotReady), the not-ready NoSchedule
+// taint; the two web pods (one priority group; the critical group is
+// empty) are killed: Failed, Terminated, DisruptionTarget; the ReplicaSet
+// replaces them on node-2; the group stops at once, so the node powers
+// off (silent): not-ready NoExecute at the next monitor pass, Unknown and
+// unreachable taints after the 50-s grace, as after lose.
+//
+// shutdown-disabled: no shutdown-grace-period: node-1 just stops (as
+// lose: its pods keep their last status until the node lifecycle
+// controller marks them not ready). Restored at 2 m, the node boots: its
+// pods' containers are found dead (137) and restarted a second later.
+//
+// kubelet-admission: pods bound to node-1 by spec.nodeName, refused by
+// the kubelet's admission: big (3 CPUs on a 2-CPU node: OutOfcpu), tuned
+// (sysctl kernel.msgmax not allowlisted: SysctlForbidden), and, once
+// node-1 is under memory pressure, a BestEffort pod (Evicted: "The node
+// had condition: [MemoryPressure]. ").
+
 // finalPods runs testdata/<name>.json and returns its pods at until.
 func finalPods(t *testing.T, name string) []*api.Pod {
 	t.Helper()
