@@ -43,11 +43,19 @@
 //     TaintManagerEviction); pod GC (termination.Collector); the garbage
 //     collector's background propagation;
 //   - one kubelet per Node: its Lease renewed every 10 s and its status
-//     posted every 5 minutes; a lifecycle.Machine per pod bound to the
-//     node, answered by the RuntimeModel (the e2e harness's fake kubelet:
-//     containers start 1 s after the pod is seen, are ready at the first
-//     probe, exit 143 on SIGTERM), writing the pod's status and removing it
-//     with grace 0 once it has stopped;
+//     checked every 10 s, posted when a condition changed and every 5
+//     minutes otherwise (lifecycle.NodeConditions: pressure conditions,
+//     Ready False while shutting down, with the kubelet's node status
+//     events); node-level admission of each pod bound to the node
+//     (lifecycle.Admit: resources, sysctls, node pressure, shutdown); a
+//     lifecycle.Machine per admitted pod, answered by the RuntimeModel
+//     (the e2e harness's fake kubelet: containers start 1 s after the pod
+//     is seen, are ready at the first probe, exit 143 on SIGTERM), writing
+//     the pod's status and removing it with grace 0 once it has stopped;
+//     the eviction manager (nodepressure.Manager, once a pressure action
+//     gave it readings: EvictionThresholdMet, Evicted, the victim killed
+//     through lifecycle.Killed); the node shutdown manager (graceful node
+//     shutdown by priority group, termination.BuildShutdownTimeline);
 //   - kubectl drain: cordon, the pods to evict (disruption.PlanDrain),
 //     evictions with a 429 retried every 5 s, the wait for each pod's
 //     deletion, --timeout.
@@ -95,8 +103,12 @@
 // negative offsets. Actions: apply, delete, scale, cordon, uncordon, drain
 // (its flags but --disable-eviction), lose (the kubelet goes silent; its
 // containers keep running), restore, deleteNode, taint, exit (a container
-// exits with a code). pressure and shutdown stop a run with an error
-// wrapping errors.ErrUnsupported.
+// exits with a code), pressure (the node's statistics read a signal's
+// value, a quantity or a percentage of capacity, from the kubelet's next
+// 10-s housekeeping pass on; a later pressure action above the threshold
+// relieves it, the condition clearing after the pressure transition
+// period), shutdown (graceful node shutdown with --shutdown-grace-period,
+// else the node just stops: as lose, its containers dead).
 //
 // podsem's own records (Source SourcePodsem) mark state changes upstream
 // records no Event for: PodGCForceDeleted (a pod force-deleted by pod GC,

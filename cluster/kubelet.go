@@ -7,6 +7,7 @@ import (
 
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/lifecycle"
+	"github.com/podsem/podsem/probe"
 )
 
 // RuntimeModel is what the container runtime does when a kubelet asks it
@@ -18,10 +19,14 @@ import (
 //     (1 s) after the kubelet first sees the pod bound to its node, with
 //     the Pulled, Created and Started events the kubelet's runtime manager
 //     records, and podIP 10.244.<node index>.<n> (n from 10);
-//   - a container without a readinessProbe is ready at once; one with a
-//     probe passes its first probe at start + ceil(initialDelaySeconds /
-//     periodSeconds) × periodSeconds (periodSeconds 10 by default) and
-//     every probe after it; startup and liveness probes always pass;
+//   - every probe passes: a container without a readinessProbe is ready
+//     at once; one with a probe is ready at its first probe, at start +
+//     ceil(initialDelaySeconds / periodSeconds) × periodSeconds
+//     (periodSeconds 10 by default); startup and liveness probes pass
+//     too. The kubelet's probe workers (probe.Worker, one per probe)
+//     run them, ticking every periodSeconds from the container's first
+//     start (upstream's tick from the pod's admission, up to a period
+//     apart, would move the harness's timing);
 //   - hooks return at once (the harness runs none);
 //   - a killed container exits at once with SigtermExitCode (143);
 //     otherwise containers never exit (until a scenario's exit action).
@@ -48,20 +53,6 @@ func (r RuntimeModel) sigtermExit() int32 {
 	return *r.SigtermExitCode
 }
 
-// probeDelay is when the runtime model's first readiness probe passes
-// after the container starts.
-func probeDelay(p *api.Probe) time.Duration {
-	period := p.PeriodSeconds
-	if period <= 0 {
-		period = 10
-	}
-	d := p.InitialDelaySeconds
-	if d <= 0 {
-		return 0
-	}
-	return time.Duration((d+period-1)/period*period) * time.Second
-}
-
 // runtimeEvent is an answer of the runtime model due at a time.
 type runtimeEvent struct {
 	at time.Time
@@ -77,12 +68,23 @@ type podRun struct {
 	deleting     bool
 	removeAsked  bool
 	lastReported *api.PodStatus
+	// probes are the kubelet's probe workers of the pod's containers,
+	// each made at its container's first start.
+	probes []*probeRun
 }
 
-// kubelet is one node's kubelet: a lifecycle.Machine per pod bound to the
-// node, answered by the runtime model. (Admission, probes through
-// probe.Worker, node pressure, heartbeats and shutdown come in later
-// steps: NEXT.md.)
+// probeRun is one probe worker: the probe of kind on container.
+type probeRun struct {
+	container string
+	kind      api.ProbeKind
+	w         *probe.Worker
+}
+
+// kubelet is one node's kubelet: node-level admission (lifecycle.Admit)
+// of each pod newly bound to the node, a lifecycle.Machine per admitted
+// pod answered by the runtime model, its eviction manager
+// (nodepressure.Manager, once a pressure action gave it readings), its
+// node shutdown manager, its node status and Lease.
 type kubelet struct {
 	node   string
 	index  int
@@ -94,6 +96,15 @@ type kubelet struct {
 	silent bool
 	// nextLease and nextStatus are the next Lease renewal and status post.
 	nextLease, nextStatus time.Time
+	// pressure is the eviction manager and the node's observed signals,
+	// nil until a pressure action; shutdown is the graceful node shutdown
+	// under way, nil when none is.
+	pressure *pressureState
+	shutdown *shutdownState
+	// poweredOff: the node shut down (the shutdown action); booting: it
+	// was restored since, and its pods' next sync is the first after the
+	// boot.
+	poweredOff, booting bool
 }
 
 func newKubelet(node string, index int) *kubelet {
@@ -106,10 +117,15 @@ func (k *kubelet) nextDeadline() time.Time {
 		return time.Time{}
 	}
 	d := earliest(k.nextLease, k.nextStatus)
+	d = earliest(d, k.pressure.nextDeadline())
+	d = earliest(d, k.shutdown.nextDeadline())
 	for _, r := range k.pods {
 		d = earliest(d, r.m.NextDeadline())
 		for _, p := range r.pending {
 			d = earliest(d, p.at)
+		}
+		for _, p := range r.probes {
+			d = earliest(d, p.w.NextDeadline())
 		}
 	}
 	return d
@@ -132,8 +148,17 @@ func (k *kubelet) run(c *Machine, now time.Time) error {
 	if k.silent {
 		return nil
 	}
+	statusTick := !k.nextLease.After(now) // nodeStatusUpdateFrequency, on the Lease's cadence
 	if err := c.heartbeat(k, now); err != nil {
 		return err
+	}
+	if err := c.evictionPass(k, now); err != nil {
+		return err
+	}
+	if statusTick {
+		if err := c.updateNodeStatus(k, now); err != nil {
+			return err
+		}
 	}
 	keys := make([]string, 0, len(k.pods)+len(k.dirty))
 	for key := range k.dirty {
@@ -148,6 +173,13 @@ func (k *kubelet) run(c *Machine, now time.Time) error {
 	dirty := k.dirty
 	k.dirty = map[string]bool{}
 	for _, key := range keys {
+		if r := k.pods[key]; r != nil && k.booting && !r.m.Terminal() {
+			// The first sync after the node booted: the pod's sandbox
+			// died with the node.
+			if err := k.step(c, r, lifecycle.SandboxDied(), now); err != nil {
+				return err
+			}
+		}
 		if dirty[key] {
 			if err := k.observe(c, key, now); err != nil {
 				return err
@@ -159,7 +191,8 @@ func (k *kubelet) run(c *Machine, now time.Time) error {
 			}
 		}
 	}
-	return nil
+	k.booting = false
+	return c.advanceShutdown(k, now)
 }
 
 // observe hands the pod's informer state to its machine: a new pod bound
@@ -179,9 +212,13 @@ func (k *kubelet) observe(c *Machine, key string, now time.Time) error {
 		if pod.Status.Phase == api.PodSucceeded || pod.Status.Phase == api.PodFailed {
 			return nil
 		}
+		verdict, err := k.admit(c, pod, now)
+		if err != nil {
+			return err
+		}
 		r = &podRun{key: key, uid: pod.UID, m: lifecycle.NewMachine(pod, lifecycle.MachineConfig{})}
 		k.pods[key] = r
-		if err := k.step(c, r, lifecycle.Scheduled(k.node), now); err != nil {
+		if err := k.step(c, r, verdict, now); err != nil {
 			return err
 		}
 	}
@@ -222,7 +259,7 @@ func (k *kubelet) drive(c *Machine, r *podRun, now time.Time) error {
 	if d := r.m.NextDeadline(); !d.IsZero() && !d.After(now) {
 		return k.step(c, r, lifecycle.Tick(), now)
 	}
-	return nil
+	return k.runProbes(c, r, now)
 }
 
 // answer queues the runtime model's answer ev at at, after the answers
@@ -235,10 +272,98 @@ func (r *podRun) answer(at time.Time, ev lifecycle.Event) {
 	r.pending = slices.Insert(r.pending, i, runtimeEvent{at: at, ev: ev})
 }
 
-// step steps the pod's machine with ev and carries out its actions: the
+// step steps the pod's machine with ev and carries out its actions (feed),
+// then runs the probe workers that are due or new.
+func (k *kubelet) step(c *Machine, r *podRun, ev lifecycle.Event, now time.Time) error {
+	if err := k.feed(c, r, ev, now); err != nil {
+		return err
+	}
+	return k.runProbes(c, r, now)
+}
+
+// runProbes is the kubelet's prober manager for the pod: a worker is made
+// for each probe of a container the first time the container runs, and
+// ticked at once; a worker whose tick is due is ticked, reading the pod's
+// status as the machine reports it and the runtime model's outcome (every
+// probe passes). A settled result (probe.Report.MachineEvent) is fed to
+// the machine, and the workers are looked at again with the status it
+// reports (a startup probe's success lets the readiness probe run in the
+// same instant). A worker that exits (the pod is terminal) is dropped.
+func (k *kubelet) runProbes(c *Machine, r *podRun, now time.Time) error {
+	for round := 0; round < 64; round++ {
+		if k.pods[r.key] != r || r.m.Removed() {
+			return nil
+		}
+		pod := r.m.Pod()
+		r.addProbes(pod)
+		fed := false
+		kept := r.probes[:0]
+		for _, p := range r.probes {
+			if d := p.w.NextDeadline(); fed || (!d.IsZero() && d.After(now)) {
+				kept = append(kept, p)
+				continue
+			}
+			rep := p.w.Step(probe.Input{Status: &pod.Status, Outcome: probe.OutcomeSuccess}, now)
+			if rep.KeepGoing {
+				kept = append(kept, p)
+			}
+			if ev, ok := rep.MachineEvent(p.kind, p.container); ok {
+				if err := k.feed(c, r, ev, now); err != nil {
+					return err
+				}
+				fed = true
+			}
+		}
+		r.probes = kept
+		if !fed {
+			return nil
+		}
+	}
+	return fmt.Errorf("pod %s: the probe workers did not settle", r.key)
+}
+
+// addProbes makes the workers of the containers that run for the first
+// time: one per probe, startup first, then readiness and liveness.
+func (r *podRun) addProbes(pod *api.Pod) {
+	for _, list := range [][]api.ContainerStatus{pod.Status.InitContainerStatuses, pod.Status.ContainerStatuses} {
+		for _, cs := range list {
+			if cs.State.Running == nil || r.hasProbes(cs.Name) {
+				continue
+			}
+			ref, ok := pod.Spec.FindContainer(cs.Name)
+			if !ok {
+				continue
+			}
+			for _, kind := range []api.ProbeKind{api.ProbeStartup, api.ProbeReadiness, api.ProbeLiveness} {
+				if kind.Of(ref.Container) == nil {
+					continue
+				}
+				w, err := probe.NewWorker(kind, pod, cs.Name, probe.WorkerConfig{})
+				if err != nil {
+					// A plain init container's probe, or timing fields the
+					// API server's defaulting left out of range (it
+					// defaults every pod it stores): no worker.
+					continue
+				}
+				r.probes = append(r.probes, &probeRun{container: cs.Name, kind: kind, w: w})
+			}
+		}
+	}
+}
+
+func (r *podRun) hasProbes(container string) bool {
+	for _, p := range r.probes {
+		if p.container == container {
+			return true
+		}
+	}
+	return false
+}
+
+// feed steps the pod's machine with ev and carries out its actions: the
 // runtime model answers, status writes and the pod's removal go to the
 // API server, events to the log. Answers due now are fed at once.
-func (k *kubelet) step(c *Machine, r *podRun, ev lifecycle.Event, now time.Time) error {
+func (k *kubelet) feed(c *Machine, r *podRun, ev lifecycle.Event, now time.Time) error {
 	queue := []lifecycle.Event{ev}
 	for len(queue) > 0 {
 		ev := queue[0]
@@ -285,8 +410,7 @@ func (k *kubelet) step(c *Machine, r *podRun, ev lifecycle.Event, now time.Time)
 
 // started records the runtime's Pulled, Created and Started events for a
 // container the kubelet started (kuberuntime's startContainer records
-// them; the harness records the same), and queues its first passing
-// readiness probe.
+// them; the harness records the same).
 func (k *kubelet) started(c *Machine, r *podRun, pod *api.Pod, container string, now time.Time) {
 	ref, ok := pod.Spec.FindContainer(container)
 	if !ok {
@@ -301,9 +425,6 @@ func (k *kubelet) started(c *Machine, r *podRun, pod *api.Pod, container string,
 	} {
 		e.Regarding, e.Source = cref, "kubelet"
 		c.rec.event(now, &e)
-	}
-	if ctr.ReadinessProbe != nil {
-		r.answer(now.Add(probeDelay(ctr.ReadinessProbe)), lifecycle.ProbeResult(container, api.ProbeReadiness, true))
 	}
 }
 

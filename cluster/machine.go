@@ -11,6 +11,7 @@ import (
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/api/admission"
 	"github.com/podsem/podsem/nodelifecycle"
+	"github.com/podsem/podsem/nodepressure"
 	"github.com/podsem/podsem/preemption"
 	"github.com/podsem/podsem/scheduling"
 	"github.com/podsem/podsem/termination"
@@ -31,6 +32,12 @@ type Config struct {
 	// NodeLifecycle is the node lifecycle controller's flags
 	// (--node-monitor-grace-period, --node-eviction-rate, ...).
 	NodeLifecycle nodelifecycle.Config
+	// Eviction is every kubelet's node-pressure eviction settings
+	// (--eviction-hard, --eviction-soft, ...; zero: the defaults).
+	Eviction nodepressure.Settings
+	// Shutdown is every kubelet's graceful node shutdown settings
+	// (--shutdown-grace-period, ...; zero: off).
+	Shutdown termination.ShutdownConfig
 }
 
 // ConfigFromFlags reads a scenario's config entries, by upstream flag
@@ -66,10 +73,17 @@ func ConfigFromFlags(flags map[string]string) (Config, []string, error) {
 				cfg.TolerationSeconds.Unreachable = &n
 			}
 		default:
-			unused = append(unused, k)
+			if ok, err := cfg.kubeletFlag(k, v); err != nil {
+				return Config{}, nil, err
+			} else if !ok {
+				unused = append(unused, k)
+			}
 		}
 	}
 	slices.Sort(unused)
+	if err := cfg.checkKubeletFlags(); err != nil {
+		return Config{}, nil, err
+	}
 	return cfg, unused, nil
 }
 
@@ -444,6 +458,10 @@ func (m *Machine) apply(a Action, now time.Time) error {
 		err = m.taint(a.Node, a.Taint, now)
 	case ActionExit:
 		err = m.exit(a.Pod, a.Container, a.ExitCode, now)
+	case ActionPressure:
+		err = m.pressure(a.Node, a.Signal, a.Value, now)
+	case ActionShutdown:
+		err = m.shutdown(a.Node, now)
 	default:
 		return fmt.Errorf("cluster: action %s: %w (NEXT.md)", a, errors.ErrUnsupported)
 	}

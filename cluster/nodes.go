@@ -46,18 +46,7 @@ func (m *Machine) heartbeat(k *kubelet, now time.Time) error {
 		k.nextLease = now.Add(NodeLeaseRenewInterval)
 	}
 	if !k.nextStatus.After(now) {
-		k.nextStatus = now.Add(NodeStatusReportFrequency)
-		old, _ := m.store.get("Node", k.node).(*api.Node)
-		if old == nil {
-			return nil
-		}
-		n, err := clone(old)
-		if err != nil {
-			return err
-		}
-		n.Status.Conditions = kubeletNodeConditions(n.Status.Conditions, now)
-		m.store.nextRV(&n.ObjectMeta)
-		m.store.put("Node", k.node, n, watchModified, old)
+		return m.postNodeStatus(k, now)
 	}
 	return nil
 }
@@ -328,6 +317,7 @@ func (m *Machine) restore(node string, now time.Time) error {
 		return nil
 	}
 	k.silent = false
+	k.boot()
 	for key := range k.pods {
 		k.dirty[key] = true
 	}

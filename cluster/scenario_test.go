@@ -98,7 +98,7 @@ func TestParseScenarioErrors(t *testing.T) {
 // TestRunUnsupported: an action this version does not simulate yet stops
 // the run with an error wrapping errors.ErrUnsupported, never silently.
 func TestRunUnsupported(t *testing.T) {
-	sc, err := cluster.ParseScenario([]byte(`{"actions": [{"at": "1s", "pressure": {"node": "node-1", "signal": "memory.available", "value": "50Mi"}}], "until": "10s"}`))
+	sc, err := cluster.ParseScenario([]byte(`{"objects": [{"kind": "Node", "metadata": {"name": "node-1"}}], "actions": [{"at": "1s", "drain": {"node": "node-1", "disableEviction": true}}], "until": "10s"}`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,6 +40,18 @@ const (
 	// pod-level resources when the PodLevelResources feature gate is off,
 	// which in v1.36.3 it is not, so it admits every pod.
 	AdmitHandlerPodFeatures AdmitHandler = "pod-features"
+	// AdmitHandlerNodeShutdown is the node shutdown manager
+	// (pkg/kubelet/nodeshutdown managerImpl.Admit), the kubelet's last
+	// admit handler: no new pod while the node shuts down.
+	AdmitHandlerNodeShutdown AdmitHandler = "nodeshutdown"
+)
+
+// ReasonNodeShutdownNotAdmitted and NodeShutdownNotAdmittedMessage are the
+// reason and message the node shutdown manager refuses a pod with while
+// the node is shutting down (pkg/kubelet/nodeshutdown).
+const (
+	ReasonNodeShutdownNotAdmitted  = "NodeShutdown"
+	NodeShutdownNotAdmittedMessage = "Pod was rejected as the node is shutting down."
 )
 
 // The reasons the kubelet's admit handlers give a refused pod (the
@@ -102,6 +114,10 @@ type AdmitInput struct {
 	// read; its zero value is a default-config kubelet on a kernel of
 	// unknown version.
 	Config AdmitConfig
+	// ShuttingDown reports that the kubelet's node shutdown manager has
+	// seen the node's shutdown begin (graceful node shutdown): its admit
+	// handler then refuses every pod.
+	ShuttingDown bool
 	// Now is when the kubelet admits the pod: the lastTransitionTime of
 	// the DisruptionTarget condition it writes on pods it preempts.
 	Now time.Time
@@ -184,7 +200,9 @@ type Preemption struct {
 //     (api.IsCriticalPod) short only of resources is admitted after the
 //     kubelet preempts other pods (AdmitResult.Preempted), or refused with
 //     UnexpectedAdmissionError when no set of pods frees enough;
-//  4. the pod features handler, which admits every pod in v1.36.3.
+//  4. the pod features handler, which admits every pod in v1.36.3;
+//  5. the node shutdown manager: while in.ShuttingDown, every pod is
+//     refused with ReasonNodeShutdownNotAdmitted.
 //
 // Where several extended resources fall short, the kubelet meets them in
 // Go map order, which is random; Admit takes them by name, both for the
@@ -232,6 +250,11 @@ func Admit(in AdmitInput) (AdmitResult, error) {
 	}
 	// The pod features handler admits every pod: PodLevelResources is on
 	// by default in v1.36.3.
+	if in.ShuttingDown {
+		r := rejected(pod, AdmitHandlerNodeShutdown, ReasonNodeShutdownNotAdmitted, NodeShutdownNotAdmittedMessage)
+		r.Preempted, r.Insufficient = v.preempted, v.insufficient
+		return r, nil
+	}
 	return AdmitResult{Admit: true, Preempted: v.preempted, Insufficient: v.insufficient}, nil
 }
 

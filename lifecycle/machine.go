@@ -64,11 +64,19 @@ const (
 	// the Machine times sleep hooks itself); Event.Failed reports a hook
 	// that failed, with the handler's output in Event.Message.
 	EventPostStartFinished
+	// EventKilled: the kubelet itself kills the running pod — its
+	// eviction manager under node pressure, its node shutdown manager
+	// before a shutdown — with the grace-period override
+	// Event.GraceSeconds, and writes the final status phase Failed,
+	// reason Event.Reason and message Event.Message with a
+	// DisruptionTarget condition (see Killed). Nothing of the pod runs
+	// again.
+	EventKilled
 )
 
 var eventNames = [...]string{"", "Scheduled", "SandboxReady", "SandboxDied", "ImagePulled", "ContainerStarted",
 	"ContainerExited", "ProbeResult", "DeletionRequested", "NodeLost", "Tick", "PreStopFinished", "Rejected",
-	"PostStartFinished"}
+	"PostStartFinished", "Killed"}
 
 // String names the event kind.
 func (k EventKind) String() string {
@@ -89,11 +97,13 @@ type Event struct {
 	// Container names the container (image, start, exit, probe events).
 	Container string
 	// ExitCode and Reason describe an exit (EventContainerExited); Reason
-	// is also the admission reason of EventRejected.
+	// is also the admission reason of EventRejected and the status reason
+	// of EventKilled.
 	ExitCode int32
 	Reason   string
-	// Message is the admission message of EventRejected and the output of
-	// a failed hook (EventPostStartFinished).
+	// Message is the admission message of EventRejected, the status
+	// message of EventKilled and the output of a failed hook
+	// (EventPostStartFinished).
 	Message string
 	// Failed reports a hook that failed (EventPostStartFinished,
 	// EventPreStopFinished); the zero value is a hook that succeeded.
@@ -101,7 +111,8 @@ type Event struct {
 	// Probe and Success describe a probe result (EventProbeResult).
 	Probe   api.ProbeKind
 	Success bool
-	// GraceSeconds is the deletion grace period (EventDeletionRequested).
+	// GraceSeconds is the deletion grace period (EventDeletionRequested)
+	// or the kill's grace-period override (EventKilled).
 	GraceSeconds int64
 }
 
@@ -137,6 +148,8 @@ func (e Event) String() string {
 		return s + "(" + e.Container + ", " + e.Probe.String() + ", " + strconv.FormatBool(e.Success) + ")"
 	case EventDeletionRequested:
 		return s + "(" + strconv.FormatInt(e.GraceSeconds, 10) + ")"
+	case EventKilled:
+		return s + "(" + strconv.FormatInt(e.GraceSeconds, 10) + ", " + e.Reason + ", " + e.Message + ")"
 	}
 	return s
 }
@@ -207,6 +220,32 @@ func ProbeResult(container string, kind api.ProbeKind, success bool) Event {
 // kubelet still stops the containers with the 1 s minimum.
 func DeletionRequested(graceSeconds int64) Event {
 	return Event{Kind: EventDeletionRequested, GraceSeconds: graceSeconds}
+}
+
+// Killed is the event of the node's kubelet killing the pod on its own
+// initiative, through the pod killer its eviction manager and its node
+// shutdown manager share (pkg/kubelet killPodNow, called by the eviction
+// manager's evictPod in pkg/kubelet/eviction and by the node shutdown
+// manager's killPods in pkg/kubelet/nodeshutdown): the pod worker stops
+// every container with the grace period KubeletPodGrace settles on for
+// the override graceSeconds (at least 1 s; a deletion already under way
+// with a shorter grace period keeps it; a negative graceSeconds is no
+// override, as the kubelet's critical-pod preemption passes none, and the
+// pod's terminationGracePeriodSeconds applies), and the status it writes from
+// then on is the one the kill's status function sets,
+// termination.KubeletKillStatus: phase Failed (a pod that already
+// Succeeded stays Succeeded, as the shutdown manager leaves it), reason
+// and message as given, and the DisruptionTarget condition True with
+// reason TerminationByKubelet and the same message. Whatever the
+// restartPolicy, no container of the pod starts again; the pod object
+// stays (Failed) until someone deletes it. For the eviction manager the
+// arguments are nodepressure.PodEviction's Grace and Message with reason
+// Evicted; for a node shutdown, termination.ShutdownKill's grace with
+// termination.ReasonNodeShutdown and termination.MessageNodeShutdown. A
+// kill of a pod that is not running on the node (not yet bound, rejected,
+// already terminal, or on a node that stopped reporting) is ignored.
+func Killed(graceSeconds int64, reason, message string) Event {
+	return Event{Kind: EventKilled, GraceSeconds: graceSeconds, Reason: reason, Message: message}
 }
 
 // PreStopFinished is the event of container's preStop hook having

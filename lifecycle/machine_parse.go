@@ -19,8 +19,9 @@ var ErrBadEvent = errors.New("invalid machine event")
 // "ContainerStarted(app)", "PostStartFinished(app)", "PostStartFailed(app,
 // message)", "PreStopFinished(app)", "PreStopFailed(app)",
 // "ContainerExited(app, 1)" or "ContainerExited(app, 137, OOMKilled)",
-// "ProbeResult(app, readiness, true)", "DeletionRequested(30)", "NodeLost",
-// "Tick". Arguments are trimmed of surrounding spaces; a container name
+// "ProbeResult(app, readiness, true)", "DeletionRequested(30)",
+// "Killed(1, Evicted, The node was low on resource: memory. ...)",
+// "NodeLost", "Tick". Arguments are trimmed of surrounding spaces; a container name
 // may not contain a comma or a parenthesis, an admission reason neither;
 // a message (the last argument) may contain anything. Errors wrap
 // ErrBadEvent and quote the input.
@@ -103,6 +104,20 @@ func ParseEvent(s string) (Event, error) {
 			return bad("bad reason " + strconv.Quote(args[1]))
 		}
 		ev.Node, ev.Reason, ev.Message = args[0], args[1], args[2]
+		return ev, nil
+	case kind == EventKilled:
+		split(3)
+		if err = want(3, 3); err != nil {
+			return Event{}, err
+		}
+		g, perr := strconv.ParseInt(args[0], 10, 64)
+		if perr != nil {
+			return bad("grace period " + strconv.Quote(args[0]) + " is not an integer")
+		}
+		if args[1] == "" || strings.ContainsAny(args[1], "()") {
+			return bad("bad reason " + strconv.Quote(args[1]))
+		}
+		ev.GraceSeconds, ev.Reason, ev.Message = g, args[1], args[2]
 		return ev, nil
 	}
 	switch kind {

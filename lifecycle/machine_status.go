@@ -66,6 +66,10 @@ func (m *Machine) kubeletStatus(st, prev *api.PodStatus, now time.Time) {
 	st.Conditions = []api.PodCondition{k.ReadyToStartContainers, k.Initialized, k.Ready, k.ContainersReady,
 		{Type: api.PodScheduled, Status: api.ConditionTrue, ObservedGeneration: m.pod.Generation,
 			LastTransitionTime: api.NewTime(m.scheduledAt)}}
+	if m.killed {
+		// The kill's status function appends DisruptionTarget.
+		st.Conditions = append(st.Conditions, m.killCond)
+	}
 }
 
 // kubeletConditions computes the kubelet's conditions for the container
@@ -150,8 +154,11 @@ func (m *Machine) mergePhase(st *api.PodStatus) api.PodPhase {
 	if m.finalized && !ph.IsTerminal() && !api.IsStaticPod(&m.pod) {
 		ph = api.PodFailed // a stopped pod always ends terminal
 	}
-	if m.reason == DeadlineExceeded {
-		ph = api.PodFailed
+	if m.reason == DeadlineExceeded || m.killed {
+		ph = m.phase // the phase the deadline or the kill wrote stands
+		if !ph.IsTerminal() {
+			ph = api.PodFailed
+		}
 	}
 	if ValidPhaseTransition(m.phase, ph) != nil {
 		return m.phase

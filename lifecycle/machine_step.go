@@ -184,6 +184,12 @@ type Machine struct {
 	// one starting whenever the grace period is shortened.
 	podGrace int64
 	round    int
+	// killed: the kubelet killed the pod itself (EventKilled); override
+	// is the kill's grace-period override, killCond the DisruptionTarget
+	// condition its status carries from then on.
+	killed   bool
+	override *int64
+	killCond api.PodCondition
 	// wakes holds the times ActionRetryAt was issued for kill timers.
 	wakes map[time.Time]bool
 	// blocked is the container whose start the kubelet's sync of the pod
@@ -528,6 +534,8 @@ func (m *Machine) apply(ev Event, now time.Time, acts *[]Action) {
 		if c := m.find(ev.Container); c != nil && c.postStart && c.postStartEnd.IsZero() {
 			m.finishPostStart(c, ev.Failed, ev.Message, now, acts)
 		}
+	case EventKilled:
+		m.kill(ev, now)
 	}
 }
 
@@ -838,6 +846,8 @@ func (m *Machine) stopReason() string {
 	switch {
 	case m.reason == DeadlineExceeded:
 		return DeadlineExceeded
+	case m.killed:
+		return "the kubelet killed the pod: " + m.reason
 	case m.deleted:
 		return "the pod was deleted"
 	}

@@ -68,6 +68,33 @@ func (m *Machine) requestDeletion(grace int64, now time.Time, acts *[]Action) {
 	m.startTerminating(now)
 }
 
+// kill is the kubelet's own kill of the pod (EventKilled): the pod
+// worker's kill with the event's grace-period override, and from now on
+// the status the kill's status function writes (KubeletKillStatus). A
+// second kill may only shorten the grace period; the first one's status
+// stands. A pod already terminal is left alone.
+func (m *Machine) kill(ev Event, now time.Time) {
+	if m.finalized {
+		return
+	}
+	if g := ev.GraceSeconds; g >= 0 && (m.override == nil || g < *m.override) {
+		m.override = &g
+	}
+	if !m.killed {
+		m.killed = true
+		phase := api.PodFailed
+		if m.phase == api.PodSucceeded {
+			phase = api.PodSucceeded
+		}
+		st := termination.KubeletKillStatus(&m.pod, phase, ev.Reason, ev.Message, now)
+		if c := api.FindCondition(st.Conditions, api.DisruptionTarget); c != nil {
+			m.killCond = *c
+		}
+		m.phase, m.reason, m.message = phase, ev.Reason, ev.Message
+	}
+	m.startTerminating(now)
+}
+
 // startTerminating makes the kubelet stop the pod with the pod worker's
 // grace period (termination.KubeletPodGrace, which only ever shortens and
 // is at least 1 s). A first stop, or a shorter grace period, starts a new
@@ -77,7 +104,7 @@ func (m *Machine) startTerminating(now time.Time) {
 	if m.terminating {
 		recorded = m.podGrace
 	}
-	g := termination.KubeletPodGrace(&m.pod, termination.PodWorkerState{RecordedGracePeriodSeconds: recorded})
+	g := termination.KubeletPodGrace(&m.pod, termination.PodWorkerState{RecordedGracePeriodSeconds: recorded, Override: m.override})
 	if m.terminating && !g.Changed {
 		return
 	}

@@ -44,6 +44,13 @@ var nilCases = map[string]func(t *testing.T){
 	"(*Machine).Why": func(t *testing.T) {
 		niltest.Zero(t, (*lifecycle.Machine)(nil).Why())
 	},
+	"NodeConditions": func(t *testing.T) {
+		// No conditions yet: the kubelet's four, fresh, and no event.
+		got, events := lifecycle.NodeConditions(nil, lifecycle.NodeStatusInput{Node: "n"}, nilT0)
+		if len(got) != 4 || got[3].Type != api.NodeReady || got[3].Status != api.ConditionTrue || len(events) != 0 {
+			t.Errorf("got %+v, %+v", got, events)
+		}
+	},
 	"ActiveDeadline": func(t *testing.T) {
 		d, ok := lifecycle.ActiveDeadline(nil)
 		niltest.Zero(t, d, ok)

@@ -1,0 +1,334 @@
+package cluster
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/lifecycle"
+	"github.com/podsem/podsem/nodepressure"
+)
+
+// The node model's figures for the signals a Node object has no capacity
+// for: the inodes of each filesystem and the node's pid_max (the kernel's
+// default on a 64-bit host with systemd). A pressure action's percentage
+// of these signals, and the kubelet's percentage thresholds on them
+// (nodefs.inodesFree<5%), are taken of these numbers.
+const (
+	ModelFilesystemInodes = 1_000_000
+	ModelMaxPID           = 4_194_304
+)
+
+// podCleanupPoll is how often the kubelet's eviction manager checks, after
+// an eviction, whether the evicted pod is cleaned up
+// (podCleanupPollFreq in pkg/kubelet/eviction): it runs its next pass as
+// soon as it is, nodepressure.PodCleanupTimeout at the latest.
+const podCleanupPoll = time.Second
+
+// pressureState is a kubelet's eviction manager (pkg/kubelet/eviction) and
+// what the node's statistics read, as pressure actions set them.
+type pressureState struct {
+	mgr *nodepressure.Manager
+	// values are the signals a pressure action set: the amount available
+	// and the capacity it is read against.
+	values map[nodepressure.Signal]signalValue
+	// nextPass is the eviction manager's next housekeeping pass; after an
+	// eviction, evicted is the pod waiting for its cleanup since
+	// evictedAt, polled every second.
+	nextPass  time.Time
+	evicted   string
+	evictedAt time.Time
+	// conditions are the pressure conditions of the last pass.
+	conditions []api.NodeConditionType
+}
+
+type signalValue struct {
+	available, capacity int64
+}
+
+// conditionList is the eviction manager's pressure conditions (none for a
+// kubelet that never saw pressure).
+func (p *pressureState) conditionList() []api.NodeConditionType {
+	if p == nil {
+		return nil
+	}
+	return p.conditions
+}
+
+func (p *pressureState) nextDeadline() time.Time {
+	if p == nil {
+		return time.Time{}
+	}
+	return p.nextPass
+}
+
+// pressure is the scenario's pressure action: the node's statistics read
+// value for signal from now on (a quantity, "50Mi" or "1000", or a
+// percentage of the signal's capacity, "5%"). The kubelet's eviction
+// manager reads it at its next housekeeping pass (every
+// nodepressure.MonitoringPeriod, 10 s, on the kubelet's cadence); a later
+// pressure action with a value above the threshold relieves the pressure
+// (the condition then clears once evictionPressureTransitionPeriod, 5 m
+// by default, has passed without the threshold being met).
+//
+// The capacity a signal is read against is the node's status.capacity
+// (memory for memory.available and allocatableMemory.available,
+// ephemeral-storage for the *fs.available signals), or the node model's
+// ModelFilesystemInodes and ModelMaxPID. The node's filesystems are one
+// (nodepressure.LayoutShared): a value for nodefs, imagefs or containerfs
+// sets all three, as the kubelet's statistics of a node with one disk
+// report. Pods report no usage: the eviction manager ranks them by
+// priority alone (a pod without statistics is ranked first, and all
+// are).
+func (m *Machine) pressure(node, signal, value string, now time.Time) error {
+	k := m.kubelets[node]
+	n, _ := m.store.get("Node", node).(*api.Node)
+	if k == nil || n == nil {
+		return fmt.Errorf("Node/%s: %w", node, errNotFound)
+	}
+	s := nodepressure.Signal(signal)
+	if !s.Valid() {
+		return fmt.Errorf("unknown eviction signal %q", signal)
+	}
+	var capacity int64
+	switch s.Resource() {
+	case api.ResourceMemory:
+		list := n.Status.Capacity
+		if s == nodepressure.SignalAllocatableMemoryAvailable {
+			list = n.Status.Allocatable
+		}
+		q, ok := list[api.ResourceMemory]
+		if !ok {
+			return fmt.Errorf("Node/%s reports no memory capacity for %s", node, signal)
+		}
+		capacity = q.Value()
+	case api.ResourceEphemeralStorage:
+		q, ok := n.Status.Capacity[api.ResourceEphemeralStorage]
+		if !ok {
+			return fmt.Errorf("Node/%s reports no ephemeral-storage capacity for %s", node, signal)
+		}
+		capacity = q.Value()
+	case nodepressure.ResourceInodes:
+		capacity = ModelFilesystemInodes
+	default:
+		capacity = ModelMaxPID
+	}
+	avail, err := parseSignalValue(value, capacity)
+	if err != nil {
+		return fmt.Errorf("pressure %s=%s: %w", signal, value, err)
+	}
+	if k.pressure == nil {
+		mgr, err := nodepressure.NewManager(m.cfg.Eviction, nodepressure.LayoutShared)
+		if err != nil {
+			return err
+		}
+		// The next pass on the kubelet's cadence (its Lease's).
+		k.pressure = &pressureState{mgr: mgr, values: map[nodepressure.Signal]signalValue{}, nextPass: later(k.nextLease, now)}
+	}
+	v := signalValue{available: avail, capacity: max(capacity, avail)}
+	for _, t := range sameFilesystem(s) {
+		k.pressure.values[t] = v
+	}
+	return nil
+}
+
+// sameFilesystem lists the signals one reading sets: on the node's one
+// filesystem, nodefs, imagefs and containerfs are the same disk.
+func sameFilesystem(s nodepressure.Signal) []nodepressure.Signal {
+	switch s {
+	case nodepressure.SignalNodeFsAvailable, nodepressure.SignalImageFsAvailable, nodepressure.SignalContainerFsAvailable:
+		return []nodepressure.Signal{nodepressure.SignalNodeFsAvailable, nodepressure.SignalImageFsAvailable, nodepressure.SignalContainerFsAvailable}
+	case nodepressure.SignalNodeFsInodesFree, nodepressure.SignalImageFsInodesFree, nodepressure.SignalContainerFsInodesFree:
+		return []nodepressure.Signal{nodepressure.SignalNodeFsInodesFree, nodepressure.SignalImageFsInodesFree, nodepressure.SignalContainerFsInodesFree}
+	}
+	return []nodepressure.Signal{s}
+}
+
+// parseSignalValue reads a pressure action's value: a quantity, or a
+// percentage of capacity.
+func parseSignalValue(v string, capacity int64) (int64, error) {
+	v = strings.TrimSpace(v)
+	if p, ok := strings.CutSuffix(v, "%"); ok {
+		f, err := strconv.ParseFloat(p, 64)
+		if err != nil || f < 0 || f > 100 {
+			return 0, fmt.Errorf("percentage %q is not between 0%% and 100%%", v)
+		}
+		return int64(f / 100 * float64(capacity)), nil
+	}
+	q, err := api.ParseQuantity(v)
+	if err != nil {
+		return 0, err
+	}
+	if q.Sign() < 0 {
+		return 0, fmt.Errorf("negative value %q", v)
+	}
+	return q.Value(), nil
+}
+
+func later(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return b
+	}
+	return a
+}
+
+// summary is the kubelet's Summary API of the node at now: the signals
+// pressure actions set, read at now.
+func (p *pressureState) summary(node string, now time.Time) nodepressure.Summary {
+	t := api.NewTime(now)
+	u := func(v int64) *uint64 { x := uint64(v); return &x }
+	s := nodepressure.Summary{Node: nodepressure.NodeStats{NodeName: node}}
+	fs := func(avail, inodes nodepressure.Signal) *nodepressure.FsStats {
+		a, okA := p.values[avail]
+		i, okI := p.values[inodes]
+		if !okA && !okI {
+			return nil
+		}
+		f := &nodepressure.FsStats{Time: t}
+		if okA {
+			f.AvailableBytes, f.CapacityBytes, f.UsedBytes = u(a.available), u(a.capacity), u(a.capacity-a.available)
+		}
+		if okI {
+			f.InodesFree, f.Inodes, f.InodesUsed = u(i.available), u(i.capacity), u(i.capacity-i.available)
+		}
+		return f
+	}
+	if v, ok := p.values[nodepressure.SignalMemoryAvailable]; ok {
+		s.Node.Memory = &nodepressure.MemoryStats{Time: t, AvailableBytes: u(v.available), WorkingSetBytes: u(v.capacity - v.available)}
+	}
+	if v, ok := p.values[nodepressure.SignalAllocatableMemoryAvailable]; ok {
+		s.Node.SystemContainers = []nodepressure.ContainerStats{{Name: nodepressure.SystemContainerPods,
+			Memory: &nodepressure.MemoryStats{Time: t, AvailableBytes: u(v.available), WorkingSetBytes: u(v.capacity - v.available)}}}
+	}
+	s.Node.Fs = fs(nodepressure.SignalNodeFsAvailable, nodepressure.SignalNodeFsInodesFree)
+	image := fs(nodepressure.SignalImageFsAvailable, nodepressure.SignalImageFsInodesFree)
+	container := fs(nodepressure.SignalContainerFsAvailable, nodepressure.SignalContainerFsInodesFree)
+	if image != nil || container != nil {
+		s.Node.Runtime = &nodepressure.RuntimeStats{ImageFs: image, ContainerFs: container}
+	}
+	if v, ok := p.values[nodepressure.SignalPIDAvailable]; ok {
+		max, cur := v.capacity, v.capacity-v.available
+		s.Node.Rlimit = &nodepressure.RlimitStats{Time: t, MaxPID: &max, NumOfRunningProcesses: &cur}
+	}
+	return s
+}
+
+// evictionPass runs the kubelet's eviction manager when its housekeeping
+// pass is due (pkg/kubelet/eviction managerImpl.Start): every 10 s, or,
+// after it evicted a pod, as soon as the pod is cleaned up (checked every
+// second, for at most nodepressure.PodCleanupTimeout). Each pass is a
+// nodepressure.Manager Step with the node's Summary and its active pods;
+// its Events are recorded, its pressure conditions kept for the node
+// status and admission, and the pod it evicts is killed through its
+// machine (lifecycle.Killed with the pass's grace override, reason
+// Evicted and the eviction message).
+func (c *Machine) evictionPass(k *kubelet, now time.Time) error {
+	p := k.pressure
+	if p == nil || k.silent || p.nextPass.After(now) {
+		return nil
+	}
+	if p.evicted != "" && now.Sub(p.evictedAt) < nodepressure.PodCleanupTimeout {
+		if r := k.pods[p.evicted]; r != nil && !r.m.Terminal() && !r.m.Removed() {
+			p.nextPass = now.Add(podCleanupPoll)
+			return nil // not cleaned up yet
+		}
+	}
+	p.evicted = ""
+	keys := make([]string, 0, len(k.pods))
+	for key, r := range k.pods {
+		if !r.m.Terminal() && !r.m.Removed() {
+			keys = append(keys, key)
+		}
+	}
+	slices.Sort(keys)
+	var active []*api.Pod
+	for _, key := range keys {
+		if pod, _ := c.cache.get("Pod", key).(*api.Pod); pod != nil && pod.UID == k.pods[key].uid {
+			active = append(active, pod)
+		}
+	}
+	pass := p.mgr.Step(nodepressure.Observation{Summary: p.summary(k.node, now), Pods: active}, now)
+	p.conditions = pass.Conditions
+	p.nextPass = now.Add(nodepressure.MonitoringPeriod)
+	for i := range pass.Events {
+		c.rec.event(now, &pass.Events[i])
+	}
+	if e := pass.Eviction; e != nil {
+		key := e.Pod.Key()
+		p.evicted, p.evictedAt = key, now
+		p.nextPass = now.Add(podCleanupPoll)
+		if r := k.pods[key]; r != nil {
+			return k.step(c, r, lifecycle.Killed(e.Grace.GracePeriodSeconds, api.PodStatusReasonEvicted, e.Message), now)
+		}
+	}
+	return nil
+}
+
+// nodeConditions are the node conditions the kubelet posts at now
+// (lifecycle.NodeConditions from the eviction manager's and the node
+// shutdown manager's state); the node status events it records on a
+// transition are recorded.
+func (c *Machine) nodeConditions(k *kubelet, old []api.NodeCondition, now time.Time) []api.NodeCondition {
+	conds, events := lifecycle.NodeConditions(old, lifecycle.NodeStatusInput{Node: k.node,
+		Pressure: k.pressure.conditionList(), ShuttingDown: k.shutdown != nil}, now)
+	for i := range events {
+		c.rec.event(now, &events[i])
+	}
+	return conds
+}
+
+// updateNodeStatus is the kubelet's node status update at its
+// nodeStatusUpdateFrequency tick (10 s): it posts the status at once when
+// a condition changed (status, reason or message; tryUpdateNodeStatus
+// posts a changed status whatever nodeStatusReportFrequency says), and
+// leaves the unchanged status to the periodic report.
+func (c *Machine) updateNodeStatus(k *kubelet, now time.Time) error {
+	old, _ := c.store.get("Node", k.node).(*api.Node)
+	if old == nil || k.silent {
+		return nil
+	}
+	want, _ := lifecycle.NodeConditions(old.Status.Conditions, lifecycle.NodeStatusInput{Node: k.node,
+		Pressure: k.pressure.conditionList(), ShuttingDown: k.shutdown != nil}, now)
+	if sameConditionStates(old.Status.Conditions, want) {
+		return nil
+	}
+	return c.postNodeStatus(k, now)
+}
+
+// postNodeStatus posts the node's status now (its conditions as the
+// kubelet computes them), and restarts the periodic report's clock
+// (nodeStatusReportFrequency).
+func (c *Machine) postNodeStatus(k *kubelet, now time.Time) error {
+	k.nextStatus = now.Add(NodeStatusReportFrequency)
+	old, _ := c.store.get("Node", k.node).(*api.Node)
+	if old == nil {
+		return nil
+	}
+	n, err := clone(old)
+	if err != nil {
+		return err
+	}
+	n.Status.Conditions = c.nodeConditions(k, n.Status.Conditions, now)
+	c.store.nextRV(&n.ObjectMeta)
+	c.store.put("Node", k.node, n, watchModified, old)
+	return nil
+}
+
+// sameConditionStates reports whether two condition lists say the same,
+// heartbeat times aside (the kubelet's nodeStatusHasChanged).
+func sameConditionStates(a, b []api.NodeCondition) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if x.Type != y.Type || x.Status != y.Status || x.Reason != y.Reason || x.Message != y.Message ||
+			!x.LastTransitionTime.Time.Equal(y.LastTransitionTime.Time) {
+			return false
+		}
+	}
+	return true
+}
