@@ -137,6 +137,7 @@ type Machine struct {
 	leases map[string]time.Time // each node's Lease renewTime
 
 	deletedUIDs map[string]bool // owners deleted, for the garbage collector
+	apps        appsState       // StatefulSet, DaemonSet and Job controllers (apps.go)
 
 	pdbDirty   map[string]bool
 	pdbRecheck map[string]time.Time
@@ -326,11 +327,6 @@ func (m *Machine) createObject(o api.Object, now time.Time) (api.Object, error) 
 // run yet: holding them without their controller would make a run look
 // right and be wrong.
 func supported(o api.Object) error {
-	switch o.(type) {
-	case *api.StatefulSet, *api.DaemonSet, *api.Job:
-		kind, _ := objectMeta(o)
-		return fmt.Errorf("cluster: %s: its controller is not simulated yet: %w (NEXT.md)", kind, errors.ErrUnsupported)
-	}
 	return nil
 }
 
@@ -379,6 +375,7 @@ func (m *Machine) NextDeadline() time.Time {
 	d := m.sched.NextDeadline()
 	d = earliest(d, m.rsc.NextDeadline())
 	d = earliest(d, m.dc.NextDeadline())
+	d = earliest(d, m.appsNextDeadline())
 	d = earliest(d, m.nlc.NextDeadline())
 	d = earliest(d, m.te.NextDeadline())
 	d = earliest(d, m.gc.NextDeadline())
@@ -579,7 +576,7 @@ func (m *Machine) anyDue(now time.Time) bool {
 			return true
 		}
 	}
-	if len(m.pdbDirty) > 0 || len(m.deletedUIDs) > 0 {
+	if len(m.pdbDirty) > 0 || len(m.deletedUIDs) > 0 || m.appsDue(now) {
 		return true
 	}
 	for _, t := range m.pdbRecheck {
@@ -616,6 +613,7 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 		m.onDeliver(w)
 	}
 	m.rec.watch(now, w)
+	m.appsDeliver(w)
 	var in scheduling.Input
 	switch o := w.Object.(type) {
 	case *api.Pod:
@@ -673,6 +671,8 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 		return nil
 	case *api.Deployment:
 		m.depDirty[w.Key] = true
+		return nil
+	case *api.DaemonSet, *api.Job, *api.ControllerRevision:
 		return nil
 	case *api.PodDisruptionBudget:
 		m.pdbDirty[w.Key] = true
@@ -767,6 +767,9 @@ func (m *Machine) runComponents(now time.Time) error {
 		return err
 	}
 	if err := m.runReplicaSets(now); err != nil {
+		return err
+	}
+	if err := m.runApps(now); err != nil {
 		return err
 	}
 	for d := m.sched.NextDeadline(); !d.IsZero() && !d.After(now); d = m.sched.NextDeadline() {
