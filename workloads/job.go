@@ -142,7 +142,7 @@ type JobSync struct {
 	Err error
 	// Skipped says why the sync did nothing ("finished", "managed by
 	// <controller>", "unknown completion mode"); "" when it ran.
-	Skipped string	// Events are the Events the controller records on the Job (source
+	Skipped string // Events are the Events the controller records on the Job (source
 	// JobControllerName), in order: Suspended "Job suspended" or Resumed
 	// "Job resumed" when the Suspended condition changed; SuccessfulDelete
 	// "Deleted pod: <name>" per pod deleted; once the status written
