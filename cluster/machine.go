@@ -137,6 +137,7 @@ type Machine struct {
 	leases map[string]time.Time // each node's Lease renewTime
 
 	deletedUIDs map[string]bool // owners deleted, for the garbage collector
+	gcWork      bool            // an owner being deleted with a GC finalizer (garbage.go)
 	apps        appsState       // StatefulSet, DaemonSet and Job controllers (apps.go)
 
 	pdbDirty   map[string]bool
@@ -498,7 +499,8 @@ func (m *Machine) deleteObject(ref ObjectRef, now time.Time) error {
 		_, err := m.store.deletePod(ref.key(), nil, now)
 		return err
 	}
-	return m.store.remove(ref.Kind, ref.key())
+	bg := api.DeletePropagationBackground
+	return m.deleteWithOptions(ref.Kind, ref.key(), &api.DeleteOptions{PropagationPolicy: &bg}, now)
 }
 
 // scale sets spec.replicas through the scale subresource.
@@ -576,7 +578,7 @@ func (m *Machine) anyDue(now time.Time) bool {
 			return true
 		}
 	}
-	if len(m.pdbDirty) > 0 || len(m.deletedUIDs) > 0 || m.appsDue(now) {
+	if len(m.pdbDirty) > 0 || len(m.deletedUIDs) > 0 || m.gcWork || m.appsDue(now) {
 		return true
 	}
 	for _, t := range m.pdbRecheck {
@@ -614,6 +616,7 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 	}
 	m.rec.watch(now, w)
 	m.appsDeliver(w)
+	m.gcDeliver(w)
 	var in scheduling.Input
 	switch o := w.Object.(type) {
 	case *api.Pod:
