@@ -98,8 +98,8 @@ const maxRounds = 10000
 // Machine is a whole Kubernetes cluster as one pure, deterministic state
 // machine: the API server's object store, kube-scheduler (the scheduling
 // loop with DefaultPreemption), the controllers of kube-controller-manager
-// (Deployment, ReplicaSet, disruption, node lifecycle, taint eviction, pod
-// GC, the garbage collector), one kubelet per node and the kubectl drains
+// (Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, disruption, node
+// lifecycle, taint eviction, pod GC, the garbage collector), one kubelet per node and the kubectl drains
 // in progress, each the podsem machine of that component driven through
 // its public API. Step applies an input and lets every component react
 // until the cluster is quiet at that instant; NextDeadline says when
@@ -109,7 +109,8 @@ const maxRounds = 10000
 // loop updates from the store's watch events, in the order of the writes,
 // then run in a fixed order (DESIGN.md): node lifecycle controller, taint
 // eviction, pod GC, garbage collector, disruption controller, Deployment
-// controller, ReplicaSet controller, kube-scheduler (one ScheduleOne per
+// controller, ReplicaSet controller, StatefulSet, DaemonSet and Job
+// controllers, kube-scheduler (one ScheduleOne per
 // tick, while pods are ready), kubelets in node-name order, drains. The
 // same inputs at the same times give the same records, byte for byte.
 //
