@@ -48,6 +48,29 @@ func DefaultPod(pod *Pod) {
 		return
 	}
 	s := &pod.Spec
+	defaultPodSpec(s, s.HostNetwork)
+	// Requests default to limits per container, before the pod-level
+	// defaults that aggregate them.
+	for i := range s.Containers {
+		copyLimitsToRequests(&s.Containers[i].Resources)
+	}
+	for i := range s.InitContainers {
+		copyLimitsToRequests(&s.InitContainers[i].Resources)
+	}
+	defaultHugePagePodLimits(pod)
+	defaultPodRequests(pod)
+	if s.EnableServiceLinks == nil {
+		t := true
+		s.EnableServiceLinks = &t
+	}
+}
+
+// defaultPodSpec is the v1 defaulting of a pod spec wherever one appears
+// (SetDefaults_PodSpec and the generated per-field defaults: containers,
+// probes, volumes, ports, quantities). hostNetworkPorts applies the
+// hostNetwork port default, which upstream applies to pods only
+// (SetDefaults_Pod), never to a workload's template.
+func defaultPodSpec(s *PodSpec, hostNetworkPorts bool) {
 	if s.DNSPolicy == "" {
 		s.DNSPolicy = DNSClusterFirst
 	}
@@ -68,10 +91,10 @@ func DefaultPod(pod *Pod) {
 		defaultVolume(&s.Volumes[i])
 	}
 	for i := range s.InitContainers {
-		defaultContainer(&s.InitContainers[i], s.HostNetwork)
+		defaultContainer(&s.InitContainers[i], hostNetworkPorts)
 	}
 	for i := range s.Containers {
-		defaultContainer(&s.Containers[i], s.HostNetwork)
+		defaultContainer(&s.Containers[i], hostNetworkPorts)
 	}
 	for i := range s.EphemeralContainers {
 		defaultContainer(&s.EphemeralContainers[i].Container, false)
@@ -80,20 +103,6 @@ func DefaultPod(pod *Pod) {
 	if s.Resources != nil {
 		roundUpToMilli(s.Resources.Limits)
 		roundUpToMilli(s.Resources.Requests)
-	}
-	// Requests default to limits per container, before the pod-level
-	// defaults that aggregate them.
-	for i := range s.Containers {
-		copyLimitsToRequests(&s.Containers[i].Resources)
-	}
-	for i := range s.InitContainers {
-		copyLimitsToRequests(&s.InitContainers[i].Resources)
-	}
-	defaultHugePagePodLimits(pod)
-	defaultPodRequests(pod)
-	if s.EnableServiceLinks == nil {
-		t := true
-		s.EnableServiceLinks = &t
 	}
 }
 

@@ -198,6 +198,11 @@ var nilCases = map[string]func(t *testing.T){
 		}
 	},
 	"DefaultCSIDriver":             func(t *testing.T) { api.DefaultCSIDriver(nil) },
+	"DefaultDaemonSet":             func(t *testing.T) { api.DefaultDaemonSet(nil) },
+	"DefaultDeployment":            func(t *testing.T) { api.DefaultDeployment(nil) },
+	"DefaultJob":                   func(t *testing.T) { api.DefaultJob(nil) },
+	"DefaultReplicaSet":            func(t *testing.T) { api.DefaultReplicaSet(nil) },
+	"DefaultStatefulSet":           func(t *testing.T) { api.DefaultStatefulSet(nil) },
 	"DefaultPersistentVolume":      func(t *testing.T) { api.DefaultPersistentVolume(nil) },
 	"DefaultPersistentVolumeClaim": func(t *testing.T) { api.DefaultPersistentVolumeClaim(nil) },
 	"DefaultPod":                   func(t *testing.T) { api.DefaultPod(nil) },

@@ -112,26 +112,23 @@ func (m *Machine) replicaSetWrites(rs *api.ReplicaSet, sync workloads.ReplicaSet
 			return err
 		}
 	}
-	for i := 0; i < sync.CreateAttempts && sync.NewPod != nil; i++ {
-		if i >= sync.Created {
-			e := podCreateFailedEvent(rs, sync.Err)
-			m.rec.event(now, &e)
-			continue
-		}
+	owner := workloads.WorkloadReference("ReplicaSet", "apps/v1", &rs.ObjectMeta)
+	for i := 0; i < sync.Created && sync.NewPod != nil; i++ {
 		p, err := m.store.create(sync.NewPod, now)
 		if err != nil {
 			return fmt.Errorf("cluster: ReplicaSet %s: a create admitted beforehand failed: %w", rs.Name, err)
 		}
 		_, meta := objectMeta(p)
-		e := podCreatedEvent(rs, meta.Name)
+		e := workloads.PodCreatedEvent(owner, workloads.ReplicaSetControllerName, meta.Name)
 		m.rec.event(now, &e)
 	}
 	for _, p := range sync.Delete {
 		if _, err := m.store.deletePod(p.Key(), nil, now); err != nil && !errors.Is(err, errNotFound) {
 			return err
 		}
-		e := podDeletedEvent(rs, p.Name)
-		m.rec.event(now, &e)
+	}
+	for i := range sync.Events {
+		m.rec.event(now, &sync.Events[i])
 	}
 	if sync.StatusUpdated {
 		if err := m.writeStatus("ReplicaSet", objectKey(&rs.ObjectMeta), rs.UID, func(o api.Object) {
@@ -186,20 +183,16 @@ func (m *Machine) deploymentWrites(d *api.Deployment, sync workloads.DeploymentS
 			return err
 		}
 	}
+	events := sync.Events
 	if rs := sync.NewReplicaSet; rs != nil {
 		if _, err := m.store.create(rs, now); err != nil {
 			m.rec.scenario(now, "Warning", "FailedCreate", objRef("Deployment", d.Namespace, d.Name), err.Error())
-		} else if rs.Spec.Replicas != nil && *rs.Spec.Replicas > 0 {
-			e := scaledEvent(d, rs.Name, 0, *rs.Spec.Replicas)
-			m.rec.event(now, &e)
+			if rs.Spec.Replicas != nil && *rs.Spec.Replicas > 0 && len(events) > 0 {
+				events = events[1:] // its "Scaled up ... from 0" is recorded on success only
+			}
 		}
 	}
-	scale := map[string]int32{}
 	for _, u := range sync.Updates {
-		prev, ok := scale[u.Name]
-		if !ok {
-			prev = u.PreviousReplicas
-		}
 		n, err := clone(u.ReplicaSet)
 		if err != nil {
 			return err
@@ -213,13 +206,9 @@ func (m *Machine) deploymentWrites(d *api.Deployment, sync workloads.DeploymentS
 			m.rec.scenario(now, "Warning", "UpdateFailed", objRef("ReplicaSet", d.Namespace, u.Name), err.Error())
 			continue
 		}
-		if n.Spec.Replicas != nil && *n.Spec.Replicas != prev {
-			e := scaledEvent(d, u.Name, prev, *n.Spec.Replicas)
-			m.rec.event(now, &e)
-		}
-		if n.Spec.Replicas != nil {
-			scale[u.Name] = *n.Spec.Replicas
-		}
+	}
+	for i := range events {
+		m.rec.event(now, &events[i])
 	}
 	for _, name := range sync.Deleted {
 		if err := m.store.remove("ReplicaSet", d.Namespace+"/"+name); err != nil && !errors.Is(err, errNotFound) {

@@ -40,8 +40,12 @@
 //     controller (disruption.Evaluate); the node lifecycle controller
 //     (nodelifecycle.Controller: NodeNotReady, Unknown, taints, pods marked
 //     not ready); taint eviction (nodelifecycle.TaintEviction:
-//     TaintManagerEviction); pod GC (termination.Collector); the garbage
-//     collector's background propagation;
+//     TaintManagerEviction); pod GC (termination.Collector); the
+//     StatefulSet, DaemonSet and Job controllers (workloads'
+//     StatefulSetController with its ControllerRevisions and claims,
+//     DaemonSetController over every node, JobController with its tracking
+//     finalizer); the garbage collector (background, foreground and orphan
+//     propagation with their finalizers);
 //   - one kubelet per Node: its Lease renewed every 10 s and its status
 //     checked every 10 s, posted when a condition changed and every 5
 //     minutes otherwise (lifecycle.NodeConditions: pressure conditions,
@@ -60,9 +64,6 @@
 //     evictions with a 429 retried every 5 s, the wait for each pod's
 //     deletion, --timeout.
 //
-// StatefulSets, DaemonSets and Jobs are refused (errors.ErrUnsupported)
-// until their controllers run here.
-//
 // # Order and determinism
 //
 // Each Step runs rounds until nothing is left: the store's watch events
@@ -71,7 +72,7 @@
 // event concerns or whose deadline has come runs once, in a fixed order:
 // node lifecycle controller, taint eviction, pod GC, garbage collector,
 // disruption controller, Deployment controller, ReplicaSet controller,
-// kube-scheduler (one ScheduleOne per tick while pods are waiting), the
+// StatefulSet, DaemonSet and Job controllers, kube-scheduler (one ScheduleOne per tick while pods are waiting), the
 // kubelets by node name, the drains in progress.
 // Components read the cache, never the store, so a write becomes visible
 // at the next round, as through an informer. Upstream runs them

@@ -2,76 +2,333 @@ package cluster
 
 import (
 	"errors"
+	"fmt"
+	"slices"
 	"time"
 
 	"github.com/podsem/podsem/api"
 )
 
-// runGarbageCollector is kube-controller-manager's garbage collector
-// (pkg/controller/garbagecollector) for background propagation, the
-// default of a DELETE: each object whose owners have all been deleted is
-// deleted in turn (a pod gracefully, with its own grace period), and an
-// object that still has an owner loses its references to the deleted ones.
-// Upstream reacts within milliseconds; here in the round after the owner's
-// deletion is delivered. Foreground deletion and orphaning (the
-// foregroundDeletion and orphan finalizers) are not modelled yet.
+// The garbage collector of kube-controller-manager
+// (pkg/controller/garbagecollector) and the API server's side of it (the
+// generic registry's deletion finalizers), for the three propagation
+// policies of a DELETE:
+//
+//   - Background (the scenario's delete, as the e2e harness sends it):
+//     the owner is removed at once; then each object whose owners are all
+//     gone is deleted in turn (a pod gracefully, with its own grace
+//     period), and an object that keeps a live owner loses its
+//     references to the gone ones.
+//   - Foreground: the owner stays, marked for deletion with the
+//     foregroundDeletion finalizer; its dependents are deleted (in the
+//     foreground themselves when they have dependents of their own, else
+//     in the background); once no dependent whose reference has
+//     blockOwnerDeletion is left, the finalizer goes and with it the owner.
+//   - Orphan: the owner stays with the orphan finalizer until the
+//     collector has removed every dependent's reference to it; then the
+//     finalizer goes and with it the owner.
+//
+// A DELETE that names no policy takes the object's GC finalizer if it has
+// one, else its kind's default: orphan for a batch/v1 Job (the Job
+// strategy keeps it for compatibility), background for every other kind
+// here. Upstream reacts within milliseconds; here in the round after the
+// change is delivered.
+
+// isGCFinalizer reports the garbage collector's finalizers.
+func isGCFinalizer(f string) bool {
+	return f == api.FinalizerOrphanDependents || f == api.FinalizerDeleteDependents
+}
+
+// gcDeliver marks the collector's work from an informer event: an object
+// gone (its dependents may be orphaned or unblock a foreground owner) or
+// one marked for deletion holding a GC finalizer.
+func (m *Machine) gcDeliver(w watchEvent) {
+	_, meta := objectMeta(w.Object)
+	if meta == nil {
+		return
+	}
+	if w.Type == watchDeleted || (meta.DeletionTimestamp != nil && slices.ContainsFunc(meta.Finalizers, isGCFinalizer)) {
+		m.gcWork = true
+	}
+}
+
+// deletePropagation is the policy a DELETE of an object of kind with
+// finalizers and opts takes (the generic registry's
+// deletionFinalizersForGarbageCollection).
+func deletePropagation(kind string, finalizers []string, opts *api.DeleteOptions) string {
+	switch {
+	case opts != nil && opts.OrphanDependents != nil:
+		if *opts.OrphanDependents {
+			return api.DeletePropagationOrphan
+		}
+		return api.DeletePropagationBackground
+	case opts != nil && opts.PropagationPolicy != nil:
+		return *opts.PropagationPolicy
+	}
+	for _, f := range finalizers {
+		switch f {
+		case api.FinalizerOrphanDependents:
+			return api.DeletePropagationOrphan
+		case api.FinalizerDeleteDependents:
+			return api.DeletePropagationForeground
+		}
+	}
+	if kind == "Job" {
+		return api.DeletePropagationOrphan
+	}
+	return api.DeletePropagationBackground
+}
+
+// deleteWithOptions serves a DELETE of the object kind/key with opts (nil:
+// none) at now. A pod goes through the pod registry (store.deletePod,
+// termination.APIServerGrace, which sets the GC finalizers the same
+// way). Another object is removed at once unless the policy or its own
+// finalizers keep it: then it is marked (deletionTimestamp now, grace 0)
+// and carries the policy's finalizer.
+func (m *Machine) deleteWithOptions(kind, key string, opts *api.DeleteOptions, now time.Time) error {
+	if kind == "Pod" {
+		_, err := m.store.deletePod(key, opts, now)
+		return err
+	}
+	old := m.store.get(kind, key)
+	if old == nil {
+		return fmt.Errorf("%s %q: %w", kind, key, errNotFound)
+	}
+	if p := opts; p != nil && p.PropagationPolicy != nil {
+		switch *p.PropagationPolicy {
+		case api.DeletePropagationOrphan, api.DeletePropagationBackground, api.DeletePropagationForeground:
+		default:
+			return fmt.Errorf("%s %q: propagationPolicy: Unsupported value: %q", kind, key, *p.PropagationPolicy)
+		}
+	}
+	_, om := objectMeta(old)
+	policy := deletePropagation(kind, om.Finalizers, opts)
+	fins := slices.DeleteFunc(slices.Clone(om.Finalizers), isGCFinalizer)
+	switch policy {
+	case api.DeletePropagationOrphan:
+		fins = append(fins, api.FinalizerOrphanDependents)
+	case api.DeletePropagationForeground:
+		fins = append(fins, api.FinalizerDeleteDependents)
+	}
+	if len(fins) == 0 {
+		return m.store.remove(kind, key)
+	}
+	n, err := clone(old)
+	if err != nil {
+		return err
+	}
+	_, meta := objectMeta(n)
+	meta.Finalizers = fins
+	if meta.DeletionTimestamp == nil {
+		meta.DeletionTimestamp = api.NewTimePtr(now.Truncate(time.Second))
+		zero := int64(0)
+		meta.DeletionGracePeriodSeconds = &zero
+	}
+	if specEqual(n, old) {
+		return nil
+	}
+	m.store.nextRV(meta)
+	m.store.put(kind, key, n, watchModified, old)
+	return nil
+}
+
+// removeFinalizer removes finalizer from the object kind/key (an update
+// of metadata.finalizers); the object leaves storage when it was marked
+// for deletion and this was its last finalizer.
+func (m *Machine) removeFinalizer(kind, key, finalizer string, now time.Time) error {
+	old := m.store.get(kind, key)
+	if old == nil {
+		return nil
+	}
+	_, om := objectMeta(old)
+	if kind == "Pod" {
+		return m.removePodFinalizer(key, om.UID, finalizer, now)
+	}
+	if !slices.Contains(om.Finalizers, finalizer) {
+		return nil
+	}
+	if om.DeletionTimestamp != nil && len(om.Finalizers) == 1 {
+		return m.store.remove(kind, key)
+	}
+	return m.patchMeta(kind, key, func(meta *api.ObjectMeta) {
+		meta.Finalizers = slices.DeleteFunc(slices.Clone(meta.Finalizers), func(f string) bool { return f == finalizer })
+	})
+}
+
+// runGarbageCollector runs the collector when an owner went away or one
+// is being deleted with a GC finalizer.
 func (m *Machine) runGarbageCollector(now time.Time) error {
-	if len(m.deletedUIDs) == 0 {
+	if len(m.deletedUIDs) == 0 && !m.gcWork {
 		return nil
 	}
 	gone := m.deletedUIDs
-	m.deletedUIDs = nil
+	m.deletedUIDs, m.gcWork = nil, false
+	if err := m.collectOrphaned(gone, now); err != nil {
+		return err
+	}
+	return m.processDeletingOwners(now)
+}
+
+// graphObjects is every object in the collector's graph (the informer
+// cache), kinds in a fixed order and each kind by key.
+func (m *Machine) graphObjects() []api.Object {
+	var out []api.Object
 	for _, kind := range objectKinds {
-		for _, o := range m.cache.list(kind) {
-			_, meta := objectMeta(o)
-			hit := false
-			for _, r := range meta.OwnerReferences {
-				if gone[r.UID] {
-					hit = true
-				}
+		out = append(out, m.cache.list(kind)...)
+	}
+	return out
+}
+
+// collectOrphaned handles the dependents of owners that are gone: an
+// object with no owner left is deleted in the background, one that keeps
+// a live owner loses its references to the gone ones.
+func (m *Machine) collectOrphaned(gone map[string]bool, now time.Time) error {
+	if len(gone) == 0 {
+		return nil
+	}
+	for _, o := range m.graphObjects() {
+		kind, meta := objectMeta(o)
+		if !slices.ContainsFunc(meta.OwnerReferences, func(r api.OwnerReference) bool { return gone[r.UID] }) {
+			continue
+		}
+		var live []api.OwnerReference
+		for _, r := range meta.OwnerReferences {
+			if !gone[r.UID] && m.ownerExists(r, meta.Namespace) {
+				live = append(live, r)
 			}
-			if !hit {
-				continue
+		}
+		key := objectKey(meta)
+		if len(live) > 0 {
+			if err := m.patchMeta(kind, key, func(mm *api.ObjectMeta) { mm.OwnerReferences = live }); err != nil {
+				return err
 			}
-			var live []api.OwnerReference
-			for _, r := range meta.OwnerReferences {
-				if !gone[r.UID] && m.ownerExists(r, meta.Namespace) {
-					live = append(live, r)
-				}
-			}
-			key := objectKey(meta)
-			if len(live) > 0 {
-				if err := m.patchMeta(kind, key, func(mm *api.ObjectMeta) { mm.OwnerReferences = live }); err != nil {
+			continue
+		}
+		bg := api.DeletePropagationBackground
+		if err := m.deleteWithOptions(kind, key, &api.DeleteOptions{PropagationPolicy: &bg}, now); err != nil && !errors.Is(err, errNotFound) {
+			return err
+		}
+	}
+	return nil
+}
+
+// processDeletingOwners handles each owner marked for deletion with a GC
+// finalizer: orphaning removes the dependents' references to it, then its
+// finalizer; foreground deletes its dependents, and removes its finalizer
+// once none that blocks it is left.
+func (m *Machine) processDeletingOwners(now time.Time) error {
+	objs := m.graphObjects()
+	dependents := map[string][]api.Object{} // owner uid -> dependents
+	for _, o := range objs {
+		_, meta := objectMeta(o)
+		for _, r := range meta.OwnerReferences {
+			dependents[r.UID] = append(dependents[r.UID], o)
+		}
+	}
+	for _, o := range objs {
+		kind, meta := objectMeta(o)
+		if meta.DeletionTimestamp == nil {
+			continue
+		}
+		key := objectKey(meta)
+		switch {
+		case slices.Contains(meta.Finalizers, api.FinalizerOrphanDependents):
+			uid := meta.UID
+			for _, d := range dependents[uid] {
+				dk, dm := objectMeta(d)
+				if err := m.patchMeta(dk, objectKey(dm), func(mm *api.ObjectMeta) {
+					mm.OwnerReferences = slices.DeleteFunc(slices.Clone(mm.OwnerReferences), func(r api.OwnerReference) bool { return r.UID == uid })
+				}); err != nil {
 					return err
 				}
-				continue
 			}
-			var err error
-			if kind == "Pod" {
-				bg := "Background"
-				_, err = m.store.deletePod(key, &api.DeleteOptions{PropagationPolicy: &bg}, now)
-			} else {
-				err = m.store.remove(kind, key)
-			}
-			if err != nil && !errors.Is(err, errNotFound) {
+			if err := m.removeFinalizer(kind, key, api.FinalizerOrphanDependents, now); err != nil {
 				return err
+			}
+		case slices.Contains(meta.Finalizers, api.FinalizerDeleteDependents):
+			blocking := 0
+			for _, d := range dependents[meta.UID] {
+				dk, dm := objectMeta(d)
+				var ref api.OwnerReference
+				for _, r := range dm.OwnerReferences {
+					if r.UID == meta.UID {
+						ref = r
+					}
+				}
+				if ref.BlockOwnerDeletion != nil && *ref.BlockOwnerDeletion {
+					blocking++
+				}
+				if dm.DeletionTimestamp != nil {
+					continue
+				}
+				if err := m.deleteDependent(dk, dm, meta.UID, len(dependents[dm.UID]) > 0, now); err != nil {
+					return err
+				}
+			}
+			if blocking == 0 {
+				if err := m.removeFinalizer(kind, key, api.FinalizerDeleteDependents, now); err != nil {
+					return err
+				}
 			}
 		}
 	}
 	return nil
 }
 
+// deleteDependent is the collector's attemptToDeleteItem for a dependent
+// of an owner deleted in the foreground: a dependent with another owner
+// that still stands only loses its reference to this one; else it is
+// deleted, in the foreground when it has dependents of its own.
+func (m *Machine) deleteDependent(kind string, meta *api.ObjectMeta, owner string, hasDependents bool, now time.Time) error {
+	var solid []api.OwnerReference
+	for _, r := range meta.OwnerReferences {
+		if r.UID != owner && m.ownerSolid(r, meta.Namespace) {
+			solid = append(solid, r)
+		}
+	}
+	key := objectKey(meta)
+	if len(solid) > 0 {
+		return m.patchMeta(kind, key, func(mm *api.ObjectMeta) {
+			mm.OwnerReferences = slices.DeleteFunc(slices.Clone(mm.OwnerReferences), func(r api.OwnerReference) bool { return r.UID == owner })
+		})
+	}
+	policy := api.DeletePropagationBackground
+	if hasDependents {
+		policy = api.DeletePropagationForeground
+	}
+	err := m.deleteWithOptions(kind, key, &api.DeleteOptions{PropagationPolicy: &policy}, now)
+	if errors.Is(err, errNotFound) {
+		return nil
+	}
+	return err
+}
+
 // ownerExists reports whether the owner a reference names is in the
 // store with that uid.
 func (m *Machine) ownerExists(r api.OwnerReference, namespace string) bool {
+	_, meta := m.owner(r, namespace)
+	return meta != nil
+}
+
+// ownerSolid reports whether the owner exists and is not being deleted
+// in the foreground (the collector's "solid" owner).
+func (m *Machine) ownerSolid(r api.OwnerReference, namespace string) bool {
+	_, meta := m.owner(r, namespace)
+	return meta != nil && !(meta.DeletionTimestamp != nil && slices.Contains(meta.Finalizers, api.FinalizerDeleteDependents))
+}
+
+func (m *Machine) owner(r api.OwnerReference, namespace string) (api.Object, *api.ObjectMeta) {
 	key := r.Name
 	if !clusterScoped[r.Kind] {
 		key = namespace + "/" + r.Name
 	}
 	o := m.store.get(r.Kind, key)
 	if o == nil {
-		return false
+		return nil, nil
 	}
 	_, meta := objectMeta(o)
-	return meta.UID == r.UID
+	if meta.UID != r.UID {
+		return nil, nil
+	}
+	return o, meta
 }

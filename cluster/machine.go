@@ -112,8 +112,8 @@ const maxRounds = 10000
 // Machine is a whole Kubernetes cluster as one pure, deterministic state
 // machine: the API server's object store, kube-scheduler (the scheduling
 // loop with DefaultPreemption), the controllers of kube-controller-manager
-// (Deployment, ReplicaSet, disruption, node lifecycle, taint eviction, pod
-// GC, the garbage collector), one kubelet per node and the kubectl drains
+// (Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, disruption, node
+// lifecycle, taint eviction, pod GC, the garbage collector), one kubelet per node and the kubectl drains
 // in progress, each the podsem machine of that component driven through
 // its public API. Step applies an input and lets every component react
 // until the cluster is quiet at that instant; NextDeadline says when
@@ -123,7 +123,8 @@ const maxRounds = 10000
 // loop updates from the store's watch events, in the order of the writes,
 // then run in a fixed order (DESIGN.md): node lifecycle controller, taint
 // eviction, pod GC, garbage collector, disruption controller, Deployment
-// controller, ReplicaSet controller, kube-scheduler (one ScheduleOne per
+// controller, ReplicaSet controller, StatefulSet, DaemonSet and Job
+// controllers, kube-scheduler (one ScheduleOne per
 // tick, while pods are ready), kubelets in node-name order, drains. The
 // same inputs at the same times give the same records, byte for byte.
 //
@@ -152,6 +153,8 @@ type Machine struct {
 	zones  map[string]nodelifecycle.ZoneReport // as the last monitor pass reported them
 
 	deletedUIDs map[string]bool // owners deleted, for the garbage collector
+	gcWork      bool            // an owner being deleted with a GC finalizer (garbage.go)
+	apps        appsState       // StatefulSet, DaemonSet and Job controllers (apps.go)
 
 	pdbDirty   map[string]bool
 	pdbRecheck map[string]time.Time
@@ -343,11 +346,6 @@ func (m *Machine) createObject(o api.Object, now time.Time) (api.Object, error) 
 // run yet: holding them without their controller would make a run look
 // right and be wrong.
 func supported(o api.Object) error {
-	switch o.(type) {
-	case *api.StatefulSet, *api.DaemonSet, *api.Job:
-		kind, _ := objectMeta(o)
-		return fmt.Errorf("cluster: %s: its controller is not simulated yet: %w (NEXT.md)", kind, errors.ErrUnsupported)
-	}
 	return nil
 }
 
@@ -396,6 +394,7 @@ func (m *Machine) NextDeadline() time.Time {
 	d := m.sched.NextDeadline()
 	d = earliest(d, m.rsc.NextDeadline())
 	d = earliest(d, m.dc.NextDeadline())
+	d = earliest(d, m.appsNextDeadline())
 	d = earliest(d, m.nlc.NextDeadline())
 	d = earliest(d, m.te.NextDeadline())
 	d = earliest(d, m.gc.NextDeadline())
@@ -522,7 +521,8 @@ func (m *Machine) deleteObject(ref ObjectRef, now time.Time) error {
 		_, err := m.store.deletePod(ref.key(), nil, now)
 		return err
 	}
-	return m.store.remove(ref.Kind, ref.key())
+	bg := api.DeletePropagationBackground
+	return m.deleteWithOptions(ref.Kind, ref.key(), &api.DeleteOptions{PropagationPolicy: &bg}, now)
 }
 
 // scale sets spec.replicas through the scale subresource.
@@ -600,7 +600,7 @@ func (m *Machine) anyDue(now time.Time) bool {
 			return true
 		}
 	}
-	if len(m.pdbDirty) > 0 || len(m.deletedUIDs) > 0 {
+	if len(m.pdbDirty) > 0 || len(m.deletedUIDs) > 0 || m.gcWork || m.appsDue(now) {
 		return true
 	}
 	for _, t := range m.pdbRecheck {
@@ -640,6 +640,8 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 		m.answers.observe(m, w, now)
 	}
 	m.rec.watch(now, w)
+	m.appsDeliver(w)
+	m.gcDeliver(w)
 	var in scheduling.Input
 	switch o := w.Object.(type) {
 	case *api.Pod:
@@ -697,6 +699,8 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 		return nil
 	case *api.Deployment:
 		m.depDirty[w.Key] = true
+		return nil
+	case *api.DaemonSet, *api.Job, *api.ControllerRevision:
 		return nil
 	case *api.PodDisruptionBudget:
 		m.pdbDirty[w.Key] = true
@@ -791,6 +795,9 @@ func (m *Machine) runComponents(now time.Time) error {
 		return err
 	}
 	if err := m.runReplicaSets(now); err != nil {
+		return err
+	}
+	if err := m.runApps(now); err != nil {
 		return err
 	}
 	for d := m.sched.NextDeadline(); !d.IsZero() && !d.After(now); d = m.sched.NextDeadline() {

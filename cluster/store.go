@@ -285,15 +285,14 @@ func (s *store) create(o api.Object, now time.Time) (api.Object, error) {
 			return nil, err
 		}
 		o, m = p, &p.ObjectMeta
-	case *api.Deployment:
-		if err := defaultDeployment(x); err != nil {
+	default:
+		if err := prepareWorkload(o, nil); err != nil {
 			return nil, err
 		}
-	case *api.ReplicaSet:
-		defaultReplicaSet(x)
 	}
 	s.uids++
 	m.UID = fmt.Sprintf("%08x-0000-4000-8000-%012x", s.uids, s.uids)
+	prepareWorkloadUID(o)
 	m.CreationTimestamp = api.NewTime(now.Truncate(time.Second))
 	m.Generation = 1
 	m.DeletionTimestamp, m.DeletionGracePeriodSeconds = nil, nil
@@ -343,17 +342,9 @@ func (s *store) update(o api.Object) (api.Object, error) {
 		m.Generation = om.Generation
 	}
 	switch x := o.(type) {
-	case *api.Deployment:
-		if err := defaultDeployment(x); err != nil {
+	default:
+		if err := prepareWorkload(o, old); err != nil {
 			return nil, err
-		}
-		if !specEqual(x.Spec, old.(*api.Deployment).Spec) {
-			m.Generation = om.Generation + 1
-		}
-	case *api.ReplicaSet:
-		defaultReplicaSet(x)
-		if !specEqual(x.Spec, old.(*api.ReplicaSet).Spec) {
-			m.Generation = om.Generation + 1
 		}
 	case *api.Pod:
 		if errs := validation.ValidatePodUpdate(x, old.(*api.Pod)); len(errs) > 0 {
@@ -392,7 +383,7 @@ func (s *store) deletePod(key string, opts *api.DeleteOptions, now time.Time) (*
 		s.put("Pod", key, gone, watchDeleted, old)
 		return nil, nil
 	}
-	if !d.Graceful || d.GracefulPending {
+	if (!d.Graceful && d.Outcome != termination.OutcomeAwaitingFinalizers) || d.GracefulPending {
 		return old, nil
 	}
 	p := d.Apply(old)

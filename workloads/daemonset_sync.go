@@ -70,14 +70,6 @@ type DaemonPodDelete struct {
 	Reason DaemonPodDeleteReason
 }
 
-// DaemonSetEvent is a Kubernetes Event the DaemonSet controller records on
-// the DaemonSet: type Normal or Warning, upstream's reason and message.
-type DaemonSetEvent struct {
-	Type    string
-	Reason  string
-	Message string
-}
-
 // The reasons of the events the DaemonSet controller records.
 const (
 	DaemonReasonSelectingAll       = "SelectingAll"
@@ -104,8 +96,13 @@ type DaemonSetSync struct {
 	// skips the write when every count is unchanged and
 	// observedGeneration is already at least metadata.generation.
 	StatusUpdated bool
-	// Events are the Events recorded on the DaemonSet.
-	Events []DaemonSetEvent
+	// Events are the Events recorded on the DaemonSet (source
+	// DaemonSetControllerName), in order: SelectingAll, FailedDaemonPod
+	// and SucceededDaemonPod as the sync finds them, then SuccessfulDelete
+	// "Deleted pod: <name>" per pod of Delete. The SuccessfulCreate of
+	// each create names the pod the API server generated: the caller
+	// records PodCreatedEvent once it has it.
+	Events []api.Event
 	// RequeueAfter is when the controller syncs the DaemonSet again
 	// without any change it watches: a failed pod held back by its
 	// back-off, or ready pods that still wait out minReadySeconds. Zero:
@@ -243,8 +240,8 @@ func syncDaemonSet(in DaemonSetInput, now time.Time, mem *daemonMemory) (DaemonS
 	}
 	out := DaemonSetSync{Status: ds.Status}
 	if sel := ds.Spec.Selector; sel != nil && sel.MatchLabels == nil && sel.MatchExpressions == nil {
-		out.Events = append(out.Events, DaemonSetEvent{Type: "Warning", Reason: DaemonReasonSelectingAll,
-			Message: "This daemon set is selecting all pods. A non-empty selector is required."})
+		out.Events = append(out.Events, daemonSetEvent(ds, api.EventTypeWarning, DaemonReasonSelectingAll,
+			"This daemon set is selecting all pods. A non-empty selector is required."))
 		return out, nil
 	}
 	if ds.DeletionTimestamp != nil {
@@ -288,6 +285,10 @@ func syncDaemonSet(in DaemonSetInput, now time.Time, mem *daemonMemory) (DaemonS
 	}
 	s.updateStatus(updateObservedGen)
 	out.RequeueAfter = s.requeue
+	owner := WorkloadReference("DaemonSet", "apps/v1", &ds.ObjectMeta)
+	for _, d := range out.Delete {
+		out.Events = append(out.Events, PodDeletedEvent(owner, DaemonSetControllerName, d.Pod.Name))
+	}
 	return out, nil
 }
 
@@ -351,12 +352,12 @@ func (s *daemonSync) podsShouldBeOnNode(node *api.Node, pl DaemonPlacement) (cre
 					continue
 				}
 				s.mem.nextBackoff(key, s.now)
-				s.out.Events = append(s.out.Events, DaemonSetEvent{Type: "Warning", Reason: DaemonReasonFailedDaemonPod,
-					Message: fmt.Sprintf("Found failed daemon pod %s/%s on node %s, will try to kill it", p.Namespace, p.Name, node.Name)})
+				s.out.Events = append(s.out.Events, daemonSetEvent(s.ds, api.EventTypeWarning, DaemonReasonFailedDaemonPod,
+					fmt.Sprintf("Found failed daemon pod %s/%s on node %s, will try to kill it", p.Namespace, p.Name, node.Name)))
 				del = append(del, DaemonPodDelete{Pod: p, Node: node.Name, Reason: DaemonDeleteFailed})
 			case api.PodSucceeded:
-				s.out.Events = append(s.out.Events, DaemonSetEvent{Type: "Normal", Reason: DaemonReasonSucceededDaemonPod,
-					Message: fmt.Sprintf("Found succeeded daemon pod %s/%s on node %s, will try to delete it", p.Namespace, p.Name, node.Name)})
+				s.out.Events = append(s.out.Events, daemonSetEvent(s.ds, api.EventTypeNormal, DaemonReasonSucceededDaemonPod,
+					fmt.Sprintf("Found succeeded daemon pod %s/%s on node %s, will try to delete it", p.Namespace, p.Name, node.Name)))
 				del = append(del, DaemonPodDelete{Pod: p, Node: node.Name, Reason: DaemonDeleteSucceeded})
 			default:
 				running = append(running, p)
@@ -538,3 +539,9 @@ func compareDaemonPods(a, b *api.Pod) int {
 }
 
 func sortDaemonPods(pods []*api.Pod) { slices.SortStableFunc(pods, compareDaemonPods) }
+
+// daemonSetEvent is an Event the DaemonSet controller records on ds.
+func daemonSetEvent(ds *api.DaemonSet, typ, reason, note string) api.Event {
+	return api.Event{Type: typ, Reason: reason, Note: note,
+		Regarding: WorkloadReference("DaemonSet", "apps/v1", &ds.ObjectMeta), Source: DaemonSetControllerName}
+}

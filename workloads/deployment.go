@@ -193,6 +193,12 @@ type DeploymentSync struct {
 	// progressDeadlineSeconds + 1 s, as upstream's requeueStuckDeployment
 	// schedules it.
 	NextCheck time.Time
+	// Events are the Events the controller records on the Deployment, in
+	// order (ScaledReplicaSetEvent): "Scaled up replica set <new> from 0
+	// to <n>" for NewReplicaSet (when n > 0; upstream records it once the
+	// create succeeded), then one per update that changes a ReplicaSet's
+	// spec.replicas.
+	Events []api.Event
 }
 
 // SyncDeployment runs one sync of the Deployment controller

@@ -345,6 +345,9 @@ func (s *deploymentSyncer) getNewReplicaSet(existing *api.ReplicaSet, oldRSs []*
 		newRS = taken
 	} else {
 		s.res.NewReplicaSet = newRS
+		if n := *newRS.Spec.Replicas; n > 0 {
+			s.res.Events = append(s.res.Events, ScaledReplicaSetEvent(d, newRS.Name, 0, n))
+		}
 	}
 
 	needsUpdate := setDeploymentRevision(d, newRevision)
@@ -406,5 +409,8 @@ func (s *deploymentSyncer) scaleReplicaSet(rs *api.ReplicaSet, newScale int32) (
 	rsCopy.Annotations = maps.Clone(rs.Annotations)
 	rsCopy.Spec.Replicas = &newScale
 	setReplicasAnnotations(&rsCopy, desired, maxReplicas)
+	if sizeNeedsUpdate {
+		s.res.Events = append(s.res.Events, ScaledReplicaSetEvent(s.d, rs.Name, *rs.Spec.Replicas, newScale))
+	}
 	return sizeNeedsUpdate, s.updateReplicaSet(&rsCopy)
 }

@@ -142,7 +142,16 @@ type JobSync struct {
 	Err error
 	// Skipped says why the sync did nothing ("finished", "managed by
 	// <controller>", "unknown completion mode"); "" when it ran.
-	Skipped string
+	Skipped string // Events are the Events the controller records on the Job (source
+	// JobControllerName), in order: Suspended "Job suspended" or Resumed
+	// "Job resumed" when the Suspended condition changed; SuccessfulDelete
+	// "Deleted pod: <name>" per pod deleted; once the status written
+	// holds the finished condition, Completed "Job completed" (after
+	// TooManySucceededPods when more pods succeeded than completions) or
+	// a Warning with the Failed condition's reason and message. The
+	// SuccessfulCreate of each created pod names the pod the API server
+	// generated: the caller records PodCreatedEvent once it has it.
+	Events []api.Event
 }
 
 // Created returns the pods the sync creates, in order.
@@ -520,7 +529,55 @@ func syncJob(job *api.Job, pods []*api.Pod, cfg JobConfig, mem *jobMemory, now t
 			mem.expectCreates++
 		}
 	}
+	out.Events = jobEvents(job, &out, suspendChanged)
 	return out, nil
+}
+
+// jobEvents are the Events the Job controller records for a sync
+// (pkg/controller/job): Suspended "Job suspended" or Resumed "Job
+// resumed" when the Suspended condition changed, SuccessfulDelete
+// "Deleted pod: <name>" per pod deleted (RealPodControl), and, once the
+// status written holds the finished condition, Completed "Job completed"
+// (with TooManySucceededPods first when more pods succeeded than
+// completions) or a Warning with the Failed condition's reason and
+// message.
+func jobEvents(job *api.Job, out *JobSync, suspendChanged bool) []api.Event {
+	ref := WorkloadReference("Job", "batch/v1", &job.ObjectMeta)
+	ev := func(typ, reason, note string) api.Event {
+		return api.Event{Type: typ, Reason: reason, Note: note, Regarding: ref, Source: JobControllerName}
+	}
+	var events []api.Event
+	if suspendChanged {
+		if c := findWorkloadCondition(out.Status.Conditions, JobConditionSuspended); c != nil && c.Status == api.ConditionTrue {
+			events = append(events, ev(api.EventTypeNormal, "Suspended", "Job suspended"))
+		} else {
+			events = append(events, ev(api.EventTypeNormal, "Resumed", "Job resumed"))
+		}
+	}
+	for _, a := range out.Actions {
+		if a.Kind == JobDeletePod && a.Pod != nil {
+			events = append(events, PodDeletedEvent(ref, JobControllerName, a.Pod.Name))
+		}
+	}
+	finishedNow := func(t string) *api.WorkloadCondition {
+		c := findWorkloadCondition(out.Status.Conditions, t)
+		if c == nil || c.Status != api.ConditionTrue {
+			return nil
+		}
+		if was := findWorkloadCondition(job.Status.Conditions, t); was != nil && was.Status == api.ConditionTrue {
+			return nil
+		}
+		return c
+	}
+	if c := finishedNow(JobConditionComplete); c != nil {
+		if job.Spec.Completions != nil && out.Status.Succeeded > *job.Spec.Completions {
+			events = append(events, ev(api.EventTypeWarning, "TooManySucceededPods", "Too many succeeded pods running after completion count reached"))
+		}
+		events = append(events, ev(api.EventTypeNormal, "Completed", "Job completed"))
+	} else if c := finishedNow(JobConditionFailed); c != nil {
+		events = append(events, ev(api.EventTypeWarning, c.Reason, c.Message))
+	}
+	return events
 }
 
 // isPodTerminating is pkg/controller IsPodTerminating: being deleted and

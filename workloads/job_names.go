@@ -1,5 +1,7 @@
 package workloads
 
+import "github.com/podsem/podsem/api"
+
 // The names the Job controller (pkg/controller/job, k8s.io/api/batch/v1)
 // writes on the pods it creates and on the Job's status: label, annotation
 // and finalizer keys, the condition types and their reasons, the pod
@@ -36,16 +38,16 @@ const (
 const (
 	// JobNonIndexed: the Job completes after spec.completions successful
 	// pods, whichever they are (the API default).
-	JobNonIndexed = "NonIndexed"
+	JobNonIndexed = api.NonIndexedCompletion
 	// JobIndexed: each pod has a completion index 0..completions-1 and
 	// the Job completes when every index has succeeded once.
-	JobIndexed = "Indexed"
+	JobIndexed = api.IndexedCompletion
 	// JobReplaceTerminatingOrFailed: a pod is replaced as soon as it is
 	// terminating (the API default without a pod failure policy).
-	JobReplaceTerminatingOrFailed = "TerminatingOrFailed"
+	JobReplaceTerminatingOrFailed = api.TerminatingOrFailed
 	// JobReplaceFailed: a pod is replaced only once it has reached phase
 	// Failed (the API default with a pod failure policy).
-	JobReplaceFailed = "Failed"
+	JobReplaceFailed = api.FailedPodReplacement
 )
 
 // The actions of a pod failure policy rule (batch/v1

@@ -103,6 +103,29 @@ var nilCases = map[string]func(t *testing.T){
 		niltest.Zero(t, pl)
 		niltest.Invalid(t, err, api.ErrInvalidInput, "node")
 	},
+	"GenerateJobSelector": func(t *testing.T) { workloads.GenerateJobSelector(nil) },
+	"PodCreateFailedEvent": func(t *testing.T) {
+		e := workloads.PodCreateFailedEvent(api.ObjectReference{}, workloads.ReplicaSetControllerName, nil)
+		if e.Note != "Error creating: <nil>" {
+			t.Errorf("note %q", e.Note)
+		}
+	},
+	"ScaledReplicaSetEvent": func(t *testing.T) {
+		if e := workloads.ScaledReplicaSetEvent(nil, "web-1", 0, 1); e.Regarding.Name != "" {
+			t.Errorf("regarding %+v", e.Regarding)
+		}
+	},
+	"StatefulSetClaimEvent": func(t *testing.T) {
+		niltest.Zero(t, workloads.StatefulSetClaimEvent(nil, "create", "www-web-0", "web-0", nil))
+	},
+	"StatefulSetPodEvent": func(t *testing.T) {
+		niltest.Zero(t, workloads.StatefulSetPodEvent(nil, "create", "web-0", nil))
+	},
+	"WorkloadReference": func(t *testing.T) {
+		if r := workloads.WorkloadReference("Job", "batch/v1", nil); r.Kind != "Job" || r.Name != "" {
+			t.Errorf("got %+v", r)
+		}
+	},
 	"NewDaemonPod": func(t *testing.T) {
 		p, err := workloads.NewDaemonPod(nil, "node-1", "")
 		niltest.Zero(t, p)

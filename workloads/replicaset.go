@@ -106,6 +106,13 @@ type ReplicaSetSync struct {
 	// desired replica is ready but not all are available yet: upstream
 	// syncs the set again then, in case no pod event comes. 0 otherwise.
 	RequeueAfter time.Duration
+	// Events are the Events the controller records on the ReplicaSet
+	// (RealPodControl, source ReplicaSetControllerName): FailedCreate
+	// "Error creating: <error>" per refused create, then SuccessfulDelete
+	// "Deleted pod: <name>" per delete. The SuccessfulCreate of each
+	// accepted create names the pod the API server generated: the caller
+	// records PodCreatedEvent once it has it.
+	Events []api.Event
 }
 
 // SyncReplicaSet is one sync of the ReplicaSet controller
@@ -137,7 +144,7 @@ type ReplicaSetSync struct {
 //     is the generation when the status is written.
 //
 // Not modelled: failed deletes and failed adoption patches (every delete
-// and patch succeeds), and events. A nil set, a missing or negative
+// and patch succeeds). A nil set, a missing or negative
 // spec.replicas or a selector that does not compile is an error wrapping
 // api.ErrInvalidInput (upstream skips such a set).
 func SyncReplicaSet(in ReplicaSetInput, pending ReplicaSetExpectations, now time.Time) (ReplicaSetSync, error) {
@@ -214,6 +221,13 @@ func SyncReplicaSet(in ReplicaSetInput, pending ReplicaSetExpectations, now time
 		manageErr = manageReplicas(&res, in, claimed, now)
 	}
 	res.Err = manageErr
+	owner := WorkloadReference("ReplicaSet", "apps/v1", &rs.ObjectMeta)
+	for i := res.Created; i < res.CreateAttempts; i++ {
+		res.Events = append(res.Events, PodCreateFailedEvent(owner, ReplicaSetControllerName, manageErr))
+	}
+	for _, p := range res.Delete {
+		res.Events = append(res.Events, PodDeletedEvent(owner, ReplicaSetControllerName, p.Name))
+	}
 
 	failure := findWorkloadCondition(rs.Status.Conditions, ReplicaFailure)
 	switch {

@@ -150,6 +150,13 @@ type StatefulSetSync struct {
 	// any event: minReadySeconds after a successful sync that left fewer
 	// available replicas than desired, 0 otherwise.
 	RequeueAfter time.Duration
+	// Events are the Events the controller records on the set for
+	// Actions, in order, each as if its write succeeded
+	// (StatefulSetPodEvent, StatefulSetClaimEvent): "Create Claim
+	// www-web-0 Pod web-0 in StatefulSet web success", "Create Pod web-0
+	// in StatefulSet web successful", "Delete Pod web-2 in StatefulSet
+	// web successful", "Update Pod ...". Empty from SyncStatefulSet.
+	Events []api.Event
 }
 
 // SyncStatefulSet computes one sync of the StatefulSet controller's pod

@@ -304,8 +304,32 @@ func ReconcileStatefulSet(in StatefulSetInput, cfg StatefulSetConfig, now time.T
 		}
 	}
 
+	res.Events = statefulSetEvents(set, res.Actions)
 	if res.Err == nil && set.Spec.MinReadySeconds > 0 && res.Status.AvailableReplicas != *set.Spec.Replicas {
 		res.RequeueAfter = time.Duration(set.Spec.MinReadySeconds) * time.Second
 	}
 	return res, nil
+}
+
+// statefulSetEvents are the Events StatefulPodControl records for the
+// writes of a sync, each as if it succeeded: a claim created, then its
+// pod; a pod updated or deleted. Adoptions, releases and claim owner
+// updates record none.
+func statefulSetEvents(set *api.StatefulSet, actions []StatefulSetAction) []api.Event {
+	var out []api.Event
+	for _, a := range actions {
+		switch a.Kind {
+		case StatefulSetCreate:
+			out = append(out, StatefulSetPodEvent(set, "create", a.Pod, nil))
+		case StatefulSetUpdate:
+			out = append(out, StatefulSetPodEvent(set, "update", a.Pod, nil))
+		case StatefulSetDelete:
+			out = append(out, StatefulSetPodEvent(set, "delete", a.Pod, nil))
+		case StatefulSetCreateClaim:
+			if a.Claim != nil {
+				out = append(out, StatefulSetClaimEvent(set, "create", a.Claim.Name, a.Pod, nil))
+			}
+		}
+	}
+	return out
 }

@@ -51,44 +51,14 @@ func replicaSetPods(rs *api.ReplicaSet, n int) ([]*api.Pod, error) {
 }
 
 // deploymentAsStored is a Deployment with the defaults the API server
-// gives a Deployment on create where they are unset (k8s.io/api apps/v1
-// SetDefaults_Deployment): one replica, the RollingUpdate strategy with
-// maxSurge and maxUnavailable 25%, 10 old ReplicaSets kept, a 600 s
-// progress deadline. The Deployment given is not modified.
+// gives it on create (api.DefaultDeployment). The Deployment given is not
+// modified.
 func deploymentAsStored(d *api.Deployment) (*api.Deployment, error) {
 	cp := *d
 	if err := copyJSON(&d.Spec, &cp.Spec); err != nil {
 		return nil, err
 	}
-	if cp.Spec.Replicas == nil {
-		one := int32(1)
-		cp.Spec.Replicas = &one
-	}
-	if cp.Spec.Strategy.Type == "" {
-		cp.Spec.Strategy.Type = api.RollingUpdateDeploymentStrategyType
-	}
-	if cp.Spec.Strategy.Type == api.RollingUpdateDeploymentStrategyType {
-		if cp.Spec.Strategy.RollingUpdate == nil {
-			cp.Spec.Strategy.RollingUpdate = &api.RollingUpdateDeployment{}
-		}
-		ru := cp.Spec.Strategy.RollingUpdate
-		if ru.MaxUnavailable == nil {
-			v := api.FromString("25%")
-			ru.MaxUnavailable = &v
-		}
-		if ru.MaxSurge == nil {
-			v := api.FromString("25%")
-			ru.MaxSurge = &v
-		}
-	}
-	if cp.Spec.RevisionHistoryLimit == nil {
-		ten := int32(10)
-		cp.Spec.RevisionHistoryLimit = &ten
-	}
-	if cp.Spec.ProgressDeadlineSeconds == nil {
-		sixHundred := int32(600)
-		cp.Spec.ProgressDeadlineSeconds = &sixHundred
-	}
+	api.DefaultDeployment(&cp)
 	return &cp, nil
 }
 
@@ -209,20 +179,9 @@ func copyJSON(from, to any) error {
 	return json.Unmarshal(b, to)
 }
 
-// The label keys the API server's Job strategy puts on a Job's template
-// besides batch.kubernetes.io/job-name and batch.kubernetes.io/controller-uid:
-// their legacy, unprefixed forms (k8s.io/api/batch/v1 LegacyJobNameLabel,
-// LegacyControllerUidLabel).
-const (
-	legacyJobNameLabel       = "job-name"
-	legacyControllerUIDLabel = "controller-uid"
-)
-
 // jobAsCreated is a Job read from a manifest as the API server stores it
-// on create (pkg/registry/batch/job strategy's generateSelector, unless
-// spec.manualSelector is true): its template labelled with the Job's name
-// and uid, old and new keys, where unset, and its selector matching the
-// uid. A Job read from a cluster is returned as it is. The Job given is
+// on create (workloads.GenerateJobSelector, unless spec.manualSelector is
+// true). A Job read from a cluster is returned as it is. The Job given is
 // not modified.
 func jobAsCreated(job *api.Job, readUID bool) (*api.Job, error) {
 	if readUID || (job.Spec.ManualSelector != nil && *job.Spec.ManualSelector) {
@@ -232,25 +191,6 @@ func jobAsCreated(job *api.Job, readUID bool) (*api.Job, error) {
 	if err := copyJSON(&job.Spec, &cp.Spec); err != nil {
 		return nil, err
 	}
-	if cp.Spec.Template.Labels == nil {
-		cp.Spec.Template.Labels = map[string]string{}
-	}
-	for key, value := range map[string]string{
-		legacyJobNameLabel: cp.Name, workloads.JobNameLabel: cp.Name,
-		legacyControllerUIDLabel: cp.UID, workloads.JobControllerUIDLabel: cp.UID,
-	} {
-		if _, ok := cp.Spec.Template.Labels[key]; !ok {
-			cp.Spec.Template.Labels[key] = value
-		}
-	}
-	if cp.Spec.Selector == nil {
-		cp.Spec.Selector = &api.LabelSelector{}
-	}
-	if cp.Spec.Selector.MatchLabels == nil {
-		cp.Spec.Selector.MatchLabels = map[string]string{}
-	}
-	if _, ok := cp.Spec.Selector.MatchLabels[workloads.JobControllerUIDLabel]; !ok {
-		cp.Spec.Selector.MatchLabels[workloads.JobControllerUIDLabel] = cp.UID
-	}
+	workloads.GenerateJobSelector(&cp)
 	return &cp, nil
 }

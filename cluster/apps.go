@@ -1,0 +1,575 @@
+package cluster
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/termination"
+	"github.com/podsem/podsem/workloads"
+)
+
+// The StatefulSet, DaemonSet and Job controllers of
+// kube-controller-manager (pkg/controller/statefulset, daemon, job), each
+// a workloads machine per object (StatefulSetController,
+// DaemonSetController, JobController) keeping that object's controller
+// memory (expectations, back-off, requeues). Their keys are marked dirty
+// by the informer events upstream's handlers enqueue for: the object
+// itself; a pod's or ControllerRevision's controller (before and after
+// the change), or every object of the kind in the namespace for an orphan
+// one may adopt; every DaemonSet on a Node event (upstream re-checks each
+// DaemonSet's placement on the node). A key is also synced when its
+// machine's deadline is due.
+
+// appsState is the three controllers' memory: one machine and one dirty
+// set per kind. The zero value is the controllers just started.
+type appsState struct {
+	ss       map[string]*workloads.StatefulSetController
+	ds       map[string]*workloads.DaemonSetController
+	jobs     map[string]*workloads.JobController
+	ssDirty  map[string]bool
+	dsDirty  map[string]bool
+	jobDirty map[string]bool
+	// orphans are pods carrying the Job tracking finalizer whose Job is
+	// gone: the Job controller's orphan pod handling removes it.
+	orphans map[string]bool
+}
+
+func (a *appsState) init() {
+	if a.ss == nil {
+		a.ss, a.ds, a.jobs = map[string]*workloads.StatefulSetController{}, map[string]*workloads.DaemonSetController{}, map[string]*workloads.JobController{}
+		a.ssDirty, a.dsDirty, a.jobDirty, a.orphans = map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
+	}
+}
+
+// appsDeliver is the three controllers' informer event handlers.
+func (m *Machine) appsDeliver(w watchEvent) {
+	a := &m.apps
+	a.init()
+	switch o := w.Object.(type) {
+	case *api.StatefulSet:
+		a.ssDirty[w.Key] = true
+	case *api.DaemonSet:
+		a.dsDirty[w.Key] = true
+	case *api.Job:
+		a.jobDirty[w.Key] = true
+	case *api.ControllerRevision:
+		m.ownerDirty(o.Namespace, &o.ObjectMeta, w.Old, "StatefulSet", a.ssDirty)
+	case *api.Node:
+		for _, d := range m.cache.list("DaemonSet") {
+			_, meta := objectMeta(d)
+			a.dsDirty[objectKey(meta)] = true
+		}
+	case *api.Pod:
+		m.ownerDirty(o.Namespace, &o.ObjectMeta, w.Old, "StatefulSet", a.ssDirty)
+		m.ownerDirty(o.Namespace, &o.ObjectMeta, w.Old, "DaemonSet", a.dsDirty)
+		m.ownerDirty(o.Namespace, &o.ObjectMeta, w.Old, "Job", a.jobDirty)
+		if w.Type != watchDeleted && slices.Contains(o.Finalizers, workloads.JobTrackingFinalizer) {
+			a.orphans[w.Key] = true
+		}
+	}
+}
+
+// appsDue reports whether one of the three controllers has work at now.
+func (m *Machine) appsDue(now time.Time) bool {
+	a := &m.apps
+	if len(a.ssDirty)+len(a.dsDirty)+len(a.jobDirty) > 0 {
+		return true
+	}
+	d := m.appsNextDeadline()
+	return !d.IsZero() && !d.After(now)
+}
+
+// appsNextDeadline is the earliest deadline of the three controllers'
+// machines.
+func (m *Machine) appsNextDeadline() time.Time {
+	var d time.Time
+	for _, c := range m.apps.ss {
+		d = earliest(d, c.NextDeadline())
+	}
+	for _, c := range m.apps.ds {
+		d = earliest(d, c.NextDeadline())
+	}
+	for _, c := range m.apps.jobs {
+		d = earliest(d, c.NextDeadline())
+	}
+	return d
+}
+
+// dueObjects returns the keys to sync now: the dirty ones and those whose
+// machine's deadline has come, sorted; dirty is emptied.
+func dueObjects[C interface{ NextDeadline() time.Time }](dirty map[string]bool, machines map[string]C, now time.Time) []string {
+	keys := make([]string, 0, len(dirty))
+	for k := range dirty {
+		keys = append(keys, k)
+	}
+	for k, c := range machines {
+		if d := c.NextDeadline(); !d.IsZero() && !d.After(now) && !dirty[k] {
+			keys = append(keys, k)
+		}
+	}
+	clear(dirty)
+	slices.Sort(keys)
+	return keys
+}
+
+// runApps runs the StatefulSet, DaemonSet and Job controllers, in that
+// order.
+func (m *Machine) runApps(now time.Time) error {
+	m.apps.init()
+	if err := m.runStatefulSets(now); err != nil {
+		return err
+	}
+	if err := m.runDaemonSets(now); err != nil {
+		return err
+	}
+	return m.runJobs(now)
+}
+
+// runStatefulSets syncs the due StatefulSets (workloads.StatefulSetController)
+// and carries out their writes: ControllerRevisions, claims, pods and
+// status, each through the API server.
+func (m *Machine) runStatefulSets(now time.Time) error {
+	for _, key := range dueObjects(m.apps.ssDirty, m.apps.ss, now) {
+		set, _ := m.cache.get("StatefulSet", key).(*api.StatefulSet)
+		c := m.apps.ss[key]
+		if set == nil {
+			delete(m.apps.ss, key)
+			continue
+		}
+		if c == nil {
+			c = workloads.NewStatefulSetController(workloads.StatefulSetConfig{})
+			m.apps.ss[key] = c
+		}
+		sync, err := c.Step(workloads.StatefulSetInput{
+			Set: set, Pods: inNamespace[*api.Pod](m.cache, "Pod", set.Namespace),
+			Claims:    inNamespace[*api.PersistentVolumeClaim](m.cache, "PersistentVolumeClaim", set.Namespace),
+			Revisions: inNamespace[*api.ControllerRevision](m.cache, "ControllerRevision", set.Namespace),
+		}, now)
+		if err != nil {
+			m.rec.scenario(now, "Warning", "SyncFailed", objRef("StatefulSet", set.Namespace, set.Name), err.Error())
+			continue
+		}
+		if err := m.statefulSetWrites(set, sync, now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m *Machine) statefulSetWrites(set *api.StatefulSet, sync workloads.StatefulSetSync, now time.Time) error {
+	for _, ra := range sync.RevisionActions {
+		r := ra.Revision
+		if r == nil {
+			continue
+		}
+		key := objectKey(&r.ObjectMeta)
+		var err error
+		switch ra.Kind {
+		case workloads.RevisionAdopt:
+			refs := r.OwnerReferences
+			err = m.patchMeta("ControllerRevision", key, func(meta *api.ObjectMeta) { meta.OwnerReferences = refs })
+		case workloads.RevisionCreate:
+			_, err = m.store.create(r, now)
+		case workloads.RevisionUpdate:
+			var n *api.ControllerRevision
+			if n, err = clone(r); err == nil {
+				n.ResourceVersion = ""
+				_, err = m.store.update(n)
+			}
+		case workloads.RevisionDelete:
+			err = m.store.remove("ControllerRevision", key)
+		}
+		if err != nil && !errors.Is(err, errNotFound) && !errors.Is(err, errAlreadyExists) {
+			return err
+		}
+	}
+	// The sync's events go with its pod and claim writes, one each, in
+	// order; a write the API server refuses records the failure instead
+	// and ends the sync, as upstream's returns its error.
+	events := sync.Events
+	next := func(failed error, verb, pod, claim string) {
+		var e api.Event
+		switch {
+		case failed != nil && claim != "":
+			e = workloads.StatefulSetClaimEvent(set, verb, claim, pod, failed)
+		case failed != nil:
+			e = workloads.StatefulSetPodEvent(set, verb, pod, failed)
+		case len(events) > 0:
+			e, events = events[0], events[1:]
+		default:
+			return
+		}
+		m.rec.event(now, &e)
+	}
+	for _, a := range sync.Actions {
+		var err error
+		switch a.Kind {
+		case workloads.StatefulSetAdopt, workloads.StatefulSetRelease:
+			if a.Object != nil {
+				refs := a.Object.OwnerReferences
+				key := set.Namespace + "/" + a.Pod
+				old, _ := m.store.get("Pod", key).(*api.Pod)
+				if old != nil {
+					err = m.patchPodMeta(key, old.UID, func(meta *api.ObjectMeta) { meta.OwnerReferences = refs })
+				}
+			}
+			if err != nil {
+				return err
+			}
+			continue
+		case workloads.StatefulSetCreateClaim:
+			if a.Claim != nil {
+				_, err = m.store.create(a.Claim, now)
+				next(err, "create", a.Pod, a.Claim.Name)
+			}
+		case workloads.StatefulSetUpdateClaim:
+			if a.Claim != nil {
+				var n *api.PersistentVolumeClaim
+				if n, err = clone(a.Claim); err == nil {
+					n.ResourceVersion = ""
+					_, err = m.store.update(n)
+				}
+			}
+		case workloads.StatefulSetCreate:
+			if a.Object != nil {
+				p, cerr := clone(a.Object)
+				if cerr != nil {
+					return cerr
+				}
+				p.Namespace = set.Namespace
+				_, err = m.store.create(p, now)
+				if !errors.Is(err, errAlreadyExists) {
+					next(err, "create", a.Pod, "")
+				}
+			}
+		case workloads.StatefulSetUpdate:
+			if a.Object != nil {
+				var n *api.Pod
+				if n, err = clone(a.Object); err == nil {
+					n.ResourceVersion = ""
+					_, err = m.store.update(n)
+				}
+				next(err, "update", a.Pod, "")
+			}
+		case workloads.StatefulSetDelete:
+			_, err = m.store.deletePod(set.Namespace+"/"+a.Pod, nil, now)
+			if errors.Is(err, errNotFound) {
+				err = nil
+			}
+			next(err, "delete", a.Pod, "")
+		}
+		if err != nil {
+			// The sync stops at its first failed write (the controller
+			// retries the set with back-off, at its next deadline).
+			return nil
+		}
+	}
+	if sync.WriteStatus {
+		st := sync.Status
+		return m.writeStatus("StatefulSet", objectKey(&set.ObjectMeta), set.UID, func(o api.Object) { o.(*api.StatefulSet).Status = st })
+	}
+	return nil
+}
+
+// runDaemonSets syncs the due DaemonSets (workloads.DaemonSetController)
+// over every node and the namespace's pods, and carries out their writes.
+func (m *Machine) runDaemonSets(now time.Time) error {
+	var nodes []*api.Node
+	for _, o := range m.cache.list("Node") {
+		nodes = append(nodes, o.(*api.Node))
+	}
+	for _, key := range dueObjects(m.apps.dsDirty, m.apps.ds, now) {
+		ds, _ := m.cache.get("DaemonSet", key).(*api.DaemonSet)
+		c := m.apps.ds[key]
+		if ds == nil {
+			delete(m.apps.ds, key)
+			continue
+		}
+		if c == nil {
+			c = &workloads.DaemonSetController{}
+			m.apps.ds[key] = c
+		}
+		sync, err := c.Step(workloads.DaemonSetInput{DaemonSet: ds, Nodes: nodes, Pods: inNamespace[*api.Pod](m.cache, "Pod", ds.Namespace)}, now)
+		if err != nil {
+			m.rec.scenario(now, "Warning", "SyncFailed", objRef("DaemonSet", ds.Namespace, ds.Name), err.Error())
+			continue
+		}
+		if err := m.daemonSetWrites(ds, sync, now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m *Machine) daemonSetWrites(ds *api.DaemonSet, sync workloads.DaemonSetSync, now time.Time) error {
+	ref := workloads.NewControllerRef(&ds.ObjectMeta, "apps/v1", "DaemonSet")
+	if err := m.ownershipPatches(sync.Adopt, sync.Release, ref, ""); err != nil {
+		return err
+	}
+	owner := workloads.WorkloadReference("DaemonSet", "apps/v1", &ds.ObjectMeta)
+	for _, c := range sync.Create {
+		if err := m.createOwnedPod(c.Pod, ds.Namespace, owner, workloads.DaemonSetControllerName, now); err != nil {
+			return err
+		}
+	}
+	for _, d := range sync.Delete {
+		if _, err := m.store.deletePod(d.Pod.Key(), nil, now); err != nil && !errors.Is(err, errNotFound) {
+			return err
+		}
+	}
+	for i := range sync.Events {
+		m.rec.event(now, &sync.Events[i])
+	}
+	if sync.StatusUpdated {
+		st := sync.Status
+		return m.writeStatus("DaemonSet", objectKey(&ds.ObjectMeta), ds.UID, func(o api.Object) { o.(*api.DaemonSet).Status = st })
+	}
+	return nil
+}
+
+// createOwnedPod creates a pod a controller sent (generateName; the
+// namespace is the request's) and records RealPodControl's event for it:
+// SuccessfulCreate with the name the API server gave, or FailedCreate.
+func (m *Machine) createOwnedPod(pod *api.Pod, namespace string, owner api.ObjectReference, source string, now time.Time) error {
+	if pod == nil {
+		return nil
+	}
+	p, err := clone(pod)
+	if err != nil {
+		return err
+	}
+	p.Namespace = namespace
+	var e api.Event
+	if created, err := m.store.create(p, now); err != nil {
+		e = workloads.PodCreateFailedEvent(owner, source, err)
+	} else {
+		_, meta := objectMeta(created)
+		e = workloads.PodCreatedEvent(owner, source, meta.Name)
+	}
+	m.rec.event(now, &e)
+	return nil
+}
+
+// ownershipPatches patches a controller's reference onto the orphans it
+// adopts and off the pods it releases; finalizer, when not empty, is added
+// on adoption and removed on release with the same patch (the Job
+// controller's tracking finalizer).
+func (m *Machine) ownershipPatches(adopt, release []*api.Pod, ref api.OwnerReference, finalizer string) error {
+	for _, p := range adopt {
+		if err := m.patchPodMeta(p.Key(), p.UID, func(meta *api.ObjectMeta) {
+			meta.OwnerReferences = workloads.AdoptOwnerReferences(meta.OwnerReferences, ref)
+			if finalizer != "" && !slices.Contains(meta.Finalizers, finalizer) {
+				meta.Finalizers = append(slices.Clone(meta.Finalizers), finalizer)
+			}
+		}); err != nil {
+			return err
+		}
+	}
+	for _, p := range release {
+		if err := m.patchPodMeta(p.Key(), p.UID, func(meta *api.ObjectMeta) {
+			meta.OwnerReferences = workloads.ReleaseOwnerReferences(meta.OwnerReferences, ref.UID)
+			if finalizer != "" {
+				meta.Finalizers = slices.DeleteFunc(slices.Clone(meta.Finalizers), func(f string) bool { return f == finalizer })
+			}
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runJobs syncs the due Jobs (workloads.JobController) and carries out
+// their requests in order, then strips the tracking finalizer from the
+// orphan pods of Jobs that are gone.
+func (m *Machine) runJobs(now time.Time) error {
+	for _, key := range dueObjects(m.apps.jobDirty, m.apps.jobs, now) {
+		job, _ := m.cache.get("Job", key).(*api.Job)
+		c := m.apps.jobs[key]
+		if job == nil {
+			delete(m.apps.jobs, key)
+			continue
+		}
+		if c == nil {
+			c = workloads.NewJobController(workloads.JobConfig{})
+			m.apps.jobs[key] = c
+		}
+		sync, err := c.Step(workloads.JobInput{Job: job, Pods: inNamespace[*api.Pod](m.cache, "Pod", job.Namespace)}, now)
+		if err != nil {
+			m.rec.scenario(now, "Warning", "SyncFailed", objRef("Job", job.Namespace, job.Name), err.Error())
+			continue
+		}
+		if err := m.jobWrites(job, sync, now); err != nil {
+			return err
+		}
+	}
+	return m.releaseOrphanJobPods()
+}
+
+func (m *Machine) jobWrites(job *api.Job, sync workloads.JobSync, now time.Time) error {
+	ref := workloads.NewControllerRef(&job.ObjectMeta, "batch/v1", "Job")
+	owner := workloads.WorkloadReference("Job", "batch/v1", &job.ObjectMeta)
+	for _, a := range sync.Actions {
+		var err error
+		switch a.Kind {
+		case workloads.JobAdoptPod:
+			err = m.ownershipPatches([]*api.Pod{a.Pod}, nil, ref, workloads.JobTrackingFinalizer)
+		case workloads.JobReleasePod:
+			err = m.ownershipPatches(nil, []*api.Pod{a.Pod}, ref, workloads.JobTrackingFinalizer)
+		case workloads.JobCreatePod:
+			err = m.createOwnedPod(a.Pod, job.Namespace, owner, workloads.JobControllerName, now)
+		case workloads.JobDeletePod:
+			if _, err = m.store.deletePod(a.Pod.Key(), nil, now); errors.Is(err, errNotFound) {
+				err = nil
+			}
+		case workloads.JobRemoveFinalizer:
+			err = m.removePodFinalizer(a.Pod.Key(), a.Pod.UID, workloads.JobTrackingFinalizer, now)
+		case workloads.JobWriteStatus:
+			st := *a.Status
+			err = m.writeStatus("Job", objectKey(&job.ObjectMeta), job.UID, func(o api.Object) { o.(*api.Job).Status = st })
+		}
+		if err != nil {
+			return err
+		}
+	}
+	for i := range sync.Events {
+		m.rec.event(now, &sync.Events[i])
+	}
+	return nil
+}
+
+// releaseOrphanJobPods removes the tracking finalizer from pods whose
+// controller is not a Job the cache holds (the Job was deleted, or the
+// pod never had one), as the Job controller's orphan pod sync does: the
+// Job that would count them is gone.
+func (m *Machine) releaseOrphanJobPods() error {
+	keys := make([]string, 0, len(m.apps.orphans))
+	for k := range m.apps.orphans {
+		keys = append(keys, k)
+	}
+	clear(m.apps.orphans)
+	slices.Sort(keys)
+	for _, key := range keys {
+		p, _ := m.cache.get("Pod", key).(*api.Pod)
+		if p == nil || !slices.Contains(p.Finalizers, workloads.JobTrackingFinalizer) {
+			continue
+		}
+		if r := p.ControllerRef(); r != nil && r.Kind == "Job" {
+			if j, _ := m.cache.get("Job", p.Namespace+"/"+r.Name).(*api.Job); j != nil && j.UID == r.UID {
+				continue
+			}
+		}
+		if err := m.removePodFinalizer(key, p.UID, workloads.JobTrackingFinalizer, time.Time{}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// removePodFinalizer is a patch removing finalizer from the pod, through
+// termination.UpdateFinalizers: the pod leaves storage when it was being
+// deleted with grace 0 and this was its last finalizer.
+func (m *Machine) removePodFinalizer(key, uid, finalizer string, _ time.Time) error {
+	old, _ := m.store.get("Pod", key).(*api.Pod)
+	if old == nil || old.UID != uid || !slices.Contains(old.Finalizers, finalizer) {
+		return nil
+	}
+	rest := slices.DeleteFunc(slices.Clone(old.Finalizers), func(f string) bool { return f == finalizer })
+	u, err := termination.UpdateFinalizers(old, rest)
+	if err != nil {
+		return err
+	}
+	if u.Removed {
+		m.store.put("Pod", key, old, watchDeleted, old)
+		return nil
+	}
+	p := u.Pod
+	m.store.nextRV(&p.ObjectMeta)
+	m.store.put("Pod", key, p, watchModified, old)
+	return nil
+}
+
+// prepareWorkload is what kube-apiserver does to a workload object on
+// create (old nil) or update before storing it: the apps/v1 or batch/v1
+// defaulting (api.DefaultDeployment, ...), the check that an apps/v1
+// object has a selector, and on update the generation bump of a spec
+// change; a DaemonSet's deprecated.daemonset.template.generation
+// annotation starts at 1 and moves with each template change (the
+// DaemonSet strategy's templateGeneration). Other kinds pass unchanged.
+func prepareWorkload(o, old api.Object) error {
+	var spec, oldSpec any
+	switch x := o.(type) {
+	case *api.Deployment:
+		api.DefaultDeployment(x)
+		if x.Spec.Selector == nil {
+			return fmt.Errorf("Deployment %q is invalid: spec.selector: Required value", x.Name)
+		}
+		spec = x.Spec
+		if old != nil {
+			oldSpec = old.(*api.Deployment).Spec
+		}
+	case *api.ReplicaSet:
+		api.DefaultReplicaSet(x)
+		spec = x.Spec
+		if old != nil {
+			oldSpec = old.(*api.ReplicaSet).Spec
+		}
+	case *api.StatefulSet:
+		api.DefaultStatefulSet(x)
+		if x.Spec.Selector == nil {
+			return fmt.Errorf("StatefulSet.apps %q is invalid: spec.selector: Required value", x.Name)
+		}
+		spec = x.Spec
+		if old != nil {
+			oldSpec = old.(*api.StatefulSet).Spec
+		}
+	case *api.DaemonSet:
+		api.DefaultDaemonSet(x)
+		if x.Spec.Selector == nil {
+			return fmt.Errorf("DaemonSet.apps %q is invalid: spec.selector: Required value", x.Name)
+		}
+		spec = x.Spec
+		gen := int64(1)
+		if old != nil {
+			o := old.(*api.DaemonSet)
+			oldSpec = o.Spec
+			gen, _ = strconv.ParseInt(o.Annotations[workloads.AnnotationDaemonSetTemplateGeneration], 10, 64)
+			if !specEqual(x.Spec.Template, o.Spec.Template) {
+				gen++
+			}
+		}
+		if x.Annotations == nil {
+			x.Annotations = map[string]string{}
+		}
+		x.Annotations[workloads.AnnotationDaemonSetTemplateGeneration] = strconv.FormatInt(max(gen, 1), 10)
+	case *api.Job:
+		api.DefaultJob(x)
+		spec = x.Spec
+		if old != nil {
+			oldSpec = old.(*api.Job).Spec
+		} else {
+			x.Status = api.JobStatus{}
+		}
+	default:
+		return nil
+	}
+	if old != nil {
+		_, m := objectMeta(o)
+		_, om := objectMeta(old)
+		if !specEqual(spec, oldSpec) {
+			m.Generation = om.Generation + 1
+		}
+	}
+	return nil
+}
+
+// prepareWorkloadUID is the part of the API server's create that needs
+// the uid: a Job's generated selector (workloads.GenerateJobSelector).
+func prepareWorkloadUID(o api.Object) {
+	if j, ok := o.(*api.Job); ok {
+		workloads.GenerateJobSelector(j)
+	}
+}

@@ -1,0 +1,113 @@
+package cluster_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/cluster"
+	"github.com/podsem/podsem/workloads"
+)
+
+// runObjects runs testdata/<name>.json and returns the final objects.
+func runObjects(t *testing.T, name string) []api.Object {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := cluster.ParseScenario(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := cluster.Run(sc, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Objects
+}
+
+// The objects the StatefulSet, DaemonSet and Job controllers leave, as a
+// real control plane's `kubectl get -o yaml` would show them.
+func TestAppsFinalObjects(t *testing.T) {
+	t.Run("statefulset", func(t *testing.T) {
+		var revs, pods int
+		for _, o := range runObjects(t, "statefulset-scale") {
+			switch x := o.(type) {
+			case *api.ControllerRevision:
+				revs++
+				if r := x.ControllerRef(); r == nil || r.Kind != "StatefulSet" || r.Name != "web" {
+					t.Errorf("revision %s owner %+v", x.Name, r)
+				}
+			case *api.StatefulSet:
+				st := x.Status
+				if st.Replicas != 1 || st.ReadyReplicas != 1 || st.UpdateRevision == "" || st.CurrentRevision != st.UpdateRevision || st.ObservedGeneration != x.Generation {
+					t.Errorf("status %+v (generation %d)", st, x.Generation)
+				}
+			case *api.Pod:
+				pods++
+				if x.Name != "web-0" || x.Labels[api.LabelStatefulSetPodName] != "web-0" || x.Labels[api.LabelControllerRevisionHash] == "" {
+					t.Errorf("pod %s labels %v", x.Name, x.Labels)
+				}
+			}
+		}
+		if revs != 1 || pods != 1 {
+			t.Errorf("%d revisions, %d pods; want 1, 1", revs, pods)
+		}
+	})
+	t.Run("statefulset claims", func(t *testing.T) {
+		var claims []string
+		for _, o := range runObjects(t, "statefulset-claims") {
+			if c, ok := o.(*api.PersistentVolumeClaim); ok {
+				claims = append(claims, c.Name)
+			}
+		}
+		if !slices.Equal(claims, []string{"data-db-0"}) {
+			t.Errorf("claims %v", claims)
+		}
+	})
+	t.Run("daemonset", func(t *testing.T) {
+		nodes := map[string]bool{}
+		for _, o := range runObjects(t, "daemonset-nodes") {
+			switch x := o.(type) {
+			case *api.Pod:
+				if x.DeletionTimestamp != nil {
+					continue
+				}
+				terms := x.Spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms
+				if len(terms) != 1 || len(terms[0].MatchFields) != 1 || terms[0].MatchFields[0].Values[0] != x.Spec.NodeName {
+					t.Errorf("pod %s on %s: node affinity %+v", x.Name, x.Spec.NodeName, terms)
+				}
+				nodes[x.Spec.NodeName] = true
+			case *api.DaemonSet:
+				if st := x.Status; st.DesiredNumberScheduled != 2 || st.NumberReady != 2 || st.CurrentNumberScheduled != 2 {
+					t.Errorf("status %+v", st)
+				}
+			}
+		}
+		if len(nodes) != 2 || !nodes["node-1"] || !nodes["node-3"] {
+			t.Errorf("daemon pods on %v; want node-1 and node-3 (node-2 tainted)", nodes)
+		}
+	})
+	t.Run("job", func(t *testing.T) {
+		for _, o := range runObjects(t, "job-complete") {
+			switch x := o.(type) {
+			case *api.Pod:
+				if slices.Contains(x.Finalizers, workloads.JobTrackingFinalizer) {
+					t.Errorf("pod %s keeps the tracking finalizer", x.Name)
+				}
+			case *api.Job:
+				st := x.Status
+				complete := false
+				for _, c := range st.Conditions {
+					complete = complete || c.Type == workloads.JobConditionComplete && c.Status == api.ConditionTrue
+				}
+				if !complete || st.Succeeded != 2 || st.Failed != 1 || st.CompletionTime == nil {
+					t.Errorf("status %+v", st)
+				}
+			}
+		}
+	})
+}
