@@ -75,6 +75,11 @@ type Action struct {
 	// server gives the victim its own terminationGracePeriodSeconds
 	// (termination.APIServerGrace(Pod, DeleteOptions, now) says how).
 	DeleteOptions *api.DeleteOptions
+	// Volumes is VolumeBinding's PreBind for ActionBind: the claims to
+	// annotate with the selected node and the volumes to pre-bind before
+	// the binding, which then waits for the claims to be bound; nil when
+	// the pod has no unbound WaitForFirstConsumer claim.
+	Volumes *PreBindVolumes
 	// Event is the Event recorded with the action (nil for the status
 	// patches, which record none): Scheduled, FailedScheduling or
 	// Preempted, regarding Pod (and, for Preempted, related to the
