@@ -272,12 +272,7 @@ func (d DetachDecision) String() string {
 // the wait has run out or the taint is there.
 func DecideDetach(node *api.Node, mounted bool, requested, now time.Time, maxWait time.Duration, disableForceDetachOnTimeout bool) DetachDecision {
 	expired := now.Sub(requested) > maxWait && !disableForceDetachOnTimeout
-	healthy := false
-	if node != nil {
-		if c := node.FindCondition(api.NodeReady); c != nil && c.Status == api.ConditionTrue {
-			healthy = true
-		}
-	}
+	healthy := nodeReady(node)
 	outOfService := false
 	if node != nil {
 		for _, t := range node.Spec.Taints {
@@ -297,4 +292,14 @@ func DecideDetach(node *api.Node, mounted bool, requested, now time.Time, maxWai
 		return ForceDetachOutOfService
 	}
 	return Detach
+}
+
+// nodeReady is the controller's nodeIsHealthy: the node exists and its
+// Ready condition is True.
+func nodeReady(node *api.Node) bool {
+	if node == nil {
+		return false
+	}
+	c := node.FindCondition(api.NodeReady)
+	return c != nil && c.Status == api.ConditionTrue
 }

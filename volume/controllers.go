@@ -384,7 +384,9 @@ func (c *AttachDetachController) Step(w World, now time.Time) (AttachDetachOutpu
 		mounted := n != nil && slices.Contains(n.Status.VolumesInUse, a.volume)
 		d := DecideDetach(n, mounted, a.requested, now, c.cfg.MaxWaitForUnmount, c.cfg.DisableForceDetachOnTimeout)
 		if d == DetachWait {
-			if !c.cfg.DisableForceDetachOnTimeout {
+			// Only a node that is not healthy can time out; a change of
+			// its health is an input.
+			if !c.cfg.DisableForceDetachOnTimeout && !nodeReady(n) {
 				c.next = earliest(c.next, a.requested.Add(c.cfg.MaxWaitForUnmount+DefaultReconcilerLoopPeriod))
 			}
 			continue
