@@ -20,7 +20,10 @@ type ActionKind uint8
 const (
 	// ActionBind: bind Action.Pod to Action.Node (the pods/binding
 	// subresource, the DefaultBinder plugin) and record the Normal event
-	// Scheduled ("Successfully assigned <ns>/<name> to <node>").
+	// Scheduled ("Successfully assigned <ns>/<name> to <node>"). When
+	// Action.Volumes is set, VolumeBinding's PreBind comes first: the
+	// claim and volume writes it lists, then a wait until those claims
+	// are bound; the binding and its event follow.
 	ActionBind ActionKind = iota + 1
 	// ActionNominate: set Action.Pod's status.nominatedNodeName to
 	// Action.Node (a status patch): preemption made room for it there.
