@@ -41,7 +41,10 @@
 //     (nodelifecycle.Controller: NodeNotReady, Unknown, taints, pods marked
 //     not ready); taint eviction (nodelifecycle.TaintEviction:
 //     TaintManagerEviction); pod GC (termination.Collector); the garbage
-//     collector's background propagation;
+//     collector's background propagation; the PersistentVolume controller
+//     and the attach-detach controller (volume: binding, ExternalProvisioning,
+//     Multi-Attach, SuccessfulAttachVolume, the forced detach), with the
+//     e2e harness's CSI provisioner and attacher model (StorageConfig);
 //   - one kubelet per Node: its Lease renewed every 10 s and its status
 //     posted every 5 minutes; a lifecycle.Machine per pod bound to the
 //     node, answered by the RuntimeModel (the e2e harness's fake kubelet:
@@ -63,7 +66,8 @@
 // event concerns or whose deadline has come runs once, in a fixed order:
 // node lifecycle controller, taint eviction, pod GC, garbage collector,
 // disruption controller, Deployment controller, ReplicaSet controller,
-// kube-scheduler (one ScheduleOne per tick while pods are waiting), the
+// the storage side (volume model, PersistentVolume controller,
+// attach-detach controller, bindings waiting in PreBind), kube-scheduler (one ScheduleOne per tick while pods are waiting), the
 // kubelets by node name, the drains in progress.
 // Components read the cache, never the store, so a write becomes visible
 // at the next round, as through an informer. Upstream runs them

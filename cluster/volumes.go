@@ -3,6 +3,7 @@ package cluster
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -238,7 +239,7 @@ func (m *Machine) runBinder(now time.Time) error {
 	if len(s.claims) == 0 && len(s.volumes) == 0 && !due {
 		return nil
 	}
-	in := volume.BinderInput{Objects: m.storageObjects(), Claims: sortedKeys(s.claims), Volumes: sortedKeys(s.volumes)}
+	in := volume.BinderInput{Objects: m.storageObjects(), Claims: slices.Sorted(maps.Keys(s.claims)), Volumes: slices.Sorted(maps.Keys(s.volumes))}
 	clear(s.claims)
 	clear(s.volumes)
 	out, err := s.pvc.Step(in, now)
@@ -279,15 +280,6 @@ func (m *Machine) runBinder(now time.Time) error {
 		}
 	}
 	return nil
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // storageObjects are the PersistentVolume controller's informers'

@@ -2,6 +2,7 @@ package volume
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -97,7 +98,7 @@ func (c *PersistentVolumeController) Step(in BinderInput, now time.Time) (Binder
 		c.next = now.Add(c.cfg.SyncPeriod)
 	}
 	var out BinderOutput
-	for _, name := range sortedKeys(volumes) {
+	for _, name := range slices.Sorted(maps.Keys(volumes)) {
 		i := slices.IndexFunc(view.Volumes, func(v *api.PersistentVolume) bool { return v != nil && v.Name == name })
 		if i < 0 {
 			continue
@@ -114,7 +115,7 @@ func (c *PersistentVolumeController) Step(in BinderInput, now time.Time) (Binder
 			out.Syncs = append(out.Syncs, s)
 		}
 	}
-	for _, key := range sortedKeys(claims) {
+	for _, key := range slices.Sorted(maps.Keys(claims)) {
 		i := slices.IndexFunc(view.Claims, func(cl *api.PersistentVolumeClaim) bool { return cl != nil && claimKey(cl) == key })
 		if i < 0 {
 			continue
@@ -151,15 +152,6 @@ func (o *Objects) apply(s Sync) {
 			}
 		}
 	}
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // AttachDetachConfig is the attach-detach controller's settings. The zero
