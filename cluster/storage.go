@@ -18,7 +18,14 @@ import (
 // documented model of a CSI driver's external-provisioner and
 // external-attacher (the e2e harness's volume model, for every
 // StorageClass provisioner outside kubernetes.io/). The zero value is
-// v1.36.3's controllers with the harness's model.
+// v1.36.3's controllers with the harness's model. As in the harness, the
+// kubelets neither wait for a volume's attachment before starting a pod's
+// containers nor report volumes in use (node.status.volumesInUse), so a
+// pod runs despite a Multi-Attach error, and a volume no pod needs is
+// detached at once (maxWaitForUnmountDuration only holds mounted
+// volumes). Not modelled: the StorageObjectInUseProtection finalizers
+// (kubernetes.io/pvc-protection, pv-protection: a claim is deleted at
+// once), the DefaultStorageClass admission.
 type StorageConfig struct {
 	// ProvisionDelay is how long the provisioner model takes to create
 	// the PersistentVolume of a claim handed to it (the harness's model:
