@@ -16,7 +16,8 @@ var ErrUnknownKind = errors.New("unknown kind")
 // *Namespace, *PodDisruptionBudget, *PriorityClass, *Eviction, *Service,
 // *Deployment, *ReplicaSet, *StatefulSet, *ControllerRevision,
 // *ReplicationController, *DaemonSet, *Job, *PersistentVolumeClaim,
-// *PersistentVolume, *StorageClass, *CSINode or *CSIDriver.
+// *PersistentVolume, *StorageClass, *CSINode, *CSIDriver or
+// *VolumeAttachment.
 type Object any
 
 // Decode reads a JSON document holding one object or a list and returns the
@@ -136,6 +137,8 @@ func newObject(kind string) func() any {
 		o = func() any { return &CSINode{} }
 	case "CSIDriver":
 		o = func() any { return &CSIDriver{} }
+	case "VolumeAttachment":
+		o = func() any { return &VolumeAttachment{} }
 	}
 	return o
 }

@@ -15,6 +15,11 @@ import (
 // documented default, or an error wrapping api.ErrInvalidInput. Keyed by
 // the names niltest.Nilable lists; TestNilTableComplete keeps it complete.
 var nilCases = map[string]func(t *testing.T){
+	"(*VolumeAttachment).PersistentVolumeName": func(t *testing.T) {
+		if got := (*api.VolumeAttachment)(nil).PersistentVolumeName(); got != "" {
+			t.Errorf("got %q, want \"\"", got)
+		}
+	},
 	"(*CSINode).Driver": func(t *testing.T) {
 		if got := (*api.CSINode)(nil).Driver("x"); got != nil {
 			t.Errorf("got %v, want nil", got)

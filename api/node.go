@@ -35,6 +35,10 @@ type NodeStatus struct {
 	// without duplicates), which the scheduler's NodeDeclaredFeatures
 	// plugin matches against the features a pod needs.
 	DeclaredFeatures []string `json:"declaredFeatures,omitempty"`
+	// VolumesInUse are the unique names of the attachable volumes the
+	// kubelet has mounted (or is mounting) on the node; the attach-detach
+	// controller does not detach them until it forces a detach.
+	VolumesInUse []string `json:"volumesInUse,omitempty"`
 	// Features are the node's NodeFeatures (supplementalGroupsPolicy: the
 	// runtime honours a pod's supplementalGroupsPolicy), which the
 	// kubelet's admission consults.

@@ -45,7 +45,10 @@
 //     StatefulSetController with its ControllerRevisions and claims,
 //     DaemonSetController over every node, JobController with its tracking
 //     finalizer); the garbage collector (background, foreground and orphan
-//     propagation with their finalizers);
+//     propagation with their finalizers); the PersistentVolume controller
+//     and the attach-detach controller (volume: binding, ExternalProvisioning,
+//     Multi-Attach, SuccessfulAttachVolume, the forced detach), with the
+//     e2e harness's CSI provisioner and attacher model (StorageConfig);
 //   - one kubelet per Node: its Lease renewed every 10 s and its status
 //     checked every 10 s, posted when a condition changed and every 5
 //     minutes otherwise (lifecycle.NodeConditions: pressure conditions,
@@ -72,7 +75,9 @@
 // event concerns or whose deadline has come runs once, in a fixed order:
 // node lifecycle controller, taint eviction, pod GC, garbage collector,
 // disruption controller, Deployment controller, ReplicaSet controller,
-// StatefulSet, DaemonSet and Job controllers, kube-scheduler (one ScheduleOne per tick while pods are waiting), the
+// StatefulSet, DaemonSet and Job controllers, the storage side (volume
+// model, PersistentVolume controller, attach-detach controller, bindings
+// waiting in PreBind), kube-scheduler (one ScheduleOne per tick while pods are waiting), the
 // kubelets by node name, the drains in progress.
 // Components read the cache, never the store, so a write becomes visible
 // at the next round, as through an informer. Upstream runs them

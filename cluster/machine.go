@@ -38,6 +38,9 @@ type Config struct {
 	// Shutdown is every kubelet's graceful node shutdown settings
 	// (--shutdown-grace-period, ...; zero: off).
 	Shutdown termination.ShutdownConfig
+	// Storage is the PersistentVolume and attach-detach controllers' flags
+	// and the volume model (storage.go).
+	Storage StorageConfig
 }
 
 // ConfigFromFlags reads a scenario's config entries, by upstream flag
@@ -73,7 +76,11 @@ func ConfigFromFlags(flags map[string]string) (Config, []string, error) {
 				cfg.TolerationSeconds.Unreachable = &n
 			}
 		default:
-			if ok, err := cfg.kubeletFlag(k, v); err != nil {
+			ok, err := cfg.kubeletFlag(k, v)
+			if err == nil && !ok {
+				ok, err = cfg.Storage.setFlag(k, v)
+			}
+			if err != nil {
 				return Config{}, nil, err
 			} else if !ok {
 				unused = append(unused, k)
@@ -159,6 +166,8 @@ type Machine struct {
 	pdbDirty   map[string]bool
 	pdbRecheck map[string]time.Time
 	drains     []*drainRun
+
+	storage storageState // the storage controllers and models (storage.go)
 
 	// onDeliver, when set (by the package's own tests), sees each watch
 	// event as the informers receive it, the cache already updated.
@@ -292,7 +301,7 @@ func (m *Machine) load(objects []api.Object, start time.Time) (Output, error) {
 
 // clusterScoped are the kinds without a namespace.
 var clusterScoped = map[string]bool{"Node": true, "Namespace": true, "PriorityClass": true, "StorageClass": true,
-	"CSIDriver": true, "CSINode": true, "PersistentVolume": true}
+	"CSIDriver": true, "CSINode": true, "PersistentVolume": true, "VolumeAttachment": true}
 
 // kindRank is the harness's creation order of kinds (kindOrder in its
 // runner.go); every other kind comes last.
@@ -407,6 +416,7 @@ func (m *Machine) NextDeadline() time.Time {
 	for _, dr := range m.drains {
 		d = earliest(d, dr.nextDeadline())
 	}
+	d = earliest(d, m.storageDeadline())
 	if !d.IsZero() && d.Before(m.now) {
 		d = m.now
 	}
@@ -430,7 +440,7 @@ func (m *Machine) Objects() []api.Object {
 // objectKinds is the order of kinds in Objects.
 var objectKinds = []string{"Namespace", "PriorityClass", "StorageClass", "CSIDriver", "Node", "CSINode",
 	"PersistentVolume", "PersistentVolumeClaim", "Deployment", "ReplicaSet", "StatefulSet", "ControllerRevision",
-	"DaemonSet", "Job", "PodDisruptionBudget", "Service", "Pod"}
+	"DaemonSet", "Job", "PodDisruptionBudget", "Service", "Pod", "VolumeAttachment"}
 
 // apply carries out a scenario action through the API server.
 func (m *Machine) apply(a Action, now time.Time) error {
@@ -600,7 +610,7 @@ func (m *Machine) anyDue(now time.Time) bool {
 			return true
 		}
 	}
-	if len(m.pdbDirty) > 0 || len(m.deletedUIDs) > 0 || m.gcWork || m.appsDue(now) {
+	if len(m.pdbDirty) > 0 || len(m.deletedUIDs) > 0 || m.gcWork || m.appsDue(now) || m.storageDue(now) {
 		return true
 	}
 	for _, t := range m.pdbRecheck {
@@ -642,6 +652,7 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 	m.rec.watch(now, w)
 	m.appsDeliver(w)
 	m.gcDeliver(w)
+	m.storageDeliver(w)
 	var in scheduling.Input
 	switch o := w.Object.(type) {
 	case *api.Pod:
@@ -702,6 +713,8 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 		return nil
 	case *api.DaemonSet, *api.Job, *api.ControllerRevision:
 		return nil
+	case *api.VolumeAttachment:
+		return nil // the attach-detach controller's alone (storageDeliver)
 	case *api.PodDisruptionBudget:
 		m.pdbDirty[w.Key] = true
 		if w.Type == watchDeleted {
@@ -800,6 +813,9 @@ func (m *Machine) runComponents(now time.Time) error {
 	if err := m.runApps(now); err != nil {
 		return err
 	}
+	if err := m.runStorage(now); err != nil {
+		return err
+	}
 	for d := m.sched.NextDeadline(); !d.IsZero() && !d.After(now); d = m.sched.NextDeadline() {
 		res, err := m.sched.Step(scheduling.Tick(), now)
 		if err != nil {
@@ -830,6 +846,9 @@ func (m *Machine) schedulerActions(actions []scheduling.Action, now time.Time) e
 		key := a.Pod.Key()
 		switch a.Kind {
 		case scheduling.ActionBind:
+			if a.Volumes != nil && m.preBind(a, now) {
+				continue // the binding waits for the claims (storage.go)
+			}
 			if err := m.bind(key, a.Pod.UID, a.Node, now); err != nil {
 				m.rec.scenario(now, "Warning", "BindFailed", objRef("Pod", a.Pod.Namespace, a.Pod.Name), err.Error())
 				continue

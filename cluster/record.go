@@ -262,6 +262,8 @@ func summarize(o api.Object) (string, map[string]string) {
 		return "ReplicaSet", map[string]string{"spec": replicas(o.Spec.Replicas),
 			"replicas": itoa(o.Status.Replicas), "ready": itoa(o.Status.ReadyReplicas),
 			"available": itoa(o.Status.AvailableReplicas)}
+	case *api.PersistentVolumeClaim, *api.PersistentVolume, *api.VolumeAttachment:
+		return storageSummary(o)
 	case *api.PodDisruptionBudget:
 		return "PodDisruptionBudget", map[string]string{
 			"disruptionsAllowed": itoa(o.Status.DisruptionsAllowed),

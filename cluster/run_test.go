@@ -131,6 +131,32 @@ func runFile(t *testing.T, name string) []byte {
 //
 // drain-unmanaged: a bare pod refuses the drain (no controller); after an
 // uncordon, drain --force evicts it with a warning.
+//
+// volume-provisioned: a WaitForFirstConsumer claim of a CSI class
+// (WaitForFirstConsumer event at setup); a Deployment applied at 10 s:
+// kube-scheduler picks node-1 and its VolumeBinding PreBind annotates the
+// claim (selectedNode), the PersistentVolume controller hands it to the
+// provisioner (ExternalProvisioning, twice: once per claim update), the
+// provisioner model creates pvc-<uid> in node-1's zone, the controller
+// binds both, and only then is the pod bound (Scheduled); the
+// attach-detach controller creates the VolumeAttachment, the attacher
+// model marks it attached (SuccessfulAttachVolume). The Deployment deleted
+// at 30 s: the pod stops, the volume is detached at once (the harness's
+// kubelet reports no volume in use); the claim deleted at 40 s: the volume
+// is Released and the provisioner model deletes it (policy Delete).
+//
+// volume-node-lost: the same Deployment of 1 replica, node-1 lost at
+// 10 s: taint eviction deletes the pod at 6m9s, but its containers never
+// report stopping (the kubelet is gone), so it still uses the volume; its
+// replacement on node-2 gets Multi-Attach (FailedAttachVolume, once) and —
+// the harness's kubelet not waiting for attachment — runs anyway. node-1
+// is deleted at 7 m; pod GC force-deletes the old pod at 7m59s (its 40-s
+// quarantine, counted from the pass that found the node gone), the volume
+// is detached from node-1 and attached to node-2 in the same instant.
+//
+// volume-out-of-service: the same, with node-1 tainted out-of-service at
+// 8 m instead: pod GC force-deletes the terminating pod at its next pass,
+// the volume moves to node-2.
 func TestGolden(t *testing.T) {
 	files, err := filepath.Glob("testdata/*.json")
 	if err != nil {

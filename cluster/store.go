@@ -98,6 +98,8 @@ func objectMeta(o api.Object) (string, *api.ObjectMeta) {
 		return "CSINode", &o.ObjectMeta
 	case *api.CSIDriver:
 		return "CSIDriver", &o.ObjectMeta
+	case *api.VolumeAttachment:
+		return "VolumeAttachment", &o.ObjectMeta
 	}
 	return "", nil
 }
@@ -164,6 +166,8 @@ func decodeAs(b []byte, like api.Object) (api.Object, error) {
 		fresh = new(api.CSINode)
 	case *api.CSIDriver:
 		fresh = new(api.CSIDriver)
+	case *api.VolumeAttachment:
+		fresh = new(api.VolumeAttachment)
 	default:
 		return nil, fmt.Errorf("cluster: %w: object of type %T", api.ErrInvalidInput, like)
 	}
@@ -285,6 +289,8 @@ func (s *store) create(o api.Object, now time.Time) (api.Object, error) {
 			return nil, err
 		}
 		o, m = p, &p.ObjectMeta
+	case *api.PersistentVolumeClaim, *api.PersistentVolume, *api.StorageClass, *api.CSIDriver:
+		defaultStorage(x)
 	default:
 		if err := prepareWorkload(o, nil); err != nil {
 			return nil, err

@@ -288,7 +288,7 @@ func (l *Loop) scheduleOne(now time.Time) StepResult {
 		return res
 	}
 	if i, ok := d.Chosen(); ok {
-		return l.bind(res, pod, l.c.nodes[i].name, now)
+		return l.bind(res, pod, l.c.nodes[i].name, cy.store.volumeBinding.preBind(l.c.nodes[i]), now)
 	}
 	res.Message = d.Message()
 	res.UnschedulablePlugins = d.UnschedulablePlugins()
@@ -315,7 +315,7 @@ func (l *Loop) scheduleOne(now time.Time) StepResult {
 
 // bind assumes pod on node in the snapshot, takes it out of the queue and
 // asks for the binding.
-func (l *Loop) bind(res StepResult, pod *api.Pod, node string, now time.Time) StepResult {
+func (l *Loop) bind(res StepResult, pod *api.Pod, node string, vols *PreBindVolumes, now time.Time) StepResult {
 	bound := *pod
 	bound.Spec.NodeName = node
 	if err := l.c.UpdatePod(&bound); err != nil {
@@ -328,7 +328,7 @@ func (l *Loop) bind(res StepResult, pod *api.Pod, node string, now time.Time) St
 	}
 	l.q.Done(pod.Key(), now)
 	res.Node, res.Bound = node, &bound
-	res.Actions = append(res.Actions, Action{Kind: ActionBind, Pod: pod, Node: node, Event: l.event(pod, api.EventTypeNormal,
+	res.Actions = append(res.Actions, Action{Kind: ActionBind, Pod: pod, Node: node, Volumes: vols, Event: l.event(pod, api.EventTypeNormal,
 		"Scheduled", "Binding", "Successfully assigned "+pod.Key()+" to "+node)})
 	// The binding's confirmation is an assigned-pod add for the queue.
 	l.requeue(eventAssignedPodAdd, now)

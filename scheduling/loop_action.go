@@ -20,7 +20,10 @@ type ActionKind uint8
 const (
 	// ActionBind: bind Action.Pod to Action.Node (the pods/binding
 	// subresource, the DefaultBinder plugin) and record the Normal event
-	// Scheduled ("Successfully assigned <ns>/<name> to <node>").
+	// Scheduled ("Successfully assigned <ns>/<name> to <node>"). When
+	// Action.Volumes is set, VolumeBinding's PreBind comes first: the
+	// claim and volume writes it lists, then a wait until those claims
+	// are bound; the binding and its event follow.
 	ActionBind ActionKind = iota + 1
 	// ActionNominate: set Action.Pod's status.nominatedNodeName to
 	// Action.Node (a status patch): preemption made room for it there.
@@ -75,6 +78,11 @@ type Action struct {
 	// server gives the victim its own terminationGracePeriodSeconds
 	// (termination.APIServerGrace(Pod, DeleteOptions, now) says how).
 	DeleteOptions *api.DeleteOptions
+	// Volumes is VolumeBinding's PreBind for ActionBind: the claims to
+	// annotate with the selected node and the volumes to pre-bind before
+	// the binding, which then waits for the claims to be bound; nil when
+	// the pod has no unbound WaitForFirstConsumer claim.
+	Volumes *PreBindVolumes
 	// Event is the Event recorded with the action (nil for the status
 	// patches, which record none): Scheduled, FailedScheduling or
 	// Preempted, regarding Pod (and, for Preempted, related to the

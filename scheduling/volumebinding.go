@@ -2,6 +2,7 @@ package scheduling
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -613,4 +614,59 @@ func (pl *volumeZonePlugin) filter(v *nodeView) Status {
 		}
 	}
 	return Status{}
+}
+
+// PreBindVolumes is what VolumeBinding's PreBind (the volume binder's
+// BindPodVolumes, after AssumePodVolumes at Reserve) writes before the
+// pod is bound, for the pod's unbound WaitForFirstConsumer claims on the
+// chosen node, and what the binding then waits for.
+type PreBindVolumes struct {
+	// Provision are the claims to provision: each is updated with the
+	// annotation volume.kubernetes.io/selected-node naming the node (a
+	// no-op for a claim that already names it), which tells the
+	// PersistentVolume controller and the external provisioner to create
+	// a volume reachable from there.
+	Provision []*api.PersistentVolumeClaim
+	// Bind are the static bindings: each Volume is updated with its
+	// claimRef pointing at Claim and the bound-by-controller annotation;
+	// the PersistentVolume controller completes the binding.
+	Bind []StaticBinding
+	// Claims are the pod's claims that are not bound yet (those of
+	// Provision and Bind): the binding waits until each carries the
+	// bind-completed annotation and a volumeName (checkBindings), for at
+	// most kube-scheduler's bindTimeoutSeconds (600 s), after which the
+	// binding fails and the pod is retried.
+	Claims []*api.PersistentVolumeClaim
+}
+
+// StaticBinding is a claim matched to an existing PersistentVolume.
+type StaticBinding struct {
+	Volume *api.PersistentVolume
+	Claim  *api.PersistentVolumeClaim
+}
+
+// preBind decides the pod's waiting claims on the chosen node as Reserve
+// assumed them: the claims with a selected-node annotation and those no
+// available volume matches are provisioned, the others bound to their
+// match. Nil when the pod has no waiting claim.
+func (pl *volumeBindingPlugin) preBind(node *NodeInfo) *PreBindVolumes {
+	if len(pl.delayed) == 0 || node == nil {
+		return nil
+	}
+	out := &PreBindVolumes{Provision: slices.Clone(pl.delayed[:pl.selected])}
+	if pl.chosen == nil {
+		pl.chosen = map[string]bool{}
+	}
+	clear(pl.chosen)
+	for _, claim := range pl.delayed[pl.selected:] {
+		pv, err := pl.matchVolume(claim, node)
+		if err != nil || pv == nil {
+			out.Provision = append(out.Provision, claim)
+			continue
+		}
+		pl.chosen[pv.Name] = true
+		out.Bind = append(out.Bind, StaticBinding{Volume: pv, Claim: claim})
+	}
+	out.Claims = slices.Clone(pl.delayed)
+	return out
 }

@@ -71,6 +71,9 @@ var layers = []place{
 	// The node lifecycle controller and taint-based eviction (api,
 	// termination).
 	{"nodelifecycle", 90, core},
+	// The storage controllers: the PersistentVolume controller's binding
+	// and the attach-detach controller (api only).
+	{"volume", 90, core},
 	// The workload controllers: ReplicaSet, Deployment, StatefulSet,
 	// DaemonSet, Job.
 	{"workloads", 90, core},
