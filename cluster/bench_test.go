@@ -58,7 +58,6 @@ func BenchmarkRunDrainSmall(b *testing.B) {
 	b.ReportMetric(simulated.Seconds()/b.Elapsed().Seconds(), "sim-s/s")
 }
 
-
 // The issue's benchmarks (issue 22, "Done when"): a cluster of 5,000 nodes
 // and 50,000 pods owned by workloads, from the benchmark cluster file named
 // by PODSEM_BENCH_CLUSTER (internal/benchdata's spread-5k or preempt-5k;
