@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -867,10 +866,7 @@ func (m *Machine) patchPodStatus(key, uid string, now time.Time, f func(*api.Pod
 	// Only the status changes: the new pod shares the old one's spec and
 	// metadata values (never modified in the store) and gets a copy of the
 	// status to change.
-	st, err := cloneValue(old.Status)
-	if err != nil {
-		return err
-	}
+	st := *old.Status.DeepCopy()
 	f(&st)
 	if specEqual(st, old.Status) {
 		return nil
@@ -880,18 +876,6 @@ func (m *Machine) patchPodStatus(key, uid string, now time.Time, f func(*api.Pod
 	m.store.nextRV(&p.ObjectMeta)
 	m.store.put("Pod", key, &p, watchModified, old)
 	return nil
-}
-
-// cloneValue returns a copy of v sharing nothing with it (a JSON round
-// trip).
-func cloneValue[T any](v T) (T, error) {
-	var out T
-	b, err := json.Marshal(v)
-	if err != nil {
-		return out, err
-	}
-	err = json.Unmarshal(b, &out)
-	return out, err
 }
 
 // writePodStatus is the kubelet's status manager writing the status its
