@@ -107,7 +107,7 @@ var (
 )
 
 // loadBenchWorld reads PODSEM_BENCH_CLUSTER once and gives its pods owners.
-func loadBenchWorld(b *testing.B) *benchWorld {
+func loadBenchWorld(b testing.TB) *benchWorld {
 	benchOnce.Do(func() {
 		f, ok, err := benchdata.FromEnv()
 		if err != nil {
@@ -243,7 +243,7 @@ func rolloutDeployment(version string) *api.Deployment {
 // settledMachine builds the cluster from objs and steps it from deadline
 // to deadline until it is settled (Machine.Unsettled is ""), as Run's
 // setup does.
-func settledMachine(b *testing.B, objs []api.Object) *cluster.Machine {
+func settledMachine(b testing.TB, objs []api.Object) *cluster.Machine {
 	m, _, err := cluster.New(objs, cluster.Config{}, benchStart)
 	if err != nil {
 		b.Fatal(err)

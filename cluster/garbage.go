@@ -22,7 +22,7 @@ func (m *Machine) runGarbageCollector(now time.Time) error {
 	gone := m.deletedUIDs
 	m.deletedUIDs = nil
 	for _, kind := range objectKinds {
-		for _, o := range m.cache.list(kind) {
+		for _, o := range m.cache.dependents(kind, gone) {
 			_, meta := objectMeta(o)
 			hit := false
 			for _, r := range meta.OwnerReferences {

@@ -733,11 +733,8 @@ func (m *Machine) ownerDirty(namespace string, meta *api.ObjectMeta, old api.Obj
 		}
 	}
 	if orphan {
-		for _, o := range m.cache.list(ownerKind) {
-			_, om := objectMeta(o)
-			if om.Namespace == namespace {
-				dirty[objectKey(om)] = true
-			}
+		for _, k := range m.cache.namespaceKeys(ownerKind, namespace) {
+			dirty[k] = true
 		}
 	}
 }

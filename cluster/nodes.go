@@ -129,15 +129,7 @@ func (m *Machine) taintsAdded(node string, taints []api.Taint, now time.Time) {
 }
 
 // inNodePods are the cached pods bound to node.
-func inNodePods(c *store, node string) []*api.Pod {
-	var out []*api.Pod
-	for _, p := range c.pods() {
-		if p.Spec.NodeName == node {
-			out = append(out, p)
-		}
-	}
-	return out
-}
+func inNodePods(c *store, node string) []*api.Pod { return c.podsOnNode(node) }
 
 // updateTaints applies a taint pass's writes to the node as the API
 // server holds it now, as the controller's taint helpers do (they read the

@@ -53,10 +53,11 @@ type store struct {
 	uids    int64
 	watch   []watchEvent
 	tolSecs admission.TolerationSeconds
+	index   storeIndex
 }
 
 func newStore(tol admission.TolerationSeconds) *store {
-	return &store{objs: map[string]map[string]api.Object{}, sorted: map[string][]string{}, tolSecs: tol}
+	return &store{objs: map[string]map[string]api.Object{}, sorted: map[string][]string{}, tolSecs: tol, index: newStoreIndex()}
 }
 
 // objectMeta returns the kind and the metadata of o, nil for a kind the
@@ -155,7 +156,12 @@ func (s *store) put(kind, key string, o api.Object, typ watchType, old api.Objec
 	if s.objs[kind] == nil {
 		s.objs[kind] = map[string]api.Object{}
 	}
-	_, existed := s.objs[kind][key]
+	prev, existed := s.objs[kind][key]
+	if typ == watchDeleted {
+		s.index.update(kind, key, prev, nil)
+	} else {
+		s.index.update(kind, key, prev, o)
+	}
 	if typ == watchDeleted {
 		delete(s.objs[kind], key)
 	} else {
