@@ -14,20 +14,57 @@ import (
 // scanning the kind; each list of keys is kept sorted, so that what a
 // caller gets is in the key order a scan would give.
 
-// sortedKeys is a sorted set of store keys.
-type sortedKeys []string
+// sortedKeys is a set of store keys, read in sorted order: keys added
+// in order are appended, others make the list sort itself at the next
+// read (a scenario's objects come in file order).
+type sortedKeys struct {
+	keys     []string
+	unsorted bool
+}
 
 func (s *sortedKeys) add(k string) {
-	i, found := slices.BinarySearch(*s, k)
+	if n := len(s.keys); n == 0 || s.keys[n-1] < k {
+		s.keys = append(s.keys, k)
+		return
+	}
+	if s.unsorted {
+		s.keys = append(s.keys, k) // a duplicate goes at the sort
+		return
+	}
+	i, found := slices.BinarySearch(s.keys, k)
 	if !found {
-		*s = slices.Insert(*s, i, k)
+		if len(s.keys)-i > 64 {
+			s.keys = append(s.keys, k)
+			s.unsorted = true
+			return
+		}
+		s.keys = slices.Insert(s.keys, i, k)
 	}
 }
 
 func (s *sortedKeys) remove(k string) {
-	if i, found := slices.BinarySearch(*s, k); found {
-		*s = slices.Delete(*s, i, i+1)
+	s.sort()
+	if i, found := slices.BinarySearch(s.keys, k); found {
+		s.keys = slices.Delete(s.keys, i, i+1)
 	}
+}
+
+func (s *sortedKeys) sort() {
+	if s.unsorted {
+		slices.Sort(s.keys)
+		s.keys = slices.Compact(s.keys)
+		s.unsorted = false
+	}
+}
+
+// list is the keys in order (the index's own slice: read it before the
+// next write).
+func (s *sortedKeys) list() []string {
+	if s == nil {
+		return nil
+	}
+	s.sort()
+	return s.keys
 }
 
 // storeIndex holds the store's indexes.
@@ -168,16 +205,13 @@ func objectsOf[T api.Object](s *store, kind string, keys []string) []T {
 // namespaceKeys are the keys of kind in namespace, in order (the store's
 // own slice: do not modify it, nor write to the store while reading it).
 func (s *store) namespaceKeys(kind, namespace string) []string {
-	if ks := s.index.byNamespace[kind][namespace]; ks != nil {
-		return *ks
-	}
-	return nil
+	return s.index.byNamespace[kind][namespace].list()
 }
 
 // podsOnNode are the pods bound to node, in key order.
 func (s *store) podsOnNode(node string) []*api.Pod {
-	if ks := s.index.podsByNode[node]; ks != nil {
-		return objectsOf[*api.Pod](s, "Pod", *ks)
+	if ks := s.index.podsByNode[node].list(); len(ks) > 0 {
+		return objectsOf[*api.Pod](s, "Pod", ks)
 	}
 	return nil
 }
@@ -187,12 +221,12 @@ func (s *store) podsOnNode(node string) []*api.Pod {
 // of such a controller does not ignore.
 func (s *store) podsOf(namespace string, uids ...string) []*api.Pod {
 	var lists [][]string
-	if ks := s.index.podOrphans[namespace]; ks != nil && len(*ks) > 0 {
-		lists = append(lists, *ks)
+	if ks := s.index.podOrphans[namespace].list(); len(ks) > 0 {
+		lists = append(lists, ks)
 	}
 	for _, uid := range uids {
-		if ks := s.index.podsByController[uid]; ks != nil && len(*ks) > 0 {
-			lists = append(lists, *ks)
+		if ks := s.index.podsByController[uid].list(); len(ks) > 0 {
+			lists = append(lists, ks)
 		}
 	}
 	var keys []string
@@ -225,8 +259,8 @@ func (s *store) dependents(kind string, uids map[string]bool) []api.Object {
 	var keys []string
 	n := 0
 	for uid := range uids {
-		if ks := s.index.byOwner[uid][kind]; ks != nil && len(*ks) > 0 {
-			keys = append(keys, *ks...)
+		if ks := s.index.byOwner[uid][kind].list(); len(ks) > 0 {
+			keys = append(keys, ks...)
 			n++
 		}
 	}

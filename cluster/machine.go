@@ -133,6 +133,7 @@ type Machine struct {
 	nlc    *nodelifecycle.Controller
 	te     *nodelifecycle.TaintEviction
 	gc     *termination.Collector
+	gcSeen bool // the pod GC has seen the caches as they are: no pod or node event since its last step
 	leases map[string]time.Time // each node's Lease renewTime
 
 	deletedUIDs map[string]bool // owners deleted, for the garbage collector
@@ -618,6 +619,7 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 	var in scheduling.Input
 	switch o := w.Object.(type) {
 	case *api.Pod:
+		m.gcSeen = false
 		switch w.Type {
 		case watchAdded:
 			in = scheduling.PodAdded(o)
@@ -636,6 +638,7 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 			return err
 		}
 	case *api.Node:
+		m.gcSeen = false
 		switch w.Type {
 		case watchAdded:
 			in = scheduling.NodeAdded(o)

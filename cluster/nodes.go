@@ -232,9 +232,12 @@ func (m *Machine) taintEviction(ev nodelifecycle.Event, now time.Time) error {
 // deletes gets its status patch, then a force delete (grace 0), and a
 // PodGCForceDeleted record (podsem's own reason: podgc records no Event).
 func (m *Machine) runPodGC(now time.Time) error {
-	if d := m.gc.NextDeadline(); !d.IsZero() && d.After(now) {
+	if d := m.gc.NextDeadline(); !d.IsZero() && d.After(now) || d.IsZero() && m.gcSeen {
+		// Not due, and (without a deadline) nothing it reads changed
+		// since its last step, which found no work in the same caches.
 		return nil
 	}
+	m.gcSeen = true
 	var nodes []*api.Node
 	for _, o := range m.cache.list("Node") {
 		nodes = append(nodes, o.(*api.Node))
