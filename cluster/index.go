@@ -300,3 +300,16 @@ func deploymentPods(c *store, d *api.Deployment, sets []*api.ReplicaSet) []*api.
 	}
 	return c.podsOf(d.Namespace, uids...)
 }
+
+// kubeletOrder is the kubelets' node names in order. Kubelets are only
+// ever added, so the cache is current while it has as many names.
+func (m *Machine) kubeletOrder() []string {
+	if len(m.kubeletsSorted) != len(m.kubelets) {
+		m.kubeletsSorted = m.kubeletsSorted[:0]
+		for n := range m.kubelets {
+			m.kubeletsSorted = append(m.kubeletsSorted, n)
+		}
+		slices.Sort(m.kubeletsSorted)
+	}
+	return m.kubeletsSorted
+}

@@ -94,6 +94,11 @@ type kubelet struct {
 	silent bool
 	// nextLease and nextStatus are the next Lease renewal and status post.
 	nextLease, nextStatus time.Time
+	// deadline caches podsDeadline while deadlineKnown: every method that
+	// changes the pods, their pending answers or the heartbeat times
+	// (run, step, heartbeat) clears deadlineKnown.
+	deadline      time.Time
+	deadlineKnown bool
 }
 
 func newKubelet(node string, index int) *kubelet {
@@ -105,6 +110,15 @@ func (k *kubelet) nextDeadline() time.Time {
 	if k.silent {
 		return time.Time{}
 	}
+	if !k.deadlineKnown {
+		k.deadline, k.deadlineKnown = k.podsDeadline(), true
+	}
+	return k.deadline
+}
+
+// podsDeadline is the earliest heartbeat, pod machine deadline or runtime
+// answer.
+func (k *kubelet) podsDeadline() time.Time {
 	d := earliest(k.nextLease, k.nextStatus)
 	for _, r := range k.pods {
 		d = earliest(d, r.m.NextDeadline())
@@ -132,6 +146,7 @@ func (k *kubelet) run(c *Machine, now time.Time) error {
 	if k.silent {
 		return nil
 	}
+	defer k.forgetDeadline()
 	if err := c.heartbeat(k, now); err != nil {
 		return err
 	}
@@ -239,6 +254,7 @@ func (r *podRun) answer(at time.Time, ev lifecycle.Event) {
 // runtime model answers, status writes and the pod's removal go to the
 // API server, events to the log. Answers due now are fed at once.
 func (k *kubelet) step(c *Machine, r *podRun, ev lifecycle.Event, now time.Time) error {
+	defer k.forgetDeadline()
 	queue := []lifecycle.Event{ev}
 	for len(queue) > 0 {
 		ev := queue[0]
@@ -306,6 +322,9 @@ func (k *kubelet) started(c *Machine, r *podRun, pod *api.Pod, container string,
 		r.answer(now.Add(probeDelay(ctr.ReadinessProbe)), lifecycle.ProbeResult(container, api.ProbeReadiness, true))
 	}
 }
+
+// forgetDeadline drops the cached deadline after a change.
+func (k *kubelet) forgetDeadline() { k.deadlineKnown = false }
 
 func earliest(a, b time.Time) time.Time {
 	if a.IsZero() || (!b.IsZero() && b.Before(a)) {

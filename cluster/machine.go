@@ -122,18 +122,19 @@ type Machine struct {
 	cache *store // the informer cache: the store as delivered
 	rec   recorder
 
-	sched     *scheduling.Loop
-	rsc       *workloads.ReplicaSetController
-	rsDirty   map[string]bool
-	dc        *workloads.DeploymentController
-	depDirty  map[string]bool
-	kubelets  map[string]*kubelet
-	nodeCount int
+	sched          *scheduling.Loop
+	rsc            *workloads.ReplicaSetController
+	rsDirty        map[string]bool
+	dc             *workloads.DeploymentController
+	depDirty       map[string]bool
+	kubelets       map[string]*kubelet
+	kubeletsSorted []string // kubeletOrder's cache
+	nodeCount      int
 
 	nlc    *nodelifecycle.Controller
 	te     *nodelifecycle.TaintEviction
 	gc     *termination.Collector
-	gcSeen bool // the pod GC has seen the caches as they are: no pod or node event since its last step
+	gcSeen bool                 // the pod GC has seen the caches as they are: no pod or node event since its last step
 	leases map[string]time.Time // each node's Lease renewTime
 
 	deletedUIDs map[string]bool // owners deleted, for the garbage collector
@@ -777,12 +778,7 @@ func (m *Machine) runComponents(now time.Time) error {
 			return err
 		}
 	}
-	nodes := make([]string, 0, len(m.kubelets))
-	for n := range m.kubelets {
-		nodes = append(nodes, n)
-	}
-	slices.Sort(nodes)
-	for _, n := range nodes {
+	for _, n := range m.kubeletOrder() {
 		if k := m.kubelets[n]; k.due(now) {
 			if err := k.run(m, now); err != nil {
 				return fmt.Errorf("cluster: kubelet %s: %w", n, err)
