@@ -32,13 +32,11 @@ func (m *Machine) dueKeys(kind string, dirty map[string]bool, deadline, now time
 
 // inNamespace returns the cached objects of kind in namespace.
 func inNamespace[T api.Object](c *store, kind, namespace string) []T {
-	var out []T
-	for _, o := range c.list(kind) {
-		if _, meta := objectMeta(o); meta.Namespace == namespace {
-			out = append(out, o.(T))
-		}
+	keys := c.namespaceKeys(kind, namespace)
+	if len(keys) == 0 {
+		return nil
 	}
-	return out
+	return objectsOf[T](c, kind, keys)
 }
 
 // runReplicaSets syncs the due ReplicaSets with the ReplicaSet
@@ -56,7 +54,7 @@ func (m *Machine) runReplicaSets(now time.Time) error {
 			}
 		}
 		in := workloads.ReplicaSetInput{
-			ReplicaSet: rs, Pods: inNamespace[*api.Pod](m.cache, "Pod", rs.Namespace), OtherReplicaSets: others,
+			ReplicaSet: rs, Pods: replicaSetPods(m.cache, rs, others), OtherReplicaSets: others,
 		}
 		if err := m.admitsReplica(rs); err != nil {
 			zero := 0
@@ -150,7 +148,7 @@ func (m *Machine) runDeployments(now time.Time) error {
 		}
 		sets := inNamespace[*api.ReplicaSet](m.cache, "ReplicaSet", d.Namespace)
 		sync, err := m.dc.Step(workloads.DeploymentInput{
-			Deployment: d, ReplicaSets: sets, Pods: inNamespace[*api.Pod](m.cache, "Pod", d.Namespace),
+			Deployment: d, ReplicaSets: sets, Pods: deploymentPods(m.cache, d, sets),
 		}, now)
 		if err != nil && !hasWrites(sync) {
 			m.rec.scenario(now, "Warning", "SyncFailed", objRef("Deployment", d.Namespace, d.Name), err.Error())

@@ -186,7 +186,11 @@ func (m *Machine) collectOrphaned(gone map[string]bool, now time.Time) error {
 	if len(gone) == 0 {
 		return nil
 	}
-	for _, o := range m.graphObjects() {
+	var hit []api.Object
+	for _, kind := range objectKinds {
+		hit = append(hit, m.cache.dependents(kind, gone)...)
+	}
+	for _, o := range hit {
 		kind, meta := objectMeta(o)
 		if !slices.ContainsFunc(meta.OwnerReferences, func(r api.OwnerReference) bool { return gone[r.UID] }) {
 			continue

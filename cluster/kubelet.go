@@ -105,6 +105,11 @@ type kubelet struct {
 	// was restored since, and its pods' next sync is the first after the
 	// boot.
 	poweredOff, booting bool
+	// deadline caches podsDeadline while deadlineKnown: every method that
+	// changes the pods, their pending answers or the heartbeat times
+	// (run, step, heartbeat) clears deadlineKnown.
+	deadline      time.Time
+	deadlineKnown bool
 }
 
 func newKubelet(node string, index int) *kubelet {
@@ -116,6 +121,15 @@ func (k *kubelet) nextDeadline() time.Time {
 	if k.silent {
 		return time.Time{}
 	}
+	if !k.deadlineKnown {
+		k.deadline, k.deadlineKnown = k.podsDeadline(), true
+	}
+	return k.deadline
+}
+
+// podsDeadline is the earliest heartbeat, pod machine deadline or runtime
+// answer.
+func (k *kubelet) podsDeadline() time.Time {
 	d := earliest(k.nextLease, k.nextStatus)
 	d = earliest(d, k.pressure.nextDeadline())
 	d = earliest(d, k.shutdown.nextDeadline())
@@ -149,6 +163,7 @@ func (k *kubelet) run(c *Machine, now time.Time) error {
 		return nil
 	}
 	statusTick := !k.nextLease.After(now) // nodeStatusUpdateFrequency, on the Lease's cadence
+	defer k.forgetDeadline()
 	if err := c.heartbeat(k, now); err != nil {
 		return err
 	}
@@ -364,6 +379,7 @@ func (r *podRun) hasProbes(container string) bool {
 // runtime model answers, status writes and the pod's removal go to the
 // API server, events to the log. Answers due now are fed at once.
 func (k *kubelet) feed(c *Machine, r *podRun, ev lifecycle.Event, now time.Time) error {
+	defer k.forgetDeadline()
 	queue := []lifecycle.Event{ev}
 	for len(queue) > 0 {
 		ev := queue[0]
@@ -427,6 +443,9 @@ func (k *kubelet) started(c *Machine, r *podRun, pod *api.Pod, container string,
 		c.rec.event(now, &e)
 	}
 }
+
+// forgetDeadline drops the cached deadline after a change.
+func (k *kubelet) forgetDeadline() { k.deadlineKnown = false }
 
 func earliest(a, b time.Time) time.Time {
 	if a.IsZero() || (!b.IsZero() && b.Before(a)) {

@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -145,17 +144,19 @@ type Machine struct {
 	cache *store // the informer cache: the store as delivered
 	rec   recorder
 
-	sched     *scheduling.Loop
-	rsc       *workloads.ReplicaSetController
-	rsDirty   map[string]bool
-	dc        *workloads.DeploymentController
-	depDirty  map[string]bool
-	kubelets  map[string]*kubelet
-	nodeCount int
+	sched          *scheduling.Loop
+	rsc            *workloads.ReplicaSetController
+	rsDirty        map[string]bool
+	dc             *workloads.DeploymentController
+	depDirty       map[string]bool
+	kubelets       map[string]*kubelet
+	kubeletsSorted []string // kubeletOrder's cache
+	nodeCount      int
 
 	nlc    *nodelifecycle.Controller
 	te     *nodelifecycle.TaintEviction
 	gc     *termination.Collector
+	gcSeen bool                                // the pod GC has seen the caches as they are: no pod or node event since its last step
 	leases map[string]time.Time                // each node's Lease renewTime
 	zones  map[string]nodelifecycle.ZoneReport // as the last monitor pass reported them
 
@@ -444,6 +445,9 @@ var objectKinds = []string{"Namespace", "PriorityClass", "StorageClass", "CSIDri
 
 // apply carries out a scenario action through the API server.
 func (m *Machine) apply(a Action, now time.Time) error {
+	for _, k := range m.kubelets {
+		k.forgetDeadline() // an action may move a kubelet's deadlines earlier
+	}
 	m.rec.scenario(now, "Normal", "Action", "", a.String())
 	var err error
 	switch a.Kind {
@@ -656,6 +660,7 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 	var in scheduling.Input
 	switch o := w.Object.(type) {
 	case *api.Pod:
+		m.gcSeen = false
 		switch w.Type {
 		case watchAdded:
 			in = scheduling.PodAdded(o)
@@ -674,6 +679,7 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 			return err
 		}
 	case *api.Node:
+		m.gcSeen = false
 		switch w.Type {
 		case watchAdded:
 			in = scheduling.NodeAdded(o)
@@ -775,11 +781,8 @@ func (m *Machine) ownerDirty(namespace string, meta *api.ObjectMeta, old api.Obj
 		}
 	}
 	if orphan {
-		for _, o := range m.cache.list(ownerKind) {
-			_, om := objectMeta(o)
-			if om.Namespace == namespace {
-				dirty[objectKey(om)] = true
-			}
+		for _, k := range m.cache.namespaceKeys(ownerKind, namespace) {
+			dirty[k] = true
 		}
 	}
 }
@@ -825,12 +828,7 @@ func (m *Machine) runComponents(now time.Time) error {
 			return err
 		}
 	}
-	nodes := make([]string, 0, len(m.kubelets))
-	for n := range m.kubelets {
-		nodes = append(nodes, n)
-	}
-	slices.Sort(nodes)
-	for _, n := range nodes {
+	for _, n := range m.kubeletOrder() {
 		if k := m.kubelets[n]; k.due(now) {
 			if err := k.run(m, now); err != nil {
 				return fmt.Errorf("cluster: kubelet %s: %w", n, err)
@@ -917,10 +915,7 @@ func (m *Machine) patchPodStatus(key, uid string, now time.Time, f func(*api.Pod
 	// Only the status changes: the new pod shares the old one's spec and
 	// metadata values (never modified in the store) and gets a copy of the
 	// status to change.
-	st, err := cloneValue(old.Status)
-	if err != nil {
-		return err
-	}
+	st := *old.Status.DeepCopy()
 	f(&st)
 	if specEqual(st, old.Status) {
 		return nil
@@ -930,18 +925,6 @@ func (m *Machine) patchPodStatus(key, uid string, now time.Time, f func(*api.Pod
 	m.store.nextRV(&p.ObjectMeta)
 	m.store.put("Pod", key, &p, watchModified, old)
 	return nil
-}
-
-// cloneValue returns a copy of v sharing nothing with it (a JSON round
-// trip).
-func cloneValue[T any](v T) (T, error) {
-	var out T
-	b, err := json.Marshal(v)
-	if err != nil {
-		return out, err
-	}
-	err = json.Unmarshal(b, &out)
-	return out, err
 }
 
 // writePodStatus is the kubelet's status manager writing the status its

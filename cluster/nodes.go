@@ -38,6 +38,7 @@ func (m *Machine) registerNode(k *kubelet, now time.Time) error {
 // heartbeat renews the node's Lease and posts its status when they are
 // due; a silent kubelet (lost node) does neither.
 func (m *Machine) heartbeat(k *kubelet, now time.Time) error {
+	k.forgetDeadline()
 	if k.silent {
 		return nil
 	}
@@ -153,15 +154,7 @@ func (m *Machine) taintsAdded(node string, taints []api.Taint, now time.Time) {
 }
 
 // inNodePods are the cached pods bound to node.
-func inNodePods(c *store, node string) []*api.Pod {
-	var out []*api.Pod
-	for _, p := range c.pods() {
-		if p.Spec.NodeName == node {
-			out = append(out, p)
-		}
-	}
-	return out
-}
+func inNodePods(c *store, node string) []*api.Pod { return c.podsOnNode(node) }
 
 // updateTaints applies a taint pass's writes to the node as the API
 // server holds it now, as the controller's taint helpers do (they read the
@@ -264,9 +257,12 @@ func (m *Machine) taintEviction(ev nodelifecycle.Event, now time.Time) error {
 // deletes gets its status patch, then a force delete (grace 0), and a
 // PodGCForceDeleted record (podsem's own reason: podgc records no Event).
 func (m *Machine) runPodGC(now time.Time) error {
-	if d := m.gc.NextDeadline(); !d.IsZero() && d.After(now) {
+	if d := m.gc.NextDeadline(); !d.IsZero() && d.After(now) || d.IsZero() && m.gcSeen {
+		// Not due, and (without a deadline) nothing it reads changed
+		// since its last step, which found no work in the same caches.
 		return nil
 	}
+	m.gcSeen = true
 	var nodes []*api.Node
 	for _, o := range m.cache.list("Node") {
 		nodes = append(nodes, o.(*api.Node))

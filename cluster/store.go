@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -54,10 +53,11 @@ type store struct {
 	uids    int64
 	watch   []watchEvent
 	tolSecs admission.TolerationSeconds
+	index   storeIndex
 }
 
 func newStore(tol admission.TolerationSeconds) *store {
-	return &store{objs: map[string]map[string]api.Object{}, sorted: map[string][]string{}, tolSecs: tol}
+	return &store{objs: map[string]map[string]api.Object{}, sorted: map[string][]string{}, tolSecs: tol, index: newStoreIndex()}
 }
 
 // objectMeta returns the kind and the metadata of o, nil for a kind the
@@ -113,68 +113,15 @@ func objectKey(m *api.ObjectMeta) string {
 	return m.Namespace + "/" + m.Name
 }
 
-// clone returns a copy of o sharing nothing with it (a JSON round trip:
-// every api type round-trips through its Kubernetes JSON).
+// clone returns a copy of o sharing nothing with it (the api types'
+// DeepCopy).
 func clone[T api.Object](o T) (T, error) {
 	var zero T
-	b, err := json.Marshal(o)
-	if err != nil {
-		return zero, err
+	c := deepCopy(o)
+	if c == nil {
+		return zero, fmt.Errorf("cluster: %w: object of type %T", api.ErrInvalidInput, o)
 	}
-	v, err := decodeAs(b, o)
-	if err != nil {
-		return zero, err
-	}
-	return v.(T), nil
-}
-
-// decodeAs decodes b into a new object of like's kind.
-func decodeAs(b []byte, like api.Object) (api.Object, error) {
-	var fresh api.Object
-	switch like.(type) {
-	case *api.Pod:
-		fresh = new(api.Pod)
-	case *api.Node:
-		fresh = new(api.Node)
-	case *api.Namespace:
-		fresh = new(api.Namespace)
-	case *api.PodDisruptionBudget:
-		fresh = new(api.PodDisruptionBudget)
-	case *api.PriorityClass:
-		fresh = new(api.PriorityClass)
-	case *api.Service:
-		fresh = new(api.Service)
-	case *api.Deployment:
-		fresh = new(api.Deployment)
-	case *api.ReplicaSet:
-		fresh = new(api.ReplicaSet)
-	case *api.StatefulSet:
-		fresh = new(api.StatefulSet)
-	case *api.ControllerRevision:
-		fresh = new(api.ControllerRevision)
-	case *api.DaemonSet:
-		fresh = new(api.DaemonSet)
-	case *api.Job:
-		fresh = new(api.Job)
-	case *api.PersistentVolumeClaim:
-		fresh = new(api.PersistentVolumeClaim)
-	case *api.PersistentVolume:
-		fresh = new(api.PersistentVolume)
-	case *api.StorageClass:
-		fresh = new(api.StorageClass)
-	case *api.CSINode:
-		fresh = new(api.CSINode)
-	case *api.CSIDriver:
-		fresh = new(api.CSIDriver)
-	case *api.VolumeAttachment:
-		fresh = new(api.VolumeAttachment)
-	default:
-		return nil, fmt.Errorf("cluster: %w: object of type %T", api.ErrInvalidInput, like)
-	}
-	if err := json.Unmarshal(b, fresh); err != nil {
-		return nil, err
-	}
-	return fresh, nil
+	return c.(T), nil
 }
 
 func (s *store) get(kind, key string) api.Object { return s.objs[kind][key] }
@@ -211,7 +158,12 @@ func (s *store) put(kind, key string, o api.Object, typ watchType, old api.Objec
 	if s.objs[kind] == nil {
 		s.objs[kind] = map[string]api.Object{}
 	}
-	_, existed := s.objs[kind][key]
+	prev, existed := s.objs[kind][key]
+	if typ == watchDeleted {
+		s.index.update(kind, key, prev, nil)
+	} else {
+		s.index.update(kind, key, prev, o)
+	}
 	if typ == watchDeleted {
 		delete(s.objs[kind], key)
 	} else {
@@ -362,11 +314,8 @@ func (s *store) update(o api.Object) (api.Object, error) {
 	return o, nil
 }
 
-func specEqual(a, b any) bool {
-	ja, err1 := json.Marshal(a)
-	jb, err2 := json.Marshal(b)
-	return err1 == nil && err2 == nil && string(ja) == string(jb)
-}
+// specEqual reports whether a and b encode to the same JSON.
+func specEqual(a, b any) bool { return jsonEqual(a, b) }
 
 // deletePod serves a pod DELETE with opts at now through
 // termination.APIServerGrace: a graceful deletion stores the deletion

@@ -1,0 +1,315 @@
+package cluster
+
+import (
+	"slices"
+
+	"github.com/podsem/podsem/api"
+)
+
+// This file is the store's indexes, as an informer's indexers keep them:
+// the keys of each kind by namespace, the pods by controller (and the
+// orphans of each namespace), the pods by node, and every object by the
+// uid of each of its owners. They are maintained on every write (put), so
+// that a controller's sync reads the objects it concerns instead of
+// scanning the kind; each list of keys is kept sorted, so that what a
+// caller gets is in the key order a scan would give.
+
+// sortedKeys is a set of store keys, read in sorted order: keys added
+// in order are appended, others make the list sort itself at the next
+// read (a scenario's objects come in file order).
+type sortedKeys struct {
+	keys     []string
+	unsorted bool
+}
+
+func (s *sortedKeys) add(k string) {
+	if n := len(s.keys); n == 0 || s.keys[n-1] < k {
+		s.keys = append(s.keys, k)
+		return
+	}
+	if s.unsorted {
+		s.keys = append(s.keys, k) // a duplicate goes at the sort
+		return
+	}
+	i, found := slices.BinarySearch(s.keys, k)
+	if !found {
+		if len(s.keys)-i > 64 {
+			s.keys = append(s.keys, k)
+			s.unsorted = true
+			return
+		}
+		s.keys = slices.Insert(s.keys, i, k)
+	}
+}
+
+func (s *sortedKeys) remove(k string) {
+	s.sort()
+	if i, found := slices.BinarySearch(s.keys, k); found {
+		s.keys = slices.Delete(s.keys, i, i+1)
+	}
+}
+
+func (s *sortedKeys) sort() {
+	if s.unsorted {
+		slices.Sort(s.keys)
+		s.keys = slices.Compact(s.keys)
+		s.unsorted = false
+	}
+}
+
+// list is the keys in order (the index's own slice: read it before the
+// next write).
+func (s *sortedKeys) list() []string {
+	if s == nil {
+		return nil
+	}
+	s.sort()
+	return s.keys
+}
+
+// storeIndex holds the store's indexes.
+type storeIndex struct {
+	// byNamespace: kind → namespace → keys (namespaced kinds only).
+	byNamespace map[string]map[string]*sortedKeys
+	// podsByController: the controller's uid → keys of the pods it
+	// controls; podOrphans: namespace → keys of the pods without one.
+	podsByController map[string]*sortedKeys
+	podOrphans       map[string]*sortedKeys
+	// podsByNode: node name → keys of the pods bound to it.
+	podsByNode map[string]*sortedKeys
+	// byOwner: an owner's uid → kind → keys of the objects that have an
+	// ownerReference to it.
+	byOwner map[string]map[string]*sortedKeys
+}
+
+func newStoreIndex() storeIndex {
+	return storeIndex{byNamespace: map[string]map[string]*sortedKeys{}, podsByController: map[string]*sortedKeys{},
+		podOrphans: map[string]*sortedKeys{}, podsByNode: map[string]*sortedKeys{}, byOwner: map[string]map[string]*sortedKeys{}}
+}
+
+func keysIn[K comparable](m map[K]*sortedKeys, k K) *sortedKeys {
+	s := m[k]
+	if s == nil {
+		s = new(sortedKeys)
+		m[k] = s
+	}
+	return s
+}
+
+// indexed are the attributes of an object the indexes file it under.
+type indexed struct {
+	namespace  string
+	controller string // pods: the controller's uid, "" for an orphan
+	node       string // pods: spec.nodeName
+	owners     []api.OwnerReference
+}
+
+func indexAttrs(o api.Object) (indexed, bool) {
+	if o == nil {
+		return indexed{}, false
+	}
+	_, m := objectMeta(o)
+	if m == nil {
+		return indexed{}, false
+	}
+	a := indexed{namespace: m.Namespace, owners: m.OwnerReferences}
+	if p, ok := o.(*api.Pod); ok {
+		if ref := m.ControllerRef(); ref != nil {
+			a.controller = ref.UID
+		}
+		a.node = p.Spec.NodeName
+	}
+	return a, true
+}
+
+func sameOwners(a, b []api.OwnerReference) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].UID != b[i].UID {
+			return false
+		}
+	}
+	return true
+}
+
+// update files key of kind under next's attributes instead of prev's
+// (either nil: the object is new, or gone).
+func (x *storeIndex) update(kind, key string, prev, next api.Object) {
+	pa, hadPrev := indexAttrs(prev)
+	na, hasNext := indexAttrs(next)
+	if hadPrev && hasNext && pa.namespace == na.namespace && pa.controller == na.controller && pa.node == na.node && sameOwners(pa.owners, na.owners) {
+		return
+	}
+	if hadPrev {
+		x.file(kind, key, pa, false)
+	}
+	if hasNext {
+		x.file(kind, key, na, true)
+	}
+}
+
+// file adds key under a's entries, or removes it from them.
+func (x *storeIndex) file(kind, key string, a indexed, add bool) {
+	put := func(s *sortedKeys) {
+		if add {
+			s.add(key)
+		} else {
+			s.remove(key)
+		}
+	}
+	if a.namespace != "" {
+		ns := x.byNamespace[kind]
+		if ns == nil {
+			ns = map[string]*sortedKeys{}
+			x.byNamespace[kind] = ns
+		}
+		put(keysIn(ns, a.namespace))
+	}
+	if kind == "Pod" {
+		if a.controller != "" {
+			put(keysIn(x.podsByController, a.controller))
+		} else {
+			put(keysIn(x.podOrphans, a.namespace))
+		}
+		if a.node != "" {
+			put(keysIn(x.podsByNode, a.node))
+		}
+	}
+	for _, r := range a.owners {
+		if r.UID == "" {
+			continue
+		}
+		byKind := x.byOwner[r.UID]
+		if byKind == nil {
+			byKind = map[string]*sortedKeys{}
+			x.byOwner[r.UID] = byKind
+		}
+		put(keysIn(byKind, kind))
+	}
+}
+
+// objectsOf returns the objects of kind with the given keys, in order.
+func objectsOf[T api.Object](s *store, kind string, keys []string) []T {
+	m := s.objs[kind]
+	out := make([]T, 0, len(keys))
+	for _, k := range keys {
+		if o, ok := m[k].(T); ok {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// namespaceKeys are the keys of kind in namespace, in order (the store's
+// own slice: do not modify it, nor write to the store while reading it).
+func (s *store) namespaceKeys(kind, namespace string) []string {
+	return s.index.byNamespace[kind][namespace].list()
+}
+
+// podsOnNode are the pods bound to node, in key order.
+func (s *store) podsOnNode(node string) []*api.Pod {
+	if ks := s.index.podsByNode[node].list(); len(ks) > 0 {
+		return objectsOf[*api.Pod](s, "Pod", ks)
+	}
+	return nil
+}
+
+// podsOf are the pods of namespace a controller with one of uids
+// controls, and the namespace's orphans, in key order: every pod a sync
+// of such a controller does not ignore.
+func (s *store) podsOf(namespace string, uids ...string) []*api.Pod {
+	var lists [][]string
+	if ks := s.index.podOrphans[namespace].list(); len(ks) > 0 {
+		lists = append(lists, ks)
+	}
+	for _, uid := range uids {
+		if ks := s.index.podsByController[uid].list(); len(ks) > 0 {
+			lists = append(lists, ks)
+		}
+	}
+	var keys []string
+	switch len(lists) {
+	case 0:
+		return nil
+	case 1:
+		keys = lists[0]
+	default:
+		for _, l := range lists {
+			keys = append(keys, l...)
+		}
+		slices.Sort(keys)
+		keys = slices.Compact(keys)
+	}
+	var out []*api.Pod
+	m := s.objs["Pod"]
+	for _, k := range keys {
+		p, _ := m[k].(*api.Pod)
+		if p != nil && p.Namespace == namespace {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// dependents are the objects of kind with an ownerReference to one of
+// uids, in key order.
+func (s *store) dependents(kind string, uids map[string]bool) []api.Object {
+	var keys []string
+	n := 0
+	for uid := range uids {
+		if ks := s.index.byOwner[uid][kind].list(); len(ks) > 0 {
+			keys = append(keys, ks...)
+			n++
+		}
+	}
+	if n > 1 {
+		slices.Sort(keys)
+		keys = slices.Compact(keys)
+	}
+	return objectsOf[api.Object](s, kind, keys)
+}
+
+// replicaSetPods are the pods a sync of rs does not ignore: those of its
+// namespace it or one of its siblings (the others of its controller,
+// whose pods rank the deletions) controls, and the namespace's orphans it
+// may adopt; pods controlled by anything else are ignored by the
+// ReplicaSet controller (workloads.ReplicaSetInput).
+func replicaSetPods(c *store, rs *api.ReplicaSet, others []*api.ReplicaSet) []*api.Pod {
+	uids := []string{rs.UID}
+	if ref := rs.ControllerRef(); ref != nil {
+		for _, o := range others {
+			if or := o.ControllerRef(); or != nil && or.UID == ref.UID {
+				uids = append(uids, o.UID)
+			}
+		}
+	}
+	return c.podsOf(rs.Namespace, uids...)
+}
+
+// deploymentPods are the pods of d's ReplicaSets (those it controls among
+// sets), with the namespace's orphans: the Deployment controller reads
+// the pods of its ReplicaSets only (workloads.DeploymentInput).
+func deploymentPods(c *store, d *api.Deployment, sets []*api.ReplicaSet) []*api.Pod {
+	var uids []string
+	for _, rs := range sets {
+		if ref := rs.ControllerRef(); ref != nil && ref.UID == d.UID {
+			uids = append(uids, rs.UID)
+		}
+	}
+	return c.podsOf(d.Namespace, uids...)
+}
+
+// kubeletOrder is the kubelets' node names in order. Kubelets are only
+// ever added, so the cache is current while it has as many names.
+func (m *Machine) kubeletOrder() []string {
+	if len(m.kubeletsSorted) != len(m.kubelets) {
+		m.kubeletsSorted = m.kubeletsSorted[:0]
+		for n := range m.kubelets {
+			m.kubeletsSorted = append(m.kubeletsSorted, n)
+		}
+		slices.Sort(m.kubeletsSorted)
+	}
+	return m.kubeletsSorted
+}
