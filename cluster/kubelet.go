@@ -105,6 +105,11 @@ type kubelet struct {
 	// was restored since, and its pods' next sync is the first after the
 	// boot.
 	poweredOff, booting bool
+	// postedNode is the Node object the kubelet's last status post
+	// stored, postedState what its conditions were computed from: while
+	// both hold, the 10-s status update has nothing to compare.
+	postedNode  *api.Node
+	postedState nodeState
 }
 
 func newKubelet(node string, index int) *kubelet {
