@@ -110,6 +110,11 @@ type kubelet struct {
 	// (run, step, heartbeat) clears deadlineKnown.
 	deadline      time.Time
 	deadlineKnown bool
+	// postedNode is the Node object the kubelet's last status post
+	// stored, postedState what its conditions were computed from: while
+	// both hold, the 10-s status update has nothing to compare.
+	postedNode  *api.Node
+	postedState nodeState
 }
 
 func newKubelet(node string, index int) *kubelet {

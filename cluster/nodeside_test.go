@@ -1,6 +1,7 @@
 package cluster_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -209,5 +210,41 @@ func TestProbeWorkersKeepTheHarnessTiming(t *testing.T) {
 	// Scheduled and seen at 10 s, started at 11 s, ready at 11 + 20 s.
 	if len(ready) != 1 || ready[0] != 31 {
 		t.Errorf("ready at %v, want [31]", ready)
+	}
+}
+
+// TestNodeSideActionsRefused: a pressure action naming an unknown signal,
+// a malformed value, a node without the capacity the signal is read
+// against or an unknown node, and a shutdown of a node already down, are
+// refused with an ActionFailed record; the run goes on.
+func TestNodeSideActionsRefused(t *testing.T) {
+	doc := `{"objects": [
+ {"kind": "Node", "metadata": {"name": "node-1"}, "status": {"allocatable": {"cpu": "2", "memory": "4Gi", "pods": "110"},
+  "capacity": {"cpu": "2", "memory": "4Gi", "pods": "110"}, "conditions": [{"type": "Ready", "status": "True"}]}}],
+ "actions": [
+  {"at": "1s", "pressure": {"node": "node-1", "signal": "memory.free", "value": "1Mi"}},
+  {"at": "2s", "pressure": {"node": "node-1", "signal": "memory.available", "value": "lots"}},
+  {"at": "3s", "pressure": {"node": "node-1", "signal": "nodefs.available", "value": "5%"}},
+  {"at": "4s", "pressure": {"node": "node-9", "signal": "memory.available", "value": "1Mi"}},
+  {"at": "5s", "pressure": {"node": "node-1", "signal": "memory.available", "value": "150%"}},
+  {"at": "6s", "shutdown": "node-1"},
+  {"at": "7s", "shutdown": "node-1"}],
+ "until": "10s"}`
+	sc, err := cluster.ParseScenario([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := cluster.Run(sc, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var failed []float64
+	for _, r := range res.Records {
+		if r.Reason == "ActionFailed" {
+			failed = append(failed, r.Offset)
+		}
+	}
+	if fmt.Sprint(failed) != "[1 2 3 4 5 7]" {
+		t.Errorf("ActionFailed at %v, want [1 2 3 4 5 7]", failed)
 	}
 }

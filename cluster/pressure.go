@@ -290,6 +290,9 @@ func (c *Machine) updateNodeStatus(k *kubelet, now time.Time) error {
 	if old == nil || k.silent {
 		return nil
 	}
+	if old == k.postedNode && k.nodeState() == k.postedState {
+		return nil // nothing changed since the kubelet's own post
+	}
 	want, _ := lifecycle.NodeConditions(old.Status.Conditions, lifecycle.NodeStatusInput{Node: k.node,
 		Pressure: k.pressure.conditionList(), ShuttingDown: k.shutdown != nil}, now)
 	if sameConditionStates(old.Status.Conditions, want) {
@@ -314,7 +317,29 @@ func (c *Machine) postNodeStatus(k *kubelet, now time.Time) error {
 	n.Status.Conditions = c.nodeConditions(k, n.Status.Conditions, now)
 	c.store.nextRV(&n.ObjectMeta)
 	c.store.put("Node", k.node, n, watchModified, old)
+	k.postedNode, k.postedState = n, k.nodeState()
 	return nil
+}
+
+// nodeState is what the kubelet's node conditions are computed from.
+type nodeState struct {
+	pressure     [3]bool // MemoryPressure, DiskPressure, PIDPressure
+	shuttingDown bool
+}
+
+func (k *kubelet) nodeState() nodeState {
+	st := nodeState{shuttingDown: k.shutdown != nil}
+	for _, c := range k.pressure.conditionList() {
+		switch c {
+		case api.NodeMemoryPressure:
+			st.pressure[0] = true
+		case api.NodeDiskPressure:
+			st.pressure[1] = true
+		case api.NodePIDPressure:
+			st.pressure[2] = true
+		}
+	}
+	return st
 }
 
 // sameConditionStates reports whether two condition lists say the same,

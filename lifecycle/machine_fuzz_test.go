@@ -18,7 +18,8 @@ func FuzzParseEvent(f *testing.F) {
 		"Rejected(node-1, OutOfcpu, Node didn't have enough resource: cpu, requested: 2000, used: 0, capacity: 1000)",
 		"Rejected(node-1, NodeAffinity, Predicate NodeAffinity failed: node(s) didn't match)", "Rejected(n, r, )",
 		"PostStartFinished(app)", "PostStartFailed(app, exited with 1: , message: \"\")", "PreStopFailed(app)",
-		"PreStopFinished(app)", "PostStartFailed(app)", "Rejected(n, (r), m)"} {
+		"PreStopFinished(app)", "PostStartFailed(app)", "Rejected(n, (r), m)",
+		"Killed(1, Evicted, The node was low on resource: memory. )", "Killed(-1, Terminated, x, y)", "Killed(x, r, m)"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -85,6 +86,8 @@ func FuzzMachineStep(f *testing.F) {
 				ev = PostStartFailed(name, "exit 1")
 			case 11:
 				ev = Rejected("n", "OutOfcpu", "no cpu")
+			case 12:
+				ev = Killed(int64(arg%3)-1, "Evicted", "low on memory")
 			default:
 				ev = Tick()
 			}
