@@ -50,12 +50,13 @@ Output (--format, or -o):
            "reason", "object", "message", "count", "source"}; after the last,
            one line {"final": List} holding the objects at until as
            kubectl get -o json prints them (apiVersion and kind on every item)
-  mermaid  Markdown with a Mermaid Gantt chart of the timeline: a section per
-           node (its NotReady and cordoned spans, a bar per pod's stay on it
-           from binding to deletion, the terminating part apart), a section
-           of pods waiting unscheduled, milestones for the actions and for
-           the key events (warnings, NodeNotReady, taints, evictions,
-           preemptions, drains; a repeat counted, not redrawn)
+  mermaid  Markdown with a Mermaid Gantt chart of the timeline from t=0
+           to until: a section per node (its NotReady and cordoned spans,
+           a bar per pod's stay on it from binding to deletion, the
+           terminating part apart), a section of pods waiting unscheduled,
+           milestones for the actions and for the key events (warnings,
+           NodeNotReady, taints, evictions, preemptions, drains; a repeat
+           counted, not redrawn)
 --setup adds the records from before t=0 (negative offsets). --start is
 when the objects are created (RFC 3339; default 2025-06-01T12:00:00Z, so
 that the same scenario prints the same bytes every time).

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 )
 
 // sweep is a directory of small scenarios: four that run, one refused (a
@@ -274,4 +275,36 @@ func TestListScenariosConfigMapVolume(t *testing.T) {
 	if len(notes) != 1 || !strings.Contains(notes[0], `nodes.yaml: skipped: kind "List"`) {
 		t.Errorf("notes %q, want one about nodes.yaml", notes)
 	}
+}
+
+// The N shares of any list of scenarios are disjoint, keep the list's
+// order and together hold every scenario; share sizes differ by at most
+// one (index modulo N balances them).
+func TestPropertySharesPartition(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		names := rapid.SliceOfDistinct(rapid.StringMatching(`[a-z]{1,6}\.yaml`), rapid.ID[string]).Draw(t, "names")
+		slices.Sort(names)
+		n := rapid.IntRange(1, 12).Draw(t, "n")
+		var all []string
+		sizes := map[int]bool{}
+		for i := range n {
+			share := shard{i, n}.of(names)
+			sizes[len(share)] = true
+			if !slices.IsSorted(share) {
+				t.Fatalf("share %d/%d out of order: %v", i, n, share)
+			}
+			all = append(all, share...)
+		}
+		slices.Sort(all)
+		if !slices.Equal(all, names) {
+			t.Fatalf("shares of %d hold %v, want %v", n, all, names)
+		}
+		lo, hi := len(names), 0
+		for s := range sizes {
+			lo, hi = min(lo, s), max(hi, s)
+		}
+		if hi-lo > 1 {
+			t.Fatalf("share sizes %v differ by more than one", sizes)
+		}
+	})
 }

@@ -29,6 +29,11 @@ import (
 // cordon, delete of the pod (the kubelet kills it: exit 143, then removes
 // it), uncordon; with --setup the records before t=0 come first, with
 // negative offsets.
+//
+// sweep-shard: share 0 of 2 of a directory (its scenarios 0, 2 and 4 by
+// name: a scale to 4, a drain, a misspelt action), each block under its
+// scenario's name; the refused scenario's error is in its block and on
+// stderr (exit 1); the directory's file of objects is noted as not run.
 var simulateGoldens = []struct {
 	name string
 	args []string
@@ -38,6 +43,7 @@ var simulateGoldens = []struct {
 	{"drain.md", []string{"testdata/simulate/drain.yaml", "--format", "mermaid"}},
 	{"inline.txt", []string{"--setup", "testdata/simulate/inline.json"}},
 	{"inline.md", []string{"--format=mermaid", "testdata/simulate/inline.json"}},
+	{"sweep-shard.txt", []string{"--shard", "0/2", "testdata/simulate-sweep"}},
 }
 
 func TestSimulateGolden(t *testing.T) {
