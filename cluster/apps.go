@@ -311,6 +311,14 @@ func (m *Machine) daemonSetWrites(ds *api.DaemonSet, sync workloads.DaemonSetSyn
 		return err
 	}
 	owner := workloads.WorkloadReference("DaemonSet", "apps/v1", &ds.ObjectMeta)
+	// As upstream's sync records them: what it found on the nodes
+	// (SelectingAll, FailedDaemonPod, SucceededDaemonPod), then the
+	// creates, then the deletes.
+	for i := range sync.Events {
+		if sync.Events[i].Reason != workloads.ReasonSuccessfulDelete {
+			m.rec.event(now, &sync.Events[i])
+		}
+	}
 	for _, c := range sync.Create {
 		if err := m.createOwnedPod(c.Pod, ds.Namespace, owner, workloads.DaemonSetControllerName, now); err != nil {
 			return err
@@ -322,7 +330,9 @@ func (m *Machine) daemonSetWrites(ds *api.DaemonSet, sync workloads.DaemonSetSyn
 		}
 	}
 	for i := range sync.Events {
-		m.rec.event(now, &sync.Events[i])
+		if sync.Events[i].Reason == workloads.ReasonSuccessfulDelete {
+			m.rec.event(now, &sync.Events[i])
+		}
 	}
 	if sync.StatusUpdated {
 		st := sync.Status
