@@ -493,6 +493,7 @@ func (m *Machine) removePodFinalizer(key, uid, finalizer string, _ time.Time) er
 		return err
 	}
 	if u.Removed {
+		m.store.rv++
 		m.store.put("Pod", key, old, watchDeleted, old)
 		return nil
 	}

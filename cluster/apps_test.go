@@ -39,6 +39,11 @@ func runObjects(t *testing.T, name string) []api.Object {
 // once the old object is gone (the kubelet's final DELETE). Scaled to 1 at
 // 1 m: web-2 is deleted first, web-1 only after web-2 is gone.
 //
+// statefulset-rollout: 3 replicas, a new image applied at 10 s: the
+// rolling update replaces web-2, then web-1, then web-0, each once its
+// predecessor is Running and Ready; a second ControllerRevision, and the
+// update revision becomes current.
+//
 // statefulset-claims: "db" with a volumeClaimTemplate "data": the claim
 // data-db-0 is created before the pod ("Create Claim data-db-0 Pod db-0 in
 // StatefulSet db success"); the pod then waits unschedulable on its unbound
@@ -95,6 +100,30 @@ func TestAppsFinalObjects(t *testing.T) {
 		}
 		if revs != 1 || pods != 1 {
 			t.Errorf("%d revisions, %d pods; want 1, 1", revs, pods)
+		}
+	})
+	t.Run("statefulset rollout", func(t *testing.T) {
+		var revs []string
+		var set *api.StatefulSet
+		var pods []*api.Pod
+		for _, o := range runObjects(t, "statefulset-rollout") {
+			switch x := o.(type) {
+			case *api.ControllerRevision:
+				revs = append(revs, x.Name)
+			case *api.StatefulSet:
+				set = x
+			case *api.Pod:
+				pods = append(pods, x)
+			}
+		}
+		st := set.Status
+		if len(revs) != 2 || st.UpdateRevision == "" || st.CurrentRevision != st.UpdateRevision || st.UpdatedReplicas != 3 || st.CurrentReplicas != 3 {
+			t.Fatalf("revisions %v, status %+v", revs, st)
+		}
+		for _, p := range pods {
+			if p.Labels[api.LabelControllerRevisionHash] != st.UpdateRevision || p.Spec.Containers[0].Image != "nginx:1.28" {
+				t.Errorf("pod %s: revision %s image %s", p.Name, p.Labels[api.LabelControllerRevisionHash], p.Spec.Containers[0].Image)
+			}
 		}
 	})
 	t.Run("statefulset claims", func(t *testing.T) {
