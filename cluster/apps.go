@@ -36,12 +36,27 @@ type appsState struct {
 	// orphans are pods carrying the Job tracking finalizer whose Job is
 	// gone: the Job controller's orphan pod handling removes it.
 	orphans map[string]bool
+	// uids are the uids the machines were made for ("Kind/key"): an
+	// object replaced by another of the same name starts afresh.
+	uids map[string]string
+}
+
+// fresh reports whether the machine of kind/key must start afresh for
+// the object with uid (none yet, or made for another object).
+func (a *appsState) fresh(kind, key, uid string) bool {
+	k := kind + "/" + key
+	if a.uids[k] == uid {
+		return false
+	}
+	a.uids[k] = uid
+	return true
 }
 
 func (a *appsState) init() {
 	if a.ss == nil {
 		a.ss, a.ds, a.jobs = map[string]*workloads.StatefulSetController{}, map[string]*workloads.DaemonSetController{}, map[string]*workloads.JobController{}
 		a.ssDirty, a.dsDirty, a.jobDirty, a.orphans = map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
+		a.uids = map[string]string{}
 	}
 }
 
@@ -140,7 +155,7 @@ func (m *Machine) runStatefulSets(now time.Time) error {
 			delete(m.apps.ss, key)
 			continue
 		}
-		if c == nil {
+		if m.apps.fresh("StatefulSet", key, set.UID) || c == nil {
 			c = workloads.NewStatefulSetController(workloads.StatefulSetConfig{})
 			m.apps.ss[key] = c
 		}
@@ -205,6 +220,7 @@ func (m *Machine) statefulSetWrites(set *api.StatefulSet, sync workloads.Statefu
 		}
 		m.rec.event(now, &e)
 	}
+writes:
 	for _, a := range sync.Actions {
 		var err error
 		switch a.Kind {
@@ -264,8 +280,10 @@ func (m *Machine) statefulSetWrites(set *api.StatefulSet, sync workloads.Statefu
 		}
 		if err != nil {
 			// The sync stops at its first failed write (the controller
-			// retries the set with back-off, at its next deadline).
-			return nil
+			// retries the set with back-off, at its next deadline); the
+			// status it computed is written all the same, as upstream's
+			// UpdateStatefulSet writes it after a failed sync.
+			break writes
 		}
 	}
 	if sync.WriteStatus {
@@ -311,6 +329,14 @@ func (m *Machine) daemonSetWrites(ds *api.DaemonSet, sync workloads.DaemonSetSyn
 		return err
 	}
 	owner := workloads.WorkloadReference("DaemonSet", "apps/v1", &ds.ObjectMeta)
+	// As upstream's sync records them: what it found on the nodes
+	// (SelectingAll, FailedDaemonPod, SucceededDaemonPod), then the
+	// creates, then the deletes.
+	for i := range sync.Events {
+		if sync.Events[i].Reason != workloads.ReasonSuccessfulDelete {
+			m.rec.event(now, &sync.Events[i])
+		}
+	}
 	for _, c := range sync.Create {
 		if err := m.createOwnedPod(c.Pod, ds.Namespace, owner, workloads.DaemonSetControllerName, now); err != nil {
 			return err
@@ -322,7 +348,9 @@ func (m *Machine) daemonSetWrites(ds *api.DaemonSet, sync workloads.DaemonSetSyn
 		}
 	}
 	for i := range sync.Events {
-		m.rec.event(now, &sync.Events[i])
+		if sync.Events[i].Reason == workloads.ReasonSuccessfulDelete {
+			m.rec.event(now, &sync.Events[i])
+		}
 	}
 	if sync.StatusUpdated {
 		st := sync.Status
@@ -393,7 +421,7 @@ func (m *Machine) runJobs(now time.Time) error {
 			delete(m.apps.jobs, key)
 			continue
 		}
-		if c == nil {
+		if m.apps.fresh("Job", key, job.UID) || c == nil {
 			c = workloads.NewJobController(workloads.JobConfig{})
 			m.apps.jobs[key] = c
 		}
@@ -483,6 +511,7 @@ func (m *Machine) removePodFinalizer(key, uid, finalizer string, _ time.Time) er
 		return err
 	}
 	if u.Removed {
+		m.store.rv++
 		m.store.put("Pod", key, old, watchDeleted, old)
 		return nil
 	}

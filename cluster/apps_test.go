@@ -29,6 +29,51 @@ func runObjects(t *testing.T, name string) []api.Object {
 	return res.Objects
 }
 
+// The goldens of the StatefulSet, DaemonSet and Job controllers (replayed
+// by TestGolden), as stories:
+//
+// statefulset-scale: "web", 2 replicas, OrderedReady, on 2 nodes: web-0 is
+// created, and web-1 only once web-0 is Running and Ready ("Create Pod
+// web-0 in StatefulSet web successful"). Scaled to 3 at 10 s: web-2. At
+// 30 s web-1 is deleted: its successor, named web-1 again, is created only
+// once the old object is gone (the kubelet's final DELETE). Scaled to 1 at
+// 1 m: web-2 is deleted first, web-1 only after web-2 is gone.
+//
+// statefulset-rollout: 3 replicas, a new image applied at 10 s: the
+// rolling update replaces web-2, then web-1, then web-0, each once its
+// predecessor is Running and Ready; a second ControllerRevision, and the
+// update revision becomes current.
+//
+// statefulset-claims: "db" with a volumeClaimTemplate "data": the claim
+// data-db-0 is created before the pod ("Create Claim data-db-0 Pod db-0 in
+// StatefulSet db success"); the pod then waits unschedulable on its unbound
+// claim (binding is the PersistentVolume controller's, not modelled here).
+//
+// statefulset-node-lost: node-2 (running web-1) is lost at 10 s; the node
+// lifecycle controller marks it Unknown and taints it at 68 s; taint
+// eviction marks web-1 for deletion 300 s later, and it stays terminating
+// (its kubelet never confirms): no second web-1. The out-of-service taint
+// at 8 m lets pod GC force-delete it at its next pass, and the StatefulSet
+// recreates web-1 on node-1.
+//
+// daemonset-nodes: "agent" gets a pod per node (each pinned by the
+// matchFields metadata.name term the DaemonSet controller writes), one for
+// node-3 when it registers at 10 s, a successor for the pod deleted at
+// 30 s, and node-2's pod is deleted when node-2 is tainted NoExecute at
+// 1 m (the DaemonSet controller and taint eviction both act on it).
+//
+// job-complete: "pi", completions 2, parallelism 2, backoffLimit 1: one pod
+// exits 0 at 10 s (Succeeded), the other 1 at 20 s (Failed); the
+// replacement comes after the 10-s pod failure back-off, exits 0 at 40 s:
+// "Job completed".
+//
+// job-failed: backoffLimit 0, its pod exits 3: BackoffLimitExceeded "Job
+// has reached the specified backoff limit".
+//
+// job-deleted: the Job deleted (background propagation): the garbage
+// collector deletes its pods; their tracking finalizer, whose Job is gone,
+// is removed, so they leave once stopped.
+
 // The objects the StatefulSet, DaemonSet and Job controllers leave, as a
 // real control plane's `kubectl get -o yaml` would show them.
 func TestAppsFinalObjects(t *testing.T) {
@@ -55,6 +100,30 @@ func TestAppsFinalObjects(t *testing.T) {
 		}
 		if revs != 1 || pods != 1 {
 			t.Errorf("%d revisions, %d pods; want 1, 1", revs, pods)
+		}
+	})
+	t.Run("statefulset rollout", func(t *testing.T) {
+		var revs []string
+		var set *api.StatefulSet
+		var pods []*api.Pod
+		for _, o := range runObjects(t, "statefulset-rollout") {
+			switch x := o.(type) {
+			case *api.ControllerRevision:
+				revs = append(revs, x.Name)
+			case *api.StatefulSet:
+				set = x
+			case *api.Pod:
+				pods = append(pods, x)
+			}
+		}
+		st := set.Status
+		if len(revs) != 2 || st.UpdateRevision == "" || st.CurrentRevision != st.UpdateRevision || st.UpdatedReplicas != 3 || st.CurrentReplicas != 3 {
+			t.Fatalf("revisions %v, status %+v", revs, st)
+		}
+		for _, p := range pods {
+			if p.Labels[api.LabelControllerRevisionHash] != st.UpdateRevision || p.Spec.Containers[0].Image != "nginx:1.28" {
+				t.Errorf("pod %s: revision %s image %s", p.Name, p.Labels[api.LabelControllerRevisionHash], p.Spec.Containers[0].Image)
+			}
 		}
 	})
 	t.Run("statefulset claims", func(t *testing.T) {

@@ -222,6 +222,12 @@ func (m *Machine) collectOrphaned(gone map[string]bool, now time.Time) error {
 // once none that blocks it is left.
 func (m *Machine) processDeletingOwners(now time.Time) error {
 	objs := m.graphObjects()
+	if !slices.ContainsFunc(objs, func(o api.Object) bool {
+		_, meta := objectMeta(o)
+		return meta.DeletionTimestamp != nil && slices.ContainsFunc(meta.Finalizers, isGCFinalizer)
+	}) {
+		return nil
+	}
 	dependents := map[string][]api.Object{} // owner uid -> dependents
 	for _, o := range objs {
 		_, meta := objectMeta(o)

@@ -521,6 +521,12 @@ func (m *Machine) applyObject(o api.Object, now time.Time) error {
 		}
 	case *api.ReplicaSet:
 		x.Status = old.(*api.ReplicaSet).Status
+	case *api.StatefulSet:
+		x.Status = old.(*api.StatefulSet).Status
+	case *api.DaemonSet:
+		x.Status = old.(*api.DaemonSet).Status
+	case *api.Job:
+		x.Status = old.(*api.Job).Status
 	case *api.Pod:
 		x.Status = old.(*api.Pod).Status
 		x.Spec.NodeName = old.(*api.Pod).Spec.NodeName

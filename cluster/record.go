@@ -264,6 +264,13 @@ func summarize(o api.Object) (string, map[string]string) {
 			"available": itoa(o.Status.AvailableReplicas)}
 	case *api.PersistentVolumeClaim, *api.PersistentVolume, *api.VolumeAttachment:
 		return storageSummary(o)
+	case *api.StatefulSet:
+		return "StatefulSet", map[string]string{"spec": replicas(o.Spec.Replicas),
+			"replicas": itoa(o.Status.Replicas), "ready": itoa(o.Status.ReadyReplicas),
+			"available": itoa(o.Status.AvailableReplicas)}
+	case *api.DaemonSet:
+		return "DaemonSet", map[string]string{"desired": itoa(o.Status.DesiredNumberScheduled),
+			"current": itoa(o.Status.CurrentNumberScheduled), "ready": itoa(o.Status.NumberReady)}
 	case *api.PodDisruptionBudget:
 		return "PodDisruptionBudget", map[string]string{
 			"disruptionsAllowed": itoa(o.Status.DisruptionsAllowed),

@@ -93,7 +93,8 @@ func checkStatefulIdentity(t *rapid.T, m *Machine) func(w watchEvent) {
 
 // TestPropertyStatefulSetIdentity: over random clusters and random
 // sequences of scale, pod deletion, drain, lose and restore, cordon and
-// uncordon, no StatefulSet identity ever has two live pods.
+// uncordon, and template changes (rolling updates), no StatefulSet
+// identity ever has two live pods.
 func TestPropertyStatefulSetIdentity(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		start := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
@@ -118,7 +119,18 @@ func TestPropertyStatefulSetIdentity(t *testing.T) {
 			}
 			node := fmt.Sprintf("node-%d", rapid.IntRange(1, nodes).Draw(t, "node"))
 			var a Action
-			switch rapid.IntRange(0, 6).Draw(t, "kind") {
+			switch rapid.IntRange(0, 7).Draw(t, "kind") {
+			case 7:
+				set, _ := m.store.get("StatefulSet", fmt.Sprintf("default/db%d", rapid.IntRange(0, 1).Draw(t, "set"))).(*api.StatefulSet)
+				if set == nil {
+					continue
+				}
+				n, err := clone(set)
+				if err != nil {
+					t.Fatal(err)
+				}
+				n.Spec.Template.Spec.Containers[0].Image = fmt.Sprintf("db:%d", rapid.IntRange(1, 3).Draw(t, "image"))
+				a = Action{Kind: ActionApply, Object: n}
 			case 0:
 				a = Action{Kind: ActionScale, Ref: ObjectRef{Kind: "StatefulSet", Namespace: "default", Name: fmt.Sprintf("db%d", rapid.IntRange(0, 1).Draw(t, "set"))},
 					Replicas: int32(rapid.IntRange(0, 5).Draw(t, "scale"))}

@@ -45,3 +45,16 @@ func ExampleStatefulSetPodEvent() {
 	// Normal SuccessfulCreate: Create Pod web-0 in StatefulSet web successful
 	// Normal SuccessfulDelete: Delete Pod web-1 in StatefulSet web successful
 }
+
+// The API server gives the "pi" Job of the Jobs walkthrough a selector on
+// its uid and labels its template to match, unless the manifest sets
+// manualSelector.
+func ExampleGenerateJobSelector() {
+	job := &api.Job{ObjectMeta: api.ObjectMeta{Name: "pi", Namespace: "default", UID: "8f1d2c3b-0000-4000-8000-000000000001"}}
+	workloads.GenerateJobSelector(job)
+	fmt.Println("selector:", job.Spec.Selector.MatchLabels)
+	fmt.Println("template labels:", job.Spec.Template.Labels)
+	// Output:
+	// selector: map[batch.kubernetes.io/controller-uid:8f1d2c3b-0000-4000-8000-000000000001]
+	// template labels: map[batch.kubernetes.io/controller-uid:8f1d2c3b-0000-4000-8000-000000000001 batch.kubernetes.io/job-name:pi controller-uid:8f1d2c3b-0000-4000-8000-000000000001 job-name:pi]
+}
