@@ -367,7 +367,8 @@ func (b *binder) bind(vol *api.PersistentVolume, claim *api.PersistentVolumeClai
 		vol = n
 	}
 	vol = b.updateVolumePhase(vol, api.VolumeBound, "")
-	if claim.Spec.VolumeName != vol.Name || claim.Annotations[api.AnnBindCompleted] == "" {
+	_, completed := claim.Annotations[api.AnnBindCompleted]
+	if claim.Spec.VolumeName != vol.Name || !completed {
 		n := copyClaim(claim)
 		if claim.Spec.VolumeName != vol.Name {
 			n.Spec.VolumeName = vol.Name
@@ -375,13 +376,11 @@ func (b *binder) bind(vol *api.PersistentVolume, claim *api.PersistentVolumeClai
 				n.Annotations[api.AnnBoundByController] = "yes"
 			}
 		}
-		if _, ok := n.Annotations[api.AnnBindCompleted]; !ok {
+		if !completed {
 			n.Annotations[api.AnnBindCompleted] = "yes"
 		}
-		if _, ok := claim.Annotations[api.AnnBindCompleted]; !ok || claim.Spec.VolumeName != vol.Name {
-			b.out.Writes = append(b.out.Writes, Write{Claim: n})
-			claim = n
-		}
+		b.out.Writes = append(b.out.Writes, Write{Claim: n})
+		claim = n
 	}
 	b.updateClaimStatus(claim, api.ClaimBound, vol)
 	return nil
