@@ -282,13 +282,15 @@ func (b *binder) provision(claim *api.PersistentVolumeClaim) {
 		"' or manually by the system administrator. If volume creation is delayed, please verify that the provisioner is running and correctly registered.")
 }
 
-// findBestMatch is the controller's findBestMatchForClaim
-// (FindMatchingVolume without a node): the volume pre-bound to the claim
-// wins; with delayed binding nothing else; otherwise the smallest
-// Available unclaimed volume that satisfies the claim.
+// findBestMatch is the controller's findBestMatchForClaim: its volume
+// index groups the volumes by their set of access modes, and the sets
+// that hold every mode the claim asks for are searched fewest modes first
+// (equal sizes in the canonical order RWO, ROX, RWX, RWOP: upstream leaves
+// that tie to its index), each with component-helpers'
+// FindMatchingVolume without a node: the volume pre-bound to the claim
+// wins; with delayed binding nothing else does; otherwise the smallest
+// Available volume of the claim's class its selector selects.
 func (b *binder) findBestMatch(claim *api.PersistentVolumeClaim, delay bool) (*api.PersistentVolume, error) {
-	requested := claim.Spec.Resources.Requests[api.ResourceStorage]
-	class := claim.ClassName()
 	var selector api.Selector
 	if claim.Spec.Selector != nil {
 		s, err := api.LabelSelectorAsSelector(claim.Spec.Selector)
@@ -297,36 +299,96 @@ func (b *binder) findBestMatch(claim *api.PersistentVolumeClaim, delay bool) (*a
 		}
 		selector = s
 	}
+	bySet := map[string][]*api.PersistentVolume{}
+	var sets []string
+	for _, v := range b.objs.Volumes {
+		if v == nil {
+			continue
+		}
+		k := accessModesKey(v.Spec.AccessModes)
+		if _, ok := bySet[k]; !ok {
+			sets = append(sets, k)
+		}
+		bySet[k] = append(bySet[k], v)
+	}
+	var candidates []string
+	for _, k := range sets {
+		if bySet[k][0].HasAccessModes(claim.Spec.AccessModes) {
+			candidates = append(candidates, k)
+		}
+	}
+	slices.SortFunc(candidates, func(x, y string) int {
+		if nx, ny := len(bySet[x][0].Spec.AccessModes), len(bySet[y][0].Spec.AccessModes); nx != ny {
+			return nx - ny
+		}
+		return strings.Compare(x, y)
+	})
+	for _, k := range candidates {
+		if v := findMatchingVolume(claim, bySet[k], selector, delay); v != nil {
+			return v, nil
+		}
+	}
+	return nil, nil
+}
+
+// accessModesKey is the index key of a set of access modes: the modes it
+// holds in the order ReadWriteOnce, ReadOnlyMany, ReadWriteMany,
+// ReadWriteOncePod (v1helper.GetAccessModesAsString's order), each once.
+func accessModesKey(modes []api.PersistentVolumeAccessMode) string {
+	var parts []string
+	for i, m := range []api.PersistentVolumeAccessMode{api.ReadWriteOnce, api.ReadOnlyMany, api.ReadWriteMany, api.ReadWriteOncePod} {
+		if api.ContainsAccessMode(modes, m) {
+			parts = append(parts, string(rune('0'+i)))
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+// findMatchingVolume is component-helpers' FindMatchingVolume on the
+// controller's path (no node), over one access-mode set of the index.
+func findMatchingVolume(claim *api.PersistentVolumeClaim, volumes []*api.PersistentVolume, selector api.Selector, delay bool) *api.PersistentVolume {
+	requested := claim.Spec.Resources.Requests[api.ResourceStorage]
+	class := claim.ClassName()
 	var best *api.PersistentVolume
 	var bestQty api.Quantity
-	for _, v := range b.objs.Volumes {
-		if v == nil || v.ClassName() != class {
+	for _, v := range volumes {
+		if v.Spec.ClaimRef != nil && !v.IsBoundToClaim(claim) {
 			continue
 		}
 		qty := v.Spec.Capacity[api.ResourceStorage]
-		if qty.Cmp(requested) < 0 || v.DeletionTimestamp != nil {
+		if qty.Cmp(requested) < 0 {
 			continue
 		}
 		if api.EffectiveVolumeMode(claim.Spec.VolumeMode) != api.EffectiveVolumeMode(v.Spec.VolumeMode) {
 			continue
 		}
-		if v.IsBoundToClaim(claim) {
-			return v, nil
+		if deref(claim.Spec.VolumeAttributesClassName) != deref(v.Spec.VolumeAttributesClassName) || v.DeletionTimestamp != nil {
+			continue
 		}
-		if delay || v.Status.Phase != api.VolumeAvailable || v.Spec.ClaimRef != nil {
+		if v.IsBoundToClaim(claim) {
+			return v
+		}
+		if delay || v.Status.Phase != api.VolumeAvailable {
 			continue
 		}
 		if selector != nil && !selector.Matches(api.Set(v.Labels)) {
 			continue
 		}
-		if !v.HasAccessModes(claim.Spec.AccessModes) {
+		if v.ClassName() != class {
 			continue
 		}
 		if best == nil || bestQty.Cmp(qty) > 0 {
 			best, bestQty = v, qty
 		}
 	}
-	return best, nil
+	return best
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
 
 // volumeSatisfiesClaim is checkVolumeSatisfyClaim: "" when the volume can
