@@ -458,8 +458,8 @@ func (b *binder) updateClaimStatus(claim *api.PersistentVolumeClaim, phase api.P
 		n.Status.Phase, dirty = phase, true
 	}
 	if vol == nil {
-		if claim.Status.AccessModes != nil || claim.Status.Capacity != nil {
-			n.Status.AccessModes, n.Status.Capacity, dirty = nil, nil, true
+		if claim.Status.AccessModes != nil || claim.Status.Capacity != nil || claim.Status.CurrentVolumeAttributesClassName != nil {
+			n.Status.AccessModes, n.Status.Capacity, n.Status.CurrentVolumeAttributesClassName, dirty = nil, nil, nil, true
 		}
 	} else {
 		if !slices.Equal(claim.Status.AccessModes, vol.Spec.AccessModes) {
@@ -469,8 +469,17 @@ func (b *binder) updateClaimStatus(claim *api.PersistentVolumeClaim, phase api.P
 			volCap := vol.Spec.Capacity[api.ResourceStorage]
 			claimCap, ok := claim.Status.Capacity[api.ResourceStorage]
 			if !ok || volCap.Cmp(claimCap) != 0 {
-				n.Status.Capacity, dirty = api.ResourceList{api.ResourceStorage: volCap}, true
+				n.Status.Capacity, dirty = api.ResourceList{}, true
+				for k, q := range vol.Spec.Capacity {
+					n.Status.Capacity[k] = q
+				}
 			}
+		}
+		// The VolumeAttributesClass (GA) the claim gets when it becomes
+		// bound.
+		if claim.Status.Phase == api.ClaimPending && phase == api.ClaimBound &&
+			deref(claim.Status.CurrentVolumeAttributesClassName) != deref(vol.Spec.VolumeAttributesClassName) {
+			n.Status.CurrentVolumeAttributesClassName, dirty = vol.Spec.VolumeAttributesClassName, true
 		}
 	}
 	if !dirty {
@@ -490,15 +499,14 @@ func (b *binder) claimPhaseWithEvent(claim *api.PersistentVolumeClaim, phase api
 	b.event(claimRef(n), api.EventTypeWarning, reason, msg)
 }
 
-// updateVolumePhase writes the volume's phase (with message and
-// lastPhaseTransitionTime) when it changes.
+// updateVolumePhase writes the volume's phase (with its message) when it
+// changes; lastPhaseTransitionTime is the API server's to set.
 func (b *binder) updateVolumePhase(vol *api.PersistentVolume, phase api.PersistentVolumePhase, msg string) *api.PersistentVolume {
 	if vol.Status.Phase == phase {
 		return vol
 	}
 	n := copyVolume(vol)
 	n.Status.Phase, n.Status.Message = phase, msg
-	n.Status.LastPhaseTransitionTime = api.NewTimePtr(b.now.Truncate(time.Second))
 	b.out.Writes = append(b.out.Writes, Write{Volume: n, Status: true})
 	return n
 }
