@@ -340,6 +340,8 @@ func dropStatus(o api.Object) {
 		x.Status = api.PersistentVolumeClaimStatus{}
 	case *api.PersistentVolume:
 		x.Status = api.PersistentVolumeStatus{}
+	case *api.VolumeAttachment:
+		x.Status = api.VolumeAttachmentStatus{}
 	}
 }
 

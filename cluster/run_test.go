@@ -154,6 +154,14 @@ func runFile(t *testing.T, name string) []byte {
 // quarantine, counted from the pass that found the node gone), the volume
 // is detached from node-1 and attached to node-2 in the same instant.
 //
+// volume-unmount-timeout: volume-node-lost with the kubelets reporting
+// volumesInUse (config report-volumes-in-use, off in the harness's model):
+// node-1's last report, from before it was lost, says the volume is
+// mounted there, so when the old pod is gone at 7m59s the attach-detach
+// controller waits maxWaitForUnmountDuration (6 min, node-1 not healthy:
+// deleted) and force-detaches at its first pass after it, 13m59.1s; the
+// replacement's volume is attached to node-2 at once.
+//
 // volume-out-of-service: the same, with node-1 tainted out-of-service at
 // 8 m instead: pod GC force-deletes the terminating pod at its next pass,
 // the volume moves to node-2.

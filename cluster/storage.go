@@ -41,6 +41,14 @@ type StorageConfig struct {
 	// AttachDetach is the attach-detach controller's
 	// (--disable-force-detach-on-timeout).
 	AttachDetach volume.AttachDetachConfig
+	// ReportVolumesInUse makes each kubelet report in
+	// node.status.volumesInUse the attachable volumes of the pods bound
+	// to its node that have not terminated, as a real kubelet's volume
+	// manager does (the harness's kubelet reports none: off by default).
+	// A silent (lost) kubelet's last report stands, so the attach-detach
+	// controller waits maxWaitForUnmountDuration before it forces a
+	// detach from a lost node. Flag: report-volumes-in-use.
+	ReportVolumesInUse bool
 }
 
 // setFlag reads one config entry by upstream flag name (or one of the
@@ -60,12 +68,16 @@ func (c *StorageConfig) setFlag(k, v string) (ok bool, err error) {
 		default:
 			c.AttachDelay = d
 		}
-	case "disable-force-detach-on-timeout":
+	case "disable-force-detach-on-timeout", "report-volumes-in-use":
 		b, err := strconv.ParseBool(v)
 		if err != nil {
 			return true, fmt.Errorf("cluster: %w: config %s: %q", api.ErrInvalidInput, k, v)
 		}
-		c.AttachDetach.DisableForceDetachOnTimeout = b
+		if k == "report-volumes-in-use" {
+			c.ReportVolumesInUse = b
+		} else {
+			c.AttachDetach.DisableForceDetachOnTimeout = b
+		}
 	default:
 		return false, nil
 	}
@@ -203,6 +215,9 @@ func (m *Machine) runStorage(now time.Time) error {
 			return err
 		}
 		if err := m.runVolumeModel(now); err != nil {
+			return err
+		}
+		if err := m.reportVolumesInUse(); err != nil {
 			return err
 		}
 	}

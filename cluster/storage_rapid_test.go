@@ -88,14 +88,19 @@ func checkSingleAttach(t *rapid.T, m *Machine) func(w watchEvent) {
 
 // TestPropertySingleAttach: over random clusters with ReadWriteOnce claims
 // and random sequences of drains, lost and restored nodes, pod deletions,
-// out-of-service taints and node deletions, no ReadWriteOnce volume is
+// out-of-service taints and node deletions, with or without the kubelets
+// reporting volumes in use and with provisioning and attaching delays, no
+// ReadWriteOnce volume is
 // ever attached to two nodes (issue 22's RWO property; the attach-detach
 // controller's Multi-Attach rule).
 func TestPropertySingleAttach(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		start := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
 		objs := genStorageCluster(t)
-		m, _, err := newMachine(start, Config{})
+		cfg := Config{Storage: StorageConfig{ReportVolumesInUse: rapid.Bool().Draw(t, "report volumes in use"),
+			ProvisionDelay: time.Duration(rapid.IntRange(0, 3).Draw(t, "provision delay")) * time.Second,
+			AttachDelay:    time.Duration(rapid.IntRange(0, 3).Draw(t, "attach delay")) * time.Second}}
+		m, _, err := newMachine(start, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -426,3 +426,46 @@ func (m *Machine) runPendingBindings(now time.Time) error {
 	s.bindings = kept
 	return nil
 }
+
+// reportVolumesInUse is the kubelets' volumesInUse report when
+// StorageConfig.ReportVolumesInUse is on: each kubelet that is not
+// silent writes, in its node's status, the unique names of the
+// attachable volumes its pods that have not terminated use, sorted, when
+// they change.
+func (m *Machine) reportVolumesInUse() error {
+	if !m.cfg.Storage.ReportVolumesInUse {
+		return nil
+	}
+	w := volume.World{Pods: m.cache.pods()}
+	objs := m.storageObjects()
+	w.Claims, w.Volumes = objs.Claims, objs.Volumes
+	for _, o := range m.cache.list("CSIDriver") {
+		w.Drivers = append(w.Drivers, o.(*api.CSIDriver))
+	}
+	all := map[string]bool{}
+	for n := range m.kubelets {
+		all[n] = true
+	}
+	inUse := map[string][]string{}
+	for _, d := range volume.DesiredState(w, all) {
+		inUse[d.Node] = append(inUse[d.Node], d.Volume)
+	}
+	for _, name := range slices.Sorted(maps.Keys(m.kubelets)) {
+		if m.kubelets[name].silent {
+			continue
+		}
+		old, _ := m.store.get("Node", name).(*api.Node)
+		if old == nil || slices.Equal(old.Status.VolumesInUse, inUse[name]) {
+			continue
+		}
+		n, err := clone(old)
+		if err != nil {
+			return err
+		}
+		n.Status.VolumesInUse = inUse[name]
+		if _, err := m.store.update(n); err != nil {
+			return err
+		}
+	}
+	return nil
+}

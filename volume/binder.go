@@ -282,13 +282,15 @@ func (b *binder) provision(claim *api.PersistentVolumeClaim) {
 		"' or manually by the system administrator. If volume creation is delayed, please verify that the provisioner is running and correctly registered.")
 }
 
-// findBestMatch is the controller's findBestMatchForClaim
-// (FindMatchingVolume without a node): the volume pre-bound to the claim
-// wins; with delayed binding nothing else; otherwise the smallest
-// Available unclaimed volume that satisfies the claim.
+// findBestMatch is the controller's findBestMatchForClaim: its volume
+// index groups the volumes by their set of access modes, and the sets
+// that hold every mode the claim asks for are searched fewest modes first
+// (equal sizes in the canonical order RWO, ROX, RWX, RWOP: upstream leaves
+// that tie to its index), each with component-helpers'
+// FindMatchingVolume without a node: the volume pre-bound to the claim
+// wins; with delayed binding nothing else does; otherwise the smallest
+// Available volume of the claim's class its selector selects.
 func (b *binder) findBestMatch(claim *api.PersistentVolumeClaim, delay bool) (*api.PersistentVolume, error) {
-	requested := claim.Spec.Resources.Requests[api.ResourceStorage]
-	class := claim.ClassName()
 	var selector api.Selector
 	if claim.Spec.Selector != nil {
 		s, err := api.LabelSelectorAsSelector(claim.Spec.Selector)
@@ -297,36 +299,96 @@ func (b *binder) findBestMatch(claim *api.PersistentVolumeClaim, delay bool) (*a
 		}
 		selector = s
 	}
+	bySet := map[string][]*api.PersistentVolume{}
+	var sets []string
+	for _, v := range b.objs.Volumes {
+		if v == nil {
+			continue
+		}
+		k := accessModesKey(v.Spec.AccessModes)
+		if _, ok := bySet[k]; !ok {
+			sets = append(sets, k)
+		}
+		bySet[k] = append(bySet[k], v)
+	}
+	var candidates []string
+	for _, k := range sets {
+		if bySet[k][0].HasAccessModes(claim.Spec.AccessModes) {
+			candidates = append(candidates, k)
+		}
+	}
+	slices.SortFunc(candidates, func(x, y string) int {
+		if nx, ny := len(bySet[x][0].Spec.AccessModes), len(bySet[y][0].Spec.AccessModes); nx != ny {
+			return nx - ny
+		}
+		return strings.Compare(x, y)
+	})
+	for _, k := range candidates {
+		if v := findMatchingVolume(claim, bySet[k], selector, delay); v != nil {
+			return v, nil
+		}
+	}
+	return nil, nil
+}
+
+// accessModesKey is the index key of a set of access modes: the modes it
+// holds in the order ReadWriteOnce, ReadOnlyMany, ReadWriteMany,
+// ReadWriteOncePod (v1helper.GetAccessModesAsString's order), each once.
+func accessModesKey(modes []api.PersistentVolumeAccessMode) string {
+	var parts []string
+	for i, m := range []api.PersistentVolumeAccessMode{api.ReadWriteOnce, api.ReadOnlyMany, api.ReadWriteMany, api.ReadWriteOncePod} {
+		if api.ContainsAccessMode(modes, m) {
+			parts = append(parts, string(rune('0'+i)))
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+// findMatchingVolume is component-helpers' FindMatchingVolume on the
+// controller's path (no node), over one access-mode set of the index.
+func findMatchingVolume(claim *api.PersistentVolumeClaim, volumes []*api.PersistentVolume, selector api.Selector, delay bool) *api.PersistentVolume {
+	requested := claim.Spec.Resources.Requests[api.ResourceStorage]
+	class := claim.ClassName()
 	var best *api.PersistentVolume
 	var bestQty api.Quantity
-	for _, v := range b.objs.Volumes {
-		if v == nil || v.ClassName() != class {
+	for _, v := range volumes {
+		if v.Spec.ClaimRef != nil && !v.IsBoundToClaim(claim) {
 			continue
 		}
 		qty := v.Spec.Capacity[api.ResourceStorage]
-		if qty.Cmp(requested) < 0 || v.DeletionTimestamp != nil {
+		if qty.Cmp(requested) < 0 {
 			continue
 		}
 		if api.EffectiveVolumeMode(claim.Spec.VolumeMode) != api.EffectiveVolumeMode(v.Spec.VolumeMode) {
 			continue
 		}
-		if v.IsBoundToClaim(claim) {
-			return v, nil
+		if deref(claim.Spec.VolumeAttributesClassName) != deref(v.Spec.VolumeAttributesClassName) || v.DeletionTimestamp != nil {
+			continue
 		}
-		if delay || v.Status.Phase != api.VolumeAvailable || v.Spec.ClaimRef != nil {
+		if v.IsBoundToClaim(claim) {
+			return v
+		}
+		if delay || v.Status.Phase != api.VolumeAvailable {
 			continue
 		}
 		if selector != nil && !selector.Matches(api.Set(v.Labels)) {
 			continue
 		}
-		if !v.HasAccessModes(claim.Spec.AccessModes) {
+		if v.ClassName() != class {
 			continue
 		}
 		if best == nil || bestQty.Cmp(qty) > 0 {
 			best, bestQty = v, qty
 		}
 	}
-	return best, nil
+	return best
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
 
 // volumeSatisfiesClaim is checkVolumeSatisfyClaim: "" when the volume can
@@ -367,7 +429,8 @@ func (b *binder) bind(vol *api.PersistentVolume, claim *api.PersistentVolumeClai
 		vol = n
 	}
 	vol = b.updateVolumePhase(vol, api.VolumeBound, "")
-	if claim.Spec.VolumeName != vol.Name || claim.Annotations[api.AnnBindCompleted] == "" {
+	_, completed := claim.Annotations[api.AnnBindCompleted]
+	if claim.Spec.VolumeName != vol.Name || !completed {
 		n := copyClaim(claim)
 		if claim.Spec.VolumeName != vol.Name {
 			n.Spec.VolumeName = vol.Name
@@ -375,13 +438,11 @@ func (b *binder) bind(vol *api.PersistentVolume, claim *api.PersistentVolumeClai
 				n.Annotations[api.AnnBoundByController] = "yes"
 			}
 		}
-		if _, ok := n.Annotations[api.AnnBindCompleted]; !ok {
+		if !completed {
 			n.Annotations[api.AnnBindCompleted] = "yes"
 		}
-		if _, ok := claim.Annotations[api.AnnBindCompleted]; !ok || claim.Spec.VolumeName != vol.Name {
-			b.out.Writes = append(b.out.Writes, Write{Claim: n})
-			claim = n
-		}
+		b.out.Writes = append(b.out.Writes, Write{Claim: n})
+		claim = n
 	}
 	b.updateClaimStatus(claim, api.ClaimBound, vol)
 	return nil
@@ -397,8 +458,8 @@ func (b *binder) updateClaimStatus(claim *api.PersistentVolumeClaim, phase api.P
 		n.Status.Phase, dirty = phase, true
 	}
 	if vol == nil {
-		if claim.Status.AccessModes != nil || claim.Status.Capacity != nil {
-			n.Status.AccessModes, n.Status.Capacity, dirty = nil, nil, true
+		if claim.Status.AccessModes != nil || claim.Status.Capacity != nil || claim.Status.CurrentVolumeAttributesClassName != nil {
+			n.Status.AccessModes, n.Status.Capacity, n.Status.CurrentVolumeAttributesClassName, dirty = nil, nil, nil, true
 		}
 	} else {
 		if !slices.Equal(claim.Status.AccessModes, vol.Spec.AccessModes) {
@@ -408,8 +469,17 @@ func (b *binder) updateClaimStatus(claim *api.PersistentVolumeClaim, phase api.P
 			volCap := vol.Spec.Capacity[api.ResourceStorage]
 			claimCap, ok := claim.Status.Capacity[api.ResourceStorage]
 			if !ok || volCap.Cmp(claimCap) != 0 {
-				n.Status.Capacity, dirty = api.ResourceList{api.ResourceStorage: volCap}, true
+				n.Status.Capacity, dirty = api.ResourceList{}, true
+				for k, q := range vol.Spec.Capacity {
+					n.Status.Capacity[k] = q
+				}
 			}
+		}
+		// The VolumeAttributesClass (GA) the claim gets when it becomes
+		// bound.
+		if claim.Status.Phase == api.ClaimPending && phase == api.ClaimBound &&
+			deref(claim.Status.CurrentVolumeAttributesClassName) != deref(vol.Spec.VolumeAttributesClassName) {
+			n.Status.CurrentVolumeAttributesClassName, dirty = vol.Spec.VolumeAttributesClassName, true
 		}
 	}
 	if !dirty {
@@ -429,15 +499,14 @@ func (b *binder) claimPhaseWithEvent(claim *api.PersistentVolumeClaim, phase api
 	b.event(claimRef(n), api.EventTypeWarning, reason, msg)
 }
 
-// updateVolumePhase writes the volume's phase (with message and
-// lastPhaseTransitionTime) when it changes.
+// updateVolumePhase writes the volume's phase (with its message) when it
+// changes; lastPhaseTransitionTime is the API server's to set.
 func (b *binder) updateVolumePhase(vol *api.PersistentVolume, phase api.PersistentVolumePhase, msg string) *api.PersistentVolume {
 	if vol.Status.Phase == phase {
 		return vol
 	}
 	n := copyVolume(vol)
 	n.Status.Phase, n.Status.Message = phase, msg
-	n.Status.LastPhaseTransitionTime = api.NewTimePtr(b.now.Truncate(time.Second))
 	b.out.Writes = append(b.out.Writes, Write{Volume: n, Status: true})
 	return n
 }

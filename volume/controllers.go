@@ -223,7 +223,10 @@ type attachment struct {
 // (SuccessfulAttachVolume on the pods); a detach deletes it and completes
 // when it is gone. Nodes count once they carry the
 // controller-managed-attach-detach annotation, and stay while pods
-// scheduled there still need their volumes after the Node is deleted.
+// scheduled there still need their volumes after the Node is deleted;
+// the volumes a node reports in use are those of its last observed
+// status (a deleted Node's last report stands, as upstream's
+// processVolumesInUse keeps it).
 //
 // Not modelled: in-tree volume plugins and CSI migration, the node
 // status's volumesAttached (the controller's status updater), attach and
@@ -237,6 +240,7 @@ type AttachDetachController struct {
 	managed  map[string]bool
 	asw      map[string]*attachment // by volume + "\x00" + node
 	reported map[string]bool
+	inUse    map[string][]string // each node's volumesInUse, as last observed
 	next     time.Time
 }
 
@@ -245,7 +249,8 @@ func NewAttachDetachController(cfg AttachDetachConfig) *AttachDetachController {
 	if cfg.MaxWaitForUnmount <= 0 {
 		cfg.MaxWaitForUnmount = DefaultMaxWaitForUnmount
 	}
-	return &AttachDetachController{cfg: cfg, managed: map[string]bool{}, asw: map[string]*attachment{}, reported: map[string]bool{}}
+	return &AttachDetachController{cfg: cfg, managed: map[string]bool{}, asw: map[string]*attachment{}, reported: map[string]bool{},
+		inUse: map[string][]string{}}
 }
 
 // NextDeadline is the earliest time a mounted volume's forced detach may
@@ -314,6 +319,7 @@ func (c *AttachDetachController) Step(w World, now time.Time) (AttachDetachOutpu
 		}
 	}
 	for name, n := range nodes {
+		c.inUse[name] = n.Status.VolumesInUse
 		if managedNode(n) {
 			c.managed[name] = true
 		} else {
@@ -373,7 +379,7 @@ func (c *AttachDetachController) Step(w World, now time.Time) (AttachDetachOutpu
 			a.requested = now
 		}
 		n := nodes[a.node]
-		mounted := n != nil && slices.Contains(n.Status.VolumesInUse, a.volume)
+		mounted := slices.Contains(c.inUse[a.node], a.volume)
 		d := DecideDetach(n, mounted, a.requested, now, c.cfg.MaxWaitForUnmount, c.cfg.DisableForceDetachOnTimeout)
 		if d == DetachWait {
 			// Only a node that is not healthy can time out; a change of

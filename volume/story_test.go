@@ -231,7 +231,7 @@ func (s *attachStory) Step(at time.Duration, input string) ([]string, error) {
 // server (each write is stored) and an external provisioner on demand.
 //
 //	class NAME PROVISIONER Immediate|WaitForFirstConsumer [Delete|Retain]
-//	volume NAME SIZE CLASS [RWO|RWX]   an Available-to-be volume
+//	volume NAME SIZE CLASS [MODES]     a volume (MODES: RWO, RWO+RWX, ...; RWO by default)
 //	claim NAME SIZE CLASS              a new claim (RWO)
 //	pod NAME CLAIM                     an unscheduled pod using the claim
 //	at D Sync                          informer events for every object changed since the last input
@@ -288,13 +288,20 @@ func (s *binderStory) Directive(cmd string, args []string, _ string) error {
 		if err := need(3, "volume NAME SIZE CLASS [RWO|RWX]"); err != nil {
 			return err
 		}
-		mode := api.ReadWriteOnce
-		if len(args) > 3 && args[3] == "RWX" {
-			mode = api.ReadWriteMany
+		modes := []api.PersistentVolumeAccessMode{api.ReadWriteOnce}
+		if len(args) > 3 {
+			modes = nil
+			for _, m := range strings.Split(args[3], "+") {
+				full, ok := map[string]api.PersistentVolumeAccessMode{"RWO": api.ReadWriteOnce, "ROX": api.ReadOnlyMany, "RWX": api.ReadWriteMany}[m]
+				if !ok {
+					return fmt.Errorf("unknown access mode %q", m)
+				}
+				modes = append(modes, full)
+			}
 		}
 		v := &api.PersistentVolume{ObjectMeta: api.ObjectMeta{Name: args[0], UID: "uid-" + args[0]},
 			Spec: api.PersistentVolumeSpec{Capacity: api.ResourceList{api.ResourceStorage: api.MustParseQuantity(args[1])}, StorageClassName: args[2],
-				AccessModes: []api.PersistentVolumeAccessMode{mode}}}
+				AccessModes: modes}}
 		api.DefaultPersistentVolume(v)
 		s.objs.Volumes = append(s.objs.Volumes, v)
 		s.volumes = append(s.volumes, v.Name)
