@@ -294,6 +294,19 @@ func (m *Machine) load(objects []api.Object, start time.Time) (Output, error) {
 			it.done = true
 		}
 	}
+	// The harness starts kube-controller-manager and kube-scheduler once
+	// the objects exist and the kubelets have registered their nodes: the
+	// informers list what is there before any controller runs.
+	for round := 0; len(m.store.watch) > 0; round++ {
+		if round == maxRounds {
+			return Output{}, fmt.Errorf("cluster: the objects' creation does not settle after %d rounds", maxRounds)
+		}
+		for _, w := range m.store.drainWatch() {
+			if err := m.deliver(w, start); err != nil {
+				return Output{}, err
+			}
+		}
+	}
 	if err := m.settle(start); err != nil {
 		return Output{}, err
 	}
