@@ -84,6 +84,7 @@ func writeTimeline(w io.Writer, name string, sc *cluster.Scenario, res cluster.R
 	tw.Flush()
 	if runErr == nil {
 		writePodsAtUntil(&b, sc, res.Objects)
+		writeAnswers(&b, res.Answers)
 	}
 	w.Write(trimLineEnds(b.Bytes()))
 }
@@ -148,6 +149,57 @@ func writePodsAtUntil(b *bytes.Buffer, sc *cluster.Scenario, objs []api.Object) 
 		parts = []string{"no object"}
 	}
 	fmt.Fprintf(b, "objects: %s\n", strings.Join(parts, ", "))
+}
+
+// writeAnswers writes what operators ask of the run (cluster.Answers):
+// each pod's node and how long it was unavailable between t=0 and until
+// (pods that were available throughout are left out), each budget that
+// held evictions up and for how long, each Service's ready endpoints over
+// time.
+func writeAnswers(b *bytes.Buffer, a cluster.Answers) {
+	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
+	n := 0
+	for _, p := range a.Pods {
+		if p.Unavailable == 0 {
+			continue
+		}
+		if n == 0 {
+			fmt.Fprintln(b, "\npods unavailable between t=0 and until:")
+			fmt.Fprintln(tw, "POD\tNODE\tUNAVAILABLE\tFATE")
+		}
+		n++
+		node := p.Node
+		if node == "" {
+			node = "<none>"
+		}
+		fate := "created " + offsetDuration(p.Created.Seconds()).String()
+		if p.Created <= 0 {
+			fate = "there at t=0"
+		}
+		if p.IsTerminating {
+			fate += ", terminating " + p.Terminating.String()
+		}
+		if p.IsGone {
+			fate += ", gone " + p.Gone.String()
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", p.Pod, node, p.Unavailable, fate)
+	}
+	tw.Flush()
+	for i, h := range a.Budgets {
+		if i == 0 {
+			fmt.Fprintln(b, "\nbudgets that held evictions up:")
+		}
+		fmt.Fprintf(b, "%s: held %s from t=%s, %d evictions refused (429) for %s\n", h.Budget, h.Held, h.First, h.Refusals, strings.Join(h.Pods, ", "))
+	}
+	for i, s := range a.Services {
+		if i == 0 {
+			fmt.Fprintln(b, "\nready endpoints of each Service:")
+		}
+		fmt.Fprintf(b, "%s:\n", s.Service)
+		for _, c := range s.Changes {
+			fmt.Fprintf(b, "  %8s  %d ready  %s\n", c.At, len(c.Ready), strings.Join(c.Ready, " "))
+		}
+	}
 }
 
 // apiVersions is the group/version `kubectl get -o json` prints for each
