@@ -31,6 +31,9 @@ type Config struct {
 	// NodeLifecycle is the node lifecycle controller's flags
 	// (--node-monitor-grace-period, --node-eviction-rate, ...).
 	NodeLifecycle nodelifecycle.Config
+	// PodGC is pod GC's settings (--terminated-pod-gc-threshold; the
+	// orphan quarantine, 40 s, which upstream does not expose).
+	PodGC termination.GCConfig
 	// Eviction is every kubelet's node-pressure eviction settings
 	// (--eviction-hard, --eviction-soft, ...; zero: the defaults).
 	Eviction nodepressure.Settings
@@ -76,6 +79,9 @@ func ConfigFromFlags(flags map[string]string) (Config, []string, error) {
 			}
 		default:
 			ok, err := cfg.kubeletFlag(k, v)
+			if err == nil && !ok {
+				ok, err = cfg.controllerManagerFlag(k, v)
+			}
 			if err == nil && !ok {
 				ok, err = cfg.Storage.setFlag(k, v)
 			}
@@ -215,7 +221,7 @@ func newMachine(start time.Time, cfg Config) (*Machine, Output, error) {
 		dc: workloads.NewDeploymentController(workloads.DeploymentOptions{}), depDirty: map[string]bool{},
 		kubelets: map[string]*kubelet{},
 		pdbDirty: map[string]bool{}, pdbRecheck: map[string]time.Time{},
-		nlc: nlc, te: nodelifecycle.NewTaintEviction(), gc: termination.NewCollector(termination.GCConfig{}),
+		nlc: nlc, te: nodelifecycle.NewTaintEviction(), gc: termination.NewCollector(cfg.PodGC),
 		leases: map[string]time.Time{},
 	}, Output{}, nil
 }
