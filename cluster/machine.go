@@ -173,7 +173,7 @@ func newMachine(start time.Time, cfg Config) (*Machine, Output, error) {
 	if err != nil {
 		return nil, Output{}, err
 	}
-	nlc, err := nodelifecycle.NewController(cfg.NodeLifecycle)
+	nlc, err := nodelifecycle.NewController(slidingMonitor(cfg.NodeLifecycle))
 	if err != nil {
 		return nil, Output{}, err
 	}

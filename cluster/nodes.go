@@ -27,6 +27,29 @@ const (
 // lifecycle controller added (TaintAdded).
 const SourcePodsem = "podsem"
 
+// monitorPassDuration is how long the node lifecycle controller's monitor
+// pass takes in the simulation. Upstream runs the pass with
+// wait.UntilWithContext, a sliding period: the next pass starts
+// --node-monitor-period after the previous one ended, so passes drift
+// later by their own duration (milliseconds), and the pass k periods
+// after the one that saw a node's last heartbeat is strictly more than k
+// periods later. With the 50-s grace and the 5-s period, a silent node is
+// marked Unknown at the 10th pass after its last renewal was seen, not the
+// 11th that passes on an exact grid would need (now > probe + grace is
+// false at equality).
+const monitorPassDuration = time.Millisecond
+
+// slidingMonitor is the controller's configuration with the monitor
+// period stretched by monitorPassDuration (the sliding period).
+func slidingMonitor(c nodelifecycle.Config) nodelifecycle.Config {
+	p := c.MonitorPeriod
+	if p == 0 {
+		p = nodelifecycle.DefaultMonitorPeriod
+	}
+	c.MonitorPeriod = p + monitorPassDuration
+	return c
+}
+
 // registerNode is the kubelet's registration of its node: the status with
 // fresh conditions, as the harness's kubelet (and a real one) posts it.
 func (m *Machine) registerNode(k *kubelet, now time.Time) error {
