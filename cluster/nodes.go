@@ -333,30 +333,21 @@ func (m *Machine) deleteNode(node string) error {
 	return m.store.remove("Node", node)
 }
 
-// taint adds t to the node, as `kubectl taint nodes <node> key=value:effect`
-// does (a taint of the same key and effect is replaced); a NoExecute taint
-// gets its timeAdded from the API server's node strategy.
-func (m *Machine) taint(node string, t api.Taint, now time.Time) error {
+// taint adds t to the node as `kubectl taint nodes <node> key=value:effect`
+// does: the new taint first, then the node's others (one of the same key
+// and effect is replaced). Neither kubectl nor the API server sets
+// timeAdded on a Node's taint (only the node lifecycle controller does, on
+// the taints it adds).
+func (m *Machine) taint(node string, t api.Taint, _ time.Time) error {
 	if m.store.get("Node", node) == nil {
 		return fmt.Errorf("Node/%s: %w", node, errNotFound)
 	}
-	if t.Effect == api.TaintEffectNoExecute && t.TimeAdded == nil {
-		ta := api.NewTime(now.Truncate(time.Second))
-		t.TimeAdded = &ta
-	}
 	return m.patchNode(node, func(n *api.Node) {
-		var out []api.Taint
-		replaced := false
+		out := []api.Taint{t}
 		for _, x := range n.Spec.Taints {
-			if x.Key == t.Key && x.Effect == t.Effect {
-				out = append(out, t)
-				replaced = true
-				continue
+			if x.Key != t.Key || x.Effect != t.Effect {
+				out = append(out, x)
 			}
-			out = append(out, x)
-		}
-		if !replaced {
-			out = append(out, t)
 		}
 		n.Spec.Taints = out
 	})

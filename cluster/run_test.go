@@ -74,10 +74,12 @@ func runFile(t *testing.T, name string) []byte {
 //
 // node-lost: node-2's kubelet goes silent at 10 s (lose). Its Lease was
 // last renewed 1 s before; the node lifecycle controller notices the
-// renewal at its next 5-s monitor pass and, strictly after the 50-s grace
-// period from then, at the following pass marks the node Unknown
-// (NodeNotReady), its pod not ready, and taints it unreachable NoSchedule,
-// then NoExecute at once (the tainting pass reads the condition the look
+// renewal at its next monitor pass (every 5 s, sliding: each pass starts
+// 5 s after the previous one ended, 1 ms later in the simulation) and,
+// at the pass 50 s (and 10 ms of drift) later, strictly after the 50-s
+// grace period, marks the node Unknown at 59.012 s (NodeNotReady; the real
+// control plane: 58.2 s), its pod not ready, and taints it unreachable
+// NoSchedule, then NoExecute at once (the tainting pass reads the condition the look
 // has just written). The pod tolerates unreachable for 300 s
 // (DefaultTolerationSeconds): the taint eviction controller deletes it
 // then (TaintManagerEviction); the ReplicaSet replaces it on node-1; the
