@@ -249,18 +249,7 @@ func (d e2eDiff) String() string { return d.text }
 // compareE2E runs the scenario and compares the two timelines.
 func compareE2E(t *testing.T, name string) *e2eComparison {
 	t.Helper()
-	data, err := os.ReadFile(scenarioPath(name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := cluster.ParseScenario(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := cluster.Run(sc, t0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data, res := runScenario(t, scenarioPath(name))
 	fixed := scenarioNames(t, data)
 	realSetup := readRecords(t, filepath.Join("testdata", "e2e", name+".setup.jsonl"))
 	realMain := readRecords(t, filepath.Join("testdata", "e2e", name+".jsonl"))
@@ -412,21 +401,15 @@ func tolerances(recs []e2eRecord) []float64 {
 func (c *e2eComparison) match() {
 	byKey := map[string][2][]int{}
 	var keys []string
-	for i, r := range c.real {
-		v, ok := byKey[r.key]
-		if !ok {
-			keys = append(keys, r.key)
+	for side, recs := range [2][]e2eRecord{c.real, c.sim} {
+		for i, r := range recs {
+			v, ok := byKey[r.key]
+			if !ok {
+				keys = append(keys, r.key)
+			}
+			v[side] = append(v[side], i)
+			byKey[r.key] = v
 		}
-		v[0] = append(v[0], i)
-		byKey[r.key] = v
-	}
-	for i, r := range c.sim {
-		v, ok := byKey[r.key]
-		if !ok {
-			keys = append(keys, r.key)
-		}
-		v[1] = append(v[1], i)
-		byKey[r.key] = v
 	}
 	usedR := map[int]bool{}
 	usedS := map[int]bool{}

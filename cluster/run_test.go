@@ -20,7 +20,19 @@ var t0 = time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
 // lines: the setup's records (negative offsets), then the run's.
 func runFile(t *testing.T, name string) []byte {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", name+".json"))
+	_, res := runScenario(t, filepath.Join("testdata", name+".json"))
+	var buf bytes.Buffer
+	if err := cluster.WriteJSON(&buf, append(res.Setup, res.Records...)); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// runScenario runs the scenario file at path from t0 and returns the file
+// and the result.
+func runScenario(t *testing.T, path string) ([]byte, cluster.Result) {
+	t.Helper()
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,11 +44,7 @@ func runFile(t *testing.T, name string) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	if err := cluster.WriteJSON(&buf, append(res.Setup, res.Records...)); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return data, res
 }
 
 // TestGolden replays each scenario of testdata/ and compares its event log
