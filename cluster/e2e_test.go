@@ -21,7 +21,8 @@ import (
 // run on a real Kubernetes v1.36.3 control plane (../shared/e2e: etcd,
 // kube-apiserver, kube-controller-manager and kube-scheduler unmodified,
 // the harness's fake kubelets; <name>.setup.jsonl holds the records before
-// t=0). The scenario is testdata/e2e/<name>.json when the harness needed
+// t=0; <name>@<n>.jsonl is another run of the same scenario). The
+// scenario is testdata/e2e/<name>.json when the harness needed
 // a variant (say so in it), else testdata/<name>.json. Only the
 // simulation runs here: the real records are committed files.
 //
@@ -197,8 +198,12 @@ func readRecords(t *testing.T, path string) []cluster.Record {
 	return out
 }
 
-// scenarioPath is the scenario a real record was made from.
+// scenarioPath is the scenario a real record was made from; a record
+// named <scenario>@<n> is another run of <scenario>.
 func scenarioPath(name string) string {
+	if i := strings.Index(name, "@"); i >= 0 {
+		name = name[:i]
+	}
 	p := filepath.Join("testdata", "e2e", name+".json")
 	if _, err := os.Stat(p); err == nil {
 		return p

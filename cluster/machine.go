@@ -185,7 +185,7 @@ func newMachine(start time.Time, cfg Config) (*Machine, Output, error) {
 		dc: workloads.NewDeploymentController(workloads.DeploymentOptions{}), depDirty: map[string]bool{},
 		kubelets: map[string]*kubelet{},
 		pdbDirty: map[string]bool{}, pdbRecheck: map[string]time.Time{},
-		nlc: nlc, te: nodelifecycle.NewTaintEviction(), gc: termination.NewCollector(termination.GCConfig{}),
+		nlc: nlc, te: nodelifecycle.NewTaintEviction(), gc: termination.NewCollector(podGCConfig()),
 		leases: map[string]time.Time{},
 	}, Output{}, nil
 }

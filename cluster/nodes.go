@@ -50,6 +50,18 @@ func slidingMonitor(c nodelifecycle.Config) nodelifecycle.Config {
 	return c
 }
 
+// podGCConfig is pod GC's configuration in the simulation: the orphan
+// quarantine is a millisecond longer than upstream's 40 s. Upstream puts a
+// missing node's name in a delaying queue (AddAfter 40 s) during a pass,
+// some time after the pass began, and the pass 40 s later checks the queue
+// before the queue's timer goroutine has moved the entry in: the pods go
+// at the pass 60 s after the one that saw the node missing. Both real
+// control-plane runs of node-deleted (cluster/testdata/e2e) show it (67.6 s
+// and 68.8 s after the Node's deletion, passes 20 s apart).
+func podGCConfig() termination.GCConfig {
+	return termination.GCConfig{Quarantine: termination.DefaultOrphanQuarantine + time.Millisecond}
+}
+
 // registerNode is the kubelet's registration of its node: the status with
 // fresh conditions, as the harness's kubelet (and a real one) posts it.
 func (m *Machine) registerNode(k *kubelet, now time.Time) error {

@@ -102,9 +102,12 @@ func runScenario(t *testing.T, path string) ([]byte, cluster.Result) {
 // not-Ready node with the out-of-service taint.
 //
 // node-deleted: node-2's Node object deleted at 10 s (its kubelet silent):
-// the next monitor pass records RemovingNode; pod GC quarantines the
-// missing node name for 40 s, then finds it gone and force-deletes its pod
-// (DisruptionTarget DeletionByPodGC), which the ReplicaSet replaces.
+// the next monitor pass records RemovingNode; pod GC's pass at 19 s
+// quarantines the missing node name for 40 s; the pass at 59 s checks the
+// quarantine a moment before it ends (as on the real control plane, where
+// the queue entry is added during a pass), so the pass at 79 s finds the
+// node gone and force-deletes its pod (DisruptionTarget DeletionByPodGC),
+// which the ReplicaSet replaces.
 //
 // node-restored: node-2 lost at 10 s, restored at 2 m, before its pod's
 // 300-s toleration ran out: the kubelet posts Ready and its pod's status
