@@ -149,7 +149,8 @@ var knownDiffs = map[string]knownList{
 	// rule up to the logarithmic ready-time buckets and then compares pod
 	// UIDs, which upstream are random: which old pod goes second (and so
 	// where the third new pod lands) is a coin toss. The real run took the
-	// one on node-1, the simulation the one on node-2.
+	// one on node-1 in its first run (deployment-rollout), the one on
+	// node-2 in its second (deployment-rollout@2), as the simulation does.
 	"deployment-rollout": {
 		{Contains: []string{"web-rs1-p2"}, Why: "scale-down tie broken by random UIDs"},
 		{Contains: []string{"web-rs1-p3"}, Why: "scale-down tie broken by random UIDs"},
