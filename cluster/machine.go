@@ -209,7 +209,7 @@ func newMachine(start time.Time, cfg Config) (*Machine, Output, error) {
 	if err != nil {
 		return nil, Output{}, err
 	}
-	nlc, err := nodelifecycle.NewController(cfg.NodeLifecycle)
+	nlc, err := nodelifecycle.NewController(slidingMonitor(cfg.NodeLifecycle))
 	if err != nil {
 		return nil, Output{}, err
 	}
@@ -221,7 +221,7 @@ func newMachine(start time.Time, cfg Config) (*Machine, Output, error) {
 		dc: workloads.NewDeploymentController(workloads.DeploymentOptions{}), depDirty: map[string]bool{},
 		kubelets: map[string]*kubelet{},
 		pdbDirty: map[string]bool{}, pdbRecheck: map[string]time.Time{},
-		nlc: nlc, te: nodelifecycle.NewTaintEviction(), gc: termination.NewCollector(cfg.PodGC),
+		nlc: nlc, te: nodelifecycle.NewTaintEviction(), gc: termination.NewCollector(podGCConfig(cfg.PodGC)),
 		leases: map[string]time.Time{},
 	}, Output{}, nil
 }

@@ -27,6 +27,44 @@ const (
 // lifecycle controller added (TaintAdded).
 const SourcePodsem = "podsem"
 
+// monitorPassDuration is how long the node lifecycle controller's monitor
+// pass takes in the simulation. Upstream runs the pass with
+// wait.UntilWithContext, a sliding period: the next pass starts
+// --node-monitor-period after the previous one ended, so passes drift
+// later by their own duration (milliseconds), and the pass k periods
+// after the one that saw a node's last heartbeat is strictly more than k
+// periods later. With the 50-s grace and the 5-s period, a silent node is
+// marked Unknown at the 10th pass after its last renewal was seen, not the
+// 11th that passes on an exact grid would need (now > probe + grace is
+// false at equality).
+const monitorPassDuration = time.Millisecond
+
+// slidingMonitor is the controller's configuration with the monitor
+// period stretched by monitorPassDuration (the sliding period).
+func slidingMonitor(c nodelifecycle.Config) nodelifecycle.Config {
+	p := c.MonitorPeriod
+	if p == 0 {
+		p = nodelifecycle.DefaultMonitorPeriod
+	}
+	c.MonitorPeriod = p + monitorPassDuration
+	return c
+}
+
+// podGCConfig is pod GC's configuration in the simulation: the orphan
+// quarantine is a millisecond longer than upstream's 40 s. Upstream puts a
+// missing node's name in a delaying queue (AddAfter 40 s) during a pass,
+// some time after the pass began, and the pass 40 s later checks the queue
+// before the queue's timer goroutine has moved the entry in: the pods go
+// at the pass 60 s after the one that saw the node missing. Both real
+// control-plane runs of node-deleted (cluster/testdata/e2e) show it (67.6 s
+// and 68.8 s after the Node's deletion, passes 20 s apart).
+func podGCConfig(c termination.GCConfig) termination.GCConfig {
+	if c.Quarantine == 0 {
+		c.Quarantine = termination.DefaultOrphanQuarantine + time.Millisecond
+	}
+	return c
+}
+
 // registerNode is the kubelet's registration of its node: the status with
 // fresh conditions, as the harness's kubelet (and a real one) posts it.
 func (m *Machine) registerNode(k *kubelet, now time.Time) error {
@@ -331,30 +369,21 @@ func (m *Machine) deleteNode(node string) error {
 	return m.store.remove("Node", node)
 }
 
-// taint adds t to the node, as `kubectl taint nodes <node> key=value:effect`
-// does (a taint of the same key and effect is replaced); a NoExecute taint
-// gets its timeAdded from the API server's node strategy.
-func (m *Machine) taint(node string, t api.Taint, now time.Time) error {
+// taint adds t to the node as `kubectl taint nodes <node> key=value:effect`
+// does: the new taint first, then the node's others (one of the same key
+// and effect is replaced). Neither kubectl nor the API server sets
+// timeAdded on a Node's taint (only the node lifecycle controller does, on
+// the taints it adds).
+func (m *Machine) taint(node string, t api.Taint, _ time.Time) error {
 	if m.store.get("Node", node) == nil {
 		return fmt.Errorf("Node/%s: %w", node, errNotFound)
 	}
-	if t.Effect == api.TaintEffectNoExecute && t.TimeAdded == nil {
-		ta := api.NewTime(now.Truncate(time.Second))
-		t.TimeAdded = &ta
-	}
 	return m.patchNode(node, func(n *api.Node) {
-		var out []api.Taint
-		replaced := false
+		out := []api.Taint{t}
 		for _, x := range n.Spec.Taints {
-			if x.Key == t.Key && x.Effect == t.Effect {
-				out = append(out, t)
-				replaced = true
-				continue
+			if x.Key != t.Key || x.Effect != t.Effect {
+				out = append(out, x)
 			}
-			out = append(out, x)
-		}
-		if !replaced {
-			out = append(out, t)
 		}
 		n.Spec.Taints = out
 	})

@@ -20,7 +20,19 @@ var t0 = time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
 // lines: the setup's records (negative offsets), then the run's.
 func runFile(t *testing.T, name string) []byte {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", name+".json"))
+	_, res := runScenario(t, filepath.Join("testdata", name+".json"))
+	var buf bytes.Buffer
+	if err := cluster.WriteJSON(&buf, append(res.Setup, res.Records...)); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// runScenario runs the scenario file at path from t0 and returns the file
+// and the result.
+func runScenario(t *testing.T, path string) ([]byte, cluster.Result) {
+	t.Helper()
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,11 +44,7 @@ func runFile(t *testing.T, name string) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	if err := cluster.WriteJSON(&buf, append(res.Setup, res.Records...)); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return data, res
 }
 
 // TestGolden replays each scenario of testdata/ and compares its event log
@@ -74,10 +82,12 @@ func runFile(t *testing.T, name string) []byte {
 //
 // node-lost: node-2's kubelet goes silent at 10 s (lose). Its Lease was
 // last renewed 1 s before; the node lifecycle controller notices the
-// renewal at its next 5-s monitor pass and, strictly after the 50-s grace
-// period from then, at the following pass marks the node Unknown
-// (NodeNotReady), its pod not ready, and taints it unreachable NoSchedule,
-// then NoExecute at once (the tainting pass reads the condition the look
+// renewal at its next monitor pass (every 5 s, sliding: each pass starts
+// 5 s after the previous one ended, 1 ms later in the simulation) and,
+// at the pass 50 s (and 10 ms of drift) later, strictly after the 50-s
+// grace period, marks the node Unknown at 59.012 s (NodeNotReady; the real
+// control plane: 58.2 s), its pod not ready, and taints it unreachable
+// NoSchedule, then NoExecute at once (the tainting pass reads the condition the look
 // has just written). The pod tolerates unreachable for 300 s
 // (DefaultTolerationSeconds): the taint eviction controller deletes it
 // then (TaintManagerEviction); the ReplicaSet replaces it on node-1; the
@@ -92,9 +102,12 @@ func runFile(t *testing.T, name string) []byte {
 // not-Ready node with the out-of-service taint.
 //
 // node-deleted: node-2's Node object deleted at 10 s (its kubelet silent):
-// the next monitor pass records RemovingNode; pod GC quarantines the
-// missing node name for 40 s, then finds it gone and force-deletes its pod
-// (DisruptionTarget DeletionByPodGC), which the ReplicaSet replaces.
+// the next monitor pass records RemovingNode; pod GC's pass at 19 s
+// quarantines the missing node name for 40 s; the pass at 59 s checks the
+// quarantine a moment before it ends (as on the real control plane, where
+// the queue entry is added during a pass), so the pass at 79 s finds the
+// node gone and force-deletes its pod (DisruptionTarget DeletionByPodGC),
+// which the ReplicaSet replaces.
 //
 // node-restored: node-2 lost at 10 s, restored at 2 m, before its pod's
 // 300-s toleration ran out: the kubelet posts Ready and its pod's status

@@ -331,11 +331,20 @@ func (s *store) deletePod(key string, opts *api.DeleteOptions, now time.Time) (*
 		return nil, err
 	}
 	if d.Immediate {
-		gone := d.Apply(old)
-		if gone == nil {
-			gone = old
+		gone, prev := old, old
+		if d.Graceful {
+			// The generic registry writes the deletion's metadata (grace
+			// 0) before it removes the object (Store.Delete,
+			// updateForGracefulDeletionAndFinalizers): watchers see a
+			// MODIFIED, then the DELETED.
+			u := d
+			u.Immediate, u.Outcome = false, termination.OutcomeGraceful
+			gone = u.Apply(old)
+			s.nextRV(&gone.ObjectMeta)
+			s.put("Pod", key, gone, watchModified, old)
+			prev = gone
 		}
-		s.put("Pod", key, gone, watchDeleted, old)
+		s.put("Pod", key, gone, watchDeleted, prev)
 		return nil, nil
 	}
 	if (!d.Graceful && d.Outcome != termination.OutcomeAwaitingFinalizers) || d.GracefulPending {

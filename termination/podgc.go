@@ -297,7 +297,7 @@ func (c *Collector) pass(in GCInput, now time.Time) GCResult {
 		if pod == nil || !gone[pod.Spec.NodeName] {
 			continue
 		}
-		p.remove(pod, GCOrphaned, true, fmt.Sprintf("bound to node %s, which has been missing for the %s quarantine and is confirmed deleted", pod.Spec.NodeName, q))
+		p.remove(pod, GCOrphaned, true, fmt.Sprintf("bound to node %s, which has been missing for the %s quarantine and is confirmed deleted", pod.Spec.NodeName, q.Truncate(10*time.Millisecond)))
 	}
 
 	for _, pod := range pods {
