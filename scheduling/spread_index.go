@@ -71,8 +71,9 @@ type topoKeyIndex struct {
 	key string
 	// ids[i] is the domain id of node i's value, -1 when node i lacks the
 	// key. Id 0 is always the empty value "".
-	ids     []int32
-	values  []string
+	ids    []int32
+	values []string
+	// byValue looks values up by string; nil until idOf first needs it.
 	byValue map[string]int32
 	// nodesIn[d] counts the nodes in domain d, live the domains holding a
 	// node, missing the nodes lacking the key.
@@ -240,13 +241,52 @@ func (sc *spreadCache) keyIndex(c *Cluster, key string) *topoKeyIndex {
 	if t, ok := sc.keys[key]; ok {
 		return t
 	}
-	t := &topoKeyIndex{key: key, ids: make([]int32, len(c.nodes)), values: []string{""}, byValue: map[string]int32{"": 0}, nodesIn: []int32{0}}
-	for i, n := range c.nodes {
-		t.ids[i] = t.idOf(n.node.Labels)
-		t.place(t.ids[i], 1)
+	t := &topoKeyIndex{key: key, ids: make([]int32, len(c.nodes)), values: []string{""}, nodesIn: []int32{0}}
+	if c.labels.nNodes == len(c.nodes) {
+		t.fromColumn(c.labels.column(key))
+	} else {
+		for i, n := range c.nodes {
+			t.ids[i] = t.idOf(n.node.Labels)
+			t.place(t.ids[i], 1)
+		}
 	}
 	sc.keys[key] = t
 	return t
+}
+
+// fromColumn fills the index of a snapshot whose label column of the key
+// is col (nil: no node carries it) from the column's interned values,
+// giving the domains the ids idOf would give them node by node (the empty
+// value 0, then the others in the order of their first node), so that a
+// new key costs a pass over one array instead of a label map lookup per
+// node. The value lookup idOf needs for later nodes is built when first
+// used.
+func (t *topoKeyIndex) fromColumn(col *labelColumn) {
+	if col == nil {
+		for i := range t.ids {
+			t.ids[i] = -1
+		}
+		t.missing = len(t.ids)
+		return
+	}
+	// byCol[v] is the domain id of the column's value id v, 0 until seen
+	// (id 0 is the empty value's, which is looked up by string).
+	byCol := make([]int32, len(col.values))
+	t.values = slices.Grow(t.values, len(col.values))
+	t.nodesIn = slices.Grow(t.nodesIn, len(col.values))
+	for i, v := range col.ids {
+		d := int32(-1)
+		if v >= 0 {
+			if d = byCol[v]; d == 0 && col.values[v] != "" {
+				d = int32(len(t.values))
+				t.values = append(t.values, col.values[v])
+				t.nodesIn = append(t.nodesIn, 0)
+				byCol[v] = d
+			}
+		}
+		t.ids[i] = d
+		t.place(d, 1)
+	}
 }
 
 // domains returns the number of domain ids of the key so far.
@@ -261,6 +301,12 @@ func (t *topoKeyIndex) idOf(labels map[string]string) int32 {
 	v, ok := labels[t.key]
 	if !ok {
 		return -1
+	}
+	if t.byValue == nil {
+		t.byValue = make(map[string]int32, len(t.values))
+		for id, v := range t.values {
+			t.byValue[v] = int32(id)
+		}
 	}
 	if id, ok := t.byValue[v]; ok {
 		return id
