@@ -71,10 +71,15 @@ type topoKeyIndex struct {
 	key string
 	// ids[i] is the domain id of node i's value, -1 when node i lacks the
 	// key. Id 0 is always the empty value "".
-	ids    []int32
-	values []string
-	// byValue looks values up by string; nil until idOf first needs it.
+	ids []int32
+	// values[d] is domain d's value and byValue the inverse, both built
+	// when idOf first needs them; until then, an index built from a label
+	// column (fromColumn) names its values by the column's value ids:
+	// col.values[colIDs[d]] for d > 0.
+	values  []string
 	byValue map[string]int32
+	col     *labelColumn
+	colIDs  []int32
 	// nodesIn[d] counts the nodes in domain d, live the domains holding a
 	// node, missing the nodes lacking the key.
 	nodesIn []int32
@@ -117,7 +122,7 @@ type selectorDomains struct {
 
 // grow extends counts to every domain id of the key.
 func (dc *selectorDomains) grow() {
-	if n := len(dc.t.values); len(dc.counts) < n {
+	if n := dc.t.numDomains(); len(dc.counts) < n {
 		dc.counts = append(dc.counts, make([]int32, n-len(dc.counts))...)
 	}
 }
@@ -259,8 +264,8 @@ func (sc *spreadCache) keyIndex(c *Cluster, key string) *topoKeyIndex {
 // giving the domains the ids idOf would give them node by node (the empty
 // value 0, then the others in the order of their first node), so that a
 // new key costs a pass over one array instead of a label map lookup per
-// node. The value lookup idOf needs for later nodes is built when first
-// used.
+// node. The values themselves are read from the column when idOf first
+// needs them (a column's values are never changed, only appended to).
 func (t *topoKeyIndex) fromColumn(col *labelColumn) {
 	if col == nil {
 		for i := range t.ids {
@@ -269,31 +274,59 @@ func (t *topoKeyIndex) fromColumn(col *labelColumn) {
 		t.missing = len(t.ids)
 		return
 	}
-	// byCol[v] is the domain id of the column's value id v, 0 until seen
-	// (id 0 is the empty value's, which is looked up by string).
+	// byCol[v] is the domain id of the column's value id v, 0 until seen;
+	// the column's empty value, if any, is domain 0 from the start.
 	byCol := make([]int32, len(col.values))
-	t.values = slices.Grow(t.values, len(col.values))
-	t.nodesIn = slices.Grow(t.nodesIn, len(col.values))
+	empty, hasEmpty := col.byValue[""]
+	nodesIn := make([]int32, len(col.values)+1)
+	colIDs := make([]int32, 1, len(col.values)+1)
+	colIDs[0] = -1 // the empty value, named by string
+	missing := 0
 	for i, v := range col.ids {
-		d := int32(-1)
-		if v >= 0 {
-			if d = byCol[v]; d == 0 && col.values[v] != "" {
-				d = int32(len(t.values))
-				t.values = append(t.values, col.values[v])
-				t.nodesIn = append(t.nodesIn, 0)
-				byCol[v] = d
-			}
+		if v < 0 {
+			t.ids[i] = -1
+			missing++
+			continue
+		}
+		d := byCol[v]
+		if d == 0 && (!hasEmpty || v != empty) {
+			d = int32(len(colIDs))
+			colIDs = append(colIDs, v)
+			byCol[v] = d
 		}
 		t.ids[i] = d
-		t.place(d, 1)
+		nodesIn[d]++
 	}
+	t.nodesIn = nodesIn[:len(colIDs)]
+	t.missing = missing
+	for _, n := range t.nodesIn {
+		if n > 0 {
+			t.live++
+		}
+	}
+	t.values = nil
+	t.col, t.colIDs = col, colIDs
 }
+
+// value returns domain d's value.
+func (t *topoKeyIndex) value(d int32) string {
+	if t.col != nil {
+		if d == 0 {
+			return ""
+		}
+		return t.col.values[t.colIDs[d]]
+	}
+	return t.values[d]
+}
+
+// numDomains returns the number of domain ids of the key so far.
+func (t *topoKeyIndex) numDomains() int { return len(t.nodesIn) }
 
 // domains returns the number of domain ids of the key so far.
 func (sc *spreadCache) domains(t *topoKeyIndex) int {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
-	return len(t.values)
+	return t.numDomains()
 }
 
 // idOf interns the node's value for the key.
@@ -303,6 +336,13 @@ func (t *topoKeyIndex) idOf(labels map[string]string) int32 {
 		return -1
 	}
 	if t.byValue == nil {
+		if t.col != nil {
+			t.values = make([]string, len(t.colIDs))
+			for d, v := range t.colIDs[1:] {
+				t.values[d+1] = t.col.values[v]
+			}
+			t.col, t.colIDs = nil, nil
+		}
 		t.byValue = make(map[string]int32, len(t.values))
 		for id, v := range t.values {
 			t.byValue[v] = int32(id)
@@ -382,7 +422,7 @@ func (sc *spreadCache) selectorDomainsOf(c *Cluster, ns, str string, sel api.Sel
 			return dc
 		}
 	}
-	dc := &selectorDomains{t: t, counts: make([]int32, len(t.values))}
+	dc := &selectorDomains{t: t, counts: make([]int32, t.numDomains())}
 	for n, d := range t.ids {
 		if d >= 0 {
 			dc.counts[d] += e.perNode[n]

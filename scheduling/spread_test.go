@@ -441,7 +441,7 @@ func TestSpreadCacheIncremental(t *testing.T) {
 			for _, s := range sels {
 				per, _ := newSpreadCache().selectorCounts(c, "default", s)
 				wantPaths := newCriticalPaths()
-				counts := make([]int, len(zone.values))
+				counts := make([]int, zone.numDomains())
 				for n, d := range zone.ids {
 					if d >= 0 {
 						counts[d] += int(per[n])
@@ -549,7 +549,7 @@ func TestSpreadCacheIncremental(t *testing.T) {
 		gotIdx, wantIdx := sc.keyIndex(c, "zone"), fresh.keyIndex(c, "zone")
 		for i := range c.nodes {
 			g, w := gotIdx.ids[i], wantIdx.ids[i]
-			if (g < 0) != (w < 0) || (g >= 0 && gotIdx.values[g] != wantIdx.values[w]) {
+			if (g < 0) != (w < 0) || (g >= 0 && gotIdx.value(g) != wantIdx.value(w)) {
 				t.Fatalf("node %d: incremental domain %d, fresh %d", i, g, w)
 			}
 		}
@@ -566,8 +566,8 @@ func TestSpreadCacheIncremental(t *testing.T) {
 		}
 		for _, s := range sels {
 			per, _ := fresh.selectorCounts(c, "default", s)
-			want := make([]int32, len(gotIdx.values))
-			present := make([]bool, len(gotIdx.values))
+			want := make([]int32, gotIdx.numDomains())
+			present := make([]bool, gotIdx.numDomains())
 			live := 0
 			for n, d := range gotIdx.ids {
 				if d >= 0 {
