@@ -14,7 +14,10 @@ import (
 //
 //   - per topology key, the domain of every node (an interned value id, or
 //     -1 when the node lacks the key) and the number of nodes in every
-//     domain, built the first time a constraint names the key;
+//     domain, read from the snapshot's label column of the key the first
+//     time a constraint names it (NewCluster reads those of
+//     kubernetes.io/hostname and topology.kubernetes.io/zone, the system
+//     default constraints' keys);
 //   - per (namespace, selector), the number of non-terminating pods of that
 //     namespace matching the selector on every node, built the first time a
 //     constraint uses the selector ("cold") and reused afterwards ("warm"),

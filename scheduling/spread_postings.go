@@ -32,7 +32,9 @@ import (
 // and keeping the pods every other requirement's set admits, marked in a
 // bitset by pod id; a requirement whose lists are far longer than the
 // candidates left is checked on each candidate's labels instead (see
-// countSelector).
+// countSelector). Long, dense lists also keep their ids as a bitset, and
+// when that is less work the requirements' sets are built from those
+// bitsets and intersected 64 pods at a time (countBits).
 //
 // The snapshot's update methods keep it current through spreadCache
 // (podAttached, podDetached, nodeRemoved); counting runs with the cache's
