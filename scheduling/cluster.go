@@ -194,7 +194,27 @@ func NewCluster(nodes []*api.Node, pods []*api.Pod, cfg Config) (*Cluster, error
 			return nil, fmt.Errorf("pods[%d]: %w", i, err)
 		}
 	}
+	c.prepare()
 	return c, nil
+}
+
+// prepare builds, once the initial nodes are in, what nearly every
+// decision reads and the update methods keep current from then on, so
+// that the first decision on a new snapshot does not pay for it: the node
+// tree's walk order, and PodTopologySpread's domains of the well-known
+// topology keys its system default constraints use (kubernetes.io/hostname
+// and topology.kubernetes.io/zone), for the keys some node carries. Each
+// is one pass over an array of the nodes.
+func (c *Cluster) prepare() {
+	c.tree.lists()
+	if !c.enabled(PluginPodTopologySpread) {
+		return
+	}
+	for _, key := range [...]string{api.LabelHostname, api.LabelTopologyZone} {
+		if c.labels.column(key) != nil {
+			c.spread.keyIndex(c, key)
+		}
+	}
 }
 
 func knownPlugin(name string) bool {

@@ -17,9 +17,10 @@ import (
 //
 // The tree itself is updated in O(zones + the node's zone) when a node is
 // added, updated or removed; the flattened list a decision walks is built
-// from it (a cursor walking the rounds) the first time a decision needs it
-// after a node was added, removed or moved to another zone, so that no
-// update of the snapshot costs O(nodes) for it.
+// from it (a cursor walking the rounds) by NewCluster once its nodes are
+// in, then again the first time a decision needs it after a node was
+// added, removed or moved to another zone, so that no update of the
+// snapshot costs O(nodes) for it.
 
 // zoneGroup is one zone of the node tree: its nodes' snapshot indexes in
 // arrival order (renumbered when a node is removed).

@@ -14,7 +14,10 @@ import (
 //
 //   - per topology key, the domain of every node (an interned value id, or
 //     -1 when the node lacks the key) and the number of nodes in every
-//     domain, built the first time a constraint names the key;
+//     domain, read from the snapshot's label column of the key the first
+//     time a constraint names it (NewCluster reads those of
+//     kubernetes.io/hostname and topology.kubernetes.io/zone, the system
+//     default constraints' keys);
 //   - per (namespace, selector), the number of non-terminating pods of that
 //     namespace matching the selector on every node, built the first time a
 //     constraint uses the selector ("cold") and reused afterwards ("warm"),
@@ -71,9 +74,15 @@ type topoKeyIndex struct {
 	key string
 	// ids[i] is the domain id of node i's value, -1 when node i lacks the
 	// key. Id 0 is always the empty value "".
-	ids     []int32
+	ids []int32
+	// values[d] is domain d's value and byValue the inverse, both built
+	// when idOf first needs them; until then, an index built from a label
+	// column (fromColumn) names its values by the column's value ids:
+	// col.values[colIDs[d]] for d > 0.
 	values  []string
 	byValue map[string]int32
+	col     *labelColumn
+	colIDs  []int32
 	// nodesIn[d] counts the nodes in domain d, live the domains holding a
 	// node, missing the nodes lacking the key.
 	nodesIn []int32
@@ -116,7 +125,7 @@ type selectorDomains struct {
 
 // grow extends counts to every domain id of the key.
 func (dc *selectorDomains) grow() {
-	if n := len(dc.t.values); len(dc.counts) < n {
+	if n := dc.t.numDomains(); len(dc.counts) < n {
 		dc.counts = append(dc.counts, make([]int32, n-len(dc.counts))...)
 	}
 }
@@ -240,20 +249,87 @@ func (sc *spreadCache) keyIndex(c *Cluster, key string) *topoKeyIndex {
 	if t, ok := sc.keys[key]; ok {
 		return t
 	}
-	t := &topoKeyIndex{key: key, ids: make([]int32, len(c.nodes)), values: []string{""}, byValue: map[string]int32{"": 0}, nodesIn: []int32{0}}
-	for i, n := range c.nodes {
-		t.ids[i] = t.idOf(n.node.Labels)
-		t.place(t.ids[i], 1)
+	t := &topoKeyIndex{key: key, ids: make([]int32, len(c.nodes)), values: []string{""}, nodesIn: []int32{0}}
+	if c.labels.nNodes == len(c.nodes) {
+		t.fromColumn(c.labels.column(key))
+	} else {
+		for i, n := range c.nodes {
+			t.ids[i] = t.idOf(n.node.Labels)
+			t.place(t.ids[i], 1)
+		}
 	}
 	sc.keys[key] = t
 	return t
 }
 
+// fromColumn fills the index of a snapshot whose label column of the key
+// is col (nil: no node carries it) from the column's interned values,
+// giving the domains the ids idOf would give them node by node (the empty
+// value 0, then the others in the order of their first node), so that a
+// new key costs a pass over one array instead of a label map lookup per
+// node. The values themselves are read from the column when idOf first
+// needs them (a column's values are never changed, only appended to).
+func (t *topoKeyIndex) fromColumn(col *labelColumn) {
+	if col == nil {
+		for i := range t.ids {
+			t.ids[i] = -1
+		}
+		t.missing = len(t.ids)
+		return
+	}
+	// byCol[v] is the domain id of the column's value id v, 0 until seen;
+	// the column's empty value, if any, is domain 0 from the start.
+	byCol := make([]int32, len(col.values))
+	empty, hasEmpty := col.byValue[""]
+	nodesIn := make([]int32, len(col.values)+1)
+	colIDs := make([]int32, 1, len(col.values)+1)
+	colIDs[0] = -1 // the empty value, named by string
+	missing := 0
+	for i, v := range col.ids {
+		if v < 0 {
+			t.ids[i] = -1
+			missing++
+			continue
+		}
+		d := byCol[v]
+		if d == 0 && (!hasEmpty || v != empty) {
+			d = int32(len(colIDs))
+			colIDs = append(colIDs, v)
+			byCol[v] = d
+		}
+		t.ids[i] = d
+		nodesIn[d]++
+	}
+	t.nodesIn = nodesIn[:len(colIDs)]
+	t.missing = missing
+	for _, n := range t.nodesIn {
+		if n > 0 {
+			t.live++
+		}
+	}
+	t.values = nil
+	t.col, t.colIDs = col, colIDs
+}
+
+// value returns domain d's value.
+func (t *topoKeyIndex) value(d int32) string {
+	if t.col != nil {
+		if d == 0 {
+			return ""
+		}
+		return t.col.values[t.colIDs[d]]
+	}
+	return t.values[d]
+}
+
+// numDomains returns the number of domain ids of the key so far.
+func (t *topoKeyIndex) numDomains() int { return len(t.nodesIn) }
+
 // domains returns the number of domain ids of the key so far.
 func (sc *spreadCache) domains(t *topoKeyIndex) int {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
-	return len(t.values)
+	return t.numDomains()
 }
 
 // idOf interns the node's value for the key.
@@ -261,6 +337,19 @@ func (t *topoKeyIndex) idOf(labels map[string]string) int32 {
 	v, ok := labels[t.key]
 	if !ok {
 		return -1
+	}
+	if t.byValue == nil {
+		if t.col != nil {
+			t.values = make([]string, len(t.colIDs))
+			for d, v := range t.colIDs[1:] {
+				t.values[d+1] = t.col.values[v]
+			}
+			t.col, t.colIDs = nil, nil
+		}
+		t.byValue = make(map[string]int32, len(t.values))
+		for id, v := range t.values {
+			t.byValue[v] = int32(id)
+		}
 	}
 	if id, ok := t.byValue[v]; ok {
 		return id
@@ -336,7 +425,7 @@ func (sc *spreadCache) selectorDomainsOf(c *Cluster, ns, str string, sel api.Sel
 			return dc
 		}
 	}
-	dc := &selectorDomains{t: t, counts: make([]int32, len(t.values))}
+	dc := &selectorDomains{t: t, counts: make([]int32, t.numDomains())}
 	for n, d := range t.ids {
 		if d >= 0 {
 			dc.counts[d] += e.perNode[n]

@@ -1,6 +1,7 @@
 package scheduling
 
 import (
+	"math/bits"
 	"slices"
 
 	"github.com/podsem/podsem/api"
@@ -31,7 +32,9 @@ import (
 // and keeping the pods every other requirement's set admits, marked in a
 // bitset by pod id; a requirement whose lists are far longer than the
 // candidates left is checked on each candidate's labels instead (see
-// countSelector).
+// countSelector). Long, dense lists also keep their ids as a bitset, and
+// when that is less work the requirements' sets are built from those
+// bitsets and intersected 64 pods at a time (countBits).
 //
 // The snapshot's update methods keep it current through spreadCache
 // (podAttached, podDetached, nodeRemoved); counting runs with the cache's
@@ -50,12 +53,20 @@ type podPostings struct {
 
 	// directRatio is directCheckRatio (tests vary it).
 	directRatio int
+	// bitmapMin is bitmapMinIDs; bitmapMode chooses countSelector's
+	// evaluation: by cost (0), by bitmaps whenever possible (1), never by
+	// bitmaps (2). Tests vary both.
+	bitmapMin  int
+	bitmapMode int
 
 	// Scratch space for countSelector.
 	mark  []uint64
+	acc   []uint64
 	cands []int32
 	lists [][]int32
-	sets  []reqSet
+	// bitsOf[k] is the bitset of lists[k]'s posting list, nil when none.
+	bitsOf [][]uint64
+	sets   []reqSet
 }
 
 // countable reports whether a pod counts for topology spread: bound to a
@@ -68,13 +79,75 @@ type nsPostings struct {
 	keys map[string]map[string]*postingList
 }
 
-// postingList holds the ids of the pods carrying one label value.
-type postingList struct{ ids []int32 }
+// postingList holds the ids of the pods carrying one label value and,
+// while the list is dense among the ids in use (see keepBits), the same
+// ids as a bitset (bit id set), so that a selector's requirements are
+// intersected a word of 64 ids at a time instead of id by id.
+type postingList struct {
+	ids  []int32
+	bits []uint64
+}
+
+// bitmapMinIDs is the length from which a posting list keeps a bitset:
+// while it holds at least one id in 32 of those in use (created then,
+// dropped below one in 64), the bitset takes at most twice the memory of
+// the list itself, and its words are fewer than its ids.
+const bitmapMinIDs = 256
+
+// keepBits creates or drops l's bitset after l changed: created when l
+// holds at least bitmapMin ids and one id in 32 of those in use, dropped
+// when fewer than one in 64.
+func (pp *podPostings) keepBits(l *postingList) {
+	n, space := len(l.ids), len(pp.node)
+	if l.bits != nil {
+		if n < pp.bitmapMin || n*64 < space {
+			l.bits = nil
+		}
+		return
+	}
+	if n >= pp.bitmapMin && n*32 >= space {
+		l.bits = make([]uint64, (space+63)/64)
+		for _, id := range l.ids {
+			l.bits[id>>6] |= 1 << (id & 63)
+		}
+	}
+}
+
+// setBit records id in l's bitset, when l keeps one.
+func (l *postingList) setBit(id int32) {
+	if l.bits == nil {
+		return
+	}
+	w := int(id >> 6)
+	if w >= len(l.bits) {
+		l.bits = slices.Grow(l.bits, max(w+1, 2*len(l.bits))-len(l.bits))[:w+1]
+	}
+	l.bits[w] |= 1 << (id & 63)
+}
+
+// clearBit removes id from l's bitset, when l keeps one.
+func (l *postingList) clearBit(id int32) {
+	if w := int(id >> 6); w < len(l.bits) {
+		l.bits[w] &^= 1 << (id & 63)
+	}
+}
+
+// rebits applies keepBits to every list (after a test changed bitmapMin).
+func (pp *podPostings) rebits() {
+	for _, nsp := range pp.byNS {
+		for _, byValue := range nsp.keys {
+			for _, l := range byValue {
+				l.bits = nil
+				pp.keepBits(l)
+			}
+		}
+	}
+}
 
 func newPodPostings() *podPostings {
 	// Id 0 is reserved: PodInfo.spreadID 0 means "not indexed".
 	return &podPostings{node: []int32{-1}, pods: []*PodInfo{nil}, slots: [][]int32{nil}, byNS: map[string]*nsPostings{},
-		directRatio: directCheckRatio}
+		directRatio: directCheckRatio, bitmapMin: bitmapMinIDs}
 }
 
 // add indexes a countable pod and returns its id.
@@ -113,6 +186,8 @@ func (pp *podPostings) add(p *PodInfo) int32 {
 		}
 		slots = append(slots, int32(len(l.ids)))
 		l.ids = append(l.ids, id)
+		l.setBit(id)
+		pp.keepBits(l)
 	}
 	pp.slots[id] = slots
 	return id
@@ -152,6 +227,8 @@ func (pp *podPostings) remove(p *PodInfo, id int32) {
 		byValue := nsp.keys[lp.key]
 		l := byValue[lp.value]
 		l.ids = pp.cut(l.ids, slots[1+j], func(moved int32) int { return 1 + pp.pods[moved].labelPos(lp) })
+		l.clearBit(id)
+		pp.keepBits(l)
 		if len(l.ids) == 0 {
 			delete(byValue, lp.value)
 			if len(byValue) == 0 {
@@ -198,6 +275,9 @@ type reqSet struct {
 	from, to int
 	size     int
 	negative bool
+	// cost is the work of building the set as a bitset: the words of
+	// the lists keeping one, the ids of the others.
+	cost int
 }
 
 // oneLabel is a label set holding one label, for asking a requirement
@@ -223,7 +303,13 @@ func (pp *podPostings) requirementSet(nsp *nsPostings, r *api.Requirement) reqSe
 			one.value = v
 			if r.Matches(one) != s.negative {
 				pp.lists = append(pp.lists, l.ids)
+				pp.bitsOf = append(pp.bitsOf, l.bits)
 				s.size += len(l.ids)
+				if l.bits != nil {
+					s.cost += len(l.bits)
+				} else {
+					s.cost += len(l.ids)
+				}
 			}
 		}
 		switch r.Operator() {
@@ -257,7 +343,7 @@ func (pp *podPostings) countSelector(ns string, sel api.Selector, perNode []int3
 		return
 	}
 	reqs := sel.Requirements()
-	pp.lists = pp.lists[:0]
+	pp.lists, pp.bitsOf = pp.lists[:0], pp.bitsOf[:0]
 	sets := pp.sets[:0]
 	driver := -1
 	for i := range reqs {
@@ -275,9 +361,10 @@ func (pp *podPostings) countSelector(ns string, sel api.Selector, perNode []int3
 	}
 	pp.sets = sets
 	var from [][]int32
+	var drv reqSet
 	if driver >= 0 {
-		d := sets[driver]
-		from = pp.lists[d.from:d.to]
+		drv = sets[driver]
+		from = pp.lists[drv.from:drv.to]
 		sets = append(sets[:driver], sets[driver+1:]...)
 	} else {
 		from = [][]int32{nsp.all}
@@ -289,6 +376,10 @@ func (pp *podPostings) countSelector(ns string, sel api.Selector, perNode []int3
 				perNode[node[id]]++
 			}
 		}
+		return
+	}
+	if driver >= 0 && pp.useBits(drv, sets) {
+		pp.countBits(drv, sets, perNode)
 		return
 	}
 	slices.SortFunc(sets, func(a, b reqSet) int { return a.size - b.size })
@@ -342,4 +433,75 @@ func (pp *podPostings) countSelector(ns string, sel api.Selector, perNode []int3
 		perNode[node[id]]++
 	}
 	pp.cands = cands[:0]
+}
+
+// useBits reports whether countSelector intersects the driver's set d and
+// the other sets as bitsets (countBits) rather than by candidates: when
+// building every set as a bitset, and the intersections a word at a time,
+// is less work than walking the driver's ids and marking or checking the
+// other sets' ones.
+func (pp *podPostings) useBits(d reqSet, sets []reqSet) bool {
+	switch pp.bitmapMode {
+	case 1:
+		return true
+	case 2:
+		return false
+	}
+	words := (len(pp.node) + 63) / 64
+	bits := d.cost + words
+	cands := d.size
+	for _, s := range sets {
+		bits += s.cost + 2*words
+		cands += min(s.size, d.size*pp.directRatio) + d.size
+	}
+	return bits < cands
+}
+
+// countBits counts the pods in the driver's set d and in every positive
+// set of sets, outside every negative one, as countSelector does, building
+// each set as a bitset from its lists' bitsets (or ids) and intersecting
+// them word by word.
+func (pp *podPostings) countBits(d reqSet, sets []reqSet, perNode []int32) {
+	words := (len(pp.node) + 63) / 64
+	if cap(pp.acc) < 2*words {
+		pp.acc = make([]uint64, 2*words)
+	}
+	acc, tmp := pp.acc[:words], pp.acc[words:2*words]
+	pp.fill(acc, d)
+	for _, s := range sets {
+		pp.fill(tmp, s)
+		if s.negative {
+			for w := range acc {
+				acc[w] &^= tmp[w]
+			}
+		} else {
+			for w := range acc {
+				acc[w] &= tmp[w]
+			}
+		}
+	}
+	node := pp.node
+	for w, word := range acc {
+		for word != 0 {
+			id := w<<6 | bits.TrailingZeros64(word)
+			perNode[node[id]]++
+			word &= word - 1
+		}
+	}
+}
+
+// fill writes the ids of set s's lists into dst as a bitset.
+func (pp *podPostings) fill(dst []uint64, s reqSet) {
+	clear(dst)
+	for k := s.from; k < s.to; k++ {
+		if b := pp.bitsOf[k]; b != nil {
+			for w, x := range b[:min(len(b), len(dst))] {
+				dst[w] |= x
+			}
+			continue
+		}
+		for _, id := range pp.lists[k] {
+			dst[id>>6] |= 1 << (id & 63)
+		}
+	}
 }

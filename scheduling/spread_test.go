@@ -441,7 +441,7 @@ func TestSpreadCacheIncremental(t *testing.T) {
 			for _, s := range sels {
 				per, _ := newSpreadCache().selectorCounts(c, "default", s)
 				wantPaths := newCriticalPaths()
-				counts := make([]int, len(zone.values))
+				counts := make([]int, zone.numDomains())
 				for n, d := range zone.ids {
 					if d >= 0 {
 						counts[d] += int(per[n])
@@ -549,7 +549,7 @@ func TestSpreadCacheIncremental(t *testing.T) {
 		gotIdx, wantIdx := sc.keyIndex(c, "zone"), fresh.keyIndex(c, "zone")
 		for i := range c.nodes {
 			g, w := gotIdx.ids[i], wantIdx.ids[i]
-			if (g < 0) != (w < 0) || (g >= 0 && gotIdx.values[g] != wantIdx.values[w]) {
+			if (g < 0) != (w < 0) || (g >= 0 && gotIdx.value(g) != wantIdx.value(w)) {
 				t.Fatalf("node %d: incremental domain %d, fresh %d", i, g, w)
 			}
 		}
@@ -566,8 +566,8 @@ func TestSpreadCacheIncremental(t *testing.T) {
 		}
 		for _, s := range sels {
 			per, _ := fresh.selectorCounts(c, "default", s)
-			want := make([]int32, len(gotIdx.values))
-			present := make([]bool, len(gotIdx.values))
+			want := make([]int32, gotIdx.numDomains())
+			present := make([]bool, gotIdx.numDomains())
 			live := 0
 			for n, d := range gotIdx.ids {
 				if d >= 0 {
@@ -668,8 +668,15 @@ func TestSpreadWhatIfRemoveProperty(t *testing.T) {
 // a brute-force count (every countable pod of the namespace, matched label
 // by label), whatever mix of operators the selector has (requirements on
 // keys no pod carries included), on the snapshot's own index after a
-// random sequence of pod and node updates, and on an index built afresh.
+// random sequence of pod and node updates, and on an index built afresh;
+// the posting lists' bitsets follow the same updates.
 func TestSpreadSelectorCountsBruteForce(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) { selectorCountsBruteForce(t, 15) })
+}
+
+// selectorCountsBruteForce is TestSpreadSelectorCountsBruteForce's check on
+// one cluster of up to maxPods pods.
+func selectorCountsBruteForce(t *rapid.T, maxPods int) {
 	values := []string{"", "a", "b", "1", "7", "03"}
 	genPod := func(t *rapid.T, name string, nodes []string) *api.Pod {
 		p := spreadPodOn(name, rapid.SampledFrom(nodes).Draw(t, "node"))
@@ -686,17 +693,21 @@ func TestSpreadSelectorCountsBruteForce(t *testing.T) {
 		}
 		return p
 	}
-	rapid.Check(t, func(t *rapid.T) {
+	{
 		names := []string{"n0", "n1", "n2", "n3"}
 		nodes := []*api.Node{spreadNode("n0"), spreadNode("n1"), spreadNode("n2")}
 		var pods []*api.Pod
-		for i := range rapid.IntRange(0, 15).Draw(t, "pods") {
+		for i := range rapid.IntRange(0, maxPods).Draw(t, "pods") {
 			pods = append(pods, genPod(t, fmt.Sprintf("p%d", i), names))
 		}
 		c, err := NewCluster(nodes, pods, Config{})
 		if err != nil {
 			t.Fatal(err)
 		}
+		// Posting lists keep bitsets from any length here, so that these
+		// small clusters have them.
+		c.spread.pods.bitmapMin = rapid.SampledFrom([]int{0, 1, 4, bitmapMinIDs}).Draw(t, "bitmapMin")
+		c.spread.pods.rebits()
 		next := 0
 		newNode := func(name string) *api.Node {
 			if c.NodeByName("n3") == nil {
@@ -736,8 +747,11 @@ func TestSpreadSelectorCountsBruteForce(t *testing.T) {
 				want[p.node.index]++
 			}
 		}
-		// Requirements are marked in the bitset or checked pod by pod.
+		checkPostingBits(t, c.spread.pods)
+		// Requirements are marked in the bitset or checked pod by pod, or
+		// intersected as the lists' bitsets.
 		c.spread.pods.directRatio = rapid.SampledFrom([]int{0, 1, directCheckRatio, 1 << 20}).Draw(t, "directRatio")
+		c.spread.pods.bitmapMode = rapid.SampledFrom([]int{0, 1, 2}).Draw(t, "bitmapMode")
 		got, _ := c.spread.selectorCounts(c, ns, sel)
 		if d := cmp.Diff(want, got); d != "" {
 			t.Fatalf("counts for %q in %s (-brute force +snapshot index):\n%s", sel, ns, d)
@@ -746,7 +760,7 @@ func TestSpreadSelectorCountsBruteForce(t *testing.T) {
 		if d := cmp.Diff(want, got); d != "" {
 			t.Fatalf("counts for %q in %s (-brute force +fresh index):\n%s", sel, ns, d)
 		}
-	})
+	}
 }
 
 // A snapshot whose spread cache was warmed (selector counts, counts per
