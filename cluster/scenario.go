@@ -158,7 +158,7 @@ func (a Action) String() string {
 		if m == nil {
 			return "apply"
 		}
-		return fmt.Sprintf("apply %s/%s/%s", kind, m.Namespace, m.Name)
+		return "apply " + objRef(kind, m.Namespace, m.Name)
 	case ActionDelete:
 		return "delete " + a.Ref.String()
 	case ActionTaint:
