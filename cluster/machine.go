@@ -463,7 +463,7 @@ func (m *Machine) apply(a Action, now time.Time) error {
 	case ActionApply:
 		err = m.applyObject(a.Object, now)
 	case ActionDelete:
-		err = m.deleteObject(a.Ref, now)
+		err = m.deleteAction(a, now)
 	case ActionScale:
 		err = m.scale(a.Ref, a.Replicas)
 	case ActionCordon, ActionUncordon:
@@ -481,7 +481,7 @@ func (m *Machine) apply(a Action, now time.Time) error {
 	case ActionExit:
 		err = m.exit(a.Pod, a.Container, a.ExitCode, now)
 	case ActionPressure:
-		err = m.pressure(a.Node, a.Signal, a.Value, now)
+		err = m.pressure(a.Node, a.Signal, a.Value, a.Usage, now)
 	case ActionShutdown:
 		err = m.shutdown(a.Node, now)
 	default:
