@@ -1,25 +1,16 @@
 // Command node-lost answers "my node died at 10:00: what happens to each of
-// my pods, and when?" for a three-node cluster running a StatefulSet (db,
-// one pod per node), a Deployment (web, one pod per node, tolerating an
-// unreachable node for 60 s) and a DaemonSet (node-exporter, tolerating
-// everything).
-//
-// node-2's kubelet goes silent at t=0. The whole cluster (package cluster)
-// plays what Kubernetes v1.36.3 does about it: the node lifecycle
-// controller marks the node Unknown once its Lease is 50 s old, taints it
-// unreachable and marks its pods not ready; taint eviction deletes web's
-// pod after its 60 s and db-1 after the default 300 s, never the DaemonSet
-// pod; the ReplicaSet replaces its pod at once, the StatefulSet cannot
-// (the object db-1 still exists, Terminating: the kubelet that would
-// confirm the kill is gone). Pod GC finally removes it, in one of two
-// endings at t=600 s:
-//
-//   - node-deleted.json: the cloud provider deletes the Node object;
-//   - out-of-service.json: an operator taints the node
-//     node.kubernetes.io/out-of-service:NoExecute.
-//
-// The same files run with `podsem simulate examples/node-lost/node-deleted.json`.
-// Run it with
+// my pods, and when?" on the whole cluster (package cluster): three nodes
+// running a StatefulSet (db), a Deployment (web, tolerating an unreachable
+// node for 60 s) and a DaemonSet (node-exporter, tolerating everything),
+// one pod of each per node. node-2's kubelet goes silent at t=0; the node
+// lifecycle controller marks it Unknown once its Lease is 50 s old, taints
+// it and marks its pods not ready; taint eviction deletes web's pod after
+// 60 s and db-1 after 300 s; the ReplicaSet replaces its pod at once, the
+// StatefulSet cannot while the object db-1 exists, Terminating, with no
+// kubelet to confirm the kill. Pod GC removes it in one of two endings at
+// t=600 s: the Node object is deleted (node-deleted.json), or the node is
+// tainted out-of-service (out-of-service.json). The same files run with
+// `podsem simulate examples/node-lost/node-deleted.json`. Run it with
 //
 //	go run ./examples/node-lost
 package main
