@@ -442,7 +442,7 @@ func (m *Machine) Objects() []api.Object {
 	}
 	var out []api.Object
 	for _, kind := range objectKinds {
-		out = append(out, m.store.list(kind)...)
+		out = append(out, slices.DeleteFunc(m.store.list(kind), builtinClass)...)
 	}
 	return out
 }

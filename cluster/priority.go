@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/podsem/podsem/api"
@@ -22,13 +23,27 @@ func (m *Machine) createSystemPriorityClasses(now time.Time) error {
 		if err != nil {
 			return fmt.Errorf("cluster: PriorityClass/%s: %w", pc.Name, err)
 		}
-		// The built-ins take uids of their own (a zero first group), so
-		// that the scenario's objects get the uids, and the generated
-		// names drawn from the uid counter, they get without them.
+		// The built-ins take uids of their own (a zero first group) and
+		// leave the resourceVersion counter as it was, so that the
+		// scenario's objects get the uids, resourceVersions and generated
+		// names (drawn from the uid counter) they get without them.
 		m.store.uids--
-		o.(*api.PriorityClass).UID = fmt.Sprintf("00000000-0000-4000-8000-%012x", i+1)
+		m.store.rv--
+		o.(*api.PriorityClass).UID = fmt.Sprintf("%s%012x", builtinUIDPrefix, i+1)
 	}
 	return nil
+}
+
+// builtinUIDPrefix starts the uids of the built-in classes, and of no
+// other object.
+const builtinUIDPrefix = "00000000-0000-4000-8000-"
+
+// builtinClass reports whether o is one of the API server's built-in
+// PriorityClasses. Machine.Objects leaves them out: the harness's final
+// list holds no PriorityClass, and these are not the scenario's.
+func builtinClass(o api.Object) bool {
+	pc, ok := o.(*api.PriorityClass)
+	return ok && strings.HasPrefix(pc.UID, builtinUIDPrefix)
 }
 
 // admitPriorityClass is the API server's create of a PriorityClass: v1
