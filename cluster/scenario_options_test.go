@@ -1,9 +1,11 @@
 package cluster_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
+	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/cluster"
 )
 
@@ -66,4 +68,42 @@ func TestParseScenarioOptionErrors(t *testing.T) {
 			t.Errorf("%s: got %v, want an error containing %q", tc.action, err, tc.want)
 		}
 	}
+}
+
+// FuzzParseScenarioOptions checks the delete options and pressure usage
+// forms: any input parses or fails with ErrInvalidInput, a parsed usage
+// is namespace/name to a quantity ≥ 0, and a parsed propagation policy is
+// one of the three.
+func FuzzParseScenarioOptions(f *testing.F) {
+	f.Add([]byte(`{"actions": [{"delete": {"ref": "Deployment/default/web", "propagationPolicy": "Foreground", "gracePeriodSeconds": 0}}]}`))
+	f.Add([]byte(`{"actions": [{"delete": {"ref": "Pod/a/b", "gracePeriodSeconds": -1}}]}`))
+	f.Add([]byte(`{"actions": [{"pressure": {"node": "n", "signal": "pid.available", "value": 10, "usage": {"a/b": 3, "c/d": "1e3"}}}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sc, err := cluster.ParseScenario(data)
+		if err != nil {
+			if !errors.Is(err, api.ErrInvalidInput) {
+				t.Fatalf("error not wrapping ErrInvalidInput: %v", err)
+			}
+			return
+		}
+		for _, a := range sc.Actions {
+			_ = a.String()
+			for key, v := range a.Usage {
+				ns, name, ok := strings.Cut(key, "/")
+				if !ok || ns == "" || name == "" {
+					t.Fatalf("usage key %q", key)
+				}
+				if q, err := api.ParseQuantity(v); err != nil || q.Sign() < 0 {
+					t.Fatalf("usage %s=%q", key, v)
+				}
+			}
+			if o := a.DeleteOptions; o != nil && o.PropagationPolicy != nil {
+				switch *o.PropagationPolicy {
+				case api.DeletePropagationOrphan, api.DeletePropagationBackground, api.DeletePropagationForeground:
+				default:
+					t.Fatalf("policy %q", *o.PropagationPolicy)
+				}
+			}
+		}
+	})
 }
