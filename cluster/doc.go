@@ -105,16 +105,27 @@
 // upstream flag name. Run runs it as the e2e harness does: the objects are
 // created (kinds in order, owners first, ownerReferences re-pointed at the
 // new uids, statuses dropped but Nodes') and left to settle; t=0 is the
-// instant they have (Unsettled), the earlier records are Result.Setup with
-// negative offsets. Actions: apply, delete, scale, cordon, uncordon, drain
+// instant they have (Unsettled: the harness's checks of nodes, pods,
+// Deployments, ReplicaSets, StatefulSets, DaemonSets, claims and budgets),
+// the earlier records are Result.Setup with negative offsets. The API
+// server's built-in PriorityClasses (system-node-critical,
+// system-cluster-critical) exist from the start, unrecorded; a scenario
+// listing one keeps the server's. Actions: apply, delete (as the harness
+// deletes, background propagation and default grace, or with options:
+// `{"delete": {"ref": "Deployment/default/web", "propagationPolicy":
+// "Foreground", "gracePeriodSeconds": 0}}`), scale, cordon, uncordon, drain
 // (its flags but --disable-eviction), lose (the kubelet goes silent; its
 // containers keep running), restore, deleteNode, taint, exit (a container
 // exits with a code), pressure (the node's statistics read a signal's
 // value, a quantity or a percentage of capacity, from the kubelet's next
 // 10-s housekeeping pass on; a later pressure action above the threshold
 // relieves it, the condition clearing after the pressure transition
-// period), shutdown (graceful node shutdown with --shutdown-grace-period,
-// else the node just stops: as lose, its containers dead).
+// period; an optional usage map gives each pod's usage of the signal's
+// resource, `"usage": {"default/batch-1": "4900Mi"}`, which the eviction
+// manager ranks pods by, a pod not listed using nothing and a listed pod
+// that stops giving its usage back), shutdown (graceful node shutdown with
+// --shutdown-grace-period, else the node just stops: as lose, its
+// containers dead).
 //
 // podsem's own records (Source SourcePodsem) mark state changes upstream
 // records no Event for: PodGCForceDeleted (a pod force-deleted by pod GC,

@@ -43,6 +43,10 @@ type pressureState struct {
 	evictedAt time.Time
 	// conditions are the pressure conditions of the last pass.
 	conditions []api.NodeConditionType
+	// usage is each pod's usage of a resource (pod key to bytes, inodes or
+	// processes), as the last pressure action on one of its signals gave
+	// it; nil for a resource no action gave usage for.
+	usage map[api.ResourceName]map[string]int64
 }
 
 type signalValue struct {
@@ -80,10 +84,20 @@ func (p *pressureState) nextDeadline() time.Time {
 // ModelFilesystemInodes and ModelMaxPID. The node's filesystems are one
 // (nodepressure.LayoutShared): a value for nodefs, imagefs or containerfs
 // sets all three, as the kubelet's statistics of a node with one disk
-// report. Pods report no usage: the eviction manager ranks them by
-// priority alone (a pod without statistics is ranked first, and all
-// are).
-func (m *Machine) pressure(node, signal, value string, now time.Time) error {
+// report.
+//
+// usage, when not nil, is each pod's usage of the signal's resource
+// (namespace/name to a quantity: memory working set, ephemeral storage
+// written to its first container's writable layer, inodes there, or
+// processes), replacing an earlier action's for that resource; the
+// kubelet's Summary then reports every pod on the node, a pod not listed
+// using nothing, and the eviction manager ranks them by usage above
+// requests, priority and usage (pkg/kubelet/eviction's rankers). A listed
+// pod that stops running frees what it used: the signal's available
+// amount goes up by it. Without usage, pods report no statistics and are
+// ranked by priority alone (a pod without statistics ranks first, and all
+// do).
+func (m *Machine) pressure(node, signal, value string, usage map[string]string, now time.Time) error {
 	k := m.kubelets[node]
 	n, _ := m.store.get("Node", node).(*api.Node)
 	if k == nil || n == nil {
@@ -128,10 +142,35 @@ func (m *Machine) pressure(node, signal, value string, now time.Time) error {
 		// The next pass on the kubelet's cadence (its Lease's).
 		k.pressure = &pressureState{mgr: mgr, values: map[nodepressure.Signal]signalValue{}, nextPass: later(k.nextLease, now)}
 	}
+	if err := k.pressure.setUsage(s, usage); err != nil {
+		return fmt.Errorf("pressure %s=%s: %w", signal, value, err)
+	}
 	v := signalValue{available: avail, capacity: max(capacity, avail)}
 	for _, t := range sameFilesystem(s) {
 		k.pressure.values[t] = v
 	}
+	return nil
+}
+
+// setUsage keeps a pressure action's per-pod usage of the signal's
+// resource, replacing the previous action's: quantities, keyed by
+// namespace/name.
+func (p *pressureState) setUsage(s nodepressure.Signal, usage map[string]string) error {
+	if usage == nil {
+		return nil
+	}
+	m := make(map[string]int64, len(usage))
+	for key, v := range usage {
+		q, err := api.ParseQuantity(strings.TrimSpace(v))
+		if err != nil || q.Sign() < 0 {
+			return fmt.Errorf("usage %s=%q: want a quantity ≥ 0", key, v)
+		}
+		m[key] = q.Value()
+	}
+	if p.usage == nil {
+		p.usage = map[api.ResourceName]map[string]int64{}
+	}
+	p.usage[s.Resource()] = m
 	return nil
 }
 
@@ -176,14 +215,25 @@ func later(a, b time.Time) time.Time {
 }
 
 // summary is the kubelet's Summary API of the node at now: the signals
-// pressure actions set, read at now.
-func (p *pressureState) summary(node string, now time.Time) nodepressure.Summary {
+// pressure actions set, read at now, with what the pods listed in a usage
+// map and no longer active freed; and, once a usage map was given, the
+// active pods' statistics.
+func (p *pressureState) summary(node string, active []*api.Pod, now time.Time) nodepressure.Summary {
 	t := api.NewTime(now)
 	u := func(v int64) *uint64 { x := uint64(v); return &x }
 	s := nodepressure.Summary{Node: nodepressure.NodeStats{NodeName: node}}
+	freed := p.freed(active)
+	values := make(map[nodepressure.Signal]signalValue, len(p.values))
+	for sig, v := range p.values {
+		v.available = min(v.capacity, v.available+freed[sig.Resource()])
+		values[sig] = v
+	}
+	if len(p.usage) > 0 {
+		s.Pods = p.podStats(active, t)
+	}
 	fs := func(avail, inodes nodepressure.Signal) *nodepressure.FsStats {
-		a, okA := p.values[avail]
-		i, okI := p.values[inodes]
+		a, okA := values[avail]
+		i, okI := values[inodes]
 		if !okA && !okI {
 			return nil
 		}
@@ -196,10 +246,10 @@ func (p *pressureState) summary(node string, now time.Time) nodepressure.Summary
 		}
 		return f
 	}
-	if v, ok := p.values[nodepressure.SignalMemoryAvailable]; ok {
+	if v, ok := values[nodepressure.SignalMemoryAvailable]; ok {
 		s.Node.Memory = &nodepressure.MemoryStats{Time: t, AvailableBytes: u(v.available), WorkingSetBytes: u(v.capacity - v.available)}
 	}
-	if v, ok := p.values[nodepressure.SignalAllocatableMemoryAvailable]; ok {
+	if v, ok := values[nodepressure.SignalAllocatableMemoryAvailable]; ok {
 		s.Node.SystemContainers = []nodepressure.ContainerStats{{Name: nodepressure.SystemContainerPods,
 			Memory: &nodepressure.MemoryStats{Time: t, AvailableBytes: u(v.available), WorkingSetBytes: u(v.capacity - v.available)}}}
 	}
@@ -209,7 +259,7 @@ func (p *pressureState) summary(node string, now time.Time) nodepressure.Summary
 	if image != nil || container != nil {
 		s.Node.Runtime = &nodepressure.RuntimeStats{ImageFs: image, ContainerFs: container}
 	}
-	if v, ok := p.values[nodepressure.SignalPIDAvailable]; ok {
+	if v, ok := values[nodepressure.SignalPIDAvailable]; ok {
 		max, cur := v.capacity, v.capacity-v.available
 		s.Node.Rlimit = &nodepressure.RlimitStats{Time: t, MaxPID: &max, NumOfRunningProcesses: &cur}
 	}
@@ -250,7 +300,7 @@ func (c *Machine) evictionPass(k *kubelet, now time.Time) error {
 			active = append(active, pod)
 		}
 	}
-	pass := p.mgr.Step(nodepressure.Observation{Summary: p.summary(k.node, now), Pods: active}, now)
+	pass := p.mgr.Step(nodepressure.Observation{Summary: p.summary(k.node, active, now), Pods: active}, now)
 	p.conditions = pass.Conditions
 	p.nextPass = now.Add(nodepressure.MonitoringPeriod)
 	for i := range pass.Events {
@@ -356,4 +406,60 @@ func sameConditionStates(a, b []api.NodeCondition) bool {
 		}
 	}
 	return true
+}
+
+// freed is, by resource, what the pods listed in the usage maps and no
+// longer active on the node used: memory, storage, inodes and processes a
+// stopped pod gave back.
+func (p *pressureState) freed(active []*api.Pod) map[api.ResourceName]int64 {
+	if len(p.usage) == 0 {
+		return nil
+	}
+	running := make(map[string]bool, len(active))
+	for _, pod := range active {
+		running[pod.Key()] = true
+	}
+	out := map[api.ResourceName]int64{}
+	for res, m := range p.usage {
+		for key, v := range m {
+			if !running[key] {
+				out[res] += v
+			}
+		}
+	}
+	return out
+}
+
+// podStats are the Summary's per-pod statistics of the active pods: each
+// resource a usage map was given for, a pod not listed using nothing; the
+// usage is the pod's and its first container's.
+func (p *pressureState) podStats(active []*api.Pod, t api.Time) []nodepressure.PodStats {
+	u := func(v int64) *uint64 { x := uint64(v); return &x }
+	out := make([]nodepressure.PodStats, 0, len(active))
+	for _, pod := range active {
+		st := nodepressure.PodStats{PodRef: nodepressure.PodReference{Name: pod.Name, Namespace: pod.Namespace, UID: pod.UID}}
+		var c nodepressure.ContainerStats
+		if len(pod.Spec.Containers) > 0 {
+			c.Name = pod.Spec.Containers[0].Name
+		}
+		key := pod.Key()
+		if m, ok := p.usage[api.ResourceMemory]; ok {
+			st.Memory = &nodepressure.MemoryStats{Time: t, WorkingSetBytes: u(m[key])}
+			c.Memory = &nodepressure.MemoryStats{Time: t, WorkingSetBytes: u(m[key])}
+		}
+		bytes, okB := p.usage[api.ResourceEphemeralStorage]
+		inodes, okI := p.usage[nodepressure.ResourceInodes]
+		if okB || okI {
+			c.Rootfs = &nodepressure.FsStats{Time: t, UsedBytes: u(bytes[key]), InodesUsed: u(inodes[key])}
+			c.Logs = &nodepressure.FsStats{Time: t, UsedBytes: u(0), InodesUsed: u(0)}
+		}
+		if m, ok := p.usage[nodepressure.ResourcePIDs]; ok {
+			st.ProcessStats = &nodepressure.ProcessStats{ProcessCount: u(m[key])}
+		}
+		if c.Name != "" {
+			st.Containers = []nodepressure.ContainerStats{c}
+		}
+		out = append(out, st)
+	}
+	return out
 }

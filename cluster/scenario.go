@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,8 +40,9 @@ const (
 	// ActionApply creates or updates Action.Object (server-side apply,
 	// field manager kubectl, as the harness does).
 	ActionApply ActionKind = "apply"
-	// ActionDelete deletes Action.Ref with default options (background
-	// propagation, the object's own grace period).
+	// ActionDelete deletes Action.Ref: with default options (background
+	// propagation, the object's own grace period), as the harness does, or
+	// with Action.DeleteOptions.
 	ActionDelete ActionKind = "delete"
 	// ActionScale sets Action.Ref's spec.replicas to Action.Replicas (the
 	// scale subresource).
@@ -64,7 +66,9 @@ const (
 	// ActionTaint adds Action.Taint to Action.Node.
 	ActionTaint ActionKind = "taint"
 	// ActionPressure sets the node-pressure signal Action.Signal of
-	// Action.Node to Action.Value (memory.available: 50Mi, say).
+	// Action.Node to Action.Value (memory.available: 50Mi, say), and, with
+	// Action.Usage, what each pod on the node uses of the signal's
+	// resource.
 	ActionPressure ActionKind = "pressure"
 	// ActionShutdown starts a graceful node shutdown of Action.Node.
 	ActionShutdown ActionKind = "shutdown"
@@ -86,6 +90,11 @@ type Action struct {
 	// Ref names the object deleted or scaled: Kind/namespace/name, or
 	// Kind/name for a cluster-scoped one.
 	Ref ObjectRef
+	// DeleteOptions are a delete action's options, nil for the harness's
+	// defaults: propagationPolicy (Orphan, Background or Foreground;
+	// Background when not given) and gracePeriodSeconds (a pod's grace
+	// period; 0 removes it at once).
+	DeleteOptions *api.DeleteOptions
 	// Replicas is the scale's new spec.replicas.
 	Replicas int32
 	// Drain holds kubectl drain's flags.
@@ -95,6 +104,14 @@ type Action struct {
 	// Signal and Value are a pressure action's eviction signal and its
 	// observed value.
 	Signal, Value string
+	// Usage is a pressure action's optional per-pod usage of the signal's
+	// resource, pod (namespace/name) to a quantity: the memory working set
+	// for the memory signals, ephemeral storage for the *fs.available
+	// ones, inodes for *fs.inodesFree, processes for pid.available. With
+	// it the eviction manager ranks the node's pods by usage (a pod not
+	// listed uses nothing), and a listed pod that stops running gives its
+	// usage back to the signal's available amount.
+	Usage map[string]string
 	// Pod (namespace/name), Container and ExitCode are an exit action's.
 	Pod, Container string
 	ExitCode       int32
@@ -158,13 +175,28 @@ func (a Action) String() string {
 		if m == nil {
 			return "apply"
 		}
-		return fmt.Sprintf("apply %s/%s/%s", kind, m.Namespace, m.Name)
+		return "apply " + objRef(kind, m.Namespace, m.Name)
 	case ActionDelete:
-		return "delete " + a.Ref.String()
+		s := "delete " + a.Ref.String()
+		if o := a.DeleteOptions; o != nil && o.PropagationPolicy != nil {
+			s += " propagationPolicy=" + *o.PropagationPolicy
+		}
+		if o := a.DeleteOptions; o != nil && o.GracePeriodSeconds != nil {
+			s += fmt.Sprintf(" gracePeriodSeconds=%d", *o.GracePeriodSeconds)
+		}
+		return s
 	case ActionTaint:
 		return fmt.Sprintf("taint %s %s=%s:%s", a.Node, a.Taint.Key, a.Taint.Value, a.Taint.Effect)
 	case ActionPressure:
-		return fmt.Sprintf("pressure %s %s=%s", a.Node, a.Signal, a.Value)
+		s := fmt.Sprintf("pressure %s %s=%s", a.Node, a.Signal, a.Value)
+		if len(a.Usage) > 0 {
+			keys := slices.Sorted(maps.Keys(a.Usage))
+			for i, k := range keys {
+				keys[i] = k + "=" + a.Usage[k]
+			}
+			s += " usage " + strings.Join(keys, ",")
+		}
+		return s
 	case ActionExit:
 		return fmt.Sprintf("exit %s %s %d", a.Pod, a.Container, a.ExitCode)
 	case "":
@@ -321,10 +353,7 @@ func parseAction(b json.RawMessage) (Action, error) {
 			a.Object = objs[0]
 		}
 	case ActionDelete:
-		var s string
-		if err = json.Unmarshal(v, &s); err == nil {
-			a.Ref, err = ParseObjectRef(s)
-		}
+		err = parseDelete(v, &a)
 	case ActionScale:
 		var s struct {
 			Ref      string `json:"ref"`
@@ -350,14 +379,18 @@ func parseAction(b json.RawMessage) (Action, error) {
 		a.Node, a.Taint = t.Node, t.Taint
 	case ActionPressure:
 		var p struct {
-			Node   string `json:"node"`
-			Signal string `json:"signal"`
-			Value  any    `json:"value"`
+			Node   string         `json:"node"`
+			Signal string         `json:"signal"`
+			Value  any            `json:"value"`
+			Usage  map[string]any `json:"usage"`
 		}
 		if err = json.Unmarshal(v, &p); err == nil && (p.Node == "" || p.Signal == "" || p.Value == nil) {
 			err = fmt.Errorf("want node, signal and value")
 		}
 		a.Node, a.Signal, a.Value = p.Node, p.Signal, fmt.Sprint(p.Value)
+		if err == nil && p.Usage != nil {
+			a.Usage, err = parseUsage(p.Usage)
+		}
 	case ActionExit:
 		var e struct {
 			Pod       string `json:"pod"`
@@ -412,5 +445,62 @@ func parseDrain(v json.RawMessage, a *Action) error {
 		}
 		a.Drain.Timeout = t
 	}
+	return nil
+}
+
+// parseUsage reads a pressure action's usage map: namespace/name to a
+// quantity ≥ 0 (a string, or a number).
+func parseUsage(m map[string]any) (map[string]string, error) {
+	out := make(map[string]string, len(m))
+	for _, key := range slices.Sorted(maps.Keys(m)) {
+		ns, name, ok := strings.Cut(key, "/")
+		if !ok || ns == "" || name == "" || strings.Contains(name, "/") {
+			return nil, fmt.Errorf("usage: pod %q: want namespace/name", key)
+		}
+		v := fmt.Sprint(m[key])
+		if f, ok := m[key].(float64); ok {
+			v = strconv.FormatFloat(f, 'f', -1, 64)
+		}
+		if q, err := api.ParseQuantity(v); err != nil || q.Sign() < 0 {
+			return nil, fmt.Errorf("usage: %s: %q is not a quantity ≥ 0", key, v)
+		}
+		out[key] = v
+	}
+	return out, nil
+}
+
+// parseDelete reads `delete: Kind/ns/name` or `delete: {ref: Kind/ns/name,
+// propagationPolicy: Foreground, gracePeriodSeconds: 0}`.
+func parseDelete(v json.RawMessage, a *Action) error {
+	var s string
+	if json.Unmarshal(v, &s) == nil {
+		var err error
+		a.Ref, err = ParseObjectRef(s)
+		return err
+	}
+	var d struct {
+		Ref                string  `json:"ref"`
+		PropagationPolicy  *string `json:"propagationPolicy"`
+		GracePeriodSeconds *int64  `json:"gracePeriodSeconds"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(v))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&d); err != nil {
+		return fmt.Errorf("want Kind/namespace/name or {ref, propagationPolicy, gracePeriodSeconds}: %v", err)
+	}
+	ref, err := ParseObjectRef(d.Ref)
+	if err != nil {
+		return err
+	}
+	if p := d.PropagationPolicy; p != nil {
+		switch *p {
+		case api.DeletePropagationOrphan, api.DeletePropagationBackground, api.DeletePropagationForeground:
+		default:
+			return fmt.Errorf("propagationPolicy: Unsupported value: %q: supported values: %q, %q, %q", *p,
+				api.DeletePropagationBackground, api.DeletePropagationForeground, api.DeletePropagationOrphan)
+		}
+	}
+	a.Ref = ref
+	a.DeleteOptions = &api.DeleteOptions{PropagationPolicy: d.PropagationPolicy, GracePeriodSeconds: d.GracePeriodSeconds}
 	return nil
 }

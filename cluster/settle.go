@@ -12,13 +12,15 @@ import (
 const DefaultSettleTimeout = 4 * time.Minute
 
 // Unsettled says why the cluster is not in the steady state the e2e
-// harness waits for before t=0, "" when it is: no node carries the
-// not-ready taint, every pod is Ready and none is terminating, every
-// Deployment has observed its generation with every replica updated and
-// available, every ReplicaSet has observed its generation with every
-// replica ready, every budget has observed its generation. (The harness's
-// leader-lease, StatefulSet, DaemonSet and claim checks join as those
-// parts are simulated.)
+// harness waits for before t=0 (its runner's settle step), "" when it is:
+// no node carries the not-ready taint, every pod is Ready and none is
+// terminating, every Deployment has observed its generation with every
+// replica updated and available, every ReplicaSet and StatefulSet has
+// observed its generation with every replica ready, every DaemonSet has
+// observed its generation with every scheduled pod ready, every
+// PersistentVolumeClaim is Bound, every budget has observed its
+// generation. (The harness's leader-lease check has no counterpart: the
+// simulated components lead from the start.)
 func (m *Machine) Unsettled() string {
 	if m == nil {
 		return ""
@@ -41,22 +43,33 @@ func (m *Machine) Unsettled() string {
 	}
 	for _, o := range m.store.list("Deployment") {
 		d := o.(*api.Deployment)
-		want := int32(1)
-		if d.Spec.Replicas != nil {
-			want = *d.Spec.Replicas
-		}
+		want := desiredReplicas(d.Spec.Replicas)
 		if s := d.Status; s.ObservedGeneration < d.Generation || s.AvailableReplicas != want || s.UpdatedReplicas != want || s.Replicas != want {
 			return "deployment " + d.Name
 		}
 	}
 	for _, o := range m.store.list("ReplicaSet") {
 		rs := o.(*api.ReplicaSet)
-		want := int32(1)
-		if rs.Spec.Replicas != nil {
-			want = *rs.Spec.Replicas
-		}
-		if rs.Status.ObservedGeneration < rs.Generation || rs.Status.ReadyReplicas != want {
+		if rs.Status.ObservedGeneration < rs.Generation || rs.Status.ReadyReplicas != desiredReplicas(rs.Spec.Replicas) {
 			return "replicaset " + rs.Name
+		}
+	}
+	for _, o := range m.store.list("StatefulSet") {
+		ss := o.(*api.StatefulSet)
+		if ss.Status.ObservedGeneration < ss.Generation || ss.Status.ReadyReplicas != desiredReplicas(ss.Spec.Replicas) {
+			return "statefulset " + ss.Name
+		}
+	}
+	for _, o := range m.store.list("DaemonSet") {
+		ds := o.(*api.DaemonSet)
+		if ds.Status.ObservedGeneration < ds.Generation || ds.Status.NumberReady != ds.Status.DesiredNumberScheduled {
+			return "daemonset " + ds.Name
+		}
+	}
+	for _, o := range m.store.list("PersistentVolumeClaim") {
+		c := o.(*api.PersistentVolumeClaim)
+		if c.Status.Phase != api.ClaimBound {
+			return "pvc " + c.Name
 		}
 	}
 	for _, o := range m.store.list("PodDisruptionBudget") {
@@ -66,6 +79,14 @@ func (m *Machine) Unsettled() string {
 		}
 	}
 	return ""
+}
+
+// desiredReplicas is spec.replicas as the API server defaults it (1 when unset).
+func desiredReplicas(r *int32) int32 {
+	if r == nil {
+		return 1
+	}
+	return *r
 }
 
 // settleBefore steps the machine from deadline to deadline until it is

@@ -1,0 +1,59 @@
+package cluster
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/api/validation"
+)
+
+// createSystemPriorityClasses is the API server's start-up bootstrap of
+// the scheduling API (pkg/registry/scheduling/rest, its post-start hook
+// creating api.SystemPriorityClasses): system-node-critical and
+// system-cluster-critical exist before any scenario object is created, so
+// that a pod naming them passes Priority admission. They are created as
+// any PriorityClass is; nothing records them (the harness's record watches
+// no PriorityClass), and a scenario that lists one keeps the server's, as
+// the harness does on AlreadyExists.
+func (m *Machine) createSystemPriorityClasses(now time.Time) error {
+	for i, pc := range api.SystemPriorityClasses() {
+		o, err := m.store.create(&pc, now)
+		if err != nil {
+			return fmt.Errorf("cluster: PriorityClass/%s: %w", pc.Name, err)
+		}
+		// The built-ins take uids of their own (a zero first group) and
+		// leave the resourceVersion counter as it was, so that the
+		// scenario's objects get the uids, resourceVersions and generated
+		// names (drawn from the uid counter) they get without them.
+		m.store.uids--
+		m.store.rv--
+		o.(*api.PriorityClass).UID = fmt.Sprintf("%s%012x", builtinUIDPrefix, i+1)
+	}
+	return nil
+}
+
+// builtinUIDPrefix starts the uids of the built-in classes, and of no
+// other object.
+const builtinUIDPrefix = "00000000-0000-4000-8000-"
+
+// builtinClass reports whether o is one of the API server's built-in
+// PriorityClasses. Machine.Objects leaves them out: the harness's final
+// list holds no PriorityClass, and these are not the scenario's.
+func builtinClass(o api.Object) bool {
+	pc, ok := o.(*api.PriorityClass)
+	return ok && strings.HasPrefix(pc.UID, builtinUIDPrefix)
+}
+
+// admitPriorityClass is the API server's create of a PriorityClass: v1
+// defaulting (preemptionPolicy PreemptLowerPriority) and the registry's
+// validation (a system- name only for the built-in classes, values above
+// api.HighestUserDefinablePriority refused).
+func admitPriorityClass(pc *api.PriorityClass) error {
+	api.DefaultPriorityClass(pc)
+	if errs := validation.ValidatePriorityClass(pc); len(errs) > 0 {
+		return fmt.Errorf("PriorityClass %q is invalid: %v", pc.Name, errs)
+	}
+	return nil
+}
