@@ -36,7 +36,11 @@ type AdmissionFailure struct {
 // (the kubelet hands over the pods it runs), terminal ones included; pods
 // may repeat a name. The pod's requests are counted as kube-scheduler's
 // PreFilter computes them, the other pods' as its cache does (in-place
-// resize state included), and no extended resource is ignored.
+// resize state included), and no extended resource is ignored. The check
+// builds no snapshot: it sums the pods' requests for the resources the
+// pod asks for and scans their host ports, so that a kubelet (or a
+// simulation admitting every pod it binds) pays per pod on the node only
+// the request formula (api.PodRequests).
 //
 // A nil pod or node, a node without a name, or a nil element of pods is
 // an error wrapping api.ErrInvalidInput.
