@@ -25,10 +25,10 @@ type fitPlugin struct {
 	scalars []api.ResourceName
 }
 
-func newFitPlugin(c *Cluster, p *PodInfo) fitPlugin {
+func newFitPlugin(cfg *Config, p *PodInfo) fitPlugin {
 	pl := fitPlugin{pod: p.pod, req: p.requests}
 	for name, v := range p.requests.Scalar {
-		if v == 0 || c.ignoredResource(name) {
+		if v == 0 || cfg.ignoredResource(name) {
 			continue
 		}
 		pl.scalars = append(pl.scalars, name)
@@ -39,18 +39,18 @@ func newFitPlugin(c *Cluster, p *PodInfo) fitPlugin {
 
 // ignoredResource reports whether NodeResourcesFitArgs tell the filter to
 // skip an extended resource.
-func (c *Cluster) ignoredResource(name api.ResourceName) bool {
+func (cfg *Config) ignoredResource(name api.ResourceName) bool {
 	if !name.IsExtended() {
 		return false
 	}
-	for _, r := range c.cfg.IgnoredResources {
+	for _, r := range cfg.IgnoredResources {
 		if string(name) == r {
 			return true
 		}
 	}
-	if len(c.cfg.IgnoredResourceGroups) > 0 {
+	if len(cfg.IgnoredResourceGroups) > 0 {
 		group, _, _ := strings.Cut(string(name), "/")
-		for _, g := range c.cfg.IgnoredResourceGroups {
+		for _, g := range cfg.IgnoredResourceGroups {
 			if group == g {
 				return true
 			}

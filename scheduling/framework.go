@@ -490,7 +490,7 @@ func (c *Cluster) plugins(pod *PodInfo, s *cyclePlugins) []cyclePlugin {
 			s.ports = newNodePortsPlugin(pod)
 			p = &s.ports
 		case PluginNodeResourcesFit:
-			s.fit = newFitPlugin(c, pod)
+			s.fit = newFitPlugin(&c.cfg, pod)
 			p = &s.fit
 		case PluginVolumeRestrictions:
 			s.volumeRestrictions = newVolumeRestrictionsPlugin(c, pod)

@@ -132,7 +132,7 @@ func (r Resource) equal(o Resource) bool {
 // counts 100m and 200Mi (only for what pod-level requests leave unset).
 func schedulerPodRequests(pod *api.Pod) (r Resource, non0CPU, non0Mem int64) {
 	opts := FitRequestOptions()
-	reqs := api.PodRequests(pod, opts)
+	reqs := boundPodRequests(pod)
 	r = newResource(reqs)
 	_, hasCPU := reqs[api.ResourceCPU]
 	_, hasMem := reqs[api.ResourceMemory]
@@ -151,6 +151,12 @@ func schedulerPodRequests(pod *api.Pod) (r Resource, non0CPU, non0Mem int64) {
 		non0 = api.PodRequests(pod, opts)
 	}
 	return r, non0.Cpu().MilliValue(), non0.Memory().Value()
+}
+
+// boundPodRequests is the requests the scheduler's cache accounts for a
+// pod bound to a node (schedulerPodRequests), as a resource list.
+func boundPodRequests(pod *api.Pod) api.ResourceList {
+	return api.PodRequests(pod, FitRequestOptions())
 }
 
 // requestsNamed reports whether every container of pod (regular and init)
@@ -204,7 +210,18 @@ type protoPort struct {
 // hostPort > 0 count (pkg/scheduler/util GetHostPorts).
 func podHostPorts(pod *api.Pod) []hostPort {
 	var out []hostPort
-	add := func(c *api.Container) {
+	eachHostPort(pod, func(hp hostPort) bool {
+		out = append(out, hp)
+		return true
+	})
+	return out
+}
+
+// eachHostPort calls f with each of podHostPorts's ports, in its order,
+// without building the list, until f returns false; it reports whether f
+// saw them all.
+func eachHostPort(pod *api.Pod, f func(hostPort) bool) bool {
+	each := func(c *api.Container) bool {
 		for _, p := range c.Ports {
 			if p.HostPort <= 0 {
 				continue
@@ -216,18 +233,23 @@ func podHostPorts(pod *api.Pod) []hostPort {
 			if hp.protocol == "" {
 				hp.protocol = "TCP"
 			}
-			out = append(out, hp)
+			if !f(hp) {
+				return false
+			}
 		}
+		return true
 	}
 	for i := range pod.Spec.InitContainers {
-		if pod.Spec.InitContainers[i].IsSidecar() {
-			add(&pod.Spec.InitContainers[i])
+		if pod.Spec.InitContainers[i].IsSidecar() && !each(&pod.Spec.InitContainers[i]) {
+			return false
 		}
 	}
 	for i := range pod.Spec.Containers {
-		add(&pod.Spec.Containers[i])
+		if !each(&pod.Spec.Containers[i]) {
+			return false
+		}
 	}
-	return out
+	return true
 }
 
 // portUsage counts the host ports in use on a node (framework
@@ -622,13 +644,19 @@ type nodeView struct {
 	// bound to info.
 	removed []*PodInfo
 	added   []*PodInfo
+	// unindexed counts pods bound to info that info does not hold
+	// (AdmissionCheck's node, which sums its pods' requests into
+	// info.requested without indexing them).
+	unindexed int
 	// arena, when set, supplies the storage of rejection statuses'
 	// reason lists (see statusArena).
 	arena *statusArena
 }
 
 // numPods is the pod count under the what-if.
-func (v *nodeView) numPods() int { return len(v.info.pods) - len(v.removed) + len(v.added) }
+func (v *nodeView) numPods() int {
+	return len(v.info.pods) + v.unindexed - len(v.removed) + len(v.added)
+}
 
 // requested returns the requested amounts under the what-if for the
 // fixed-name resources, exact sums saturated to the int64 range.
