@@ -2,9 +2,11 @@ package cluster
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/lifecycle"
 	"github.com/podsem/podsem/nodelifecycle"
 	"github.com/podsem/podsem/nodepressure"
@@ -64,14 +67,96 @@ var cmpOpts = []cmp.Option{
 	cmp.FilterPath(func(p cmp.Path) bool { return p.Last().Type().Kind() == reflect.Func }, cmp.Ignore()),
 }
 
-// diff is "" when a and b are equal (reflect.DeepEqual, the fast path),
-// else cmp's report of how they differ under cmpOpts ("" if they are
-// equal there: equal errors, functions).
+// diff is "" when a and b are equal (equal, the fast path), else cmp's
+// report of how they differ under cmpOpts ("" if they are equal there:
+// two equal errors).
 func diff(a, b any) string {
-	if reflect.DeepEqual(a, b) {
+	if equal(reflect.ValueOf(a), reflect.ValueOf(b), map[[2]uintptr]bool{}) {
 		return ""
 	}
 	return cmp.Diff(a, b, cmpOpts...)
+}
+
+// equal is reflect.DeepEqual but for functions, which it takes as equal
+// (the pod GC's NodeExists).
+func equal(a, b reflect.Value, seen map[[2]uintptr]bool) bool {
+	if !a.IsValid() || !b.IsValid() {
+		return a.IsValid() == b.IsValid()
+	}
+	if a.Type() != b.Type() {
+		return false
+	}
+	switch a.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice:
+		if a.IsNil() || b.IsNil() {
+			return a.IsNil() == b.IsNil()
+		}
+		if a.Kind() == reflect.Slice && a.Len() != b.Len() {
+			return false
+		}
+		k := [2]uintptr{a.Pointer(), b.Pointer()}
+		if a.Kind() != reflect.Slice {
+			if k[0] == k[1] || seen[k] {
+				return true
+			}
+			seen[k] = true
+		}
+	}
+	switch a.Kind() {
+	case reflect.Func:
+		return true
+	case reflect.Pointer:
+		return equal(a.Elem(), b.Elem(), seen)
+	case reflect.Interface:
+		if a.IsNil() || b.IsNil() {
+			return a.IsNil() == b.IsNil()
+		}
+		return equal(a.Elem(), b.Elem(), seen)
+	case reflect.Slice, reflect.Array:
+		if a.Len() != b.Len() {
+			return false
+		}
+		for i := 0; i < a.Len(); i++ {
+			if !equal(a.Index(i), b.Index(i), seen) {
+				return false
+			}
+		}
+		return true
+	case reflect.Map:
+		if a.Len() != b.Len() {
+			return false
+		}
+		it := a.MapRange()
+		for it.Next() {
+			bv := b.MapIndex(it.Key())
+			if !bv.IsValid() || !equal(it.Value(), bv, seen) {
+				return false
+			}
+		}
+		return true
+	case reflect.Struct:
+		for i := 0; i < a.NumField(); i++ {
+			if !equal(a.Field(i), b.Field(i), seen) {
+				return false
+			}
+		}
+		return true
+	case reflect.Bool:
+		return a.Bool() == b.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return a.Int() == b.Int()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return a.Uint() == b.Uint()
+	case reflect.Float32, reflect.Float64:
+		return a.Float() == b.Float()
+	case reflect.Complex64, reflect.Complex128:
+		return a.Complex() == b.Complex()
+	case reflect.String:
+		return a.String() == b.String()
+	case reflect.Chan, reflect.UnsafePointer:
+		return a.Pointer() == b.Pointer()
+	}
+	return false
 }
 
 func (s *shadow) step(name, key string, machine, in any, now time.Time) func(out ...any) {
@@ -377,5 +462,106 @@ func TestShadowGolden(t *testing.T) {
 			}
 		})
 	}
+	for _, name := range shadowed {
+		if total[name] == 0 {
+			t.Errorf("no golden scenario steps %s: the check does not cover it", name)
+		}
+	}
 	t.Logf("checked: %v", total)
+}
+
+// shadowed are the machines and pure functions the check covers.
+var shadowed = []string{
+	"kube-scheduler", "replicaset-controller", "deployment-controller", "statefulset-controller",
+	"daemonset-controller", "job-controller", "node-lifecycle-controller", "taint-eviction-controller",
+	"pod-garbage-collector", "eviction-manager", "persistentvolume-controller", "attachdetach-controller",
+	"kubelet", "prober",
+	"disruption.Evict", "disruption.Evaluate", "disruption.PlanDrain", "lifecycle.Admit",
+}
+
+// TestShadowCatchesTampering: the check is not vacuous. A composition
+// that steps a machine behind the helpers' back (here: a pod's machine,
+// told that its container exited when the runtime said nothing) leaves
+// its twin behind, and the machine's next step (the pod's deletion) is
+// reported.
+func TestShadowCatchesTampering(t *testing.T) {
+	data, err := os.ReadFile("testdata/node-lost.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := ParseScenario(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+	m, _, err := newMachine(start, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reports []string
+	installShadow(m, func(format string, args ...any) { reports = append(reports, fmt.Sprintf(format, args...)) })
+	if _, err := m.load(sc.Objects, start); err != nil {
+		t.Fatal(err)
+	}
+	if len(reports) > 0 {
+		t.Fatalf("untampered: %s", reports[0])
+	}
+	// Let the pods start.
+	for d := m.NextDeadline(); !d.IsZero() && d.Before(start.Add(time.Minute)); d = m.NextDeadline() {
+		if _, err := m.Step(Tick(), d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(reports) > 0 {
+		t.Fatalf("untampered: %s", reports[0])
+	}
+	now := m.now.Add(time.Second)
+	var r *podRun
+	for _, n := range m.kubeletOrder() {
+		for _, key := range slices.Sorted(maps.Keys(m.kubelets[n].pods)) {
+			if r == nil {
+				r = m.kubelets[n].pods[key]
+			}
+		}
+	}
+	if r == nil {
+		t.Fatal("no pod runs")
+	}
+	r.m.Step(lifecycle.ContainerExited(r.m.Pod().Spec.Containers[0].Name, 1, "Error"), now)
+	ns, name, _ := strings.Cut(r.key, "/")
+	if _, err := m.Step(Do(Action{Kind: ActionDelete, Ref: ObjectRef{Kind: "Pod", Namespace: ns, Name: name}}), now); err != nil {
+		t.Fatal(err)
+	}
+	for d := m.NextDeadline(); len(reports) == 0 && !d.IsZero() && d.Before(now.Add(10*time.Minute)); d = m.NextDeadline() {
+		if _, err := m.Step(Tick(), d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(reports) == 0 || !strings.HasPrefix(reports[0], "kubelet "+r.key) {
+		t.Fatalf("the tampered pod machine went unnoticed: %q", reports)
+	}
+	t.Logf("reported: %.200s", reports[0])
+}
+
+// TestShadowCatchesImpureCalls: a "pure" function that changes its
+// argument, or answers from hidden state, is reported.
+func TestShadowCatchesImpureCalls(t *testing.T) {
+	m, _, err := newMachine(time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC), Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reports []string
+	installShadow(m, func(format string, args ...any) { reports = append(reports, fmt.Sprintf(format, args...)) })
+	rename := func(p *api.Pod) (string, error) { p.Name += "-x"; return p.Name, nil }
+	callPure1x2(m, "rename", rename, &api.Pod{ObjectMeta: api.ObjectMeta{Name: "web"}})
+	if len(reports) == 0 || !strings.Contains(reports[0], "rename: argument 0 changed") {
+		t.Errorf("a function changing its argument went unnoticed: %q", reports)
+	}
+	reports = nil
+	calls := 0
+	count := func(*api.Pod) (int, error) { calls++; return calls, nil }
+	callPure1x2(m, "count", count, &api.Pod{})
+	if len(reports) == 0 || !strings.Contains(reports[0], "count: result 0 differs") {
+		t.Errorf("a function with hidden state went unnoticed: %q", reports)
+	}
 }
