@@ -30,9 +30,11 @@ import (
 // 22): every machine the cluster steps has a twin, built with the same
 // constructor and config the composition uses, and stepped with a copy
 // of the same input at the same instant right after it. The machine's
-// answer must be its twin's, and so must its NextDeadline (and a pod
-// machine's Pod) after the step; the input must come out of the step
-// unchanged. A difference means the composition changed a machine's
+// answer must be its twin's, and so must its whole state after the step
+// (every field, unexported ones included; the copies keep the
+// identities of the input's objects, so that a cache keyed by them
+// compares), its NextDeadline and a pod machine's Pod; the input must
+// come out of the step unchanged. A difference means the composition changed a machine's
 // state behind its Step (or kept and changed something the machine
 // holds: an object of its input, an answer it returned), or the machine
 // changed its input, or its answer depends on something besides its
@@ -43,9 +45,11 @@ import (
 
 // shadow is the check: a stepWatcher (step.go) holding the twins.
 type shadow struct {
-	m     *Machine
-	fatal func(format string, args ...any)
-	twins map[any]any // machine → its twin
+	m      *Machine
+	fatal  func(format string, args ...any)
+	failed bool        // a difference was reported: the check stops
+	twins  map[any]any // machine → its twin
+	copier copier      // the inputs' snapshots
 	// steps and calls count what was checked, by component name.
 	steps map[string]int
 	calls map[string]int
@@ -53,7 +57,15 @@ type shadow struct {
 
 // installShadow installs the check on m (before its objects are loaded).
 func installShadow(m *Machine, fatal func(format string, args ...any)) *shadow {
-	s := &shadow{m: m, fatal: fatal, twins: map[any]any{}, steps: map[string]int{}, calls: map[string]int{}}
+	s := &shadow{m: m, twins: map[any]any{}, steps: map[string]int{}, calls: map[string]int{},
+		copier: copier{memo: map[ptrKey]memoEntry{}, seen: map[ptrKey]bool{}}}
+	s.fatal = func(format string, args ...any) {
+		// The first difference is the one to read; after it the
+		// twins are behind (when fatal returns, in the package's own
+		// tests of the check), and the check stops.
+		s.failed = true
+		fatal(format, args...)
+	}
 	m.shadow = s
 	return s
 }
@@ -71,15 +83,27 @@ var cmpOpts = []cmp.Option{
 // report of how they differ under cmpOpts ("" if they are equal there:
 // two equal errors).
 func diff(a, b any) string {
-	if equal(reflect.ValueOf(a), reflect.ValueOf(b), map[[2]uintptr]bool{}) {
+	if (&eq{}).equal(reflect.ValueOf(a), reflect.ValueOf(b)) {
 		return ""
 	}
 	return cmp.Diff(a, b, cmpOpts...)
 }
 
-// equal is reflect.DeepEqual but for functions, which it takes as equal
-// (the pod GC's NodeExists).
-func equal(a, b reflect.Value, seen map[[2]uintptr]bool) bool {
+// eq compares values as reflect.DeepEqual does but for functions, which
+// it takes as equal (the pod GC's NodeExists). With memo (comparing a
+// machine with its twin), a map keyed by pointers to input objects (a
+// cache of the machine's) finds the twin's entry under the copy the twin
+// was given of the key.
+type eq struct {
+	seen map[[2]uintptr]bool
+	memo map[ptrKey]memoEntry
+}
+
+func (e *eq) equal(a, b reflect.Value) bool {
+	if e.seen == nil {
+		e.seen = map[[2]uintptr]bool{}
+	}
+	seen := e.seen
 	if !a.IsValid() || !b.IsValid() {
 		return a.IsValid() == b.IsValid()
 	}
@@ -106,18 +130,18 @@ func equal(a, b reflect.Value, seen map[[2]uintptr]bool) bool {
 	case reflect.Func:
 		return true
 	case reflect.Pointer:
-		return equal(a.Elem(), b.Elem(), seen)
+		return e.equal(a.Elem(), b.Elem())
 	case reflect.Interface:
 		if a.IsNil() || b.IsNil() {
 			return a.IsNil() == b.IsNil()
 		}
-		return equal(a.Elem(), b.Elem(), seen)
+		return e.equal(a.Elem(), b.Elem())
 	case reflect.Slice, reflect.Array:
 		if a.Len() != b.Len() {
 			return false
 		}
 		for i := 0; i < a.Len(); i++ {
-			if !equal(a.Index(i), b.Index(i), seen) {
+			if !e.equal(a.Index(i), b.Index(i)) {
 				return false
 			}
 		}
@@ -128,15 +152,30 @@ func equal(a, b reflect.Value, seen map[[2]uintptr]bool) bool {
 		}
 		it := a.MapRange()
 		for it.Next() {
-			bv := b.MapIndex(it.Key())
-			if !bv.IsValid() || !equal(it.Value(), bv, seen) {
+			k := it.Key()
+			if k.Kind() == reflect.Pointer && e.memo != nil && !k.IsNil() {
+				if m, ok := e.memo[ptrKey{k.Pointer(), k.Type()}]; ok {
+					k = m.copy
+				}
+			}
+			bv := b.MapIndex(k)
+			if !bv.IsValid() && k.Kind() == reflect.Pointer {
+				// A key the machine made itself: any equal key.
+				for jt := b.MapRange(); jt.Next(); {
+					if e.equal(it.Key(), jt.Key()) {
+						bv = jt.Value()
+						break
+					}
+				}
+			}
+			if !bv.IsValid() || !e.equal(it.Value(), bv) {
 				return false
 			}
 		}
 		return true
 	case reflect.Struct:
 		for i := 0; i < a.NumField(); i++ {
-			if !equal(a.Field(i), b.Field(i), seen) {
+			if !e.equal(a.Field(i), b.Field(i)) {
 				return false
 			}
 		}
@@ -160,13 +199,16 @@ func equal(a, b reflect.Value, seen map[[2]uintptr]bool) bool {
 }
 
 func (s *shadow) step(name, key string, machine, in any, now time.Time) func(out ...any) {
+	if s.failed {
+		return func(...any) {}
+	}
 	twin, ok := s.twins[machine]
 	if !ok {
 		twin = s.newTwin(name, key, machine)
 		s.twins[machine] = twin
 		s.sameState(name, key, machine, twin, "before its first step")
 	}
-	snap := snapshot(in)
+	snap := s.snapshot(in)
 	return func(out ...any) {
 		s.steps[name]++
 		if d := diff(snap, in); d != "" {
@@ -183,8 +225,13 @@ func (s *shadow) step(name, key string, machine, in any, now time.Time) func(out
 	}
 }
 
-// sameState compares what the machine says of its state with its twin's.
+// sameState compares the machine's whole state (unexported fields
+// included) with its twin's, and what it says of it: NextDeadline, and a
+// pod machine's Pod.
 func (s *shadow) sameState(name, key string, machine, twin any, when string) {
+	if !(&eq{memo: s.copier.memo}).equal(reflect.ValueOf(machine), reflect.ValueOf(twin)) {
+		s.fatal("%s %s %s: state differs from its twin's:\n%s", name, key, when, cmp.Diff(twin, machine, cmpOpts...))
+	}
 	type deadliner interface{ NextDeadline() time.Time }
 	if a, ok := machine.(deadliner); ok {
 		if got, want := a.NextDeadline(), twin.(deadliner).NextDeadline(); !got.Equal(want) {
@@ -199,10 +246,13 @@ func (s *shadow) sameState(name, key string, machine, twin any, when string) {
 }
 
 func (s *shadow) call(name string, f any, args []any) func(out ...any) {
+	if s.failed {
+		return func(...any) {}
+	}
 	snap := make([]reflect.Value, len(args))
 	fv := reflect.ValueOf(f)
 	for i, a := range args {
-		snap[i] = valueOf(snapshot(a), fv.Type().In(i))
+		snap[i] = valueOf(s.snapshot(a), fv.Type().In(i))
 	}
 	return func(out ...any) {
 		s.calls[name]++
@@ -290,15 +340,18 @@ func valueOf(v any, t reflect.Type) reflect.Value {
 	return reflect.ValueOf(v)
 }
 
-// snapshot copies v with every pointer, slice and map it reaches (shared
-// pointers stay shared, cycles are kept), unexported fields included;
-// functions and channels are kept as they are.
-func snapshot(v any) any {
+// snapshot copies v with every pointer, slice and map it reaches
+// (shared pointers stay shared, cycles are kept), unexported fields
+// included; functions and channels are kept as they are. A pointer met
+// in an earlier snapshot whose object is unchanged since gets the same
+// copy: the twin sees the identities its machine sees (a cache keyed by
+// the input's pods hits for the twin when it hits for the machine).
+func (s *shadow) snapshot(v any) any {
 	if v == nil {
 		return nil
 	}
-	c := copier{seen: map[ptrKey]reflect.Value{}}
-	return c.copy(reflect.ValueOf(v)).Interface()
+	clear(s.copier.seen)
+	return s.copier.copy(reflect.ValueOf(v)).Interface()
 }
 
 type ptrKey struct {
@@ -306,7 +359,14 @@ type ptrKey struct {
 	t reflect.Type
 }
 
-type copier struct{ seen map[ptrKey]reflect.Value }
+// memoEntry is an object snapshot copied, and its copy (orig keeps the
+// object alive, so that its address names it).
+type memoEntry struct{ orig, copy reflect.Value }
+
+type copier struct {
+	memo map[ptrKey]memoEntry // every pointer copied so far
+	seen map[ptrKey]bool      // the pointers of this snapshot
+}
 
 func (c *copier) copy(v reflect.Value) reflect.Value {
 	out := reflect.New(v.Type()).Elem()
@@ -321,12 +381,13 @@ func (c *copier) into(dst, v reflect.Value) {
 			return
 		}
 		k := ptrKey{v.Pointer(), v.Type()}
-		if p, ok := c.seen[k]; ok {
-			set(dst, p)
+		if m, ok := c.memo[k]; ok && (c.seen[k] || (&eq{}).equal(v.Elem(), m.copy.Elem())) {
+			c.seen[k] = true
+			set(dst, m.copy)
 			return
 		}
 		p := reflect.New(v.Type().Elem())
-		c.seen[k] = p
+		c.memo[k], c.seen[k] = memoEntry{v, p}, true
 		c.into(p.Elem(), v.Elem())
 		set(dst, p)
 	case reflect.Interface:
@@ -480,11 +541,47 @@ var shadowed = []string{
 }
 
 // TestShadowCatchesTampering: the check is not vacuous. A composition
-// that steps a machine behind the helpers' back (here: a pod's machine,
-// told that its container exited when the runtime said nothing) leaves
-// its twin behind, and the machine's next step (the pod's deletion) is
-// reported.
+// that steps a machine behind the helpers' back (a pod's machine told
+// that its container exited when the runtime said nothing) leaves its
+// twin behind, and the machine's next step (the pod's deletion) is
+// reported; so is one that changes in place an object a machine was
+// given (a pod of the informer cache, which kube-scheduler keeps).
 func TestShadowCatchesTampering(t *testing.T) {
+	t.Run("stepped behind its back", func(t *testing.T) {
+		var r *podRun
+		reports := tampered(t, func(m *Machine, now time.Time) string {
+			for _, n := range m.kubeletOrder() {
+				for _, key := range slices.Sorted(maps.Keys(m.kubelets[n].pods)) {
+					if r == nil {
+						r = m.kubelets[n].pods[key]
+					}
+				}
+			}
+			r.m.Step(lifecycle.ContainerExited(r.m.Pod().Spec.Containers[0].Name, 1, "Error"), now)
+			return r.key
+		})
+		if len(reports) == 0 || !strings.HasPrefix(reports[0], "kubelet "+r.key) {
+			t.Fatalf("the tampered pod machine went unnoticed: %q", reports)
+		}
+		t.Logf("reported: %.200s", reports[0])
+	})
+	t.Run("input changed in place", func(t *testing.T) {
+		reports := tampered(t, func(m *Machine, now time.Time) string {
+			pods := m.cache.pods()
+			pods[0].Spec.Containers[0].Image = "tampered:1"
+			return pods[len(pods)-1].Key()
+		})
+		if len(reports) == 0 || !strings.Contains(reports[0], "state differs from its twin's") || !strings.Contains(reports[0], "tampered:1") {
+			t.Fatalf("the tampered cache went unnoticed: %q", reports)
+		}
+		t.Logf("reported: %.200s", reports[0])
+	})
+}
+
+// tampered runs testdata/node-lost.json for a minute under the check,
+// tampers (tamper returns a pod to delete next), deletes the pod and
+// runs on for ten minutes or until the check reports: its reports.
+func tampered(t *testing.T, tamper func(m *Machine, now time.Time) string) []string {
 	data, err := os.ReadFile("testdata/node-lost.json")
 	if err != nil {
 		t.Fatal(err)
@@ -503,10 +600,6 @@ func TestShadowCatchesTampering(t *testing.T) {
 	if _, err := m.load(sc.Objects, start); err != nil {
 		t.Fatal(err)
 	}
-	if len(reports) > 0 {
-		t.Fatalf("untampered: %s", reports[0])
-	}
-	// Let the pods start.
 	for d := m.NextDeadline(); !d.IsZero() && d.Before(start.Add(time.Minute)); d = m.NextDeadline() {
 		if _, err := m.Step(Tick(), d); err != nil {
 			t.Fatal(err)
@@ -516,19 +609,7 @@ func TestShadowCatchesTampering(t *testing.T) {
 		t.Fatalf("untampered: %s", reports[0])
 	}
 	now := m.now.Add(time.Second)
-	var r *podRun
-	for _, n := range m.kubeletOrder() {
-		for _, key := range slices.Sorted(maps.Keys(m.kubelets[n].pods)) {
-			if r == nil {
-				r = m.kubelets[n].pods[key]
-			}
-		}
-	}
-	if r == nil {
-		t.Fatal("no pod runs")
-	}
-	r.m.Step(lifecycle.ContainerExited(r.m.Pod().Spec.Containers[0].Name, 1, "Error"), now)
-	ns, name, _ := strings.Cut(r.key, "/")
+	ns, name, _ := strings.Cut(tamper(m, now), "/")
 	if _, err := m.Step(Do(Action{Kind: ActionDelete, Ref: ObjectRef{Kind: "Pod", Namespace: ns, Name: name}}), now); err != nil {
 		t.Fatal(err)
 	}
@@ -537,10 +618,7 @@ func TestShadowCatchesTampering(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if len(reports) == 0 || !strings.HasPrefix(reports[0], "kubelet "+r.key) {
-		t.Fatalf("the tampered pod machine went unnoticed: %q", reports)
-	}
-	t.Logf("reported: %.200s", reports[0])
+	return reports
 }
 
 // TestShadowCatchesImpureCalls: a "pure" function that changes its
@@ -558,6 +636,7 @@ func TestShadowCatchesImpureCalls(t *testing.T) {
 		t.Errorf("a function changing its argument went unnoticed: %q", reports)
 	}
 	reports = nil
+	installShadow(m, func(format string, args ...any) { reports = append(reports, fmt.Sprintf(format, args...)) })
 	calls := 0
 	count := func(*api.Pod) (int, error) { calls++; return calls, nil }
 	callPure1x2(m, "count", count, &api.Pod{})
