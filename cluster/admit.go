@@ -41,7 +41,7 @@ func (k *kubelet) admit(c *Machine, pod *api.Pod, now time.Time) (lifecycle.Even
 			others = append(others, p)
 		}
 	}
-	res, err := lifecycle.Admit(lifecycle.AdmitInput{Node: node, Pod: pod, Pods: others,
+	res, err := callPure1x2(c, "lifecycle.Admit", lifecycle.Admit, lifecycle.AdmitInput{Node: node, Pod: pod, Pods: others,
 		NodeConditions: k.pressure.conditionList(), ShuttingDown: k.shutdown != nil, Now: now})
 	if err != nil {
 		return lifecycle.Event{}, fmt.Errorf("admission of pod %s: %w", pod.Key(), err)

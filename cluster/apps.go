@@ -159,7 +159,7 @@ func (m *Machine) runStatefulSets(now time.Time) error {
 			c = workloads.NewStatefulSetController(workloads.StatefulSetConfig{})
 			m.apps.ss[key] = c
 		}
-		sync, err := c.Step(workloads.StatefulSetInput{
+		sync, err := stepMachine(m, "statefulset-controller", key, c, workloads.StatefulSetInput{
 			Set: set, Pods: inNamespace[*api.Pod](m.cache, "Pod", set.Namespace),
 			Claims:    inNamespace[*api.PersistentVolumeClaim](m.cache, "PersistentVolumeClaim", set.Namespace),
 			Revisions: inNamespace[*api.ControllerRevision](m.cache, "ControllerRevision", set.Namespace),
@@ -311,7 +311,7 @@ func (m *Machine) runDaemonSets(now time.Time) error {
 			c = &workloads.DaemonSetController{}
 			m.apps.ds[key] = c
 		}
-		sync, err := c.Step(workloads.DaemonSetInput{DaemonSet: ds, Nodes: nodes, Pods: inNamespace[*api.Pod](m.cache, "Pod", ds.Namespace)}, now)
+		sync, err := stepMachine(m, "daemonset-controller", key, c, workloads.DaemonSetInput{DaemonSet: ds, Nodes: nodes, Pods: inNamespace[*api.Pod](m.cache, "Pod", ds.Namespace)}, now)
 		if err != nil {
 			m.rec.scenario(now, "Warning", "SyncFailed", objRef("DaemonSet", ds.Namespace, ds.Name), err.Error())
 			continue
@@ -425,7 +425,7 @@ func (m *Machine) runJobs(now time.Time) error {
 			c = workloads.NewJobController(workloads.JobConfig{})
 			m.apps.jobs[key] = c
 		}
-		sync, err := c.Step(workloads.JobInput{Job: job, Pods: inNamespace[*api.Pod](m.cache, "Pod", job.Namespace)}, now)
+		sync, err := stepMachine(m, "job-controller", key, c, workloads.JobInput{Job: job, Pods: inNamespace[*api.Pod](m.cache, "Pod", job.Namespace)}, now)
 		if err != nil {
 			m.rec.scenario(now, "Warning", "SyncFailed", objRef("Job", job.Namespace, job.Name), err.Error())
 			continue

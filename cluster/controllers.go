@@ -60,7 +60,7 @@ func (m *Machine) runReplicaSets(now time.Time) error {
 			zero := 0
 			in.AcceptCreates, in.CreateError = &zero, err
 		}
-		sync, err := m.rsc.Step(in, now)
+		sync, err := stepMachine(m, "replicaset-controller", key, m.rsc, in, now)
 		if err != nil {
 			m.rec.scenario(now, "Warning", "SyncFailed", objRef("ReplicaSet", rs.Namespace, rs.Name), err.Error())
 			continue
@@ -147,7 +147,7 @@ func (m *Machine) runDeployments(now time.Time) error {
 			continue
 		}
 		sets := inNamespace[*api.ReplicaSet](m.cache, "ReplicaSet", d.Namespace)
-		sync, err := m.dc.Step(workloads.DeploymentInput{
+		sync, err := stepMachine(m, "deployment-controller", key, m.dc, workloads.DeploymentInput{
 			Deployment: d, ReplicaSets: sets, Pods: deploymentPods(m.cache, d, sets),
 		}, now)
 		if err != nil && !hasWrites(sync) {

@@ -24,7 +24,7 @@ func (m *Machine) evict(namespace, name string, opts *api.DeleteOptions, now tim
 		pdbs = append(pdbs, o.(*api.PodDisruptionBudget))
 	}
 	ev := &api.Eviction{ObjectMeta: api.ObjectMeta{Name: name, Namespace: namespace}, DeleteOptions: opts}
-	d := disruption.Evict(pod, ev, pdbs, disruption.EvictOptions{}, now)
+	d := callPure5(m, "disruption.Evict", disruption.Evict, pod, ev, pdbs, disruption.EvictOptions{}, now)
 	if !d.Allowed || d.DryRun {
 		return d, nil
 	}
@@ -97,7 +97,7 @@ func (m *Machine) runDisruption(now time.Time) error {
 			Deployments:  inNamespace[*api.Deployment](m.cache, "Deployment", ns),
 			StatefulSets: inNamespace[*api.StatefulSet](m.cache, "StatefulSet", ns),
 		}
-		st, res := disruption.Evaluate(pdb, inNamespace[*api.Pod](m.cache, "Pod", ns), ctrls, now)
+		st, res := callPure4x2(m, "disruption.Evaluate", disruption.Evaluate, pdb, inNamespace[*api.Pod](m.cache, "Pod", ns), ctrls, now)
 		for i := range res.Events {
 			m.rec.event(now, &res.Events[i])
 		}

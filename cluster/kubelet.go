@@ -323,7 +323,7 @@ func (k *kubelet) runProbes(c *Machine, r *podRun, now time.Time) error {
 				kept = append(kept, p)
 				continue
 			}
-			rep := p.w.Step(probe.Input{Status: &pod.Status, Outcome: probe.OutcomeSuccess}, now)
+			rep := stepMachine1(c, "prober", r.key, p.w, probe.Input{Status: &pod.Status, Outcome: probe.OutcomeSuccess}, now)
 			if rep.KeepGoing {
 				kept = append(kept, p)
 			}
@@ -389,7 +389,7 @@ func (k *kubelet) feed(c *Machine, r *podRun, ev lifecycle.Event, now time.Time)
 	for len(queue) > 0 {
 		ev := queue[0]
 		queue = queue[1:]
-		status, actions := r.m.Step(ev, now)
+		status, actions := stepMachine(c, "kubelet", r.key, r.m, ev, now)
 		pod := r.m.Pod()
 		for _, a := range actions {
 			switch a.Kind {

@@ -179,6 +179,7 @@ type Machine struct {
 	// onDeliver, when set (by the package's own tests), sees each watch
 	// event as the informers receive it, the cache already updated.
 	onDeliver func(w watchEvent)
+	shadow    stepWatcher // the package's tests' watcher of every machine step (step.go)
 	// answers, when set (by Run, from t=0), accumulates Result.Answers.
 	answers *answers
 }
@@ -769,7 +770,7 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 			in = scheduling.ObjectSet(w.Object)
 		}
 	}
-	res, err := m.sched.Step(in, now)
+	res, err := stepMachine(m, "kube-scheduler", "", m.sched, in, now)
 	if err != nil {
 		return fmt.Errorf("cluster: kube-scheduler: %s: %w", in, err)
 	}
@@ -854,7 +855,7 @@ func (m *Machine) runComponents(now time.Time) error {
 		return err
 	}
 	for d := m.sched.NextDeadline(); !d.IsZero() && !d.After(now); d = m.sched.NextDeadline() {
-		res, err := m.sched.Step(scheduling.Tick(), now)
+		res, err := stepMachine(m, "kube-scheduler", "", m.sched, scheduling.Tick(), now)
 		if err != nil {
 			return fmt.Errorf("cluster: kube-scheduler: %w", err)
 		}

@@ -105,7 +105,7 @@ func (m *Machine) runNodeLifecycle(now time.Time) error {
 	for k, v := range m.leases {
 		leases[k] = v
 	}
-	rep, err := m.nlc.Step(nodelifecycle.Input{Nodes: nodes, Leases: leases}, now)
+	rep, err := stepMachine(m, "node-lifecycle-controller", "", m.nlc, nodelifecycle.Input{Nodes: nodes, Leases: leases}, now)
 	if err != nil {
 		return fmt.Errorf("cluster: node lifecycle controller: %w", err)
 	}
@@ -265,7 +265,7 @@ func (m *Machine) patchNode(node string, f func(*api.Node)) error {
 // taintEviction feeds one informer event to the taint eviction
 // controller and carries out its actions.
 func (m *Machine) taintEviction(ev nodelifecycle.Event, now time.Time) error {
-	acts, err := m.te.Step(ev, now)
+	acts, err := stepMachine(m, "taint-eviction-controller", "", m.te, ev, now)
 	if err != nil {
 		return fmt.Errorf("cluster: taint eviction controller: %w", err)
 	}
@@ -305,7 +305,7 @@ func (m *Machine) runPodGC(now time.Time) error {
 	for _, o := range m.cache.list("Node") {
 		nodes = append(nodes, o.(*api.Node))
 	}
-	res := m.gc.Step(termination.GCInput{Pods: m.cache.pods(), Nodes: nodes, NodeExists: func(name string) bool {
+	res := stepMachine1(m, "pod-garbage-collector", "", m.gc, termination.GCInput{Pods: m.cache.pods(), Nodes: nodes, NodeExists: func(name string) bool {
 		return m.store.get("Node", name) != nil
 	}}, now)
 	for _, a := range res.Actions {

@@ -300,7 +300,7 @@ func (c *Machine) evictionPass(k *kubelet, now time.Time) error {
 			active = append(active, pod)
 		}
 	}
-	pass := p.mgr.Step(nodepressure.Observation{Summary: p.summary(k.node, active, now), Pods: active}, now)
+	pass := stepMachine1(c, "eviction-manager", k.node, p.mgr, nodepressure.Observation{Summary: p.summary(k.node, active, now), Pods: active}, now)
 	p.conditions = pass.Conditions
 	p.nextPass = now.Add(nodepressure.MonitoringPeriod)
 	for i := range pass.Events {

@@ -242,7 +242,7 @@ func (m *Machine) runBinder(now time.Time) error {
 	in := volume.BinderInput{Objects: m.storageObjects(), Claims: slices.Sorted(maps.Keys(s.claims)), Volumes: slices.Sorted(maps.Keys(s.volumes))}
 	clear(s.claims)
 	clear(s.volumes)
-	out, err := s.pvc.Step(in, now)
+	out, err := stepMachine(m, "persistentvolume-controller", "", s.pvc, in, now)
 	if err != nil {
 		return fmt.Errorf("cluster: persistentvolume-controller: %w", err)
 	}
@@ -321,7 +321,7 @@ func (m *Machine) runAttachDetach(now time.Time) error {
 	for _, o := range m.cache.list("VolumeAttachment") {
 		w.Attachments = append(w.Attachments, o.(*api.VolumeAttachment))
 	}
-	out, err := s.adc.Step(w, now)
+	out, err := stepMachine(m, "attachdetach-controller", "", s.adc, w, now)
 	if err != nil {
 		return fmt.Errorf("cluster: attachdetach-controller: %w", err)
 	}
