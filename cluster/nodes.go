@@ -243,7 +243,7 @@ func (m *Machine) runPodGC(now time.Time) error {
 	for _, o := range m.cache.list("Node") {
 		nodes = append(nodes, o.(*api.Node))
 	}
-	res := m.gc.Step(termination.GCInput{Pods: m.cache.pods(), Nodes: nodes, NodeExists: func(name string) bool {
+	res := m.gc.Step(termination.GCInput{Pods: m.cache.podGCPods(), Nodes: nodes, NodeExists: func(name string) bool {
 		return m.store.get("Node", name) != nil
 	}}, now)
 	for _, a := range res.Actions {
