@@ -95,8 +95,8 @@ type kubelet struct {
 	// nextLease and nextStatus are the next Lease renewal and status post.
 	nextLease, nextStatus time.Time
 	// deadline caches podsDeadline while deadlineKnown: every method that
-	// changes the pods, their pending answers or the heartbeat times
-	// (run, step, heartbeat) clears deadlineKnown.
+	// changes the pods or their pending answers (run, step) clears
+	// deadlineKnown.
 	deadline      time.Time
 	deadlineKnown bool
 }
@@ -110,16 +110,21 @@ func (k *kubelet) nextDeadline() time.Time {
 	if k.silent {
 		return time.Time{}
 	}
+	return earliest(earliest(k.nextLease, k.nextStatus), k.podsDue())
+}
+
+// podsDue is the earliest pod machine deadline or runtime answer
+// (cached).
+func (k *kubelet) podsDue() time.Time {
 	if !k.deadlineKnown {
 		k.deadline, k.deadlineKnown = k.podsDeadline(), true
 	}
 	return k.deadline
 }
 
-// podsDeadline is the earliest heartbeat, pod machine deadline or runtime
-// answer.
+// podsDeadline is the earliest pod machine deadline or runtime answer.
 func (k *kubelet) podsDeadline() time.Time {
-	d := earliest(k.nextLease, k.nextStatus)
+	var d time.Time
 	for _, r := range k.pods {
 		d = earliest(d, r.m.NextDeadline())
 		for _, p := range r.pending {
@@ -146,10 +151,13 @@ func (k *kubelet) run(c *Machine, now time.Time) error {
 	if k.silent {
 		return nil
 	}
-	defer k.forgetDeadline()
 	if err := c.heartbeat(k, now); err != nil {
 		return err
 	}
+	if d := k.podsDue(); len(k.dirty) == 0 && (d.IsZero() || d.After(now)) {
+		return nil // a heartbeat alone: no pod to observe or drive
+	}
+	defer k.forgetDeadline()
 	keys := make([]string, 0, len(k.pods)+len(k.dirty))
 	for key := range k.dirty {
 		keys = append(keys, key)

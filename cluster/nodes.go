@@ -38,7 +38,6 @@ func (m *Machine) registerNode(k *kubelet, now time.Time) error {
 // heartbeat renews the node's Lease and posts its status when they are
 // due; a silent kubelet (lost node) does neither.
 func (m *Machine) heartbeat(k *kubelet, now time.Time) error {
-	k.forgetDeadline()
 	if k.silent {
 		return nil
 	}
