@@ -43,7 +43,12 @@ func (s *sortedKeys) add(k string) {
 }
 
 func (s *sortedKeys) remove(k string) {
-	s.sort()
+	if s.unsorted {
+		// Unsorted until the next read: a scan costs less than a sort
+		// (and a duplicate from add goes too).
+		s.keys = slices.DeleteFunc(s.keys, func(x string) bool { return x == k })
+		return
+	}
 	if i, found := slices.BinarySearch(s.keys, k); found {
 		s.keys = slices.Delete(s.keys, i, i+1)
 	}
