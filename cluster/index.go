@@ -33,7 +33,7 @@ func (s *sortedKeys) add(k string) {
 	}
 	i, found := slices.BinarySearch(s.keys, k)
 	if !found {
-		if len(s.keys)-i > 64 {
+		if len(s.keys)-i > 64 && len(s.keys) > 16384 {
 			s.keys = append(s.keys, k)
 			s.unsorted = true
 			return
@@ -43,7 +43,12 @@ func (s *sortedKeys) add(k string) {
 }
 
 func (s *sortedKeys) remove(k string) {
-	s.sort()
+	if s.unsorted {
+		// Unsorted until the next read: a scan costs less than a sort
+		// (and a duplicate from add goes too).
+		s.keys = slices.DeleteFunc(s.keys, func(x string) bool { return x == k })
+		return
+	}
 	if i, found := slices.BinarySearch(s.keys, k); found {
 		s.keys = slices.Delete(s.keys, i, i+1)
 	}
@@ -80,6 +85,8 @@ type storeIndex struct {
 	// byOwner: an owner's uid → kind → keys of the objects that have an
 	// ownerReference to it.
 	byOwner map[string]map[string]*sortedKeys
+	// gcCandidates: keys of the pods gcCandidate holds for.
+	gcCandidates sortedKeys
 }
 
 func newStoreIndex() storeIndex {
@@ -102,6 +109,7 @@ type indexed struct {
 	controller string // pods: the controller's uid, "" for an orphan
 	node       string // pods: spec.nodeName
 	owners     []api.OwnerReference
+	gc         bool // pods: a pod GC candidate (gcCandidate)
 }
 
 func indexAttrs(o api.Object) (indexed, bool) {
@@ -118,6 +126,7 @@ func indexAttrs(o api.Object) (indexed, bool) {
 			a.controller = ref.UID
 		}
 		a.node = p.Spec.NodeName
+		a.gc = gcCandidate(p)
 	}
 	return a, true
 }
@@ -139,7 +148,7 @@ func sameOwners(a, b []api.OwnerReference) bool {
 func (x *storeIndex) update(kind, key string, prev, next api.Object) {
 	pa, hadPrev := indexAttrs(prev)
 	na, hasNext := indexAttrs(next)
-	if hadPrev && hasNext && pa.namespace == na.namespace && pa.controller == na.controller && pa.node == na.node && sameOwners(pa.owners, na.owners) {
+	if hadPrev && hasNext && pa.namespace == na.namespace && pa.controller == na.controller && pa.node == na.node && pa.gc == na.gc && sameOwners(pa.owners, na.owners) {
 		return
 	}
 	if hadPrev {
@@ -175,6 +184,9 @@ func (x *storeIndex) file(kind, key string, a indexed, add bool) {
 		}
 		if a.node != "" {
 			put(keysIn(x.podsByNode, a.node))
+		}
+		if a.gc {
+			put(&x.gcCandidates)
 		}
 	}
 	for _, r := range a.owners {
@@ -312,4 +324,39 @@ func (m *Machine) kubeletOrder() []string {
 		slices.Sort(m.kubeletsSorted)
 	}
 	return m.kubeletsSorted
+}
+
+// gcCandidate reports a pod the pod garbage collector may act on whatever
+// the nodes: terminated (a phase other than Pending, Running, Unknown:
+// counted against the terminated-pod threshold) or terminating
+// (termination.Collector's other categories). The rest of its work is
+// the pods bound to nodes missing from the node cache (podGCPods).
+func gcCandidate(p *api.Pod) bool {
+	switch p.Status.Phase {
+	case api.PodPending, api.PodRunning, api.PodUnknown:
+		return p.DeletionTimestamp != nil
+	}
+	return true
+}
+
+// podGCPods are the cached pods the pod garbage collector can act on or
+// count, in key order: the gcCandidate ones and those bound to a node the
+// cache does not hold. A running pod on a known node is none of its
+// business (termination.Collector: terminated pods over the threshold,
+// terminating pods on out-of-service nodes or never scheduled, pods on
+// missing nodes), so leaving it out changes no pass and no deadline.
+func (s *store) podGCPods() []*api.Pod {
+	keys := s.index.gcCandidates.list()
+	var extra []string
+	for node, ks := range s.index.podsByNode {
+		if len(ks.keys) > 0 && s.objs["Node"][node] == nil {
+			extra = append(extra, ks.list()...)
+		}
+	}
+	if len(extra) > 0 {
+		keys = append(slices.Clip(keys), extra...)
+		slices.Sort(keys)
+		keys = slices.Compact(keys)
+	}
+	return objectsOf[*api.Pod](s, "Pod", keys)
 }

@@ -106,8 +106,8 @@ type kubelet struct {
 	// boot.
 	poweredOff, booting bool
 	// deadline caches podsDeadline while deadlineKnown: every method that
-	// changes the pods, their pending answers or the heartbeat times
-	// (run, step, heartbeat) clears deadlineKnown.
+	// changes the pods or their pending answers (run, step) clears
+	// deadlineKnown.
 	deadline      time.Time
 	deadlineKnown bool
 	// postedNode is the Node object the kubelet's last status post
@@ -121,23 +121,30 @@ func newKubelet(node string, index int) *kubelet {
 	return &kubelet{node: node, index: index, nextIP: 10, pods: map[string]*podRun{}, dirty: map[string]bool{}}
 }
 
-// nextDeadline is the earliest pod machine deadline or runtime answer.
+// nextDeadline is the earliest heartbeat, eviction or shutdown step, pod
+// machine deadline or runtime answer.
 func (k *kubelet) nextDeadline() time.Time {
 	if k.silent {
 		return time.Time{}
 	}
+	d := earliest(k.nextLease, k.nextStatus)
+	d = earliest(d, k.pressure.nextDeadline())
+	d = earliest(d, k.shutdown.nextDeadline())
+	return earliest(d, k.podsDue())
+}
+
+// podsDue is the earliest pod machine deadline or runtime answer
+// (cached).
+func (k *kubelet) podsDue() time.Time {
 	if !k.deadlineKnown {
 		k.deadline, k.deadlineKnown = k.podsDeadline(), true
 	}
 	return k.deadline
 }
 
-// podsDeadline is the earliest heartbeat, pod machine deadline or runtime
-// answer.
+// podsDeadline is the earliest pod machine deadline or runtime answer.
 func (k *kubelet) podsDeadline() time.Time {
-	d := earliest(k.nextLease, k.nextStatus)
-	d = earliest(d, k.pressure.nextDeadline())
-	d = earliest(d, k.shutdown.nextDeadline())
+	var d time.Time
 	for _, r := range k.pods {
 		d = earliest(d, r.m.NextDeadline())
 		for _, p := range r.pending {
@@ -168,7 +175,6 @@ func (k *kubelet) run(c *Machine, now time.Time) error {
 		return nil
 	}
 	statusTick := !k.nextLease.After(now) // nodeStatusUpdateFrequency, on the Lease's cadence
-	defer k.forgetDeadline()
 	if err := c.heartbeat(k, now); err != nil {
 		return err
 	}
@@ -180,6 +186,10 @@ func (k *kubelet) run(c *Machine, now time.Time) error {
 			return err
 		}
 	}
+	if d := k.podsDue(); len(k.dirty) == 0 && k.shutdown == nil && !k.booting && (d.IsZero() || d.After(now)) {
+		return nil // a heartbeat alone: no pod to observe or drive
+	}
+	defer k.forgetDeadline()
 	keys := make([]string, 0, len(k.pods)+len(k.dirty))
 	for key := range k.dirty {
 		keys = append(keys, key)

@@ -76,7 +76,6 @@ func (m *Machine) registerNode(k *kubelet, now time.Time) error {
 // heartbeat renews the node's Lease and posts its status when they are
 // due; a silent kubelet (lost node) does neither.
 func (m *Machine) heartbeat(k *kubelet, now time.Time) error {
-	k.forgetDeadline()
 	if k.silent {
 		return nil
 	}
@@ -305,7 +304,7 @@ func (m *Machine) runPodGC(now time.Time) error {
 	for _, o := range m.cache.list("Node") {
 		nodes = append(nodes, o.(*api.Node))
 	}
-	res := stepMachine1(m, "pod-garbage-collector", "", m.gc, termination.GCInput{Pods: m.cache.pods(), Nodes: nodes, NodeExists: func(name string) bool {
+	res := stepMachine1(m, "pod-garbage-collector", "", m.gc, termination.GCInput{Pods: m.cache.podGCPods(), Nodes: nodes, NodeExists: func(name string) bool {
 		return m.store.get("Node", name) != nil
 	}}, now)
 	for _, a := range res.Actions {
