@@ -157,7 +157,7 @@ func TestValidateWorkloadTemplate(t *testing.T) {
 		},
 		{
 			name: "ReplicaSet names the Deployment in its empty-selector message",
-			obj: &api.ReplicaSet{Spec: api.ReplicaSetSpec{Selector: &api.LabelSelector{}, Template: tTemplate()}},
+			obj:  &api.ReplicaSet{Spec: api.ReplicaSetSpec{Selector: &api.LabelSelector{}, Template: tTemplate()}},
 			want: []string{"spec.selector: Invalid value: "},
 		},
 		{
