@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/api/validation"
 	"github.com/podsem/podsem/termination"
 	"github.com/podsem/podsem/workloads"
 )
@@ -523,9 +524,10 @@ func (m *Machine) removePodFinalizer(key, uid, finalizer string, _ time.Time) er
 
 // prepareWorkload is what kube-apiserver does to a workload object on
 // create (old nil) or update before storing it: the apps/v1 or batch/v1
-// defaulting (api.DefaultDeployment, ...), the check that an apps/v1
-// object has a selector, and on update the generation bump of a spec
-// change; a DaemonSet's deprecated.daemonset.template.generation
+// defaulting (api.DefaultDeployment, ...), the validation of its selector
+// and pod template (validation.ValidateWorkloadTemplate; a refusal is the
+// 422 "Deployment.apps \"web\" is invalid: ..." text), and on update the
+// generation bump of a spec change; a DaemonSet's deprecated.daemonset.template.generation
 // annotation starts at 1 and moves with each template change (the
 // DaemonSet strategy's templateGeneration). Other kinds pass unchanged.
 func prepareWorkload(o, old api.Object) error {
@@ -533,9 +535,6 @@ func prepareWorkload(o, old api.Object) error {
 	switch x := o.(type) {
 	case *api.Deployment:
 		api.DefaultDeployment(x)
-		if x.Spec.Selector == nil {
-			return fmt.Errorf("Deployment %q is invalid: spec.selector: Required value", x.Name)
-		}
 		spec = x.Spec
 		if old != nil {
 			oldSpec = old.(*api.Deployment).Spec
@@ -548,18 +547,12 @@ func prepareWorkload(o, old api.Object) error {
 		}
 	case *api.StatefulSet:
 		api.DefaultStatefulSet(x)
-		if x.Spec.Selector == nil {
-			return fmt.Errorf("StatefulSet.apps %q is invalid: spec.selector: Required value", x.Name)
-		}
 		spec = x.Spec
 		if old != nil {
 			oldSpec = old.(*api.StatefulSet).Spec
 		}
 	case *api.DaemonSet:
 		api.DefaultDaemonSet(x)
-		if x.Spec.Selector == nil {
-			return fmt.Errorf("DaemonSet.apps %q is invalid: spec.selector: Required value", x.Name)
-		}
 		spec = x.Spec
 		gen := int64(1)
 		if old != nil {
@@ -585,12 +578,37 @@ func prepareWorkload(o, old api.Object) error {
 	default:
 		return nil
 	}
+	if err := validateWorkloadTemplate(o, old == nil); err != nil {
+		return err
+	}
 	if old != nil {
 		_, m := objectMeta(o)
 		_, om := objectMeta(old)
 		if !specEqual(spec, oldSpec) {
 			m.Generation = om.Generation + 1
 		}
+	}
+	return nil
+}
+
+// validateWorkloadTemplate refuses a workload whose selector or pod
+// template the API server refuses, with the API server's message. A new
+// Job is checked as its selector will be generated (with a stand-in uid:
+// the uid's value does not change the answer).
+func validateWorkloadTemplate(o api.Object, create bool) error {
+	kind, m := objectMeta(o)
+	group := "apps"
+	if j, ok := o.(*api.Job); ok {
+		group = "batch"
+		if create {
+			j = j.DeepCopy()
+			j.UID = "00000000-0000-4000-8000-000000000000"
+			workloads.GenerateJobSelector(j)
+			o = j
+		}
+	}
+	if errs := validation.ValidateWorkloadTemplate(o); len(errs) > 0 {
+		return fmt.Errorf("%s.%s %q is invalid: %v", kind, group, m.Name, errs)
 	}
 	return nil
 }

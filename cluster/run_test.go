@@ -74,11 +74,14 @@ func runScenario(t *testing.T, path string) ([]byte, cluster.Result) {
 // so one new pod at a time, each ready 10 s after it starts before an old
 // one goes.
 //
-// deployment-refused: the template asks for a privileged container, which
-// the API server's validation refuses (--allow-privileged is off): the
-// ReplicaSet controller learns it from each create (FailedCreate with the
-// API's message) and retries with its work queue's failure back-off (5 ms
-// doubling), never settling: SettleTimeout after 4 minutes.
+// deployment-refused-update: 3 replicas running, then at 10 s an `apply`
+// of the same Deployment whose template asks for a privileged container:
+// the API server's apps validation refuses it (--allow-privileged is off;
+// 422 "Deployment.apps \"web\" is invalid: ...privileged: Forbidden:
+// disallowed by cluster policy"), so the action is an ActionFailed record
+// and the old pods run on untouched. (The same Deployment as a scenario
+// object is refused at creation and the run fails, as the e2e harness's
+// does: TestWorkloadTemplateRefused.)
 //
 // node-lost: node-2's kubelet goes silent at 10 s (lose). Its Lease was
 // last renewed 1 s before; the node lifecycle controller notices the

@@ -20,6 +20,10 @@
 //     the few spec fields that may change) over a valid new pod.
 //   - Update through the pods/ephemeralcontainers subresource:
 //     ValidatePodEphemeralContainersUpdate.
+//   - POST or PUT a Deployment, ReplicaSet, StatefulSet, DaemonSet or
+//     Job: ValidateWorkloadTemplate, the selector and pod template rules
+//     of apps and batch validation; the template alone is
+//     ValidatePodTemplateSpec.
 //   - POST a PriorityClass: ValidatePriorityClass (reserved system-*
 //     names, the user-definable maximum, preemptionPolicy).
 //   - DELETE of any object: ValidateDeleteOptions (propagationPolicy,

@@ -17,6 +17,14 @@ func requiredAtMetadata(t *testing.T, errs api.FieldErrors) {
 	}
 }
 
+// requiredAt checks for a single Required error at field.
+func requiredAt(t *testing.T, errs api.FieldErrors, field string) {
+	t.Helper()
+	if len(errs) != 1 || errs[0] == nil || errs[0].Type != api.ErrorTypeRequired || errs[0].Field != field {
+		t.Errorf("got %v, want one Required error at %s", errs, field)
+	}
+}
+
 // nilCases calls each exported function of api/validation that can be
 // handed nil with nil arguments and checks the documented answer. Keyed by
 // the names niltest.Nilable lists; TestNilTableComplete keeps it complete.
@@ -60,6 +68,21 @@ var nilCases = map[string]func(t *testing.T){
 	"Options.ValidatePodEphemeralContainersUpdate": func(t *testing.T) {
 		requiredAtMetadata(t, validation.Options{AllowPrivileged: true}.ValidatePodEphemeralContainersUpdate(nil, &api.Pod{}))
 		requiredAtMetadata(t, validation.Options{AllowPrivileged: true}.ValidatePodEphemeralContainersUpdate(&api.Pod{}, nil))
+	},
+	"ValidatePodTemplateSpec": func(t *testing.T) {
+		requiredAt(t, validation.ValidatePodTemplateSpec(nil, api.NewPath("spec", "template")), "spec.template")
+	},
+	"Options.ValidatePodTemplateSpec": func(t *testing.T) {
+		requiredAt(t, validation.Options{AllowPrivileged: true}.ValidatePodTemplateSpec(nil, api.NewPath("template")), "template")
+	},
+	"ValidateWorkloadTemplate": func(t *testing.T) {
+		requiredAt(t, validation.ValidateWorkloadTemplate(nil), "spec")
+		requiredAt(t, validation.ValidateWorkloadTemplate((*api.Deployment)(nil)), "spec")
+		requiredAt(t, validation.ValidateWorkloadTemplate((*api.Job)(nil)), "spec")
+	},
+	"Options.ValidateWorkloadTemplate": func(t *testing.T) {
+		requiredAt(t, validation.Options{AllowPrivileged: true}.ValidateWorkloadTemplate(nil), "spec")
+		requiredAt(t, validation.Options{AllowPrivileged: true}.ValidateWorkloadTemplate((*api.StatefulSet)(nil)), "spec")
 	},
 	"ValidatePriorityClassUpdate": func(t *testing.T) {
 		requiredAtMetadata(t, validation.ValidatePriorityClassUpdate(nil, &api.PriorityClass{}))
