@@ -75,11 +75,13 @@ func IsPodResizeInfeasible(pod *Pod) bool {
 // spec.resources.requests (cpu, memory, hugepages-*), plus overhead.
 // A nil pod has no requests: the result is empty.
 func PodRequests(pod *Pod, opts PodResourcesOptions) ResourceList {
-	reqs := ResourceList{}
 	if pod == nil {
-		return reqs
+		return ResourceList{}
 	}
-	if !opts.SkipContainerLevelResources {
+	var reqs ResourceList
+	if opts.SkipContainerLevelResources {
+		reqs = ResourceList{}
+	} else {
 		reqs = AggregateContainerRequests(pod, opts)
 	}
 	if !opts.SkipPodLevelResources && IsPodLevelRequestsSet(pod) {
