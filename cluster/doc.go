@@ -136,4 +136,33 @@
 // PartialDisruption, 2 of 4 nodes not Ready, 0.01 NoExecute taints/s"),
 // FullDisruption (every zone became fully disrupted, or one stopped
 // being: the controller logs both). A finished drain is the harness's Drained.
+//
+// Every timing is upstream's default unless the scenario's config sets it
+// by upstream flag name (ConfigFromFlags; a key nothing takes is an
+// UnusedConfig warning): kube-apiserver's
+// default-not-ready-toleration-seconds and
+// default-unreachable-toleration-seconds (300); kube-controller-manager's
+// node-monitor-period (5s), node-monitor-grace-period (50s),
+// node-startup-grace-period (1m), node-eviction-rate (0.1),
+// secondary-node-eviction-rate (0.01), unhealthy-zone-threshold (0.55),
+// large-cluster-size-threshold (50), terminated-pod-gc-threshold (12500),
+// pvclaimbinder-sync-period (15s), disable-force-detach-on-timeout (false;
+// the forced detach after maxWaitForUnmountDuration, 6 m); the kubelet's
+// eviction-hard, eviction-soft, eviction-soft-grace-period,
+// eviction-minimum-reclaim, eviction-pressure-transition-period (5m),
+// eviction-max-pod-grace-period, shutdown-grace-period and
+// shutdown-grace-period-critical-pods (0: no graceful shutdown); the
+// runtime model's pod-start-latency (1s) and sigterm-exit-code (143) and
+// the volume model's provision-delay, attach-delay and
+// report-volumes-in-use. Fixed as upstream fixes them: the Lease renewed
+// every 10 s, the node status checked every 10 s and posted every 5 m
+// when unchanged, kubectl drain's 5-s retry of a 429 (DrainEvictRetryDelay)
+// and 1-s deletion polls, pod GC's 20-s period and 40-s quarantine, the
+// crash-loop back-off (10 s doubling to 5 m).
+//
+// Besides the log, Run answers what operators ask (Result.Answers): per
+// pod, the node it ran on and how long it was unavailable between t=0 and
+// until (PodFate); per PodDisruptionBudget, how long it held evictions up
+// (BudgetHold); per Service, its ready endpoints over time
+// (ServiceEndpoints, from package endpointslice's rules).
 package cluster
