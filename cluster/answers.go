@@ -144,12 +144,7 @@ func (a *answers) pod(p *api.Pod, gone bool, now time.Time) {
 // service recomputes svc's ready endpoints at now.
 func (a *answers) service(m *Machine, svc *api.Service, now time.Time) {
 	key := svc.Namespace + "/" + svc.Name
-	var pods []*api.Pod
-	for _, o := range m.cache.list("Pod") {
-		if p := o.(*api.Pod); p.Namespace == svc.Namespace {
-			pods = append(pods, p)
-		}
-	}
+	pods := inNamespace[*api.Pod](m.cache, "Pod", svc.Namespace)
 	var nodes []*api.Node
 	for _, o := range m.cache.list("Node") {
 		nodes = append(nodes, o.(*api.Node))
@@ -184,10 +179,8 @@ func (a *answers) observe(m *Machine, w watchEvent, now time.Time) {
 	switch o := w.Object.(type) {
 	case *api.Pod:
 		a.pod(o, w.Type == watchDeleted, now)
-		for _, so := range m.cache.list("Service") {
-			if svc := so.(*api.Service); svc.Namespace == o.Namespace {
-				a.service(m, svc, now)
-			}
+		for _, svc := range inNamespace[*api.Service](m.cache, "Service", o.Namespace) {
+			a.service(m, svc, now)
 		}
 	case *api.Node:
 		for _, so := range m.cache.list("Service") {

@@ -1,29 +1,19 @@
-package cluster
+package cluster_test
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/podsem/podsem/cluster"
 )
 
 // runAnswers runs testdata/<name>.json and returns its Answers.
-func runAnswers(t *testing.T, name string) Answers {
+func runAnswers(t *testing.T, name string) cluster.Answers {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", name+".json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := ParseScenario(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Run(sc, time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC))
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, res := runScenario(t, filepath.Join("testdata", name+".json"))
 	return res.Answers
 }
 
