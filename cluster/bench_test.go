@@ -3,6 +3,8 @@ package cluster_test
 import (
 	"fmt"
 	"maps"
+	"os"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
@@ -85,6 +87,28 @@ func BenchmarkRunDrainSmall(b *testing.B) {
 // and settled (every pod Ready: the kubelets start them all) outside the
 // timer, then the timed part runs from that instant. A settle takes
 // seconds at this size, so run them with a small -benchtime Nx.
+
+// timedProfile starts a CPU profile of a benchmark's timed part when
+// PODSEM_BENCH_TIMED_PROFILE names a file (go test's -cpuprofile also
+// covers the untimed settle, which dominates at this size); the returned
+// function stops it.
+func timedProfile(b *testing.B) func() {
+	path := os.Getenv("PODSEM_BENCH_TIMED_PROFILE")
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		b.Fatal(err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
+}
 
 // benchStart is the benchmarks' start time.
 var benchStart = time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
@@ -349,6 +373,7 @@ func BenchmarkDrain(b *testing.B) {
 		t0 := m.Now()
 		b.StartTimer()
 		began := time.Now()
+		stop := timedProfile(b)
 		if _, err := m.Step(cluster.Do(cluster.Action{Kind: cluster.ActionDrain, Node: w.drainNode}), t0); err != nil {
 			b.Fatal(err)
 		}
@@ -364,6 +389,7 @@ func BenchmarkDrain(b *testing.B) {
 			return false
 		})
 		wall += time.Since(began)
+		stop()
 		simulated += m.Now().Sub(t0)
 	}
 	b.ReportMetric(simulated.Seconds()/wall.Seconds(), "sim-s/s")
@@ -397,6 +423,7 @@ func BenchmarkZoneOutage(b *testing.B) {
 		}
 		b.StartTimer()
 		began := time.Now()
+		stop := timedProfile(b)
 		for _, n := range w.zones[zone] {
 			if _, err := m.Step(cluster.Do(cluster.Action{Kind: cluster.ActionLose, Node: n}), t0); err != nil {
 				b.Fatal(err)
@@ -420,6 +447,7 @@ func BenchmarkZoneOutage(b *testing.B) {
 			return true
 		})
 		wall += time.Since(began)
+		stop()
 		simulated += m.Now().Sub(t0)
 	}
 	b.ReportMetric(simulated.Seconds()/wall.Seconds(), "sim-s/s")
@@ -450,6 +478,7 @@ func BenchmarkRollout(b *testing.B) {
 		}
 		b.StartTimer()
 		began := time.Now()
+		stop := timedProfile(b)
 		out, err := m.Step(cluster.Do(cluster.Action{Kind: cluster.ActionApply, Object: rolloutDeployment("2")}), t0)
 		if err != nil {
 			b.Fatal(err)
@@ -459,6 +488,7 @@ func BenchmarkRollout(b *testing.B) {
 		}
 		runUntil(b, m, time.Hour, done)
 		wall += time.Since(began)
+		stop()
 		simulated += m.Now().Sub(t0)
 	}
 	b.ReportMetric(simulated.Seconds()/wall.Seconds(), "sim-s/s")
