@@ -77,7 +77,7 @@ func (m *Machine) startDrain(a Action, now time.Time) error {
 	for _, o := range m.store.list("DaemonSet") {
 		dss = append(dss, o.(*api.DaemonSet))
 	}
-	plan := callPure5(m, "disruption.PlanDrain", disruption.PlanDrain, node, m.store.pods(), dss, disruption.DrainFlags{
+	plan := callPure5(m, "disruption.PlanDrain", disruption.PlanDrain, node, m.store.podsOnNode(node), dss, disruption.DrainFlags{
 		Force: a.Drain.Force, IgnoreAllDaemonSets: a.Drain.IgnoreDaemonSets, DeleteEmptyDirData: a.Drain.DeleteEmptyDirData,
 	}, now)
 	if plan.ListError != nil {

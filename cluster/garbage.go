@@ -221,13 +221,10 @@ func (m *Machine) collectOrphaned(gone map[string]bool, now time.Time) error {
 // finalizer; foreground deletes its dependents, and removes its finalizer
 // once none that blocks it is left.
 func (m *Machine) processDeletingOwners(now time.Time) error {
-	objs := m.graphObjects()
-	if !slices.ContainsFunc(objs, func(o api.Object) bool {
-		_, meta := objectMeta(o)
-		return meta.DeletionTimestamp != nil && slices.ContainsFunc(meta.Finalizers, isGCFinalizer)
-	}) {
-		return nil
+	if m.cache.index.finalizing == 0 {
+		return nil // no object is being deleted with a collector finalizer
 	}
+	objs := m.graphObjects()
 	dependents := map[string][]api.Object{} // owner uid -> dependents
 	for _, o := range objs {
 		_, meta := objectMeta(o)

@@ -87,6 +87,9 @@ type storeIndex struct {
 	byOwner map[string]map[string]*sortedKeys
 	// gcCandidates: keys of the pods gcCandidate holds for.
 	gcCandidates sortedKeys
+	// finalizing counts the objects being deleted with a garbage
+	// collector finalizer (orphan or foregroundDeletion) left.
+	finalizing int
 }
 
 func newStoreIndex() storeIndex {
@@ -110,6 +113,7 @@ type indexed struct {
 	node       string // pods: spec.nodeName
 	owners     []api.OwnerReference
 	gc         bool // pods: a pod GC candidate (gcCandidate)
+	finalizing bool // being deleted with a garbage collector finalizer
 }
 
 func indexAttrs(o api.Object) (indexed, bool) {
@@ -120,7 +124,8 @@ func indexAttrs(o api.Object) (indexed, bool) {
 	if m == nil {
 		return indexed{}, false
 	}
-	a := indexed{namespace: m.Namespace, owners: m.OwnerReferences}
+	a := indexed{namespace: m.Namespace, owners: m.OwnerReferences,
+		finalizing: m.DeletionTimestamp != nil && slices.ContainsFunc(m.Finalizers, isGCFinalizer)}
 	if p, ok := o.(*api.Pod); ok {
 		if ref := m.ControllerRef(); ref != nil {
 			a.controller = ref.UID
@@ -148,7 +153,7 @@ func sameOwners(a, b []api.OwnerReference) bool {
 func (x *storeIndex) update(kind, key string, prev, next api.Object) {
 	pa, hadPrev := indexAttrs(prev)
 	na, hasNext := indexAttrs(next)
-	if hadPrev && hasNext && pa.namespace == na.namespace && pa.controller == na.controller && pa.node == na.node && pa.gc == na.gc && sameOwners(pa.owners, na.owners) {
+	if hadPrev && hasNext && pa.namespace == na.namespace && pa.controller == na.controller && pa.node == na.node && pa.gc == na.gc && pa.finalizing == na.finalizing && sameOwners(pa.owners, na.owners) {
 		return
 	}
 	if hadPrev {
@@ -166,6 +171,13 @@ func (x *storeIndex) file(kind, key string, a indexed, add bool) {
 			s.add(key)
 		} else {
 			s.remove(key)
+		}
+	}
+	if a.finalizing {
+		if add {
+			x.finalizing++
+		} else {
+			x.finalizing--
 		}
 	}
 	if a.namespace != "" {

@@ -115,6 +115,8 @@ type kubelet struct {
 	// both hold, the 10-s status update has nothing to compare.
 	postedNode  *api.Node
 	postedState nodeState
+	// queued is the kubelet's place in the machine's kubeletQueue.
+	queued
 }
 
 func newKubelet(node string, index int) *kubelet {
@@ -459,8 +461,14 @@ func (k *kubelet) started(c *Machine, r *podRun, pod *api.Pod, container string,
 	}
 }
 
-// forgetDeadline drops the cached deadline after a change.
-func (k *kubelet) forgetDeadline() { k.deadlineKnown = false }
+// forgetDeadline drops the cached deadline after a change, and has the
+// machine's kubeletQueue file the kubelet again.
+func (k *kubelet) forgetDeadline() {
+	k.deadlineKnown = false
+	if k.q != nil {
+		k.q.mark(k)
+	}
+}
 
 func earliest(a, b time.Time) time.Time {
 	if a.IsZero() || (!b.IsZero() && b.Before(a)) {

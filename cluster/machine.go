@@ -157,6 +157,10 @@ type Machine struct {
 	depDirty       map[string]bool
 	kubelets       map[string]*kubelet
 	kubeletsSorted []string // kubeletOrder's cache
+	kq             kubeletQueue
+	// kubeletCheck, when set (tests), is told of every step where the
+	// kubeletQueue answers otherwise than a scan of every kubelet.
+	kubeletCheck func(format string, args ...any)
 	nodeCount      int
 
 	nlc    *nodelifecycle.Controller
@@ -437,8 +441,16 @@ func (m *Machine) NextDeadline() time.Time {
 	d = earliest(d, m.nlc.NextDeadline())
 	d = earliest(d, m.te.NextDeadline())
 	d = earliest(d, m.gc.NextDeadline())
-	for _, k := range m.kubelets {
-		d = earliest(d, k.nextDeadline())
+	d = earliest(d, m.kq.next())
+	if m.kubeletCheck != nil {
+		var scan time.Time
+		for _, k := range m.kubelets {
+			k.deadlineKnown = false
+			scan = earliest(scan, k.nextDeadline())
+		}
+		if q := m.kq.next(); !q.Equal(scan) {
+			m.kubeletCheck("kubeletQueue: next deadline %v, a scan of every kubelet %v", q, scan)
+		}
 	}
 	for _, t := range m.pdbRecheck {
 		d = earliest(d, t)
@@ -474,8 +486,12 @@ var objectKinds = []string{"Namespace", "PriorityClass", "StorageClass", "CSIDri
 
 // apply carries out a scenario action through the API server.
 func (m *Machine) apply(a Action, now time.Time) error {
-	for _, k := range m.kubelets {
-		k.forgetDeadline() // an action may move a kubelet's deadlines earlier
+	if k := m.kubelets[a.Node]; k != nil {
+		// An action on a node (lose, restore, pressure, shutdown, ...)
+		// may move its kubelet's deadlines; the rest reach kubelets
+		// through the API server (their pods marked dirty), and exit
+		// through the pod's machine.
+		defer k.forgetDeadline()
 	}
 	m.rec.scenario(now, "Normal", "Action", "", a.String())
 	var err error
@@ -644,10 +660,8 @@ func (m *Machine) anyDue(now time.Time) bool {
 		due(m.nlc.NextDeadline()) || due(m.te.NextDeadline()) || due(m.gc.NextDeadline()) {
 		return true
 	}
-	for _, k := range m.kubelets {
-		if k.due(now) {
-			return true
-		}
+	if m.kq.anyDue(now) {
+		return true
 	}
 	if len(m.pdbDirty) > 0 || len(m.deletedUIDs) > 0 || m.gcWork || m.appsDue(now) || m.storageDue(now) {
 		return true
@@ -720,6 +734,7 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 			in = scheduling.NodeAdded(o)
 			if m.kubelets[o.Name] == nil {
 				k := newKubelet(o.Name, m.nodeCount)
+				m.kq.add(k)
 				m.kubelets[o.Name] = k
 				m.nodeCount++
 				if err := m.registerNode(k, now); err != nil {
@@ -786,6 +801,7 @@ func (m *Machine) podChanged(w watchEvent) {
 	for _, node := range []string{p.Spec.NodeName, nodeOf(w.Old)} {
 		if k := m.kubelets[node]; k != nil {
 			k.dirty[w.Key] = true
+			k.forgetDeadline()
 		}
 	}
 }
@@ -863,11 +879,26 @@ func (m *Machine) runComponents(now time.Time) error {
 			return err
 		}
 	}
-	for _, n := range m.kubeletOrder() {
-		if k := m.kubelets[n]; k.due(now) {
-			if err := k.run(m, now); err != nil {
-				return fmt.Errorf("cluster: kubelet %s: %w", n, err)
+	due := m.kq.due(now)
+	if m.kubeletCheck != nil {
+		var scan []*kubelet
+		for _, n := range m.kubeletOrder() {
+			if k := m.kubelets[n]; k.due(now) {
+				scan = append(scan, k)
 			}
+		}
+		if !slices.Equal(due, scan) {
+			m.kubeletCheck("kubeletQueue: %d kubelets due at %v, a scan of every kubelet finds %d", len(due), now, len(scan))
+		}
+	}
+	for _, k := range due {
+		if !k.due(now) {
+			continue
+		}
+		err := k.run(m, now)
+		k.forgetDeadline()
+		if err != nil {
+			return fmt.Errorf("cluster: kubelet %s: %w", k.node, err)
 		}
 	}
 	return m.runDrains(now)

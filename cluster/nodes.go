@@ -70,6 +70,7 @@ func podGCConfig(c termination.GCConfig) termination.GCConfig {
 func (m *Machine) registerNode(k *kubelet, now time.Time) error {
 	k.nextLease = now
 	k.nextStatus = now
+	k.forgetDeadline()
 	return m.heartbeat(k, now)
 }
 
@@ -336,6 +337,7 @@ func (m *Machine) lose(node string) error {
 		return fmt.Errorf("Node/%s: %w", node, errNotFound)
 	}
 	k.silent = true
+	k.forgetDeadline()
 	return nil
 }
 
@@ -357,6 +359,7 @@ func (m *Machine) restore(node string, now time.Time) error {
 	for _, p := range inNodePods(m.cache, node) {
 		k.dirty[p.Key()] = true
 	}
+	k.forgetDeadline()
 	return m.registerNode(k, now)
 }
 
@@ -364,6 +367,7 @@ func (m *Machine) restore(node string, now time.Time) error {
 func (m *Machine) deleteNode(node string) error {
 	if k := m.kubelets[node]; k != nil {
 		k.silent = true
+		k.forgetDeadline()
 	}
 	return m.store.remove("Node", node)
 }

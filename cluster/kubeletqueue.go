@@ -1,0 +1,176 @@
+package cluster
+
+import (
+	"cmp"
+	"slices"
+	"time"
+)
+
+// kubeletQueue finds the kubelets a step must run without asking every
+// kubelet of the cluster: a min-heap of the kubelets by their next
+// deadline (kubelet.nextDeadline, kept while nothing of the kubelet
+// changed) and the set of kubelets with pods to observe (kubelet.dirty).
+// A kubelet whose state changes is marked stale (kubelet.forgetDeadline)
+// and re-filed at the next refresh, so a step costs O(kubelets it
+// touches · log kubelets), not O(kubelets).
+//
+// It is the scheduling of the kubelets' own deadlines, no rule of theirs:
+// the same kubelets run in the same order as a scan of every kubelet by
+// name would run them.
+type kubeletQueue struct {
+	heap []*kubelet
+	// stale are the kubelets changed since the last refresh.
+	stale []*kubelet
+	// dirty are the kubelets, not silent, with pods to observe.
+	dirty map[*kubelet]bool
+}
+
+// queued is a kubelet's place in the queue.
+type queued struct {
+	q *kubeletQueue
+	// at is the deadline the kubelet is filed under (zero: none, not in
+	// the heap); pos its index in the heap.
+	at    time.Time
+	pos   int
+	stale bool
+}
+
+// add files a new kubelet.
+func (q *kubeletQueue) add(k *kubelet) {
+	k.queued = queued{q: q, pos: -1}
+	q.mark(k)
+}
+
+// mark notes that k's deadlines or dirty pods may have changed.
+func (q *kubeletQueue) mark(k *kubelet) {
+	if k.stale {
+		return
+	}
+	k.stale = true
+	q.stale = append(q.stale, k)
+}
+
+// refresh re-files the stale kubelets.
+func (q *kubeletQueue) refresh() {
+	for _, k := range q.stale {
+		k.stale = false
+		k.deadlineKnown = false
+		if len(k.dirty) > 0 && !k.silent {
+			if q.dirty == nil {
+				q.dirty = map[*kubelet]bool{}
+			}
+			q.dirty[k] = true
+		} else {
+			delete(q.dirty, k)
+		}
+		at := k.nextDeadline()
+		switch {
+		case at.IsZero() && k.pos >= 0:
+			q.remove(k.pos)
+			k.at = at
+		case at.IsZero():
+		case k.pos < 0:
+			k.at = at
+			k.pos = len(q.heap)
+			q.heap = append(q.heap, k)
+			q.up(k.pos)
+		case !at.Equal(k.at):
+			k.at = at
+			q.down(q.up(k.pos))
+		}
+	}
+	q.stale = q.stale[:0]
+}
+
+// next is the earliest kubelet deadline, zero when none.
+func (q *kubeletQueue) next() time.Time {
+	q.refresh()
+	if len(q.heap) == 0 {
+		return time.Time{}
+	}
+	return q.heap[0].at
+}
+
+// anyDue reports whether some kubelet is due at now.
+func (q *kubeletQueue) anyDue(now time.Time) bool {
+	q.refresh()
+	return len(q.dirty) > 0 || (len(q.heap) > 0 && !q.heap[0].at.After(now))
+}
+
+// due lists the kubelets due at now, by node name.
+func (q *kubeletQueue) due(now time.Time) []*kubelet {
+	q.refresh()
+	var out []*kubelet
+	for k := range q.dirty {
+		out = append(out, k)
+	}
+	out = q.collect(out, 0, now)
+	slices.SortFunc(out, func(a, b *kubelet) int { return cmp.Compare(a.node, b.node) })
+	return slices.Compact(out)
+}
+
+// collect appends the kubelets of the heap under i due at now.
+func (q *kubeletQueue) collect(out []*kubelet, i int, now time.Time) []*kubelet {
+	if i >= len(q.heap) || q.heap[i].at.After(now) {
+		return out
+	}
+	out = append(out, q.heap[i])
+	out = q.collect(out, 2*i+1, now)
+	return q.collect(out, 2*i+2, now)
+}
+
+func (q *kubeletQueue) less(i, j int) bool {
+	a, b := q.heap[i], q.heap[j]
+	if !a.at.Equal(b.at) {
+		return a.at.Before(b.at)
+	}
+	return a.node < b.node
+}
+
+func (q *kubeletQueue) swap(i, j int) {
+	q.heap[i], q.heap[j] = q.heap[j], q.heap[i]
+	q.heap[i].pos, q.heap[j].pos = i, j
+}
+
+func (q *kubeletQueue) up(i int) int {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !q.less(i, p) {
+			break
+		}
+		q.swap(i, p)
+		i = p
+	}
+	return i
+}
+
+func (q *kubeletQueue) down(i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(q.heap) {
+			return
+		}
+		c := l
+		if r := l + 1; r < len(q.heap) && q.less(r, l) {
+			c = r
+		}
+		if !q.less(c, i) {
+			return
+		}
+		q.swap(i, c)
+		i = c
+	}
+}
+
+func (q *kubeletQueue) remove(i int) {
+	last := len(q.heap) - 1
+	k := q.heap[i]
+	if i != last {
+		q.swap(i, last)
+	}
+	q.heap = q.heap[:last]
+	k.pos = -1
+	if i < len(q.heap) {
+		q.down(q.up(i))
+	}
+}
