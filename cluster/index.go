@@ -20,6 +20,8 @@ import (
 type sortedKeys struct {
 	keys     []string
 	unsorted bool
+	// gone are keys removed while unsorted, dropped at the next sort.
+	gone map[string]bool
 }
 
 func (s *sortedKeys) add(k string) {
@@ -28,6 +30,7 @@ func (s *sortedKeys) add(k string) {
 		return
 	}
 	if s.unsorted {
+		delete(s.gone, k)
 		s.keys = append(s.keys, k) // a duplicate goes at the sort
 		return
 	}
@@ -44,9 +47,12 @@ func (s *sortedKeys) add(k string) {
 
 func (s *sortedKeys) remove(k string) {
 	if s.unsorted {
-		// Unsorted until the next read: a scan costs less than a sort
-		// (and a duplicate from add goes too).
-		s.keys = slices.DeleteFunc(s.keys, func(x string) bool { return x == k })
+		// Unsorted until the next read, which drops it (with a
+		// duplicate add may have left).
+		if s.gone == nil {
+			s.gone = map[string]bool{}
+		}
+		s.gone[k] = true
 		return
 	}
 	if i, found := slices.BinarySearch(s.keys, k); found {
@@ -56,6 +62,10 @@ func (s *sortedKeys) remove(k string) {
 
 func (s *sortedKeys) sort() {
 	if s.unsorted {
+		if len(s.gone) > 0 {
+			s.keys = slices.DeleteFunc(s.keys, func(x string) bool { return s.gone[x] })
+			clear(s.gone)
+		}
 		slices.Sort(s.keys)
 		s.keys = slices.Compact(s.keys)
 		s.unsorted = false

@@ -41,7 +41,9 @@ func (q *kubeletQueue) add(k *kubelet) {
 	q.mark(k)
 }
 
-// mark notes that k's deadlines or dirty pods may have changed.
+// mark notes that k's deadlines or dirty pods may have changed (its pods'
+// cached deadline, kubelet.deadline, is dropped by forgetDeadline where
+// they change).
 func (q *kubeletQueue) mark(k *kubelet) {
 	if k.stale {
 		return
@@ -54,7 +56,6 @@ func (q *kubeletQueue) mark(k *kubelet) {
 func (q *kubeletQueue) refresh() {
 	for _, k := range q.stale {
 		k.stale = false
-		k.deadlineKnown = false
 		if len(k.dirty) > 0 && !k.silent {
 			if q.dirty == nil {
 				q.dirty = map[*kubelet]bool{}

@@ -896,7 +896,7 @@ func (m *Machine) runComponents(now time.Time) error {
 			continue
 		}
 		err := k.run(m, now)
-		k.forgetDeadline()
+		k.q.mark(k) // its heartbeat times moved; run drops its pods' cached deadline itself when they change
 		if err != nil {
 			return fmt.Errorf("cluster: kubelet %s: %w", k.node, err)
 		}
