@@ -145,10 +145,7 @@ func (a *answers) pod(p *api.Pod, gone bool, now time.Time) {
 func (a *answers) service(m *Machine, svc *api.Service, now time.Time) {
 	key := svc.Namespace + "/" + svc.Name
 	pods := inNamespace[*api.Pod](m.cache, "Pod", svc.Namespace)
-	var nodes []*api.Node
-	for _, o := range m.cache.list("Node") {
-		nodes = append(nodes, o.(*api.Node))
-	}
+	nodes := listed[*api.Node](m.cache, "Node")
 	res, err := endpointslice.Endpoints(svc, pods, nodes)
 	if err != nil || !res.Managed {
 		return

@@ -297,11 +297,11 @@ writes:
 // runDaemonSets syncs the due DaemonSets (workloads.DaemonSetController)
 // over every node and the namespace's pods, and carries out their writes.
 func (m *Machine) runDaemonSets(now time.Time) error {
-	var nodes []*api.Node
-	for _, o := range m.cache.list("Node") {
-		nodes = append(nodes, o.(*api.Node))
-	}
+	var nodes []*api.Node // listed once, when a DaemonSet is due
 	for _, key := range dueObjects(m.apps.dsDirty, m.apps.ds, now) {
+		if nodes == nil {
+			nodes = listed[*api.Node](m.cache, "Node")
+		}
 		ds, _ := m.cache.get("DaemonSet", key).(*api.DaemonSet)
 		c := m.apps.ds[key]
 		if ds == nil {

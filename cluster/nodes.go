@@ -97,10 +97,7 @@ func (m *Machine) runNodeLifecycle(now time.Time) error {
 	if d := m.nlc.NextDeadline(); !d.IsZero() && d.After(now) {
 		return nil
 	}
-	var nodes []*api.Node
-	for _, o := range m.cache.list("Node") {
-		nodes = append(nodes, o.(*api.Node))
-	}
+	nodes := listed[*api.Node](m.cache, "Node")
 	leases := make(map[string]time.Time, len(m.leases))
 	for k, v := range m.leases {
 		leases[k] = v
@@ -301,10 +298,7 @@ func (m *Machine) runPodGC(now time.Time) error {
 		return nil
 	}
 	m.gcSeen = true
-	var nodes []*api.Node
-	for _, o := range m.cache.list("Node") {
-		nodes = append(nodes, o.(*api.Node))
-	}
+	nodes := listed[*api.Node](m.cache, "Node")
 	res := stepMachine1(m, "pod-garbage-collector", "", m.gc, termination.GCInput{Pods: m.cache.podGCPods(), Nodes: nodes, NodeExists: func(name string) bool {
 		return m.store.get("Node", name) != nil
 	}}, now)

@@ -145,14 +145,20 @@ func (s *store) list(kind string) []api.Object {
 	return out
 }
 
-func (s *store) pods() []*api.Pod {
-	objs := s.list("Pod")
-	out := make([]*api.Pod, len(objs))
-	for i, o := range objs {
-		out[i] = o.(*api.Pod)
+// listed is every object of kind, by key, as T.
+func listed[T api.Object](s *store, kind string) []T {
+	objs := s.list(kind)
+	if len(objs) == 0 {
+		return nil
+	}
+	out := make([]T, 0, len(objs))
+	for _, o := range objs {
+		out = append(out, o.(T))
 	}
 	return out
 }
+
+func (s *store) pods() []*api.Pod { return listed[*api.Pod](s, "Pod") }
 
 func (s *store) put(kind, key string, o api.Object, typ watchType, old api.Object) {
 	if s.objs[kind] == nil {
