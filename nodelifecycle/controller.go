@@ -322,7 +322,7 @@ func (c *Controller) monitorPass(nodes []*api.Node, leases map[string]time.Time,
 
 	ready := map[string][]*api.NodeCondition{}
 	for i, n := range nodes {
-		rep, _, _ := c.monitor.observeHealth(n, leases[n.Name], now)
+		rep, _ := c.monitor.observeHealth(n, leases[n.Name], now)
 		if _, excluded := n.Labels[LabelNodeExcludeDisruption]; !excluded {
 			ready[keys[i]] = append(ready[keys[i]], rep.CurrentReady)
 		}

@@ -152,7 +152,10 @@ func (m *Monitor) Step(in MonitorInput, now time.Time) (HealthReport, error) {
 		delete(m.nodes, node.Name)
 		return HealthReport{}, nil
 	}
-	rep, h, after := m.observeHealth(node, in.LeaseRenew, now)
+	rep, h := m.observeHealth(node, in.LeaseRenew, now)
+	after := *node
+	after.Status.Conditions = rep.Conditions
+	after.Spec.Taints = rep.NoSchedule.Taints
 	rep.NoExecute = TaintUpdate{Taints: after.Spec.Taints}
 	if rep.CurrentReady != nil {
 		// The NoExecute decision reads the Ready condition as this look
@@ -212,7 +215,7 @@ func (m *Monitor) NextDeadline() time.Time {
 // the pods marked not ready, doNoScheduleTaintingPass): the report so far,
 // the node's health record and the node as it stands after the status
 // write and the NoSchedule pass.
-func (m *Monitor) observeHealth(node *api.Node, leaseRenew, now time.Time) (HealthReport, *nodeHealth, api.Node) {
+func (m *Monitor) observeHealth(node *api.Node, leaseRenew, now time.Time) (HealthReport, *nodeHealth) {
 	if m.nodes == nil {
 		m.nodes = map[string]*nodeHealth{}
 	}
@@ -246,7 +249,9 @@ func (m *Monitor) observeHealth(node *api.Node, leaseRenew, now time.Time) (Heal
 		}
 		h = &nodeHealth{probe: now, readyTransition: transition, tainted: h.tainted, lease: h.lease}
 	}
-	h.ready = copyCondition(current)
+	if h.ready == nil || current == nil || *h.ready != *current {
+		h.ready = copyCondition(current) // (the same condition is kept)
+	}
 	if !leaseRenew.IsZero() && (h.lease.IsZero() || h.lease.Before(leaseRenew)) {
 		h.lease, h.probe = leaseRenew, now
 	}
@@ -269,11 +274,15 @@ func (m *Monitor) observeHealth(node *api.Node, leaseRenew, now time.Time) (Heal
 		rep.MarkPodsNotReady = true
 		rep.Events = []api.Event{NodeStatusEvent(node, EventNodeNotReady)}
 	}
-	after := *node
-	after.Status.Conditions = rep.Conditions
-	rep.NoSchedule = NoScheduleTaintPass(&after, now)
-	after.Spec.Taints = rep.NoSchedule.Taints
-	return rep, h, after
+	// The NoSchedule pass reads the conditions as this look left them.
+	if rep.Status == nil {
+		rep.NoSchedule = NoScheduleTaintPass(node, now)
+	} else {
+		after := *node
+		after.Status.Conditions = rep.Conditions
+		rep.NoSchedule = NoScheduleTaintPass(&after, now)
+	}
+	return rep, h
 }
 
 // noExecute runs markNodeForTainting / markNodeAsReachable with the
