@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -91,11 +93,32 @@ func BenchmarkRunDrainSmall(b *testing.B) {
 // timedProfile starts a CPU profile of a benchmark's timed part when
 // PODSEM_BENCH_TIMED_PROFILE names a file (go test's -cpuprofile also
 // covers the untimed settle, which dominates at this size); the returned
-// function stops it.
-func timedProfile(b *testing.B) func() {
+// function stops it. Iteration i > 0 writes the file name + ".i" (merge
+// them with go tool pprof -proto).
+func timedProfile(b *testing.B, i int) func() {
+	if path := os.Getenv("PODSEM_BENCH_TIMED_MEMPROFILE"); path != "" {
+		// Allocations are cumulative: the timed part is the difference
+		// between the two snapshots (go tool pprof -base path.start path).
+		heap := func(p string) {
+			f, err := os.Create(p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer f.Close()
+			runtime.GC()
+			if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+				b.Fatal(err)
+			}
+		}
+		heap(path + ".start")
+		return func() { heap(path) }
+	}
 	path := os.Getenv("PODSEM_BENCH_TIMED_PROFILE")
 	if path == "" {
 		return func() {}
+	}
+	if i > 0 {
+		path += "." + strconv.Itoa(i)
 	}
 	f, err := os.Create(path)
 	if err != nil {
@@ -309,8 +332,8 @@ func runUntil(b *testing.B, m *cluster.Machine, limit time.Duration, done func([
 type summaries map[string]map[string]string
 
 func (s summaries) see(r cluster.Record) {
-	if r.Source != cluster.SourceWatch {
-		return
+	if r.Source != cluster.SourceWatch || strings.HasPrefix(r.Object, "Pod/") {
+		return // the benchmarks follow workloads only
 	}
 	if r.Type == "DELETED" {
 		delete(s, r.Object)
@@ -373,7 +396,7 @@ func BenchmarkDrain(b *testing.B) {
 		t0 := m.Now()
 		b.StartTimer()
 		began := time.Now()
-		stop := timedProfile(b)
+		stop := timedProfile(b, i)
 		if _, err := m.Step(cluster.Do(cluster.Action{Kind: cluster.ActionDrain, Node: w.drainNode}), t0); err != nil {
 			b.Fatal(err)
 		}
@@ -423,7 +446,7 @@ func BenchmarkZoneOutage(b *testing.B) {
 		}
 		b.StartTimer()
 		began := time.Now()
-		stop := timedProfile(b)
+		stop := timedProfile(b, i)
 		for _, n := range w.zones[zone] {
 			if _, err := m.Step(cluster.Do(cluster.Action{Kind: cluster.ActionLose, Node: n}), t0); err != nil {
 				b.Fatal(err)
@@ -478,7 +501,7 @@ func BenchmarkRollout(b *testing.B) {
 		}
 		b.StartTimer()
 		began := time.Now()
-		stop := timedProfile(b)
+		stop := timedProfile(b, i)
 		out, err := m.Step(cluster.Do(cluster.Action{Kind: cluster.ActionApply, Object: rolloutDeployment("2")}), t0)
 		if err != nil {
 			b.Fatal(err)

@@ -161,7 +161,7 @@ type Machine struct {
 	// kubeletCheck, when set (tests), is told of every step where the
 	// kubeletQueue answers otherwise than a scan of every kubelet.
 	kubeletCheck func(format string, args ...any)
-	nodeCount      int
+	nodeCount    int
 
 	nlc    *nodelifecycle.Controller
 	te     *nodelifecycle.TaintEviction
@@ -224,7 +224,7 @@ func newMachine(start time.Time, cfg Config) (*Machine, Output, error) {
 	return &Machine{
 		cfg: cfg, start: start, now: start,
 		store: newStore(cfg.TolerationSeconds), cache: newStore(cfg.TolerationSeconds),
-		rec:   recorder{start: start, last: map[string]map[string]string{}},
+		rec:   recorder{start: start, last: map[watchKey]summary{}},
 		sched: loop, rsc: workloads.NewReplicaSetController(), rsDirty: map[string]bool{},
 		dc: workloads.NewDeploymentController(workloads.DeploymentOptions{}), depDirty: map[string]bool{},
 		kubelets: map[string]*kubelet{},
@@ -817,16 +817,16 @@ func nodeOf(o api.Object) string {
 // and after the change) for a sync, or every object of ownerKind in the
 // namespace when the object has no controller (an orphan to adopt).
 func (m *Machine) ownerDirty(namespace string, meta *api.ObjectMeta, old api.Object, ownerKind string, dirty map[string]bool) {
-	refs := []*api.OwnerReference{meta.ControllerRef()}
+	refs := [2]*api.OwnerReference{meta.ControllerRef()}
 	if old != nil {
 		_, om := objectMeta(old)
-		refs = append(refs, om.ControllerRef())
+		refs[1] = om.ControllerRef()
 	}
 	orphan := true
-	for _, r := range refs {
+	for i, r := range refs {
 		if r != nil {
 			orphan = false
-			if r.Kind == ownerKind {
+			if r.Kind == ownerKind && (i == 0 || refs[0] == nil || refs[0].Kind != ownerKind || refs[0].Name != r.Name) {
 				dirty[namespace+"/"+r.Name] = true
 			}
 		}

@@ -93,8 +93,8 @@ func objRef(kind, namespace, name string) string {
 type recorder struct {
 	start time.Time
 	out   []Record
-	// last holds each watched object's last summary, by kind/key#uid.
-	last map[string]map[string]string
+	// last holds each watched object's last summary.
+	last map[watchKey]summary
 }
 
 func (r *recorder) add(now time.Time, rec Record) {
@@ -140,8 +140,7 @@ func (r *recorder) watch(now time.Time, w watchEvent) {
 		return
 	}
 	_, meta := objectMeta(w.Object)
-	ref := objRef(kind, meta.Namespace, meta.Name)
-	key := ref + "#" + meta.UID
+	key := watchKey{kind, meta.Namespace, meta.Name, meta.UID}
 	old, seen := r.last[key]
 	verb := string(w.Type)
 	if w.Type == watchDeleted {
@@ -152,19 +151,22 @@ func (r *recorder) watch(now time.Time, w watchEvent) {
 	var msg string
 	switch {
 	case w.Type == watchDeleted:
-		msg = fmtSummary(m)
+		msg = m.String()
 	case !seen:
 		verb = string(watchAdded)
-		msg = fmtSummary(m)
+		msg = m.String()
 	default:
-		msg = diffSummary(old, m)
-		if msg == "" {
+		if old == m {
 			return
 		}
+		msg = old.diff(&m)
 	}
 	reason := kind + verb[:1] + strings.ToLower(verb[1:])
-	r.add(now, Record{Component: "watch", Type: verb, Reason: reason, Object: ref, Message: msg, Source: SourceWatch})
+	r.add(now, Record{Component: "watch", Type: verb, Reason: reason, Object: objRef(kind, meta.Namespace, meta.Name), Message: msg, Source: SourceWatch})
 }
+
+// watchKey is a watched object: its kind, namespace, name and uid.
+type watchKey struct{ kind, namespace, name, uid string }
 
 func condStatus(conds []api.PodCondition, t api.PodConditionType) string {
 	for _, c := range conds {
@@ -175,64 +177,73 @@ func condStatus(conds []api.PodCondition, t api.PodConditionType) string {
 	return "-"
 }
 
-func podSummary(p *api.Pod) map[string]string {
-	m := map[string]string{
-		"node":  p.Spec.NodeName,
-		"phase": string(p.Status.Phase),
-		"ready": condStatus(p.Status.Conditions, api.PodReady),
-	}
+func podSummary(p *api.Pod) summary {
+	var m summary
+	m.set(fieldNode, p.Spec.NodeName)
+	m.set(fieldPhase, string(p.Status.Phase))
+	m.set(fieldReady, condStatus(p.Status.Conditions, api.PodReady))
 	if p.Status.NominatedNodeName != "" {
-		m["nominated"] = p.Status.NominatedNodeName
+		m.set(fieldNominated, p.Status.NominatedNodeName)
 	}
 	if p.DeletionTimestamp != nil {
 		g := int64(-1)
 		if p.DeletionGracePeriodSeconds != nil {
 			g = *p.DeletionGracePeriodSeconds
 		}
-		m["deleting"] = fmt.Sprintf("grace=%ds", g)
+		m.set(fieldDeleting, "grace="+strconv.FormatInt(g, 10)+"s")
 	}
 	for _, c := range p.Status.Conditions {
 		if c.Type == api.DisruptionTarget && c.Status == api.ConditionTrue {
-			m["disruptionTarget"] = c.Reason
+			m.set(fieldDisruptionTarget, c.Reason)
 		}
 		if c.Type == api.PodScheduled && c.Status == api.ConditionFalse {
-			m["unschedulable"] = c.Reason
+			m.set(fieldUnschedulable, c.Reason)
 		}
 	}
-	var cs []string
-	for _, c := range p.Status.ContainerStatuses {
-		st := "unknown"
-		switch {
-		case c.State.Running != nil:
-			st = "running"
-		case c.State.Terminated != nil:
-			st = fmt.Sprintf("terminated(%d)", c.State.Terminated.ExitCode)
-		case c.State.Waiting != nil:
-			st = "waiting(" + c.State.Waiting.Reason + ")"
+	if len(p.Status.ContainerStatuses) > 0 {
+		var b strings.Builder
+		for i, c := range p.Status.ContainerStatuses {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(c.Name)
+			b.WriteByte(':')
+			switch {
+			case c.State.Running != nil:
+				b.WriteString("running")
+			case c.State.Terminated != nil:
+				b.WriteString("terminated(")
+				b.WriteString(strconv.Itoa(int(c.State.Terminated.ExitCode)))
+				b.WriteByte(')')
+			case c.State.Waiting != nil:
+				b.WriteString("waiting(")
+				b.WriteString(c.State.Waiting.Reason)
+				b.WriteByte(')')
+			default:
+				b.WriteString("unknown")
+			}
 		}
-		cs = append(cs, c.Name+":"+st)
-	}
-	if len(cs) > 0 {
-		m["containers"] = strings.Join(cs, ",")
+		m.set(fieldContainers, b.String())
 	}
 	return m
 }
 
-func nodeSummary(n *api.Node) map[string]string {
-	m := map[string]string{"ready": "-"}
+func nodeSummary(n *api.Node) summary {
+	var m summary
+	m.set(fieldReady, "-")
 	for _, c := range n.Status.Conditions {
 		if c.Type == api.NodeReady {
-			m["ready"] = string(c.Status) + "(" + c.Reason + ")"
+			m.set(fieldReady, string(c.Status)+"("+c.Reason+")")
 		}
 	}
-	var ts []string
+	ts := make([]string, 0, len(n.Spec.Taints))
 	for _, t := range n.Spec.Taints {
 		ts = append(ts, t.Key+":"+string(t.Effect))
 	}
 	slices.Sort(ts)
-	m["taints"] = "[" + strings.Join(ts, ",") + "]"
+	m.set(fieldTaints, "["+strings.Join(ts, ",")+"]")
 	if n.Spec.Unschedulable {
-		m["unschedulable"] = "true"
+		m.set(fieldUnschedulable, "true")
 	}
 	return m
 }
@@ -248,68 +259,119 @@ func itoa(v int32) string { return strconv.Itoa(int(v)) }
 
 // summarize is the harness's summary of a watched object: the fields whose
 // changes make a watch record. Kinds it does not watch give "".
-func summarize(o api.Object) (string, map[string]string) {
+func summarize(o api.Object) (string, summary) {
+	var m summary
 	switch o := o.(type) {
 	case *api.Pod:
 		return "Pod", podSummary(o)
 	case *api.Node:
 		return "Node", nodeSummary(o)
 	case *api.Deployment:
-		return "Deployment", map[string]string{"spec": replicas(o.Spec.Replicas),
-			"replicas": itoa(o.Status.Replicas), "updated": itoa(o.Status.UpdatedReplicas),
-			"ready": itoa(o.Status.ReadyReplicas), "available": itoa(o.Status.AvailableReplicas)}
+		m.set(fieldSpec, replicas(o.Spec.Replicas))
+		m.set(fieldReplicas, itoa(o.Status.Replicas))
+		m.set(fieldUpdated, itoa(o.Status.UpdatedReplicas))
+		m.set(fieldReady, itoa(o.Status.ReadyReplicas))
+		m.set(fieldAvailable, itoa(o.Status.AvailableReplicas))
+		return "Deployment", m
 	case *api.ReplicaSet:
-		return "ReplicaSet", map[string]string{"spec": replicas(o.Spec.Replicas),
-			"replicas": itoa(o.Status.Replicas), "ready": itoa(o.Status.ReadyReplicas),
-			"available": itoa(o.Status.AvailableReplicas)}
+		m.set(fieldSpec, replicas(o.Spec.Replicas))
+		m.set(fieldReplicas, itoa(o.Status.Replicas))
+		m.set(fieldReady, itoa(o.Status.ReadyReplicas))
+		m.set(fieldAvailable, itoa(o.Status.AvailableReplicas))
+		return "ReplicaSet", m
 	case *api.PersistentVolumeClaim, *api.PersistentVolume, *api.VolumeAttachment:
 		return storageSummary(o)
 	case *api.StatefulSet:
-		return "StatefulSet", map[string]string{"spec": replicas(o.Spec.Replicas),
-			"replicas": itoa(o.Status.Replicas), "ready": itoa(o.Status.ReadyReplicas),
-			"available": itoa(o.Status.AvailableReplicas)}
+		m.set(fieldSpec, replicas(o.Spec.Replicas))
+		m.set(fieldReplicas, itoa(o.Status.Replicas))
+		m.set(fieldReady, itoa(o.Status.ReadyReplicas))
+		m.set(fieldAvailable, itoa(o.Status.AvailableReplicas))
+		return "StatefulSet", m
 	case *api.DaemonSet:
-		return "DaemonSet", map[string]string{"desired": itoa(o.Status.DesiredNumberScheduled),
-			"current": itoa(o.Status.CurrentNumberScheduled), "ready": itoa(o.Status.NumberReady)}
+		m.set(fieldDesired, itoa(o.Status.DesiredNumberScheduled))
+		m.set(fieldCurrent, itoa(o.Status.CurrentNumberScheduled))
+		m.set(fieldReady, itoa(o.Status.NumberReady))
+		return "DaemonSet", m
 	case *api.PodDisruptionBudget:
-		return "PodDisruptionBudget", map[string]string{
-			"disruptionsAllowed": itoa(o.Status.DisruptionsAllowed),
-			"currentHealthy":     itoa(o.Status.CurrentHealthy),
-			"desiredHealthy":     itoa(o.Status.DesiredHealthy),
-			"expectedPods":       itoa(o.Status.ExpectedPods)}
+		m.set(fieldDisruptionsAllowed, itoa(o.Status.DisruptionsAllowed))
+		m.set(fieldCurrentHealthy, itoa(o.Status.CurrentHealthy))
+		m.set(fieldDesiredHealthy, itoa(o.Status.DesiredHealthy))
+		m.set(fieldExpectedPods, itoa(o.Status.ExpectedPods))
+		return "PodDisruptionBudget", m
 	}
-	return "", nil
+	return "", m
 }
 
-// summaryOrder is the harness's order of summary fields (its duplicate
-// "unschedulable" entry, for pods and nodes, kept).
-var summaryOrder = []string{"node", "phase", "ready", "containers", "deleting", "disruptionTarget", "unschedulable", "nominated",
-	"taints", "unschedulable", "volume", "selectedNode", "claim", "pv", "attached",
+// The summary fields, in the harness's order (its duplicate
+// "unschedulable" entry, for pods and nodes, counts once, at its first
+// place).
+const (
+	fieldNode = iota
+	fieldPhase
+	fieldReady
+	fieldContainers
+	fieldDeleting
+	fieldDisruptionTarget
+	fieldUnschedulable
+	fieldNominated
+	fieldTaints
+	fieldVolume
+	fieldSelectedNode
+	fieldClaim
+	fieldPV
+	fieldAttached
+	fieldDisruptionsAllowed
+	fieldCurrentHealthy
+	fieldDesiredHealthy
+	fieldExpectedPods
+	fieldSpec
+	fieldReplicas
+	fieldUpdated
+	fieldAvailable
+	fieldDesired
+	fieldCurrent
+	summaryFields
+)
+
+// summaryName names each summary field.
+var summaryName = [summaryFields]string{"node", "phase", "ready", "containers", "deleting", "disruptionTarget", "unschedulable",
+	"nominated", "taints", "volume", "selectedNode", "claim", "pv", "attached",
 	"disruptionsAllowed", "currentHealthy", "desiredHealthy", "expectedPods",
 	"spec", "replicas", "updated", "available", "desired", "current"}
 
-func fmtSummary(m map[string]string) string {
-	var parts []string
-	seen := map[string]bool{}
-	for _, k := range summaryOrder {
-		if v, ok := m[k]; ok && !seen[k] {
-			parts = append(parts, k+"="+v)
-			seen[k] = true
-		}
-	}
-	return strings.Join(parts, " ")
+// summary is a watched object's summary: the value of each field it has.
+type summary struct {
+	v   [summaryFields]string
+	has uint32
 }
 
-func diffSummary(old, cur map[string]string) string {
-	var parts []string
-	seen := map[string]bool{}
-	for _, k := range summaryOrder {
-		if seen[k] {
-			continue
+func (s *summary) set(f int, v string) { s.v[f], s.has = v, s.has|1<<f }
+
+func (s *summary) get(f int) (string, bool) { return s.v[f], s.has&(1<<f) != 0 }
+
+// String is the summary as "k=v k=v ...", fields in order.
+func (s summary) String() string {
+	var b strings.Builder
+	for f := range summaryFields {
+		if v, ok := s.get(f); ok {
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(summaryName[f])
+			b.WriteByte('=')
+			b.WriteString(v)
 		}
-		seen[k] = true
-		o, oki := old[k]
-		c, okc := cur[k]
+	}
+	return b.String()
+}
+
+// diff is the change from s to cur as "k: old -> new; ...", fields in
+// order, a missing value written ∅.
+func (s *summary) diff(cur *summary) string {
+	var b strings.Builder
+	for f := range summaryFields {
+		o, oki := s.get(f)
+		c, okc := cur.get(f)
 		if oki == okc && o == c {
 			continue
 		}
@@ -319,7 +381,14 @@ func diffSummary(old, cur map[string]string) string {
 		if !okc {
 			c = "∅"
 		}
-		parts = append(parts, fmt.Sprintf("%s: %s -> %s", k, o, c))
+		if b.Len() > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(summaryName[f])
+		b.WriteString(": ")
+		b.WriteString(o)
+		b.WriteString(" -> ")
+		b.WriteString(c)
 	}
-	return strings.Join(parts, "; ")
+	return b.String()
 }

@@ -461,7 +461,7 @@ func runShadowed(t *testing.T, sc *Scenario, start time.Time) *shadow {
 		t.Fatal(err)
 	}
 	s := installShadow(m, t.Fatalf)
-	m.kubeletCheck = t.Fatalf // and the kubeletQueue against a scan of every kubelet
+	m.kubeletCheck = t.Fatalf                                    // and the kubeletQueue against a scan of every kubelet
 	if err := m.createSystemPriorityClasses(start); err != nil { // as New does
 		t.Fatal(err)
 	}

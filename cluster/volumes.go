@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -32,31 +33,35 @@ func defaultStorage(o api.Object) {
 // storageSummary is the harness's watch summary of a claim (phase,
 // volume, selectedNode, deleting), a volume (phase, claim) and a
 // VolumeAttachment (node, pv, attached, deleting).
-func storageSummary(o api.Object) (string, map[string]string) {
+func storageSummary(o api.Object) (string, summary) {
+	var m summary
 	switch o := o.(type) {
 	case *api.PersistentVolumeClaim:
-		m := map[string]string{"phase": string(o.Status.Phase), "volume": o.Spec.VolumeName}
+		m.set(fieldPhase, string(o.Status.Phase))
+		m.set(fieldVolume, o.Spec.VolumeName)
 		if s := o.Annotations[api.AnnSelectedNode]; s != "" {
-			m["selectedNode"] = s
+			m.set(fieldSelectedNode, s)
 		}
 		if o.DeletionTimestamp != nil {
-			m["deleting"] = "true"
+			m.set(fieldDeleting, "true")
 		}
 		return "PersistentVolumeClaim", m
 	case *api.PersistentVolume:
-		m := map[string]string{"phase": string(o.Status.Phase)}
+		m.set(fieldPhase, string(o.Status.Phase))
 		if o.Spec.ClaimRef != nil {
-			m["claim"] = o.Spec.ClaimRef.Namespace + "/" + o.Spec.ClaimRef.Name
+			m.set(fieldClaim, o.Spec.ClaimRef.Namespace+"/"+o.Spec.ClaimRef.Name)
 		}
 		return "PersistentVolume", m
 	case *api.VolumeAttachment:
-		m := map[string]string{"node": o.Spec.NodeName, "pv": o.PersistentVolumeName(), "attached": fmt.Sprint(o.Status.Attached)}
+		m.set(fieldNode, o.Spec.NodeName)
+		m.set(fieldPV, o.PersistentVolumeName())
+		m.set(fieldAttached, strconv.FormatBool(o.Status.Attached))
 		if o.DeletionTimestamp != nil {
-			m["deleting"] = "true"
+			m.set(fieldDeleting, "true")
 		}
 		return "VolumeAttachment", m
 	}
-	return "", nil
+	return "", m
 }
 
 // runVolumeModel is the e2e harness's stand-in for a CSI driver's

@@ -18,7 +18,7 @@ func BenchmarkZoneTmp(b *testing.B) {
 		t0 := m.Now()
 		b.StartTimer()
 		began := time.Now()
-		stop := timedProfile(b)
+		stop := timedProfile(b, i)
 		for _, n := range w.zones[zone] {
 			if _, err := m.Step(cluster.Do(cluster.Action{Kind: cluster.ActionLose, Node: n}), t0); err != nil {
 				b.Fatal(err)
