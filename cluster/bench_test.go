@@ -110,8 +110,13 @@ func timedProfile(b *testing.B, i int) func() {
 				b.Fatal(err)
 			}
 		}
+		rate := runtime.MemProfileRate
+		runtime.MemProfileRate = 4096 // finer samples for the timed part
 		heap(path + ".start")
-		return func() { heap(path) }
+		return func() {
+			heap(path)
+			runtime.MemProfileRate = rate
+		}
 	}
 	path := os.Getenv("PODSEM_BENCH_TIMED_PROFILE")
 	if path == "" {

@@ -2,6 +2,8 @@ package scheduling
 
 import (
 	"fmt"
+	"maps"
+	"reflect"
 	"slices"
 	"sort"
 
@@ -465,10 +467,48 @@ func (c *Cluster) UpdatePod(p *api.Pod) error {
 	if p.Name == "" {
 		return fmt.Errorf("%w: pod without metadata.name", errInvalidInput)
 	}
+	if pi, ok := c.pods[p.Namespace+"/"+p.Name]; ok && sameIndexedInputs(pi.pod, p) {
+		// A status update (the most common): what newPodInfo computes
+		// from the pod is unchanged, so the PodInfo is kept and only
+		// re-placed, which moves it in the lists it is in as a removal
+		// and an addition would.
+		c.unplace(pi)
+		pi.pod = p
+		pi.cacheFields()
+		c.place(pi)
+		return nil
+	}
 	if err := c.RemovePod(p.Namespace, p.Name); err != nil {
 		return err
 	}
 	return c.AddPod(p)
+}
+
+// sameIndexedInputs reports whether newPodInfo computes the same fields
+// for pod b as for pod a (the same pod, updated): the same labels and spec,
+// and the same in-place resize state of the status that the requests read
+// (api.PodRequests with status resources).
+func sameIndexedInputs(a, b *api.Pod) bool {
+	if !maps.Equal(a.Labels, b.Labels) || api.IsPodResizeInfeasible(a) != api.IsPodResizeInfeasible(b) ||
+		len(a.Status.ContainerStatuses) != len(b.Status.ContainerStatuses) ||
+		len(a.Status.InitContainerStatuses) != len(b.Status.InitContainerStatuses) {
+		return false
+	}
+	for _, l := range [2][2][]api.ContainerStatus{
+		{a.Status.ContainerStatuses, b.Status.ContainerStatuses},
+		{a.Status.InitContainerStatuses, b.Status.InitContainerStatuses},
+	} {
+		for i := range l[0] {
+			x, y := &l[0][i], &l[1][i]
+			if x.Name != y.Name || !reflect.DeepEqual(x.Resources, y.Resources) || !reflect.DeepEqual(x.AllocatedResources, y.AllocatedResources) {
+				return false
+			}
+		}
+	}
+	return reflect.DeepEqual(a.Status.Resources, b.Status.Resources) &&
+		reflect.DeepEqual(a.Status.AllocatedResources, b.Status.AllocatedResources) &&
+		reflect.DeepEqual(a.Status.NodeAllocatableResourceClaimStatuses, b.Status.NodeAllocatableResourceClaimStatuses) &&
+		reflect.DeepEqual(a.Spec, b.Spec)
 }
 
 // counted reports whether the scheduler's cache holds the pod at all.

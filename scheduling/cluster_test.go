@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/podsem/podsem/api"
@@ -243,7 +244,7 @@ func TestIncrementalEqualsScratch(t *testing.T) {
 		podNames := []string{"p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7"}
 		steps := rapid.IntRange(10, 60).Draw(t, "steps")
 		for i := 0; i < steps; i++ {
-			switch rapid.IntRange(0, 5).Draw(t, "op") {
+			switch rapid.IntRange(0, 6).Draw(t, "op") {
 			case 0:
 				name := rapid.SampledFrom(snapNodeNames).Draw(t, "addnode")
 				had := c.byName[name] != nil
@@ -277,6 +278,26 @@ func TestIncrementalEqualsScratch(t *testing.T) {
 				had := c.pods[p.Key()] != nil
 				if err := c.UpdatePod(p); (err == nil) != had {
 					t.Fatalf("UpdatePod %s: err=%v", p.Key(), err)
+				}
+			case 6:
+				// A status update of a pod the cluster holds (the
+				// kubelet's, the scheduler's nomination): its spec and
+				// labels unchanged, so UpdatePod keeps the PodInfo.
+				keys := sortedKeys(c.pods)
+				if len(keys) == 0 {
+					continue
+				}
+				p := c.pods[rapid.SampledFrom(keys).Draw(t, "statuspod")].pod.DeepCopy()
+				p.Status.Phase = rapid.SampledFrom([]api.PodPhase{api.PodPending, api.PodRunning, api.PodSucceeded, api.PodFailed}).Draw(t, "phase")
+				p.Status.NominatedNodeName = rapid.SampledFrom(append([]string{""}, snapNodeNames...)).Draw(t, "nominated")
+				switch rapid.IntRange(0, 2).Draw(t, "start") {
+				case 1:
+					p.Status.StartTime = nil
+				case 2:
+					p.Status.StartTime = api.NewTimePtr(time.Date(2025, 3, 1, 8, 0, rapid.IntRange(0, 59).Draw(t, "second"), 0, time.UTC))
+				}
+				if err := c.UpdatePod(p); err != nil {
+					t.Fatalf("UpdatePod %s (status): %v", p.Key(), err)
 				}
 			}
 		}

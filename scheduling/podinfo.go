@@ -14,6 +14,7 @@ import "github.com/podsem/podsem/api"
 func (p *PodInfo) cacheFields() {
 	p.prio = api.PodPriority(p.pod)
 	p.labelled = len(p.pod.Labels) > 0
+	p.started, p.startNanos = false, 0
 	if st := p.pod.Status.StartTime; st != nil && !st.IsZero() {
 		p.started, p.startNanos = true, st.UnixNano()
 	}
