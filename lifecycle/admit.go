@@ -227,7 +227,8 @@ func Admit(in AdmitInput) (AdmitResult, error) {
 	if err := in.validate(); err != nil {
 		return AdmitResult{}, err
 	}
-	allow, err := newSysctlAllowlist(in.Config)
+	sc := in.Pod.Spec.SecurityContext
+	allow, err := newSysctlAllowlist(in.Config, sc != nil && len(sc.Sysctls) > 0)
 	if err != nil {
 		return AdmitResult{}, err
 	}

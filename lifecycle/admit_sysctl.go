@@ -59,10 +59,21 @@ type sysctlAllowlist struct {
 // from the safe sysctls of the kernel and the allowed unsafe ones
 // (NewAllowlist over both lists), refusing what the kubelet refuses to
 // start with.
-func newSysctlAllowlist(cfg AdmitConfig) (*sysctlAllowlist, error) {
+//
+// Without safe, the built-in safe sysctls are left out: only the
+// configured entries are read (and refused when invalid), for a pod that
+// sets no sysctl and so consults no entry.
+func newSysctlAllowlist(cfg AdmitConfig, safe bool) (*sysctlAllowlist, error) {
 	w := &sysctlAllowlist{names: map[string]string{}, prefixes: map[string]string{}}
-	kernel, known := parseKernelVersion(cfg.KernelVersion)
+	var kernel []uint64
+	var known bool
+	if safe {
+		kernel, known = parseKernelVersion(cfg.KernelVersion)
+	}
 	for _, s := range safeSysctls {
+		if !safe {
+			break
+		}
 		if s.minKernel != "" {
 			min, _ := parseKernelVersion(s.minKernel)
 			if !known || compareVersions(kernel, min) < 0 {
