@@ -485,10 +485,21 @@ func (c *Cluster) UpdatePod(p *api.Pod) error {
 }
 
 // sameIndexedInputs reports whether newPodInfo computes the same fields
-// for pod b as for pod a (the same pod, updated): the same labels and spec,
-// and the same in-place resize state of the status that the requests read
-// (api.PodRequests with status resources).
+// for pod b as for pod a (the same pod, updated): the same labels; the same
+// spec fields it reads — nodeName, priority, containers and init
+// containers (requests, ports), pod-level resources, overhead, volumes
+// (claims), affinity (terms); and the same in-place resize state of the
+// status that the requests read (api.PodRequests with status resources).
+// Values shared by both pods (a status update that copies the spec's
+// references) compare at once.
 func sameIndexedInputs(a, b *api.Pod) bool {
+	x, y := &a.Spec, &b.Spec
+	if x.NodeName != y.NodeName || api.PodPriority(a) != api.PodPriority(b) ||
+		!sameSlice(x.Containers, y.Containers) || !sameSlice(x.InitContainers, y.InitContainers) ||
+		!sameSlice(x.Volumes, y.Volumes) || !samePtr(x.Affinity, y.Affinity) || !samePtr(x.Resources, y.Resources) ||
+		!reflect.DeepEqual(x.Overhead, y.Overhead) {
+		return false
+	}
 	if !maps.Equal(a.Labels, b.Labels) || api.IsPodResizeInfeasible(a) != api.IsPodResizeInfeasible(b) ||
 		len(a.Status.ContainerStatuses) != len(b.Status.ContainerStatuses) ||
 		len(a.Status.InitContainerStatuses) != len(b.Status.InitContainerStatuses) {
@@ -507,8 +518,24 @@ func sameIndexedInputs(a, b *api.Pod) bool {
 	}
 	return reflect.DeepEqual(a.Status.Resources, b.Status.Resources) &&
 		reflect.DeepEqual(a.Status.AllocatedResources, b.Status.AllocatedResources) &&
-		reflect.DeepEqual(a.Status.NodeAllocatableResourceClaimStatuses, b.Status.NodeAllocatableResourceClaimStatuses) &&
-		reflect.DeepEqual(a.Spec, b.Spec)
+		reflect.DeepEqual(a.Status.NodeAllocatableResourceClaimStatuses, b.Status.NodeAllocatableResourceClaimStatuses)
+}
+
+// sameSlice reports whether a and b hold equal elements: the same backing
+// array at once, else element by element.
+func sameSlice[T any](a, b []T) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) == 0 || &a[0] == &b[0] {
+		return true
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+// samePtr reports whether a and b point to equal values (or are both nil).
+func samePtr[T any](a, b *T) bool {
+	return a == b || a != nil && b != nil && reflect.DeepEqual(*a, *b)
 }
 
 // counted reports whether the scheduler's cache holds the pod at all.
