@@ -34,8 +34,16 @@ type ReplicaSetInput struct {
 	ReplicaSet *api.ReplicaSet
 	// Pods are the pods the controller's cache holds; those outside the
 	// set's namespace are ignored, and so are pods controlled by another
-	// owner. Nil entries are skipped.
+	// owner. Nil entries are skipped. A controller made by
+	// NewIncrementalReplicaSetController reads PodEvents instead: Pods
+	// must be nil.
 	Pods []*api.Pod
+	// PodEvents are, for a controller made by
+	// NewIncrementalReplicaSetController, the changes of the pod informer
+	// cache since the controller's previous Step, in the order they
+	// happened (each pod's changes in order; only the last state of each
+	// pod matters). A controller given whole caches refuses them.
+	PodEvents []PodChange
 	// OtherReplicaSets are the other ReplicaSets the cache holds. Those
 	// controlled by the set's own controller (the other ReplicaSets of
 	// its Deployment) decide the co-location rank of the deletion
