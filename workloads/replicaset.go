@@ -3,6 +3,8 @@ package workloads
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/podsem/podsem/api"
@@ -435,13 +437,14 @@ func manageReplicas(res *ReplicaSetSync, in ReplicaSetInput, replicas int, pool 
 }
 
 // labelPairs are a label map read once into a list, so that checking
-// many pods against it iterates no map.
+// many pods against it iterates no map. The pairs are in key order, so
+// that two readings of one map are equal (a controller keeps them).
 type labelPairs []struct{ key, value string }
 
 func newLabelPairs(m map[string]string) labelPairs {
 	out := make(labelPairs, 0, len(m))
-	for k, v := range m {
-		out = append(out, struct{ key, value string }{k, v})
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		out = append(out, struct{ key, value string }{k, m[k]})
 	}
 	return out
 }
