@@ -95,7 +95,7 @@ func (c *ReplicaSetController) stepIncremental(in ReplicaSetInput, now time.Time
 	for i, ch := range in.PodEvents {
 		switch {
 		case ch.Old == nil && ch.New == nil:
-			return ReplicaSetSync{}, fmt.Errorf("%w: podEvents[%d]: old and new both nil", errInvalidInput, i)
+			return ReplicaSetSync{}, fmt.Errorf("%w: podEvents[%d]: nil (neither old nor new)", errInvalidInput, i)
 		case ch.Old != nil && ch.New != nil && ch.Old.Key() != ch.New.Key():
 			return ReplicaSetSync{}, fmt.Errorf("%w: podEvents[%d]: old %s and new %s are two pods", errInvalidInput, i, ch.Old.Key(), ch.New.Key())
 		}
