@@ -352,25 +352,18 @@ func (c *rsCache) pending(m *rsMemory, rs *api.ReplicaSet, now time.Time) Replic
 			if m.add == 0 {
 				break
 			}
-			p := c.pods[key]
-			if p == nil || podIdentity(p) != id {
-				continue
-			}
-			if ref := p.ControllerRef(); ref != nil && ref.UID == rs.UID {
-				m.add--
+			if p := c.pods[key]; p != nil && podIdentity(p) == id {
+				m.observeCreation(rs, p)
 			}
 		}
 	}
 	live := 0
 	for k := range m.deleted {
-		if p := c.pods[k]; p != nil && p.Namespace == rs.Namespace && p.DeletionTimestamp == nil {
+		if p := c.pods[k]; p != nil && p.Namespace == rs.Namespace && m.awaitsDeletion(p) {
 			live++
 		}
 	}
-	if !m.expecting || now.Sub(m.expectedAt) > ExpectationsTimeout {
-		return ReplicaSetExpectations{}
-	}
-	return ReplicaSetExpectations{Add: m.add, Del: live}
+	return m.outstanding(live, now)
 }
 
 // await starts anew the noting of the pods that come and go for the set

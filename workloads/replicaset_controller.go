@@ -190,21 +190,36 @@ func (m *rsMemory) pending(rs *api.ReplicaSet, pods []*api.Pod, now time.Time) R
 		if p == nil || p.Namespace != rs.Namespace {
 			continue
 		}
-		k := p.UID
-		if k == "" {
-			k = p.Key()
-		}
+		k := podIdentity(p)
 		seen[k] = true
 		if m.expecting && m.add > 0 && !m.seen[k] {
-			if ref := p.ControllerRef(); ref != nil && ref.UID == rs.UID {
-				m.add--
-			}
+			m.observeCreation(rs, p)
 		}
-		if len(m.deleted) > 0 && p.DeletionTimestamp == nil && m.deleted[p.Key()] {
+		if m.awaitsDeletion(p) {
 			live++
 		}
 	}
 	m.seen, m.spare = seen, m.seen
+	return m.outstanding(live, now)
+}
+
+// observeCreation counts p, a pod new to the cache, as an awaited
+// creation if rs controls it.
+func (m *rsMemory) observeCreation(rs *api.ReplicaSet, p *api.Pod) {
+	if ref := p.ControllerRef(); ref != nil && ref.UID == rs.UID {
+		m.add--
+	}
+}
+
+// awaitsDeletion reports whether p is a victim of the set's last
+// deletions that is not yet being deleted.
+func (m *rsMemory) awaitsDeletion(p *api.Pod) bool {
+	return len(m.deleted) > 0 && p.DeletionTimestamp == nil && m.deleted[p.Key()]
+}
+
+// outstanding is what remains at now of the expectations, with live of
+// the deletions not yet observed: nothing once they are expired.
+func (m *rsMemory) outstanding(live int, now time.Time) ReplicaSetExpectations {
 	if !m.expecting || now.Sub(m.expectedAt) > ExpectationsTimeout {
 		return ReplicaSetExpectations{}
 	}
