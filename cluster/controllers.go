@@ -54,7 +54,7 @@ func (m *Machine) runReplicaSets(now time.Time) error {
 			}
 		}
 		in := workloads.ReplicaSetInput{
-			ReplicaSet: rs, Pods: replicaSetPods(m.cache, rs, others), OtherReplicaSets: others,
+			ReplicaSet: rs, PodEvents: m.rsEvents.take(), OtherReplicaSets: others,
 		}
 		if err := m.admitsReplica(rs); err != nil {
 			zero := 0

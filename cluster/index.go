@@ -305,23 +305,6 @@ func (s *store) dependents(kind string, uids map[string]bool) []api.Object {
 	return objectsOf[api.Object](s, kind, keys)
 }
 
-// replicaSetPods are the pods a sync of rs does not ignore: those of its
-// namespace it or one of its siblings (the others of its controller,
-// whose pods rank the deletions) controls, and the namespace's orphans it
-// may adopt; pods controlled by anything else are ignored by the
-// ReplicaSet controller (workloads.ReplicaSetInput).
-func replicaSetPods(c *store, rs *api.ReplicaSet, others []*api.ReplicaSet) []*api.Pod {
-	uids := []string{rs.UID}
-	if ref := rs.ControllerRef(); ref != nil {
-		for _, o := range others {
-			if or := o.ControllerRef(); or != nil && or.UID == ref.UID {
-				uids = append(uids, o.UID)
-			}
-		}
-	}
-	return c.podsOf(rs.Namespace, uids...)
-}
-
 // deploymentPods are the pods of d's ReplicaSets (those it controls among
 // sets), with the namespace's orphans: the Deployment controller reads
 // the pods of its ReplicaSets only (workloads.DeploymentInput).

@@ -153,6 +153,7 @@ type Machine struct {
 	sched          *scheduling.Loop
 	rsc            *workloads.ReplicaSetController
 	rsDirty        map[string]bool
+	rsEvents       rsEventLog // the pod changes the ReplicaSet controller's next step reads (rsevents.go)
 	dc             *workloads.DeploymentController
 	depDirty       map[string]bool
 	kubelets       map[string]*kubelet
@@ -225,7 +226,7 @@ func newMachine(start time.Time, cfg Config) (*Machine, Output, error) {
 		cfg: cfg, start: start, now: start,
 		store: newStore(cfg.TolerationSeconds), cache: newStore(cfg.TolerationSeconds),
 		rec:   recorder{start: start, last: map[watchKey]summary{}},
-		sched: loop, rsc: workloads.NewReplicaSetController(), rsDirty: map[string]bool{},
+		sched: loop, rsc: workloads.NewIncrementalReplicaSetController(), rsDirty: map[string]bool{},
 		dc: workloads.NewDeploymentController(workloads.DeploymentOptions{}), depDirty: map[string]bool{},
 		kubelets: map[string]*kubelet{},
 		pdbDirty: map[string]bool{}, pdbRecheck: map[string]time.Time{},
@@ -688,6 +689,7 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 		m.cache.put(w.Kind, w.Key, w.Object, w.Type, w.Old)
 	}
 	m.cache.watch = nil
+	m.rsEvents.observe(w)
 	if w.Type == watchDeleted {
 		if _, meta := objectMeta(w.Object); meta != nil && meta.UID != "" {
 			if m.deletedUIDs == nil {

@@ -282,7 +282,7 @@ func (s *shadow) newTwin(name, key string, machine any) any {
 			twin, err = preemption.NewLoop(sc, s.m.start)
 		}
 	case "replicaset-controller":
-		twin = workloads.NewReplicaSetController()
+		twin = workloads.NewIncrementalReplicaSetController()
 	case "deployment-controller":
 		twin = workloads.NewDeploymentController(workloads.DeploymentOptions{})
 	case "statefulset-controller":

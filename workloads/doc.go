@@ -24,6 +24,10 @@
 // (RankPodsForDeletion): unscheduled, pending and not-ready pods first, then
 // by pod-deletion-cost, co-location with the Deployment's other pods, and
 // the most recently ready.
+// NewIncrementalReplicaSetController is the same controller fed the pod
+// informer's events (ReplicaSetInput.PodEvents) instead of the whole cache
+// at every sync: it keeps each set's counts up to date as pods change, so
+// a sync costs what changed, and answers exactly as the other.
 //
 // The Deployment controller manages ReplicaSets, not pods: one sync
 // (SyncDeployment; DeploymentController) finds or creates the ReplicaSet of

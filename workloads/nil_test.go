@@ -90,6 +90,14 @@ var nilCases = map[string]func(t *testing.T){
 		r, err = workloads.NewReplicaSetController().Step(workloads.ReplicaSetInput{}, nilT0)
 		niltest.Zero(t, r)
 		niltest.Invalid(t, err, api.ErrInvalidInput, "replicaset")
+		// An incremental controller: a nil set, a pod event without a pod.
+		c = workloads.NewIncrementalReplicaSetController()
+		r, err = c.Step(workloads.ReplicaSetInput{}, nilT0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "replicaset")
+		r, err = c.Step(workloads.ReplicaSetInput{PodEvents: []workloads.PodChange{{}}}, nilT0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "podEvents[0]")
 	},
 	"(*ReplicaSetController).NextDeadline": func(t *testing.T) {
 		var c *workloads.ReplicaSetController

@@ -3,6 +3,8 @@ package workloads
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/podsem/podsem/api"
@@ -34,8 +36,16 @@ type ReplicaSetInput struct {
 	ReplicaSet *api.ReplicaSet
 	// Pods are the pods the controller's cache holds; those outside the
 	// set's namespace are ignored, and so are pods controlled by another
-	// owner. Nil entries are skipped.
+	// owner. Nil entries are skipped. A controller made by
+	// NewIncrementalReplicaSetController reads PodEvents instead: Pods
+	// must be nil.
 	Pods []*api.Pod
+	// PodEvents are, for a controller made by
+	// NewIncrementalReplicaSetController, the changes of the pod informer
+	// cache since the controller's previous Step, in the order they
+	// happened (each pod's changes in order; only the last state of each
+	// pod matters). A controller given whole caches refuses them.
+	PodEvents []PodChange
 	// OtherReplicaSets are the other ReplicaSets the cache holds. Those
 	// controlled by the set's own controller (the other ReplicaSets of
 	// its Deployment) decide the co-location rank of the deletion
@@ -148,77 +158,182 @@ type ReplicaSetSync struct {
 // spec.replicas or a selector that does not compile is an error wrapping
 // api.ErrInvalidInput (upstream skips such a set).
 func SyncReplicaSet(in ReplicaSetInput, pending ReplicaSetExpectations, now time.Time) (ReplicaSetSync, error) {
-	rs := in.ReplicaSet
-	if rs == nil {
-		return ReplicaSetSync{}, fmt.Errorf("%w: replicaset: nil", errInvalidInput)
-	}
-	if rs.Spec.Replicas == nil || *rs.Spec.Replicas < 0 {
-		return ReplicaSetSync{}, fmt.Errorf("%w: replicaset %s/%s: spec.replicas: %v", errInvalidInput, rs.Namespace, rs.Name, ptrString(rs.Spec.Replicas))
-	}
-	sel, err := api.LabelSelectorAsSelector(rs.Spec.Selector)
+	v, err := newRSView(in.ReplicaSet)
 	if err != nil {
-		return ReplicaSetSync{}, fmt.Errorf("%w: replicaset %s/%s: spec.selector: %v", errInvalidInput, rs.Namespace, rs.Name, err)
+		return ReplicaSetSync{}, err
 	}
-
-	res := ReplicaSetSync{Expectations: pending}
+	var res ReplicaSetSync
 	claimed := make([]*api.Pod, 0, len(in.Pods))
 	// The status counts the replicas as they were before this sync acted
 	// (calculateStatus over the claimed pods), in the same pass.
-	status := rs.Status
-	var terminating, fullyLabeled, ready, available int32
-	tmpl := newLabelPairs(rs.Spec.Template.Labels)
-	tmplInSelector := rs.Spec.Selector != nil
-	for _, w := range tmpl {
-		if !tmplInSelector {
+	var t rsTally
+	for _, p := range in.Pods {
+		if p == nil {
+			continue
+		}
+		c := v.classify(p, now)
+		t.add(c, 1)
+		switch c.role {
+		case rsAdopted:
+			res.Adopted = append(res.Adopted, p)
+		case rsReleased:
+			res.Released = append(res.Released, p)
+		}
+		if c.claimed() {
+			claimed = append(claimed, p)
+		}
+	}
+	v.finish(&res, in, pending, t, func() ([]*api.Pod, []*api.Pod) { return claimed, in.Pods }, now)
+	return res, nil
+}
+
+// rsView is a ReplicaSet read once for the classification of many pods:
+// its compiled selector and its template labels.
+type rsView struct {
+	rs  *api.ReplicaSet
+	sel api.Selector
+	// tmpl are the template labels; tmplInSelector reports that the
+	// selector's matchLabels require every one of them, so that a pod it
+	// matches is fully labeled.
+	tmpl           labelPairs
+	tmplInSelector bool
+}
+
+// newRSView reads rs, refusing what SyncReplicaSet refuses: a nil set, a
+// missing or negative spec.replicas, a selector that does not compile.
+func newRSView(rs *api.ReplicaSet) (rsView, error) {
+	if rs == nil {
+		return rsView{}, fmt.Errorf("%w: replicaset: nil", errInvalidInput)
+	}
+	if rs.Spec.Replicas == nil || *rs.Spec.Replicas < 0 {
+		return rsView{}, fmt.Errorf("%w: replicaset %s/%s: spec.replicas: %v", errInvalidInput, rs.Namespace, rs.Name, ptrString(rs.Spec.Replicas))
+	}
+	sel, err := api.LabelSelectorAsSelector(rs.Spec.Selector)
+	if err != nil {
+		return rsView{}, fmt.Errorf("%w: replicaset %s/%s: spec.selector: %v", errInvalidInput, rs.Namespace, rs.Name, err)
+	}
+	v := rsView{rs: rs, sel: sel, tmpl: newLabelPairs(rs.Spec.Template.Labels), tmplInSelector: rs.Spec.Selector != nil}
+	for _, w := range v.tmpl {
+		if !v.tmplInSelector {
 			break
 		}
-		if v, ok := rs.Spec.Selector.MatchLabels[w.key]; !ok || v != w.value {
-			tmplInSelector = false
+		if val, ok := rs.Spec.Selector.MatchLabels[w.key]; !ok || val != w.value {
+			v.tmplInSelector = false
 		}
 	}
-	for _, p := range in.Pods {
-		if p == nil || p.Namespace != rs.Namespace {
-			continue
-		}
-		matches := sel.Matches(api.Set(p.Labels))
-		if !isPodActive(p) {
-			if p.DeletionTimestamp != nil && !isPodTerminal(p) {
-				if ref := p.ControllerRef(); ref != nil && ref.UID == rs.UID && matches {
-					terminating++
-				}
-			}
-			continue
-		}
-		switch ClaimObject(&rs.ObjectMeta, &p.ObjectMeta, matches) {
-		case ClaimAdopt:
-			res.Adopted = append(res.Adopted, p)
-		case ClaimRelease:
-			res.Released = append(res.Released, p)
-			continue
-		case ClaimIgnored:
-			continue
-		}
-		claimed = append(claimed, p)
-		// A claimed pod matches the selector; when the selector requires
-		// every template label, it carries them all.
-		if tmplInSelector || tmpl.allIn(p.Labels) {
-			fullyLabeled++
-		}
-		if r, a := api.PodReadiness(p, rs.Spec.MinReadySeconds, now); r {
-			ready++
-			if a {
-				available++
-			}
-		}
+	return v, nil
+}
+
+// rsRole is what a pod is to a sync of one ReplicaSet.
+type rsRole uint8
+
+const (
+	// rsIgnored: outside the namespace, of another controller, or
+	// inactive and not a terminating replica.
+	rsIgnored rsRole = iota
+	// rsTerminating: controlled, matching, being deleted and not
+	// terminal (terminatingReplicas).
+	rsTerminating
+	// rsOwned: an active replica, controlled and matching.
+	rsOwned
+	// rsAdopted: an active matching orphan the sync adopts (a replica).
+	rsAdopted
+	// rsReleased: an active controlled pod the selector no longer
+	// matches, which the sync releases.
+	rsReleased
+)
+
+// rsPodClass is what one pod contributes to a sync of one ReplicaSet: its
+// role and, for a replica, whether it counts as fully labeled, ready and
+// available.
+type rsPodClass struct {
+	role                           rsRole
+	fullyLabeled, ready, available bool
+}
+
+// claimed reports a replica: owned or adopted.
+func (c rsPodClass) claimed() bool { return c.role == rsOwned || c.role == rsAdopted }
+
+// classify is p's part in a sync of the set at now (ClaimPods' claim of
+// an active pod, calculateStatus' counts of a replica, the terminating
+// count of an inactive one).
+func (v *rsView) classify(p *api.Pod, now time.Time) rsPodClass {
+	rs := v.rs
+	if p == nil || p.Namespace != rs.Namespace {
+		return rsPodClass{}
 	}
-	status.Replicas = int32(len(claimed))
-	status.FullyLabeledReplicas, status.ReadyReplicas, status.AvailableReplicas = fullyLabeled, ready, available
+	matches := v.sel.Matches(api.Set(p.Labels))
+	if !isPodActive(p) {
+		if p.DeletionTimestamp != nil && !isPodTerminal(p) {
+			if ref := p.ControllerRef(); ref != nil && ref.UID == rs.UID && matches {
+				return rsPodClass{role: rsTerminating}
+			}
+		}
+		return rsPodClass{}
+	}
+	var c rsPodClass
+	switch ClaimObject(&rs.ObjectMeta, &p.ObjectMeta, matches) {
+	case ClaimAdopt:
+		c.role = rsAdopted
+	case ClaimRelease:
+		return rsPodClass{role: rsReleased}
+	case ClaimIgnored:
+		return rsPodClass{}
+	default:
+		c.role = rsOwned
+	}
+	// A claimed pod matches the selector; when the selector requires
+	// every template label, it carries them all.
+	c.fullyLabeled = v.tmplInSelector || v.tmpl.allIn(p.Labels)
+	c.ready, c.available = api.PodReadiness(p, rs.Spec.MinReadySeconds, now)
+	return c
+}
+
+// rsTally are the counts of the set's status, summed over the pods'
+// classes.
+type rsTally struct {
+	replicas, fullyLabeled, ready, available, terminating int32
+}
+
+// add adds c's counts to t, sign times (1 to add, -1 to take away).
+func (t *rsTally) add(c rsPodClass, sign int32) {
+	if c.role == rsTerminating {
+		t.terminating += sign
+	}
+	if !c.claimed() {
+		return
+	}
+	t.replicas += sign
+	if c.fullyLabeled {
+		t.fullyLabeled += sign
+	}
+	if c.ready {
+		t.ready += sign
+	}
+	if c.available {
+		t.available += sign
+	}
+}
+
+// finish completes the sync of v's set into res, which holds the
+// adoptions and releases: the status from t, the management of the
+// replicas unless expectations are pending (pool gives the claimed pods
+// and the pods to rank them among, in the cache's order; called only to
+// scale down), the events, the ReplicaFailure condition and the
+// minReadySeconds requeue.
+func (v *rsView) finish(res *ReplicaSetSync, in ReplicaSetInput, pending ReplicaSetExpectations, t rsTally, pool func() (claimed, pods []*api.Pod), now time.Time) {
+	rs := v.rs
+	res.Expectations = pending
+	status := rs.Status
+	status.Replicas = t.replicas
+	status.FullyLabeledReplicas, status.ReadyReplicas, status.AvailableReplicas = t.fullyLabeled, t.ready, t.available
+	terminating := t.terminating
 	status.TerminatingReplicas = &terminating
 
 	var manageErr error
 	if pending.Satisfied() && rs.DeletionTimestamp == nil {
 		res.Managed = true
-		manageErr = manageReplicas(&res, in, claimed, now)
+		manageErr = manageReplicas(res, in, int(t.replicas), pool, now)
 	}
 	res.Err = manageErr
 	owner := WorkloadReference("ReplicaSet", "apps/v1", &rs.ObjectMeta)
@@ -233,7 +348,7 @@ func SyncReplicaSet(in ReplicaSetInput, pending ReplicaSetExpectations, now time
 	switch {
 	case manageErr != nil && failure == nil:
 		reason := ""
-		if diff := len(claimed) - int(*rs.Spec.Replicas); diff < 0 {
+		if diff := int(t.replicas) - int(*rs.Spec.Replicas); diff < 0 {
 			reason = ReasonFailedCreate
 		} else if diff > 0 {
 			reason = ReasonFailedDelete
@@ -263,14 +378,14 @@ func SyncReplicaSet(in ReplicaSetInput, pending ReplicaSetExpectations, now time
 	if manageErr == nil && rs.Spec.MinReadySeconds > 0 && res.Status.ReadyReplicas == r && res.Status.AvailableReplicas != r {
 		res.RequeueAfter = time.Duration(rs.Spec.MinReadySeconds) * time.Second
 	}
-	return res, nil
 }
 
-// manageReplicas creates or deletes pods so the set heads for
-// spec.replicas, recording in res what it sends.
-func manageReplicas(res *ReplicaSetSync, in ReplicaSetInput, claimed []*api.Pod, now time.Time) error {
+// manageReplicas creates or deletes pods so the set, which has replicas
+// claimed pods, heads for spec.replicas, recording in res what it sends;
+// pool lists the claimed pods and the pods that rank them (see finish).
+func manageReplicas(res *ReplicaSetSync, in ReplicaSetInput, replicas int, pool func() (claimed, pods []*api.Pod), now time.Time) error {
 	rs := in.ReplicaSet
-	diff := len(claimed) - int(*rs.Spec.Replicas)
+	diff := replicas - int(*rs.Spec.Replicas)
 	switch {
 	case diff < 0:
 		n := min(-diff, BurstReplicas)
@@ -311,8 +426,9 @@ func manageReplicas(res *ReplicaSetSync, in ReplicaSetInput, claimed []*api.Pod,
 		// Upstream sorts only when it keeps some pods (when all go, they go
 		// in its cache's order, which is no order); they are listed in the
 		// ranking's order either way.
+		claimed, pods := pool()
 		if len(claimed) > 1 {
-			rankClaimedForDeletion(rs, in.OtherReplicaSets, in.Pods, claimed, now)
+			rankClaimedForDeletion(rs, in.OtherReplicaSets, pods, claimed, now)
 		}
 		res.Delete = claimed[:n:n]
 		res.Expectations = ReplicaSetExpectations{Del: n}
@@ -321,13 +437,14 @@ func manageReplicas(res *ReplicaSetSync, in ReplicaSetInput, claimed []*api.Pod,
 }
 
 // labelPairs are a label map read once into a list, so that checking
-// many pods against it iterates no map.
+// many pods against it iterates no map. The pairs are in key order, so
+// that two readings of one map are equal (a controller keeps them).
 type labelPairs []struct{ key, value string }
 
 func newLabelPairs(m map[string]string) labelPairs {
 	out := make(labelPairs, 0, len(m))
-	for k, v := range m {
-		out = append(out, struct{ key, value string }{k, v})
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		out = append(out, struct{ key, value string }{k, m[k]})
 	}
 	return out
 }

@@ -35,6 +35,10 @@ const ExpectationsTimeout = 5 * time.Minute
 // creations, deletions and status of each step's result.
 type ReplicaSetController struct {
 	sets map[string]*rsMemory
+	// cache is the incremental controller's copy of the pod informer
+	// cache and its counts per ReplicaSet; nil for a controller that is
+	// given the pods whole at every step.
+	cache *rsCache
 }
 
 // rsMemory is what the controller remembers of one ReplicaSet.
@@ -51,6 +55,13 @@ type rsMemory struct {
 	seen, spare map[string]bool
 	deleted     map[string]bool
 	expectedAt  time.Time
+	// An incremental controller observes creations in the pod events
+	// instead of seen: fresh holds the pods (by UID, or key) added to the
+	// cache since the set's previous step (their cache key), gone those
+	// of that step's cache deleted since. They are kept only while
+	// creations are awaited (expecting, add > 0).
+	fresh map[string]string
+	gone  map[string]bool
 	// failures counts consecutive failed syncs; deadline is the earliest
 	// time the set is queued for, zero when none.
 	failures int
@@ -66,16 +77,41 @@ func NewReplicaSetController() *ReplicaSetController { return &ReplicaSetControl
 // comes off the queue (a pod or ReplicaSet event, a resync or a deadline of
 // NextDeadline), and remembers the new expectations and requeue times. A
 // ReplicaSet recreated under the same name (another uid) starts afresh.
+// An incremental controller (NewIncrementalReplicaSetController) first
+// applies in.PodEvents to its copy of the pod cache and syncs from that.
 // Errors are SyncReplicaSet's (bad input); a nil controller is an error
-// too. Both wrap api.ErrInvalidInput and leave the memory as it was.
+// too, and so are in.Pods given to an incremental controller,
+// in.PodEvents given to another, or a malformed pod event. All wrap
+// api.ErrInvalidInput and leave the memory as it was (but for the pod
+// events of a step whose ReplicaSet is bad input: the copy of the cache
+// takes them).
 func (c *ReplicaSetController) Step(in ReplicaSetInput, now time.Time) (ReplicaSetSync, error) {
 	if c == nil {
 		return ReplicaSetSync{}, fmt.Errorf("%w: replicaset controller: nil", errInvalidInput)
+	}
+	if c.cache != nil {
+		return c.stepIncremental(in, now)
+	}
+	if len(in.PodEvents) > 0 {
+		return ReplicaSetSync{}, fmt.Errorf("%w: podEvents: %d given to a controller that is given its pods whole (only NewIncrementalReplicaSetController's reads them)", errInvalidInput, len(in.PodEvents))
 	}
 	rs := in.ReplicaSet
 	if rs == nil {
 		return ReplicaSetSync{}, fmt.Errorf("%w: replicaset: nil", errInvalidInput)
 	}
+	key, mem := c.memory(rs)
+	pending := mem.pending(rs, in.Pods, now)
+	res, err := SyncReplicaSet(in, pending, now)
+	if err != nil {
+		return res, err
+	}
+	c.remember(key, mem, res, now)
+	return res, nil
+}
+
+// memory is the key of rs and what the controller remembers of it: a new
+// memory when it has none or holds one of another set of the same name.
+func (c *ReplicaSetController) memory(rs *api.ReplicaSet) (string, *rsMemory) {
 	key := rs.Namespace + "/" + rs.Name
 	mem := c.sets[key]
 	if mem != nil && mem.uid != rs.UID {
@@ -84,11 +120,12 @@ func (c *ReplicaSetController) Step(in ReplicaSetInput, now time.Time) (ReplicaS
 	if mem == nil {
 		mem = &rsMemory{uid: rs.UID}
 	}
-	pending := mem.pending(rs, in.Pods, now)
-	res, err := SyncReplicaSet(in, pending, now)
-	if err != nil {
-		return res, err
-	}
+	return key, mem
+}
+
+// remember keeps what the controller holds after the sync res of the set
+// key at now: the new expectations, the failure count and the requeue.
+func (c *ReplicaSetController) remember(key string, mem *rsMemory, res ReplicaSetSync, now time.Time) {
 	if res.Managed && (res.Create > 0 || len(res.Delete) > 0) {
 		mem.expecting = true
 		mem.add = res.Created
@@ -118,7 +155,6 @@ func (c *ReplicaSetController) Step(in ReplicaSetInput, now time.Time) (ReplicaS
 		c.sets = map[string]*rsMemory{}
 	}
 	c.sets[key] = mem
-	return res, nil
 }
 
 // NextDeadline is the earliest time a ReplicaSet is queued for — its
@@ -154,21 +190,36 @@ func (m *rsMemory) pending(rs *api.ReplicaSet, pods []*api.Pod, now time.Time) R
 		if p == nil || p.Namespace != rs.Namespace {
 			continue
 		}
-		k := p.UID
-		if k == "" {
-			k = p.Key()
-		}
+		k := podIdentity(p)
 		seen[k] = true
 		if m.expecting && m.add > 0 && !m.seen[k] {
-			if ref := p.ControllerRef(); ref != nil && ref.UID == rs.UID {
-				m.add--
-			}
+			m.observeCreation(rs, p)
 		}
-		if len(m.deleted) > 0 && p.DeletionTimestamp == nil && m.deleted[p.Key()] {
+		if m.awaitsDeletion(p) {
 			live++
 		}
 	}
 	m.seen, m.spare = seen, m.seen
+	return m.outstanding(live, now)
+}
+
+// observeCreation counts p, a pod new to the cache, as an awaited
+// creation if rs controls it.
+func (m *rsMemory) observeCreation(rs *api.ReplicaSet, p *api.Pod) {
+	if ref := p.ControllerRef(); ref != nil && ref.UID == rs.UID {
+		m.add--
+	}
+}
+
+// awaitsDeletion reports whether p is a victim of the set's last
+// deletions that is not yet being deleted.
+func (m *rsMemory) awaitsDeletion(p *api.Pod) bool {
+	return len(m.deleted) > 0 && p.DeletionTimestamp == nil && m.deleted[p.Key()]
+}
+
+// outstanding is what remains at now of the expectations, with live of
+// the deletions not yet observed: nothing once they are expired.
+func (m *rsMemory) outstanding(live int, now time.Time) ReplicaSetExpectations {
 	if !m.expecting || now.Sub(m.expectedAt) > ExpectationsTimeout {
 		return ReplicaSetExpectations{}
 	}
