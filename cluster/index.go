@@ -100,6 +100,11 @@ type storeIndex struct {
 	// finalizing counts the objects being deleted with a garbage
 	// collector finalizer (orphan or foregroundDeletion) left.
 	finalizing int
+	// missing are the names of nodes pods were bound to that the store
+	// does not hold, while missingKnown: a Node added or removed, or a
+	// node name pods are bound to for the first time, clears it.
+	missing      []string
+	missingKnown bool
 }
 
 func newStoreIndex() storeIndex {
@@ -161,6 +166,9 @@ func sameOwners(a, b []api.OwnerReference) bool {
 // update files key of kind under next's attributes instead of prev's
 // (either nil: the object is new, or gone).
 func (x *storeIndex) update(kind, key string, prev, next api.Object) {
+	if kind == "Node" && (prev == nil) != (next == nil) {
+		x.missingKnown = false
+	}
 	pa, hadPrev := indexAttrs(prev)
 	na, hasNext := indexAttrs(next)
 	if hadPrev && hasNext && pa.namespace == na.namespace && pa.controller == na.controller && pa.node == na.node && pa.gc == na.gc && pa.finalizing == na.finalizing && sameOwners(pa.owners, na.owners) {
@@ -205,7 +213,11 @@ func (x *storeIndex) file(kind, key string, a indexed, add bool) {
 			put(keysIn(x.podOrphans, a.namespace))
 		}
 		if a.node != "" {
-			put(keysIn(x.podsByNode, a.node))
+			s := keysIn(x.podsByNode, a.node)
+			if add && len(s.keys) == 0 {
+				x.missingKnown = false
+			}
+			put(s)
 		}
 		if a.gc {
 			put(&x.gcCandidates)
@@ -352,11 +364,19 @@ func gcCandidate(p *api.Pod) bool {
 // missing nodes), so leaving it out changes no pass and no deadline.
 func (s *store) podGCPods() []*api.Pod {
 	keys := s.index.gcCandidates.list()
-	var extra []string
-	for node, ks := range s.index.podsByNode {
-		if len(ks.keys) > 0 && s.objs["Node"][node] == nil {
-			extra = append(extra, ks.list()...)
+	x := &s.index
+	if !x.missingKnown {
+		x.missing = x.missing[:0]
+		for node, ks := range x.podsByNode {
+			if len(ks.keys) > 0 && s.objs["Node"][node] == nil {
+				x.missing = append(x.missing, node)
+			}
 		}
+		x.missingKnown = true
+	}
+	var extra []string
+	for _, node := range x.missing {
+		extra = append(extra, x.podsByNode[node].list()...)
 	}
 	if len(extra) > 0 {
 		keys = append(slices.Clip(keys), extra...)
