@@ -19,13 +19,14 @@ import (
 var updateDeepCopy = flag.Bool("update-deepcopy", false, "rewrite deepcopy_generated.go")
 
 // deepCopyRoots are the types that get an exported DeepCopy: the kinds an
-// API server's storage holds (cluster's store) and PodStatus (a status
-// write copies only the status).
+// API server's storage holds (cluster's store), PodStatus (a status write
+// copies only the status) and PodSpec (a controller's pod from its
+// template).
 var deepCopyRoots = []any{
 	api.Pod{}, api.Node{}, api.Namespace{}, api.PodDisruptionBudget{}, api.PriorityClass{}, api.Service{},
 	api.Deployment{}, api.ReplicaSet{}, api.StatefulSet{}, api.ControllerRevision{}, api.DaemonSet{}, api.Job{},
 	api.PersistentVolumeClaim{}, api.PersistentVolume{}, api.StorageClass{}, api.CSINode{}, api.CSIDriver{}, api.VolumeAttachment{},
-	api.PodStatus{},
+	api.PodStatus{}, api.PodSpec{},
 }
 
 // deepCopyValues are the struct types outside the rule "copy every

@@ -215,6 +215,17 @@ func (in *PodStatus) DeepCopy() *PodStatus {
 	return out
 }
 
+// DeepCopy returns a copy of the PodSpec sharing no memory with it (every
+// pointer, slice and map copied; nil for a nil receiver).
+func (in *PodSpec) DeepCopy() *PodSpec {
+	if in == nil {
+		return nil
+	}
+	out := new(PodSpec)
+	in.deepCopyInto(out)
+	return out
+}
+
 func (in *Pod) deepCopyInto(out *Pod) {
 	*out = *in
 	in.ObjectMeta.deepCopyInto(&out.ObjectMeta)
@@ -428,66 +439,30 @@ func (in *PodStatus) deepCopyInto(out *PodStatus) {
 	}
 }
 
-func (in *ObjectMeta) deepCopyInto(out *ObjectMeta) {
-	*out = *in
-	if in.DeletionTimestamp != nil {
-		out.DeletionTimestamp = new(Time)
-		*out.DeletionTimestamp = *in.DeletionTimestamp
-	}
-	if in.DeletionGracePeriodSeconds != nil {
-		out.DeletionGracePeriodSeconds = new(int64)
-		*out.DeletionGracePeriodSeconds = *in.DeletionGracePeriodSeconds
-	}
-	if in.Labels != nil {
-		m13 := make(map[string]string, len(in.Labels))
-		for k14, v15 := range in.Labels {
-			m13[k14] = v15
-		}
-		out.Labels = m13
-	}
-	if in.Annotations != nil {
-		m16 := make(map[string]string, len(in.Annotations))
-		for k17, v18 := range in.Annotations {
-			m16[k17] = v18
-		}
-		out.Annotations = m16
-	}
-	if in.OwnerReferences != nil {
-		out.OwnerReferences = make([]OwnerReference, len(in.OwnerReferences))
-		for i19 := range in.OwnerReferences {
-			in.OwnerReferences[i19].deepCopyInto(&out.OwnerReferences[i19])
-		}
-	}
-	if in.Finalizers != nil {
-		out.Finalizers = make([]string, len(in.Finalizers))
-		copy(out.Finalizers, in.Finalizers)
-	}
-}
-
 func (in *PodSpec) deepCopyInto(out *PodSpec) {
 	*out = *in
 	if in.Volumes != nil {
 		out.Volumes = make([]Volume, len(in.Volumes))
-		for i20 := range in.Volumes {
-			in.Volumes[i20].deepCopyInto(&out.Volumes[i20])
+		for i13 := range in.Volumes {
+			in.Volumes[i13].deepCopyInto(&out.Volumes[i13])
 		}
 	}
 	if in.InitContainers != nil {
 		out.InitContainers = make([]Container, len(in.InitContainers))
-		for i21 := range in.InitContainers {
-			in.InitContainers[i21].deepCopyInto(&out.InitContainers[i21])
+		for i14 := range in.InitContainers {
+			in.InitContainers[i14].deepCopyInto(&out.InitContainers[i14])
 		}
 	}
 	if in.Containers != nil {
 		out.Containers = make([]Container, len(in.Containers))
-		for i22 := range in.Containers {
-			in.Containers[i22].deepCopyInto(&out.Containers[i22])
+		for i15 := range in.Containers {
+			in.Containers[i15].deepCopyInto(&out.Containers[i15])
 		}
 	}
 	if in.EphemeralContainers != nil {
 		out.EphemeralContainers = make([]EphemeralContainer, len(in.EphemeralContainers))
-		for i23 := range in.EphemeralContainers {
-			in.EphemeralContainers[i23].deepCopyInto(&out.EphemeralContainers[i23])
+		for i16 := range in.EphemeralContainers {
+			in.EphemeralContainers[i16].deepCopyInto(&out.EphemeralContainers[i16])
 		}
 	}
 	if in.TerminationGracePeriodSeconds != nil {
@@ -499,11 +474,11 @@ func (in *PodSpec) deepCopyInto(out *PodSpec) {
 		*out.ActiveDeadlineSeconds = *in.ActiveDeadlineSeconds
 	}
 	if in.NodeSelector != nil {
-		m24 := make(map[string]string, len(in.NodeSelector))
-		for k25, v26 := range in.NodeSelector {
-			m24[k25] = v26
+		m17 := make(map[string]string, len(in.NodeSelector))
+		for k18, v19 := range in.NodeSelector {
+			m17[k18] = v19
 		}
-		out.NodeSelector = m24
+		out.NodeSelector = m17
 	}
 	if in.AutomountServiceAccountToken != nil {
 		out.AutomountServiceAccountToken = new(bool)
@@ -527,8 +502,8 @@ func (in *PodSpec) deepCopyInto(out *PodSpec) {
 	}
 	if in.Tolerations != nil {
 		out.Tolerations = make([]Toleration, len(in.Tolerations))
-		for i27 := range in.Tolerations {
-			in.Tolerations[i27].deepCopyInto(&out.Tolerations[i27])
+		for i20 := range in.Tolerations {
+			in.Tolerations[i20].deepCopyInto(&out.Tolerations[i20])
 		}
 	}
 	if in.Priority != nil {
@@ -552,16 +527,16 @@ func (in *PodSpec) deepCopyInto(out *PodSpec) {
 		*out.PreemptionPolicy = *in.PreemptionPolicy
 	}
 	if in.Overhead != nil {
-		m28 := make(ResourceList, len(in.Overhead))
-		for k29, v30 := range in.Overhead {
-			m28[k29] = v30
+		m21 := make(ResourceList, len(in.Overhead))
+		for k22, v23 := range in.Overhead {
+			m21[k22] = v23
 		}
-		out.Overhead = m28
+		out.Overhead = m21
 	}
 	if in.TopologySpreadConstraints != nil {
 		out.TopologySpreadConstraints = make([]TopologySpreadConstraint, len(in.TopologySpreadConstraints))
-		for i31 := range in.TopologySpreadConstraints {
-			in.TopologySpreadConstraints[i31].deepCopyInto(&out.TopologySpreadConstraints[i31])
+		for i24 := range in.TopologySpreadConstraints {
+			in.TopologySpreadConstraints[i24].deepCopyInto(&out.TopologySpreadConstraints[i24])
 		}
 	}
 	if in.SetHostnameAsFQDN != nil {
@@ -590,19 +565,55 @@ func (in *PodSpec) deepCopyInto(out *PodSpec) {
 	}
 	if in.HostAliases != nil {
 		out.HostAliases = make([]HostAlias, len(in.HostAliases))
-		for i32 := range in.HostAliases {
-			in.HostAliases[i32].deepCopyInto(&out.HostAliases[i32])
+		for i25 := range in.HostAliases {
+			in.HostAliases[i25].deepCopyInto(&out.HostAliases[i25])
 		}
 	}
 	if in.ResourceClaims != nil {
 		out.ResourceClaims = make([]PodResourceClaim, len(in.ResourceClaims))
-		for i33 := range in.ResourceClaims {
-			in.ResourceClaims[i33].deepCopyInto(&out.ResourceClaims[i33])
+		for i26 := range in.ResourceClaims {
+			in.ResourceClaims[i26].deepCopyInto(&out.ResourceClaims[i26])
 		}
 	}
 	if in.HostnameOverride != nil {
 		out.HostnameOverride = new(string)
 		*out.HostnameOverride = *in.HostnameOverride
+	}
+}
+
+func (in *ObjectMeta) deepCopyInto(out *ObjectMeta) {
+	*out = *in
+	if in.DeletionTimestamp != nil {
+		out.DeletionTimestamp = new(Time)
+		*out.DeletionTimestamp = *in.DeletionTimestamp
+	}
+	if in.DeletionGracePeriodSeconds != nil {
+		out.DeletionGracePeriodSeconds = new(int64)
+		*out.DeletionGracePeriodSeconds = *in.DeletionGracePeriodSeconds
+	}
+	if in.Labels != nil {
+		m27 := make(map[string]string, len(in.Labels))
+		for k28, v29 := range in.Labels {
+			m27[k28] = v29
+		}
+		out.Labels = m27
+	}
+	if in.Annotations != nil {
+		m30 := make(map[string]string, len(in.Annotations))
+		for k31, v32 := range in.Annotations {
+			m30[k31] = v32
+		}
+		out.Annotations = m30
+	}
+	if in.OwnerReferences != nil {
+		out.OwnerReferences = make([]OwnerReference, len(in.OwnerReferences))
+		for i33 := range in.OwnerReferences {
+			in.OwnerReferences[i33].deepCopyInto(&out.OwnerReferences[i33])
+		}
+	}
+	if in.Finalizers != nil {
+		out.Finalizers = make([]string, len(in.Finalizers))
+		copy(out.Finalizers, in.Finalizers)
 	}
 }
 
@@ -1232,18 +1243,6 @@ func (in *ResourceRequirements) deepCopyInto(out *ResourceRequirements) {
 	}
 }
 
-func (in *OwnerReference) deepCopyInto(out *OwnerReference) {
-	*out = *in
-	if in.Controller != nil {
-		out.Controller = new(bool)
-		*out.Controller = *in.Controller
-	}
-	if in.BlockOwnerDeletion != nil {
-		out.BlockOwnerDeletion = new(bool)
-		*out.BlockOwnerDeletion = *in.BlockOwnerDeletion
-	}
-}
-
 func (in *Volume) deepCopyInto(out *Volume) {
 	*out = *in
 	in.VolumeSource.deepCopyInto(&out.VolumeSource)
@@ -1466,6 +1465,18 @@ func (in *PodResourceClaim) deepCopyInto(out *PodResourceClaim) {
 	if in.ResourceClaimTemplateName != nil {
 		out.ResourceClaimTemplateName = new(string)
 		*out.ResourceClaimTemplateName = *in.ResourceClaimTemplateName
+	}
+}
+
+func (in *OwnerReference) deepCopyInto(out *OwnerReference) {
+	*out = *in
+	if in.Controller != nil {
+		out.Controller = new(bool)
+		*out.Controller = *in.Controller
+	}
+	if in.BlockOwnerDeletion != nil {
+		out.BlockOwnerDeletion = new(bool)
+		*out.BlockOwnerDeletion = *in.BlockOwnerDeletion
 	}
 }
 

@@ -290,11 +290,7 @@ func (s *deploymentSyncer) getNewReplicaSet(existing *api.ReplicaSet, oldRSs []*
 	hash := s.hash(&d.Spec.Template, d.Status.CollisionCount)
 	// The new ReplicaSet shares nothing with the Deployment.
 	template := d.Spec.Template
-	spec, err := copyPodSpec(&d.Spec.Template.Spec)
-	if err != nil {
-		return nil, fmt.Errorf("deployment %s/%s: spec.template.spec: %w", d.Namespace, d.Name, err)
-	}
-	template.Spec = spec
+	template.Spec = copyPodSpec(&d.Spec.Template.Spec)
 	template.Labels = withLabel(d.Spec.Template.Labels, LabelPodTemplateHash, hash)
 	template.Annotations = maps.Clone(d.Spec.Template.Annotations)
 	template.OwnerReferences = slices.Clone(d.Spec.Template.OwnerReferences)

@@ -1,7 +1,6 @@
 package workloads
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -28,10 +27,7 @@ func PodFromTemplate(template *api.PodTemplateSpec, ownerName string, controller
 	if template == nil {
 		return nil, fmt.Errorf("%w: pod template: nil", errInvalidInput)
 	}
-	spec, err := copyPodSpec(&template.Spec)
-	if err != nil {
-		return nil, fmt.Errorf("%w: pod template of %q: spec: %v", errInvalidInput, ownerName, err)
-	}
+	spec := copyPodSpec(&template.Spec)
 	pod := &api.Pod{
 		ObjectMeta: api.ObjectMeta{
 			GenerateName: podNamePrefix(ownerName),
@@ -119,15 +115,7 @@ func copyOwnerRef(r api.OwnerReference) api.OwnerReference {
 
 func ptrTo[T any](v T) *T { return &v }
 
-// copyPodSpec deep-copies a pod spec through its JSON form, the form in
-// which every field of api.PodSpec is defined: the copy shares no map,
-// slice or pointer with the original.
-func copyPodSpec(s *api.PodSpec) (api.PodSpec, error) {
-	var out api.PodSpec
-	b, err := json.Marshal(s)
-	if err != nil {
-		return out, err
-	}
-	err = json.Unmarshal(b, &out)
-	return out, err
-}
+// copyPodSpec deep-copies a pod spec (the template's spec.DeepCopy() of
+// upstream's controllers): the copy shares no map, slice or pointer with
+// the original.
+func copyPodSpec(s *api.PodSpec) api.PodSpec { return *s.DeepCopy() }

@@ -155,11 +155,7 @@ func revisionRestoresTemplate(revision *api.ControllerRevision, data, key []byte
 // revisionTemplateKey is the template's v1 encoding after the API server's pod
 // defaulting, the form two templates are compared by value in.
 func revisionTemplateKey(tmpl *api.PodTemplateSpec) ([]byte, error) {
-	spec, err := copyPodSpec(&tmpl.Spec)
-	if err != nil {
-		return nil, err
-	}
-	pod := &api.Pod{Spec: spec}
+	pod := &api.Pod{Spec: copyPodSpec(&tmpl.Spec)}
 	api.DefaultPod(pod)
 	t := api.PodTemplateSpec{ObjectMeta: tmpl.ObjectMeta, Spec: pod.Spec}
 	m, err := v1Template(&t)
