@@ -298,8 +298,8 @@ func (m *Machine) runPodGC(now time.Time) error {
 		return nil
 	}
 	m.gcSeen = true
-	nodes := listed[*api.Node](m.cache, "Node")
-	res := stepMachine1(m, "pod-garbage-collector", "", m.gc, termination.GCInput{Pods: m.cache.podGCPods(), Nodes: nodes, NodeExists: func(name string) bool {
+	pods := m.cache.podGCPods()
+	res := stepMachine1(m, "pod-garbage-collector", "", m.gc, termination.GCInput{Pods: pods, Nodes: m.cache.nodesOf(pods), NodeExists: func(name string) bool {
 		return m.store.get("Node", name) != nil
 	}}, now)
 	for _, a := range res.Actions {
