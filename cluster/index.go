@@ -14,61 +14,84 @@ import (
 // scanning the kind; each list of keys is kept sorted, so that what a
 // caller gets is in the key order a scan would give.
 
-// sortedKeys is a set of store keys, read in sorted order: keys added
-// in order are appended, others make the list sort itself at the next
-// read (a scenario's objects come in file order).
+// sortedKeys is a set of store keys, read in sorted order. A key past the
+// last one is appended; other adds and removes are kept aside (added,
+// gone) and merged into the sorted list at the next read, so that a write
+// to a list of 50,000 keys moves none of them and a read after writes
+// costs one merge.
 type sortedKeys struct {
-	keys     []string
-	unsorted bool
-	// gone are keys removed while unsorted, dropped at the next sort.
-	gone map[string]bool
+	keys []string // sorted, without the pending changes
+	// added are keys not in keys; gone are keys of keys removed.
+	added, gone map[string]bool
 }
 
 func (s *sortedKeys) add(k string) {
-	if n := len(s.keys); n == 0 || s.keys[n-1] < k {
-		s.keys = append(s.keys, k)
-		return
-	}
-	if s.unsorted {
-		delete(s.gone, k)
-		s.keys = append(s.keys, k) // a duplicate goes at the sort
-		return
-	}
-	i, found := slices.BinarySearch(s.keys, k)
-	if !found {
-		if len(s.keys)-i > 64 && len(s.keys) > 16384 {
+	if len(s.added) == 0 && len(s.gone) == 0 {
+		if n := len(s.keys); n == 0 || s.keys[n-1] < k {
 			s.keys = append(s.keys, k)
-			s.unsorted = true
 			return
 		}
-		s.keys = slices.Insert(s.keys, i, k)
 	}
+	if _, found := slices.BinarySearch(s.keys, k); found {
+		delete(s.gone, k)
+		return
+	}
+	if s.added == nil {
+		s.added = map[string]bool{}
+	}
+	s.added[k] = true
 }
 
 func (s *sortedKeys) remove(k string) {
-	if s.unsorted {
-		// Unsorted until the next read, which drops it (with a
-		// duplicate add may have left).
+	if s.added[k] {
+		delete(s.added, k)
+		return
+	}
+	if _, found := slices.BinarySearch(s.keys, k); found {
 		if s.gone == nil {
 			s.gone = map[string]bool{}
 		}
 		s.gone[k] = true
-		return
-	}
-	if i, found := slices.BinarySearch(s.keys, k); found {
-		s.keys = slices.Delete(s.keys, i, i+1)
 	}
 }
 
+// len is the number of keys.
+func (s *sortedKeys) len() int {
+	if s == nil {
+		return 0
+	}
+	return len(s.keys) - len(s.gone) + len(s.added)
+}
+
+// sort merges the pending changes into keys.
 func (s *sortedKeys) sort() {
-	if s.unsorted {
-		if len(s.gone) > 0 {
-			s.keys = slices.DeleteFunc(s.keys, func(x string) bool { return s.gone[x] })
-			clear(s.gone)
+	if len(s.added) == 0 && len(s.gone) == 0 {
+		return
+	}
+	if len(s.gone) > 0 {
+		s.keys = slices.DeleteFunc(s.keys, func(x string) bool { return s.gone[x] })
+		clear(s.gone)
+	}
+	if len(s.added) > 0 {
+		add := make([]string, 0, len(s.added))
+		for k := range s.added {
+			add = append(add, k)
 		}
-		slices.Sort(s.keys)
-		s.keys = slices.Compact(s.keys)
-		s.unsorted = false
+		slices.Sort(add)
+		clear(s.added)
+		merged := make([]string, 0, len(s.keys)+len(add))
+		i, j := 0, 0
+		for i < len(s.keys) && j < len(add) {
+			if s.keys[i] < add[j] {
+				merged = append(merged, s.keys[i])
+				i++
+			} else {
+				merged = append(merged, add[j])
+				j++
+			}
+		}
+		merged = append(merged, s.keys[i:]...)
+		s.keys = append(merged, add[j:]...)
 	}
 }
 
@@ -214,7 +237,7 @@ func (x *storeIndex) file(kind, key string, a indexed, add bool) {
 		}
 		if a.node != "" {
 			s := keysIn(x.podsByNode, a.node)
-			if add && len(s.keys) == 0 {
+			if add && s.len() == 0 {
 				x.missingKnown = false
 			}
 			put(s)
@@ -389,7 +412,7 @@ func (s *store) podGCPods() []*api.Pod {
 	if !x.missingKnown {
 		x.missing = x.missing[:0]
 		for node, ks := range x.podsByNode {
-			if len(ks.keys) > 0 && s.objs["Node"][node] == nil {
+			if ks.len() > 0 && s.objs["Node"][node] == nil {
 				x.missing = append(x.missing, node)
 			}
 		}
