@@ -77,7 +77,31 @@ func (m *Machine) runReplicaSets(now time.Time) error {
 // sends), so that the controller's sync learns how many of its creates
 // succeed, as it does from the API's answers: every replica of a sync is
 // the same pod but for its generated name, so all pass or all fail.
+//
+// The verdict is kept per set until its generation (its template) or the
+// PriorityClasses change: nothing else it reads does (the generated name's
+// suffix is always valid).
 func (m *Machine) admitsReplica(rs *api.ReplicaSet) error {
+	if v, ok := m.rsAdmit[rs.UID]; ok && v.generation == rs.Generation && v.classWrites == m.store.classWrites {
+		return v.err
+	}
+	err := m.admitReplica(rs)
+	if m.rsAdmit == nil {
+		m.rsAdmit = map[string]admitVerdict{}
+	}
+	m.rsAdmit[rs.UID] = admitVerdict{generation: rs.Generation, classWrites: m.store.classWrites, err: err}
+	return err
+}
+
+// admitVerdict is admitsReplica's answer for a set at a generation and a
+// count of PriorityClass writes.
+type admitVerdict struct {
+	generation  int64
+	classWrites uint64
+	err         error
+}
+
+func (m *Machine) admitReplica(rs *api.ReplicaSet) error {
 	ref := workloads.NewControllerRef(&rs.ObjectMeta, "apps/v1", "ReplicaSet")
 	p, err := workloads.CreatePodFromTemplate(&rs.Spec.Template, rs.Name, "", &ref)
 	if err != nil {

@@ -54,6 +54,9 @@ type store struct {
 	watch   []watchEvent
 	tolSecs admission.TolerationSeconds
 	index   storeIndex
+	// classWrites counts the writes of PriorityClasses, the one kind pod
+	// admission reads.
+	classWrites uint64
 }
 
 func newStore(tol admission.TolerationSeconds) *store {
@@ -165,6 +168,9 @@ func (s *store) put(kind, key string, o api.Object, typ watchType, old api.Objec
 		s.objs[kind] = map[string]api.Object{}
 	}
 	prev, existed := s.objs[kind][key]
+	if kind == "PriorityClass" {
+		s.classWrites++
+	}
 	if typ == watchDeleted {
 		s.index.update(kind, key, prev, nil)
 	} else {
