@@ -95,12 +95,20 @@ type recorder struct {
 	out   []Record
 	// last holds each watched object's last summary.
 	last map[watchKey]summary
+	// stamped is the instant whose offset and text stamp and text hold
+	// (the records of a step share theirs).
+	stamped time.Time
+	stamp   string
+	off     float64
 }
 
 func (r *recorder) add(now time.Time, rec Record) {
+	if !now.Equal(r.stamped) || r.stamp == "" {
+		r.stamped, r.stamp, r.off = now, now.UTC().Format(time.RFC3339Nano), offset(now, r.start)
+	}
 	rec.at = now
-	rec.Offset = offset(now, r.start)
-	rec.Time = now.UTC().Format(time.RFC3339Nano)
+	rec.Offset = r.off
+	rec.Time = r.stamp
 	r.out = append(r.out, rec)
 }
 

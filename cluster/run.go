@@ -67,7 +67,7 @@ func Run(sc *Scenario, start time.Time) (Result, error) {
 	for i := range setup {
 		setup[i].Offset = offset(setup[i].at, t0)
 	}
-	m.rec.start = t0
+	m.rec.start, m.rec.stamp = t0, "" // (a new t=0: the stamp's offset is stale)
 	m.answers = newAnswers(m, t0)
 	rec = recorder{start: t0}
 	rec.scenario(t0, "Normal", "Start", "", "t=0")
