@@ -69,8 +69,11 @@ type podRun struct {
 	removeAsked  bool
 	lastReported *api.PodStatus
 	// probes are the kubelet's probe workers of the pod's containers,
-	// each made at its container's first start.
-	probes []*probeRun
+	// each made at its container's first start; probeless is set for a
+	// pod whose spec has no probe at all (probes are immutable): it never
+	// gets a worker.
+	probes    []*probeRun
+	probeless bool
 }
 
 // probeRun is one probe worker: the probe of kind on container.
@@ -248,7 +251,7 @@ func (k *kubelet) observe(c *Machine, key string, now time.Time) error {
 		if err != nil {
 			return err
 		}
-		r = &podRun{key: key, uid: pod.UID, m: lifecycle.NewMachine(pod, lifecycle.MachineConfig{})}
+		r = &podRun{key: key, uid: pod.UID, m: lifecycle.NewMachine(pod, lifecycle.MachineConfig{}), probeless: !hasProbes(pod)}
 		k.pods[key] = r
 		if err := k.step(c, r, verdict, now); err != nil {
 			return err
@@ -322,6 +325,9 @@ func (k *kubelet) step(c *Machine, r *podRun, ev lifecycle.Event, now time.Time)
 // reports (a startup probe's success lets the readiness probe run in the
 // same instant). A worker that exits (the pod is terminal) is dropped.
 func (k *kubelet) runProbes(c *Machine, r *podRun, now time.Time) error {
+	if r.probeless {
+		return nil
+	}
 	for round := 0; round < 64; round++ {
 		if k.pods[r.key] != r || r.m.Removed() {
 			return nil
@@ -383,6 +389,20 @@ func (r *podRun) addProbes(pod *api.Pod) {
 	}
 }
 
+// hasProbes reports whether a container or init container of pod has a
+// startup, readiness or liveness probe.
+func hasProbes(pod *api.Pod) bool {
+	for _, list := range [2][]api.Container{pod.Spec.InitContainers, pod.Spec.Containers} {
+		for i := range list {
+			c := &list[i]
+			if c.StartupProbe != nil || c.ReadinessProbe != nil || c.LivenessProbe != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func (r *podRun) hasProbes(container string) bool {
 	for _, p := range r.probes {
 		if p.container == container {
@@ -402,7 +422,6 @@ func (k *kubelet) feed(c *Machine, r *podRun, ev lifecycle.Event, now time.Time)
 		ev := queue[0]
 		queue = queue[1:]
 		status, actions := stepMachine(c, "kubelet", r.key, r.m, ev, now)
-		pod := r.m.Pod()
 		for _, a := range actions {
 			switch a.Kind {
 			case lifecycle.ActionCreateSandbox:
@@ -412,7 +431,7 @@ func (k *kubelet) feed(c *Machine, r *podRun, ev lifecycle.Event, now time.Time)
 			case lifecycle.ActionPullImage:
 				queue = append(queue, lifecycle.ImagePulled(a.Container))
 			case lifecycle.ActionStartContainer:
-				k.started(c, r, pod, a.Container, now)
+				k.started(c, r, r.m.Pod(), a.Container, now)
 				queue = append(queue, lifecycle.ContainerStarted(a.Container))
 			case lifecycle.ActionRunPostStart:
 				queue = append(queue, lifecycle.PostStartFinished(a.Container))
