@@ -129,10 +129,6 @@ func timedProfile(b *testing.B, i int) func() {
 	if err != nil {
 		b.Fatal(err)
 	}
-	// A timed part of milliseconds needs more than pprof's 100 samples a
-	// second: set first, the rate stays (pprof warns that it cannot set
-	// its own).
-	runtime.SetCPUProfileRate(2000)
 	if err := pprof.StartCPUProfile(f); err != nil {
 		b.Fatal(err)
 	}
