@@ -22,29 +22,28 @@ import (
 //
 // Durations are Go durations ("40s", "5m"), as the flags take them.
 func (cfg *Config) controllerManagerFlag(key, value string) (ok bool, err error) {
-	bad := func(detail string) error {
-		return fmt.Errorf("cluster: %w: config %s: %q: %s", api.ErrInvalidInput, key, value, detail)
-	}
+	f := flagValue{key, value}
+	bad := f.bad
 	duration := func(dst *time.Duration) error {
-		d, err := time.ParseDuration(value)
-		if err != nil {
-			return bad(err.Error())
+		d, err := f.duration()
+		if err == nil && d <= 0 {
+			err = bad("must be positive")
 		}
-		if d <= 0 {
-			return bad("must be positive")
+		if err != nil {
+			return err
 		}
 		*dst = d
 		return nil
 	}
 	rate := func(dst *float32, positive bool) error {
-		f, err := strconv.ParseFloat(value, 32)
+		x, err := strconv.ParseFloat(value, 32)
 		if err != nil {
 			return bad("not a number")
 		}
-		if f < 0 || positive && f == 0 {
+		if x < 0 || positive && x == 0 {
 			return bad("out of range")
 		}
-		*dst = float32(f)
+		*dst = float32(x)
 		return nil
 	}
 	nl := &cfg.NodeLifecycle
@@ -84,4 +83,23 @@ func (cfg *Config) controllerManagerFlag(key, value string) (ok bool, err error)
 		return false, nil
 	}
 	return true, nil
+}
+
+// flagValue is one config entry being read, by upstream flag name: its
+// errors name the key and the value.
+type flagValue struct{ key, value string }
+
+// bad is the entry refused for detail.
+func (f flagValue) bad(detail string) error {
+	return fmt.Errorf("cluster: %w: config %s: %q: %s", api.ErrInvalidInput, f.key, f.value, detail)
+}
+
+// duration reads the value as a Go duration ("40s", "5m"), as the flags
+// take them.
+func (f flagValue) duration() (time.Duration, error) {
+	d, err := time.ParseDuration(f.value)
+	if err != nil {
+		return 0, f.bad(err.Error())
+	}
+	return d, nil
 }

@@ -3,7 +3,6 @@ package cluster
 import (
 	"fmt"
 	"strconv"
-	"time"
 
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/nodepressure"
@@ -14,9 +13,8 @@ import (
 // for a key that is none of them. The eviction settings are checked as
 // the kubelet checks them at start (nodepressure.ParseSettings).
 func (cfg *Config) kubeletFlag(key, value string) (ok bool, err error) {
-	bad := func(detail string) error {
-		return fmt.Errorf("cluster: %w: config %s: %q: %s", api.ErrInvalidInput, key, value, detail)
-	}
+	f := flagValue{key, value}
+	bad := f.bad
 	ev := &cfg.Eviction
 	switch key {
 	case "eviction-hard", "eviction-soft", "eviction-soft-grace-period", "eviction-minimum-reclaim":
@@ -35,8 +33,8 @@ func (cfg *Config) kubeletFlag(key, value string) (ok bool, err error) {
 			ev.MinimumReclaim = m
 		}
 	case "eviction-pressure-transition-period":
-		if _, err := time.ParseDuration(value); err != nil {
-			return true, bad(err.Error())
+		if _, err := f.duration(); err != nil {
+			return true, err
 		}
 		ev.PressureTransitionPeriod = value
 	case "eviction-max-pod-grace-period":
@@ -46,9 +44,9 @@ func (cfg *Config) kubeletFlag(key, value string) (ok bool, err error) {
 		}
 		ev.MaxPodGracePeriodSeconds = n
 	case "shutdown-grace-period", "shutdown-grace-period-critical-pods":
-		d, err := time.ParseDuration(value)
+		d, err := f.duration()
 		if err != nil {
-			return true, bad(err.Error())
+			return true, err
 		}
 		if key == "shutdown-grace-period" {
 			cfg.Shutdown.GracePeriod = d
