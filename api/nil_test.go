@@ -283,6 +283,10 @@ var nilCases = map[string]func(t *testing.T){
 	"ZoneKey": func(t *testing.T) {
 		niltest.Zero(t, api.ZoneKey(nil))
 	},
+	"NodeZone": func(t *testing.T) {
+		region, zone := api.NodeZone(nil)
+		niltest.Zero(t, region, zone)
+	},
 	"IsStaticPod":   func(t *testing.T) { niltest.Zero(t, api.IsStaticPod(nil)) },
 	"IsCriticalPod": func(t *testing.T) { niltest.Zero(t, api.IsCriticalPod(nil)) },
 	"IsPodReady":    func(t *testing.T) { niltest.Zero(t, api.IsPodReady(nil)) },

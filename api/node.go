@@ -133,18 +133,30 @@ type Namespace struct {
 // deprecated failure-domain.beta.kubernetes.io ones when present, else
 // topology.kubernetes.io/region and /zone — joined as region + ":\x00:" +
 // zone, or "" when the node has neither. A nil node has no zone.
-func ZoneKey(n *Node) string {
+func ZoneKey(n *Node) string { return JoinZoneKey(NodeZone(n)) }
+
+// NodeZone is the region and zone ZoneKey joins: the deprecated
+// failure-domain.beta.kubernetes.io labels when present, else
+// topology.kubernetes.io/region and /zone ("" for a label the node lacks,
+// and for a nil node).
+func NodeZone(n *Node) (region, zone string) {
 	if n == nil || n.Labels == nil {
-		return ""
+		return "", ""
 	}
 	zone, ok := n.Labels[LabelFailureDomainBetaZone]
 	if !ok {
 		zone = n.Labels[LabelTopologyZone]
 	}
-	region, ok := n.Labels[LabelFailureDomainBetaRegion]
+	region, ok = n.Labels[LabelFailureDomainBetaRegion]
 	if !ok {
 		region = n.Labels[LabelTopologyRegion]
 	}
+	return region, zone
+}
+
+// JoinZoneKey is the ZoneKey of a region and a zone: region + ":\x00:" +
+// zone, or "" when both are empty (SplitZoneKey is its inverse).
+func JoinZoneKey(region, zone string) string {
 	if region == "" && zone == "" {
 		return ""
 	}

@@ -75,10 +75,13 @@ type Controller struct {
 	cfg     Config
 	monitor Monitor
 	known   map[string]knownNode // node name -> when it was last listed, and its UID
-	passes  uint64
-	states  map[string]ZoneState
-	tainter map[string]*zoneTainter
-	seq     uint64
+	// zoneKeys interns the zone keys seen (api.ZoneKey), so that a pass
+	// joins no string per node.
+	zoneKeys map[[2]string]string
+	passes   uint64
+	states   map[string]ZoneState
+	tainter  map[string]*zoneTainter
+	seq      uint64
 
 	// The passes' schedule: both tick from start, the controller's first
 	// step; nextMonitor and nextTaint are the next ticks due.
@@ -277,6 +280,21 @@ func applyReports(nodes []*api.Node, reps []HealthReport) []*api.Node {
 	return out
 }
 
+// zoneKey is api.ZoneKey of n, interned.
+func (c *Controller) zoneKey(n *api.Node) string {
+	region, zone := api.NodeZone(n)
+	k := [2]string{region, zone}
+	key, ok := c.zoneKeys[k]
+	if !ok {
+		if c.zoneKeys == nil {
+			c.zoneKeys = map[[2]string]string{}
+		}
+		key = api.JoinZoneKey(region, zone)
+		c.zoneKeys[k] = key
+	}
+	return key
+}
+
 // monitorPass is one monitor pass at now over every node of the cluster;
 // nodes missing since the last pass are forgotten.
 func (c *Controller) monitorPass(nodes []*api.Node, leases map[string]time.Time, now time.Time, pass *Report) {
@@ -289,7 +307,7 @@ func (c *Controller) monitorPass(nodes []*api.Node, leases map[string]time.Time,
 	keys := make([]string, len(nodes))
 	c.passes++
 	for i, n := range nodes {
-		keys[i] = api.ZoneKey(n)
+		keys[i] = c.zoneKey(n)
 		taints[i] = n.Spec.Taints
 		k, seen := c.known[n.Name]
 		if !seen {
@@ -322,7 +340,8 @@ func (c *Controller) monitorPass(nodes []*api.Node, leases map[string]time.Time,
 
 	ready := map[string][]*api.NodeCondition{}
 	for i, n := range nodes {
-		rep, _ := c.monitor.observeHealth(n, leases[n.Name], now)
+		rep := &pass.Nodes[i]
+		c.monitor.observeHealth(n, leases[n.Name], now, rep)
 		if _, excluded := n.Labels[LabelNodeExcludeDisruption]; !excluded {
 			ready[keys[i]] = append(ready[keys[i]], rep.CurrentReady)
 		}
@@ -342,7 +361,6 @@ func (c *Controller) monitorPass(nodes []*api.Node, leases map[string]time.Time,
 		}
 		rep.NoExecute = update
 		rep.Taints = update.Taints
-		pass.Nodes[i] = rep
 	}
 	c.handleDisruption(nodes, ready, now, pass)
 	for k, st := range c.states {

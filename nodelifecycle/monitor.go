@@ -152,7 +152,8 @@ func (m *Monitor) Step(in MonitorInput, now time.Time) (HealthReport, error) {
 		delete(m.nodes, node.Name)
 		return HealthReport{}, nil
 	}
-	rep, h := m.observeHealth(node, in.LeaseRenew, now)
+	var rep HealthReport
+	h := m.observeHealth(node, in.LeaseRenew, now, &rep)
 	after := *node
 	after.Status.Conditions = rep.Conditions
 	after.Spec.Taints = rep.NoSchedule.Taints
@@ -215,14 +216,13 @@ func (m *Monitor) NextDeadline() time.Time {
 // the pods marked not ready, doNoScheduleTaintingPass): the report so far,
 // the node's health record and the node as it stands after the status
 // write and the NoSchedule pass.
-func (m *Monitor) observeHealth(node *api.Node, leaseRenew, now time.Time) (HealthReport, *nodeHealth) {
+func (m *Monitor) observeHealth(node *api.Node, leaseRenew, now time.Time, rep *HealthReport) *nodeHealth {
 	if m.nodes == nil {
 		m.nodes = map[string]*nodeHealth{}
 	}
 	h := m.nodes[node.Name]
 	conds := node.Status.Conditions
 	current := node.FindCondition(api.NodeReady)
-	var rep HealthReport
 	created := node.CreationTimestamp.Time
 	if current == nil {
 		rep.ObservedReady = api.NodeCondition{Type: api.NodeReady, Status: api.ConditionUnknown, LastHeartbeatTime: node.CreationTimestamp, LastTransitionTime: node.CreationTimestamp}
@@ -258,7 +258,10 @@ func (m *Monitor) observeHealth(node *api.Node, leaseRenew, now time.Time) (Heal
 	rep.ProbeTime = h.probe
 	rep.CurrentReady = current
 	rep.Conditions = conds
-	if now.After(h.probe.Add(rep.GracePeriod)) {
+	// Past the grace period the look forces Ready (and the pressure
+	// conditions) to Unknown and writes the status when Ready changed: a
+	// Ready already Unknown stays as it is, so nothing is written.
+	if now.After(h.probe.Add(rep.GracePeriod)) && (current == nil || current.Status != api.ConditionUnknown) {
 		forced := forceUnknown(conds, node.CreationTimestamp, now)
 		newReady := findNodeCondition(forced, api.NodeReady)
 		if !sameNodeCondition(newReady, &rep.ObservedReady) {
@@ -282,7 +285,7 @@ func (m *Monitor) observeHealth(node *api.Node, leaseRenew, now time.Time) (Heal
 		after.Status.Conditions = rep.Conditions
 		rep.NoSchedule = NoScheduleTaintPass(&after, now)
 	}
-	return rep, h
+	return h
 }
 
 // noExecute runs markNodeForTainting / markNodeAsReachable with the
