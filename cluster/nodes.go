@@ -98,11 +98,9 @@ func (m *Machine) runNodeLifecycle(now time.Time) error {
 		return nil
 	}
 	nodes := listed[*api.Node](m.cache, "Node")
-	leases := make(map[string]time.Time, len(m.leases))
-	for k, v := range m.leases {
-		leases[k] = v
-	}
-	rep, err := stepMachine(m, "node-lifecycle-controller", "", m.nlc, nodelifecycle.Input{Nodes: nodes, Leases: leases}, now)
+	// The controller reads the leases during its step and keeps none of
+	// them: the kubelets' renewals are written between steps.
+	rep, err := stepMachine(m, "node-lifecycle-controller", "", m.nlc, nodelifecycle.Input{Nodes: nodes, Leases: m.leases}, now)
 	if err != nil {
 		return fmt.Errorf("cluster: node lifecycle controller: %w", err)
 	}

@@ -114,7 +114,10 @@ func newController(cfg Config) *Controller {
 // The same input again is the tick: time passed, nothing else happened.
 type Input struct {
 	// Nodes are every node of the cluster as the API server holds them,
-	// every write of earlier steps applied.
+	// every write of earlier steps applied. A node changed since an
+	// earlier step is a new object, as an informer delivers it: the
+	// controller reads a node it was given before by the same pointer as
+	// unchanged.
 	Nodes []*api.Node
 	// Leases maps a node's name to the renewTime of its Lease in
 	// kube-node-lease (absent: none). Only monitor passes read it.
@@ -147,6 +150,11 @@ type TaintWrite struct {
 type knownNode struct {
 	pass uint64
 	uid  string
+	// node is the object last listed, with its zone key and whether it is
+	// excluded from the zone's disruption count, read once per object.
+	node     *api.Node
+	zone     string
+	excluded bool
 }
 
 // Report is what one Step found and did: the monitor pass's results when
@@ -305,15 +313,20 @@ func (c *Controller) monitorPass(nodes []*api.Node, leases map[string]time.Time,
 	taints := make([][]api.Taint, len(nodes))
 	reachable := make([]TaintUpdate, len(nodes))
 	keys := make([]string, len(nodes))
+	excluded := make([]bool, len(nodes))
 	c.passes++
 	for i, n := range nodes {
-		keys[i] = c.zoneKey(n)
 		taints[i] = n.Spec.Taints
 		k, seen := c.known[n.Name]
 		if !seen {
 			k.uid = n.UID
 			pass.Events = append(pass.Events, NodeEvent(n.Name, n.UID, EventRegisteredNode))
 		}
+		if k.node != n {
+			_, x := n.Labels[LabelNodeExcludeDisruption]
+			k.node, k.zone, k.excluded = n, c.zoneKey(n), x
+		}
+		keys[i], excluded[i] = k.zone, k.excluded
 		k.pass = c.passes
 		c.known[n.Name] = k
 		if seen {
@@ -342,7 +355,7 @@ func (c *Controller) monitorPass(nodes []*api.Node, leases map[string]time.Time,
 	for i, n := range nodes {
 		rep := &pass.Nodes[i]
 		c.monitor.observeHealth(n, leases[n.Name], now, rep)
-		if _, excluded := n.Labels[LabelNodeExcludeDisruption]; !excluded {
+		if !excluded[i] {
 			ready[keys[i]] = append(ready[keys[i]], rep.CurrentReady)
 		}
 		// The NoSchedule pass judged the listed taints; its changes apply
