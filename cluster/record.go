@@ -95,6 +95,8 @@ type recorder struct {
 	out   []Record
 	// last holds each watched object's last summary.
 	last map[watchKey]summary
+	// strs interns the summaries' built texts.
+	strs interner
 	// stamped is the instant whose offset and text stamp and text hold
 	// (the records of a step share theirs).
 	stamped time.Time
@@ -143,7 +145,7 @@ func (r *recorder) line(now time.Time, typ, reason, object, message string) {
 // watch records a watch event whose summary changed, as the harness's
 // recorder does.
 func (r *recorder) watch(now time.Time, w watchEvent) {
-	kind, m := summarize(w.Object)
+	kind, m := summarize(w.Object, &r.strs)
 	if kind == "" {
 		return
 	}
@@ -185,7 +187,29 @@ func condStatus(conds []api.PodCondition, t api.PodConditionType) string {
 	return "-"
 }
 
-func podSummary(p *api.Pod) summary {
+// interner hands out one string per text built in its buffer: the
+// summaries' texts (a pod's containers, a node's taints) recur across
+// objects and events.
+type interner struct {
+	m   map[string]string
+	buf []byte
+}
+
+// text returns the buffer's text, interned, and empties the buffer.
+func (in *interner) text() string {
+	s, ok := in.m[string(in.buf)]
+	if !ok {
+		if in.m == nil {
+			in.m = map[string]string{}
+		}
+		s = string(in.buf)
+		in.m[s] = s
+	}
+	in.buf = in.buf[:0]
+	return s
+}
+
+func podSummary(p *api.Pod, in *interner) summary {
 	var m summary
 	m.set(fieldNode, p.Spec.NodeName)
 	m.set(fieldPhase, string(p.Status.Phase))
@@ -198,7 +222,8 @@ func podSummary(p *api.Pod) summary {
 		if p.DeletionGracePeriodSeconds != nil {
 			g = *p.DeletionGracePeriodSeconds
 		}
-		m.set(fieldDeleting, "grace="+strconv.FormatInt(g, 10)+"s")
+		in.buf = append(strconv.AppendInt(append(in.buf, "grace="...), g, 10), 's')
+		m.set(fieldDeleting, in.text())
 	}
 	for _, c := range p.Status.Conditions {
 		if c.Type == api.DisruptionTarget && c.Status == api.ConditionTrue {
@@ -209,39 +234,36 @@ func podSummary(p *api.Pod) summary {
 		}
 	}
 	if len(p.Status.ContainerStatuses) > 0 {
-		var b strings.Builder
+		b := in.buf
 		for i, c := range p.Status.ContainerStatuses {
 			if i > 0 {
-				b.WriteByte(',')
+				b = append(b, ',')
 			}
-			b.WriteString(c.Name)
-			b.WriteByte(':')
+			b = append(append(b, c.Name...), ':')
 			switch {
 			case c.State.Running != nil:
-				b.WriteString("running")
+				b = append(b, "running"...)
 			case c.State.Terminated != nil:
-				b.WriteString("terminated(")
-				b.WriteString(strconv.Itoa(int(c.State.Terminated.ExitCode)))
-				b.WriteByte(')')
+				b = append(strconv.AppendInt(append(b, "terminated("...), int64(c.State.Terminated.ExitCode), 10), ')')
 			case c.State.Waiting != nil:
-				b.WriteString("waiting(")
-				b.WriteString(c.State.Waiting.Reason)
-				b.WriteByte(')')
+				b = append(append(append(b, "waiting("...), c.State.Waiting.Reason...), ')')
 			default:
-				b.WriteString("unknown")
+				b = append(b, "unknown"...)
 			}
 		}
-		m.set(fieldContainers, b.String())
+		in.buf = b
+		m.set(fieldContainers, in.text())
 	}
 	return m
 }
 
-func nodeSummary(n *api.Node) summary {
+func nodeSummary(n *api.Node, in *interner) summary {
 	var m summary
 	m.set(fieldReady, "-")
 	for _, c := range n.Status.Conditions {
 		if c.Type == api.NodeReady {
-			m.set(fieldReady, string(c.Status)+"("+c.Reason+")")
+			in.buf = append(append(append(append(in.buf, c.Status...), '('), c.Reason...), ')')
+			m.set(fieldReady, in.text())
 		}
 	}
 	ts := make([]string, 0, len(n.Spec.Taints))
@@ -249,7 +271,15 @@ func nodeSummary(n *api.Node) summary {
 		ts = append(ts, t.Key+":"+string(t.Effect))
 	}
 	slices.Sort(ts)
-	m.set(fieldTaints, "["+strings.Join(ts, ",")+"]")
+	in.buf = append(in.buf, '[')
+	for i, t := range ts {
+		if i > 0 {
+			in.buf = append(in.buf, ',')
+		}
+		in.buf = append(in.buf, t...)
+	}
+	in.buf = append(in.buf, ']')
+	m.set(fieldTaints, in.text())
 	if n.Spec.Unschedulable {
 		m.set(fieldUnschedulable, "true")
 	}
@@ -267,13 +297,13 @@ func itoa(v int32) string { return strconv.Itoa(int(v)) }
 
 // summarize is the harness's summary of a watched object: the fields whose
 // changes make a watch record. Kinds it does not watch give "".
-func summarize(o api.Object) (string, summary) {
+func summarize(o api.Object, in *interner) (string, summary) {
 	var m summary
 	switch o := o.(type) {
 	case *api.Pod:
-		return "Pod", podSummary(o)
+		return "Pod", podSummary(o, in)
 	case *api.Node:
-		return "Node", nodeSummary(o)
+		return "Node", nodeSummary(o, in)
 	case *api.Deployment:
 		m.set(fieldSpec, replicas(o.Spec.Replicas))
 		m.set(fieldReplicas, itoa(o.Status.Replicas))
