@@ -362,6 +362,9 @@ func (m *Machine) kubeletOrder() []string {
 			m.kubeletsSorted = append(m.kubeletsSorted, n)
 		}
 		slices.Sort(m.kubeletsSorted)
+		for i, n := range m.kubeletsSorted {
+			m.kubelets[n].rank = i
+		}
 	}
 	return m.kubeletsSorted
 }

@@ -33,6 +33,9 @@ type queued struct {
 	at    time.Time
 	pos   int
 	stale bool
+	// rank is the kubelet's place in node-name order (Machine.kubeletOrder
+	// keeps it).
+	rank int
 }
 
 // add files a new kubelet.
@@ -98,7 +101,8 @@ func (q *kubeletQueue) anyDue(now time.Time) bool {
 	return len(q.dirty) > 0 || (len(q.heap) > 0 && !q.heap[0].at.After(now))
 }
 
-// due lists the kubelets due at now, by node name.
+// due lists the kubelets due at now, by node name (their rank: call
+// Machine.kubeletOrder first).
 func (q *kubeletQueue) due(now time.Time) []*kubelet {
 	q.refresh()
 	var out []*kubelet
@@ -106,7 +110,7 @@ func (q *kubeletQueue) due(now time.Time) []*kubelet {
 		out = append(out, k)
 	}
 	out = q.collect(out, 0, now)
-	slices.SortFunc(out, func(a, b *kubelet) int { return cmp.Compare(a.node, b.node) })
+	slices.SortFunc(out, func(a, b *kubelet) int { return cmp.Compare(a.rank, b.rank) })
 	return slices.Compact(out)
 }
 

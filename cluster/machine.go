@@ -882,6 +882,7 @@ func (m *Machine) runComponents(now time.Time) error {
 			return err
 		}
 	}
+	m.kubeletOrder() // the kubelets' ranks, for due's order
 	due := m.kq.due(now)
 	if m.kubeletCheck != nil {
 		var scan []*kubelet
