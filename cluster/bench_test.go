@@ -5,6 +5,7 @@ import (
 	"maps"
 	"os"
 	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -428,7 +429,9 @@ func BenchmarkDrain(b *testing.B) {
 // third of the nodes) at once in the settled cluster and runs until every
 // pod that was on them has been evicted (the node lifecycle controller's
 // NoExecute taints at --node-eviction-rate, the 300-s default
-// tolerations) and every ReplicaSet has all its replicas Ready again.
+// tolerations) and every ReplicaSet has all its replicas Ready again. It
+// also reports the largest heap (objects, live or not yet collected)
+// sampled every 100 steps, peak-heap-MiB.
 func BenchmarkZoneOutage(b *testing.B) {
 	w := loadBenchWorld(b)
 	zone := slices.Sorted(maps.Keys(w.zones))[0]
@@ -439,6 +442,7 @@ func BenchmarkZoneOutage(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer() // the file's reading is not timed
 	var simulated, wall time.Duration
+	var peak uint64
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		m := settledMachine(b, w.objs)
@@ -459,7 +463,11 @@ func BenchmarkZoneOutage(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
+		steps := 0
 		runUntil(b, m, 12*time.Hour, func(rs []cluster.Record) bool {
+			if steps++; steps%100 == 0 {
+				peak = max(peak, heapObjects())
+			}
 			for _, r := range rs {
 				if r.Source == cluster.SourceWatch && stranded[r.Object] && strings.Contains(r.Message, "deleting") {
 					delete(stranded, r.Object)
@@ -480,6 +488,7 @@ func BenchmarkZoneOutage(b *testing.B) {
 		stop()
 		simulated += m.Now().Sub(t0)
 	}
+	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
 	b.ReportMetric(simulated.Seconds()/wall.Seconds(), "sim-s/s")
 }
 
@@ -523,4 +532,13 @@ func BenchmarkRollout(b *testing.B) {
 		simulated += m.Now().Sub(t0)
 	}
 	b.ReportMetric(simulated.Seconds()/wall.Seconds(), "sim-s/s")
+}
+
+// heapObjects is the bytes of the heap's objects, live and not yet
+// collected (runtime/metrics, no stop of the world): sampled during a
+// run, its maximum bounds the memory the simulation held.
+func heapObjects() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
 }
