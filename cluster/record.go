@@ -286,7 +286,7 @@ func nodeSummary(n *api.Node, in *interner) summary {
 	return m
 }
 
-func replicas(p *int32) string {
+func replicasText(p *int32) string {
 	if p == nil {
 		return "-1"
 	}
@@ -305,25 +305,16 @@ func summarize(o api.Object, in *interner) (string, summary) {
 	case *api.Node:
 		return "Node", nodeSummary(o, in)
 	case *api.Deployment:
-		m.set(fieldSpec, replicas(o.Spec.Replicas))
-		m.set(fieldReplicas, itoa(o.Status.Replicas))
+		m.replicated(o.Spec.Replicas, o.Status.Replicas, o.Status.ReadyReplicas, o.Status.AvailableReplicas)
 		m.set(fieldUpdated, itoa(o.Status.UpdatedReplicas))
-		m.set(fieldReady, itoa(o.Status.ReadyReplicas))
-		m.set(fieldAvailable, itoa(o.Status.AvailableReplicas))
 		return "Deployment", m
 	case *api.ReplicaSet:
-		m.set(fieldSpec, replicas(o.Spec.Replicas))
-		m.set(fieldReplicas, itoa(o.Status.Replicas))
-		m.set(fieldReady, itoa(o.Status.ReadyReplicas))
-		m.set(fieldAvailable, itoa(o.Status.AvailableReplicas))
+		m.replicated(o.Spec.Replicas, o.Status.Replicas, o.Status.ReadyReplicas, o.Status.AvailableReplicas)
 		return "ReplicaSet", m
 	case *api.PersistentVolumeClaim, *api.PersistentVolume, *api.VolumeAttachment:
 		return storageSummary(o)
 	case *api.StatefulSet:
-		m.set(fieldSpec, replicas(o.Spec.Replicas))
-		m.set(fieldReplicas, itoa(o.Status.Replicas))
-		m.set(fieldReady, itoa(o.Status.ReadyReplicas))
-		m.set(fieldAvailable, itoa(o.Status.AvailableReplicas))
+		m.replicated(o.Spec.Replicas, o.Status.Replicas, o.Status.ReadyReplicas, o.Status.AvailableReplicas)
 		return "StatefulSet", m
 	case *api.DaemonSet:
 		m.set(fieldDesired, itoa(o.Status.DesiredNumberScheduled))
@@ -384,6 +375,15 @@ type summary struct {
 }
 
 func (s *summary) set(f int, v string) { s.v[f], s.has = v, s.has|1<<f }
+
+// replicated sets the fields a workload of replicas shares: spec,
+// replicas, ready, available.
+func (s *summary) replicated(spec *int32, replicas, ready, available int32) {
+	s.set(fieldSpec, replicasText(spec))
+	s.set(fieldReplicas, itoa(replicas))
+	s.set(fieldReady, itoa(ready))
+	s.set(fieldAvailable, itoa(available))
+}
 
 func (s *summary) get(f int) (string, bool) { return s.v[f], s.has&(1<<f) != 0 }
 
