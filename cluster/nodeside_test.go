@@ -2,8 +2,6 @@ package cluster_test
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -66,20 +64,8 @@ import (
 // finalPods runs testdata/<name>.json and returns its pods at until.
 func finalPods(t *testing.T, name string) []*api.Pod {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", name+".json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := cluster.ParseScenario(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := cluster.Run(sc, t0)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []*api.Pod
-	for _, o := range res.Objects {
+	for _, o := range runObjects(t, name) {
 		if p, ok := o.(*api.Pod); ok {
 			out = append(out, p)
 		}

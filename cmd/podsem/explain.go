@@ -54,12 +54,9 @@ func explainFlags(out io.Writer) (*flag.FlagSet, *explainOptions) {
 // exit status.
 func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs, opts := explainFlags(stderr)
-	names, err := parseInterspersed(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	names, status, ok := parseCommand(fs, args)
+	if !ok {
+		return status
 	}
 	if opts.format != "text" && opts.format != "mermaid" {
 		fmt.Fprintf(stderr, "podsem explain: --format %q: want text or mermaid\n", opts.format)
@@ -180,6 +177,21 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // parseInterspersed parses args as fs's flags mixed with file names, as
 // `podsem explain cluster.yaml --pod shop/web-0` is typed; "--" ends the
 // flags. It returns the file names in order.
+// parseCommand parses a command's arguments (parseInterspersed); when
+// they cannot run the command it says with which exit status: 0 after
+// -h (the usage printed), 2 for a bad flag (the flag package printed the
+// error and the usage).
+func parseCommand(fs *flag.FlagSet, args []string) (names []string, status int, ok bool) {
+	names, err := parseInterspersed(fs, args)
+	switch {
+	case err == nil:
+		return names, 0, true
+	case errors.Is(err, flag.ErrHelp):
+		return nil, 0, false
+	}
+	return nil, 2, false
+}
+
 func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	var names []string
 	for {

@@ -122,12 +122,9 @@ func simulateFlags(out io.Writer) (*flag.FlagSet, *simulateOptions) {
 // runSimulate is the simulate command: it returns the exit status.
 func runSimulate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs, opts := simulateFlags(stderr)
-	names, err := parseInterspersed(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	names, status, ok := parseCommand(fs, args)
+	if !ok {
+		return status
 	}
 	usageErr := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "podsem simulate: "+format+"\n", a...)
