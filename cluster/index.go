@@ -388,14 +388,16 @@ func gcCandidate(p *api.Pod) bool {
 // pods), so the others change no pass.
 func (s *store) nodesOf(pods []*api.Pod) []*api.Node {
 	var names []string
+	seen := map[string]bool{}
 	for _, p := range pods {
-		if p.Spec.NodeName != "" {
-			names = append(names, p.Spec.NodeName)
+		if n := p.Spec.NodeName; n != "" && !seen[n] {
+			seen[n] = true
+			names = append(names, n)
 		}
 	}
 	slices.Sort(names)
 	var out []*api.Node
-	for _, n := range slices.Compact(names) {
+	for _, n := range names {
 		if o, ok := s.objs["Node"][n].(*api.Node); ok {
 			out = append(out, o)
 		}

@@ -442,7 +442,7 @@ func (m *Machine) NextDeadline() time.Time {
 	d = earliest(d, m.appsNextDeadline())
 	d = earliest(d, m.nlc.NextDeadline())
 	d = earliest(d, m.te.NextDeadline())
-	d = earliest(d, m.gc.NextDeadline())
+	d = earliest(d, m.gcNext(m.now))
 	d = earliest(d, m.kq.next())
 	if m.kubeletCheck != nil {
 		var scan time.Time
@@ -659,7 +659,7 @@ func (m *Machine) settle(now time.Time) error {
 func (m *Machine) anyDue(now time.Time) bool {
 	due := func(d time.Time) bool { return !d.IsZero() && !d.After(now) }
 	if len(m.rsDirty) > 0 || len(m.depDirty) > 0 || due(m.rsc.NextDeadline()) || due(m.dc.NextDeadline()) || due(m.sched.NextDeadline()) ||
-		due(m.nlc.NextDeadline()) || due(m.te.NextDeadline()) || due(m.gc.NextDeadline()) {
+		due(m.nlc.NextDeadline()) || due(m.te.NextDeadline()) || m.gcDue(now) {
 		return true
 	}
 	if m.kq.anyDue(now) {

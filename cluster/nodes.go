@@ -290,9 +290,7 @@ func (m *Machine) taintEviction(ev nodelifecycle.Event, now time.Time) error {
 // deletes gets its status patch, then a force delete (grace 0), and a
 // PodGCForceDeleted record (podsem's own reason: podgc records no Event).
 func (m *Machine) runPodGC(now time.Time) error {
-	if d := m.gc.NextDeadline(); !d.IsZero() && d.After(now) || d.IsZero() && m.gcSeen {
-		// Not due, and (without a deadline) nothing it reads changed
-		// since its last step, which found no work in the same caches.
+	if !m.gcDue(now) {
 		return nil
 	}
 	m.gcSeen = true
@@ -319,6 +317,26 @@ func (m *Machine) runPodGC(now time.Time) error {
 			Object: objRef("Pod", cur.Namespace, cur.Name), Message: a.Explanation, Source: SourcePodsem})
 	}
 	return nil
+}
+
+// gcDue reports whether pod GC is to be stepped at now: at its deadline,
+// or, when a pod or node event came since its last step, at its rhythm's
+// pass time (termination.Collector.NextPass: a step between pass times
+// would only look for the work the pass time finds anyway).
+func (m *Machine) gcDue(now time.Time) bool {
+	d := m.gcNext(now)
+	return !d.IsZero() && !d.After(now)
+}
+
+// gcNext is when pod GC is next to be stepped, as seen at now: the
+// earlier of its deadline and, when a pod or node event came since its
+// last step, its next pass time; the zero time for not until an event.
+func (m *Machine) gcNext(now time.Time) time.Time {
+	d := m.gc.NextDeadline()
+	if !m.gcSeen {
+		d = earliest(d, m.gc.NextPass(now))
+	}
+	return d
 }
 
 // lose silences a node's kubelet: no Lease renewal, no status, no pod

@@ -35,6 +35,9 @@ var nilCases = map[string]func(t *testing.T){
 	"(*Collector).NextDeadline": func(t *testing.T) {
 		niltest.Zero(t, (*termination.Collector)(nil).NextDeadline())
 	},
+	"(*Collector).NextPass": func(t *testing.T) {
+		niltest.Zero(t, (*termination.Collector)(nil).NextPass(nilT0))
+	},
 	"(*Collector).Step": func(t *testing.T) {
 		niltest.Zero(t, (*termination.Collector)(nil).Step(termination.GCInput{Pods: []*api.Pod{nilPodOnNode()}}, nilT0))
 		res := termination.NewCollector(termination.GCConfig{}).Step(termination.GCInput{Pods: []*api.Pod{nil, nilPodOnNode()}, Nodes: []*api.Node{nil}}, nilT0)

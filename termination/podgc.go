@@ -218,6 +218,27 @@ func (c *Collector) NextDeadline() time.Time {
 	return c.next
 }
 
+// NextPass returns the time of the collector's first pass at or after t
+// on its rhythm (one every GCCheckPeriod from its first Step), or t itself
+// before the first Step, which is a pass whenever it comes. A nil
+// Collector has no rhythm: the zero time.
+//
+// Between passes a Step only looks at the caches for work the next pass
+// time would find, and the pass reads the caches as they are then. So a
+// caller may step the collector at NextDeadline and, when its caches
+// changed since the last Step, at NextPass of the current time, instead of
+// at every change: it gets the same passes at the same times, reading each
+// cache once per pass time instead of once per change.
+func (c *Collector) NextPass(t time.Time) time.Time {
+	if c == nil {
+		return time.Time{}
+	}
+	if !c.started {
+		return t
+	}
+	return c.passAtOrAfter(t)
+}
+
 // passAtOrAfter is the first pass time of the collector's rhythm at or
 // after t.
 func (c *Collector) passAtOrAfter(t time.Time) time.Time {

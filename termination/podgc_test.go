@@ -309,6 +309,12 @@ func TestCollectorDeadlines(t *testing.T) {
 	if !r.Ran || !c.NextDeadline().IsZero() {
 		t.Fatalf("first step: ran %v, next %v", r.Ran, c.NextDeadline())
 	}
+	if got := c.NextPass(t0.Add(47 * time.Second)); !got.Equal(t0.Add(time.Minute)) {
+		t.Fatalf("NextPass(47s) = %v, want the pass time at 1m", got)
+	}
+	if got := c.NextPass(t0.Add(time.Minute)); !got.Equal(t0.Add(time.Minute)) {
+		t.Fatalf("NextPass(1m) = %v, want 1m itself", got)
+	}
 	// Work appears at 47 s: the pass at 60 s handles it, not the step.
 	unscheduled := terminating(gcPod("default", "pending", "", api.PodPending, t0), t0, 30)
 	pods := []*api.Pod{running, unscheduled}
@@ -472,6 +478,45 @@ func TestPropertyCollectorDeadlines(t *testing.T) {
 		}
 		if !slices.Equal(a.log, b.log) {
 			t.Fatalf("a pass every 20 s deleted\n%s\nstepping by deadline deleted\n%s", strings.Join(a.log, "\n"), strings.Join(b.log, "\n"))
+		}
+
+		// And stepped at its deadlines and, once changes came since its
+		// last step, at the next pass time only (NextPass), not at each
+		// change.
+		c, cc := newWorld(), NewCollector(cfg)
+		if !cc.NextPass(t0).Equal(t0) {
+			t.Fatalf("before the first step, NextPass(t0) = %v", cc.NextPass(t0))
+		}
+		step(c, cc, 0)
+		next = 0
+		dirty, now := false, time.Duration(0)
+		for {
+			d := cc.NextDeadline()
+			if p := cc.NextPass(t0.Add(now)); dirty && (d.IsZero() || p.Before(d)) {
+				if p.Before(t0.Add(now)) || (p.Sub(t0)-now) >= GCCheckPeriod || (p.Sub(t0))%GCCheckPeriod != 0 {
+					t.Fatalf("NextPass(%v) = %v: not the first pass time at or after it", now, p.Sub(t0))
+				}
+				d = p
+			}
+			if next < len(changes) && (d.IsZero() || t0.Add(changes[next].at).Before(d)) {
+				now = changes[next].at
+				for ; next < len(changes) && changes[next].at == now; next++ {
+					apply(c, changes[next])
+				}
+				dirty = true
+				continue
+			}
+			if d.IsZero() || d.Sub(t0) > end {
+				break
+			}
+			for ; next < len(changes) && t0.Add(changes[next].at).Equal(d); next++ {
+				apply(c, changes[next])
+			}
+			now, dirty = d.Sub(t0), false
+			step(c, cc, now)
+		}
+		if !slices.Equal(a.log, c.log) {
+			t.Fatalf("a pass every 20 s deleted\n%s\nstepping at pass times after changes deleted\n%s", strings.Join(a.log, "\n"), strings.Join(c.log, "\n"))
 		}
 	})
 }
