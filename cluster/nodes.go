@@ -107,11 +107,15 @@ func (m *Machine) runNodeLifecycle(now time.Time) error {
 	for i := range rep.Events {
 		m.rec.event(now, &rep.Events[i])
 	}
-	for i, h := range rep.Nodes {
-		name := nodes[i].Name
+	for _, h := range rep.Nodes {
+		name := h.Node
 		if h.Status != nil {
 			st := *h.Status
-			if err := m.writeStatus("Node", name, nodes[i].UID, func(o api.Object) { o.(*api.Node).Status = st }); err != nil {
+			n, _ := m.cache.get("Node", name).(*api.Node)
+			if n == nil {
+				return fmt.Errorf("cluster: node lifecycle controller wrote the status of Node/%s, not in the cache", name)
+			}
+			if err := m.writeStatus("Node", name, n.UID, func(o api.Object) { o.(*api.Node).Status = st }); err != nil {
 				return err
 			}
 		}

@@ -161,16 +161,7 @@ func BenchmarkNodeLifecycleMonitorPass(b *testing.B) {
 		if err != nil || !r.MonitorPass || !r.TaintPass {
 			b.Fatal(r.MonitorPass, r.TaintPass, err)
 		}
-		for i, rep := range r.Nodes {
-			if rep.Status != nil || rep.NoSchedule.Changed() || rep.NoExecute.Changed() {
-				m := *nodes[i]
-				if rep.Status != nil {
-					m.Status = *rep.Status
-				}
-				m.Spec.Taints = rep.Taints
-				nodes[i] = &m
-			}
-		}
+		writeReports(nodes, r)
 	}
 	for range 20 { // past the grace period: zone a is Unknown
 		step()

@@ -74,11 +74,20 @@ const LabelNodeExcludeDisruption = "node.kubernetes.io/exclude-disruption"
 type Controller struct {
 	cfg     Config
 	monitor Monitor
-	known   map[string]knownNode // node name -> when it was last listed, and its UID
+	known   map[string]*knownNode // node name -> when it was last listed, its UID, what its last look left
 	// zoneKeys interns the zone keys seen (api.ZoneKey), so that a pass
-	// joins no string per node.
+	// joins no string per node; zones holds each key's count of the pass.
 	zoneKeys map[[2]string]string
+	zones    map[string]*zoneCount
 	passes   uint64
+	// stamp marks the nodes of the step being validated (knownNode.stamp).
+	stamp uint64
+	// listed is the step's knownNode of each input node, by position
+	// (nil: a node the controller has not seen yet).
+	listed []*knownNode
+	// lookAll makes every monitor pass look at every node in full, the
+	// quiet ones too (tests compare both ways).
+	lookAll bool
 	states   map[string]ZoneState
 	tainter  map[string]*zoneTainter
 	seq      uint64
@@ -104,7 +113,8 @@ func newController(cfg Config) *Controller {
 	return &Controller{
 		cfg:     cfg,
 		monitor: Monitor{cfg: cfg, nodes: map[string]*nodeHealth{}},
-		known:   map[string]knownNode{},
+		known:   map[string]*knownNode{},
+		zones:   map[string]*zoneCount{},
 		states:  map[string]ZoneState{},
 		tainter: map[string]*zoneTainter{},
 	}
@@ -150,11 +160,33 @@ type TaintWrite struct {
 type knownNode struct {
 	pass uint64
 	uid  string
-	// node is the object last listed, with its zone key and whether it is
-	// excluded from the zone's disruption count, read once per object.
+	// node is the object last listed, with its zone's count and whether it
+	// is excluded from the zone's disruption count, read once per object.
 	node     *api.Node
-	zone     string
+	zone     *zoneCount
 	excluded bool
+	// stamp and at: the step that last listed the node, and its position
+	// in that step's input.
+	stamp uint64
+	at    int
+	// What the node's last full look left. quiet: the look changed
+	// nothing — no status, taint or queue change, no pods marked, no Event
+	// — so the next look at the same object does the same, unless its
+	// grace period runs out (a renewed lease only moves its probe time).
+	// health is its Monitor record, grace its grace period, ready and
+	// unknown its Ready condition's status (True; Unknown).
+	quiet          bool
+	health         *nodeHealth
+	grace          time.Duration
+	ready, unknown bool
+}
+
+// zoneCount is one zone's node count of a monitor pass: the nodes that
+// count towards its health, Ready or not.
+type zoneCount struct {
+	key             string
+	pass            uint64 // the pass the counts are of
+	ready, notReady int
 }
 
 // Report is what one Step found and did: the monitor pass's results when
@@ -171,13 +203,18 @@ type Report struct {
 	// node gone since the last pass (by name); NodeEvent gives their
 	// text. The NodeNotReady events of the looks are in Nodes.
 	Events []api.Event
-	// Nodes holds one report per input node, in input order. Their
+	// Nodes holds the report of each input node the pass did something
+	// to — wrote its status, changed its taints, marked its pods not
+	// ready, recorded an Event — in input order, HealthReport.Node naming
+	// it; a node without one was looked at and left as it was. Their
 	// NoExecute updates are those the pass makes at once — a node Ready
 	// again (or newly seen, or every zone fully disrupted) loses its
 	// not-ready and unreachable NoExecute taints, a node tainted with the
 	// opposite one has it swapped — not the queued taints, which the
 	// tainting pass writes.
 	Nodes []HealthReport
+	// at holds each report's node position in the input.
+	at []int
 	// Queued names the nodes the pass added to a tainting queue, in the
 	// order they were added.
 	Queued []string
@@ -206,21 +243,12 @@ func (c *Controller) Step(in Input, now time.Time) (Report, error) {
 	if c == nil {
 		return Report{}, fmt.Errorf("%w: node lifecycle controller: nil", errInvalidInput)
 	}
-	seen := make(map[string]int, len(in.Nodes))
-	for i, n := range in.Nodes {
-		if n == nil {
-			return Report{}, fmt.Errorf("%w: nodes[%d]: nil", errInvalidInput, i)
-		}
-		// The API server holds one node of a name; two would share one
-		// health record and one queue entry, each undoing the other.
-		if j, ok := seen[n.Name]; ok {
-			return Report{}, fmt.Errorf("%w: nodes[%d]: duplicate node name %q (also nodes[%d])", errInvalidInput, i, n.Name, j)
-		}
-		seen[n.Name] = i
-	}
 	if c.known == nil {
 		cfg := c.cfg
 		*c = *newController(cfg)
+	}
+	if err := c.list(in.Nodes); err != nil {
+		return Report{}, err
 	}
 	if !c.started {
 		c.started, c.start, c.nextMonitor, c.nextTaint = true, now, now, now
@@ -230,7 +258,7 @@ func (c *Controller) Step(in Input, now time.Time) (Report, error) {
 	if !now.Before(c.nextMonitor) {
 		c.monitorPass(nodes, in.Leases, now, &r)
 		c.nextMonitor = nextTick(c.start, c.cfg.monitorPeriod(), now)
-		nodes = applyReports(nodes, r.Nodes)
+		nodes = applyReports(nodes, &r)
 	}
 	if !now.Before(c.nextTaint) {
 		r.TaintPass = true
@@ -238,6 +266,50 @@ func (c *Controller) Step(in Input, now time.Time) (Report, error) {
 		c.nextTaint = nextTick(c.start, TaintPassPeriod, now)
 	}
 	return r, nil
+}
+
+// list checks the step's nodes and finds the controller's record of each
+// (c.listed): a nil node or two nodes of one name are an error naming
+// them. It changes nothing else.
+func (c *Controller) list(nodes []*api.Node) error {
+	c.stamp++
+	c.listed = slices.Grow(c.listed[:0], len(nodes))
+	var fresh map[string]int // positions of the names not known yet
+	for i, n := range nodes {
+		if n == nil {
+			return fmt.Errorf("%w: nodes[%d]: nil", errInvalidInput, i)
+		}
+		// The API server holds one node of a name; two would share one
+		// health record and one queue entry, each undoing the other.
+		j, dup := -1, false
+		k := c.known[n.Name]
+		if k != nil {
+			j, dup = k.at, k.stamp == c.stamp
+			k.stamp, k.at = c.stamp, i
+		} else {
+			if fresh == nil {
+				fresh = map[string]int{}
+			}
+			j, dup = fresh[n.Name]
+			fresh[n.Name] = i
+		}
+		if dup {
+			return fmt.Errorf("%w: nodes[%d]: duplicate node name %q (also nodes[%d])", errInvalidInput, i, n.Name, j)
+		}
+		c.listed = append(c.listed, k)
+	}
+	return nil
+}
+
+// Node returns the report of the node named name, false when the monitor
+// pass left it as it was (or did not run).
+func (r Report) Node(name string) (HealthReport, bool) {
+	for _, h := range r.Nodes {
+		if h.Node == name {
+			return h, true
+		}
+	}
+	return HealthReport{}, false
 }
 
 // NextDeadline returns when the controller next has work: the next monitor
@@ -264,17 +336,18 @@ func (c *Controller) NextDeadline() time.Time {
 	return next
 }
 
-// applyReports returns nodes with each monitor pass write applied (status
-// and taints), copying only the nodes written.
-func applyReports(nodes []*api.Node, reps []HealthReport) []*api.Node {
+// applyReports returns nodes with each monitor pass write of r applied
+// (status and taints), copying only the nodes written.
+func applyReports(nodes []*api.Node, r *Report) []*api.Node {
 	var out []*api.Node
-	for i, rep := range reps {
+	for j, rep := range r.Nodes {
 		if rep.Status == nil && !rep.NoSchedule.Changed() && !rep.NoExecute.Changed() {
 			continue
 		}
 		if out == nil {
 			out = slices.Clone(nodes)
 		}
+		i := r.at[j]
 		n := *nodes[i]
 		if rep.Status != nil {
 			n.Status = *rep.Status
@@ -303,83 +376,94 @@ func (c *Controller) zoneKey(n *api.Node) string {
 	return key
 }
 
-// monitorPass is one monitor pass at now over every node of the cluster;
-// nodes missing since the last pass are forgotten.
+// monitorPass is one monitor pass at now over every node of the cluster
+// (c.listed holds their records); nodes missing since the last pass are
+// forgotten.
+//
+// A node listed as the same object as at the last pass, whose last look
+// was quiet (knownNode.quiet), is not looked at again in full: that look
+// would find what the last one found, and only the lease can have moved,
+// which moves the probe time. Its grace period is checked, and the full
+// look made when it has run out.
 func (c *Controller) monitorPass(nodes []*api.Node, leases map[string]time.Time, now time.Time, pass *Report) {
 	pass.MonitorPass = true
-	pass.Nodes = make([]HealthReport, len(nodes))
-	// Taints as the pass leaves them, which its decisions do not see: a
-	// pass decides from the nodes as it listed them.
-	taints := make([][]api.Taint, len(nodes))
-	reachable := make([]TaintUpdate, len(nodes))
-	keys := make([]string, len(nodes))
-	excluded := make([]bool, len(nodes))
 	c.passes++
 	for i, n := range nodes {
-		taints[i] = n.Spec.Taints
-		k, seen := c.known[n.Name]
-		if !seen {
-			k.uid = n.UID
+		k := c.listed[i]
+		first := k == nil
+		if first {
+			k = &knownNode{uid: n.UID, stamp: c.stamp, at: i}
+			c.known[n.Name] = k
+			c.listed[i] = k
 			pass.Events = append(pass.Events, NodeEvent(n.Name, n.UID, EventRegisteredNode))
 		}
+		k.pass = c.passes
 		if k.node != n {
 			_, x := n.Labels[LabelNodeExcludeDisruption]
-			k.node, k.zone, k.excluded = n, c.zoneKey(n), x
+			k.node, k.zone, k.excluded, k.quiet = n, c.zoneCount(c.zoneKey(n)), x, false
 		}
-		keys[i], excluded[i] = k.zone, k.excluded
-		k.pass = c.passes
-		c.known[n.Name] = k
-		if seen {
-			if _, ok := c.states[keys[i]]; !ok {
-				c.addZone(keys[i])
-			}
+		z := k.zone
+		if z.pass != c.passes {
+			z.pass, z.ready, z.notReady = c.passes, 0, 0
+			c.addZone(z.key)
+		}
+		if !first && k.quiet && !c.lookAll && c.stillQuiet(k, leases[n.Name], now) {
+			k.count()
 			continue
 		}
-		c.addZone(keys[i])
-		reachable[i] = c.markReachable(keys[i], n.Name, taints[i], now)
-		taints[i] = reachable[i].Taints
-	}
-	var gone []string
-	for name, k := range c.known {
-		if k.pass != c.passes {
-			gone = append(gone, name)
+		var reachable TaintUpdate
+		cur := n.Spec.Taints
+		if first {
+			reachable = c.markReachable(z.key, n.Name, cur, now)
+			cur = reachable.Taints
 		}
-	}
-	slices.Sort(gone)
-	for _, name := range gone {
-		pass.Events = append(pass.Events, NodeEvent(name, c.known[name].uid, EventRemovingNode))
-		delete(c.known, name)
-	}
-
-	ready := map[string][]*api.NodeCondition{}
-	for i, n := range nodes {
-		rep := &pass.Nodes[i]
-		c.monitor.observeHealth(n, leases[n.Name], now, rep)
-		if !excluded[i] {
-			ready[keys[i]] = append(ready[keys[i]], rep.CurrentReady)
-		}
+		var rep HealthReport
+		h := c.monitor.observeHealth(n, leases[n.Name], now, &rep)
 		// The NoSchedule pass judged the listed taints; its changes apply
 		// to the taints as this pass left them (it touches no NoExecute
 		// taint).
-		cur := taints[i]
 		if rep.NoSchedule.Changed() {
 			cur = swapTaints(cur, rep.NoSchedule.Added, rep.NoSchedule.Removed, now).Taints
 		}
 		update := TaintUpdate{Taints: cur}
+		queued := len(pass.Queued)
 		if rep.CurrentReady != nil {
-			update = c.processTaintBaseEviction(n, keys[i], cur, rep.CurrentReady.Status, now, pass)
+			update = c.processTaintBaseEviction(n, z.key, cur, rep.CurrentReady.Status, now, pass)
 		}
-		if len(reachable[i].Removed) > 0 {
-			update.Removed = append(slices.Clone(reachable[i].Removed), update.Removed...)
+		if len(reachable.Removed) > 0 {
+			update.Removed = append(slices.Clone(reachable.Removed), update.Removed...)
 		}
 		rep.NoExecute = update
 		rep.Taints = update.Taints
+		cr := rep.CurrentReady
+		k.health, k.grace = h, rep.GracePeriod
+		k.ready = cr != nil && cr.Status == api.ConditionTrue
+		k.unknown = cr != nil && cr.Status == api.ConditionUnknown
+		k.quiet = !rep.acted() && len(pass.Queued) == queued
+		k.count()
+		if rep.acted() {
+			pass.Nodes = append(pass.Nodes, rep)
+			pass.at = append(pass.at, i)
+		}
 	}
-	c.handleDisruption(nodes, ready, now, pass)
+	if len(c.known) > len(nodes) {
+		var gone []string
+		for name, k := range c.known {
+			if k.pass != c.passes {
+				gone = append(gone, name)
+			}
+		}
+		slices.Sort(gone)
+		for _, name := range gone {
+			pass.Events = append(pass.Events, NodeEvent(name, c.known[name].uid, EventRemovingNode))
+			delete(c.known, name)
+		}
+	}
+	c.handleDisruption(nodes, now, pass)
 	for k, st := range c.states {
 		region, zone := api.SplitZoneKey(k)
-		z := ZoneReport{Key: k, Region: region, Zone: zone, Nodes: len(ready[k]), State: st, Rate: c.tainter[k].limiter.qps}
-		z.NotReady, _ = c.zoneState(ready[k])
+		zc := c.zones[k]
+		z := ZoneReport{Key: k, Region: region, Zone: zone, Nodes: zc.ready + zc.notReady, NotReady: zc.notReady, State: st, Rate: c.tainter[k].limiter.qps}
 		pass.Zones = append(pass.Zones, z)
 	}
 	slices.SortFunc(pass.Zones, func(a, b ZoneReport) int {
@@ -391,6 +475,46 @@ func (c *Controller) monitorPass(nodes []*api.Node, leases map[string]time.Time,
 		}
 		return 0
 	})
+}
+
+// stillQuiet reports whether a look now at a node whose last look was
+// quiet, listed as the same object, with its lease at lease, would be
+// quiet too, and takes the lease in as that look would: a renewal the
+// controller has not seen moves the probe time to now. Only a grace
+// period run out (Ready not already Unknown) makes the look do something.
+func (c *Controller) stillQuiet(k *knownNode, lease time.Time, now time.Time) bool {
+	h := k.health
+	if !lease.IsZero() && (h.lease.IsZero() || h.lease.Before(lease)) {
+		h.lease, h.probe = lease, now
+	}
+	return k.unknown || !now.After(h.probe.Add(k.grace))
+}
+
+// count counts the node in its zone's health, unless it is excluded.
+func (k *knownNode) count() {
+	switch {
+	case k.excluded:
+	case k.ready:
+		k.zone.ready++
+	default:
+		k.zone.notReady++
+	}
+}
+
+// zoneCount is the count of the zone keyed key.
+func (c *Controller) zoneCount(key string) *zoneCount {
+	z := c.zones[key]
+	if z == nil {
+		z = &zoneCount{key: key}
+		c.zones[key] = z
+	}
+	return z
+}
+
+// acted reports whether the look did something: wrote the node's status,
+// changed its taints, marked its pods not ready or recorded an Event.
+func (r *HealthReport) acted() bool {
+	return r.Status != nil || r.NoSchedule.Changed() || r.NoExecute.Changed() || r.MarkPodsNotReady || len(r.Events) > 0
 }
 
 // addZone is addPodEvictorForNewZone: a zone's state starts Initial and
@@ -443,24 +567,16 @@ func (c *Controller) processTaintBaseEviction(listed *api.Node, key string, cur 
 	return TaintUpdate{Taints: cur}
 }
 
-// zoneState is ComputeZoneState: the number of not-Ready nodes and the
-// zone's state.
-func (c *Controller) zoneState(conds []*api.NodeCondition) (int, ZoneState) {
-	ready, notReady := 0, 0
-	for _, cond := range conds {
-		if cond != nil && cond.Status == api.ConditionTrue {
-			ready++
-		} else {
-			notReady++
-		}
-	}
+// zoneState is ComputeZoneState of a zone with ready Ready nodes and
+// notReady others.
+func (c *Controller) zoneState(ready, notReady int) ZoneState {
 	switch {
 	case ready == 0 && notReady > 0:
-		return notReady, ZoneFullDisruption
+		return ZoneFullDisruption
 	case notReady > 2 && float32(notReady)/float32(notReady+ready) >= c.cfg.unhealthyZoneThreshold():
-		return notReady, ZonePartialDisruption
+		return ZonePartialDisruption
 	}
-	return notReady, ZoneNormal
+	return ZoneNormal
 }
 
 // rateFor is setLimiterInZone's rate for a zone of size nodes in state st.
@@ -476,12 +592,17 @@ func (c *Controller) rateFor(st ZoneState, size int) float32 {
 	}
 }
 
-// handleDisruption sets each zone's state and rate after a pass.
-func (c *Controller) handleDisruption(nodes []*api.Node, ready map[string][]*api.NodeCondition, now time.Time, pass *Report) {
+// handleDisruption sets each zone's state and rate after a pass, from the
+// pass's zone counts: a zone none of whose nodes counts is forgotten.
+func (c *Controller) handleDisruption(nodes []*api.Node, now time.Time, pass *Report) {
+	counted := func(z *zoneCount) bool { return z != nil && z.pass == c.passes && z.ready+z.notReady > 0 }
 	next := map[string]ZoneState{}
 	allAre := true
-	for k, conds := range ready {
-		_, st := c.zoneState(conds)
+	for k, z := range c.zones {
+		if !counted(z) {
+			continue
+		}
+		st := c.zoneState(z.ready, z.notReady)
 		if st != ZoneFullDisruption {
 			allAre = false
 		}
@@ -492,7 +613,7 @@ func (c *Controller) handleDisruption(nodes []*api.Node, ready map[string][]*api
 	}
 	allWere := true
 	for k, st := range c.states {
-		if _, ok := ready[k]; !ok {
+		if !counted(c.zones[k]) {
 			delete(c.states, k)
 			continue
 		}
@@ -506,24 +627,7 @@ func (c *Controller) handleDisruption(nodes []*api.Node, ready map[string][]*api
 	switch {
 	case allAre:
 		pass.EnteredFullDisruption = true
-		for i, n := range nodes {
-			rep := &pass.Nodes[i]
-			if z := c.tainter[api.ZoneKey(n)]; z != nil {
-				z.remove(n.Name)
-			}
-			// markNodeAsReachable removes each taint only when the node as
-			// listed at the start of the pass has it: a taint this pass
-			// swapped in stays.
-			var del []api.Taint
-			for _, t := range []api.Taint{unreachableNoExecute, notReadyNoExecute} {
-				if hasTaint(n.Spec.Taints, t.Key, t.Effect) {
-					del = append(del, t)
-				}
-			}
-			u := swapTaints(rep.Taints, nil, del, now)
-			rep.NoExecute.Removed = append(rep.NoExecute.Removed, u.Removed...)
-			rep.NoExecute.Taints, rep.Taints = u.Taints, u.Taints
-		}
+		c.untaintAll(nodes, now, pass)
 		for k := range c.states {
 			c.tainter[k].swapLimiter(0, now)
 			c.states[k] = ZoneFullDisruption
@@ -536,7 +640,8 @@ func (c *Controller) handleDisruption(nodes []*api.Node, ready map[string][]*api
 			}
 		}
 		for k := range c.states {
-			c.tainter[k].swapLimiter(c.rateFor(next[k], len(ready[k])), now)
+			z := c.zones[k]
+			c.tainter[k].swapLimiter(c.rateFor(next[k], z.ready+z.notReady), now)
 			c.states[k] = next[k]
 		}
 	default:
@@ -544,10 +649,69 @@ func (c *Controller) handleDisruption(nodes []*api.Node, ready map[string][]*api
 			if st == next[k] {
 				continue
 			}
-			c.tainter[k].swapLimiter(c.rateFor(next[k], len(ready[k])), now)
+			z := c.zones[k]
+			c.tainter[k].swapLimiter(c.rateFor(next[k], z.ready+z.notReady), now)
 			c.states[k] = next[k]
 		}
 	}
+}
+
+// untaintAll is the pass entering full disruption: every node leaves its
+// zone's tainting queue and set and loses the not-ready and unreachable
+// NoExecute taints it carried when the pass began (markNodeAsReachable
+// removes a taint only when the node as listed has it: a taint this pass
+// swapped in stays). Every node's next look is in full, as it is queued
+// again.
+func (c *Controller) untaintAll(nodes []*api.Node, now time.Time, pass *Report) {
+	reps := make([]*HealthReport, len(nodes))
+	for j := range pass.Nodes {
+		reps[pass.at[j]] = &pass.Nodes[j]
+	}
+	var out []HealthReport
+	var at []int
+	for i, n := range nodes {
+		k := c.listed[i]
+		k.quiet = false
+		if z := c.tainter[k.zone.key]; z != nil {
+			z.remove(n.Name)
+		}
+		rep := reps[i]
+		if rep == nil {
+			rep = &HealthReport{}
+			c.quietReport(n, k, rep)
+		}
+		var del []api.Taint
+		for _, t := range []api.Taint{unreachableNoExecute, notReadyNoExecute} {
+			if hasTaint(n.Spec.Taints, t.Key, t.Effect) {
+				del = append(del, t)
+			}
+		}
+		u := swapTaints(rep.Taints, nil, del, now)
+		rep.NoExecute.Removed = append(rep.NoExecute.Removed, u.Removed...)
+		rep.NoExecute.Taints, rep.Taints = u.Taints, u.Taints
+		if rep.acted() {
+			out = append(out, *rep)
+			at = append(at, i)
+		}
+	}
+	pass.Nodes, pass.at = out, at
+}
+
+// quietReport fills rep as the look at node n, whose record is k and
+// whose last look was quiet, would have: nothing written, nothing changed.
+func (c *Controller) quietReport(n *api.Node, k *knownNode, rep *HealthReport) {
+	h := k.health
+	rep.Node, rep.GracePeriod, rep.ProbeTime = n.Name, k.grace, h.probe
+	rep.CurrentReady = n.FindCondition(api.NodeReady)
+	if rep.CurrentReady != nil {
+		rep.ObservedReady = *rep.CurrentReady
+	} else {
+		rep.ObservedReady = unknownReadyStandIn(n)
+	}
+	rep.Conditions = n.Status.Conditions
+	rep.NoSchedule = TaintUpdate{Taints: n.Spec.Taints}
+	rep.NoExecute = TaintUpdate{Taints: n.Spec.Taints}
+	rep.Taints = n.Spec.Taints
 }
 
 // taintPass is one NoExecute tainting pass at now: in each zone (by key),
@@ -558,10 +722,14 @@ func (c *Controller) handleDisruption(nodes []*api.Node, ready map[string][]*api
 // 50 ms later. nodes are the cluster's nodes as the API server holds them
 // (after the monitor passes' writes).
 func (c *Controller) taintPass(nodes []*api.Node, now time.Time) []TaintWrite {
-	// Most passes find no token or nothing queued: the nodes are indexed
-	// by name only when a queued node is processed.
+	// A queued node is found by its position in the step's input
+	// (c.listed); a name the controller does not know (forgotten at an
+	// earlier pass, listed again) by indexing the nodes.
 	var byName map[string]*api.Node
 	lookup := func(name string) *api.Node {
+		if k := c.known[name]; k != nil && k.stamp == c.stamp {
+			return nodes[k.at]
+		}
 		if byName == nil {
 			byName = make(map[string]*api.Node, len(nodes))
 			for _, n := range nodes {

@@ -92,14 +92,9 @@ func (s *zoneSim) step(d time.Duration) Report {
 	}
 	if r.MonitorPass {
 		s.passes = append(s.passes, r)
-		for i, rep := range r.Nodes {
-			n := *s.nodes[i]
-			if rep.Status != nil {
-				n.Status = *rep.Status
-			}
-			n.Spec.Taints = rep.Taints
-			s.nodes[i] = &n
-			s.note(n.Name, rep.NoExecute, d)
+		writeReports(s.nodes, r)
+		for _, rep := range r.Nodes {
+			s.note(rep.Node, rep.NoExecute, d)
 		}
 	}
 	for _, w := range r.Tainted {
@@ -258,11 +253,13 @@ func TestControllerFullDisruption(t *testing.T) {
 	if !cmp.Equal(s.tainted, want) {
 		t.Errorf("tainted %v, want %v", s.tainted, want)
 	}
-	// The pass after the exit reports the restarted probe times.
-	exit := slices.IndexFunc(s.passes, func(p Report) bool { return p.ExitedFullDisruption })
-	for _, rep := range s.passes[exit+1].Nodes {
-		if rep.ProbeTime.Before(t0.Add(125 * time.Second)) {
-			t.Errorf("probe time %v after the exit", rep.ProbeTime)
+	// The exit restarted every node's probe time.
+	if exit := slices.IndexFunc(s.passes, func(p Report) bool { return p.ExitedFullDisruption }); exit < 0 {
+		t.Fatal("no pass exited full disruption")
+	}
+	for name, h := range s.c.monitor.nodes {
+		if h.probe.Before(t0.Add(125 * time.Second)) {
+			t.Errorf("%s: probe time %v after the exit", name, h.probe)
 		}
 	}
 }
@@ -282,7 +279,7 @@ func TestControllerRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := r.Nodes[0]
+	rep, _ := r.Node("node-1")
 	if !r.MonitorPass || len(rep.NoExecute.Removed) != 1 || hasTaint(rep.Taints, api.TaintNodeUnreachable, api.TaintEffectNoExecute) || !cmp.Equal(r.Queued, []string{"node-1"}) {
 		t.Fatalf("monitor pass: %+v queued %v", rep.NoExecute, r.Queued)
 	}
@@ -297,7 +294,7 @@ func TestControllerRestart(t *testing.T) {
 	if next := c.NextDeadline(); !next.Equal(t0.Add(DefaultMonitorPeriod)) {
 		t.Errorf("next deadline %v", next)
 	}
-	if r, _ := c.Step(Input{Nodes: []*api.Node{&m, healthy}}, t0.Add(5*time.Second)); len(r.Queued) != 0 || r.Nodes[0].NoExecute.Changed() || len(r.Tainted) != 0 {
+	if r, _ := c.Step(Input{Nodes: []*api.Node{&m, healthy}}, t0.Add(5*time.Second)); len(r.Queued) != 0 || len(r.Nodes) != 0 || len(r.Tainted) != 0 {
 		t.Errorf("second pass: %+v", r)
 	}
 }
@@ -397,13 +394,8 @@ func TestControllerProperties(t *testing.T) {
 				for _, z := range pass.Zones {
 					allFull = allFull && z.State == ZoneFullDisruption
 				}
-				for i, rep := range pass.Nodes {
-					m := *s.nodes[i]
-					if rep.Status != nil {
-						m.Status = *rep.Status
-					}
-					m.Spec.Taints = rep.Taints
-					s.nodes[i] = &m
+				writeReports(s.nodes, pass)
+				for _, m := range s.nodes {
 					if allFull && (hasTaint(m.Spec.Taints, api.TaintNodeUnreachable, api.TaintEffectNoExecute) || hasTaint(m.Spec.Taints, api.TaintNodeNotReady, api.TaintEffectNoExecute)) {
 						rt.Fatalf("t=%v: every zone fully disrupted, %s keeps %v", d, m.Name, m.Spec.Taints)
 					}
@@ -458,7 +450,8 @@ func TestControllerFullDisruptionKeepsSwappedTaint(t *testing.T) {
 	if !pass.EnteredFullDisruption {
 		t.Fatalf("zones %+v", pass.Zones)
 	}
-	got := pass.Nodes[0].Taints
+	rep, _ := pass.Node("node-1")
+	got := rep.Taints
 	if !hasTaint(got, api.TaintNodeUnreachable, api.TaintEffectNoExecute) || hasTaint(got, api.TaintNodeNotReady, api.TaintEffectNoExecute) {
 		t.Errorf("node-1 taints %v, want unreachable:NoExecute kept", got)
 	}

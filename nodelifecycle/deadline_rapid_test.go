@@ -122,12 +122,8 @@ func (w *world) apply(r Report, d time.Duration) []string {
 		w.nodes[i] = &n
 	}
 	if r.MonitorPass {
-		names := make([]string, len(w.nodes))
-		for i, n := range w.nodes {
-			names[i] = n.Name
-		}
-		for i, rep := range r.Nodes {
-			line := fmt.Sprintf("%v monitor %s probe=%v taints=%s", d, names[i], rep.ProbeTime.Sub(t0), renderTaints(rep.Taints))
+		for _, rep := range r.Nodes {
+			line := fmt.Sprintf("%v monitor %s probe=%v taints=%s", d, rep.Node, rep.ProbeTime.Sub(t0), renderTaints(rep.Taints))
 			if rep.Status != nil {
 				line += fmt.Sprintf(" status Ready=%s", rep.CurrentReady.Status)
 			}
@@ -135,7 +131,7 @@ func (w *world) apply(r Report, d time.Duration) []string {
 				line += " mark-pods-not-ready"
 			}
 			out = append(out, line)
-			write(names[i], rep.Status, rep.Taints)
+			write(rep.Node, rep.Status, rep.Taints)
 		}
 		out = append(out, fmt.Sprintf("%v queued %v entered=%v exited=%v", d, r.Queued, r.EnteredFullDisruption, r.ExitedFullDisruption))
 		for _, z := range r.Zones {

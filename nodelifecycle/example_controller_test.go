@@ -55,11 +55,11 @@ func ExampleController() {
 			fmt.Println(err)
 			return
 		}
-		for i, rep := range r.Nodes {
+		for _, rep := range r.Nodes {
 			if rep.Status != nil {
-				fmt.Printf("%s %s Ready=%s\n", now.Format(time.TimeOnly), nodes[i].Name, rep.CurrentReady.Status)
+				fmt.Printf("%s %s Ready=%s\n", now.Format(time.TimeOnly), rep.Node, rep.CurrentReady.Status)
 			}
-			write(nodes[i].Name, rep.Status, rep.Taints)
+			write(rep.Node, rep.Status, rep.Taints)
 		}
 		for _, z := range r.Zones {
 			if z.Zone == "a" && z.State == nodelifecycle.ZoneFullDisruption && now.Sub(lostAt) == 55*time.Second {

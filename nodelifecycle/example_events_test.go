@@ -53,7 +53,7 @@ func ExampleMarkPodsNotReady() {
 			show(at, rep.Events...)
 		}
 		// node-2's report: its status write, and its pods marked not ready.
-		if rep := r.Nodes[1]; r.MonitorPass {
+		if rep, ok := r.Node(node.Name); ok {
 			if rep.MarkPodsNotReady {
 				for _, w := range nodelifecycle.MarkPodsNotReady(node.Name, []*api.Pod{pod}, now) {
 					show(at, w.Event)

@@ -41,3 +41,27 @@ func mustMonitor(cfg Config) *Monitor {
 	}
 	return m
 }
+
+// indexOf is the position of the node named name in nodes, -1 if none.
+func indexOf(nodes []*api.Node, name string) int {
+	for i, n := range nodes {
+		if n.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// writeReports writes each monitor pass report of r (status and taints)
+// on its node in nodes, as the API server would.
+func writeReports(nodes []*api.Node, r Report) {
+	for _, rep := range r.Nodes {
+		i := indexOf(nodes, rep.Node)
+		n := *nodes[i]
+		if rep.Status != nil {
+			n.Status = *rep.Status
+		}
+		n.Spec.Taints = rep.Taints
+		nodes[i] = &n
+	}
+}

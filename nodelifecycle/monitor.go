@@ -37,6 +37,8 @@ type nodeHealth struct {
 // HealthReport is what one look of the node lifecycle controller at one
 // node found and did.
 type HealthReport struct {
+	// Node is the name of the node looked at.
+	Node string
 	// GracePeriod is the silence the node was allowed: the monitor grace
 	// period when it has a Ready condition, the startup grace otherwise.
 	GracePeriod time.Duration
@@ -221,11 +223,12 @@ func (m *Monitor) observeHealth(node *api.Node, leaseRenew, now time.Time, rep *
 		m.nodes = map[string]*nodeHealth{}
 	}
 	h := m.nodes[node.Name]
+	rep.Node = node.Name
 	conds := node.Status.Conditions
 	current := node.FindCondition(api.NodeReady)
 	created := node.CreationTimestamp.Time
 	if current == nil {
-		rep.ObservedReady = api.NodeCondition{Type: api.NodeReady, Status: api.ConditionUnknown, LastHeartbeatTime: node.CreationTimestamp, LastTransitionTime: node.CreationTimestamp}
+		rep.ObservedReady = unknownReadyStandIn(node)
 		rep.GracePeriod = m.cfg.startupGrace()
 		// Upstream stores the new status before comparing, so a Ready
 		// condition that vanished does not reset the probe time.
@@ -321,6 +324,12 @@ func (m *Monitor) NodeNotReady(name string) bool {
 	}
 	h := m.nodes[name]
 	return h != nil && h.ready != nil && h.ready.Status != api.ConditionTrue
+}
+
+// unknownReadyStandIn is the Ready condition the controller assumes for a
+// node that posted none: Unknown since the node's creation.
+func unknownReadyStandIn(node *api.Node) api.NodeCondition {
+	return api.NodeCondition{Type: api.NodeReady, Status: api.ConditionUnknown, LastHeartbeatTime: node.CreationTimestamp, LastTransitionTime: node.CreationTimestamp}
 }
 
 func savedReady(h *nodeHealth) *api.NodeCondition {

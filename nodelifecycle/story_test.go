@@ -383,7 +383,7 @@ func (s *controllerStory) Step(d time.Duration, input string) ([]string, error) 
 		events.add("event "+e.Type+" "+e.Reason, e.Regarding.Name)
 	}
 	if r.MonitorPass {
-		for i, rep := range r.Nodes {
+		for _, rep := range r.Nodes {
 			var parts []string
 			if rep.Status != nil {
 				parts = append(parts, "Ready="+string(rep.CurrentReady.Status))
@@ -392,11 +392,11 @@ func (s *controllerStory) Step(d time.Duration, input string) ([]string, error) 
 				parts = append(parts, "pods not ready")
 			}
 			parts = append(parts, slices.Concat(taintChanges(rep.NoSchedule), taintChanges(rep.NoExecute))...)
-			monitor.add(strings.Join(parts, " "), s.nodes[i].Name)
+			monitor.add(strings.Join(parts, " "), rep.Node)
 			for _, e := range rep.Events {
 				events.add("event "+e.Type+" "+e.Reason, e.Regarding.Name)
 			}
-			s.write(i, rep.Status, rep.Taints)
+			s.write(slices.IndexFunc(s.nodes, func(n *api.Node) bool { return n.Name == rep.Node }), rep.Status, rep.Taints)
 		}
 	}
 	out := append(events.lines(), monitor.lines()...)
