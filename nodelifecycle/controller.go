@@ -88,9 +88,9 @@ type Controller struct {
 	// lookAll makes every monitor pass look at every node in full, the
 	// quiet ones too (tests compare both ways).
 	lookAll bool
-	states   map[string]ZoneState
-	tainter  map[string]*zoneTainter
-	seq      uint64
+	states  map[string]ZoneState
+	tainter map[string]*zoneTainter
+	seq     uint64
 
 	// The passes' schedule: both tick from start, the controller's first
 	// step; nextMonitor and nextTaint are the next ticks due.
