@@ -382,29 +382,6 @@ func gcCandidate(p *api.Pod) bool {
 	return true
 }
 
-// nodesOf are the cached nodes pods are bound to, by name: the nodes pod
-// GC reads are those of the pods it is given (it looks a pod's node up by
-// name, and its quarantine's nodes are the missing nodes of earlier
-// pods), so the others change no pass.
-func (s *store) nodesOf(pods []*api.Pod) []*api.Node {
-	var names []string
-	seen := map[string]bool{}
-	for _, p := range pods {
-		if n := p.Spec.NodeName; n != "" && !seen[n] {
-			seen[n] = true
-			names = append(names, n)
-		}
-	}
-	slices.Sort(names)
-	var out []*api.Node
-	for _, n := range names {
-		if o, ok := s.objs["Node"][n].(*api.Node); ok {
-			out = append(out, o)
-		}
-	}
-	return out
-}
-
 // podGCPods are the cached pods the pod garbage collector can act on or
 // count, in key order: the gcCandidate ones and those bound to a node the
 // cache does not hold. A running pod on a known node is none of its

@@ -97,7 +97,7 @@ func (m *Machine) runNodeLifecycle(now time.Time) error {
 	if d := m.nlc.NextDeadline(); !d.IsZero() && d.After(now) {
 		return nil
 	}
-	nodes := listed[*api.Node](m.cache, "Node")
+	nodes := m.cache.nodes()
 	// The controller reads the leases during its step and keeps none of
 	// them: the kubelets' renewals are written between steps.
 	rep, err := stepMachine(m, "node-lifecycle-controller", "", m.nlc, nodelifecycle.Input{Nodes: nodes, Leases: m.leases}, now)
@@ -299,7 +299,7 @@ func (m *Machine) runPodGC(now time.Time) error {
 	}
 	m.gcSeen = true
 	pods := m.cache.podGCPods()
-	res := stepMachine1(m, "pod-garbage-collector", "", m.gc, termination.GCInput{Pods: pods, Nodes: m.cache.nodesOf(pods), NodeExists: func(name string) bool {
+	res := stepMachine1(m, "pod-garbage-collector", "", m.gc, termination.GCInput{Pods: pods, Nodes: m.cache.nodes(), NodeExists: func(name string) bool {
 		return m.store.get("Node", name) != nil
 	}}, now)
 	for _, a := range res.Actions {

@@ -57,6 +57,12 @@ type store struct {
 	// classWrites counts the writes of PriorityClasses, the one kind pod
 	// admission reads.
 	classWrites uint64
+	// nodeList is every Node by name (nodes), nil when stale; nodePos
+	// each one's position. A write of a node already listed replaces it in
+	// place, in a copy when the list was handed out (nodeListShared).
+	nodeList       []*api.Node
+	nodePos        map[string]int
+	nodeListShared bool
 }
 
 func newStore(tol admission.TolerationSeconds) *store {
@@ -163,6 +169,20 @@ func listed[T api.Object](s *store, kind string) []T {
 
 func (s *store) pods() []*api.Pod { return listed[*api.Pod](s, "Pod") }
 
+// nodes is every Node, by name. The slice is the store's: do not modify
+// it; a later write does not change it.
+func (s *store) nodes() []*api.Node {
+	if s.nodeList == nil {
+		s.nodeList = listed[*api.Node](s, "Node")
+		s.nodePos = make(map[string]int, len(s.nodeList))
+		for i, n := range s.nodeList {
+			s.nodePos[n.Name] = i
+		}
+	}
+	s.nodeListShared = true
+	return s.nodeList
+}
+
 func (s *store) put(kind, key string, o api.Object, typ watchType, old api.Object) {
 	if s.objs[kind] == nil {
 		s.objs[kind] = map[string]api.Object{}
@@ -183,6 +203,16 @@ func (s *store) put(kind, key string, o api.Object, typ watchType, old api.Objec
 	}
 	if existed != (typ != watchDeleted) {
 		delete(s.sorted, kind) // a key came or went
+	}
+	if kind == "Node" && s.nodeList != nil {
+		if existed && typ != watchDeleted {
+			if s.nodeListShared {
+				s.nodeList, s.nodeListShared = slices.Clone(s.nodeList), false
+			}
+			s.nodeList[s.nodePos[key]] = o.(*api.Node)
+		} else {
+			s.nodeList, s.nodePos = nil, nil
+		}
 	}
 	s.watch = append(s.watch, watchEvent{Type: typ, Kind: kind, Key: key, Object: o, Old: old})
 }

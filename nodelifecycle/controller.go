@@ -83,8 +83,10 @@ type Controller struct {
 	// stamp marks the nodes of the step being validated (knownNode.stamp).
 	stamp uint64
 	// listed is the step's knownNode of each input node, by position
-	// (nil: a node the controller has not seen yet).
+	// (nil: a node the controller has not seen yet); names the input's
+	// node names, by position, when every one of them was known.
 	listed []*knownNode
+	names  []string
 	// lookAll makes every monitor pass look at every node in full, the
 	// quiet ones too (tests compare both ways).
 	lookAll bool
@@ -272,6 +274,25 @@ func (c *Controller) Step(in Input, now time.Time) (Report, error) {
 // (c.listed): a nil node or two nodes of one name are an error naming
 // them. It changes nothing else.
 func (c *Controller) list(nodes []*api.Node) error {
+	// Most steps list the nodes of the step before, in the same order,
+	// some of them changed: their names need no lookup.
+	if len(nodes) == len(c.names) && len(c.names) > 0 {
+		same := true
+		for i, n := range nodes {
+			if n == nil || n.Name != c.names[i] {
+				same = false
+				break
+			}
+		}
+		if same {
+			c.stamp++
+			for _, k := range c.listed {
+				k.stamp = c.stamp
+			}
+			return nil
+		}
+	}
+	c.names = c.names[:0]
 	c.stamp++
 	c.listed = slices.Grow(c.listed[:0], len(nodes))
 	var fresh map[string]int // positions of the names not known yet
@@ -297,6 +318,11 @@ func (c *Controller) list(nodes []*api.Node) error {
 			return fmt.Errorf("%w: nodes[%d]: duplicate node name %q (also nodes[%d])", errInvalidInput, i, n.Name, j)
 		}
 		c.listed = append(c.listed, k)
+	}
+	if !slices.Contains(c.listed, nil) {
+		for _, n := range nodes {
+			c.names = append(c.names, n.Name)
+		}
 	}
 	return nil
 }

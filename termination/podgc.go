@@ -350,7 +350,7 @@ func (c *Collector) pass(in GCInput, now time.Time) GCResult {
 // quarantine, leaving the collector unchanged.
 func (c *Collector) hasWork(in GCInput) bool {
 	terminated := 0
-	var nodeByName map[string]*api.Node
+	var nodeByName map[string]bool
 	for _, pod := range in.Pods {
 		if pod == nil {
 			continue
@@ -396,22 +396,24 @@ func (c *Collector) quarantined() []string {
 	return names
 }
 
-func indexNodes(nodes []*api.Node) map[string]*api.Node {
-	m := make(map[string]*api.Node, len(nodes))
+// indexNodes maps the name of each node of the cache to whether it is out
+// of service: not Ready, and tainted node.kubernetes.io/out-of-service
+// (non-graceful node shutdown). Each node is judged once per pass, not once
+// per pod.
+func indexNodes(nodes []*api.Node) map[string]bool {
+	m := make(map[string]bool, len(nodes))
 	for _, n := range nodes {
 		if n != nil {
-			m[n.Name] = n
+			m[n.Name] = !nodeReady(n) && hasTaintKey(n, api.TaintNodeOutOfService)
 		}
 	}
 	return m
 }
 
-// onOutOfServiceNode reports whether pod's node is in the cache, not
-// Ready, and tainted node.kubernetes.io/out-of-service (non-graceful node
-// shutdown).
-func onOutOfServiceNode(pod *api.Pod, nodeByName map[string]*api.Node) bool {
-	n := nodeByName[pod.Spec.NodeName]
-	return n != nil && !nodeReady(n) && hasTaintKey(n, api.TaintNodeOutOfService)
+// onOutOfServiceNode reports whether pod's node is in the cache and out
+// of service (indexNodes).
+func onOutOfServiceNode(pod *api.Pod, nodeByName map[string]bool) bool {
+	return nodeByName[pod.Spec.NodeName]
 }
 
 // remaining is pods without nil entries and without the deleted ones.
