@@ -97,8 +97,18 @@ type kubelet struct {
 	// silent is set for a lost node: nothing of the kubelet reaches the
 	// API server, and it sees nothing, until it is restored.
 	silent bool
-	// nextLease and nextStatus are the next Lease renewal and status post.
-	nextLease, nextStatus time.Time
+	// The Lease is renewed every NodeLeaseRenewInterval from leaseAnchor,
+	// the registration (or restore) that renewed it first; the renewals
+	// are not run one by one but computed when read (leaseAt). nextLease is
+	// the first tick of that cadence whose node status check
+	// (nodeStatusUpdateFrequency, on the same cadence) has not run, and
+	// nextStatus the next periodic status post. silencedLease is the
+	// renewTime left when the kubelet went silent.
+	leaseAnchor, nextLease, nextStatus time.Time
+	silencedLease                      time.Time
+	// leaseShown is the renewTime last written to the machine's leases
+	// map.
+	leaseShown time.Time
 	// pressure is the eviction manager and the node's observed signals,
 	// nil until a pressure action; shutdown is the graceful node shutdown
 	// under way, nil when none is.
@@ -118,6 +128,11 @@ type kubelet struct {
 	// both hold, the 10-s status update has nothing to compare.
 	postedNode  *api.Node
 	postedState nodeState
+	// storedNode is the Node object the API server now holds (nil: none),
+	// checkedNode the one the last status check found nothing to post
+	// for: a status check at a tick can only post when the stored node is
+	// neither, or when pressure or a shutdown is under way (ticking).
+	storedNode, checkedNode *api.Node
 	// queued is the kubelet's place in the machine's kubeletQueue.
 	queued
 }
@@ -132,7 +147,10 @@ func (k *kubelet) nextDeadline() time.Time {
 	if k.silent {
 		return time.Time{}
 	}
-	d := earliest(k.nextLease, k.nextStatus)
+	d := k.nextStatus
+	if k.ticking() {
+		d = earliest(d, k.nextLease)
+	}
 	d = earliest(d, k.pressure.nextDeadline())
 	d = earliest(d, k.shutdown.nextDeadline())
 	return earliest(d, k.podsDue())
@@ -179,7 +197,7 @@ func (k *kubelet) run(c *Machine, now time.Time) error {
 	if k.silent {
 		return nil
 	}
-	statusTick := !k.nextLease.After(now) // nodeStatusUpdateFrequency, on the Lease's cadence
+	statusTick := k.tick(now) // nodeStatusUpdateFrequency, on the Lease's cadence
 	if err := c.heartbeat(k, now); err != nil {
 		return err
 	}
@@ -518,4 +536,60 @@ func (m *Machine) exit(podKey, container string, code int32, now time.Time) erro
 	// A lost node's containers still run and exit; what the kubelet then
 	// does reaches the API server only when it is restored.
 	return k.step(m, r, lifecycle.ContainerExited(container, code, ""), now)
+}
+
+// ticking reports whether the kubelet's next cadence tick can do
+// something beyond renewing the Lease (which is computed when read): its
+// eviction manager or a shutdown runs on it, or the status check would
+// find a Node it neither posted nor checked.
+func (k *kubelet) ticking() bool {
+	return k.pressure != nil || k.shutdown != nil || (k.storedNode != k.postedNode && k.storedNode != k.checkedNode)
+}
+
+// tick reports whether now is a tick of the kubelet's Lease cadence whose
+// status check has not run, and moves nextLease to the first tick after
+// now. Ticks skipped since (the kubelet was not due at them) had nothing
+// to check.
+func (k *kubelet) tick(now time.Time) bool {
+	if k.nextLease.After(now) {
+		return false
+	}
+	since := now.Sub(k.leaseAnchor)
+	k.nextLease = k.leaseAnchor.Add((since/NodeLeaseRenewInterval + 1) * NodeLeaseRenewInterval)
+	return since%NodeLeaseRenewInterval == 0
+}
+
+// pendingTick is the first tick of the kubelet's cadence at or after now
+// whose status check has not run: now itself is one unless the kubelets
+// already ran at now (phase, the instant they last ran).
+func (k *kubelet) pendingTick(now, phase time.Time) time.Time {
+	if k.nextLease.After(now) {
+		return k.nextLease
+	}
+	since := now.Sub(k.leaseAnchor)
+	if since%NodeLeaseRenewInterval == 0 && phase.Before(now) {
+		return now
+	}
+	return k.leaseAnchor.Add((since/NodeLeaseRenewInterval + 1) * NodeLeaseRenewInterval)
+}
+
+// leaseAt is the renewTime of the kubelet's Lease read at now: the last
+// tick of its cadence before now, or at now when the kubelets already ran
+// at now (phase, the instant they last ran) — a node lifecycle pass at a
+// tick runs before the kubelets renew. The anchor's renewal, made at the
+// registration itself, counts at once; a silent kubelet's Lease stays
+// where it was.
+func (k *kubelet) leaseAt(now, phase time.Time) time.Time {
+	if k.silent {
+		return k.silencedLease
+	}
+	if !now.After(k.leaseAnchor) {
+		return k.leaseAnchor
+	}
+	since := now.Sub(k.leaseAnchor)
+	j := since / NodeLeaseRenewInterval
+	if since%NodeLeaseRenewInterval == 0 && phase.Before(now) {
+		j--
+	}
+	return k.leaseAnchor.Add(j * NodeLeaseRenewInterval)
 }

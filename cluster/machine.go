@@ -168,9 +168,14 @@ type Machine struct {
 	nlc    *nodelifecycle.Controller
 	te     *nodelifecycle.TaintEviction
 	gc     *termination.Collector
-	gcSeen bool                                // the pod GC has seen the caches as they are: no pod or node event since its last step
-	leases map[string]time.Time                // each node's Lease renewTime
-	zones  map[string]nodelifecycle.ZoneReport // as the last monitor pass reported them
+	gcSeen bool                 // the pod GC has seen the caches as they are: no pod or node event since its last step
+	leases map[string]time.Time // each node's Lease renewTime, as the node lifecycle controller last read them (refreshLeases)
+	// kubeletList holds the kubelets in the order their nodes came;
+	// kubeletPhase is the last instant the kubelets ran (runComponents):
+	// their Lease renewals at or before it are made.
+	kubeletList  []*kubelet
+	kubeletPhase time.Time
+	zones        map[string]nodelifecycle.ZoneReport // as the last monitor pass reported them
 
 	deletedUIDs map[string]bool // owners deleted, for the garbage collector
 	gcWork      bool            // an owner being deleted with a GC finalizer (garbage.go)
@@ -223,7 +228,7 @@ func newMachine(start time.Time, cfg Config) (*Machine, Output, error) {
 	if err != nil {
 		return nil, Output{}, err
 	}
-	return &Machine{
+	m := &Machine{
 		cfg: cfg, start: start, now: start,
 		store: newStore(cfg.TolerationSeconds), cache: newStore(cfg.TolerationSeconds),
 		rec:   recorder{start: start, last: map[watchKey]summary{}},
@@ -233,7 +238,9 @@ func newMachine(start time.Time, cfg Config) (*Machine, Output, error) {
 		pdbDirty: map[string]bool{}, pdbRecheck: map[string]time.Time{},
 		nlc: nlc, te: nodelifecycle.NewTaintEviction(), gc: termination.NewCollector(podGCConfig(cfg.PodGC)),
 		leases: map[string]time.Time{},
-	}, Output{}, nil
+	}
+	m.store.nodeWritten = m.nodeStored
+	return m, Output{}, nil
 }
 
 // load creates objects at start as the e2e harness creates a scenario's
@@ -739,6 +746,8 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 				k := newKubelet(o.Name, m.nodeCount)
 				m.kq.add(k)
 				m.kubelets[o.Name] = k
+				m.kubeletList = append(m.kubeletList, k)
+				k.storedNode, _ = m.store.get("Node", o.Name).(*api.Node)
 				m.nodeCount++
 				if err := m.registerNode(k, now); err != nil {
 					return err
@@ -883,6 +892,7 @@ func (m *Machine) runComponents(now time.Time) error {
 		}
 	}
 	m.kubeletOrder() // the kubelets' ranks, for due's order
+	m.kubeletPhase = now
 	due := m.kq.due(now)
 	if m.kubeletCheck != nil {
 		var scan []*kubelet

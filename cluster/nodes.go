@@ -68,10 +68,45 @@ func podGCConfig(c termination.GCConfig) termination.GCConfig {
 // registerNode is the kubelet's registration of its node: the status with
 // fresh conditions, as the harness's kubelet (and a real one) posts it.
 func (m *Machine) registerNode(k *kubelet, now time.Time) error {
-	k.nextLease = now
-	k.nextStatus = now
+	k.leaseAnchor, k.nextLease, k.nextStatus = now, now, now
+	k.tick(now) // the registration renews the Lease and posts the status itself
 	k.forgetDeadline()
 	return m.heartbeat(k, now)
+}
+
+// silence makes the kubelet go silent at now, its Lease left at its last
+// renewal.
+func (m *Machine) silence(k *kubelet, now time.Time) {
+	if !k.silent {
+		k.silencedLease = k.leaseAt(now, m.kubeletPhase)
+	}
+	k.silent = true
+	k.forgetDeadline()
+}
+
+// nodeStored tells the node's kubelet which Node object the API server
+// now holds (nil: none): a status check is due at its next tick when the
+// kubelet neither posted nor checked it.
+func (m *Machine) nodeStored(name string, n *api.Node) {
+	k := m.kubelets[name]
+	if k == nil {
+		return
+	}
+	k.storedNode = n
+	if !k.silent && k.ticking() {
+		k.nextLease = k.pendingTick(m.now, m.kubeletPhase)
+	}
+	k.forgetDeadline()
+}
+
+// refreshLeases brings the leases map the node lifecycle controller reads
+// up to now: each live kubelet's Lease as leaseAt computes it.
+func (m *Machine) refreshLeases(now time.Time) {
+	for _, k := range m.kubeletList {
+		if t := k.leaseAt(now, m.kubeletPhase); !t.Equal(k.leaseShown) {
+			m.leases[k.node], k.leaseShown = t, t
+		}
+	}
 }
 
 // heartbeat renews the node's Lease and posts its status when they are
@@ -79,10 +114,6 @@ func (m *Machine) registerNode(k *kubelet, now time.Time) error {
 func (m *Machine) heartbeat(k *kubelet, now time.Time) error {
 	if k.silent {
 		return nil
-	}
-	if !k.nextLease.After(now) {
-		m.leases[k.node] = now
-		k.nextLease = now.Add(NodeLeaseRenewInterval)
 	}
 	if !k.nextStatus.After(now) {
 		return m.postNodeStatus(k, now)
@@ -100,6 +131,7 @@ func (m *Machine) runNodeLifecycle(now time.Time) error {
 	nodes := m.cache.nodes()
 	// The controller reads the leases during its step and keeps none of
 	// them: the kubelets' renewals are written between steps.
+	m.refreshLeases(now)
 	rep, err := stepMachine(m, "node-lifecycle-controller", "", m.nlc, nodelifecycle.Input{Nodes: nodes, Leases: m.leases}, now)
 	if err != nil {
 		return fmt.Errorf("cluster: node lifecycle controller: %w", err)
@@ -350,8 +382,7 @@ func (m *Machine) lose(node string) error {
 	if k == nil {
 		return fmt.Errorf("Node/%s: %w", node, errNotFound)
 	}
-	k.silent = true
-	k.forgetDeadline()
+	m.silence(k, m.now)
 	return nil
 }
 
@@ -380,8 +411,7 @@ func (m *Machine) restore(node string, now time.Time) error {
 // deleteNode silences the node's kubelet and deletes the Node object.
 func (m *Machine) deleteNode(node string) error {
 	if k := m.kubelets[node]; k != nil {
-		k.silent = true
-		k.forgetDeadline()
+		m.silence(k, m.now)
 	}
 	return m.store.remove("Node", node)
 }

@@ -140,7 +140,8 @@ func (m *Machine) pressure(node, signal, value string, usage map[string]string, 
 			return err
 		}
 		// The next pass on the kubelet's cadence (its Lease's).
-		k.pressure = &pressureState{mgr: mgr, values: map[nodepressure.Signal]signalValue{}, nextPass: later(k.nextLease, now)}
+		k.nextLease = k.pendingTick(now, m.kubeletPhase) // it ticks from now on
+		k.pressure = &pressureState{mgr: mgr, values: map[nodepressure.Signal]signalValue{}, nextPass: k.nextLease}
 	}
 	if err := k.pressure.setUsage(s, usage); err != nil {
 		return fmt.Errorf("pressure %s=%s: %w", signal, value, err)
@@ -346,6 +347,7 @@ func (c *Machine) updateNodeStatus(k *kubelet, now time.Time) error {
 	want, _ := lifecycle.NodeConditions(old.Status.Conditions, lifecycle.NodeStatusInput{Node: k.node,
 		Pressure: k.pressure.conditionList(), ShuttingDown: k.shutdown != nil}, now)
 	if sameConditionStates(old.Status.Conditions, want) {
+		k.checkedNode = old
 		return nil
 	}
 	return c.postNodeStatus(k, now)

@@ -69,7 +69,8 @@ func (m *Machine) shutdown(node string, now time.Time) error {
 	if !m.cfg.Shutdown.Enabled() {
 		// The runtime's containers die with the node; the silent kubelet
 		// reports nothing of it (until a restore boots the node).
-		k.silent, k.poweredOff = true, true
+		m.silence(k, now)
+		k.poweredOff = true
 		return nil
 	}
 	var active []*api.Pod
@@ -82,6 +83,7 @@ func (m *Machine) shutdown(node string, now time.Time) error {
 	if err != nil {
 		return err
 	}
+	k.nextLease = k.pendingTick(now, m.kubeletPhase) // it ticks from now on
 	k.shutdown = &shutdownState{tl: tl, group: -1}
 	m.rec.event(now, &api.Event{Type: api.EventTypeNormal, Reason: "Shutdown", Note: "Shutdown manager detected shutdown event",
 		Regarding: api.NodeReference(node, ""), Source: api.EventSourceKubelet})
@@ -110,7 +112,8 @@ func (m *Machine) advanceShutdown(k *kubelet, now time.Time) error {
 		}
 		if s.group >= len(s.tl.Groups) {
 			// Every group is done: the node powers off.
-			k.silent, k.poweredOff = true, true
+			m.silence(k, now)
+			k.poweredOff = true
 			return nil
 		}
 		g := s.tl.Groups[s.group]

@@ -63,6 +63,9 @@ type store struct {
 	nodeList       []*api.Node
 	nodePos        map[string]int
 	nodeListShared bool
+	// nodeWritten, when set, learns of each Node write: the object now
+	// stored, nil when deleted.
+	nodeWritten func(name string, n *api.Node)
 }
 
 func newStore(tol admission.TolerationSeconds) *store {
@@ -203,6 +206,13 @@ func (s *store) put(kind, key string, o api.Object, typ watchType, old api.Objec
 	}
 	if existed != (typ != watchDeleted) {
 		delete(s.sorted, kind) // a key came or went
+	}
+	if kind == "Node" && s.nodeWritten != nil {
+		n, _ := o.(*api.Node)
+		if typ == watchDeleted {
+			n = nil
+		}
+		s.nodeWritten(key, n)
 	}
 	if kind == "Node" && s.nodeList != nil {
 		if existed && typ != watchDeleted {

@@ -139,8 +139,9 @@ type Collector struct {
 	// anchor is the time of the first pass: passes fall on anchor +
 	// k·GCCheckPeriod.
 	anchor time.Time
-	// next is the pass NextDeadline reports, zero when none is needed.
-	next time.Time
+	// next is the pass NextDeadline reports, zero when none is needed;
+	// last is the time of the last pass.
+	next, last time.Time
 }
 
 // NewCollector returns a collector with an empty quarantine that has not
@@ -219,9 +220,10 @@ func (c *Collector) NextDeadline() time.Time {
 }
 
 // NextPass returns the time of the collector's first pass at or after t
-// on its rhythm (one every GCCheckPeriod from its first Step), or t itself
-// before the first Step, which is a pass whenever it comes. A nil
-// Collector has no rhythm: the zero time.
+// on its rhythm (one every GCCheckPeriod from its first Step) that comes
+// after its last pass — a Step at the time of a pass does not make a
+// second one — or t itself before the first Step, which is a pass
+// whenever it comes. A nil Collector has no rhythm: the zero time.
 //
 // Between passes a Step only looks at the caches for work the next pass
 // time would find, and the pass reads the caches as they are then. So a
@@ -240,8 +242,11 @@ func (c *Collector) NextPass(t time.Time) time.Time {
 }
 
 // passAtOrAfter is the first pass time of the collector's rhythm at or
-// after t.
+// after t, after the last pass: the controller makes one pass per period.
 func (c *Collector) passAtOrAfter(t time.Time) time.Time {
+	if !t.After(c.last) {
+		t = c.last.Add(1)
+	}
 	if !t.After(c.anchor) {
 		return c.anchor
 	}
@@ -252,6 +257,7 @@ func (c *Collector) passAtOrAfter(t time.Time) time.Time {
 // pass runs one collector pass at now and sets the next deadline: the
 // first pass that can end a quarantine, if any is running.
 func (c *Collector) pass(in GCInput, now time.Time) GCResult {
+	c.last = now
 	pods, nodes := in.Pods, in.Nodes
 	nodeByName := indexNodes(nodes)
 	// Quarantine entries whose time has come leave the waiting set first.
@@ -367,13 +373,14 @@ func (c *Collector) hasWork(in GCInput) bool {
 		if nodeByName == nil {
 			nodeByName = indexNodes(in.Nodes)
 		}
-		if _, known := nodeByName[pod.Spec.NodeName]; !known {
+		outOfService, known := nodeByName[pod.Spec.NodeName]
+		if !known {
 			if _, waiting := c.waiting[pod.Spec.NodeName]; !waiting {
 				return true
 			}
 			continue
 		}
-		if pod.DeletionTimestamp != nil && onOutOfServiceNode(pod, nodeByName) {
+		if pod.DeletionTimestamp != nil && outOfService {
 			return true
 		}
 	}

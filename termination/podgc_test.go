@@ -315,6 +315,9 @@ func TestCollectorDeadlines(t *testing.T) {
 	if got := c.NextPass(t0.Add(time.Minute)); !got.Equal(t0.Add(time.Minute)) {
 		t.Fatalf("NextPass(1m) = %v, want 1m itself", got)
 	}
+	if got := c.NextPass(t0); !got.Equal(t0.Add(GCCheckPeriod)) {
+		t.Fatalf("NextPass(0) after the pass at 0 = %v, want the next one at 20s", got)
+	}
 	// Work appears at 47 s: the pass at 60 s handles it, not the step.
 	unscheduled := terminating(gcPod("default", "pending", "", api.PodPending, t0), t0, 30)
 	pods := []*api.Pod{running, unscheduled}
@@ -358,6 +361,13 @@ func TestCollectorDeadlines(t *testing.T) {
 	r = c.Step(GCInput{Pods: []*api.Pod{running, unscheduled2}, Nodes: nodes}, t0.Add(200*time.Second))
 	if !r.Ran || len(r.Actions) != 1 {
 		t.Fatalf("work on a pass time: ran %v, %+v", r.Ran, r.Actions)
+	}
+	// Work that shows up right after that pass, at the same time, waits
+	// for the next pass: one pass per period.
+	unscheduled3 := terminating(gcPod("default", "pending-3", "", api.PodPending, t0), t0, 30)
+	r = c.Step(GCInput{Pods: []*api.Pod{running, unscheduled3}, Nodes: nodes}, t0.Add(200*time.Second))
+	if r.Ran || !c.NextDeadline().Equal(t0.Add(220*time.Second)) {
+		t.Fatalf("work after the pass at 200s: ran %v, next %v; want the pass at 220s", r.Ran, c.NextDeadline())
 	}
 }
 
@@ -458,9 +468,14 @@ func TestPropertyCollectorDeadlines(t *testing.T) {
 		}
 
 		// The same controller stepped at its changes and deadlines only.
+		// (A Step at a pass time is that pass: the changes at 0 come
+		// first, as in the controller's run above.)
 		b, cb := newWorld(), NewCollector(cfg)
-		step(b, cb, 0)
 		next = 0
+		for ; next < len(changes) && changes[next].at == 0; next++ {
+			apply(b, changes[next])
+		}
+		step(b, cb, 0)
 		for {
 			d := cb.NextDeadline()
 			if next < len(changes) && (d.IsZero() || !t0.Add(changes[next].at).After(d)) {
@@ -487,14 +502,17 @@ func TestPropertyCollectorDeadlines(t *testing.T) {
 		if !cc.NextPass(t0).Equal(t0) {
 			t.Fatalf("before the first step, NextPass(t0) = %v", cc.NextPass(t0))
 		}
-		step(c, cc, 0)
 		next = 0
+		for ; next < len(changes) && changes[next].at == 0; next++ {
+			apply(c, changes[next])
+		}
+		step(c, cc, 0)
 		dirty, now := false, time.Duration(0)
 		for {
 			d := cc.NextDeadline()
 			if p := cc.NextPass(t0.Add(now)); dirty && (d.IsZero() || p.Before(d)) {
-				if p.Before(t0.Add(now)) || (p.Sub(t0)-now) >= GCCheckPeriod || (p.Sub(t0))%GCCheckPeriod != 0 {
-					t.Fatalf("NextPass(%v) = %v: not the first pass time at or after it", now, p.Sub(t0))
+				if p.Before(t0.Add(now)) || (p.Sub(t0)-now) > GCCheckPeriod || (p.Sub(t0))%GCCheckPeriod != 0 {
+					t.Fatalf("NextPass(%v) = %v: not the first pass time at or after it (or after the pass at it)", now, p.Sub(t0))
 				}
 				d = p
 			}
