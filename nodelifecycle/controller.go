@@ -178,6 +178,7 @@ type knownNode struct {
 	// health is its Monitor record, grace its grace period, ready and
 	// unknown its Ready condition's status (True; Unknown).
 	quiet          bool
+	requeue        bool // quiet but for queueing the node again: not Ready, its NoExecute taint missing
 	health         *nodeHealth
 	grace          time.Duration
 	ready, unknown bool
@@ -426,14 +427,21 @@ func (c *Controller) monitorPass(nodes []*api.Node, leases map[string]time.Time,
 		k.pass = c.passes
 		if k.node != n {
 			_, x := n.Labels[LabelNodeExcludeDisruption]
-			k.node, k.zone, k.excluded, k.quiet = n, c.zoneCount(c.zoneKey(n)), x, false
+			k.node, k.zone, k.excluded, k.quiet, k.requeue = n, c.zoneCount(c.zoneKey(n)), x, false, false
 		}
 		z := k.zone
 		if z.pass != c.passes {
 			z.pass, z.ready, z.notReady = c.passes, 0, 0
 			c.addZone(z.key)
 		}
-		if !first && k.quiet && !c.lookAll && c.stillQuiet(k, leases[n.Name], now) {
+		if !first && (k.quiet || k.requeue) && !c.lookAll && c.stillQuiet(k, leases[n.Name], now) {
+			if k.requeue {
+				// markNodeForTainting: the taint is still missing, so the
+				// node leaves its queue and is added again.
+				c.seq++
+				c.tainter[z.key].requeue(n.Name, now, c.seq)
+				pass.Queued = append(pass.Queued, n.Name)
+			}
 			k.count()
 			continue
 		}
@@ -465,7 +473,10 @@ func (c *Controller) monitorPass(nodes []*api.Node, leases map[string]time.Time,
 		k.health, k.grace = h, rep.GracePeriod
 		k.ready = cr != nil && cr.Status == api.ConditionTrue
 		k.unknown = cr != nil && cr.Status == api.ConditionUnknown
-		k.quiet = !rep.acted() && len(pass.Queued) == queued
+		requeued := len(pass.Queued) > queued
+		k.quiet = !rep.acted() && !requeued
+		k.requeue = !rep.acted() && requeued && (k.unknown && !hasTaint(n.Spec.Taints, unreachableNoExecute.Key, unreachableNoExecute.Effect) ||
+			cr != nil && cr.Status == api.ConditionFalse && !hasTaint(n.Spec.Taints, notReadyNoExecute.Key, notReadyNoExecute.Effect))
 		k.count()
 		if rep.acted() {
 			pass.Nodes = append(pass.Nodes, rep)
@@ -504,10 +515,11 @@ func (c *Controller) monitorPass(nodes []*api.Node, leases map[string]time.Time,
 }
 
 // stillQuiet reports whether a look now at a node whose last look was
-// quiet, listed as the same object, with its lease at lease, would be
-// quiet too, and takes the lease in as that look would: a renewal the
-// controller has not seen moves the probe time to now. Only a grace
-// period run out (Ready not already Unknown) makes the look do something.
+// quiet (or only queued it again), listed as the same object, with its
+// lease at lease, would do the same, and takes the lease in as that look
+// would: a renewal the controller has not seen moves the probe time to
+// now. Only a grace period run out (Ready not already Unknown) makes the
+// look do something else.
 func (c *Controller) stillQuiet(k *knownNode, lease time.Time, now time.Time) bool {
 	h := k.health
 	if !lease.IsZero() && (h.lease.IsZero() || h.lease.Before(lease)) {
@@ -580,11 +592,11 @@ func (c *Controller) processTaintBaseEviction(listed *api.Node, key string, cur 
 		// markNodeForTainting: a node whose taint is missing leaves the
 		// set and is queued again.
 		z := c.tainter[key]
-		if !hasTaint(listed.Spec.Taints, own.Key, own.Effect) {
-			z.remove(listed.Name)
-		}
 		c.seq++
-		if z.add(listed.Name, now, c.seq) {
+		if !hasTaint(listed.Spec.Taints, own.Key, own.Effect) {
+			z.requeue(listed.Name, now, c.seq)
+			pass.Queued = append(pass.Queued, listed.Name)
+		} else if z.add(listed.Name, now, c.seq) {
 			pass.Queued = append(pass.Queued, listed.Name)
 		}
 	case api.ConditionTrue:
@@ -697,7 +709,7 @@ func (c *Controller) untaintAll(nodes []*api.Node, now time.Time, pass *Report) 
 	var at []int
 	for i, n := range nodes {
 		k := c.listed[i]
-		k.quiet = false
+		k.quiet, k.requeue = false, false
 		if z := c.tainter[k.zone.key]; z != nil {
 			z.remove(n.Name)
 		}

@@ -233,9 +233,14 @@ func TestControllerFullDisruption(t *testing.T) {
 	if entered != 1 {
 		t.Fatalf("entered full disruption %d times", entered)
 	}
-	// b-00's kubelet posts Ready again at 2m05s.
+	// b-00's kubelet posts Ready again at 2m05s (a new object, as the API
+	// server stores a write).
 	delete(s.lost, "b-00")
-	n := s.node("b-00")
+	i := indexOf(s.nodes, "b-00")
+	posted := *s.nodes[i]
+	posted.Status.Conditions = slices.Clone(posted.Status.Conditions)
+	s.nodes[i] = &posted
+	n := &posted
 	for i := range n.Status.Conditions {
 		if n.Status.Conditions[i].Type == api.NodeReady {
 			n.Status.Conditions[i] = api.NodeCondition{Type: api.NodeReady, Status: api.ConditionTrue,

@@ -1,7 +1,6 @@
 package nodelifecycle
 
 import (
-	"container/heap"
 	"time"
 )
 
@@ -74,26 +73,36 @@ func (b *tokenBucket) firstToken(start time.Time, period time.Duration, from, li
 
 // queued is one entry of a zone's tainting queue.
 type queued struct {
-	node      string
-	processAt time.Time
-	seq       uint64 // insertion order, for equal processAt; identifies the entry
+	node       string
+	processAt  time.Time
+	seq        uint64   // insertion order, for equal processAt
+	prev, next *queued // the neighbours in processing order
+}
+
+// before reports whether q is processed before r: earlier processAt, then
+// earlier insertion.
+func (q *queued) before(r *queued) bool {
+	if !q.processAt.Equal(r.processAt) {
+		return q.processAt.Before(r.processAt)
+	}
+	return q.seq < r.seq
 }
 
 // zoneTainter is a zone's RateLimitedTimedQueue: the nodes waiting for
-// their NoExecute taint, ordered by processAt, and the set of nodes added
-// and not since removed (a tainted node stays in the set, so it is not
-// queued again until it is Ready again or loses its taint). The heap may
-// hold entries no longer queued; live names each queued node's entry, and
-// head drops the others.
+// their NoExecute taint, ordered by processAt (a list: nodes are added at
+// the time of the pass that adds them, so an entry almost always goes
+// last), and the set of nodes added and not since removed (a tainted node
+// stays in the set, so it is not queued again until it is Ready again or
+// loses its taint). live holds each queued node's entry.
 type zoneTainter struct {
-	limiter tokenBucket
-	heap    queueHeap
-	live    map[string]uint64
-	set     map[string]bool
+	limiter     tokenBucket
+	first, last *queued
+	live        map[string]*queued
+	set         map[string]bool
 }
 
 func newZoneTainter(qps float32) *zoneTainter {
-	return &zoneTainter{limiter: tokenBucket{qps: qps}, live: map[string]uint64{}, set: map[string]bool{}}
+	return &zoneTainter{limiter: tokenBucket{qps: qps}, live: map[string]*queued{}, set: map[string]bool{}}
 }
 
 // add queues node unless it is in the set; it reports whether it did.
@@ -102,59 +111,90 @@ func (z *zoneTainter) add(node string, now time.Time, seq uint64) bool {
 		return false
 	}
 	z.set[node] = true
-	z.live[node] = seq
-	heap.Push(&z.heap, queued{node: node, processAt: now, seq: seq})
+	q := &queued{node: node, processAt: now, seq: seq}
+	z.live[node] = q
+	z.insert(q)
 	return true
+}
+
+// requeue is a remove followed by an add: node goes to the back of the
+// queue, to be processed at now.
+func (z *zoneTainter) requeue(node string, now time.Time, seq uint64) {
+	q := z.live[node]
+	if q == nil {
+		delete(z.set, node)
+		z.add(node, now, seq)
+		return
+	}
+	z.unlink(q)
+	q.processAt, q.seq = now, seq
+	z.insert(q)
 }
 
 // remove takes node out of the queue and the set.
 func (z *zoneTainter) remove(node string) {
 	delete(z.set, node)
-	delete(z.live, node)
+	if q := z.live[node]; q != nil {
+		z.unlink(q)
+		delete(z.live, node)
+	}
 }
 
 // head is the queued node to process first; false when none is queued.
 func (z *zoneTainter) head() (queued, bool) {
-	for len(z.heap) > 0 {
-		if q := z.heap[0]; z.live[q.node] == q.seq {
-			return q, true
-		}
-		heap.Pop(&z.heap)
+	if z.first == nil {
+		return queued{}, false
 	}
-	return queued{}, false
+	return *z.first, true
 }
 
 // done takes the head out of the queue; it stays in the set.
 func (z *zoneTainter) done() {
-	q := heap.Pop(&z.heap).(queued)
+	q := z.first
+	z.unlink(q)
 	delete(z.live, q.node)
 }
 
 // retry moves the head to a later processAt.
 func (z *zoneTainter) retry(at time.Time, seq uint64) {
-	q := heap.Pop(&z.heap).(queued)
+	q := z.first
+	z.unlink(q)
 	q.processAt, q.seq = at, seq
-	z.live[q.node] = seq
-	heap.Push(&z.heap, q)
+	z.insert(q)
 }
 
-// queueHeap orders queue entries by processAt, then insertion.
-type queueHeap []queued
-
-func (h queueHeap) Len() int { return len(h) }
-func (h queueHeap) Less(i, j int) bool {
-	if !h[i].processAt.Equal(h[j].processAt) {
-		return h[i].processAt.Before(h[j].processAt)
+// insert links q in at its place, looking from the back.
+func (z *zoneTainter) insert(q *queued) {
+	p := z.last
+	for p != nil && q.before(p) {
+		p = p.prev
 	}
-	return h[i].seq < h[j].seq
+	q.prev = p
+	if p == nil {
+		q.next, z.first = z.first, q
+	} else {
+		q.next, p.next = p.next, q
+	}
+	if q.next == nil {
+		z.last = q
+	} else {
+		q.next.prev = q
+	}
 }
-func (h queueHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *queueHeap) Push(x any)   { *h = append(*h, x.(queued)) }
-func (h *queueHeap) Pop() any {
-	old := *h
-	q := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return q
+
+// unlink takes q out of the list.
+func (z *zoneTainter) unlink(q *queued) {
+	if q.prev == nil {
+		z.first = q.next
+	} else {
+		q.prev.next = q.next
+	}
+	if q.next == nil {
+		z.last = q.prev
+	} else {
+		q.next.prev = q.prev
+	}
+	q.prev, q.next = nil, nil
 }
 
 // swapLimiter is SwapLimiter: a new rate gets a fresh bucket, drained at

@@ -68,12 +68,14 @@ func memory(c *Controller) []string {
 	for _, k := range slices.Sorted(maps.Keys(c.tainter)) {
 		z := c.tainter[k]
 		var queue []string
-		for _, name := range slices.Sorted(maps.Keys(z.live)) {
-			for _, q := range z.heap {
-				if q.node == name && q.seq == z.live[name] {
-					queue = append(queue, fmt.Sprintf("%s@%v", name, q.processAt.Sub(t0)))
-				}
+		for q := z.first; q != nil; q = q.next {
+			if z.live[q.node] != q {
+				panic("a queued entry not live")
 			}
+			queue = append(queue, fmt.Sprintf("%s@%v", q.node, q.processAt.Sub(t0)))
+		}
+		if len(queue) != len(z.live) {
+			panic("live entries not queued")
 		}
 		out = append(out, fmt.Sprintf("zone %s state=%s qps=%g set=%v queue=%v", k, c.states[k], z.limiter.qps, slices.Sorted(maps.Keys(z.set)), queue))
 	}
