@@ -75,7 +75,7 @@ func (b *tokenBucket) firstToken(start time.Time, period time.Duration, from, li
 type queued struct {
 	node       string
 	processAt  time.Time
-	seq        uint64   // insertion order, for equal processAt
+	seq        uint64  // insertion order, for equal processAt
 	prev, next *queued // the neighbours in processing order
 }
 
