@@ -1,9 +1,11 @@
 package cluster
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/termination"
 )
 
 // This file is the store's indexes, as an informer's indexers keep them:
@@ -118,8 +120,13 @@ type storeIndex struct {
 	// byOwner: an owner's uid → kind → keys of the objects that have an
 	// ownerReference to it.
 	byOwner map[string]map[string]*sortedKeys
-	// gcCandidates: keys of the pods gcCandidate holds for.
-	gcCandidates sortedKeys
+	// gcCandidates: keys of the pods gcCandidate holds for;
+	// terminatingOn: node → keys of its terminating pods that are not
+	// (gcTerminatingOn); outOfService: the nodes pod GC takes for out of
+	// service (termination.NodeOutOfService).
+	gcCandidates  sortedKeys
+	terminatingOn map[string]*sortedKeys
+	outOfService  map[string]bool
 	// finalizing counts the objects being deleted with a garbage
 	// collector finalizer (orphan or foregroundDeletion) left.
 	finalizing int
@@ -132,7 +139,8 @@ type storeIndex struct {
 
 func newStoreIndex() storeIndex {
 	return storeIndex{byNamespace: map[string]map[string]*sortedKeys{}, podsByController: map[string]*sortedKeys{},
-		podOrphans: map[string]*sortedKeys{}, podsByNode: map[string]*sortedKeys{}, byOwner: map[string]map[string]*sortedKeys{}}
+		podOrphans: map[string]*sortedKeys{}, podsByNode: map[string]*sortedKeys{}, byOwner: map[string]map[string]*sortedKeys{},
+		terminatingOn: map[string]*sortedKeys{}, outOfService: map[string]bool{}}
 }
 
 func keysIn[K comparable](m map[K]*sortedKeys, k K) *sortedKeys {
@@ -150,7 +158,8 @@ type indexed struct {
 	controller string // pods: the controller's uid, "" for an orphan
 	node       string // pods: spec.nodeName
 	owners     []api.OwnerReference
-	gc         bool // pods: a pod GC candidate (gcCandidate)
+	gc         bool   // pods: a pod GC candidate (gcCandidate)
+	gcNode     string // pods: the node of a pod gcTerminatingOn holds for
 	finalizing bool // being deleted with a garbage collector finalizer
 }
 
@@ -170,6 +179,7 @@ func indexAttrs(o api.Object) (indexed, bool) {
 		}
 		a.node = p.Spec.NodeName
 		a.gc = gcCandidate(p)
+		a.gcNode = gcTerminatingOn(p)
 	}
 	return a, true
 }
@@ -194,6 +204,13 @@ func sameOwners(a, b []api.OwnerReference) bool {
 func (x *storeIndex) update(kind, key string, prev, next api.Object) {
 	if kind == "Node" && (prev == nil) != (next == nil) {
 		x.missingKnown = false
+	}
+	if kind == "Node" {
+		if n, _ := next.(*api.Node); termination.NodeOutOfService(n) {
+			x.outOfService[key] = true
+		} else {
+			delete(x.outOfService, key)
+		}
 	}
 	pa, hadPrev := indexAttrs(prev)
 	na, hasNext := indexAttrs(next)
@@ -255,6 +272,16 @@ func (x *storeIndex) update(kind, key string, prev, next api.Object) {
 			if hasNext && na.gc {
 				x.gcCandidates.add(key)
 			}
+		}
+		if !both || pa.gcNode != na.gcNode {
+			var from, to *sortedKeys
+			if hadPrev && pa.gcNode != "" {
+				from = keysIn(x.terminatingOn, pa.gcNode)
+			}
+			if hasNext && na.gcNode != "" {
+				to = keysIn(x.terminatingOn, na.gcNode)
+			}
+			move(from, to)
 		}
 	}
 	if !both || !sameOwners(pa.owners, na.owners) {
@@ -421,22 +448,39 @@ func (m *Machine) kubeletOrder() []string {
 // (termination.Collector's other categories). The rest of its work is
 // the pods bound to nodes missing from the node cache (podGCPods).
 func gcCandidate(p *api.Pod) bool {
-	switch p.Status.Phase {
-	case api.PodPending, api.PodRunning, api.PodUnknown:
-		return p.DeletionTimestamp != nil
+	return termination.TerminatedForGC(p) || p.DeletionTimestamp != nil && p.Spec.NodeName == ""
+}
+
+// gcTerminatingOn is the node of a terminating pod that is not terminated,
+// "" for any other pod: pod GC acts on it only once its node is out of
+// service (termination.NodeOutOfService).
+func gcTerminatingOn(p *api.Pod) string {
+	if p.DeletionTimestamp == nil || termination.TerminatedForGC(p) {
+		return ""
 	}
-	return true
+	return p.Spec.NodeName
 }
 
 // podGCPods are the cached pods the pod garbage collector can act on or
-// count, in key order: the gcCandidate ones and those bound to a node the
-// cache does not hold. A running pod on a known node is none of its
-// business (termination.Collector: terminated pods over the threshold,
-// terminating pods on out-of-service nodes or never scheduled, pods on
-// missing nodes), so leaving it out changes no pass and no deadline.
+// count, in key order: the gcCandidate ones, the terminating ones on an
+// out-of-service node, and those bound to a node the cache does not hold.
+// A running pod on a known node, or a terminating one on a node in
+// service, is none of its business (termination.Collector: terminated
+// pods over the threshold, terminating pods on out-of-service nodes or
+// never scheduled, pods on missing nodes), so leaving it out changes no
+// pass and no deadline.
 func (s *store) podGCPods() []*api.Pod {
 	keys := s.index.gcCandidates.list()
 	x := &s.index
+	if len(x.outOfService) > 0 {
+		for _, node := range slices.Sorted(maps.Keys(x.outOfService)) {
+			if ks := x.terminatingOn[node].list(); len(ks) > 0 {
+				keys = append(slices.Clip(keys), ks...)
+			}
+		}
+		slices.Sort(keys)
+		keys = slices.Compact(keys)
+	}
 	if !x.missingKnown {
 		x.missing = x.missing[:0]
 		for node, ks := range x.podsByNode {
@@ -456,4 +500,29 @@ func (s *store) podGCPods() []*api.Pod {
 		keys = slices.Compact(keys)
 	}
 	return objectsOf[*api.Pod](s, "Pod", keys)
+}
+
+// podGCPodsScan is podGCPods computed from every cached pod and node, for
+// the checks of the indexes.
+func (s *store) podGCPodsScan() []*api.Pod {
+	var out []*api.Pod
+	for _, p := range s.pods() {
+		n, _ := s.get("Node", p.Spec.NodeName).(*api.Node)
+		switch {
+		case gcCandidate(p),
+			p.Spec.NodeName != "" && n == nil,
+			gcTerminatingOn(p) != "" && termination.NodeOutOfService(n):
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// podKeys are the keys of pods, in order.
+func podKeys(pods []*api.Pod) []string {
+	out := make([]string, len(pods))
+	for i, p := range pods {
+		out[i] = p.Key()
+	}
+	return out
 }

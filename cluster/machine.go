@@ -460,6 +460,9 @@ func (m *Machine) NextDeadline() time.Time {
 		if q := m.kq.next(); !q.Equal(scan) {
 			m.kubeletCheck("kubeletQueue: next deadline %v, a scan of every kubelet %v", q, scan)
 		}
+		if got, want := podKeys(m.cache.podGCPods()), podKeys(m.cache.podGCPodsScan()); !slices.Equal(got, want) {
+			m.kubeletCheck("podGCPods: the indexes give %v, a scan of every pod %v", got, want)
+		}
 	}
 	for _, t := range m.pdbRecheck {
 		d = earliest(d, t)

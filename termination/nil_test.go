@@ -32,6 +32,12 @@ func nilPodOnNode() *api.Pod {
 // lists are skipped. Keyed by the names niltest.Nilable lists;
 // TestNilTableComplete keeps it complete.
 var nilCases = map[string]func(t *testing.T){
+	"NodeOutOfService": func(t *testing.T) {
+		niltest.Zero(t, termination.NodeOutOfService(nil))
+	},
+	"TerminatedForGC": func(t *testing.T) {
+		niltest.Zero(t, termination.TerminatedForGC(nil))
+	},
 	"(*Collector).NextDeadline": func(t *testing.T) {
 		niltest.Zero(t, (*termination.Collector)(nil).NextDeadline())
 	},

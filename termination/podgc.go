@@ -411,7 +411,7 @@ func indexNodes(nodes []*api.Node) map[string]bool {
 	m := make(map[string]bool, len(nodes))
 	for _, n := range nodes {
 		if n != nil {
-			m[n.Name] = !nodeReady(n) && hasTaintKey(n, api.TaintNodeOutOfService)
+			m[n.Name] = NodeOutOfService(n)
 		}
 	}
 	return m
@@ -527,6 +527,21 @@ func gcOlder(a, b *api.Pod) bool {
 		return a.Name < b.Name
 	}
 	return a.CreationTimestamp.Before(b.CreationTimestamp.Time)
+}
+
+// NodeOutOfService reports whether the pod garbage collector takes node
+// for out of service (gcTerminating): not Ready, and tainted
+// node.kubernetes.io/out-of-service (non-graceful node shutdown). Its
+// terminating pods are force-deleted.
+func NodeOutOfService(n *api.Node) bool {
+	return n != nil && !nodeReady(n) && hasTaintKey(n, api.TaintNodeOutOfService)
+}
+
+// TerminatedForGC reports whether the pod garbage collector counts pod as
+// terminated (Succeeded or Failed, any phase but Pending, Running and
+// Unknown) towards --terminated-pod-gc-threshold.
+func TerminatedForGC(pod *api.Pod) bool {
+	return pod != nil && isTerminatedForGC(pod)
 }
 
 func nodeReady(n *api.Node) bool {
