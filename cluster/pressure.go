@@ -362,11 +362,11 @@ func (c *Machine) postNodeStatus(k *kubelet, now time.Time) error {
 	if old == nil {
 		return nil
 	}
-	n, err := clone(old)
-	if err != nil {
-		return err
-	}
-	n.Status.Conditions = c.nodeConditions(k, n.Status.Conditions, now)
+	// Only the conditions change: the new object shares the rest with the
+	// old one, which the store never edits.
+	cp := *old
+	n := &cp
+	n.Status.Conditions = c.nodeConditions(k, old.Status.Conditions, now)
 	c.store.nextRV(&n.ObjectMeta)
 	c.store.put("Node", k.node, n, watchModified, old)
 	k.postedNode, k.postedState = n, k.nodeState()

@@ -97,6 +97,9 @@ type Cluster struct {
 
 	nodes  []*NodeInfo
 	byName map[string]*NodeInfo
+	// taintClasses numbers the lists of NoSchedule and NoExecute taints
+	// the nodes carry (NodeInfo.hardClass), from 1.
+	taintClasses map[string]int32
 
 	// pods holds every pod given to the snapshot, by key.
 	pods map[string]*PodInfo
@@ -322,6 +325,7 @@ func (c *Cluster) addNode(n *api.Node, ni *NodeInfo) error {
 	}
 	ni.index = len(c.nodes)
 	ni.setNode(n)
+	c.classifyTaints(ni)
 	c.countNode(ni, 1)
 	c.room.nodeAdded(ni)
 	c.nodes = append(c.nodes, ni)
@@ -392,6 +396,7 @@ func (c *Cluster) UpdateNode(n *api.Node) error {
 	c.images.nodeRemoved(ni)
 	c.countNode(ni, -1)
 	ni.setNode(n)
+	c.classifyTaints(ni)
 	c.countNode(ni, 1)
 	c.room.set(ni)
 	c.tree.update(ni)
@@ -399,6 +404,31 @@ func (c *Cluster) UpdateNode(n *api.Node) error {
 	c.labels.nodeUpdated(ni.index, n)
 	c.spread.nodeUpdated(ni)
 	return nil
+}
+
+// classifyTaints sets the node's hardClass: the number of its list of
+// NoSchedule and NoExecute taints (key, value and effect; the time a taint
+// was added does not matter to a toleration).
+func (c *Cluster) classifyTaints(ni *NodeInfo) {
+	if !ni.hardTaints {
+		return
+	}
+	var b []byte
+	for _, t := range ni.node.Spec.Taints {
+		if t.Effect == api.TaintEffectNoSchedule || t.Effect == api.TaintEffectNoExecute {
+			b = append(append(append(append(append(b, t.Key...), 0), t.Value...), 0), t.Effect...)
+			b = append(b, 0)
+		}
+	}
+	id, ok := c.taintClasses[string(b)]
+	if !ok {
+		if c.taintClasses == nil {
+			c.taintClasses = map[string]int32{}
+		}
+		id = int32(len(c.taintClasses) + 1)
+		c.taintClasses[string(b)] = id
+	}
+	ni.hardClass = id
 }
 
 // countNode adds (sign +1) or removes (-1) a node's flags to the

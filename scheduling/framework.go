@@ -481,7 +481,10 @@ func (c *Cluster) plugins(pod *PodInfo, s *cyclePlugins) []cyclePlugin {
 			s.nodeName = newNodeNamePlugin(pod)
 			p = &s.nodeName
 		case PluginTaintToleration:
+			v := s.taint.verdicts // the last cycle's buffer, emptied
+			clear(v)
 			s.taint = newTaintPlugin(pod)
+			s.taint.verdicts = v
 			p = &s.taint
 		case PluginNodeAffinity:
 			s.nodeAffinity = newNodeAffinityPlugin(c, pod)

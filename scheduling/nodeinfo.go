@@ -424,6 +424,11 @@ type NodeInfo struct {
 	unschedulable bool
 	hardTaints    bool // some NoSchedule or NoExecute taint
 	softTaints    bool // some PreferNoSchedule taint
+	// hardClass numbers the node's NoSchedule and NoExecute taints (key,
+	// value, effect, in order) among those of the cluster's nodes, so that
+	// a cycle judges each list once (taintPlugin.fits); 0 when the node
+	// has none or is not in a Cluster.
+	hardClass int32
 	pods          []*PodInfo
 	allocatable   Resource
 	requested     Resource
@@ -455,7 +460,7 @@ func (n *NodeInfo) setNode(node *api.Node) {
 	n.node = node
 	n.name = node.Name
 	n.unschedulable = node.Spec.Unschedulable
-	n.hardTaints, n.softTaints = false, false
+	n.hardTaints, n.softTaints, n.hardClass = false, false, 0
 	for _, t := range node.Spec.Taints {
 		switch t.Effect {
 		case api.TaintEffectNoSchedule, api.TaintEffectNoExecute:

@@ -27,6 +27,9 @@ type taintPlugin struct {
 	// preferTols are the tolerations that can tolerate PreferNoSchedule
 	// taints (effect empty or PreferNoSchedule).
 	preferTols []api.Toleration
+	// verdicts caches fits by NodeInfo.hardClass: 1 tolerated, 2 not,
+	// 0 not judged yet. Nodes of one class carry the same taints.
+	verdicts []uint8
 }
 
 func newTaintPlugin(p *PodInfo) taintPlugin {
@@ -40,7 +43,20 @@ func (pl *taintPlugin) fits(v *nodeView) bool {
 	if !v.info.hardTaints {
 		return true
 	}
+	cls := int(v.info.hardClass)
+	if cls > 0 && cls < len(pl.verdicts) && pl.verdicts[cls] != 0 {
+		return pl.verdicts[cls] == 1
+	}
 	_, bad := findUntoleratedTaint(v.info.node.Spec.Taints, pl.tols)
+	if cls > 0 {
+		if cls >= len(pl.verdicts) {
+			pl.verdicts = append(pl.verdicts, make([]uint8, cls+1-len(pl.verdicts))...)
+		}
+		pl.verdicts[cls] = 1
+		if bad {
+			pl.verdicts[cls] = 2
+		}
+	}
 	return !bad
 }
 
