@@ -160,7 +160,7 @@ type indexed struct {
 	owners     []api.OwnerReference
 	gc         bool   // pods: a pod GC candidate (gcCandidate)
 	gcNode     string // pods: the node of a pod gcTerminatingOn holds for
-	finalizing bool // being deleted with a garbage collector finalizer
+	finalizing bool   // being deleted with a garbage collector finalizer
 }
 
 func indexAttrs(o api.Object) (indexed, bool) {

@@ -428,10 +428,10 @@ type NodeInfo struct {
 	// value, effect, in order) among those of the cluster's nodes, so that
 	// a cycle judges each list once (taintPlugin.fits); 0 when the node
 	// has none or is not in a Cluster.
-	hardClass int32
-	pods          []*PodInfo
-	allocatable   Resource
-	requested     Resource
+	hardClass   int32
+	pods        []*PodInfo
+	allocatable Resource
+	requested   Resource
 
 	node *api.Node
 	// non0CPU and non0Mem sum the pods' non-zero cpu and memory
