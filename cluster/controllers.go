@@ -3,6 +3,8 @@ package cluster
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"reflect"
 	"slices"
 	"time"
 
@@ -246,6 +248,7 @@ func (m *Machine) deploymentWrites(d *api.Deployment, sync workloads.DeploymentS
 			x := o.(*api.Deployment)
 			x.Status = sync.Status
 			if sync.Revision != "" {
+				x.Annotations = maps.Clone(x.Annotations) // the stored object's map is not edited
 				if x.Annotations == nil {
 					x.Annotations = map[string]string{}
 				}
@@ -285,7 +288,9 @@ func (m *Machine) patchMeta(kind, key string, f func(*api.ObjectMeta)) error {
 }
 
 // writeStatus writes an object's status subresource (the spec and
-// generation stay); an object gone or replaced is skipped.
+// generation stay); an object gone or replaced is skipped. f gets a
+// shallow copy of the stored object: it must replace what it changes, not
+// edit a value the copy shares with the stored object.
 func (m *Machine) writeStatus(kind, key, uid string, f func(api.Object)) error {
 	old := m.store.get(kind, key)
 	if old == nil {
@@ -294,10 +299,13 @@ func (m *Machine) writeStatus(kind, key, uid string, f func(api.Object)) error {
 	if _, om := objectMeta(old); om.UID != uid {
 		return nil
 	}
-	n, err := clone(old)
-	if err != nil {
-		return err
-	}
+	// A shallow copy: f replaces what it writes (the status, an
+	// annotations map) and edits nothing it shares with the stored object,
+	// which the store never edits; the no-op check then walks only what f
+	// replaced.
+	cp := reflect.New(reflect.TypeOf(old).Elem())
+	cp.Elem().Set(reflect.ValueOf(old).Elem())
+	n := cp.Interface().(api.Object)
 	f(n)
 	if specEqual(n, old) {
 		return nil
