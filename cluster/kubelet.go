@@ -111,9 +111,6 @@ type kubelet struct {
 	// renewTime left when the kubelet went silent.
 	leaseAnchor, nextLease, nextStatus time.Time
 	silencedLease                      time.Time
-	// leaseShown is the renewTime last written to the machine's leases
-	// map.
-	leaseShown time.Time
 	// pressure is the eviction manager and the node's observed signals,
 	// nil until a pressure action; shutdown is the graceful node shutdown
 	// under way, nil when none is.

@@ -168,14 +168,15 @@ type Machine struct {
 	nlc    *nodelifecycle.Controller
 	te     *nodelifecycle.TaintEviction
 	gc     *termination.Collector
-	gcSeen bool                 // the pod GC has seen the caches as they are: no pod or node event since its last step
-	leases map[string]time.Time // each node's Lease renewTime, as the node lifecycle controller last read them (refreshLeases)
-	// kubeletList holds the kubelets in the order their nodes came;
+	gcSeen bool // the pod GC has seen the caches as they are: no pod or node event since its last step
 	// kubeletPhase is the last instant the kubelets ran (runComponents):
-	// their Lease renewals at or before it are made.
-	kubeletList  []*kubelet
-	kubeletPhase time.Time
-	zones        map[string]nodelifecycle.ZoneReport // as the last monitor pass reported them
+	// their Lease renewals at or before it are made. nodeKubelets are the
+	// kubelets of the cache's node list, by position, while the cache's
+	// node set is nodeKubeletsSet (leaseOf).
+	kubeletPhase    time.Time
+	nodeKubelets    []*kubelet
+	nodeKubeletsSet uint64
+	zones           map[string]nodelifecycle.ZoneReport // as the last monitor pass reported them
 
 	deletedUIDs map[string]bool // owners deleted, for the garbage collector
 	gcWork      bool            // an owner being deleted with a GC finalizer (garbage.go)
@@ -237,7 +238,6 @@ func newMachine(start time.Time, cfg Config) (*Machine, Output, error) {
 		kubelets: map[string]*kubelet{},
 		pdbDirty: map[string]bool{}, pdbRecheck: map[string]time.Time{},
 		nlc: nlc, te: nodelifecycle.NewTaintEviction(), gc: termination.NewCollector(podGCConfig(cfg.PodGC)),
-		leases: map[string]time.Time{},
 	}
 	m.store.nodeWritten = m.nodeStored
 	return m, Output{}, nil
@@ -749,7 +749,6 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 				k := newKubelet(o.Name, m.nodeCount)
 				m.kq.add(k)
 				m.kubelets[o.Name] = k
-				m.kubeletList = append(m.kubeletList, k)
 				k.storedNode, _ = m.store.get("Node", o.Name).(*api.Node)
 				m.nodeCount++
 				if err := m.registerNode(k, now); err != nil {

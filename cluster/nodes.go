@@ -99,13 +99,23 @@ func (m *Machine) nodeStored(name string, n *api.Node) {
 	k.forgetDeadline()
 }
 
-// refreshLeases brings the leases map the node lifecycle controller reads
-// up to now: each live kubelet's Lease as leaseAt computes it.
-func (m *Machine) refreshLeases(now time.Time) {
-	for _, k := range m.kubeletList {
-		if t := k.leaseAt(now, m.kubeletPhase); !t.Equal(k.leaseShown) {
-			m.leases[k.node], k.leaseShown = t, t
+// leaseOf is the node lifecycle controller's Lease reader for nodes, the
+// cache's node list at now: the Lease of nodes[i] as its kubelet's
+// cadence has renewed it (kubelet.leaseAt), computed when read.
+func (m *Machine) leaseOf(nodes []*api.Node, now time.Time) func(int) time.Time {
+	if m.nodeKubeletsSet != m.cache.nodeSet || len(m.nodeKubelets) != len(nodes) {
+		m.nodeKubelets = m.nodeKubelets[:0]
+		for _, n := range nodes {
+			m.nodeKubelets = append(m.nodeKubelets, m.kubelets[n.Name])
 		}
+		m.nodeKubeletsSet = m.cache.nodeSet
+	}
+	ks, phase := m.nodeKubelets, m.kubeletPhase
+	return func(i int) time.Time {
+		if k := ks[i]; k != nil {
+			return k.leaseAt(now, phase)
+		}
+		return time.Time{}
 	}
 }
 
@@ -131,8 +141,7 @@ func (m *Machine) runNodeLifecycle(now time.Time) error {
 	nodes := m.cache.nodes()
 	// The controller reads the leases during its step and keeps none of
 	// them: the kubelets' renewals are written between steps.
-	m.refreshLeases(now)
-	rep, err := stepMachine(m, "node-lifecycle-controller", "", m.nlc, nodelifecycle.Input{Nodes: nodes, Leases: m.leases}, now)
+	rep, err := stepMachine(m, "node-lifecycle-controller", "", m.nlc, nodelifecycle.Input{Nodes: nodes, LeaseOf: m.leaseOf(nodes, now)}, now)
 	if err != nil {
 		return fmt.Errorf("cluster: node lifecycle controller: %w", err)
 	}

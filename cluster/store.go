@@ -63,6 +63,8 @@ type store struct {
 	nodeList       []*api.Node
 	nodePos        map[string]int
 	nodeListShared bool
+	// nodeSet counts the changes of the set of Node names.
+	nodeSet uint64
 	// nodeWritten, when set, learns of each Node write: the object now
 	// stored, nil when deleted.
 	nodeWritten func(name string, n *api.Node)
@@ -223,6 +225,9 @@ func (s *store) put(kind, key string, o api.Object, typ watchType, old api.Objec
 		} else {
 			s.nodeList, s.nodePos = nil, nil
 		}
+	}
+	if kind == "Node" && existed != (typ != watchDeleted) {
+		s.nodeSet++
 	}
 	s.watch = append(s.watch, watchEvent{Type: typ, Kind: kind, Key: key, Object: o, Old: old})
 }

@@ -134,6 +134,19 @@ type Input struct {
 	// Leases maps a node's name to the renewTime of its Lease in
 	// kube-node-lease (absent: none). Only monitor passes read it.
 	Leases map[string]time.Time
+	// LeaseOf, when not nil, gives the renewTime of the Lease of Nodes[i]
+	// (zero: none) instead of Leases: a caller that knows when its
+	// kubelets renew can compute a Lease when it is read rather than write
+	// every renewal, and the controller looks no name up.
+	LeaseOf func(i int) time.Time
+}
+
+// lease is the renewTime of the Lease of in.Nodes[i].
+func (in *Input) lease(i int, name string) time.Time {
+	if in.LeaseOf != nil {
+		return in.LeaseOf(i)
+	}
+	return in.Leases[name]
 }
 
 // ZoneReport is one zone after a monitor pass.
@@ -259,7 +272,7 @@ func (c *Controller) Step(in Input, now time.Time) (Report, error) {
 	var r Report
 	nodes := in.Nodes
 	if !now.Before(c.nextMonitor) {
-		c.monitorPass(nodes, in.Leases, now, &r)
+		c.monitorPass(&in, now, &r)
 		c.nextMonitor = nextTick(c.start, c.cfg.monitorPeriod(), now)
 		nodes = applyReports(nodes, &r)
 	}
@@ -412,7 +425,8 @@ func (c *Controller) zoneKey(n *api.Node) string {
 // would find what the last one found, and only the lease can have moved,
 // which moves the probe time. Its grace period is checked, and the full
 // look made when it has run out.
-func (c *Controller) monitorPass(nodes []*api.Node, leases map[string]time.Time, now time.Time, pass *Report) {
+func (c *Controller) monitorPass(in *Input, now time.Time, pass *Report) {
+	nodes := in.Nodes
 	pass.MonitorPass = true
 	c.passes++
 	for i, n := range nodes {
@@ -434,7 +448,7 @@ func (c *Controller) monitorPass(nodes []*api.Node, leases map[string]time.Time,
 			z.pass, z.ready, z.notReady = c.passes, 0, 0
 			c.addZone(z.key)
 		}
-		if !first && (k.quiet || k.requeue) && !c.lookAll && c.stillQuiet(k, leases[n.Name], now) {
+		if !first && (k.quiet || k.requeue) && !c.lookAll && c.stillQuiet(k, in.lease(i, n.Name), now) {
 			if k.requeue {
 				// markNodeForTainting: the taint is still missing, so the
 				// node leaves its queue and is added again.
@@ -452,7 +466,7 @@ func (c *Controller) monitorPass(nodes []*api.Node, leases map[string]time.Time,
 			cur = reachable.Taints
 		}
 		var rep HealthReport
-		h := c.monitor.observeHealth(n, leases[n.Name], now, &rep)
+		h := c.monitor.observeHealth(n, in.lease(i, n.Name), now, &rep)
 		// The NoSchedule pass judged the listed taints; its changes apply
 		// to the taints as this pass left them (it touches no NoExecute
 		// taint).

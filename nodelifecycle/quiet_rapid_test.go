@@ -18,7 +18,9 @@ import (
 // controller and one looking at every node in full at every pass write the
 // same statuses and taints at the same times, report the same passes,
 // keep the same memory of every node (probe time, lease, Ready condition,
-// tainting set) and the same tainting queues, and name the same deadlines.
+// tainting set) and the same tainting queues, and name the same deadlines;
+// leases read by position (Input.LeaseOf) or by name (Input.Leases) are
+// the same leases.
 func TestControllerQuietNodesMatchFullLooks(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		scripts := drawScripts(t)
@@ -34,7 +36,10 @@ func TestControllerQuietNodesMatchFullLooks(t *testing.T) {
 				wa.advance(int(d / time.Second))
 				wb.advance(int(d / time.Second))
 			}
-			ra, err := ca.Step(Input{Nodes: wa.nodes, Leases: wa.leases}, now)
+			// The quiet controller reads the leases by position (LeaseOf),
+			// the other by name.
+			nodes := wa.nodes
+			ra, err := ca.Step(Input{Nodes: nodes, LeaseOf: func(i int) time.Time { return wa.leases[nodes[i].Name] }}, now)
 			if err != nil {
 				t.Fatal(err)
 			}
