@@ -76,8 +76,8 @@ func (m *Machine) kubeletStatus(st, prev *api.PodStatus, now time.Time) {
 // statuses in st. Readiness gates are looked up in the conditions others
 // set, which the previous status carries.
 func (m *Machine) kubeletConditions(st, prev *api.PodStatus, now time.Time) KubeletConditions {
-	pod := &m.view
-	*pod = m.pod
+	view := m.pod
+	pod := &view
 	pod.Status = *st
 	pod.Status.Conditions = prev.Conditions
 	return conditions(pod, ConditionsInput{Phase: st.Phase, Previous: prev, Sandboxes: m.sandboxes}, now, m.pos)
@@ -146,8 +146,8 @@ func (m *Machine) computePhase(now time.Time) api.PodPhase {
 // go backwards, or leave Succeeded or Failed, is not taken
 // (ValidPhaseTransition).
 func (m *Machine) mergePhase(st *api.PodStatus) api.PodPhase {
-	pod := &m.view
-	*pod = m.pod
+	view := m.pod
+	pod := &view
 	pod.Status = *st
 	var counts PhaseCounts
 	ph := phase(pod, PhaseOptions{PodIsTerminal: m.terminating, PodHasInitialized: m.hasInitialized()}, &counts, m.pos)

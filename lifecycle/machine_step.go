@@ -209,9 +209,6 @@ type Machine struct {
 	next time.Time
 
 	why string // the latest plan's explanation
-	// view is scratch space for the pod as the package's calculators
-	// are shown it (reused to spare a copy per step).
-	view api.Pod
 
 	phase           api.PodPhase
 	reason, message string
@@ -229,7 +226,7 @@ func NewMachine(pod *api.Pod, cfg MachineConfig) *Machine {
 	if pod == nil {
 		return nil
 	}
-	m := &Machine{cfg: cfg, images: map[string]bool{}, wakes: map[time.Time]bool{}, phase: api.PodPending}
+	m := &Machine{cfg: cfg, phase: api.PodPending} // images and wakes are made at their first entry
 	m.pod.TypeMeta, m.pod.ObjectMeta, m.pod.Spec = pod.TypeMeta, pod.ObjectMeta, pod.Spec
 	m.pod.DeletionTimestamp, m.pod.DeletionGracePeriodSeconds = nil, nil
 	if m.pod.Spec.TerminationGracePeriodSeconds == nil {
@@ -239,7 +236,7 @@ func NewMachine(pod *api.Pod, cfg MachineConfig) *Machine {
 		m.pod.Spec.TerminationGracePeriodSeconds = &g
 	}
 	for _, img := range cfg.ImagesPresent {
-		m.images[img] = true
+		m.imagePresent(img)
 	}
 	spec := &m.pod.Spec
 	m.init = make([]mcontainer, len(spec.InitContainers))
@@ -475,7 +472,7 @@ func (m *Machine) apply(ev Event, now time.Time, acts *[]Action) {
 		if c == nil || c.state != runPulling {
 			return
 		}
-		m.images[c.spec.Image] = true
+		m.imagePresent(c.spec.Image)
 		c.pulled = true
 		c.state = c.prior
 	case EventContainerStarted:
@@ -681,11 +678,11 @@ func (m *Machine) drive(now time.Time, acts *[]Action) {
 	m.wakeForReasons(now, acts)
 }
 
-// runtimePod is the pod with the runtime's view of the containers, which
-// is what Sequence plans from: containers purged with an old sandbox have
-// no status, starts in flight count as not started.
-func (m *Machine) runtimePod() *api.Pod {
-	p := &m.view
+// runtimePod fills p with the pod with the runtime's view of the
+// containers, which is what Sequence plans from: containers purged with an
+// old sandbox have no status, starts in flight count as not started. It
+// returns p.
+func (m *Machine) runtimePod(p *api.Pod) *api.Pod {
 	*p = m.pod
 	p.Status = api.PodStatus{Phase: m.phase}
 	p.DeletionTimestamp = nil
@@ -733,7 +730,8 @@ func runtimeStatuses(list []mcontainer, buf *[]api.ContainerStatus) []api.Contai
 // runPlan applies the sequencer's plan.
 func (m *Machine) runPlan(now time.Time, acts *[]Action) {
 	plan := SequencePlan{Start: m.starts[:0]}
-	m.whyListsStarts = sequence(m.runtimePod(), m.sandboxes, &plan, m.pos)
+	var view api.Pod
+	m.whyListsStarts = sequence(m.runtimePod(&view), m.sandboxes, &plan, m.pos)
 	m.why, m.starts = plan.Why, plan.Start
 	if plan.Done {
 		m.startTerminating(now)
@@ -852,4 +850,12 @@ func (m *Machine) stopReason() string {
 		return "the pod was deleted"
 	}
 	return "no container will run again"
+}
+
+// imagePresent records that the node holds img.
+func (m *Machine) imagePresent(img string) {
+	if m.images == nil {
+		m.images = map[string]bool{}
+	}
+	m.images[img] = true
 }

@@ -306,6 +306,9 @@ func (m *Machine) advanceKills(now time.Time, acts *[]Action) {
 	}
 	m.wake(next)
 	if !m.wakes[next] {
+		if m.wakes == nil {
+			m.wakes = map[time.Time]bool{}
+		}
 		m.wakes[next] = true
 		*acts = append(*acts, Action{Kind: ActionRetryAt, At: next, Reason: why})
 	}
