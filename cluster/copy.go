@@ -184,6 +184,13 @@ func valuesJSONEqual(a, b reflect.Value, omitEmpty bool) bool {
 // isZero is encoding/json's omitzero test: the value's IsZero method, or
 // the zero value.
 func isZero(v reflect.Value) bool {
+	if v.Kind() != reflect.Pointer && v.CanAddr() {
+		// Through a pointer: boxing the value itself would copy it.
+		if z, ok := v.Addr().Interface().(interface{ IsZero() bool }); ok {
+			return z.IsZero()
+		}
+		return v.IsZero()
+	}
 	if z, ok := v.Interface().(interface{ IsZero() bool }); ok {
 		if v.Kind() == reflect.Pointer && v.IsNil() {
 			return true

@@ -699,7 +699,8 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 	} else {
 		m.cache.put(w.Kind, w.Key, w.Object, w.Type, w.Old)
 	}
-	m.cache.watch = nil
+	clear(m.cache.watch) // the cache keeps no queue: its one event is dropped
+	m.cache.watch = m.cache.watch[:0]
 	m.rsEvents.observe(w)
 	if w.Type == watchDeleted {
 		if _, meta := objectMeta(w.Object); meta != nil && meta.UID != "" {

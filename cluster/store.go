@@ -52,6 +52,7 @@ type store struct {
 	rv      int64
 	uids    int64
 	watch   []watchEvent
+	drained []watchEvent // the events drainWatch returned last
 	tolSecs admission.TolerationSeconds
 	index   storeIndex
 	// classWrites counts the writes of PriorityClasses, the one kind pod
@@ -432,6 +433,9 @@ func (s *store) remove(kind, key string) error {
 // drainWatch returns the pending watch events and empties the queue.
 func (s *store) drainWatch() []watchEvent {
 	w := s.watch
-	s.watch = nil
+	// The events drained the time before have been delivered: their
+	// array takes the next writes.
+	clear(s.drained)
+	s.watch, s.drained = s.drained[:0], w
 	return w
 }
