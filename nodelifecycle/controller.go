@@ -90,6 +90,8 @@ type Controller struct {
 	// lookAll makes every monitor pass look at every node in full, the
 	// quiet ones too (tests compare both ways).
 	lookAll bool
+	// queued is how many nodes the last monitor pass queued.
+	queued  int
 	states  map[string]ZoneState
 	tainter map[string]*zoneTainter
 	seq     uint64
@@ -429,6 +431,14 @@ func (c *Controller) monitorPass(in *Input, now time.Time, pass *Report) {
 	nodes := in.Nodes
 	pass.MonitorPass = true
 	c.passes++
+	if c.queued > 0 {
+		pass.Queued = make([]string, 0, c.queued) // most passes queue again what the last one did
+	}
+	defer func() {
+		if c.queued = len(pass.Queued); c.queued == 0 {
+			pass.Queued = nil
+		}
+	}()
 	for i, n := range nodes {
 		k := c.listed[i]
 		first := k == nil
