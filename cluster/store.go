@@ -60,10 +60,9 @@ type store struct {
 	classWrites uint64
 	// nodeList is every Node by name (nodes), nil when stale; nodePos
 	// each one's position. A write of a node already listed replaces it in
-	// place, in a copy when the list was handed out (nodeListShared).
-	nodeList       []*api.Node
-	nodePos        map[string]int
-	nodeListShared bool
+	// place.
+	nodeList []*api.Node
+	nodePos  map[string]int
 	// nodeSet counts the changes of the set of Node names.
 	nodeSet uint64
 	// nodeWritten, when set, learns of each Node write: the object now
@@ -175,8 +174,9 @@ func listed[T api.Object](s *store, kind string) []T {
 
 func (s *store) pods() []*api.Pod { return listed[*api.Pod](s, "Pod") }
 
-// nodes is every Node, by name. The slice is the store's: do not modify
-// it; a later write does not change it.
+// nodes is every Node, by name. The slice is the store's own, valid until
+// the next write of a Node: do not modify it, and do not keep it (the node
+// lifecycle controller and pod GC read it during their step only).
 func (s *store) nodes() []*api.Node {
 	if s.nodeList == nil {
 		s.nodeList = listed[*api.Node](s, "Node")
@@ -185,7 +185,6 @@ func (s *store) nodes() []*api.Node {
 			s.nodePos[n.Name] = i
 		}
 	}
-	s.nodeListShared = true
 	return s.nodeList
 }
 
@@ -219,9 +218,6 @@ func (s *store) put(kind, key string, o api.Object, typ watchType, old api.Objec
 	}
 	if kind == "Node" && s.nodeList != nil {
 		if existed && typ != watchDeleted {
-			if s.nodeListShared {
-				s.nodeList, s.nodeListShared = slices.Clone(s.nodeList), false
-			}
 			s.nodeList[s.nodePos[key]] = o.(*api.Node)
 		} else {
 			s.nodeList, s.nodePos = nil, nil
