@@ -232,7 +232,7 @@ func newMachine(start time.Time, cfg Config) (*Machine, Output, error) {
 	m := &Machine{
 		cfg: cfg, start: start, now: start,
 		store: newStore(cfg.TolerationSeconds), cache: newStore(cfg.TolerationSeconds),
-		rec:   recorder{start: start, last: map[watchKey]*watched{}},
+		rec:   recorder{start: start, last: map[string]*watched{}},
 		sched: loop, rsc: workloads.NewIncrementalReplicaSetController(), rsDirty: map[string]bool{},
 		dc: workloads.NewDeploymentController(workloads.DeploymentOptions{}), depDirty: map[string]bool{},
 		kubelets: map[string]*kubelet{},
@@ -401,11 +401,7 @@ func supported(o api.Object) error {
 	return nil
 }
 
-func (m *Machine) takeRecords() []Record {
-	out := m.rec.out
-	m.rec.out = nil
-	return out
-}
+func (m *Machine) takeRecords() []Record { return m.rec.take() }
 
 // Now is the time of the last step.
 func (m *Machine) Now() time.Time {
@@ -699,8 +695,7 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 	} else {
 		m.cache.put(w.Kind, w.Key, w.Object, w.Type, w.Old)
 	}
-	clear(m.cache.watch) // the cache keeps no queue: its one event is dropped
-	m.cache.watch = m.cache.watch[:0]
+	m.cache.watch = m.cache.watch[:0] // nobody drains the cache's: one slot, reused
 	m.rsEvents.observe(w)
 	if w.Type == watchDeleted {
 		if _, meta := objectMeta(w.Object); meta != nil && meta.UID != "" {
@@ -977,14 +972,14 @@ func (m *Machine) bind(key, uid, node string, now time.Time) error {
 	if old.DeletionTimestamp != nil {
 		return fmt.Errorf("pod %s is being deleted, cannot be assigned to a host", old.Name)
 	}
-	p, err := clone(old)
-	if err != nil {
-		return err
-	}
+	// The bound pod shares the old one's values (never modified in the
+	// store) but spec.nodeName and the conditions, copied to be changed.
+	p := *old
 	p.Spec.NodeName = node
+	p.Status.Conditions = slices.Clone(old.Status.Conditions)
 	api.UpdatePodCondition(&p.Status, api.PodCondition{Type: api.PodScheduled, Status: api.ConditionTrue}, now)
 	m.store.nextRV(&p.ObjectMeta)
-	m.store.put("Pod", key, p, watchModified, old)
+	m.store.put("Pod", key, &p, watchModified, old)
 	return nil
 }
 
@@ -1000,14 +995,21 @@ func (m *Machine) patchPodStatus(key, uid string, now time.Time, f func(*api.Pod
 	// status to change.
 	st := *old.Status.DeepCopy()
 	f(&st)
+	m.putPodStatus(key, old, st)
+	return nil
+}
+
+// putPodStatus stores old with status st unless it is old's own; it
+// returns the pod the store then holds.
+func (m *Machine) putPodStatus(key string, old *api.Pod, st api.PodStatus) *api.Pod {
 	if specEqual(st, old.Status) {
-		return nil
+		return old
 	}
 	p := *old
 	p.Status = st
 	m.store.nextRV(&p.ObjectMeta)
 	m.store.put("Pod", key, &p, watchModified, old)
-	return nil
+	return &p
 }
 
 // writePodStatus is the kubelet's status manager writing the status its
@@ -1032,14 +1034,7 @@ func (m *Machine) writePodStatus(key, uid string, status api.PodStatus, now time
 			st.Conditions = append(slices.Clip(st.Conditions), c)
 		}
 	}
-	if specEqual(st, old.Status) {
-		return old
-	}
-	p := *old
-	p.Status = st
-	m.store.nextRV(&p.ObjectMeta)
-	m.store.put("Pod", key, &p, watchModified, old)
-	return &p
+	return m.putPodStatus(key, old, st)
 }
 
 func condIndex(conds []api.PodCondition, t api.PodConditionType) int {

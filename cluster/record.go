@@ -93,8 +93,10 @@ func objRef(kind, namespace, name string) string {
 type recorder struct {
 	start time.Time
 	out   []Record
-	// last holds each watched object's last summary.
-	last map[watchKey]*watched
+	// last holds each watched object's last summary, by uid (the store
+	// gives every object its own), or for an object without one by
+	// "\x00Kind/namespace/name".
+	last map[string]*watched
 	// reasons are the watch records' reasons by kind (watchReason).
 	reasons map[string]*[3]string
 	// strs interns the summaries' built texts.
@@ -115,6 +117,27 @@ func (r *recorder) add(now time.Time, rec Record) {
 	rec.Time = r.stamp
 	r.out = append(r.out, rec)
 }
+
+// take returns the records made since the last take, in a slice of
+// their own (nil when none), and keeps the buffer for the next step's
+// records, so that a step's records are copied once instead of the
+// buffer growing from empty at every step.
+func (r *recorder) take() []Record {
+	if len(r.out) == 0 {
+		return nil
+	}
+	out := slices.Clone(r.out)
+	if cap(r.out) > maxKeptRecords {
+		r.out = nil // a burst's buffer (a large setup) is not kept
+	} else {
+		clear(r.out)
+		r.out = r.out[:0]
+	}
+	return out
+}
+
+// maxKeptRecords bounds the record buffer take keeps (2.5 MB).
+const maxKeptRecords = 1 << 14
 
 // event records an api.Event a component returned.
 func (r *recorder) event(now time.Time, e *api.Event) {
@@ -152,7 +175,10 @@ func (r *recorder) watch(now time.Time, w watchEvent) {
 		return
 	}
 	_, meta := objectMeta(w.Object)
-	key := watchKey{kind, meta.Namespace, meta.Name, meta.UID}
+	key := meta.UID
+	if key == "" {
+		key = "\x00" + objRef(kind, meta.Namespace, meta.Name)
+	}
 	e := r.last[key]
 	verb := w.Type
 	var msg, ref string
@@ -212,9 +238,6 @@ func (r *recorder) watchReason(kind string, verb watchType) string {
 	}
 	return rs[i]
 }
-
-// watchKey is a watched object: its kind, namespace, name and uid.
-type watchKey struct{ kind, namespace, name, uid string }
 
 func condStatus(conds []api.PodCondition, t api.PodConditionType) string {
 	for _, c := range conds {
