@@ -252,18 +252,20 @@ func (x *storeIndex) update(kind, key string, prev, next api.Object) {
 			}
 			move(from, to)
 		}
+		// listIn is the list of m at k, nil when there is no object or
+		// no k.
+		listIn := func(m map[string]*sortedKeys, k string, ok bool) *sortedKeys {
+			if !ok || k == "" {
+				return nil
+			}
+			return keysIn(m, k)
+		}
 		if !both || pa.node != na.node {
-			var from, to *sortedKeys
-			if hadPrev && pa.node != "" {
-				from = keysIn(x.podsByNode, pa.node)
+			to := listIn(x.podsByNode, na.node, hasNext)
+			if to != nil && to.len() == 0 {
+				x.missingKnown = false
 			}
-			if hasNext && na.node != "" {
-				to = keysIn(x.podsByNode, na.node)
-				if to.len() == 0 {
-					x.missingKnown = false
-				}
-			}
-			move(from, to)
+			move(listIn(x.podsByNode, pa.node, hadPrev), to)
 		}
 		if !both || pa.gc != na.gc {
 			if hadPrev && pa.gc {
@@ -274,14 +276,7 @@ func (x *storeIndex) update(kind, key string, prev, next api.Object) {
 			}
 		}
 		if !both || pa.gcNode != na.gcNode {
-			var from, to *sortedKeys
-			if hadPrev && pa.gcNode != "" {
-				from = keysIn(x.terminatingOn, pa.gcNode)
-			}
-			if hasNext && na.gcNode != "" {
-				to = keysIn(x.terminatingOn, na.gcNode)
-			}
-			move(from, to)
+			move(listIn(x.terminatingOn, pa.gcNode, hadPrev), listIn(x.terminatingOn, na.gcNode, hasNext))
 		}
 	}
 	if !both || !sameOwners(pa.owners, na.owners) {
