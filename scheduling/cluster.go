@@ -393,6 +393,12 @@ func (c *Cluster) UpdateNode(n *api.Node) error {
 	if !ok {
 		return fmt.Errorf("%w: no node %q", errInvalidInput, n.Name)
 	}
+	if old := ni.node; old != nil && !nodeSchedulingChanged(old, n) && slices.EqualFunc(old.Status.Images, n.Status.Images, sameImage) {
+		// Nothing the snapshot reads changed (a status post's heartbeat,
+		// conditions, addresses): only the object is new.
+		ni.node = n
+		return nil
+	}
 	c.images.nodeRemoved(ni)
 	c.countNode(ni, -1)
 	ni.setNode(n)
@@ -748,4 +754,9 @@ func sortedKeys(m map[string]*PodInfo) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// sameImage compares two entries of a node's status.images.
+func sameImage(a, b api.ContainerImage) bool {
+	return a.SizeBytes == b.SizeBytes && slices.Equal(a.Names, b.Names)
 }

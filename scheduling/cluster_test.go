@@ -244,7 +244,7 @@ func TestIncrementalEqualsScratch(t *testing.T) {
 		podNames := []string{"p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7"}
 		steps := rapid.IntRange(10, 60).Draw(t, "steps")
 		for i := 0; i < steps; i++ {
-			switch rapid.IntRange(0, 6).Draw(t, "op") {
+			switch rapid.IntRange(0, 7).Draw(t, "op") {
 			case 0:
 				name := rapid.SampledFrom(snapNodeNames).Draw(t, "addnode")
 				had := c.byName[name] != nil
@@ -298,6 +298,22 @@ func TestIncrementalEqualsScratch(t *testing.T) {
 				}
 				if err := c.UpdatePod(p); err != nil {
 					t.Fatalf("UpdatePod %s (status): %v", p.Key(), err)
+				}
+			case 7:
+				// A kubelet's status post: a new object sharing the
+				// node's spec, labels and images, its conditions new.
+				if len(c.nodes) == 0 {
+					continue
+				}
+				ni := c.nodes[rapid.IntRange(0, len(c.nodes)-1).Draw(t, "postnode")]
+				n := *ni.Node()
+				n.Status.Conditions = []api.NodeCondition{{Type: api.NodeReady, Status: api.ConditionTrue,
+					LastHeartbeatTime: api.NewTime(time.Date(2025, 3, 1, 8, 0, rapid.IntRange(0, 59).Draw(t, "heartbeat"), 0, time.UTC))}}
+				if err := c.UpdateNode(&n); err != nil {
+					t.Fatalf("UpdateNode %s (status): %v", n.Name, err)
+				}
+				if c.byName[n.Name].Node() != &n {
+					t.Fatalf("UpdateNode %s (status): the snapshot keeps the old object", n.Name)
 				}
 			}
 		}
