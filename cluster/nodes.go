@@ -96,7 +96,9 @@ func (m *Machine) nodeStored(name string, n *api.Node) {
 	if !k.silent && k.ticking() {
 		k.nextLease = k.pendingTick(m.now, m.kubeletPhase)
 	}
-	k.forgetDeadline()
+	if k.q != nil {
+		k.q.mark(k) // its heartbeat deadline may move; its pods' did not
+	}
 }
 
 // leaseOf is the node lifecycle controller's Lease reader for nodes, the
