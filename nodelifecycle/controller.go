@@ -80,7 +80,9 @@ type Controller struct {
 	zoneKeys map[[2]string]string
 	zones    map[string]*zoneCount
 	passes   uint64
-	// stamp marks the nodes of the step being validated (knownNode.stamp).
+	// stamp numbers the listings whose positions differ from the last
+	// one's: a record whose stamp is the current one is listed at its
+	// knownNode.at (the records of nodes not listed keep older stamps).
 	stamp uint64
 	// listed is the step's knownNode of each input node, by position
 	// (nil: a node the controller has not seen yet); names the input's
@@ -301,10 +303,8 @@ func (c *Controller) list(nodes []*api.Node) error {
 			}
 		}
 		if same {
-			c.stamp++
-			for _, k := range c.listed {
-				k.stamp = c.stamp
-			}
+			// Every record keeps its position and its stamp, which
+			// changes only with the positions.
 			return nil
 		}
 	}
