@@ -70,6 +70,12 @@ const LabelNodeExcludeDisruption = "node.kubernetes.io/exclude-disruption"
 // takes the input order. It returns the Events the controller records
 // (Report.Events, HealthReport.Events). Not modelled: node label
 // reconciliation and metrics. The zero value is ready to use with the default configuration.
+//
+// A pass costs what changed: a node listed as the same object as at the
+// last pass, whose last look did nothing (or only queued it again), gets
+// only its Lease and grace period checked — what a full look would find
+// — so a pass over thousands of healthy nodes reads each one's Lease
+// (Input.LeaseOf reads it by position) and reports none of them.
 // A Controller is not safe for concurrent use.
 type Controller struct {
 	cfg     Config
