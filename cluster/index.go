@@ -187,66 +187,108 @@ func sameOwners(a, b []api.OwnerReference) bool {
 }
 
 // update files key of kind under next's attributes instead of prev's
-// (either nil: the object is new, or gone).
+// (either nil: the object is new, or gone). Only the indexes whose
+// attribute changed are touched: removing a key and adding it back to the
+// same list changes nothing (sortedKeys), so a bind moves the pod in the
+// node index alone, and a status write touches none.
 func (x *storeIndex) update(kind, key string, prev, next api.Object) {
 	if kind == "Node" && (prev == nil) != (next == nil) {
 		x.missingKnown = false
 	}
 	pa, hadPrev := indexAttrs(prev)
 	na, hasNext := indexAttrs(next)
-	if hadPrev && hasNext && pa.namespace == na.namespace && pa.controller == na.controller && pa.node == na.node && pa.gc == na.gc && pa.finalizing == na.finalizing && sameOwners(pa.owners, na.owners) {
-		return
+	both := hadPrev && hasNext
+	// move removes key from the list at from (when there was one) and
+	// adds it to the list at to (when there is one).
+	move := func(from, to *sortedKeys) {
+		if from != nil {
+			from.remove(key)
+		}
+		if to != nil {
+			to.add(key)
+		}
 	}
-	if hadPrev {
-		x.file(kind, key, pa, false)
+	if hadPrev && pa.finalizing {
+		x.finalizing--
 	}
-	if hasNext {
-		x.file(kind, key, na, true)
+	if hasNext && na.finalizing {
+		x.finalizing++
+	}
+	if !both || pa.namespace != na.namespace {
+		var from, to *sortedKeys
+		if hadPrev && pa.namespace != "" {
+			from = x.namespaceList(kind, pa.namespace)
+		}
+		if hasNext && na.namespace != "" {
+			to = x.namespaceList(kind, na.namespace)
+		}
+		move(from, to)
+	}
+	if kind == "Pod" {
+		if !both || pa.controller != na.controller || (pa.controller == "" && pa.namespace != na.namespace) {
+			var from, to *sortedKeys
+			if hadPrev {
+				from = x.controllerList(pa)
+			}
+			if hasNext {
+				to = x.controllerList(na)
+			}
+			move(from, to)
+		}
+		if !both || pa.node != na.node {
+			var from, to *sortedKeys
+			if hadPrev && pa.node != "" {
+				from = keysIn(x.podsByNode, pa.node)
+			}
+			if hasNext && na.node != "" {
+				to = keysIn(x.podsByNode, na.node)
+				if to.len() == 0 {
+					x.missingKnown = false
+				}
+			}
+			move(from, to)
+		}
+		if !both || pa.gc != na.gc {
+			if hadPrev && pa.gc {
+				x.gcCandidates.remove(key)
+			}
+			if hasNext && na.gc {
+				x.gcCandidates.add(key)
+			}
+		}
+	}
+	if !both || !sameOwners(pa.owners, na.owners) {
+		if hadPrev {
+			x.fileOwners(kind, key, pa.owners, false)
+		}
+		if hasNext {
+			x.fileOwners(kind, key, na.owners, true)
+		}
 	}
 }
 
-// file adds key under a's entries, or removes it from them.
-func (x *storeIndex) file(kind, key string, a indexed, add bool) {
-	put := func(s *sortedKeys) {
-		if add {
-			s.add(key)
-		} else {
-			s.remove(key)
-		}
+// namespaceList is the byNamespace list of kind in namespace.
+func (x *storeIndex) namespaceList(kind, namespace string) *sortedKeys {
+	ns := x.byNamespace[kind]
+	if ns == nil {
+		ns = map[string]*sortedKeys{}
+		x.byNamespace[kind] = ns
 	}
-	if a.finalizing {
-		if add {
-			x.finalizing++
-		} else {
-			x.finalizing--
-		}
+	return keysIn(ns, namespace)
+}
+
+// controllerList is the list a pod with attributes a is in: its
+// controller's, or its namespace's orphans.
+func (x *storeIndex) controllerList(a indexed) *sortedKeys {
+	if a.controller != "" {
+		return keysIn(x.podsByController, a.controller)
 	}
-	if a.namespace != "" {
-		ns := x.byNamespace[kind]
-		if ns == nil {
-			ns = map[string]*sortedKeys{}
-			x.byNamespace[kind] = ns
-		}
-		put(keysIn(ns, a.namespace))
-	}
-	if kind == "Pod" {
-		if a.controller != "" {
-			put(keysIn(x.podsByController, a.controller))
-		} else {
-			put(keysIn(x.podOrphans, a.namespace))
-		}
-		if a.node != "" {
-			s := keysIn(x.podsByNode, a.node)
-			if add && s.len() == 0 {
-				x.missingKnown = false
-			}
-			put(s)
-		}
-		if a.gc {
-			put(&x.gcCandidates)
-		}
-	}
-	for _, r := range a.owners {
+	return keysIn(x.podOrphans, a.namespace)
+}
+
+// fileOwners adds key under each of owners' uids, or removes it.
+func (x *storeIndex) fileOwners(kind, key string, owners []api.OwnerReference, add bool) {
+	for _, r := range owners {
 		if r.UID == "" {
 			continue
 		}
@@ -255,7 +297,11 @@ func (x *storeIndex) file(kind, key string, a indexed, add bool) {
 			byKind = map[string]*sortedKeys{}
 			x.byOwner[r.UID] = byKind
 		}
-		put(keysIn(byKind, kind))
+		if s := keysIn(byKind, kind); add {
+			s.add(key)
+		} else {
+			s.remove(key)
+		}
 	}
 }
 
