@@ -68,6 +68,11 @@ type podRun struct {
 	deleting     bool
 	removeAsked  bool
 	lastReported *api.PodStatus
+	// synced is the pod as the store held it after the last status write
+	// of lastReported (or the check that found nothing to write): while
+	// the store still holds that object, merging lastReported into it
+	// gives its own status, so the reconciliation has nothing to write.
+	synced *api.Pod
 	// probes are the kubelet's probe workers of the pod's containers,
 	// each made at its container's first start; probeless is set for a
 	// pod whose spec has no probe at all (probes are immutable): it never
@@ -262,10 +267,8 @@ func (k *kubelet) observe(c *Machine, key string, now time.Time) error {
 	// controller marked the pod not ready while the node was silent, say)
 	// is written again. (Upstream reconciles in its 10-s sync batch; here
 	// at once.)
-	if r.lastReported != nil && !r.deleting {
-		if err := c.writePodStatus(key, r.uid, *r.lastReported, now); err != nil {
-			return err
-		}
+	if r.lastReported != nil && !r.deleting && c.store.get("Pod", key) != r.synced {
+		r.synced = c.writePodStatus(key, r.uid, *r.lastReported, now)
 	}
 	if pod.DeletionTimestamp != nil && !r.deleting {
 		r.deleting = true
@@ -444,9 +447,7 @@ func (k *kubelet) feed(c *Machine, r *podRun, ev lifecycle.Event, now time.Time)
 			case lifecycle.ActionReportStatus:
 				st := status
 				r.lastReported = &st
-				if err := c.writePodStatus(r.key, r.uid, status, now); err != nil {
-					return err
-				}
+				r.synced = c.writePodStatus(r.key, r.uid, status, now)
 			case lifecycle.ActionRemovePod:
 				if !r.removeAsked {
 					r.removeAsked = true

@@ -1001,19 +1001,32 @@ func (m *Machine) patchPodStatus(key, uid string, now time.Time, f func(*api.Pod
 // pod machine reports: the kubelet's own conditions and container
 // statuses replace the stored ones; conditions the kubelet does not own
 // (PodScheduled, DisruptionTarget, readiness gates' conditions) and the
-// nominated node are kept, as the status manager merges them.
-func (m *Machine) writePodStatus(key, uid string, status api.PodStatus, now time.Time) error {
-	return m.patchPodStatus(key, uid, now, func(s *api.PodStatus) {
-		kept := s.Conditions
-		nominated := s.NominatedNodeName
-		*s = status
-		s.NominatedNodeName = nominated
-		for _, c := range kept {
-			if !kubeletOwnsCondition(c.Type) && condIndex(s.Conditions, c.Type) < 0 {
-				s.Conditions = append(s.Conditions, c)
-			}
+// nominated node are kept, as the status manager merges them. It returns
+// the pod as stored after the write (nil when the pod is gone or
+// replaced).
+func (m *Machine) writePodStatus(key, uid string, status api.PodStatus, now time.Time) *api.Pod {
+	old, _ := m.store.get("Pod", key).(*api.Pod)
+	if old == nil || old.UID != uid {
+		return nil
+	}
+	// The reported status replaces the stored one (no copy of the old
+	// status to edit): only the kept conditions are taken from it, into a
+	// new array.
+	st := status
+	st.NominatedNodeName = old.Status.NominatedNodeName
+	for _, c := range old.Status.Conditions {
+		if !kubeletOwnsCondition(c.Type) && condIndex(st.Conditions, c.Type) < 0 {
+			st.Conditions = append(slices.Clip(st.Conditions), c)
 		}
-	})
+	}
+	if specEqual(st, old.Status) {
+		return old
+	}
+	p := *old
+	p.Status = st
+	m.store.nextRV(&p.ObjectMeta)
+	m.store.put("Pod", key, &p, watchModified, old)
+	return &p
 }
 
 func condIndex(conds []api.PodCondition, t api.PodConditionType) int {
