@@ -171,8 +171,12 @@ func (m *Machine) runDeployments(now time.Time) error {
 			continue
 		}
 		sets := inNamespace[*api.ReplicaSet](m.cache, "ReplicaSet", d.Namespace)
+		var pods []*api.Pod
+		if workloads.DeploymentReadsPods(d) {
+			pods = deploymentPods(m.cache, d, sets)
+		}
 		sync, err := stepMachine(m, "deployment-controller", key, m.dc, workloads.DeploymentInput{
-			Deployment: d, ReplicaSets: sets, Pods: deploymentPods(m.cache, d, sets),
+			Deployment: d, ReplicaSets: sets, Pods: pods,
 		}, now)
 		if err != nil && !hasWrites(sync) {
 			m.rec.scenario(now, "Warning", "SyncFailed", objRef("Deployment", d.Namespace, d.Name), err.Error())

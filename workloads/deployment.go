@@ -201,6 +201,16 @@ type DeploymentSync struct {
 	Events []api.Event
 }
 
+// DeploymentReadsPods reports whether SyncDeployment may read the pods it
+// is given for d: only a Recreate rollout does (upstream's
+// rolloutRecreate waits until no old pod runs); a RollingUpdate, paused
+// or scaling sync reads ReplicaSets alone, whatever the pods, so a caller
+// may leave DeploymentInput.Pods empty for such a Deployment and get the
+// same sync. A nil Deployment reads nothing.
+func DeploymentReadsPods(d *api.Deployment) bool {
+	return d != nil && d.Spec.Strategy.Type == api.RecreateDeploymentStrategyType
+}
+
 // SyncDeployment runs one sync of the Deployment controller
 // (kube-controller-manager's pkg/controller/deployment syncDeployment,
 // v1.36.3 with its default feature gates) for d at now, given every

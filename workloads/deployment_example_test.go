@@ -170,3 +170,19 @@ func ExampleDeploymentController() {
 	// Available=True MinimumReplicasAvailable: Deployment has minimum availability.
 	// Progressing=False ProgressDeadlineExceeded: ReplicaSet "nginx-deployment-66b6c48dd5" has timed out progressing.
 }
+
+// A controller's informer hands the Deployment controller the pods of a
+// Deployment's ReplicaSets, but only a Recreate rollout reads them (it
+// waits until no old pod runs before it creates the new ReplicaSet): the
+// default RollingUpdate strategy decides from the ReplicaSets' counts, so
+// a caller can skip listing the pods.
+func ExampleDeploymentReadsPods() {
+	d := &api.Deployment{ObjectMeta: api.ObjectMeta{Name: "nginx-deployment", Namespace: "default"}}
+	for _, strategy := range []api.DeploymentStrategyType{api.RollingUpdateDeploymentStrategyType, api.RecreateDeploymentStrategyType} {
+		d.Spec.Strategy.Type = strategy
+		fmt.Printf("%s reads pods: %v\n", strategy, workloads.DeploymentReadsPods(d))
+	}
+	// Output:
+	// RollingUpdate reads pods: false
+	// Recreate reads pods: true
+}

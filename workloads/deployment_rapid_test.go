@@ -102,7 +102,8 @@ func TestDeploymentRolloutBounds(t *testing.T) {
 // or another's, any sizes, statuses, revisions and replica annotations,
 // junk included) and any Deployment (either strategy, paused or not, being
 // deleted or not), one sync answers without panicking, leaves its inputs
-// as they were, never writes a negative spec.replicas, creates at most one
+// as they were, gives the same answer without the pods unless
+// DeploymentReadsPods, never writes a negative spec.replicas, creates at most one
 // ReplicaSet and only when none has the Deployment's template, and deletes
 // only old ReplicaSets without replicas.
 func TestSyncDeploymentAnyState(t *testing.T) {
@@ -151,10 +152,31 @@ func TestSyncDeploymentAnyState(t *testing.T) {
 			}
 			rss = append(rss, rs)
 		}
-		before, _ := json.Marshal([]any{d, rss})
-		res, err := workloads.SyncDeployment(d, rss, nil, workloads.DeploymentOptions{}, time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
-		if after, _ := json.Marshal([]any{d, rss}); string(before) != string(after) {
+		var pods []*api.Pod
+		for i := range rapid.IntRange(0, 4).Draw(t, "pods") {
+			rs := rapid.SampledFrom(append(rss, nil)).Draw(t, "podOwner")
+			p := &api.Pod{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("web-pod-%d", i), Namespace: "default", Labels: map[string]string{"app": "web"}},
+				Status: api.PodStatus{Phase: rapid.SampledFrom([]api.PodPhase{api.PodPending, api.PodRunning, api.PodSucceeded, api.PodFailed}).Draw(t, "podPhase")}}
+			if rs != nil {
+				p.Labels = rs.Spec.Template.Labels
+				p.OwnerReferences = []api.OwnerReference{workloads.NewControllerRef(&rs.ObjectMeta, "apps/v1", "ReplicaSet")}
+			}
+			pods = append(pods, p)
+		}
+		before, _ := json.Marshal([]any{d, rss, pods})
+		now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+		res, err := workloads.SyncDeployment(d, rss, pods, workloads.DeploymentOptions{}, now)
+		if after, _ := json.Marshal([]any{d, rss, pods}); string(before) != string(after) {
 			t.Fatalf("inputs changed")
+		}
+		if !workloads.DeploymentReadsPods(d) {
+			// DeploymentReadsPods: without the pods, the same sync.
+			res2, err2 := workloads.SyncDeployment(d, rss, nil, workloads.DeploymentOptions{}, now)
+			a, _ := json.Marshal([]any{res, fmt.Sprint(err)})
+			b, _ := json.Marshal([]any{res2, fmt.Sprint(err2)})
+			if string(a) != string(b) {
+				t.Fatalf("the pods changed a sync that does not read them:\n%s\n%s", a, b)
+			}
 		}
 		if err != nil {
 			return // upstream's own sync errors (none expected here, but allowed)

@@ -201,6 +201,11 @@ var nilCases = map[string]func(t *testing.T){
 		niltest.Zero(t, m.Backoff())
 	},
 	// The Deployment controller.
+	"DeploymentReadsPods": func(t *testing.T) {
+		if workloads.DeploymentReadsPods(nil) {
+			t.Error("a nil Deployment reads pods")
+		}
+	},
 	"SyncDeployment": func(t *testing.T) {
 		r, err := workloads.SyncDeployment(nil, nil, nil, workloads.DeploymentOptions{}, nilT0)
 		niltest.Zero(t, r)
