@@ -94,7 +94,9 @@ type recorder struct {
 	start time.Time
 	out   []Record
 	// last holds each watched object's last summary.
-	last map[watchKey]summary
+	last map[watchKey]*watched
+	// reasons are the watch records' reasons by kind (watchReason).
+	reasons map[string]*[3]string
 	// strs interns the summaries' built texts.
 	strs interner
 	// stamped is the instant whose offset and text stamp and text hold
@@ -151,28 +153,64 @@ func (r *recorder) watch(now time.Time, w watchEvent) {
 	}
 	_, meta := objectMeta(w.Object)
 	key := watchKey{kind, meta.Namespace, meta.Name, meta.UID}
-	old, seen := r.last[key]
-	verb := string(w.Type)
-	if w.Type == watchDeleted {
-		delete(r.last, key)
-	} else {
-		r.last[key] = m
-	}
-	var msg string
+	e := r.last[key]
+	verb := w.Type
+	var msg, ref string
 	switch {
 	case w.Type == watchDeleted:
+		if e != nil {
+			delete(r.last, key)
+			ref = e.ref
+		}
 		msg = m.String()
-	case !seen:
-		verb = string(watchAdded)
+	case e == nil:
+		verb = watchAdded
 		msg = m.String()
+		e = &watched{sum: m, ref: objRef(kind, meta.Namespace, meta.Name)}
+		r.last[key] = e
+		ref = e.ref
 	default:
-		if old == m {
+		if e.sum == m {
 			return
 		}
-		msg = old.diff(&m)
+		msg = e.sum.diff(&m)
+		e.sum = m
+		ref = e.ref
 	}
-	reason := kind + verb[:1] + strings.ToLower(verb[1:])
-	r.add(now, Record{Component: "watch", Type: verb, Reason: reason, Object: objRef(kind, meta.Namespace, meta.Name), Message: msg, Source: SourceWatch})
+	if ref == "" {
+		ref = objRef(kind, meta.Namespace, meta.Name)
+	}
+	r.add(now, Record{Component: "watch", Type: string(verb), Reason: r.watchReason(kind, verb), Object: ref, Message: msg, Source: SourceWatch})
+}
+
+// watched is a watched object's last summary, and its record's object.
+type watched struct {
+	sum summary
+	ref string
+}
+
+// watchReason is a watch record's reason: the kind and the verb
+// capitalised (PodAdded, NodeModified, ...), built once per kind.
+func (r *recorder) watchReason(kind string, verb watchType) string {
+	i := 0
+	switch verb {
+	case watchModified:
+		i = 1
+	case watchDeleted:
+		i = 2
+	}
+	rs := r.reasons[kind]
+	if rs == nil {
+		rs = new([3]string)
+		for j, v := range [3]string{string(watchAdded), string(watchModified), string(watchDeleted)} {
+			rs[j] = kind + v[:1] + strings.ToLower(v[1:])
+		}
+		if r.reasons == nil {
+			r.reasons = map[string]*[3]string{}
+		}
+		r.reasons[kind] = rs
+	}
+	return rs[i]
 }
 
 // watchKey is a watched object: its kind, namespace, name and uid.
@@ -389,24 +427,24 @@ func (s *summary) get(f int) (string, bool) { return s.v[f], s.has&(1<<f) != 0 }
 
 // String is the summary as "k=v k=v ...", fields in order.
 func (s summary) String() string {
-	var b strings.Builder
+	var buf [256]byte
+	b := buf[:0]
 	for f := range summaryFields {
 		if v, ok := s.get(f); ok {
-			if b.Len() > 0 {
-				b.WriteByte(' ')
+			if len(b) > 0 {
+				b = append(b, ' ')
 			}
-			b.WriteString(summaryName[f])
-			b.WriteByte('=')
-			b.WriteString(v)
+			b = append(append(append(b, summaryName[f]...), '='), v...)
 		}
 	}
-	return b.String()
+	return string(b)
 }
 
 // diff is the change from s to cur as "k: old -> new; ...", fields in
 // order, a missing value written ∅.
 func (s *summary) diff(cur *summary) string {
-	var b strings.Builder
+	var buf [256]byte
+	b := buf[:0]
 	for f := range summaryFields {
 		o, oki := s.get(f)
 		c, okc := cur.get(f)
@@ -419,14 +457,10 @@ func (s *summary) diff(cur *summary) string {
 		if !okc {
 			c = "∅"
 		}
-		if b.Len() > 0 {
-			b.WriteString("; ")
+		if len(b) > 0 {
+			b = append(b, "; "...)
 		}
-		b.WriteString(summaryName[f])
-		b.WriteString(": ")
-		b.WriteString(o)
-		b.WriteString(" -> ")
-		b.WriteString(c)
+		b = append(append(append(append(append(b, summaryName[f]...), ": "...), o...), " -> "...), c...)
 	}
-	return b.String()
+	return string(b)
 }
