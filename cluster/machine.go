@@ -964,14 +964,14 @@ func (m *Machine) bind(key, uid, node string, now time.Time) error {
 	if old.DeletionTimestamp != nil {
 		return fmt.Errorf("pod %s is being deleted, cannot be assigned to a host", old.Name)
 	}
-	p, err := clone(old)
-	if err != nil {
-		return err
-	}
+	// The bound pod shares the old one's values (never modified in the
+	// store) but spec.nodeName and the conditions, copied to be changed.
+	p := *old
 	p.Spec.NodeName = node
+	p.Status.Conditions = slices.Clone(old.Status.Conditions)
 	api.UpdatePodCondition(&p.Status, api.PodCondition{Type: api.PodScheduled, Status: api.ConditionTrue}, now)
 	m.store.nextRV(&p.ObjectMeta)
-	m.store.put("Pod", key, p, watchModified, old)
+	m.store.put("Pod", key, &p, watchModified, old)
 	return nil
 }
 

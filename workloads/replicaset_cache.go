@@ -96,7 +96,7 @@ func (c *ReplicaSetController) stepIncremental(in ReplicaSetInput, now time.Time
 		switch {
 		case ch.Old == nil && ch.New == nil:
 			return ReplicaSetSync{}, fmt.Errorf("%w: podEvents[%d]: nil (neither old nor new)", errInvalidInput, i)
-		case ch.Old != nil && ch.New != nil && ch.Old.Key() != ch.New.Key():
+		case ch.Old != nil && ch.New != nil && (ch.Old.Namespace != ch.New.Namespace || ch.Old.Name != ch.New.Name) && ch.Old.Key() != ch.New.Key():
 			return ReplicaSetSync{}, fmt.Errorf("%w: podEvents[%d]: old %s and new %s are two pods", errInvalidInput, i, ch.Old.Key(), ch.New.Key())
 		}
 	}
