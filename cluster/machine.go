@@ -394,11 +394,7 @@ func supported(o api.Object) error {
 	return nil
 }
 
-func (m *Machine) takeRecords() []Record {
-	out := m.rec.out
-	m.rec.out = nil
-	return out
-}
+func (m *Machine) takeRecords() []Record { return m.rec.take() }
 
 // Now is the time of the last step.
 func (m *Machine) Now() time.Time {

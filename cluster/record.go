@@ -116,6 +116,27 @@ func (r *recorder) add(now time.Time, rec Record) {
 	r.out = append(r.out, rec)
 }
 
+// take returns the records made since the last take, in a slice of
+// their own (nil when none), and keeps the buffer for the next step's
+// records, so that a step's records are copied once instead of the
+// buffer growing from empty at every step.
+func (r *recorder) take() []Record {
+	if len(r.out) == 0 {
+		return nil
+	}
+	out := slices.Clone(r.out)
+	if cap(r.out) > maxKeptRecords {
+		r.out = nil // a burst's buffer (a large setup) is not kept
+	} else {
+		clear(r.out)
+		r.out = r.out[:0]
+	}
+	return out
+}
+
+// maxKeptRecords bounds the record buffer take keeps (2.5 MB).
+const maxKeptRecords = 1 << 14
+
 // event records an api.Event a component returned.
 func (r *recorder) event(now time.Time, e *api.Event) {
 	if e == nil {
