@@ -428,11 +428,16 @@ func (c *Cluster) AddPod(p *api.Pod) error {
 	if p.Name == "" {
 		return fmt.Errorf("%w: pod without metadata.name", errInvalidInput)
 	}
-	key := p.Namespace + "/" + p.Name
+	return c.addPod(p.Namespace+"/"+p.Name, p)
+}
+
+// addPod is AddPod of a valid pod whose key (namespace/name) the caller
+// built.
+func (c *Cluster) addPod(key string, p *api.Pod) error {
 	if _, dup := c.pods[key]; dup {
 		return fmt.Errorf("%w: duplicate pod %q", errInvalidInput, key)
 	}
-	pi := newPodInfo(p)
+	pi := newPodInfo(key, p)
 	c.pods[key] = pi
 	c.place(pi)
 	return nil
@@ -444,7 +449,11 @@ func (c *Cluster) RemovePod(namespace, name string) error {
 	if c == nil {
 		return errNilCluster
 	}
-	key := namespace + "/" + name
+	return c.removePod(namespace + "/" + name)
+}
+
+// removePod is RemovePod by key (namespace/name).
+func (c *Cluster) removePod(key string) error {
 	pi, ok := c.pods[key]
 	if !ok {
 		return fmt.Errorf("%w: no pod %q", errInvalidInput, key)
@@ -467,7 +476,13 @@ func (c *Cluster) UpdatePod(p *api.Pod) error {
 	if p.Name == "" {
 		return fmt.Errorf("%w: pod without metadata.name", errInvalidInput)
 	}
-	if pi, ok := c.pods[p.Namespace+"/"+p.Name]; ok && sameIndexedInputs(pi.pod, p) {
+	return c.updatePod(p.Namespace+"/"+p.Name, p)
+}
+
+// updatePod is UpdatePod of a valid pod whose key (namespace/name) the
+// caller built.
+func (c *Cluster) updatePod(key string, p *api.Pod) error {
+	if pi, ok := c.pods[key]; ok && sameIndexedInputs(pi.pod, p) {
 		// A status update (the most common): what newPodInfo computes
 		// from the pod is unchanged, so the PodInfo is kept and only
 		// re-placed, which moves it in the lists it is in as a removal
@@ -478,10 +493,10 @@ func (c *Cluster) UpdatePod(p *api.Pod) error {
 		c.place(pi)
 		return nil
 	}
-	if err := c.RemovePod(p.Namespace, p.Name); err != nil {
+	if err := c.removePod(key); err != nil {
 		return err
 	}
-	return c.AddPod(p)
+	return c.addPod(key, p)
 }
 
 // sameIndexedInputs reports whether newPodInfo computes the same fields

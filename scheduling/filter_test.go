@@ -406,7 +406,7 @@ func TestWhatIfEqualsRebuiltSnapshot(t *testing.T) {
 			if p.Spec.Affinity != nil {
 				p.Spec.Affinity.PodAntiAffinity = nil
 			}
-			w.AddPod(newPodInfo(p))
+			w.AddPod(newPodInfo(p.Namespace+"/"+p.Name, p))
 			q := *p
 			q.Spec.NodeName = node.Name()
 			extra = append(extra, &q)

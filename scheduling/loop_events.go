@@ -64,10 +64,23 @@ func (l *Loop) podAdded(p *api.Pod, now time.Time) error {
 	if p == nil {
 		return fmt.Errorf("%w: input.Pod: nil", errInvalidInput)
 	}
-	if l.c.pods[p.Key()] != nil {
-		return l.podUpdated(p, now)
+	key := p.Key()
+	if l.c.pods[key] != nil {
+		return l.podUpdatedKey(key, p, now)
 	}
-	if err := l.c.AddPod(p); err != nil {
+	return l.podAddedKey(key, p, now)
+}
+
+// podAddedKey is podAdded of a pod the snapshot does not hold, key its
+// namespace/name.
+func (l *Loop) podAddedKey(key string, p *api.Pod, now time.Time) error {
+	var err error
+	if p.Name == "" {
+		err = l.c.AddPod(p) // the error naming the missing name
+	} else {
+		err = l.c.addPod(key, p)
+	}
+	if err != nil {
 		return err
 	}
 	switch {
@@ -86,16 +99,26 @@ func (l *Loop) podUpdated(p *api.Pod, now time.Time) error {
 	if p == nil {
 		return fmt.Errorf("%w: input.Pod: nil", errInvalidInput)
 	}
-	key := p.Key()
+	return l.podUpdatedKey(p.Key(), p, now)
+}
+
+// podUpdatedKey is podUpdated with the pod's key (namespace/name).
+func (l *Loop) podUpdatedKey(key string, p *api.Pod, now time.Time) error {
 	cur := l.c.pods[key]
 	if cur == nil {
-		return l.podAdded(p, now)
+		return l.podAddedKey(key, p, now)
 	}
 	old := cur.pod
 	if old.Spec.NodeName != "" && p.Spec.NodeName == "" {
 		return nil
 	}
-	if err := l.c.UpdatePod(p); err != nil {
+	var err error
+	if p.Name == "" {
+		err = l.c.UpdatePod(p) // the error naming the missing name
+	} else {
+		err = l.c.updatePod(key, p)
+	}
+	if err != nil {
 		return err
 	}
 	_, queued := l.q.entries[key]
@@ -131,7 +154,7 @@ func (l *Loop) podDeleted(namespace, name string, now time.Time) error {
 		return fmt.Errorf("%w: no pod %q", errInvalidInput, key)
 	}
 	old := cur.pod
-	if err := l.c.RemovePod(namespace, name); err != nil {
+	if err := l.c.removePod(key); err != nil {
 		return err
 	}
 	if _, queued := l.q.entries[key]; queued {

@@ -379,10 +379,10 @@ func (p *PodInfo) hasAffinityTerms() bool {
 	return len(p.requiredAffinity)+len(p.requiredAntiAffinity)+len(p.preferredAffinity)+len(p.preferredAntiAffinity) > 0
 }
 
-// newPodInfo indexes a pod already placed (or nominated); incoming pods
-// use newIncomingPodInfo.
-func newPodInfo(pod *api.Pod) *PodInfo {
-	pi := &PodInfo{pod: pod, key: pod.Namespace + "/" + pod.Name, antiSlot: -1, affSlot: -1}
+// newPodInfo indexes a pod already placed (or nominated), key its
+// namespace/name; incoming pods use newIncomingPodInfo.
+func newPodInfo(key string, pod *api.Pod) *PodInfo {
+	pi := &PodInfo{pod: pod, key: key, antiSlot: -1, affSlot: -1}
 	pi.cacheFields()
 	if len(pod.Labels) > 0 {
 		pi.labelPairs = make([]labelPair, 0, len(pod.Labels))
