@@ -99,6 +99,10 @@ type kubelet struct {
 	nextIP int
 	pods   map[string]*podRun
 	dirty  map[string]bool
+	// spare and keys are run's buffers, kept between runs: the emptied
+	// dirty set it swaps with dirty, the pod keys it sorts.
+	spare map[string]bool
+	keys  []string
 	// silent is set for a lost node: nothing of the kubelet reaches the
 	// API server, and it sees nothing, until it is restored.
 	silent bool
@@ -200,7 +204,7 @@ func (k *kubelet) run(c *Machine, now time.Time) error {
 		return nil // a heartbeat alone: no pod to observe or drive
 	}
 	defer k.forgetDeadline()
-	keys := make([]string, 0, len(k.pods)+len(k.dirty))
+	keys := k.keys[:0]
 	for key := range k.dirty {
 		keys = append(keys, key)
 	}
@@ -210,8 +214,12 @@ func (k *kubelet) run(c *Machine, now time.Time) error {
 		}
 	}
 	slices.Sort(keys)
+	k.keys = nil // a sync inside the loop (none today) gets its own
 	dirty := k.dirty
-	k.dirty = map[string]bool{}
+	k.dirty, k.spare = k.spare, nil
+	if k.dirty == nil {
+		k.dirty = map[string]bool{}
+	}
 	for _, key := range keys {
 		if r := k.pods[key]; r != nil && k.booting && !r.m.Terminal() {
 			// The first sync after the node booted: the pod's sandbox
@@ -232,6 +240,9 @@ func (k *kubelet) run(c *Machine, now time.Time) error {
 		}
 	}
 	k.booting = false
+	clear(dirty)
+	clear(keys)
+	k.spare, k.keys = dirty, keys[:0]
 	return c.advanceShutdown(k, now)
 }
 
