@@ -1,6 +1,7 @@
 package lifecycle
 
 import (
+	"slices"
 	"strconv"
 	"time"
 
@@ -63,12 +64,20 @@ func (m *Machine) kubeletStatus(st, prev *api.PodStatus, now time.Time) {
 	k := m.kubeletConditions(st, prev, now)
 	// The kubelet's order: its four conditions (as KubeletConditions.List
 	// gives them), then PodScheduled.
-	st.Conditions = []api.PodCondition{k.ReadyToStartContainers, k.Initialized, k.Ready, k.ContainersReady,
-		{Type: api.PodScheduled, Status: api.ConditionTrue, ObservedGeneration: m.pod.Generation,
-			LastTransitionTime: api.NewTime(m.scheduledAt)}}
+	var buf [6]api.PodCondition
+	conds := append(buf[:0], k.ReadyToStartContainers, k.Initialized, k.Ready, k.ContainersReady,
+		api.PodCondition{Type: api.PodScheduled, Status: api.ConditionTrue, ObservedGeneration: m.pod.Generation,
+			LastTransitionTime: api.NewTime(m.scheduledAt)})
 	if m.killed {
 		// The kill's status function appends DisruptionTarget.
-		st.Conditions = append(st.Conditions, m.killCond)
+		conds = append(conds, m.killCond)
+	}
+	if sameConditions(conds, prev.Conditions) {
+		// Unchanged: the previous list is kept (statuses share lists and
+		// never edit them), not copied again.
+		st.Conditions = prev.Conditions
+	} else {
+		st.Conditions = slices.Clone(conds)
 	}
 }
 
