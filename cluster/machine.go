@@ -685,7 +685,7 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 	} else {
 		m.cache.put(w.Kind, w.Key, w.Object, w.Type, w.Old)
 	}
-	m.cache.watch = nil
+	m.cache.watch = m.cache.watch[:0] // nobody drains the cache's: one slot, reused
 	m.rsEvents.observe(w)
 	if w.Type == watchDeleted {
 		if _, meta := objectMeta(w.Object); meta != nil && meta.UID != "" {

@@ -52,6 +52,7 @@ type store struct {
 	rv      int64
 	uids    int64
 	watch   []watchEvent
+	lent    []watchEvent // the array drainWatch last returned
 	tolSecs admission.TolerationSeconds
 	index   storeIndex
 	// classWrites counts the writes of PriorityClasses, the one kind pod
@@ -384,9 +385,23 @@ func (s *store) remove(kind, key string) error {
 	return nil
 }
 
-// drainWatch returns the pending watch events and empties the queue.
+// drainWatch returns the pending watch events and empties the queue. The
+// slice it returned the time before is then read (every caller ranges
+// over it before draining again), so it becomes the new queue's array:
+// two arrays serve every round instead of one grown per round.
 func (s *store) drainWatch() []watchEvent {
 	w := s.watch
 	s.watch = nil
+	if s.lent != nil {
+		clear(s.lent)
+		s.watch = s.lent[:0]
+	}
+	s.lent = nil
+	if cap(w) <= maxKeptWatch {
+		s.lent = w // a burst's array (a large setup) is not kept
+	}
 	return w
 }
+
+// maxKeptWatch bounds the array drainWatch keeps (1.2 MB).
+const maxKeptWatch = 1 << 14
