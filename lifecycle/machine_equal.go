@@ -49,8 +49,18 @@ func sameConditions(a, b []api.PodCondition) bool {
 	if (a == nil) != (b == nil) || len(a) != len(b) {
 		return false
 	}
+	if len(a) > 0 && &a[0] == &b[0] {
+		return true // one list
+	}
 	for i := range a {
-		if a[i] != b[i] && !reflect.DeepEqual(a[i], b[i]) {
+		x, y := &a[i], &b[i]
+		if *x == *y {
+			continue
+		}
+		// A field other than the times differs: not deeply equal either
+		// (decided without reflect.DeepEqual's copies of both values).
+		if x.Type != y.Type || x.Status != y.Status || x.ObservedGeneration != y.ObservedGeneration ||
+			x.Reason != y.Reason || x.Message != y.Message || !reflect.DeepEqual(*x, *y) {
 			return false
 		}
 	}
