@@ -226,7 +226,7 @@ func newMachine(start time.Time, cfg Config) (*Machine, Output, error) {
 	return &Machine{
 		cfg: cfg, start: start, now: start,
 		store: newStore(cfg.TolerationSeconds), cache: newStore(cfg.TolerationSeconds),
-		rec:   recorder{start: start, last: map[watchKey]*watched{}},
+		rec:   recorder{start: start, last: map[string]*watched{}},
 		sched: loop, rsc: workloads.NewIncrementalReplicaSetController(), rsDirty: map[string]bool{},
 		dc: workloads.NewDeploymentController(workloads.DeploymentOptions{}), depDirty: map[string]bool{},
 		kubelets: map[string]*kubelet{},

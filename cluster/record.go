@@ -93,8 +93,10 @@ func objRef(kind, namespace, name string) string {
 type recorder struct {
 	start time.Time
 	out   []Record
-	// last holds each watched object's last summary.
-	last map[watchKey]*watched
+	// last holds each watched object's last summary, by uid (the store
+	// gives every object its own), or for an object without one by
+	// "\x00Kind/namespace/name".
+	last map[string]*watched
 	// reasons are the watch records' reasons by kind (watchReason).
 	reasons map[string]*[3]string
 	// strs interns the summaries' built texts.
@@ -173,7 +175,10 @@ func (r *recorder) watch(now time.Time, w watchEvent) {
 		return
 	}
 	_, meta := objectMeta(w.Object)
-	key := watchKey{kind, meta.Namespace, meta.Name, meta.UID}
+	key := meta.UID
+	if key == "" {
+		key = "\x00" + objRef(kind, meta.Namespace, meta.Name)
+	}
 	e := r.last[key]
 	verb := w.Type
 	var msg, ref string
@@ -233,9 +238,6 @@ func (r *recorder) watchReason(kind string, verb watchType) string {
 	}
 	return rs[i]
 }
-
-// watchKey is a watched object: its kind, namespace, name and uid.
-type watchKey struct{ kind, namespace, name, uid string }
 
 func condStatus(conds []api.PodCondition, t api.PodConditionType) string {
 	for _, c := range conds {
