@@ -983,14 +983,21 @@ func (m *Machine) patchPodStatus(key, uid string, now time.Time, f func(*api.Pod
 	// status to change.
 	st := *old.Status.DeepCopy()
 	f(&st)
+	m.putPodStatus(key, old, st)
+	return nil
+}
+
+// putPodStatus stores old with status st unless it is old's own; it
+// returns the pod the store then holds.
+func (m *Machine) putPodStatus(key string, old *api.Pod, st api.PodStatus) *api.Pod {
 	if specEqual(st, old.Status) {
-		return nil
+		return old
 	}
 	p := *old
 	p.Status = st
 	m.store.nextRV(&p.ObjectMeta)
 	m.store.put("Pod", key, &p, watchModified, old)
-	return nil
+	return &p
 }
 
 // writePodStatus is the kubelet's status manager writing the status its
@@ -1015,14 +1022,7 @@ func (m *Machine) writePodStatus(key, uid string, status api.PodStatus, now time
 			st.Conditions = append(slices.Clip(st.Conditions), c)
 		}
 	}
-	if specEqual(st, old.Status) {
-		return old
-	}
-	p := *old
-	p.Status = st
-	m.store.nextRV(&p.ObjectMeta)
-	m.store.put("Pod", key, &p, watchModified, old)
-	return &p
+	return m.putPodStatus(key, old, st)
 }
 
 func condIndex(conds []api.PodCondition, t api.PodConditionType) int {
