@@ -40,17 +40,28 @@ func (l *rsEventLog) observe(w watchEvent) {
 	l.changes = append(l.changes, workloads.PodChange{Old: old, New: cur})
 }
 
+// maxKeptLog bounds the index map take keeps for the next changes.
+const maxKeptLog = 1024
+
 // take returns the changes logged, in the order of each pod's first
 // change, and empties the log. A pod added and deleted since the last
 // take is no change.
 func (l *rsEventLog) take() []workloads.PodChange {
-	out := l.changes[:0:0]
+	// Filtered in place: the array goes to the caller, and the log starts
+	// a new one (the index map is kept, emptied).
+	out := l.changes[:0]
 	for _, c := range l.changes {
 		if c.Old != nil || c.New != nil {
 			out = append(out, c)
 		}
 	}
-	l.changes, l.at = nil, nil
+	clear(l.changes[len(out):])
+	l.changes = nil
+	if len(l.at) > maxKeptLog {
+		l.at = nil // a burst's map (a large setup) is not kept: clearing it costs its size
+	} else {
+		clear(l.at)
+	}
 	if len(out) == 0 {
 		return nil
 	}
