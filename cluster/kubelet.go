@@ -555,6 +555,14 @@ func (k *kubelet) ticking() bool {
 	return k.pressure != nil || k.shutdown != nil || (k.storedNode != k.postedNode && k.storedNode != k.checkedNode)
 }
 
+// cadence places now on the kubelet's Lease cadence (a tick every
+// NodeLeaseRenewInterval from leaseAnchor, now at or after it): the last
+// tick at or before now, and whether now is that tick.
+func (k *kubelet) cadence(now time.Time) (last time.Time, onTick bool) {
+	since := now.Sub(k.leaseAnchor)
+	return k.leaseAnchor.Add(since / NodeLeaseRenewInterval * NodeLeaseRenewInterval), since%NodeLeaseRenewInterval == 0
+}
+
 // tick reports whether now is a tick of the kubelet's Lease cadence whose
 // status check has not run, and moves nextLease to the first tick after
 // now. Ticks skipped since (the kubelet was not due at them) had nothing
@@ -563,9 +571,9 @@ func (k *kubelet) tick(now time.Time) bool {
 	if k.nextLease.After(now) {
 		return false
 	}
-	since := now.Sub(k.leaseAnchor)
-	k.nextLease = k.leaseAnchor.Add((since/NodeLeaseRenewInterval + 1) * NodeLeaseRenewInterval)
-	return since%NodeLeaseRenewInterval == 0
+	last, onTick := k.cadence(now)
+	k.nextLease = last.Add(NodeLeaseRenewInterval)
+	return onTick
 }
 
 // pendingTick is the first tick of the kubelet's cadence at or after now
@@ -575,11 +583,10 @@ func (k *kubelet) pendingTick(now, phase time.Time) time.Time {
 	if k.nextLease.After(now) {
 		return k.nextLease
 	}
-	since := now.Sub(k.leaseAnchor)
-	if since%NodeLeaseRenewInterval == 0 && phase.Before(now) {
-		return now
+	if last, onTick := k.cadence(now); !onTick || !phase.Before(now) {
+		return last.Add(NodeLeaseRenewInterval)
 	}
-	return k.leaseAnchor.Add((since/NodeLeaseRenewInterval + 1) * NodeLeaseRenewInterval)
+	return now
 }
 
 // leaseAt is the renewTime of the kubelet's Lease read at now: the last
@@ -595,10 +602,9 @@ func (k *kubelet) leaseAt(now, phase time.Time) time.Time {
 	if !now.After(k.leaseAnchor) {
 		return k.leaseAnchor
 	}
-	since := now.Sub(k.leaseAnchor)
-	j := since / NodeLeaseRenewInterval
-	if since%NodeLeaseRenewInterval == 0 && phase.Before(now) {
-		j--
+	last, onTick := k.cadence(now)
+	if onTick && phase.Before(now) {
+		return last.Add(-NodeLeaseRenewInterval) // now's renewal is not made yet
 	}
-	return k.leaseAnchor.Add(j * NodeLeaseRenewInterval)
+	return last
 }

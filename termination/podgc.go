@@ -289,7 +289,7 @@ func (c *Collector) pass(in GCInput, now time.Time) GCResult {
 
 	var outOfService []*api.Pod
 	for _, pod := range pods {
-		if pod != nil && pod.DeletionTimestamp != nil && onOutOfServiceNode(pod, nodeByName) {
+		if pod != nil && pod.DeletionTimestamp != nil && nodeByName[pod.Spec.NodeName] {
 			outOfService = append(outOfService, pod)
 		}
 	}
@@ -415,12 +415,6 @@ func indexNodes(nodes []*api.Node) map[string]bool {
 		}
 	}
 	return m
-}
-
-// onOutOfServiceNode reports whether pod's node is in the cache and out
-// of service (indexNodes).
-func onOutOfServiceNode(pod *api.Pod, nodeByName map[string]bool) bool {
-	return nodeByName[pod.Spec.NodeName]
 }
 
 // remaining is pods without nil entries and without the deleted ones.
