@@ -54,7 +54,10 @@
 //     minutes otherwise (lifecycle.NodeConditions: pressure conditions,
 //     Ready False while shutting down, with the kubelet's node status
 //     events); node-level admission of each pod bound to the node
-//     (lifecycle.Admit: resources, sysctls, node pressure, shutdown); a
+//     (lifecycle.Admit: resources, sysctls, node pressure, shutdown; a
+//     critical pod short of resources is admitted after the pods Admit
+//     names are preempted: the Warning event Preempting and the kill
+//     through lifecycle.KilledForCriticalPod); a
 //     lifecycle.Machine per admitted pod, answered by the RuntimeModel
 //     (the e2e harness's fake kubelet: containers start 1 s after the pod
 //     is seen, are ready at the first probe, exit 143 on SIGTERM), writing

@@ -278,8 +278,11 @@ func (k *kubelet) observe(c *Machine, key string, now time.Time) error {
 		if pod.Status.Phase == api.PodSucceeded || pod.Status.Phase == api.PodFailed {
 			return nil
 		}
-		verdict, err := k.admit(c, pod, now)
+		verdict, victims, err := k.admit(c, pod, now)
 		if err != nil {
+			return err
+		}
+		if err := k.preempt(c, victims, now); err != nil {
 			return err
 		}
 		r = &podRun{key: key, uid: pod.UID, m: lifecycle.NewMachine(pod, lifecycle.MachineConfig{}), probeless: !hasProbes(pod)}

@@ -60,6 +60,16 @@ import (
 // (sysctl kernel.msgmax not allowlisted: SysctlForbidden), and, once
 // node-1 is under memory pressure, a BestEffort pod (Evicted: "The node
 // had condition: [MemoryPressure]. ").
+//
+// kubelet-preemption: node-1 (2 CPUs) runs web-a (1 CPU) and web-b
+// (800m). At 10 s node-agent, a system-node-critical pod asking 500m, is
+// bound to node-1 by spec.nodeName: it does not fit (200m left), but a
+// critical pod is not refused for resources. The kubelet's critical pod
+// admission handler preempts the running pod whose request comes closest
+// to the 300m missing (web-b): the Warning event Preempting, Killing, the
+// pod Failed with reason Preempting and DisruptionTarget
+// TerminationByKubelet "Pod was preempted by Kubelet to accommodate a
+// critical pod."; node-agent is admitted and starts a second later.
 
 // finalPods runs testdata/<name>.json and returns its pods at until.
 func finalPods(t *testing.T, name string) []*api.Pod {
@@ -123,6 +133,36 @@ func TestKubeletKillStatuses(t *testing.T) {
 		if rejected[name] != want {
 			t.Errorf("kubelet-admission: pod %s: %q, want %q", name, rejected[name], want)
 		}
+	}
+}
+
+// TestKubeletPreemption checks what the critical pod admission handler
+// leaves in the API server: the preempted pod Failed with its reason,
+// message and DisruptionTarget condition, its container stopped by
+// SIGTERM; the other pod untouched; the critical pod running.
+func TestKubeletPreemption(t *testing.T) {
+	phases := map[string]api.PodPhase{}
+	for _, p := range finalPods(t, "kubelet-preemption") {
+		phases[p.Name] = p.Status.Phase
+		if p.Name != "web-b" {
+			continue
+		}
+		if p.Status.Reason != lifecycle.ReasonPreempting || p.Status.Message != lifecycle.PreemptedMessage {
+			t.Errorf("web-b: %s %q", p.Status.Reason, p.Status.Message)
+		}
+		c := api.FindCondition(p.Status.Conditions, api.DisruptionTarget)
+		if c == nil || c.Status != api.ConditionTrue || c.Reason != api.PodReasonTerminationByKubelet || c.Message != lifecycle.PreemptedConditionMessage {
+			t.Errorf("web-b: DisruptionTarget %+v", c)
+		}
+		for _, cs := range p.Status.ContainerStatuses {
+			if cs.State.Terminated == nil || cs.State.Terminated.ExitCode != 143 {
+				t.Errorf("web-b: container %s not terminated by SIGTERM: %+v", cs.Name, cs.State)
+			}
+		}
+	}
+	want := map[string]api.PodPhase{"web-a": api.PodRunning, "web-b": api.PodFailed, "node-agent": api.PodRunning}
+	if fmt.Sprint(phases) != fmt.Sprint(want) {
+		t.Errorf("phases %v, want %v", phases, want)
 	}
 }
 

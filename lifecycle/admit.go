@@ -177,6 +177,14 @@ type Preemption struct {
 	// condition (True, TerminationByKubelet, PreemptedConditionMessage),
 	// as termination.KubeletKillStatus writes it at AdmitInput.Now.
 	Status api.PodStatus
+	// Event is the Warning event the kubelet records on Pod before it
+	// kills it: reason ReasonPreempting, note PreemptedMessage, source
+	// kubelet.
+	Event api.Event
+	// Kill is the event that has Pod's machine carry the kill out
+	// (KilledForCriticalPod): no grace-period override, and from then on
+	// Status's phase, reason, message and DisruptionTarget condition.
+	Kill Event
 }
 
 // Admit runs the kubelet's admit handlers on in.Pod, as a linux kubelet of

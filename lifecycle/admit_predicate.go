@@ -103,7 +103,9 @@ func admitPredicates(in AdmitInput) (predicateVerdict, error) {
 	}
 	v := predicateVerdict{admit: true, preempted: make([]Preemption, len(victims)), insufficient: insufficientOf(fails)}
 	for i, p := range victims {
-		v.preempted[i] = Preemption{Pod: p, Status: preemptedStatus(p, in.Now)}
+		v.preempted[i] = Preemption{Pod: p, Status: preemptedStatus(p, in.Now), Kill: KilledForCriticalPod(),
+			Event: api.Event{Type: api.EventTypeWarning, Reason: ReasonPreempting, Note: PreemptedMessage,
+				Regarding: api.PodReference(p), Source: api.EventSourceKubelet}}
 	}
 	return v, nil
 }
@@ -113,7 +115,19 @@ func admitPredicates(in AdmitInput) (predicateVerdict, error) {
 // (termination.KubeletKillStatus), whose DisruptionTarget condition here
 // carries its own message rather than the status message.
 func preemptedStatus(p *api.Pod, now time.Time) api.PodStatus {
-	st := termination.KubeletKillStatus(p, api.PodFailed, ReasonPreempting, PreemptedMessage, now)
+	return killStatus(p, api.PodFailed, ReasonPreempting, PreemptedMessage, now)
+}
+
+// killStatus is the status the kubelet's kill writes (its status
+// function): termination.KubeletKillStatus, except that the critical pod
+// admission handler's kill (reason ReasonPreempting) gives the
+// DisruptionTarget condition PreemptedConditionMessage instead of the
+// status message.
+func killStatus(p *api.Pod, phase api.PodPhase, reason, message string, now time.Time) api.PodStatus {
+	st := termination.KubeletKillStatus(p, phase, reason, message, now)
+	if reason != ReasonPreempting {
+		return st
+	}
 	for i := range st.Conditions {
 		if st.Conditions[i].Type == api.DisruptionTarget {
 			st.Conditions[i].Message = PreemptedConditionMessage

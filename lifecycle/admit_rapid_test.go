@@ -142,6 +142,23 @@ func TestRapidAdmitNeverOvercommits(t *testing.T) {
 			if v.Status.Phase != api.PodFailed || v.Status.Reason != lifecycle.ReasonPreempting {
 				t.Fatalf("preempted %s with status %+v", v.Pod.Name, v.Status)
 			}
+			if e := v.Event; e.Type != api.EventTypeWarning || e.Reason != lifecycle.ReasonPreempting ||
+				e.Note != lifecycle.PreemptedMessage || e.Regarding != api.PodReference(v.Pod) {
+				t.Fatalf("preempted %s with event %+v", v.Pod.Name, e)
+			}
+			// The victim's own machine, handed the kill, writes the very
+			// status Admit promises.
+			now := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
+			m := lifecycle.NewMachine(v.Pod, lifecycle.MachineConfig{})
+			m.Step(lifecycle.Scheduled(w.node.Name), now)
+			st, _ := m.Step(v.Kill, now)
+			got := api.FindCondition(st.Conditions, api.DisruptionTarget)
+			want := api.FindCondition(v.Status.Conditions, api.DisruptionTarget)
+			if st.Phase != v.Status.Phase || st.Reason != v.Status.Reason || st.Message != v.Status.Message ||
+				got == nil || want == nil || got.Message != want.Message || got.Reason != want.Reason {
+				t.Fatalf("preempted %s: machine status %s/%s/%q %+v, Admit's %s/%s/%q %+v", v.Pod.Name,
+					st.Phase, st.Reason, st.Message, got, v.Status.Phase, v.Status.Reason, v.Status.Message, want)
+			}
 			gone[v.Pod] = true
 		}
 		var left []*api.Pod

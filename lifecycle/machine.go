@@ -236,7 +236,9 @@ func DeletionRequested(graceSeconds int64) Event {
 // termination.KubeletKillStatus: phase Failed (a pod that already
 // Succeeded stays Succeeded, as the shutdown manager leaves it), reason
 // and message as given, and the DisruptionTarget condition True with
-// reason TerminationByKubelet and the same message. Whatever the
+// reason TerminationByKubelet and the same message (for the critical pod
+// admission handler's kill, KilledForCriticalPod, the handler's own
+// PreemptedConditionMessage). Whatever the
 // restartPolicy, no container of the pod starts again; the pod object
 // stays (Failed) until someone deletes it. For the eviction manager the
 // arguments are nodepressure.PodEviction's Grace and Message with reason
@@ -246,6 +248,16 @@ func DeletionRequested(graceSeconds int64) Event {
 // already terminal, or on a node that stopped reporting) is ignored.
 func Killed(graceSeconds int64, reason, message string) Event {
 	return Event{Kind: EventKilled, GraceSeconds: graceSeconds, Reason: reason, Message: message}
+}
+
+// KilledForCriticalPod is the kill the kubelet's critical pod admission
+// handler carries out on each pod it preempts to admit a critical pod
+// (pkg/kubelet/preemption, AdmitResult.Preempted): Killed with no
+// grace-period override (the pod's own terminationGracePeriodSeconds),
+// reason ReasonPreempting and message PreemptedMessage; the
+// DisruptionTarget condition it writes carries PreemptedConditionMessage.
+func KilledForCriticalPod() Event {
+	return Killed(-1, ReasonPreempting, PreemptedMessage)
 }
 
 // PreStopFinished is the event of container's preStop hook having

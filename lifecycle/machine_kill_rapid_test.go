@@ -9,9 +9,9 @@ import (
 )
 
 // TestPropertyKilledPodNeverRunsAgain: once the kubelet kills a pod itself
-// (Killed: an eviction, a node shutdown), whatever its restartPolicy and
-// whatever happens next (exits, probe results, deletions, more kills,
-// nonsense), no container of it is started again and no sandbox is
+// (Killed: an eviction, a node shutdown, a critical pod's admission),
+// whatever its restartPolicy and whatever happens next (exits, probe
+// results, deletions, more kills, nonsense), no container of it is started again and no sandbox is
 // created; every status reported from then on has the kill's phase,
 // reason and message and its DisruptionTarget condition; and once the
 // runtime has answered every kill, the pod is terminal.
@@ -31,8 +31,13 @@ func TestPropertyKilledPodNeverRunsAgain(t *testing.T) {
 			d.step(t, d.drawEvent(t))
 		}
 		grace := rapid.SampledFrom([]int64{0, 1, 30}).Draw(t, "grace")
-		const reason, message = "Evicted", "The node was low on resource: memory."
-		d.step(t, Killed(grace, reason, message))
+		reason, message, condMessage := "Evicted", "The node was low on resource: memory.", "The node was low on resource: memory."
+		kill := Killed(grace, reason, message)
+		if rapid.Bool().Draw(t, "criticalPodPreemption") {
+			kill = KilledForCriticalPod()
+			reason, message, condMessage = ReasonPreempting, PreemptedMessage, PreemptedConditionMessage
+		}
+		d.step(t, kill)
 		if !d.m.killed {
 			return // not running on the node: the kill was ignored
 		}
@@ -51,11 +56,11 @@ func TestPropertyKilledPodNeverRunsAgain(t *testing.T) {
 				t.Fatalf("after %v: status %s/%s/%q, want %s/%s/%q", ev, st.Phase, st.Reason, st.Message, phase, reason, message)
 			}
 			c := api.FindCondition(st.Conditions, api.DisruptionTarget)
-			if c == nil || c.Status != api.ConditionTrue || c.Reason != api.PodReasonTerminationByKubelet || c.Message != message {
+			if c == nil || c.Status != api.ConditionTrue || c.Reason != api.PodReasonTerminationByKubelet || c.Message != condMessage {
 				t.Fatalf("after %v: DisruptionTarget %+v", ev, c)
 			}
 		}
-		check(Killed(grace, reason, message))
+		check(kill)
 		for i := 0; i < after; i++ {
 			d.now = d.now.Add(dt.Draw(t, "dt"))
 			var ev Event

@@ -86,7 +86,7 @@ func (m *Machine) kill(ev Event, now time.Time) {
 		if m.phase == api.PodSucceeded {
 			phase = api.PodSucceeded
 		}
-		st := termination.KubeletKillStatus(&m.pod, phase, ev.Reason, ev.Message, now)
+		st := killStatus(&m.pod, phase, ev.Reason, ev.Message, now)
 		if c := api.FindCondition(st.Conditions, api.DisruptionTarget); c != nil {
 			m.killCond = *c
 		}
