@@ -113,7 +113,12 @@
 // the earlier records are Result.Setup with negative offsets. The API
 // server's built-in PriorityClasses (system-node-critical,
 // system-cluster-critical) exist from the start, unrecorded; a scenario
-// listing one keeps the server's. Actions: apply, delete (as the harness
+// listing one keeps the server's. Actions: apply (server-side apply as
+// field manager kubectl with conflicts forced, as the harness applies,
+// through managedfields: a field kubectl applied before and leaves out now
+// is removed unless another writer owns it — a scale's spec.replicas, a
+// controller's annotation, any field of an object created before its
+// first apply — and status is never applied), delete (as the harness
 // deletes, background propagation and default grace, or with options:
 // `{"delete": {"ref": "Deployment/default/web", "propagationPolicy":
 // "Foreground", "gracePeriodSeconds": 0}}`), scale, cordon, uncordon, drain

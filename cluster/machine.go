@@ -3,6 +3,7 @@ package cluster
 import (
 	"errors"
 	"fmt"
+	"github.com/podsem/podsem/managedfields"
 	"slices"
 	"strconv"
 	"time"
@@ -150,6 +151,9 @@ type Machine struct {
 	cache *store // the informer cache: the store as delivered
 	rec   recorder
 
+	owners   map[string]managedfields.ManagedFields // field ownership of applied objects (apply.go)
+	applying bool                                   // the store's write is an apply's
+
 	sched          *scheduling.Loop
 	rsc            *workloads.ReplicaSetController
 	rsDirty        map[string]bool
@@ -240,6 +244,7 @@ func newMachine(start time.Time, cfg Config) (*Machine, Output, error) {
 		nlc: nlc, te: nodelifecycle.NewTaintEviction(), gc: termination.NewCollector(podGCConfig(cfg.PodGC)),
 	}
 	m.store.nodeWritten = m.nodeStored
+	m.store.written = m.ownedWritten
 	return m, Output{}, nil
 }
 
@@ -535,57 +540,6 @@ func (m *Machine) apply(a Action, now time.Time) error {
 		m.rec.scenario(now, "Warning", "ActionFailed", "", a.String()+": "+err.Error())
 	}
 	return nil
-}
-
-// applyObject creates o, or replaces the stored object's spec (and
-// labels, annotations) with o's: the effect of kubectl's server-side apply
-// of a whole manifest on the fields a manifest holds.
-func (m *Machine) applyObject(o api.Object, now time.Time) error {
-	kind, meta := objectMeta(o)
-	if meta == nil {
-		return fmt.Errorf("cluster: %w: apply: object of type %T", api.ErrInvalidInput, o)
-	}
-	if err := supported(o); err != nil {
-		return err
-	}
-	old := m.store.get(kind, objectKey(meta))
-	if old == nil {
-		_, err := m.store.create(o, now)
-		return err
-	}
-	n, err := clone(o)
-	if err != nil {
-		return err
-	}
-	_, nm := objectMeta(n)
-	_, om := objectMeta(old)
-	nm.ResourceVersion, nm.Generation = "", om.Generation
-	nm.OwnerReferences, nm.Finalizers = om.OwnerReferences, om.Finalizers
-	switch x := n.(type) {
-	case *api.Deployment:
-		x.Status = old.(*api.Deployment).Status
-		if x.Annotations == nil && len(om.Annotations) > 0 {
-			x.Annotations = map[string]string{}
-		}
-		for k, v := range om.Annotations {
-			if _, ok := x.Annotations[k]; !ok {
-				x.Annotations[k] = v
-			}
-		}
-	case *api.ReplicaSet:
-		x.Status = old.(*api.ReplicaSet).Status
-	case *api.StatefulSet:
-		x.Status = old.(*api.StatefulSet).Status
-	case *api.DaemonSet:
-		x.Status = old.(*api.DaemonSet).Status
-	case *api.Job:
-		x.Status = old.(*api.Job).Status
-	case *api.Pod:
-		x.Status = old.(*api.Pod).Status
-		x.Spec.NodeName = old.(*api.Pod).Spec.NodeName
-	}
-	_, err = m.store.update(n)
-	return err
 }
 
 // deleteObject deletes the object ref names with default options.

@@ -37,8 +37,10 @@ type ActionKind string
 
 // The scenario actions.
 const (
-	// ActionApply creates or updates Action.Object (server-side apply,
-	// field manager kubectl, as the harness does).
+	// ActionApply creates or updates Action.Object: server-side apply as
+	// field manager kubectl with conflicts forced, as the harness applies
+	// (managedfields.Apply; the cluster keeps each applied object's field
+	// ownership, see the package doc).
 	ActionApply ActionKind = "apply"
 	// ActionDelete deletes Action.Ref: with default options (background
 	// propagation, the object's own grace period), as the harness does, or

@@ -68,6 +68,9 @@ type store struct {
 	// nodeWritten, when set, learns of each Node write: the object now
 	// stored, nil when deleted.
 	nodeWritten func(name string, n *api.Node)
+	// written, when set, learns of each write: the object before (nil
+	// when created) and after (nil when deleted).
+	written func(kind, key string, old, n api.Object)
 }
 
 func newStore(tol admission.TolerationSeconds) *store {
@@ -225,6 +228,13 @@ func (s *store) put(kind, key string, o api.Object, typ watchType, old api.Objec
 	}
 	if kind == "Node" && existed != (typ != watchDeleted) {
 		s.nodeSet++
+	}
+	if s.written != nil {
+		if typ == watchDeleted {
+			s.written(kind, key, prev, nil)
+		} else {
+			s.written(kind, key, prev, o)
+		}
 	}
 	s.watch = append(s.watch, watchEvent{Type: typ, Kind: kind, Key: key, Object: o, Old: old})
 }

@@ -1,0 +1,203 @@
+package cluster
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"time"
+
+	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/managedfields"
+)
+
+// The scenario's apply is kubectl's server-side apply with field manager
+// kubectl and --force-conflicts, as the e2e harness applies
+// (managedfields.Apply). The cluster keeps the field ownership of every
+// object the scenario applied:
+//
+//   - an object the apply creates is owned by kubectl for the fields of
+//     its manifest;
+//   - an object that existed before its first apply (created by the
+//     scenario's objects, or by a controller) has all its fields owned by
+//     the manager "before-first-apply", as kube-apiserver attributes the
+//     fields of an object without managedFields;
+//   - any other write to an applied object (a scale, a controller's
+//     update, a binding) takes the fields it changed from kubectl, as an
+//     update does; the status subresource's writes are left out, since
+//     status is never applied. These writes are tracked under one update
+//     manager, "cluster": with conflicts forced, only whether kubectl
+//     still owns a field matters.
+//
+// So a manifest applied again without a field kubectl applied last time
+// removes it (and defaulting may put the default back), while a field
+// someone else set or changed stays. metadata.managedFields is not
+// written on the objects.
+
+// fieldManagers are the managers the composition names.
+var (
+	managerApply  = managedfields.Manager{Name: "kubectl"}
+	managerBefore = managedfields.Manager{Name: "before-first-apply"}
+	managerOthers = managedfields.Manager{Name: "cluster"}
+)
+
+// applyObject creates o, or server-side applies it over the stored
+// object, carrying the merged object through the API server's update.
+func (m *Machine) applyObject(o api.Object, now time.Time) error {
+	kind, meta := objectMeta(o)
+	if meta == nil {
+		return fmt.Errorf("cluster: %w: apply: object of type %T", api.ErrInvalidInput, o)
+	}
+	if err := supported(o); err != nil {
+		return err
+	}
+	cfg, err := toJSON(o)
+	if err != nil {
+		return err
+	}
+	key := objectKey(meta)
+	ref := kind + "/" + key
+	manager := managerApply
+	manager.APIVersion, _ = cfg["apiVersion"].(string)
+	manager.Time = now
+	old := m.store.get(kind, key)
+	if old == nil {
+		_, owners, err := managedfields.Apply(kind, nil, cfg, nil, manager, true)
+		if err != nil {
+			return fmt.Errorf("apply %s: %w", ref, err)
+		}
+		if _, err := m.store.create(o, now); err != nil {
+			return err
+		}
+		m.fieldOwners()[ref] = owners
+		return nil
+	}
+	live, err := toJSON(old)
+	if err != nil {
+		return err
+	}
+	owners, tracked := m.owners[ref]
+	if !tracked {
+		before := managerBefore
+		before.APIVersion = manager.APIVersion
+		if owners, err = managedfields.Update(kind, nil, live, nil, before); err != nil {
+			return fmt.Errorf("apply %s: %w", ref, err)
+		}
+	}
+	merged, owners, err := managedfields.Apply(kind, live, cfg, owners, manager, true)
+	if err != nil {
+		return fmt.Errorf("apply %s: %w", ref, err)
+	}
+	n, err := fromJSON(merged)
+	if err != nil {
+		return fmt.Errorf("apply %s: %w", ref, err)
+	}
+	m.applying = true
+	_, err = m.store.update(n)
+	m.applying = false
+	if err != nil {
+		return err
+	}
+	m.fieldOwners()[ref] = owners
+	return nil
+}
+
+// fieldOwners is the ownership map, made on first use.
+func (m *Machine) fieldOwners() map[string]managedfields.ManagedFields {
+	if m.owners == nil {
+		m.owners = map[string]managedfields.ManagedFields{}
+	}
+	return m.owners
+}
+
+// ownedWritten learns of a store write of an applied object (the store's
+// written hook): a deletion forgets its ownership; another writer's
+// change of anything but status takes the changed fields from kubectl.
+func (m *Machine) ownedWritten(kind, key string, old, n api.Object) {
+	if len(m.owners) == 0 || m.applying {
+		return
+	}
+	ref := kind + "/" + key
+	owners, ok := m.owners[ref]
+	if !ok {
+		return
+	}
+	if n == nil || old == nil {
+		delete(m.owners, ref)
+		return
+	}
+	if sameButStatus(old, n) {
+		return
+	}
+	a, errA := toJSON(old)
+	b, errB := toJSON(n)
+	if errA == nil && errB == nil {
+		others := managerOthers
+		others.APIVersion, _ = b["apiVersion"].(string)
+		if owners, err := managedfields.Update(kind, a, b, owners, others); err == nil {
+			m.owners[ref] = owners
+			return
+		}
+	}
+	// An object field management cannot read: its next apply treats it as
+	// never applied (nothing of it is removed).
+	delete(m.owners, ref)
+}
+
+// sameButStatus reports whether a and b (objects of one type) differ at
+// most in status and the API server's own metadata.
+func sameButStatus(a, b api.Object) bool {
+	va, vb := reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem()
+	if va.Type() != vb.Type() {
+		return false
+	}
+	t := va.Type()
+	for i := 0; i < t.NumField(); i++ {
+		switch f := t.Field(i); f.Name {
+		case "Status", "TypeMeta":
+			continue
+		case "ObjectMeta":
+			ma, mb := va.Field(i).Addr().Interface().(*api.ObjectMeta), vb.Field(i).Addr().Interface().(*api.ObjectMeta)
+			if !jsonEqual(ma.Labels, mb.Labels) || !jsonEqual(ma.Annotations, mb.Annotations) ||
+				!jsonEqual(ma.Finalizers, mb.Finalizers) || !jsonEqual(ma.OwnerReferences, mb.OwnerReferences) {
+				return false
+			}
+		default:
+			if !valuesJSONEqual(va.Field(i), vb.Field(i), false) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// toJSON is o as a JSON tree, numbers kept as written.
+func toJSON(o api.Object) (map[string]any, error) {
+	b, err := json.Marshal(o)
+	if err != nil {
+		return nil, err
+	}
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var out map[string]any
+	if err := d.Decode(&out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// fromJSON decodes a JSON tree back into its object.
+func fromJSON(v map[string]any) (api.Object, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	objs, err := api.Decode(b)
+	if err != nil {
+		return nil, err
+	}
+	if len(objs) != 1 {
+		return nil, fmt.Errorf("cluster: %w: applied object decodes to %d objects", api.ErrInvalidInput, len(objs))
+	}
+	return objs[0], nil
+}

@@ -1,0 +1,74 @@
+package cluster_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/cluster"
+)
+
+// apply-ownership: web is applied at 1 s (2 replicas, labels app and
+// tier, env MODE), scaled to 4 at 10 s, and applied again at 20 s without
+// replicas, the tier label and the env, with a new image. Server-side
+// apply removes what kubectl applied before and not now (tier, MODE) but
+// keeps spec.replicas, which the scale took over: the rollout ends with 4
+// pods of the new template.
+func TestApplyOwnership(t *testing.T) {
+	var dep *api.Deployment
+	pods := 0
+	for _, o := range runObjects(t, "apply-ownership") {
+		switch x := o.(type) {
+		case *api.Deployment:
+			dep = x
+		case *api.Pod:
+			if x.DeletionTimestamp == nil && x.Spec.Containers[0].Image == "nginx:1.28" && x.Status.Phase == api.PodRunning {
+				pods++
+			}
+		}
+	}
+	if dep == nil {
+		t.Fatal("no Deployment")
+	}
+	if dep.Spec.Replicas == nil || *dep.Spec.Replicas != 4 {
+		t.Errorf("replicas %v, want the scaled 4", dep.Spec.Replicas)
+	}
+	if _, ok := dep.Labels["tier"]; ok || dep.Labels["app"] != "web" {
+		t.Errorf("labels %v, want app alone", dep.Labels)
+	}
+	if c := dep.Spec.Template.Spec.Containers[0]; len(c.Env) != 0 || c.Image != "nginx:1.28" {
+		t.Errorf("container %+v, want nginx:1.28 without env", c)
+	}
+	if dep.Annotations["deployment.kubernetes.io/revision"] != "2" {
+		t.Errorf("annotations %v: the controller's revision lost", dep.Annotations)
+	}
+	if pods != 4 {
+		t.Errorf("%d running pods of the new template, want 4", pods)
+	}
+}
+
+// A Node applied again keeps the status its kubelet posts (status is not
+// applied through the main resource) and the taints the scenario applies.
+func TestApplyNodeKeepsStatus(t *testing.T) {
+	node := &api.Node{}
+	node.APIVersion, node.Kind, node.Name = "v1", "Node", "node-1"
+	node.Status.Allocatable = api.ResourceList{api.ResourceCPU: api.MustParseQuantity("2"), api.ResourcePods: api.MustParseQuantity("110")}
+	node.Status.Capacity = node.Status.Allocatable
+	node.Status.Conditions = []api.NodeCondition{{Type: api.NodeReady, Status: api.ConditionTrue, Reason: "KubeletReady"}}
+	again := node.DeepCopy()
+	again.Labels = map[string]string{"disk": "ssd"}
+	again.Status = api.NodeStatus{}
+	sc := cluster.Scenario{Objects: []api.Object{node}, Until: time.Minute,
+		Actions: []cluster.Action{{At: 10 * time.Second, Kind: cluster.ActionApply, Object: again}}}
+	res, err := cluster.Run(&sc, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range res.Objects {
+		if n, ok := o.(*api.Node); ok {
+			if n.Labels["disk"] != "ssd" || len(n.Status.Allocatable) == 0 || n.FindCondition(api.NodeReady) == nil {
+				t.Errorf("node %v, status %+v", n.Labels, n.Status)
+			}
+		}
+	}
+}
