@@ -26,8 +26,9 @@
 //   - the API server (kube-apiserver): create with generateName (a
 //     deterministic 5-character suffix from the API server's alphabet), API
 //     defaulting (api.DefaultPod; apps/v1 defaults for Deployments and
-//     ReplicaSets), Priority and DefaultTolerationSeconds admission
-//     (api/admission), validation (api/validation), the registry's
+//     ReplicaSets), Priority and DefaultTolerationSeconds admission of
+//     pods and TaintNodesByCondition admission of Nodes (api/admission),
+//     validation (api/validation), the registry's
 //     PrepareForCreate; update with generation bumps; pod DELETE through
 //     termination.APIServerGrace (graceful deletion, grace 0 removal); the
 //     binding subresource; the Eviction subresource (disruption.Evict with

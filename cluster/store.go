@@ -275,7 +275,8 @@ func (s *store) generatedName(kind, namespace, prefix string) string {
 }
 
 // create stores a new object as kube-apiserver does: name from
-// generateName, API defaulting, admission and validation (pods), a uid,
+// generateName, API defaulting, admission (pods, Nodes: TaintNodesByCondition)
+// and validation (pods), a uid,
 // creationTimestamp (whole seconds), generation 1 and a resourceVersion.
 // o is not modified.
 func (s *store) create(o api.Object, now time.Time) (api.Object, error) {
@@ -305,6 +306,8 @@ func (s *store) create(o api.Object, now time.Time) (api.Object, error) {
 			return nil, err
 		}
 		o, m = p, &p.ObjectMeta
+	case *api.Node:
+		x.Spec.Taints = admission.NodeCreateTaints(x) // TaintNodesByCondition
 	case *api.PersistentVolumeClaim, *api.PersistentVolume, *api.StorageClass, *api.CSIDriver:
 		defaultStorage(x)
 	case *api.PriorityClass:

@@ -40,6 +40,17 @@
 // matching: a toleration whose key is that key or empty and whose effect
 // is NoExecute or empty, whatever its operator, value or seconds.
 //
+// # TaintNodesByCondition
+//
+// The TaintNodesByCondition plugin (plugin/pkg/admission/nodetaint), in
+// nodetaint.go: on every Node create (never on an update),
+// NodeCreateTaints appends node.kubernetes.io/not-ready:NoSchedule to the
+// node's taints unless a taint of that key and effect is already there,
+// whatever the node's conditions. The node lifecycle controller removes
+// it when its node add/update handler sees the node (package
+// nodelifecycle, NoScheduleTaintPass), so a new node takes no pods before
+// the controller has looked at it.
+//
 // Validation itself is package api/validation, which this package calls
 // where a request validates between its admission steps; nothing here
 // reads a clock or keeps state.

@@ -45,6 +45,11 @@ var nilCases = map[string]func(t *testing.T){
 			t.Errorf("got %v, want nil", got)
 		}
 	},
+	"NodeCreateTaints": func(t *testing.T) {
+		if got := admission.NodeCreateTaints(nil); got != nil {
+			t.Errorf("got %v, want nil", got)
+		}
+	},
 	"Priority.Apply": func(t *testing.T) {
 		admission.Priority{Value: 7}.Apply(nil)
 	},
