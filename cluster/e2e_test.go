@@ -614,16 +614,6 @@ func (n *namer) key(r cluster.Record) string {
 	if r.Reason == "DrainFailed" {
 		msg = sortedErrorList(msg)
 	}
-	if r.Reason == "FailedScheduling" {
-		// kube-scheduler v1.36.3's default profile runs the
-		// DynamicResources PostFilter plugin before DefaultPreemption; for
-		// a pod without ResourceClaims it answers "no new claims to
-		// deallocate", which upstream's message carries before
-		// preemption's words. podsem's scheduler loop runs
-		// DefaultPreemption alone (NEXT.md); the rest of the message and
-		// the record's timing are compared.
-		msg = strings.Replace(msg, "no new claims to deallocate, ", "", 1)
-	}
 	if r.Source == cluster.SourceScenario {
 		// The harness prints an applied cluster-scoped object's missing
 		// namespace as "<nil>" ("apply Node/<nil>/node-2").

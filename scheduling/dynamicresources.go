@@ -2,6 +2,7 @@ package scheduling
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/podsem/podsem/api"
 )
@@ -58,3 +59,32 @@ func (pl *nodeDeclaredFeaturesPlugin) name() string            { return PluginNo
 func (pl *nodeDeclaredFeaturesPlugin) clone() cyclePlugin      { return pl }
 func (pl *nodeDeclaredFeaturesPlugin) filter(*nodeView) Status { return Status{} }
 func (pl *nodeDeclaredFeaturesPlugin) preFilter() Status       { return Status{Code: Skip} }
+
+// draNoClaims is DynamicResources' PostFilter answer for a pod without
+// resource claims: Unschedulable, nothing to deallocate.
+const draNoClaims = "no new claims to deallocate"
+
+// postFilterMessage is the message kube-scheduler appends to a pod's
+// FitError from its PostFilter plugins (RunPostFilterPlugins): the
+// default profile runs DynamicResources' PostFilter first, which for a pod
+// without claims answers Unschedulable "no new claims to deallocate", and
+// then the configured plugin r (nil: none). The first plugin that
+// succeeds or fails for good decides alone; rejections join their reasons
+// with ", ". So the FailedScheduling message reads "... no new claims to
+// deallocate, preemption: 0/3 nodes are available: ..." when preemption
+// finds no room, and ends at the FitError when it nominates a node. A pod
+// with claims is rejected at DynamicResources' PreFilter (the snapshot
+// models no claims), and only r's message is given.
+func postFilterMessage(pod *api.Pod, r *PostFilterResult) string {
+	if r != nil && r.Code != Unschedulable {
+		return r.Message // success, UnschedulableAndUnresolvable or error: that plugin's status alone
+	}
+	var reasons []string
+	if len(pod.Spec.ResourceClaims) == 0 {
+		reasons = append(reasons, draNoClaims)
+	}
+	if r != nil && r.Message != "" {
+		reasons = append(reasons, r.Message)
+	}
+	return strings.Join(reasons, ", ")
+}

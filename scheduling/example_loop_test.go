@@ -45,7 +45,7 @@ func ExampleLoop() {
 	run(later)
 	// Output:
 	// 0s Bind(default/web, node-a)
-	// 0s FailedScheduling(default/batch, Unschedulable: 0/1 nodes are available: 1 Insufficient cpu.)
+	// 0s FailedScheduling(default/batch, Unschedulable: 0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate)
 	// queue: [default/batch]
 	// 2m0s Bind(default/batch, node-b)
 }

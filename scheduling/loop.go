@@ -23,7 +23,8 @@ type LoopConfig struct {
 	// (see Scheduler); 0 means adaptive.
 	PercentageOfNodesToScore int32
 	// PostFilter is the profile's PostFilter plugin, called when a pod
-	// fits nowhere; nil means none (no preemption).
+	// fits nowhere; nil means none (no preemption). DynamicResources'
+	// PostFilter, part of every profile here, runs before it.
 	PostFilter PostFilter
 	// SchedulerName is the profile's schedulerName: the loop schedules
 	// the pods whose spec.schedulerName is this or unset. "" means
@@ -64,8 +65,10 @@ type LoopConfig struct {
 //     pool after a rejection, backoff after an error) and gets
 //     ActionFailedScheduling: the PodScheduled=False condition (reason
 //     Unschedulable, or SchedulerError after an error) with the FitError
-//     message, the PostFilter's message appended, as the FailedScheduling
-//     event says it.
+//     message, the PostFilter plugins' message appended, as the
+//     FailedScheduling event says it (postFilterMessage: DynamicResources'
+//     PostFilter runs before the configured one, as in v1.36.3's default
+//     profile).
 //
 // The loop applies its own writes to its snapshot and queue at once — the
 // binding (assumed as the cache assumes it), the nominations it sets and
@@ -294,14 +297,16 @@ func (l *Loop) scheduleOne(now time.Time) StepResult {
 	res.UnschedulablePlugins = d.UnschedulablePlugins()
 	// Without a PostFilter plugin the nomination is cleared.
 	nominate, nominee := true, ""
+	var r *PostFilterResult
 	if l.post != nil {
-		r := l.post.PostFilter(cy, d, now)
-		res.PostFilter = &r
-		if r.Message != "" {
-			res.Message += " " + r.Message
-		}
+		pr := l.post.PostFilter(cy, d, now)
+		r = &pr
+		res.PostFilter = r
 		nominate, nominee = r.Nominate, r.NominatedNodeName
-		res.Actions = l.preempt(res.Actions, pod, &r)
+		res.Actions = l.preempt(res.Actions, pod, r)
+	}
+	if msg := postFilterMessage(pod, r); msg != "" {
+		res.Message += " " + msg
 	}
 	if len(res.UnschedulablePlugins) == 0 {
 		l.q.FailWithError(key, now)

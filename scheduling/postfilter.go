@@ -20,8 +20,9 @@ import (
 // deletes the victims (after giving each the DisruptionTarget condition
 // with reason PreemptionByScheduler), clears the nominations the result
 // lists, updates the pod's status.nominatedNodeName as Nominate says, and
-// appends Message to the pod's FailedScheduling message. A nil PostFilter
-// in LoopConfig is a profile without PostFilter plugins.
+// appends Message to the pod's FailedScheduling message, after the
+// DynamicResources plugin's own PostFilter answer (see Loop). A nil
+// PostFilter in LoopConfig is a profile without DefaultPreemption.
 type PostFilter interface {
 	PostFilter(cy *Cycle, d *Decision, now time.Time) PostFilterResult
 }
