@@ -3,6 +3,7 @@ package cluster
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"time"
@@ -74,6 +75,7 @@ func (m *Machine) appsDeliver(w watchEvent) {
 		a.jobDirty[w.Key] = true
 	case *api.ControllerRevision:
 		m.ownerDirty(o.Namespace, &o.ObjectMeta, w.Old, "StatefulSet", a.ssDirty)
+		m.ownerDirty(o.Namespace, &o.ObjectMeta, w.Old, "DaemonSet", a.dsDirty)
 	case *api.Node:
 		for _, d := range m.cache.list("DaemonSet") {
 			_, meta := objectMeta(d)
@@ -176,8 +178,13 @@ func (m *Machine) runStatefulSets(now time.Time) error {
 	return nil
 }
 
-func (m *Machine) statefulSetWrites(set *api.StatefulSet, sync workloads.StatefulSetSync, now time.Time) error {
-	for _, ra := range sync.RevisionActions {
+// controllerRevisionWrites carries out a StatefulSet's or DaemonSet's
+// ControllerRevision writes, in order, through the API server: adoptions
+// and releases patch the owner references, updates replace the object,
+// creates and deletes go as they are. A revision already gone or already
+// there is skipped, as the controllers see it in their next sync.
+func (m *Machine) controllerRevisionWrites(actions []workloads.ControllerRevisionAction, now time.Time) error {
+	for _, ra := range actions {
 		r := ra.Revision
 		if r == nil {
 			continue
@@ -185,7 +192,7 @@ func (m *Machine) statefulSetWrites(set *api.StatefulSet, sync workloads.Statefu
 		key := objectKey(&r.ObjectMeta)
 		var err error
 		switch ra.Kind {
-		case workloads.RevisionAdopt:
+		case workloads.RevisionAdopt, workloads.RevisionRelease:
 			refs := r.OwnerReferences
 			err = m.patchMeta("ControllerRevision", key, func(meta *api.ObjectMeta) { meta.OwnerReferences = refs })
 		case workloads.RevisionCreate:
@@ -202,6 +209,13 @@ func (m *Machine) statefulSetWrites(set *api.StatefulSet, sync workloads.Statefu
 		if err != nil && !errors.Is(err, errNotFound) && !errors.Is(err, errAlreadyExists) {
 			return err
 		}
+	}
+	return nil
+}
+
+func (m *Machine) statefulSetWrites(set *api.StatefulSet, sync workloads.StatefulSetSync, now time.Time) error {
+	if err := m.controllerRevisionWrites(sync.RevisionActions, now); err != nil {
+		return err
 	}
 	// The sync's events go with its pod and claim writes, one each, in
 	// order; a write the API server refuses records the failure instead
@@ -312,7 +326,9 @@ func (m *Machine) runDaemonSets(now time.Time) error {
 			c = &workloads.DaemonSetController{}
 			m.apps.ds[key] = c
 		}
-		sync, err := stepMachine(m, "daemonset-controller", key, c, workloads.DaemonSetInput{DaemonSet: ds, Nodes: nodes, Pods: inNamespace[*api.Pod](m.cache, "Pod", ds.Namespace)}, now)
+		sync, err := stepMachine(m, "daemonset-controller", key, c, workloads.DaemonSetInput{DaemonSet: ds, Nodes: nodes,
+			Pods:      inNamespace[*api.Pod](m.cache, "Pod", ds.Namespace),
+			Revisions: inNamespace[*api.ControllerRevision](m.cache, "ControllerRevision", ds.Namespace)}, now)
 		if err != nil {
 			m.rec.scenario(now, "Warning", "SyncFailed", objRef("DaemonSet", ds.Namespace, ds.Name), err.Error())
 			continue
@@ -325,6 +341,24 @@ func (m *Machine) runDaemonSets(now time.Time) error {
 }
 
 func (m *Machine) daemonSetWrites(ds *api.DaemonSet, sync workloads.DaemonSetSync, now time.Time) error {
+	// The history first (upstream's constructHistory), with the pods
+	// moved onto a deduplicated revision's hash; its cleanup, listed
+	// last, goes with it.
+	if err := m.controllerRevisionWrites(sync.RevisionActions, now); err != nil {
+		return err
+	}
+	for _, p := range sync.Relabel {
+		hash := p.Labels[api.LabelControllerRevisionHash]
+		if err := m.patchPodMeta(p.Key(), p.UID, func(meta *api.ObjectMeta) {
+			meta.Labels = maps.Clone(meta.Labels)
+			if meta.Labels == nil {
+				meta.Labels = map[string]string{}
+			}
+			meta.Labels[api.LabelControllerRevisionHash] = hash
+		}); err != nil {
+			return err
+		}
+	}
 	ref := workloads.NewControllerRef(&ds.ObjectMeta, "apps/v1", "DaemonSet")
 	if err := m.ownershipPatches(sync.Adopt, sync.Release, ref, ""); err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/podsem/podsem/api"
@@ -60,7 +61,17 @@ func runObjects(t *testing.T, name string) []api.Object {
 // matchFields metadata.name term the DaemonSet controller writes), one for
 // node-3 when it registers at 10 s, a successor for the pod deleted at
 // 30 s, and node-2's pod is deleted when node-2 is tainted NoExecute at
-// 1 m (the DaemonSet controller and taint eviction both act on it).
+// 1 m (the DaemonSet controller and taint eviction both act on it). The
+// DaemonSet's one template is ControllerRevision agent-<hash>, revision 1,
+// whose hash every pod carries.
+//
+// daemonset-rollout: "agent" on 2 nodes, revisionHistoryLimit 1, rolled
+// from fluentd:v1 to v2 at 10 s and to v3 at 1 m (one node at a time,
+// maxUnavailable 1), then back to v2 at 2 m ("kubectl rollout undo"):
+// revisions 1, 2, 3 are created in turn; v3's first sync deletes
+// revision 1 (v1: two old revisions, one over the limit, and no pod runs
+// it any more); the rollback renumbers v2's revision 4 instead of creating
+// one. Left: revisions 3 (v3) and 4 (v2), and two v2 pods.
 //
 // job-complete: "pi", completions 2, parallelism 2, backoffLimit 1: one pod
 // exits 0 at 10 s (Succeeded), the other 1 at 20 s (Failed); the
@@ -158,6 +169,49 @@ func TestAppsFinalObjects(t *testing.T) {
 		}
 		if len(nodes) != 2 || !nodes["node-1"] || !nodes["node-3"] {
 			t.Errorf("daemon pods on %v; want node-1 and node-3 (node-2 tainted)", nodes)
+		}
+		var revs []*api.ControllerRevision
+		var hashes []string
+		for _, o := range runObjects(t, "daemonset-nodes") {
+			switch x := o.(type) {
+			case *api.ControllerRevision:
+				revs = append(revs, x)
+			case *api.Pod:
+				hashes = append(hashes, x.Labels[api.LabelControllerRevisionHash])
+			}
+		}
+		if len(revs) != 1 || revs[0].Revision != 1 || revs[0].ControllerRef() == nil || revs[0].ControllerRef().Name != "agent" {
+			t.Fatalf("revisions %+v", revs)
+		}
+		for _, h := range hashes {
+			if h == "" || revs[0].Name != "agent-"+h {
+				t.Errorf("pod hash %q, revision %s", h, revs[0].Name)
+			}
+		}
+	})
+	t.Run("daemonset rollout", func(t *testing.T) {
+		byNumber := map[int64]*api.ControllerRevision{}
+		var pods []*api.Pod
+		for _, o := range runObjects(t, "daemonset-rollout") {
+			switch x := o.(type) {
+			case *api.ControllerRevision:
+				byNumber[x.Revision] = x
+			case *api.Pod:
+				pods = append(pods, x)
+			}
+		}
+		if len(byNumber) != 2 || byNumber[3] == nil || byNumber[4] == nil ||
+			!strings.Contains(string(byNumber[3].Data), "fluentd:v3") || !strings.Contains(string(byNumber[4].Data), "fluentd:v2") {
+			t.Fatalf("revisions %v", byNumber)
+		}
+		cur := byNumber[4].Labels[api.LabelControllerRevisionHash]
+		for _, p := range pods {
+			if p.Labels[api.LabelControllerRevisionHash] != cur || p.Spec.Containers[0].Image != "fluentd:v2" {
+				t.Errorf("pod %s: hash %s image %s", p.Name, p.Labels[api.LabelControllerRevisionHash], p.Spec.Containers[0].Image)
+			}
+		}
+		if len(pods) != 2 {
+			t.Errorf("%d pods", len(pods))
 		}
 	})
 	t.Run("job", func(t *testing.T) {

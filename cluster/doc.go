@@ -44,8 +44,9 @@
 //     TaintManagerEviction); pod GC (termination.Collector); the
 //     StatefulSet, DaemonSet and Job controllers (workloads'
 //     StatefulSetController with its ControllerRevisions and claims,
-//     DaemonSetController over every node, JobController with its tracking
-//     finalizer); the garbage collector (background, foreground and orphan
+//     DaemonSetController over every node with its ControllerRevisions,
+//     JobController with its tracking finalizer); the garbage collector
+//     (background, foreground and orphan
 //     propagation with their finalizers); the PersistentVolume controller
 //     and the attach-detach controller (volume: binding, ExternalProvisioning,
 //     Multi-Attach, SuccessfulAttachVolume, the forced detach), with the

@@ -251,13 +251,14 @@ func daemonSetTemplateGeneration(ds *api.DaemonSet) (gen int64, ok bool) {
 	return g, true
 }
 
-// DaemonSetRevisionHash is the controller-revision-hash this package gives
-// a DaemonSet's current template when the caller does not supply one:
-// DefaultPodTemplateHash of spec.template and status.collisionCount, the
-// same stand-in for upstream's controller.ComputeHash the Deployment
-// controller uses. It is stable and changes exactly when the template or
-// the collision count does, but it is not the value a real cluster
-// computes. A nil DaemonSet is an error wrapping api.ErrInvalidInput.
+// DaemonSetRevisionHash is the hash the DaemonSet controller gives a new
+// ControllerRevision of ds's current template (pkg/controller/daemon
+// snapshot: controller.ComputeHash of spec.template and
+// status.collisionCount): the suffix of its name and its
+// controller-revision-hash label, which the pods made from it carry. It
+// is DefaultPodTemplateHash, the hash the Deployment controller uses too,
+// and changes exactly when the template or the collision count does. A
+// nil DaemonSet is an error wrapping api.ErrInvalidInput.
 func DaemonSetRevisionHash(ds *api.DaemonSet) (string, error) {
 	if ds == nil {
 		return "", fmt.Errorf("%w: daemonset: nil", errInvalidInput)

@@ -30,7 +30,11 @@ func BenchmarkSyncDaemonSet5000Nodes(b *testing.B) {
 		p.Status.Conditions = []api.PodCondition{{Type: api.PodReady, Status: api.ConditionTrue}}
 		pods = append(pods, p)
 	}
-	in := workloads.DaemonSetInput{DaemonSet: ds, Nodes: nodes, Pods: pods, RevisionHash: "h"}
+	rev, err := workloads.NewDaemonSetRevision(ds, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	in := workloads.DaemonSetInput{DaemonSet: ds, Nodes: nodes, Pods: pods, Revisions: []*api.ControllerRevision{rev}}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {

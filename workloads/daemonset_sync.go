@@ -11,7 +11,8 @@ import (
 )
 
 // DaemonSetInput is what the DaemonSet controller sees of one DaemonSet
-// when it syncs it: the object, every node, and the pods in its cache.
+// when it syncs it: the object, every node, and the pods and
+// ControllerRevisions in its caches.
 type DaemonSetInput struct {
 	// DaemonSet is the apps/v1 DaemonSet as stored, status included (its
 	// status is compared with the new one to decide whether to write it).
@@ -24,11 +25,13 @@ type DaemonSetInput struct {
 	// no longer match the selector are released, matching orphans
 	// adopted.
 	Pods []*api.Pod
-	// RevisionHash is the controller-revision-hash of the DaemonSet's
-	// current ControllerRevision: new pods carry it and pods carrying it
-	// count as updated. Empty means DaemonSetRevisionHash(DaemonSet),
-	// this package's stable stand-in for upstream's hash.
-	RevisionHash string
+	// Revisions are the ControllerRevisions in the controller's cache;
+	// only those in the DaemonSet's namespace are looked at. The
+	// DaemonSet's history is claimed from them by its selector, and the
+	// current revision found (or created) among them: its
+	// controller-revision-hash label is the hash new pods carry and
+	// updated pods are counted by.
+	Revisions []*api.ControllerRevision
 }
 
 // DaemonPodCreate is one daemon pod a sync creates: the node it is for and
@@ -84,6 +87,21 @@ type DaemonSetSync struct {
 	Create []DaemonPodCreate
 	// Delete are the pods deleted, at most DaemonSetBurstReplicas.
 	Delete []DaemonPodDelete
+	// RevisionActions are the ControllerRevision writes, in upstream's
+	// order: adoptions and releases of revisions, hash labels added to
+	// revisions without one, then either the creation of the current
+	// revision or the deletion of its duplicates and its renumbering;
+	// last, once the pods are managed, the deletion of history beyond
+	// spec.revisionHistoryLimit. Each revision is the object as sent.
+	RevisionActions []ControllerRevisionAction
+	// CurrentRevision is the revision of the DaemonSet's current template
+	// (nil when the sync stopped before finding it).
+	CurrentRevision *api.ControllerRevision
+	// Relabel are the DaemonSet's pods whose controller-revision-hash
+	// label the controller patches to the current revision's hash, after
+	// it removed duplicates of that revision: each a copy of the pod with
+	// the new label.
+	Relabel []*api.Pod
 	// Adopt are the orphans that match the selector, on which the
 	// controller patches its controller reference (AdoptOwnerReferences);
 	// Release the owned pods that no longer match, from which it removes
@@ -109,7 +127,10 @@ type DaemonSetSync struct {
 	// not before something changes.
 	RequeueAfter time.Duration
 	// Err is the error the sync returns (and the controller retries with
-	// rate limiting): a selector that does not compile, an invalid
+	// rate limiting): a selector that does not compile, a name collision
+	// of the current revision with another ControllerRevision (the
+	// status, with status.collisionCount one higher, is then the only
+	// other write besides the revisions' claims and labels), an invalid
 	// rolling-update maxSurge or maxUnavailable, a rolling update that
 	// looks up a node that is gone. The status may still have been
 	// written.
@@ -124,6 +145,19 @@ type DaemonSetSync struct {
 // A DaemonSet being deleted, or one whose selector is the empty selector
 // {} (event SelectingAll), is not synced at all. Otherwise:
 //
+//   - history (constructHistory), before anything else and whatever the
+//     expectations: the namespace's ControllerRevisions are claimed by
+//     the selector (orphans adopted, owned ones that no longer match
+//     released); a claimed revision without a controller-revision-hash
+//     label gets its name as that label; the ones whose Data equals
+//     DaemonSetRevisionData byte for byte restore the current template.
+//     None: NewDaemonSetRevision is created, numbered one above the
+//     others — unless a revision of that name exists with other data, a
+//     hash collision: status.collisionCount goes up by one and the sync
+//     fails there. Several: the highest-numbered is kept, the claimed
+//     pods are relabelled to its hash and the others deleted. A kept
+//     revision numbered below another is renumbered above them all (a
+//     rollback). Its controller-revision-hash label is the hash below;
 //   - claim: the pods of the DaemonSet's namespace are claimed
 //     (ClaimPods: adopt matching orphans, release owned pods that no
 //     longer match) and grouped by the node they belong to (spec.nodeName,
@@ -151,11 +185,16 @@ type DaemonSetSync struct {
 //     the template generation, or its controller-revision-hash equals the
 //     revision hash); numberUnavailable = desired − available;
 //     observedGeneration = metadata.generation. All counted from the pods
-//     as they were before this sync's creates and deletes.
+//     as they were before this sync's creates and deletes;
+//   - cleanupHistory, when the pods were managed without error: if the
+//     revisions other than the current one outnumber
+//     spec.revisionHistoryLimit (default 10), the excess is deleted
+//     oldest first, skipping (but counting) those whose hash a claimed
+//     pod with a node still carries.
 //
-// Nothing is modified; the pods to create are new objects. A nil
-// DaemonSet is an error wrapping api.ErrInvalidInput; nil nodes and pods
-// are skipped.
+// Nothing is modified; the pods and revisions sent are new objects. A nil
+// DaemonSet is an error wrapping api.ErrInvalidInput; nil nodes, pods and
+// revisions are skipped.
 func SyncDaemonSet(in DaemonSetInput, now time.Time) (DaemonSetSync, error) {
 	return syncDaemonSet(in, now, &daemonMemory{})
 }
@@ -213,18 +252,22 @@ func (m *daemonMemory) nextBackoff(key string, now time.Time) {
 
 // daemonSync carries one sync's working state.
 type daemonSync struct {
-	ds      *api.DaemonSet
-	now     time.Time
-	hash    string
-	gen     int64
-	hasGen  bool
-	mem     *daemonMemory
-	placer  *daemonPlacer
-	nodes   []*api.Node
-	place   []DaemonPlacement // per node
-	byNode  map[string][]*api.Pod
-	out     *DaemonSetSync
-	requeue time.Duration
+	ds     *api.DaemonSet
+	now    time.Time
+	hash   string
+	gen    int64
+	hasGen bool
+	mem    *daemonMemory
+	placer *daemonPlacer
+	nodes  []*api.Node
+	place  []DaemonPlacement // per node
+	byNode map[string][]*api.Pod
+	// claimed are the pods the DaemonSet manages after the claim;
+	// liveHashes the revision hashes of those with a node.
+	claimed    []*api.Pod
+	liveHashes map[string]bool
+	out        *DaemonSetSync
+	requeue    time.Duration
 }
 
 func (s *daemonSync) requeueAfter(d time.Duration) {
@@ -247,20 +290,13 @@ func syncDaemonSet(in DaemonSetInput, now time.Time, mem *daemonMemory) (DaemonS
 	if ds.DeletionTimestamp != nil {
 		return out, nil
 	}
-	hash := in.RevisionHash
-	if hash == "" {
-		var err error
-		if hash, err = DaemonSetRevisionHash(ds); err != nil {
-			return DaemonSetSync{}, err
-		}
-	}
 	selector, err := api.LabelSelectorAsSelector(ds.Spec.Selector)
 	if err != nil {
-		// Both manage and the status update fail on the pod listing.
+		// The revisions' listing fails first.
 		out.Err = fmt.Errorf("daemonset %s/%s: spec.selector: %w", ds.Namespace, ds.Name, err)
 		return out, nil
 	}
-	s := &daemonSync{ds: ds, now: now, hash: hash, mem: mem, placer: newDaemonPlacer(ds), out: &out}
+	s := &daemonSync{ds: ds, now: now, mem: mem, placer: newDaemonPlacer(ds), out: &out}
 	s.gen, s.hasGen = daemonSetTemplateGeneration(ds)
 	for _, n := range in.Nodes {
 		if n != nil {
@@ -269,6 +305,13 @@ func syncDaemonSet(in DaemonSetInput, now time.Time, mem *daemonMemory) (DaemonS
 		}
 	}
 	s.claim(selector, in.Pods)
+	old, ok, err := s.constructHistory(selector, in.Revisions)
+	if err != nil {
+		return DaemonSetSync{}, err
+	}
+	if !ok {
+		return out, nil
+	}
 
 	updateObservedGen := false
 	if !mem.unsatisfied {
@@ -281,6 +324,9 @@ func syncDaemonSet(in DaemonSetInput, now time.Time, mem *daemonMemory) (DaemonS
 				out.Err = err
 			}
 			mem.creates, mem.deletes = len(out.Create), len(out.Delete)
+		}
+		if out.Err == nil {
+			s.cleanupHistory(old)
 		}
 	}
 	s.updateStatus(updateObservedGen)
@@ -303,14 +349,23 @@ func (s *daemonSync) claim(selector api.Selector, pods []*api.Pod) {
 	}
 	c := ClaimPods(&s.ds.ObjectMeta, selector, inNS)
 	s.out.Adopt, s.out.Release = c.Adopted, c.Released
+	s.claimed = c.Claimed
 	s.byNode = map[string][]*api.Pod{}
+	s.liveHashes = map[string]bool{}
 	for _, p := range c.Claimed {
+		node, ok := daemonPodTargetNode(p)
+		if !ok {
+			continue
+		}
+		// History keeps the revisions of every pod with a node, terminal
+		// ones being deleted included.
+		if h := p.Labels[api.LabelControllerRevisionHash]; h != "" {
+			s.liveHashes[h] = true
+		}
 		if p.DeletionTimestamp != nil && (p.Status.Phase == api.PodSucceeded || p.Status.Phase == api.PodFailed) {
 			continue // kubelet or pod GC removes it; nothing left to do
 		}
-		if node, ok := daemonPodTargetNode(p); ok {
-			s.byNode[node] = append(s.byNode[node], p)
-		}
+		s.byNode[node] = append(s.byNode[node], p)
 	}
 }
 

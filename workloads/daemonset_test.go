@@ -266,7 +266,11 @@ func TestSyncDaemonSetSurge(t *testing.T) {
 	for _, p := range []*api.Pod{a, b} {
 		p.Labels[workloads.LabelPodTemplateGeneration] = "0"
 	}
-	in := workloads.DaemonSetInput{DaemonSet: ds, Nodes: dsNodes("n1", "n2"), Pods: []*api.Pod{a, b}, RevisionHash: "h2"}
+	in := workloads.DaemonSetInput{DaemonSet: ds, Nodes: dsNodes("n1", "n2"), Pods: []*api.Pod{a, b}}
+	h2, err := workloads.DaemonSetRevisionHash(ds)
+	if err != nil {
+		t.Fatal(err)
+	}
 	// Both pods are old and available: one new pod beside an old one.
 	r := dsSync(t, in)
 	if d := cmp.Diff([]string{"n1"}, dsCreated(r)); d != "" || len(r.Delete) != 0 {
@@ -274,7 +278,7 @@ func TestSyncDaemonSetSurge(t *testing.T) {
 	}
 	// The new pod on n1 is available: the old one goes.
 	n := dsPod(t, ds, "a2", "n1", time.Minute)
-	n.Labels[api.LabelControllerRevisionHash] = "h2"
+	n.Labels[api.LabelControllerRevisionHash] = h2
 	in.Pods = []*api.Pod{a, b, n}
 	r = dsSync(t, in)
 	if d := cmp.Diff([]string{"a:Excess"}, dsDeleted(r)); d != "" {

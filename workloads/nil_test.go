@@ -144,6 +144,16 @@ var nilCases = map[string]func(t *testing.T){
 		niltest.Zero(t, h)
 		niltest.Invalid(t, err, api.ErrInvalidInput, "daemonset")
 	},
+	"DaemonSetRevisionData": func(t *testing.T) {
+		b, err := workloads.DaemonSetRevisionData(nil)
+		niltest.Zero(t, b)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "daemonset")
+	},
+	"NewDaemonSetRevision": func(t *testing.T) {
+		r, err := workloads.NewDaemonSetRevision(nil, 1)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "daemonset")
+	},
 	"(*DaemonSetController).Step": func(t *testing.T) {
 		var c *workloads.DaemonSetController
 		r, err := c.Step(workloads.DaemonSetInput{DaemonSet: &api.DaemonSet{}}, nilT0)

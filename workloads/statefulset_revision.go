@@ -33,12 +33,11 @@ func StatefulSetRevisionData(set *api.StatefulSet) ([]byte, error) {
 	if set == nil {
 		return nil, fmt.Errorf("%w: statefulset: nil", errInvalidInput)
 	}
-	tmpl, err := v1Template(&set.Spec.Template)
+	data, err := templateRevisionData(&set.Spec.Template)
 	if err != nil {
 		return nil, fmt.Errorf("%w: statefulset %s/%s: spec.template: %v", errInvalidInput, set.Namespace, set.Name, err)
 	}
-	tmpl["$patch"] = "replace"
-	return json.Marshal(map[string]any{"spec": map[string]any{"template": tmpl}})
+	return data, nil
 }
 
 // HashControllerRevision is the hash part of a ControllerRevision's name

@@ -28,16 +28,22 @@ type ControllerRevisionActionKind uint8
 
 // The ControllerRevision writes.
 const (
-	// RevisionAdopt: patch the set's controller reference onto an orphan
-	// revision matching its selector.
+	// RevisionAdopt: patch the owner's controller reference onto an
+	// orphan revision matching its selector.
 	RevisionAdopt ControllerRevisionActionKind = iota + 1
-	// RevisionCreate: create the revision of the set's current template.
+	// RevisionCreate: create the revision of the owner's current template.
 	RevisionCreate
-	// RevisionUpdate: renumber an older revision equal to the current
-	// template (a rollback) to the next revision number.
+	// RevisionUpdate: update the revision to the object given: renumber
+	// an older revision equal to the current template (a rollback) to the
+	// next revision number, or (DaemonSet) add the controller-revision-hash
+	// label a revision lacks.
 	RevisionUpdate
-	// RevisionDelete: delete a revision beyond revisionHistoryLimit.
+	// RevisionDelete: delete a revision beyond revisionHistoryLimit, or
+	// (DaemonSet) a duplicate of the current revision.
 	RevisionDelete
+	// RevisionRelease: (DaemonSet) patch the owner's reference away from
+	// a revision it controls that no longer matches its selector.
+	RevisionRelease
 )
 
 // String names the kind.
@@ -51,6 +57,8 @@ func (k ControllerRevisionActionKind) String() string {
 		return "UpdateRevision"
 	case RevisionDelete:
 		return "DeleteRevision"
+	case RevisionRelease:
+		return "ReleaseRevision"
 	}
 	return "ControllerRevisionActionKind(?)"
 }
@@ -206,10 +214,7 @@ func ReconcileStatefulSet(in StatefulSetInput, cfg StatefulSetConfig, now time.T
 	if set.Status.CollisionCount != nil {
 		cc = *set.Status.CollisionCount
 	}
-	next := int64(1)
-	if n := len(revisions); n > 0 {
-		next = revisions[n-1].Revision + 1
-	}
+	next := nextRevisionNumber(revisions)
 	candidate, err := NewStatefulSetRevision(set, next, cc)
 	if err != nil {
 		return StatefulSetSync{}, err
@@ -218,12 +223,7 @@ func ReconcileStatefulSet(in StatefulSetInput, cfg StatefulSetConfig, now time.T
 	if err != nil {
 		return StatefulSetSync{}, fmt.Errorf("%w: statefulset %s/%s: spec.template: %v", errInvalidInput, set.Namespace, set.Name, err)
 	}
-	var equal []*api.ControllerRevision
-	for _, r := range revisions {
-		if revisionRestoresTemplate(r, candidate.Data, key) {
-			equal = append(equal, r)
-		}
-	}
+	equal, _ := splitRevisions(revisions, func(r *api.ControllerRevision) bool { return revisionRestoresTemplate(r, candidate.Data, key) })
 	var update *api.ControllerRevision
 	switch {
 	case len(equal) > 0 && equal[len(equal)-1] == revisions[len(revisions)-1]:
@@ -288,18 +288,15 @@ func ReconcileStatefulSet(in StatefulSetInput, cfg StatefulSetConfig, now time.T
 	for _, p := range claimed {
 		live[podRevision(p)] = true
 	}
-	var history []*api.ControllerRevision
+	isLive := func(r *api.ControllerRevision) bool { return live[r.Name] }
+	history := 0
 	for _, r := range revisions {
-		if !live[r.Name] {
-			history = append(history, r)
+		if !isLive(r) {
+			history++
 		}
 	}
-	limit := 10
-	if l := set.Spec.RevisionHistoryLimit; l != nil {
-		limit = int(*l)
-	}
-	if limit >= 0 && len(history) > limit {
-		for _, r := range history[:len(history)-limit] {
+	if limit := revisionHistoryLimit(set.Spec.RevisionHistoryLimit); limit >= 0 {
+		for _, r := range revisionsToPrune(revisions, isLive, history-limit) {
 			res.RevisionActions = append(res.RevisionActions, ControllerRevisionAction{Kind: RevisionDelete, Revision: r})
 		}
 	}

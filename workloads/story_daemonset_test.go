@@ -3,6 +3,7 @@ package workloads_test
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -32,10 +33,22 @@ import (
 //	fail POD...                  the kubelet reports the pods Failed
 //	update-template image=IMAGE  the template changes (generation and the
 //	                             template-generation annotation go up)
+//	orphan-revision NAME N       an orphan ControllerRevision NAME numbered
+//	                             N appears, restoring the current template,
+//	                             with the template's labels and no hash
+//	                             label (left by a DaemonSet deleted with
+//	                             orphan propagation); no sync
+//	squat-revision               a ControllerRevision of someone else
+//	                             (no owner, other labels and data) takes
+//	                             the name the current template's revision
+//	                             would get; no sync
 //
-// Each answer lists the creates (by node), the deletes (pod and reason),
-// adoptions and releases, events, and the status with whether it was
-// written.
+// The API server carries out ControllerRevision writes and pod relabels at
+// once, as upstream's sync waits for each. Each answer lists the revision
+// writes ("revision KIND NAME #NUMBER", the hash in a name shown as {h1},
+// {h2}... in order of appearance), relabels, the creates (by node), the
+// deletes (pod and reason), adoptions and releases, events, and the status
+// with whether it was written.
 
 var dsStoryT0 = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 
@@ -48,6 +61,9 @@ type dsStory struct {
 	ds    *api.DaemonSet
 	nodes []*api.Node
 	pods  []*api.Pod
+	revs  []*api.ControllerRevision
+	// hashes are the revision hashes seen, in order: rendered {h1}, {h2}...
+	hashes []string
 	// pending are the creates and deletes sent but not yet carried out.
 	pending workloads.DaemonSetSync
 	made    int
@@ -110,13 +126,42 @@ func (s *dsStory) Step(at time.Duration, input string) ([]string, error) {
 		s.ds.Spec.Template.Spec.Containers[0].Image = img
 		s.ds.Generation++
 		s.ds.Annotations[workloads.AnnotationDaemonSetTemplateGeneration] = strconv.FormatInt(s.ds.Generation, 10)
+	case "orphan-revision":
+		if len(f) != 3 {
+			return nil, fmt.Errorf("want orphan-revision NAME N, got %q", input)
+		}
+		n, err := strconv.ParseInt(f[2], 10, 64)
+		if err != nil {
+			return nil, err
+		}
+		data, err := workloads.DaemonSetRevisionData(s.ds)
+		if err != nil {
+			return nil, err
+		}
+		s.revs = append(s.revs, &api.ControllerRevision{
+			ObjectMeta: api.ObjectMeta{Name: f[1], Namespace: s.ds.Namespace, UID: "uid-" + f[1],
+				Labels: maps.Clone(s.ds.Spec.Template.Labels), CreationTimestamp: api.NewTime(now)},
+			Data: data, Revision: n})
+		return nil, nil
+	case "squat-revision":
+		h, err := workloads.DaemonSetRevisionHash(s.ds)
+		if err != nil {
+			return nil, err
+		}
+		s.hashOf(h)
+		s.revs = append(s.revs, &api.ControllerRevision{
+			ObjectMeta: api.ObjectMeta{Name: s.ds.Name + "-" + h, Namespace: s.ds.Namespace, UID: "uid-squatter",
+				Labels: map[string]string{"app": "someone-else"}, CreationTimestamp: api.NewTime(now)},
+			Data: []byte(`{"other":true}`), Revision: 1})
+		return nil, nil
 	default:
 		return nil, fmt.Errorf("unknown input %q", input)
 	}
-	r, err := s.c.Step(workloads.DaemonSetInput{DaemonSet: s.ds, Nodes: s.nodes, Pods: s.pods}, now)
+	r, err := s.c.Step(workloads.DaemonSetInput{DaemonSet: s.ds, Nodes: s.nodes, Pods: s.pods, Revisions: s.revs}, now)
 	if err != nil {
 		return nil, err
 	}
+	s.applyRevisions(r, now)
 	s.pending.Create = append(s.pending.Create, r.Create...)
 	s.pending.Delete = append(s.pending.Delete, r.Delete...)
 	if r.StatusUpdated {
@@ -144,8 +189,63 @@ func (s *dsStory) apply(now time.Time) {
 	s.pending = workloads.DaemonSetSync{}
 }
 
+// applyRevisions carries out a sync's revision writes and pod relabels.
+func (s *dsStory) applyRevisions(r workloads.DaemonSetSync, now time.Time) {
+	for _, a := range r.RevisionActions {
+		switch a.Kind {
+		case workloads.RevisionCreate:
+			c := *a.Revision
+			c.UID, c.CreationTimestamp = "uid-"+c.Name, api.NewTime(now)
+			s.revs = append(s.revs, &c)
+		case workloads.RevisionDelete:
+			s.revs = dsFilter(s.revs, func(x *api.ControllerRevision) bool { return x.Name != a.Revision.Name })
+		default: // adopt, release, update: the object as sent
+			for i, x := range s.revs {
+				if x.Name == a.Revision.Name {
+					s.revs[i] = a.Revision
+				}
+			}
+		}
+	}
+	for _, q := range r.Relabel {
+		for i, p := range s.pods {
+			if p.Name == q.Name {
+				s.pods[i] = q
+			}
+		}
+	}
+}
+
+// hashOf is the alias of a revision hash: {h1} for the first seen...
+func (s *dsStory) hashOf(h string) string {
+	i := slices.Index(s.hashes, h)
+	if i < 0 {
+		s.hashes = append(s.hashes, h)
+		i = len(s.hashes) - 1
+	}
+	return "{h" + strconv.Itoa(i+1) + "}"
+}
+
+// aliased replaces every revision hash seen in str by its alias.
+func (s *dsStory) aliased(str string) string {
+	for _, h := range s.hashes {
+		str = strings.ReplaceAll(str, h, s.hashOf(h))
+	}
+	return str
+}
+
 func (s *dsStory) render(r workloads.DaemonSetSync) []string {
 	var out []string
+	for _, a := range r.RevisionActions {
+		if h := a.Revision.Labels[api.LabelControllerRevisionHash]; h != "" && h != a.Revision.Name {
+			s.hashOf(h)
+		}
+		kind := strings.ToLower(strings.TrimSuffix(a.Kind.String(), "Revision"))
+		out = append(out, fmt.Sprintf("revision %s %s #%d", kind, s.aliased(a.Revision.Name), a.Revision.Revision))
+	}
+	for _, p := range r.Relabel {
+		out = append(out, fmt.Sprintf("relabel %s controller-revision-hash=%s", p.Name, s.aliased(p.Labels[api.LabelControllerRevisionHash])))
+	}
 	if len(r.Create) > 0 {
 		var nodes []string
 		for _, c := range r.Create {
@@ -180,8 +280,11 @@ func (s *dsStory) render(r workloads.DaemonSetSync) []string {
 	if r.RequeueAfter > 0 {
 		out = append(out, "requeue after "+r.RequeueAfter.String())
 	}
+	if st.CollisionCount != nil {
+		out = append(out, fmt.Sprintf("collisionCount=%d", *st.CollisionCount))
+	}
 	if r.Err != nil {
-		out = append(out, "error "+r.Err.Error())
+		out = append(out, "error "+s.aliased(r.Err.Error()))
 	}
 	return out
 }
