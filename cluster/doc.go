@@ -98,7 +98,12 @@
 // by line: every Event a component records (source "event", with
 // upstream's reason and message: Scheduled, FailedScheduling, Preempted,
 // SuccessfulCreate, ScalingReplicaSet, Pulled, Created, Started, Killing,
-// ...), every change of a watched object's summary (source "watch": a
+// ...; the Events of every component but kube-scheduler go through
+// client-go's event correlation first, package record: an Event sent again
+// counts up, the 10th distinct message of a group within 10 minutes is
+// "(combined from similar events): ...", and past 25 Events about one
+// object a component's further ones are dropped, one more per 5 minutes),
+// every change of a watched object's summary (source "watch": a
 // pod's node, phase, readiness, containers, deletion; a node's readiness,
 // taints, cordon; a workload's replica counts), and the scenario's markers
 // (Start, Action, ActionFailed, UnusedConfig, Until).

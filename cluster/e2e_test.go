@@ -29,9 +29,11 @@ import (
 // What is compared: the records at or after t=0 whose source is an Event
 // ("event"), a watched object's summary change ("watch"), kubectl drain's
 // output ("kubectl", "kubectl-drain") or a scenario Action/ActionFailed.
-// The harness's `count` and `reported` fields and its wall-clock `time`
-// are not compared (event aggregation is not modelled; times are compared
-// through offsets), nor podsem's own records (source "podsem", which
+// An Event's `count` is compared for the components that record through
+// client-go's core/v1 recorder (its correlator is modelled: package
+// record), not for kube-scheduler's (events.k8s.io series are not). The
+// harness's `reported` field and its wall-clock `time` are not compared
+// (times are compared through offsets), nor podsem's own records (source "podsem", which
 // upstream does not record), nor the setup's timing (the harness waits at
 // least 20 s and 3 stable 1-s checks before t=0, the simulation takes the
 // first settled instant: NEXT.md gap 4). The setup records serve to name
@@ -618,6 +620,9 @@ func (n *namer) key(r cluster.Record) string {
 		// The harness prints an applied cluster-scoped object's missing
 		// namespace as "<nil>" ("apply Node/<nil>/node-2").
 		msg = strings.ReplaceAll(msg, "/<nil>/", "/")
+	}
+	if r.Source == cluster.SourceEvent && r.Component != "default-scheduler" {
+		msg += fmt.Sprintf(" (count %d)", r.Count)
 	}
 	return strings.Join([]string{r.Source, r.Component, r.Reason, n.normalize(r.Object, "", false), msg}, " | ")
 }

@@ -245,6 +245,7 @@ func newMachine(start time.Time, cfg Config) (*Machine, Output, error) {
 	}
 	m.store.nodeWritten = m.nodeStored
 	m.store.written = m.ownedWritten
+	m.rec.host = m.eventHost
 	return m, Output{}, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/podsem/podsem/record"
 	"io"
 	"slices"
 	"strconv"
@@ -106,6 +107,11 @@ type recorder struct {
 	stamped time.Time
 	stamp   string
 	off     float64
+	// correlators are the core/v1 event recorders' correlators, by
+	// component and host; host names an event's source host (the node of
+	// a kubelet's event).
+	correlators map[string]*record.Correlator
+	host        func(e *api.Event) string
 }
 
 func (r *recorder) add(now time.Time, rec Record) {
@@ -139,14 +145,42 @@ func (r *recorder) take() []Record {
 // maxKeptRecords bounds the record buffer take keeps (2.5 MB).
 const maxKeptRecords = 1 << 14
 
-// event records an api.Event a component returned.
+// event records an api.Event a component returned. An Event of a
+// component that records through client-go's core/v1 recorder (every one
+// but kube-scheduler, which records through events.k8s.io and sets an
+// action) first goes through its recorder's correlator (record.Correlator:
+// one per component and host): it may be dropped by the spam filter, come
+// with a count above 1, or be combined with similar ones.
 func (r *recorder) event(now time.Time, e *api.Event) {
 	if e == nil {
 		return
 	}
 	rg := e.Regarding
+	msg, count := e.Note, int32(1)
+	if e.Action == "" {
+		host := ""
+		if r.host != nil {
+			host = r.host(e)
+		}
+		key := e.Source + "\x00" + host
+		c := r.correlators[key]
+		if c == nil {
+			if r.correlators == nil {
+				r.correlators = map[string]*record.Correlator{}
+			}
+			c = record.NewCorrelator()
+			r.correlators[key] = c
+		}
+		out, err := c.Step(record.Input{Event: *e, Host: host}, now)
+		if err == nil {
+			if out.Skip {
+				return
+			}
+			msg, count = out.Event.Note, out.Count
+		}
+	}
 	r.add(now, Record{Component: e.Source, Type: e.Type, Reason: e.Reason,
-		Object: objRef(rg.Kind, rg.Namespace, rg.Name), Message: e.Note, Count: 1, Source: SourceEvent})
+		Object: objRef(rg.Kind, rg.Namespace, rg.Name), Message: msg, Count: count, Source: SourceEvent})
 }
 
 // scenario records a scenario marker.
@@ -486,4 +520,22 @@ func (s *summary) diff(cur *summary) string {
 		b = append(append(append(append(append(b, summaryName[f]...), ": "...), o...), " -> "...), c...)
 	}
 	return string(b)
+}
+
+// eventHost is the source host of an Event: the node of a kubelet's
+// Event (the Node it is about, or the node of the pod it is about), ""
+// for a controller's.
+func (m *Machine) eventHost(e *api.Event) string {
+	if e.Source != api.EventSourceKubelet {
+		return ""
+	}
+	switch e.Regarding.Kind {
+	case "Node":
+		return e.Regarding.Name
+	case "Pod":
+		if p, _ := m.store.get("Pod", e.Regarding.Namespace+"/"+e.Regarding.Name).(*api.Pod); p != nil {
+			return p.Spec.NodeName
+		}
+	}
+	return ""
 }

@@ -100,6 +100,9 @@ type ConflictError struct {
 }
 
 func (e *ConflictError) Error() string {
+	if e == nil {
+		return "managedfields: nil ConflictError"
+	}
 	if len(e.Conflicts) == 1 {
 		c := e.Conflicts[0]
 		return fmt.Sprintf("Apply failed with 1 conflict: conflict with %v: %v", c.Manager, c.Path)
@@ -126,7 +129,8 @@ func (e *ConflictError) Error() string {
 
 // Apply is a server-side apply of config by manager (its Operation is
 // set to Apply) to live, an object of kind with field ownership fields:
-// the object to store and its new ownership. A nil live is a create. An
+// the object to store and its new ownership. A nil live is a create; a
+// nil config is an error wrapping ErrInvalidObject. An
 // apply that changes fields other managers own fails with a
 // *ConflictError unless force is set, in which case they lose them.
 // live, config and fields are not modified.
@@ -180,9 +184,13 @@ func Apply(kind string, live, config map[string]any, fields ManagedFields, manag
 // Update is a write of new over old by manager (its Operation is set to
 // Update; old nil is a create): the manager gains every field the write
 // added or changed, which the other managers lose, and a field the write
-// removed is owned by no one. old, new and fields are not modified.
+// removed is owned by no one. old, new and fields are not modified; a
+// nil new is an error wrapping ErrInvalidObject.
 func Update(kind string, old, new map[string]any, fields ManagedFields, manager Manager) (ManagedFields, error) {
 	manager.Operation = OperationUpdate
+	if new == nil {
+		return nil, fmt.Errorf("%w: new object: nil", ErrInvalidObject)
+	}
 	if old == nil {
 		old = map[string]any{}
 	}

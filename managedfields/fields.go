@@ -37,6 +37,9 @@ func skipped(es []elem, name string) bool {
 // item and each set member. This is what an applier owns after applying
 // obj as its configuration, and what a creator owns after creating it.
 func FieldsOf(kind string, obj map[string]any) (Set, error) {
+	if obj == nil {
+		return Set{}, fmt.Errorf("%w: object: nil", ErrInvalidObject)
+	}
 	var s Set
 	err := collect(obj, schema[kind], nil, &s, false)
 	return s, err
@@ -45,6 +48,9 @@ func FieldsOf(kind string, obj map[string]any) (Set, error) {
 // configFields is FieldsOf for an applied configuration, which may not
 // list an item or a member twice.
 func configFields(kind string, obj map[string]any) (Set, error) {
+	if obj == nil {
+		return Set{}, fmt.Errorf("%w: config: nil", ErrInvalidObject)
+	}
 	var s Set
 	err := collect(obj, schema[kind], nil, &s, true)
 	return s, err

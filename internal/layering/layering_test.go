@@ -51,6 +51,9 @@ var layers = []place{
 	// The EndpointSlice controller's view of a Service's pods (which are
 	// endpoints, with which conditions and ports); reads api only.
 	{"endpointslice", 10, core},
+	// client-go's event correlation (aggregation, counts, spam filter);
+	// reads api.
+	{"record", 10, core},
 	// Server-side apply's field management (k8s.io/apimachinery's
 	// managedfields): JSON trees only, imports nothing of the module.
 	{"managedfields", 10, core},
