@@ -88,7 +88,7 @@ func (m *Machine) applyObject(o api.Object, now time.Time) error {
 	if err != nil {
 		return fmt.Errorf("apply %s: %w", ref, err)
 	}
-	n, err := fromJSON(merged)
+	n, err := fromJSON(merged, old)
 	if err != nil {
 		return fmt.Errorf("apply %s: %w", ref, err)
 	}
@@ -186,18 +186,19 @@ func toJSON(o api.Object) (map[string]any, error) {
 	return out, nil
 }
 
-// fromJSON decodes a JSON tree back into its object.
-func fromJSON(v map[string]any) (api.Object, error) {
+// fromJSON decodes a JSON tree back into an object of like's type.
+func fromJSON(v map[string]any, like api.Object) (api.Object, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
-	objs, err := api.Decode(b)
-	if err != nil {
+	n := reflect.New(reflect.TypeOf(like).Elem())
+	if err := json.Unmarshal(b, n.Interface()); err != nil {
 		return nil, err
 	}
-	if len(objs) != 1 {
-		return nil, fmt.Errorf("cluster: %w: applied object decodes to %d objects", api.ErrInvalidInput, len(objs))
+	o, ok := n.Interface().(api.Object)
+	if !ok {
+		return nil, fmt.Errorf("cluster: %w: applied object of type %T", api.ErrInvalidInput, like)
 	}
-	return objs[0], nil
+	return o, nil
 }

@@ -73,3 +73,30 @@ func TestApplyNodeKeepsStatus(t *testing.T) {
 		}
 	}
 }
+
+// An object handed to the package API without apiVersion and kind (a Go
+// value, not a manifest) is applied as well: its second version's
+// template reaches the stored Deployment.
+func TestApplyTypedObject(t *testing.T) {
+	v1, v2 := rolloutDeployment("1"), rolloutDeployment("2")
+	two := int32(2)
+	v1.Spec.Replicas, v2.Spec.Replicas = &two, &two
+	m, _, err := cluster.New([]api.Object{v1}, cluster.Config{}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := m.Step(cluster.Do(cluster.Action{Kind: cluster.ActionApply, Object: v2}), t0.Add(time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range out.Records {
+		if r.Reason == "ActionFailed" {
+			t.Fatal(r.Message)
+		}
+	}
+	for _, o := range m.Objects() {
+		if d, ok := o.(*api.Deployment); ok && d.Spec.Template.Spec.Containers[0].Image != "app:2" {
+			t.Errorf("image %s, want app:2", d.Spec.Template.Spec.Containers[0].Image)
+		}
+	}
+}
