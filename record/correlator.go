@@ -26,9 +26,7 @@
 package record
 
 import (
-	"container/list"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/podsem/podsem/api"
@@ -81,18 +79,41 @@ type Output struct {
 // a controller, a kubelet). Its zero value is not ready: use
 // NewCorrelator.
 type Correlator struct {
-	groups *lru[*group]
-	logs   *lru[int32]
-	spam   *lru[*bucket]
+	groups *lru[groupKey, group]
+	logs   *lru[logKey, int32]
+	spam   *lru[objectKey, bucket]
 }
 
 // NewCorrelator returns a Correlator with client-go's defaults.
 func NewCorrelator() *Correlator {
-	return &Correlator{groups: newLRU[*group](CacheSize), logs: newLRU[int32](CacheSize), spam: newLRU[*bucket](CacheSize)}
+	return &Correlator{groups: newLRU[groupKey, group](CacheSize), logs: newLRU[logKey, int32](CacheSize),
+		spam: newLRU[objectKey, bucket](CacheSize)}
+}
+
+// objectKey is the spam filter's key: the source, the involved object and
+// the type.
+type objectKey struct {
+	source, host, kind, namespace, name, uid, apiVersion, typ string
+}
+
+// groupKey is the aggregation key: the object key and the reason.
+type groupKey struct {
+	object objectKey
+	reason string
+}
+
+// logKey is the count's key: an Event's (its group's, the field path and
+// the message) or, for a combined Event, its group's alone.
+type logKey struct {
+	group     groupKey
+	fieldPath string
+	note      string
+	combined  bool
 }
 
 type group struct {
-	messages []string // distinct messages, oldest first
+	messages [AggregateMaxEvents]string // distinct messages, oldest first
+	n        int
 	last     time.Time
 }
 
@@ -117,39 +138,39 @@ func (c *Correlator) Step(in Input, now time.Time) (Output, error) {
 	}
 	e := in.Event
 	ref := e.Regarding
-	object := strings.Join([]string{e.Source, in.Host, ref.Kind, ref.Namespace, ref.Name}, "\x00")
-	eventKey := strings.Join([]string{object, ref.FieldPath, ref.UID, ref.APIVersion, e.Type, e.Reason, e.Note}, "\x00")
-	groupKey := strings.Join([]string{object, ref.UID, ref.APIVersion, e.Type, e.Reason, e.Source}, "\x00")
-	spamKey := strings.Join([]string{object, ref.UID, ref.APIVersion, e.Type}, "\x00")
+	obj := objectKey{source: e.Source, host: in.Host, kind: ref.Kind, namespace: ref.Namespace, name: ref.Name,
+		uid: ref.UID, apiVersion: ref.APIVersion, typ: e.Type}
+	gk := groupKey{object: obj, reason: e.Reason}
 
 	// Aggregation.
-	g, ok := c.groups.get(groupKey)
-	if !ok || now.Sub(g.last) > AggregateInterval {
-		g = &group{}
+	g, found := c.groups.touch(gk)
+	if !found || now.Sub(g.last) > AggregateInterval {
+		*g = group{}
 	}
-	if !contains(g.messages, e.Note) {
-		g.messages = append(g.messages, e.Note)
+	if !g.has(e.Note) {
+		g.messages[g.n] = e.Note
+		g.n++
 	}
 	g.last = now
-	c.groups.add(groupKey, g)
 	out := Output{Event: e}
-	key := eventKey
-	if len(g.messages) >= AggregateMaxEvents {
-		g.messages = g.messages[1:]
+	lk := logKey{group: gk, fieldPath: ref.FieldPath, note: e.Note}
+	if g.n >= AggregateMaxEvents {
+		copy(g.messages[:], g.messages[1:])
+		g.n--
 		out.Combined = true
 		out.Event.Note = CombinedPrefix + e.Note
-		key = groupKey
+		lk = logKey{group: gk, combined: true}
 	}
 
 	// Counting.
-	count, _ := c.logs.get(key)
-	out.Count = count + 1
-	c.logs.add(key, out.Count)
+	count, _ := c.logs.touch(lk)
+	*count++
+	out.Count = *count
 
 	// Spam filter.
-	b, ok := c.spam.get(spamKey)
-	if !ok {
-		b = &bucket{tokens: SpamBurst}
+	b, found := c.spam.touch(obj)
+	if !found {
+		*b = bucket{tokens: SpamBurst}
 	}
 	tokens := b.tokens
 	if !b.last.IsZero() && now.After(b.last) {
@@ -158,68 +179,96 @@ func (c *Correlator) Step(in Input, now time.Time) (Output, error) {
 	if tokens > SpamBurst {
 		tokens = SpamBurst
 	}
-	if tokens-1 >= 0 {
+	// x/time/rate accepts when the deficit would take no measurable time
+	// (under a nanosecond) to refill.
+	if tokens-1 >= 0 || time.Duration((1-tokens)/spamQPS*float64(time.Second)) == 0 {
 		b.tokens, b.last = tokens-1, now
-	} else {
-		out.Skip = true
+		return out, nil
 	}
-	c.spam.add(spamKey, b)
-	if out.Skip {
-		return Output{Skip: true}, nil
-	}
-	return out, nil
+	return Output{Skip: true}, nil
 }
 
-// NextDeadline is the zero time: a Correlator only acts when an Event is
-// recorded.
-func (c *Correlator) NextDeadline() time.Time { return time.Time{} }
-
-func contains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
+func (g *group) has(m string) bool {
+	for _, x := range g.messages[:g.n] {
+		if x == m {
 			return true
 		}
 	}
 	return false
 }
 
-// lru is k8s.io/utils/lru's cache: a get makes an entry the most recent,
-// an add inserts or refreshes it, and the least recent is evicted beyond
-// max entries.
-type lru[V any] struct {
-	max   int
-	order *list.List // front: most recent
-	items map[string]*list.Element
+// NextDeadline is the zero time: a Correlator only acts when an Event is
+// recorded.
+func (c *Correlator) NextDeadline() time.Time { return time.Time{} }
+
+// lru is k8s.io/utils/lru's cache as the correlator uses it (a get, then
+// an add of the same key): touch makes the key the most recent, inserting
+// it with a zero value when absent and evicting the least recent beyond
+// max entries. Slots are reused, so a full cache allocates nothing.
+type lru[K comparable, V any] struct {
+	max        int
+	idx        map[K]int32
+	slots      []slot[K, V]
+	head, tail int32 // most and least recent; -1 when empty
 }
 
-type lruEntry[V any] struct {
-	key string
-	val V
+type slot[K comparable, V any] struct {
+	key        K
+	val        V
+	prev, next int32
 }
 
-func newLRU[V any](max int) *lru[V] {
-	return &lru[V]{max: max, order: list.New(), items: map[string]*list.Element{}}
+func newLRU[K comparable, V any](max int) *lru[K, V] {
+	return &lru[K, V]{max: max, idx: map[K]int32{}, head: -1, tail: -1}
 }
 
-func (l *lru[V]) get(key string) (V, bool) {
-	if el, ok := l.items[key]; ok {
-		l.order.MoveToFront(el)
-		return el.Value.(*lruEntry[V]).val, true
+// touch returns the key's value, made the most recent, and whether it
+// was there.
+func (l *lru[K, V]) touch(key K) (*V, bool) {
+	if i, ok := l.idx[key]; ok {
+		l.unlink(i)
+		l.pushFront(i)
+		return &l.slots[i].val, true
 	}
-	var zero V
-	return zero, false
+	var i int32
+	if len(l.slots) < l.max {
+		l.slots = append(l.slots, slot[K, V]{})
+		i = int32(len(l.slots) - 1)
+	} else {
+		i = l.tail
+		l.unlink(i)
+		delete(l.idx, l.slots[i].key)
+		var zero V
+		l.slots[i].val = zero
+	}
+	l.slots[i].key = key
+	l.idx[key] = i
+	l.pushFront(i)
+	return &l.slots[i].val, false
 }
 
-func (l *lru[V]) add(key string, v V) {
-	if el, ok := l.items[key]; ok {
-		l.order.MoveToFront(el)
-		el.Value.(*lruEntry[V]).val = v
-		return
+func (l *lru[K, V]) unlink(i int32) {
+	s := &l.slots[i]
+	if s.prev >= 0 {
+		l.slots[s.prev].next = s.next
+	} else {
+		l.head = s.next
 	}
-	l.items[key] = l.order.PushFront(&lruEntry[V]{key: key, val: v})
-	if l.order.Len() > l.max {
-		old := l.order.Back()
-		l.order.Remove(old)
-		delete(l.items, old.Value.(*lruEntry[V]).key)
+	if s.next >= 0 {
+		l.slots[s.next].prev = s.prev
+	} else {
+		l.tail = s.prev
+	}
+}
+
+func (l *lru[K, V]) pushFront(i int32) {
+	s := &l.slots[i]
+	s.prev, s.next = -1, l.head
+	if l.head >= 0 {
+		l.slots[l.head].prev = i
+	}
+	l.head = i
+	if l.tail < 0 {
+		l.tail = i
 	}
 }

@@ -149,3 +149,27 @@ func ExampleCorrelator_Step() {
 	// count=1 (combined from similar events): Scaled up replica set web-1 from 9 to 10
 	// count=2 (combined from similar events): Scaled up replica set web-1 from 10 to 11
 }
+
+// Each cache keeps 4096 entries: once 4096 other objects have had Events
+// since, an object's exhausted bucket is forgotten, and it starts full
+// again.
+func TestCacheEviction(t *testing.T) {
+	c := record.NewCorrelator()
+	ev := func(name string) api.Event {
+		return api.Event{Type: api.EventTypeWarning, Reason: "BackOff", Source: "kubelet",
+			Regarding: api.ObjectReference{Kind: "Pod", Namespace: "default", Name: name}, Note: "Back-off restarting failed container"}
+	}
+	for i := 0; i < 26; i++ {
+		c.Step(record.Input{Event: ev("a"), Host: "node-1"}, t0)
+	}
+	if out, _ := c.Step(record.Input{Event: ev("a"), Host: "node-1"}, t0); !out.Skip {
+		t.Fatal("the 27th Event at once got through")
+	}
+	for i := 0; i < record.CacheSize; i++ {
+		c.Step(record.Input{Event: ev(fmt.Sprint("p", i)), Host: "node-1"}, t0)
+	}
+	out, _ := c.Step(record.Input{Event: ev("a"), Host: "node-1"}, t0)
+	if out.Skip || out.Count != 1 {
+		t.Errorf("after eviction: %+v, want sent with count 1", out)
+	}
+}
