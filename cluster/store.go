@@ -297,6 +297,7 @@ func (s *store) create(o api.Object, now time.Time) (api.Object, error) {
 		o, m = p, &p.ObjectMeta
 	case *api.PersistentVolumeClaim, *api.PersistentVolume, *api.StorageClass, *api.CSIDriver:
 		defaultStorage(x)
+		s.admitStorage(x)
 	case *api.PriorityClass:
 		if err := admitPriorityClass(x); err != nil {
 			return nil, err
