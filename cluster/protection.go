@@ -69,13 +69,12 @@ func (m *Machine) protectionDeliver(w watchEvent) {
 			p.queue(&p.volumes, w.Key)
 		}
 	case *api.Pod:
-		if len(o.Spec.Volumes) == 0 {
-			return
+		if len(o.Spec.Volumes) > 0 {
+			for _, k := range volume.ClaimsOfPodEvent(o, w.Type == watchDeleted) {
+				p.queue(&p.claims, k)
+			}
 		}
-		for _, k := range volume.ClaimsOfPodEvent(o, w.Type == watchDeleted) {
-			p.queue(&p.claims, k)
-		}
-		if old, _ := w.Old.(*api.Pod); old != nil && old.UID != o.UID {
+		if old, _ := w.Old.(*api.Pod); old != nil && old.UID != o.UID && len(old.Spec.Volumes) > 0 {
 			for _, k := range volume.ClaimsOfPodEvent(old, true) {
 				p.queue(&p.claims, k)
 			}
