@@ -7,8 +7,10 @@
 //     classes, the hand-over to an external provisioner (the
 //     storage-provisioner annotations and the ExternalProvisioning event),
 //     the bind-completed and bound-by-controller annotations, the claim
-//     and volume phases, and the release and reclaim policy of a volume
-//     whose claim is gone; PersistentVolumeController runs them on
+//     and volume phases, the release and reclaim policy of a volume whose
+//     claim is gone, and the default StorageClass given to a claim that
+//     asks for none (api.DefaultStorageClassOf, the retroactive
+//     assignment); PersistentVolumeController runs them on
 //     informer events and every --pvclaimbinder-sync-period;
 //   - the attach-detach controller (pkg/controller/volume/attachdetach):
 //     DesiredState (which volumes the pods scheduled to each node need
