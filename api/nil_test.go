@@ -120,6 +120,21 @@ var nilCases = map[string]func(t *testing.T){
 			t.Errorf("got %q, want empty", got)
 		}
 	},
+	"(*PersistentVolumeClaim).HasClass": func(t *testing.T) {
+		if (*api.PersistentVolumeClaim)(nil).HasClass() {
+			t.Error("a nil claim asks for a class")
+		}
+	},
+	"(*StorageClass).IsDefault": func(t *testing.T) {
+		if (*api.StorageClass)(nil).IsDefault() {
+			t.Error("a nil class is a default class")
+		}
+	},
+	"DefaultStorageClassOf": func(t *testing.T) {
+		if got := api.DefaultStorageClassOf([]*api.StorageClass{nil}); got != nil {
+			t.Errorf("got %v, want nil", got)
+		}
+	},
 	"(*PersistentVolumeClaim).IsReadWriteOncePod": func(t *testing.T) {
 		if (*api.PersistentVolumeClaim)(nil).IsReadWriteOncePod() {
 			t.Error("a nil claim is ReadWriteOncePod")

@@ -27,8 +27,9 @@
 //     deterministic 5-character suffix from the API server's alphabet), API
 //     defaulting (api.DefaultPod; apps/v1 defaults for Deployments and
 //     ReplicaSets), Priority and DefaultTolerationSeconds admission of
-//     pods and TaintNodesByCondition admission of Nodes (api/admission),
-//     validation (api/validation), the registry's
+//     pods, TaintNodesByCondition admission of Nodes, DefaultStorageClass
+//     and StorageObjectInUseProtection admission of claims and volumes
+//     (api/admission), validation (api/validation), the registry's
 //     PrepareForCreate; update with generation bumps; pod DELETE through
 //     termination.APIServerGrace (graceful deletion, grace 0 removal); the
 //     binding subresource; the Eviction subresource (disruption.Evict with
@@ -51,6 +52,9 @@
 //     and the attach-detach controller (volume: binding, ExternalProvisioning,
 //     Multi-Attach, SuccessfulAttachVolume, the forced detach), with the
 //     e2e harness's CSI provisioner and attacher model (StorageConfig);
+//     the pvc-protection and pv-protection controllers
+//     (volume.SyncClaimProtection, SyncVolumeProtection: a claim or volume
+//     deleted while in use stays, terminating, until its finalizer goes);
 //   - one kubelet per Node: its Lease renewed every 10 s and its status
 //     checked every 10 s, posted when a condition changed and every 5
 //     minutes otherwise (lifecycle.NodeConditions: pressure conditions,
@@ -82,7 +86,8 @@
 // disruption controller, Deployment controller, ReplicaSet controller,
 // StatefulSet, DaemonSet and Job controllers, the storage side (volume
 // model, PersistentVolume controller, attach-detach controller, bindings
-// waiting in PreBind), kube-scheduler (one ScheduleOne per tick while pods are waiting), the
+// waiting in PreBind), the pvc-protection and pv-protection controllers,
+// kube-scheduler (one ScheduleOne per tick while pods are waiting), the
 // kubelets by node name, the drains in progress.
 // Components read the cache, never the store, so a write becomes visible
 // at the next round, as through an informer. Upstream runs them

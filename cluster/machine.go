@@ -190,7 +190,8 @@ type Machine struct {
 	pdbRecheck map[string]time.Time
 	drains     []*drainRun
 
-	storage storageState // the storage controllers and models (storage.go)
+	storage    storageState    // the storage controllers and models (storage.go)
+	protection protectionState // the pvc-protection and pv-protection controllers (protection.go)
 
 	// onDeliver, when set (by the package's own tests), sees each watch
 	// event as the informers receive it, the cache already updated.
@@ -626,7 +627,7 @@ func (m *Machine) anyDue(now time.Time) bool {
 	if m.kq.anyDue(now) {
 		return true
 	}
-	if len(m.pdbDirty) > 0 || len(m.deletedUIDs) > 0 || m.gcWork || m.appsDue(now) || m.storageDue(now) {
+	if len(m.pdbDirty) > 0 || len(m.deletedUIDs) > 0 || m.gcWork || m.appsDue(now) || m.storageDue(now) || m.protectionDue() {
 		return true
 	}
 	for _, t := range m.pdbRecheck {
@@ -670,6 +671,7 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 	m.appsDeliver(w)
 	m.gcDeliver(w)
 	m.storageDeliver(w)
+	m.protectionDeliver(w)
 	var in scheduling.Input
 	switch o := w.Object.(type) {
 	case *api.Pod:
@@ -833,6 +835,9 @@ func (m *Machine) runComponents(now time.Time) error {
 		return err
 	}
 	if err := m.runStorage(now); err != nil {
+		return err
+	}
+	if err := m.runProtection(now); err != nil {
 		return err
 	}
 	for d := m.sched.NextDeadline(); !d.IsZero() && !d.After(now); d = m.sched.NextDeadline() {

@@ -23,9 +23,9 @@ import (
 // containers nor report volumes in use (node.status.volumesInUse), so a
 // pod runs despite a Multi-Attach error, and a volume no pod needs is
 // detached at once (maxWaitForUnmountDuration only holds mounted
-// volumes). Not modelled: the StorageObjectInUseProtection finalizers
-// (kubernetes.io/pvc-protection, pv-protection: a claim is deleted at
-// once), the DefaultStorageClass admission.
+// volumes). The StorageObjectInUseProtection and DefaultStorageClass
+// admission plugins and the pvc-protection and pv-protection controllers
+// run as upstream's (protection.go).
 type StorageConfig struct {
 	// ProvisionDelay is how long the provisioner model takes to create
 	// the PersistentVolume of a claim handed to it (the harness's model:

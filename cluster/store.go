@@ -310,6 +310,7 @@ func (s *store) create(o api.Object, now time.Time) (api.Object, error) {
 		x.Spec.Taints = admission.NodeCreateTaints(x) // TaintNodesByCondition
 	case *api.PersistentVolumeClaim, *api.PersistentVolume, *api.StorageClass, *api.CSIDriver:
 		defaultStorage(x)
+		s.admitStorage(x)
 	case *api.PriorityClass:
 		if err := admitPriorityClass(x); err != nil {
 			return nil, err

@@ -120,7 +120,7 @@ func (m *Machine) runVolumeModel(now time.Time) error {
 			!slices.Contains(drivers, pv.Annotations[api.AnnDynamicallyProvisioned]) || pv.DeletionTimestamp != nil {
 			continue
 		}
-		if err := m.store.remove("PersistentVolume", pv.Name); err != nil && !errors.Is(err, errNotFound) {
+		if err := m.deleteObject(ObjectRef{Kind: "PersistentVolume", Name: pv.Name}, now); err != nil && !errors.Is(err, errNotFound) {
 			return err
 		}
 	}

@@ -106,7 +106,13 @@ func claimKey(c *api.PersistentVolumeClaim) string { return c.Namespace + "/" + 
 // volume is free or already points at it. A bound claim whose volume is
 // gone or bound elsewhere is Lost (ClaimLost, ClaimMisbound).
 //
-// Not modelled: the DefaultStorageClass retroactive assignment, in-tree
+// A claim that asks for no class at all (api.PersistentVolumeClaim.HasClass
+// false) and finds no volume is first given the default StorageClass
+// (api.DefaultStorageClassOf), one update and nothing else: the
+// retroactive assignment for claims created before a default class
+// existed; the next sync provisions it.
+//
+// Not modelled: in-tree
 // provisioners (a kubernetes.io/ provisioner fails with
 // ProvisioningFailed), CSI migration, volume expansion fields. A nil claim
 // is bad input.
@@ -172,6 +178,9 @@ func (b *binder) syncUnboundClaim(claim *api.PersistentVolumeClaim) error {
 		if vol != nil {
 			return b.bind(vol, claim)
 		}
+		if b.assignDefaultClass(claim) {
+			return nil // the update's informer event syncs the claim again
+		}
 		_, selected := claim.Annotations[api.AnnSelectedNode]
 		switch {
 		case delay && !selected:
@@ -223,6 +232,27 @@ func (b *binder) syncBoundClaim(claim *api.PersistentVolumeClaim) error {
 		b.claimPhaseWithEvent(claim, api.ClaimLost, ReasonClaimMisbound, "Two claims are bound to the same volume, this one is bound incorrectly")
 	}
 	return nil
+}
+
+// assignDefaultClass is the controller's retroactive default class
+// assignment (assignDefaultStorageClass, always on in v1.36.3: the
+// RetroactiveDefaultStorageClass feature gate graduated and is gone):
+// an unbound claim that asks for no class at all and found no volume gets
+// the default StorageClass in spec.storageClassName, in one update and
+// without an event. It reports whether it wrote.
+func (b *binder) assignDefaultClass(claim *api.PersistentVolumeClaim) bool {
+	if claim.HasClass() {
+		return false
+	}
+	def := api.DefaultStorageClassOf(b.objs.Classes)
+	if def == nil {
+		return false
+	}
+	n := copyClaim(claim)
+	name := def.Name
+	n.Spec.StorageClassName = &name
+	b.out.Writes = append(b.out.Writes, Write{Claim: n})
+	return true
 }
 
 // waitingEvent is emitEventForUnboundDelayBindingClaim.

@@ -41,6 +41,35 @@ var nilCases = map[string]func(t *testing.T){
 	"(*AttachDetachController).Attached": func(t *testing.T) {
 		niltest.Zero(t, (*volume.AttachDetachController)(nil).Attached("v"))
 	},
+	"PodUsesClaimForDeletion": func(t *testing.T) {
+		niltest.Zero(t, volume.PodUsesClaimForDeletion(nil, &api.PersistentVolumeClaim{}))
+		niltest.Zero(t, volume.PodUsesClaimForDeletion(&api.Pod{}, nil))
+	},
+	"SyncClaimProtection": func(t *testing.T) {
+		_, err := volume.SyncClaimProtection(nil, nil, nil)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "claim")
+		// Nil pods in the lists use nothing: the finalizer goes.
+		deleting := &api.PersistentVolumeClaim{ObjectMeta: api.ObjectMeta{Name: "data", DeletionTimestamp: api.NewTimePtr(nilT0),
+			Finalizers: []string{api.FinalizerPVCProtection}}}
+		if got, err := volume.SyncClaimProtection(deleting, []*api.Pod{nil}, []*api.Pod{nil}); err != nil || got != volume.FinalizerRemove {
+			t.Errorf("got %v, %v; want RemoveFinalizer", got, err)
+		}
+	},
+	"SyncVolumeProtection": func(t *testing.T) {
+		_, err := volume.SyncVolumeProtection(nil)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "volume")
+	},
+	"ClaimProtectionQueued": func(t *testing.T) {
+		niltest.Zero(t, volume.ClaimProtectionQueued(nil))
+	},
+	"VolumeProtectionQueued": func(t *testing.T) {
+		niltest.Zero(t, volume.VolumeProtectionQueued(nil))
+	},
+	"ClaimsOfPodEvent": func(t *testing.T) {
+		if got := volume.ClaimsOfPodEvent(nil, true); got != nil {
+			t.Errorf("got %v, want nil", got)
+		}
+	},
 	"PodTerminated": func(t *testing.T) {
 		niltest.Zero(t, volume.PodTerminated(nil))
 	},

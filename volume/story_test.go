@@ -230,9 +230,9 @@ func (s *attachStory) Step(at time.Duration, input string) ([]string, error) {
 // binderStory drives a PersistentVolumeController and plays the API
 // server (each write is stored) and an external provisioner on demand.
 //
-//	class NAME PROVISIONER Immediate|WaitForFirstConsumer [Delete|Retain]
+//	class NAME PROVISIONER Immediate|WaitForFirstConsumer [Delete|Retain] [default]
 //	volume NAME SIZE CLASS [MODES]     a volume (MODES: RWO, RWO+RWX, ...; RWO by default)
-//	claim NAME SIZE CLASS              a new claim (RWO)
+//	claim NAME SIZE CLASS              a new claim (RWO; CLASS -: none, "": the empty one)
 //	pod NAME CLAIM                     an unscheduled pod using the claim
 //	at D Sync                          informer events for every object changed since the last input
 //	at D Tick                          the resync
@@ -278,8 +278,12 @@ func (s *binderStory) Directive(cmd string, args []string, _ string) error {
 		}
 		mode := api.VolumeBindingMode(args[2])
 		c := &api.StorageClass{ObjectMeta: api.ObjectMeta{Name: args[0]}, Provisioner: args[1], VolumeBindingMode: &mode}
-		if len(args) > 3 {
-			p := api.PersistentVolumeReclaimPolicy(args[3])
+		for _, a := range args[3:] {
+			if a == "default" {
+				c.Annotations = map[string]string{api.AnnIsDefaultStorageClass: "true"}
+				continue
+			}
+			p := api.PersistentVolumeReclaimPolicy(a)
 			c.ReclaimPolicy = &p
 		}
 		api.DefaultStorageClass(c)
@@ -313,8 +317,11 @@ func (s *binderStory) Directive(cmd string, args []string, _ string) error {
 		c := &api.PersistentVolumeClaim{ObjectMeta: api.ObjectMeta{Name: args[0], Namespace: "default", UID: "uid-" + args[0]},
 			Spec: api.PersistentVolumeClaimSpec{AccessModes: []api.PersistentVolumeAccessMode{api.ReadWriteOnce}, StorageClassName: &class,
 				Resources: api.VolumeResourceRequirements{Requests: api.ResourceList{api.ResourceStorage: api.MustParseQuantity(args[1])}}}}
-		if class == "-" {
+		switch class {
+		case "-":
 			c.Spec.StorageClassName = nil
+		case `""`:
+			*c.Spec.StorageClassName = ""
 		}
 		api.DefaultPersistentVolumeClaim(c)
 		s.objs.Claims = append(s.objs.Claims, c)
@@ -348,7 +355,11 @@ func claimSummary(c *api.PersistentVolumeClaim) string {
 		}
 	}
 	cp := c.Status.Capacity[api.ResourceStorage]
-	return fmt.Sprintf("claim %s phase=%s volume=%s capacity=%s [%s]", c.Name, c.Status.Phase, c.Spec.VolumeName, cp.String(), strings.Join(ann, " "))
+	class := "-"
+	if c.Spec.StorageClassName != nil {
+		class = *c.Spec.StorageClassName
+	}
+	return fmt.Sprintf("claim %s class=%s phase=%s volume=%s capacity=%s [%s]", c.Name, class, c.Status.Phase, c.Spec.VolumeName, cp.String(), strings.Join(ann, " "))
 }
 
 func volumeSummary(v *api.PersistentVolume) string {

@@ -51,6 +51,22 @@
 // nodelifecycle, NoScheduleTaintPass), so a new node takes no pods before
 // the controller has looked at it.
 //
+// # Storage
+//
+// Two plugins on the create of storage objects, in storage.go:
+//
+//   - StorageObjectInUseProtection
+//     (plugin/pkg/admission/storage/storageobjectinuseprotection):
+//     ClaimProtectionFinalizers and VolumeProtectionFinalizers give every
+//     new PersistentVolumeClaim the kubernetes.io/pvc-protection finalizer
+//     and every new PersistentVolume kubernetes.io/pv-protection, which the
+//     pvc-protection and pv-protection controllers (package volume) remove
+//     once deleting the object is safe;
+//   - DefaultStorageClass (plugin/pkg/admission/storage/storageclass/setdefault):
+//     DefaultClaimStorageClass gives a claim that names no class the
+//     default StorageClass (api.DefaultStorageClassOf: the newest class
+//     annotated storageclass.kubernetes.io/is-default-class=true).
+//
 // Validation itself is package api/validation, which this package calls
 // where a request validates between its admission steps; nothing here
 // reads a clock or keeps state.

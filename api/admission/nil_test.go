@@ -40,6 +40,25 @@ var nilCases = map[string]func(t *testing.T){
 			t.Errorf("got %v, want nil", got)
 		}
 	},
+	"ClaimProtectionFinalizers": func(t *testing.T) {
+		if got := admission.ClaimProtectionFinalizers(nil); got != nil {
+			t.Errorf("got %v, want nil", got)
+		}
+	},
+	"VolumeProtectionFinalizers": func(t *testing.T) {
+		if got := admission.VolumeProtectionFinalizers(nil); got != nil {
+			t.Errorf("got %v, want nil", got)
+		}
+	},
+	"DefaultClaimStorageClass": func(t *testing.T) {
+		def := &api.StorageClass{ObjectMeta: api.ObjectMeta{Name: "standard", Annotations: map[string]string{api.AnnIsDefaultStorageClass: "true"}}}
+		if got, ok := admission.DefaultClaimStorageClass(nil, []*api.StorageClass{def}); ok || got != "" {
+			t.Errorf("nil claim: got %q, %v; want \"\", false", got, ok)
+		}
+		if got, ok := admission.DefaultClaimStorageClass(&api.PersistentVolumeClaim{}, []*api.StorageClass{nil, def}); !ok || got != "standard" {
+			t.Errorf("nil class among classes: got %q, %v; want standard, true", got, ok)
+		}
+	},
 	"GlobalDefaultClass": func(t *testing.T) {
 		if got := admission.GlobalDefaultClass(nil); got != nil {
 			t.Errorf("got %v, want nil", got)
