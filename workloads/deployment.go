@@ -1,12 +1,8 @@
 package workloads
 
 import (
-	"encoding/binary"
-	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"math"
-	"strconv"
 	"time"
 
 	"github.com/podsem/podsem/api"
@@ -105,32 +101,6 @@ type DeploymentOptions struct {
 	// implementation cannot reproduce byte for byte, so a caller that must
 	// match a live cluster's names plugs its own function in here.
 	PodTemplateHash PodTemplateHashFunc
-}
-
-// DefaultPodTemplateHash is podsem's stable stand-in for upstream's
-// controller.ComputeHash, the template hash the Deployment controller
-// puts in the pod-template-hash label (and the DaemonSet controller in
-// controller-revision-hash): FNV-32a over the template's JSON encoding —
-// where upstream hashes a dump of the Go structs — followed, when
-// collisionCount is set, by eight bytes holding it little-endian as
-// upstream writes them, the sum written in decimal and re-encoded with
-// the alphabet of apimachinery's rand.SafeEncodeString (no vowels, no
-// 0/1/3). Equal templates hash equally across runs and processes; the
-// value differs from the one a real cluster computes for the same
-// template. A nil template hashes as an empty input.
-func DefaultPodTemplateHash(template *api.PodTemplateSpec, collisionCount *int32) string {
-	h := fnv.New32a()
-	if template != nil {
-		if b, err := json.Marshal(template); err == nil {
-			h.Write(b)
-		}
-	}
-	if collisionCount != nil {
-		var buf [8]byte
-		binary.LittleEndian.PutUint32(buf[:], uint32(*collisionCount))
-		h.Write(buf[:])
-	}
-	return safeEncodeString(strconv.FormatUint(uint64(h.Sum32()), 10))
 }
 
 // safeEncodeString maps each byte of s onto the alphabet apimachinery's

@@ -1,0 +1,97 @@
+// Command hashoracle prints upstream kube-controller-manager v1.36.3's
+// pod-template hash (pkg/controller ComputeHash) for pod templates given as
+// JSON, after the API server's decoding and defaulting of a Deployment's
+// spec.template and the protobuf round trip an informer sees.
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/kubernetes/pkg/api/legacyscheme"
+	apps "k8s.io/kubernetes/pkg/apis/apps"
+	_ "k8s.io/kubernetes/pkg/apis/apps/install"
+	_ "k8s.io/kubernetes/pkg/apis/core/install"
+	"k8s.io/kubernetes/pkg/controller"
+	"k8s.io/utils/dump"
+)
+
+type vcase struct {
+	Name           string          `json:"name"`
+	Template       json.RawMessage `json:"template"`
+	CollisionCount *int32          `json:"collisionCount,omitempty"`
+}
+
+type out struct {
+	Name           string          `json:"name"`
+	Template       json.RawMessage `json:"template"`
+	CollisionCount *int32          `json:"collisionCount,omitempty"`
+	Defaulted      json.RawMessage `json:"defaulted"`
+	Hash           string          `json:"hash"`
+	HashCollision  string          `json:"hashWithCollision,omitempty"`
+	Dump           string          `json:"dump,omitempty"`
+}
+
+func informerTemplate(raw json.RawMessage) (*corev1.PodTemplateSpec, error) {
+	d := &appsv1.Deployment{}
+	d.APIVersion, d.Kind = "apps/v1", "Deployment"
+	if err := json.Unmarshal(raw, &d.Spec.Template); err != nil {
+		return nil, err
+	}
+	d.Spec.Selector = nil
+	legacyscheme.Scheme.Default(d)
+	internal := &apps.Deployment{}
+	if err := legacyscheme.Scheme.Convert(d, internal, nil); err != nil {
+		return nil, err
+	}
+	back := &appsv1.Deployment{}
+	if err := legacyscheme.Scheme.Convert(internal, back, nil); err != nil {
+		return nil, err
+	}
+	b, err := back.Marshal()
+	if err != nil {
+		return nil, err
+	}
+	final := &appsv1.Deployment{}
+	if err := final.Unmarshal(b); err != nil {
+		return nil, err
+	}
+	return &final.Spec.Template, nil
+}
+
+func main() {
+	var cases []vcase
+	if err := json.NewDecoder(os.Stdin).Decode(&cases); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	withDump := len(os.Args) > 1 && os.Args[1] == "-dump"
+	var res []out
+	for _, c := range cases {
+		t, err := informerTemplate(c.Template)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, c.Name, err)
+			os.Exit(1)
+		}
+		def, _ := json.Marshal(t)
+		o := out{Name: c.Name, Template: c.Template, CollisionCount: c.CollisionCount, Defaulted: def,
+			Hash: controller.ComputeHash(t, nil)}
+		if c.CollisionCount != nil {
+			o.HashCollision = controller.ComputeHash(t, c.CollisionCount)
+		}
+		if withDump {
+			o.Dump = dump.ForHash(*t)
+		}
+		res = append(res, o)
+	}
+	enc := json.NewEncoder(os.Stdout)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(res); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
