@@ -251,13 +251,12 @@ func daemonSetTemplateGeneration(ds *api.DaemonSet) (gen int64, ok bool) {
 	return g, true
 }
 
-// DaemonSetRevisionHash is the controller-revision-hash this package gives
-// a DaemonSet's current template when the caller does not supply one:
-// DefaultPodTemplateHash of spec.template and status.collisionCount, the
-// same stand-in for upstream's controller.ComputeHash the Deployment
-// controller uses. It is stable and changes exactly when the template or
-// the collision count does, but it is not the value a real cluster
-// computes. A nil DaemonSet is an error wrapping api.ErrInvalidInput.
+// DaemonSetRevisionHash is the controller-revision-hash of a DaemonSet's
+// current template, the suffix of its ControllerRevision's name
+// (pkg/controller/daemon snapshot): DefaultPodTemplateHash of spec.template
+// and status.collisionCount, upstream's controller.ComputeHash, so the
+// value a real cluster computes for the defaulted DaemonSet. A nil
+// DaemonSet is an error wrapping api.ErrInvalidInput.
 func DaemonSetRevisionHash(ds *api.DaemonSet) (string, error) {
 	if ds == nil {
 		return "", fmt.Errorf("%w: daemonset: nil", errInvalidInput)

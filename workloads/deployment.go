@@ -92,14 +92,12 @@ const maxRevisionHistoryChars = 2000
 type PodTemplateHashFunc func(template *api.PodTemplateSpec, collisionCount *int32) string
 
 // DeploymentOptions configures SyncDeployment. The zero value is the
-// Deployment controller as kube-controller-manager v1.36.3 ships it, with
-// DefaultPodTemplateHash in place of upstream's hash.
+// Deployment controller as kube-controller-manager v1.36.3 ships it,
+// naming ReplicaSets with upstream's own hash (DefaultPodTemplateHash).
 type DeploymentOptions struct {
 	// PodTemplateHash names new ReplicaSets; nil means
-	// DefaultPodTemplateHash. Upstream hashes a Go struct dump
-	// (controller.ComputeHash over hashutil.DeepHashObject) that another
-	// implementation cannot reproduce byte for byte, so a caller that must
-	// match a live cluster's names plugs its own function in here.
+	// DefaultPodTemplateHash, the value a real cluster computes. A caller
+	// may plug in another function (a cheaper stand-in in a test, say).
 	PodTemplateHash PodTemplateHashFunc
 }
 
@@ -197,8 +195,8 @@ func DeploymentReadsPods(d *api.Deployment) bool {
 // the Recreate or RollingUpdate strategy takes one step. The new
 // ReplicaSet is the oldest whose template equals the Deployment's once
 // the pod-template-hash label is ignored; when there is none, the rollout
-// creates it, named with opts.PodTemplateHash (see DefaultPodTemplateHash:
-// podsem's hash is not upstream's). The status carries upstream's counts
+// creates it, named with opts.PodTemplateHash (DefaultPodTemplateHash by default,
+// the name a real cluster gives it). The status carries upstream's counts
 // and the Progressing/Available conditions with their reasons and
 // messages, Progressing timing out when its lastUpdateTime plus
 // progressDeadlineSeconds is before now. Old ReplicaSets beyond
