@@ -79,6 +79,17 @@ func appendPodTemplateDump(b []byte, template *api.PodTemplateSpec) []byte {
 	return dumpPodTemplateSpec(b, template)
 }
 
+// serviceAccountOf is the service account the API server's conversion
+// writes in both serviceAccountName and the deprecated serviceAccount of
+// every pod spec it serves: serviceAccountName, or serviceAccount when the
+// former is empty.
+func serviceAccountOf(s *api.PodSpec) string {
+	if s.ServiceAccountName != "" {
+		return s.ServiceAccountName
+	}
+	return s.DeprecatedServiceAccount
+}
+
 // sortedKeys is m's keys in the order go-spew's SortKeys prints string
 // keys: byte-wise ascending.
 func sortedKeys[K ~string, V any](m map[K]V) []K {
@@ -281,7 +292,7 @@ func parseForDump(s string) quantityRepr {
 	} else {
 		unscaled.Lsh(unscaled, uint(exponent))
 	}
-	if unscaled.Sign() != 0 {
+	if unscaled.Sign() != 0 && dscale > 9-maxDecDigits && dscale < 9+maxDecDigits {
 		unscaled, dscale = roundUpToScale(unscaled, dscale, 9)
 	}
 	if format == api.BinarySI {
@@ -299,6 +310,12 @@ func parseForDump(s string) quantityRepr {
 	}
 	return quantityRepr{dec: unscaled, decScale: dscale, format: string(format)}
 }
+
+// maxDecDigits bounds the rescaling of an inf.Dec quantity: a value
+// whose exponent is thousands of digits away from nano precision (which
+// the API server would take seconds and gigabytes to round) keeps its
+// unscaled value and scale, and hashes as podsem's own value.
+const maxDecDigits = 4096
 
 // roundUpToScale is inf.Dec's Round(x, s, RoundUp) for a non-negative x =
 // unscaled × 10^-scale: the value at scale s, rounded away from zero.

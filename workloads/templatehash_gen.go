@@ -212,9 +212,9 @@ func dumpPodSpec(b []byte, v *api.PodSpec) []byte {
 		b = append(b, "]"...)
 	}
 	b = append(b, " ServiceAccountName:(string)"...)
-	b = append(b, string(v.ServiceAccountName)...)
+	b = append(b, serviceAccountOf(v)...)
 	b = append(b, " DeprecatedServiceAccount:(string)"...)
-	b = append(b, string(v.ServiceAccountName)...)
+	b = append(b, serviceAccountOf(v)...)
 	b = append(b, " AutomountServiceAccountToken:"...)
 	if v.AutomountServiceAccountToken == nil {
 		b = append(b, "(*bool)<nil>"...)

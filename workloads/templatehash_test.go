@@ -22,6 +22,10 @@ type templateHashVector struct {
 	Hash              string          `json:"hash"`
 	HashWithCollision string          `json:"hashWithCollision"`
 	Dump              string          `json:"dump"`
+	// StatefulSetRevision is the ControllerRevision name upstream's
+	// StatefulSet controller gives a StatefulSet "web" with this template
+	// and the collision count (0 when unset).
+	StatefulSetRevision string `json:"statefulSetRevision"`
 }
 
 func readTemplateHashVectors(t testing.TB, path string) []templateHashVector {
@@ -88,4 +92,31 @@ func diffDump(t *testing.T, got, want string) {
 	}
 	from := max(0, i-200)
 	t.Errorf("dumps differ at byte %d:\n got: ...%s\nwant: ...%s", i, got[from:min(len(got), i+200)], want[from:min(len(want), i+200)])
+}
+
+// The StatefulSet controller names its revisions by another hash (FNV-1
+// over the JSON patch of the template, history.HashControllerRevision):
+// the same vectors carry upstream's name for a StatefulSet "web" with
+// each template.
+func TestStatefulSetRevisionVectors(t *testing.T) {
+	for _, v := range readTemplateHashVectors(t, "testdata/templatehash/vectors.json") {
+		t.Run(v.Name, func(t *testing.T) {
+			set := &api.StatefulSet{ObjectMeta: api.ObjectMeta{Name: "web", Namespace: "default"}}
+			if err := json.Unmarshal(v.Template, &set.Spec.Template); err != nil {
+				t.Fatal(err)
+			}
+			api.DefaultStatefulSet(set)
+			var cc int32
+			if v.CollisionCount != nil {
+				cc = *v.CollisionCount
+			}
+			rev, err := NewStatefulSetRevision(set, 1, cc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rev.Name != v.StatefulSetRevision {
+				t.Errorf("revision %s, upstream %s\n%s", rev.Name, v.StatefulSetRevision, rev.Data)
+			}
+		})
+	}
 }

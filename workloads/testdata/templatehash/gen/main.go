@@ -32,6 +32,7 @@ type gen struct {
 	lit    strings.Builder
 	errs   []string
 	absent []string
+	extra  []string
 	tmp    int
 }
 
@@ -241,12 +242,30 @@ func (g *gen) structFunc(p pair, name string) {
 		g.lit.WriteString(f.Name + ":")
 		psf := match(f, p.ps)
 		where := p.v1.String() + "." + f.Name
+		if p.v1 == reflect.TypeOf(corev1.PodSpec{}) && (f.Name == "ServiceAccountName" || f.Name == "DeprecatedServiceAccount") {
+			// The API server's conversion fills both from either.
+			g.lit.WriteString("(string)")
+			g.code("b = append(b, serviceAccountOf(v)...)")
+			continue
+		}
 		if psf == nil {
 			g.lit.WriteString(zeroDump(f.Type))
 			g.absent = append(g.absent, where)
 			continue
 		}
 		g.value(f.Type, psf.Type, "v."+psf.Name, true, where)
+	}
+	for j := 0; j < p.ps.NumField(); j++ {
+		x := p.ps.Field(j)
+		found := false
+		for i := 0; i < p.v1.NumField(); i++ {
+			if m := match(p.v1.Field(i), p.ps); m != nil && m.Name == x.Name {
+				found = true
+			}
+		}
+		if !found {
+			g.extra = append(g.extra, psName(p.ps)+"."+x.Name)
+		}
 	}
 	g.lit.WriteString("}")
 	g.flush()
@@ -266,17 +285,12 @@ func jsonName(f reflect.StructField) string {
 
 // match is the podsem field standing for upstream field f: the one with
 // the same JSON member name (inlined fields: the same Go name; an
-// ephemeral container's common part is podsem's embedded Container; the
-// deprecated serviceAccount is serviceAccountName).
+// ephemeral container's common part is podsem's embedded Container).
 func match(f reflect.StructField, ps reflect.Type) *reflect.StructField {
 	want := jsonName(f)
 	switch f.Name {
 	case "EphemeralContainerCommon":
 		want = "Go:Container"
-	case "DeprecatedServiceAccount":
-		// The API server's v1 conversion writes serviceAccountName into
-		// the deprecated serviceAccount member of every object it serves.
-		want = "serviceAccountName"
 	}
 	for j := 0; j < ps.NumField(); j++ {
 		x := ps.Field(j)
@@ -306,6 +320,12 @@ func main() {
 	head.WriteString("\n// Fields of the upstream layout podsem does not model, written as their zero value:\n")
 	for _, a := range g.absent {
 		head.WriteString("//   " + a + "\n")
+	}
+	if len(g.extra) > 0 {
+		head.WriteString("//\n// Fields of podsem's api types with no place in the upstream layout (not hashed):\n")
+		for _, a := range g.extra {
+			head.WriteString("//   " + a + "\n")
+		}
 	}
 	src := append(head.Bytes(), g.out.Bytes()...)
 	formatted, err := format.Source(src)

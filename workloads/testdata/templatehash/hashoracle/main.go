@@ -15,7 +15,10 @@ import (
 	apps "k8s.io/kubernetes/pkg/apis/apps"
 	_ "k8s.io/kubernetes/pkg/apis/apps/install"
 	_ "k8s.io/kubernetes/pkg/apis/core/install"
+	"k8s.io/apimachinery/pkg/runtime"
+	clientscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/kubernetes/pkg/controller"
+	"k8s.io/kubernetes/pkg/controller/history"
 	"k8s.io/utils/dump"
 )
 
@@ -33,6 +36,56 @@ type out struct {
 	Hash           string          `json:"hash"`
 	HashCollision  string          `json:"hashWithCollision,omitempty"`
 	Dump           string          `json:"dump,omitempty"`
+	// StatefulSetRevision is the name of the ControllerRevision the
+	// StatefulSet controller records for a StatefulSet "web" with this
+	// template and status.collisionCount (0 when unset).
+	StatefulSetRevision string `json:"statefulSetRevision"`
+}
+
+// statefulSetRevision is pkg/controller/statefulset's newRevision name
+// for a StatefulSet web with template raw: the JSON patch getPatch writes
+// (the legacy codec's encoding of the informer's set, spec.template with
+// $patch replace), hashed by history.HashControllerRevision.
+func statefulSetRevision(raw json.RawMessage, cc int32) (string, error) {
+	set := &appsv1.StatefulSet{}
+	set.APIVersion, set.Kind = "apps/v1", "StatefulSet"
+	set.Name, set.Namespace = "web", "default"
+	if err := json.Unmarshal(raw, &set.Spec.Template); err != nil {
+		return "", err
+	}
+	legacyscheme.Scheme.Default(set)
+	internal := &apps.StatefulSet{}
+	if err := legacyscheme.Scheme.Convert(set, internal, nil); err != nil {
+		return "", err
+	}
+	back := &appsv1.StatefulSet{}
+	if err := legacyscheme.Scheme.Convert(internal, back, nil); err != nil {
+		return "", err
+	}
+	b, err := back.Marshal()
+	if err != nil {
+		return "", err
+	}
+	final := &appsv1.StatefulSet{}
+	if err := final.Unmarshal(b); err != nil {
+		return "", err
+	}
+	data, err := runtime.Encode(clientscheme.Codecs.LegacyCodec(appsv1.SchemeGroupVersion), final)
+	if err != nil {
+		return "", err
+	}
+	var obj map[string]interface{}
+	if err := json.Unmarshal(data, &obj); err != nil {
+		return "", err
+	}
+	tmpl := obj["spec"].(map[string]interface{})["template"].(map[string]interface{})
+	tmpl["$patch"] = "replace"
+	patch, err := json.Marshal(map[string]interface{}{"spec": map[string]interface{}{"template": tmpl}})
+	if err != nil {
+		return "", err
+	}
+	h := history.HashControllerRevision(&appsv1.ControllerRevision{Data: runtime.RawExtension{Raw: patch}}, &cc)
+	return history.ControllerRevisionName(final.Name, h), nil
 }
 
 func informerTemplate(raw json.RawMessage) (*corev1.PodTemplateSpec, error) {
@@ -79,6 +132,14 @@ func main() {
 		def, _ := json.Marshal(t)
 		o := out{Name: c.Name, Template: c.Template, CollisionCount: c.CollisionCount, Defaulted: def,
 			Hash: controller.ComputeHash(t, nil)}
+		var cc int32
+		if c.CollisionCount != nil {
+			cc = *c.CollisionCount
+		}
+		if o.StatefulSetRevision, err = statefulSetRevision(c.Template, cc); err != nil {
+			fmt.Fprintln(os.Stderr, c.Name, err)
+			os.Exit(1)
+		}
 		if c.CollisionCount != nil {
 			o.HashCollision = controller.ComputeHash(t, c.CollisionCount)
 		}

@@ -98,6 +98,13 @@ add("pod-resources", {"metadata": {"labels": {"app": "pr"}}, "spec": {"resources
 add("scheduling-gates", {"metadata": {"labels": {"app": "g"}}, "spec": {"schedulingGates": [{"name": "example.com/gate"}], "containers": [{"name": "c", "image": "i", "stdin": True, "tty": True}]}})
 add("image-latest", {"metadata": {"labels": {"app": "l"}, "name": "ignored-name", "namespace": "ns"}, "spec": {"containers": [{"name": "c", "image": "i:latest"}, {"name": "d", "image": "i@sha256:0000000000000000000000000000000000000000000000000000000000000000"}]}})
 
+add("deprecated-service-account", {"metadata": {"labels": {"app": "sa"}}, "spec": {"serviceAccount": "legacy", "containers": [{"name": "c", "image": "i"}]}})
+add("both-service-accounts", {"metadata": {"labels": {"app": "sa"}}, "spec": {"serviceAccount": "legacy", "serviceAccountName": "current", "containers": [{"name": "c", "image": "i"}]}})
+add("creation-timestamp-null", {"metadata": {"labels": {"app": "t"}, "creationTimestamp": None}, "spec": {"containers": [{"name": "c", "image": "i"}]}})
+add("int-or-string-ports", web(livenessProbe={"httpGet": {"port": "8080"}}, readinessProbe={"tcpSocket": {"port": "web"}}, ports=[{"name": "web", "containerPort": 8080}]))
+add("ephemeral-no-class", {"metadata": {"labels": {"app": "eph"}}, "spec": {"containers": [{"name": "c", "image": "i"}],
+    "volumes": [{"name": "scratch", "ephemeral": {"volumeClaimTemplate": {"spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "5Gi"}}, "volumeMode": "Block"}}}}]}})
+
 # the scenario templates of cluster/testdata (Deployments and DaemonSets, objects and actions)
 def walk(o, path):
     if isinstance(o, dict):
