@@ -26,6 +26,9 @@ type templateHashVector struct {
 	// StatefulSet controller gives a StatefulSet "web" with this template
 	// and the collision count (0 when unset).
 	StatefulSetRevision string `json:"statefulSetRevision"`
+	// DaemonSetHash is upstream's DaemonSet controller's revision hash for
+	// a DaemonSet with this template and collision count.
+	DaemonSetHash string `json:"daemonSetHash"`
 }
 
 func readTemplateHashVectors(t testing.TB, path string) []templateHashVector {
@@ -118,5 +121,25 @@ func TestStatefulSetRevisionVectors(t *testing.T) {
 				t.Errorf("revision %s, upstream %s\n%s", rev.Name, v.StatefulSetRevision, rev.Data)
 			}
 		})
+	}
+}
+
+// The DaemonSet controller hashes its template with the same function:
+// DaemonSetRevisionHash of the defaulted DaemonSet is upstream's.
+func TestDaemonSetRevisionHashVectors(t *testing.T) {
+	for _, v := range readTemplateHashVectors(t, "testdata/templatehash/vectors.json") {
+		ds := &api.DaemonSet{ObjectMeta: api.ObjectMeta{Name: "agent", Namespace: "default"}}
+		if err := json.Unmarshal(v.Template, &ds.Spec.Template); err != nil {
+			t.Fatal(err)
+		}
+		api.DefaultDaemonSet(ds)
+		ds.Status.CollisionCount = v.CollisionCount
+		got, err := DaemonSetRevisionHash(ds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != v.DaemonSetHash {
+			t.Errorf("%s: DaemonSet revision hash %s, upstream %s", v.Name, got, v.DaemonSetHash)
+		}
 	}
 }

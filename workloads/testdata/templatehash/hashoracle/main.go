@@ -40,6 +40,38 @@ type out struct {
 	// StatefulSet controller records for a StatefulSet "web" with this
 	// template and status.collisionCount (0 when unset).
 	StatefulSetRevision string `json:"statefulSetRevision"`
+	// DaemonSetHash is ComputeHash of the template of a DaemonSet (its
+	// controller-revision-hash and ControllerRevision suffix, with the
+	// collision count when set).
+	DaemonSetHash string `json:"daemonSetHash"`
+}
+
+// daemonSetHash is the DaemonSet controller's snapshot hash of a
+// DaemonSet with template raw, as its informer holds it.
+func daemonSetHash(raw json.RawMessage, cc *int32) (string, error) {
+	ds := &appsv1.DaemonSet{}
+	ds.APIVersion, ds.Kind = "apps/v1", "DaemonSet"
+	if err := json.Unmarshal(raw, &ds.Spec.Template); err != nil {
+		return "", err
+	}
+	legacyscheme.Scheme.Default(ds)
+	internal := &apps.DaemonSet{}
+	if err := legacyscheme.Scheme.Convert(ds, internal, nil); err != nil {
+		return "", err
+	}
+	back := &appsv1.DaemonSet{}
+	if err := legacyscheme.Scheme.Convert(internal, back, nil); err != nil {
+		return "", err
+	}
+	b, err := back.Marshal()
+	if err != nil {
+		return "", err
+	}
+	final := &appsv1.DaemonSet{}
+	if err := final.Unmarshal(b); err != nil {
+		return "", err
+	}
+	return controller.ComputeHash(&final.Spec.Template, cc), nil
 }
 
 // statefulSetRevision is pkg/controller/statefulset's newRevision name
@@ -137,6 +169,10 @@ func main() {
 			cc = *c.CollisionCount
 		}
 		if o.StatefulSetRevision, err = statefulSetRevision(c.Template, cc); err != nil {
+			fmt.Fprintln(os.Stderr, c.Name, err)
+			os.Exit(1)
+		}
+		if o.DaemonSetHash, err = daemonSetHash(c.Template, c.CollisionCount); err != nil {
 			fmt.Fprintln(os.Stderr, c.Name, err)
 			os.Exit(1)
 		}
