@@ -105,6 +105,11 @@ add("int-or-string-ports", web(livenessProbe={"httpGet": {"port": "8080"}}, read
 add("ephemeral-no-class", {"metadata": {"labels": {"app": "eph"}}, "spec": {"containers": [{"name": "c", "image": "i"}],
     "volumes": [{"name": "scratch", "ephemeral": {"volumeClaimTemplate": {"spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "5Gi"}}, "volumeMode": "Block"}}}}]}})
 
+add("empty-objects", {"metadata": {"labels": {"app": "eo"}}, "spec": {"securityContext": {}, "affinity": {}, "dnsConfig": {},
+    "containers": [{"name": "c", "image": "i", "securityContext": {"capabilities": {}}, "lifecycle": {}, "resources": {"limits": {}, "requests": {}}}]}})
+add("probe-variants", web(livenessProbe={"exec": {}, "timeoutSeconds": 0}, readinessProbe={"httpGet": {"port": 0, "host": "h", "scheme": "HTTPS"}}, startupProbe={"grpc": {"port": 1, "service": ""}}))
+add("string-quantities", web(resources={"requests": {"cpu": "100m", "memory": "100M", "ephemeral-storage": "1Ki"}, "limits": {"cpu": "0.1", "memory": "1e8", "ephemeral-storage": "1024"}}))
+
 # the scenario templates of cluster/testdata (Deployments and DaemonSets, objects and actions)
 def walk(o, path):
     if isinstance(o, dict):
