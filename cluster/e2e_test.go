@@ -39,11 +39,12 @@ import (
 // first settled instant: NEXT.md gap 4). The setup records serve to name
 // the pods and ReplicaSets.
 //
-// Names: a ReplicaSet's name carries the pod-template hash (upstream's is
-// an FNV-32a hash of a dump of the Go struct, podsem's is its own) and a
-// pod's a random suffix, so generated names are normalized: a Deployment's
-// ReplicaSets become <deployment>-rs<i> in creation order (first ADDED
-// watch record) and a ReplicaSet's pods <replicaset>-p<i>. Pods created in
+// Names: a ReplicaSet's name carries the pod-template hash, which podsem
+// computes as upstream does (workloads.DefaultPodTemplateHash), so
+// ReplicaSet names are compared as they are: a simulated ReplicaSet pairs
+// only with the real one of the same name, and one named otherwise leaves
+// all its records unmatched. A pod's name has a random suffix, so a
+// ReplicaSet's pods are normalized to <replicaset>-p<i>. Pods created in
 // one burst have no order upstream (the ReplicaSet controller creates a
 // batch concurrently), so the real and simulated pods of a ReplicaSet are
 // paired by what happens to them (the assignment that matches most of
@@ -154,9 +155,9 @@ var knownDiffs = map[string]knownList{
 	// one on node-1 in its first run (deployment-rollout), the one on
 	// node-2 in its second (deployment-rollout@2), as the simulation does.
 	"deployment-rollout": {
-		{Contains: []string{"web-rs1-p2"}, Why: "scale-down tie broken by random UIDs"},
-		{Contains: []string{"web-rs1-p3"}, Why: "scale-down tie broken by random UIDs"},
-		{Contains: []string{"web-rs2-p3"}, Why: "placement after the tie"},
+		{Contains: []string{"web-64fc7794bb-p2"}, Why: "scale-down tie broken by random UIDs"},
+		{Contains: []string{"web-64fc7794bb-p3"}, Why: "scale-down tie broken by random UIDs"},
+		{Contains: []string{"web-56985d4c4b-p3"}, Why: "placement after the tie"},
 	},
 	// The replacement is scheduled once the deleted pod has left node-1
 	// (Failed, so out of the scheduler's cache): both nodes hold one pod
@@ -538,16 +539,15 @@ type namer struct {
 
 var tokenRE = regexp.MustCompile(`[a-z0-9]([-a-z0-9.]*[a-z0-9])?`)
 
-// newNamer names the ReplicaSets of each Deployment in creation order and
-// collects each ReplicaSet's pods in creation order (named later by
-// pairNames).
+// newNamer records the ReplicaSets of each Deployment (their names are
+// compared as they are) and collects each ReplicaSet's pods in creation
+// order (named later by pairNames).
 func newNamer(recs []cluster.Record, fixed map[string]bool) *namer {
 	n := &namer{fixed: fixed, names: map[string]string{}, rsOf: map[string]string{}, pods: map[string][]string{}}
 	deployments := map[string]bool{}
 	for name := range fixed {
 		deployments[name] = true // a candidate owner; only Deployments have ReplicaSets named after them
 	}
-	rsCount := map[string]int{}
 	rsNames := map[string]bool{}
 	for name := range fixed {
 		rsNames[name] = true
@@ -566,10 +566,8 @@ func newNamer(recs []cluster.Record, fixed map[string]bool) *namer {
 				continue
 			}
 			if i := strings.LastIndex(name, "-"); i > 0 && deployments[name[:i]] {
-				if _, ok := n.names[name]; !ok {
-					rsCount[name[:i]]++
-					n.names[name] = fmt.Sprintf("%s-rs%d", name[:i], rsCount[name[:i]])
-				}
+				// Kept as it is: the hash is upstream's on both sides.
+				n.names[name] = name
 			}
 		case "Pod":
 			if fixed[name] {
@@ -646,8 +644,8 @@ func sortedErrorList(msg string) string {
 // <rs>-p<i> in creation order; each simulated pod takes the name of the
 // real pod whose records it matches best.
 func pairNames(rn, sn *namer, realRecs []cluster.Record, realSetup int, simRecs []cluster.Record, simSetup int) {
-	// ReplicaSets: the simulated one takes the real one's normalized name;
-	// both sides already use <deployment>-rs<i>.
+	// ReplicaSets: a simulated one pairs with the real one of the same
+	// name (the names carry upstream's pod-template hash on both sides).
 	realRS := map[string]string{} // normalized -> raw
 	for raw, norm := range rn.names {
 		realRS[norm] = raw

@@ -59,12 +59,12 @@ func ExampleRun_drain() {
 	}
 	// Output:
 	// t=10s Cordoned        node/node-1 cordoned
-	// t=10s EvictionRefused Pod/shop/web-d7ff6f9f-sts6c: budget shop/web: Cannot evict pod as it would violate the pod's disruption budget.
-	// t=10s Scheduled       Successfully assigned shop/web-d7ff6f9f-t8g9v to node-2
-	// t=11s Evicted         pod/web-d7ff6f9f-4qdlh evicted (gone)
-	// t=15s EvictionRefused Pod/shop/web-d7ff6f9f-sts6c: budget shop/web: Cannot evict pod as it would violate the pod's disruption budget.
-	// t=20s Scheduled       Successfully assigned shop/web-d7ff6f9f-mndlc to node-2
-	// t=21s Evicted         pod/web-d7ff6f9f-sts6c evicted (gone)
+	// t=10s EvictionRefused Pod/shop/web-6465c6d879-rhxqz: budget shop/web: Cannot evict pod as it would violate the pod's disruption budget.
+	// t=10s Scheduled       Successfully assigned shop/web-6465c6d879-wn5nz to node-2
+	// t=11s Evicted         pod/web-6465c6d879-2dj75 evicted (gone)
+	// t=15s EvictionRefused Pod/shop/web-6465c6d879-rhxqz: budget shop/web: Cannot evict pod as it would violate the pod's disruption budget.
+	// t=20s Scheduled       Successfully assigned shop/web-6465c6d879-mjbd6 to node-2
+	// t=21s Evicted         pod/web-6465c6d879-rhxqz evicted (gone)
 	// t=21s Drained         node/node-1 drained
 	// budget shop/web held the drain up for 10s (2 refusals)
 	// replacement on node-2, unavailable for 6s

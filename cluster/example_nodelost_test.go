@@ -70,12 +70,12 @@ func ExampleRun_nodeLost() {
 	// 47s NodeNotReady         Node/node-2: Node node-2 status is now: NodeNotReady
 	//    47s TaintAdded           Node/node-2: node.kubernetes.io/unreachable:NoExecute
 	//  5m47s TaintManagerEviction Pod/shop/db-2: Marking for deletion Pod shop/db-2
-	//  5m47s TaintManagerEviction Pod/shop/web-645f455fd9-nhw86: Marking for deletion Pod shop/web-645f455fd9-nhw86
-	//  5m47s SuccessfulCreate     ReplicaSet/shop/web-645f455fd9: Created pod: web-645f455fd9-qwq27
-	//  5m47s Scheduled            Pod/shop/web-645f455fd9-qwq27: Successfully assigned shop/web-645f455fd9-qwq27 to node-1
+	//  5m47s TaintManagerEviction Pod/shop/web-7d876db474-cjqqh: Marking for deletion Pod shop/web-7d876db474-cjqqh
+	//  5m47s SuccessfulCreate     ReplicaSet/shop/web-7d876db474: Created pod: web-7d876db474-hphdn
+	//  5m47s Scheduled            Pod/shop/web-7d876db474-hphdn: Successfully assigned shop/web-7d876db474-hphdn to node-1
 	//  10m2s RemovingNode         Node/node-2: Node node-2 event: Removing Node node-2 from Controller
 	// 11m17s PodGCForceDeleted    Pod/shop/db-2: bound to node node-2, which has been missing for the 40s quarantine and is confirmed deleted
-	// 11m17s PodGCForceDeleted    Pod/shop/web-645f455fd9-nhw86: bound to node node-2, which has been missing for the 40s quarantine and is confirmed deleted
+	// 11m17s PodGCForceDeleted    Pod/shop/web-7d876db474-cjqqh: bound to node node-2, which has been missing for the 40s quarantine and is confirmed deleted
 	// 11m17s SuccessfulCreate     StatefulSet/shop/db: Create Pod db-2 in StatefulSet db successful
 	// 11m17s Scheduled            Pod/shop/db-2: Successfully assigned shop/db-2 to node-4
 	// db-2 on node-2: unavailable for 10m29.99s of the 12 minutes

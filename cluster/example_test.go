@@ -26,7 +26,7 @@ func ExampleRun() {
 	       "template": {"metadata": {"labels": {"app": "web"}},
 	         "spec": {"containers": [{"name": "nginx", "image": "nginx:1.27"}]}}}}
 	  ],
-	  "actions": [{"at": "20s", "delete": "Pod/shop/web-645f455fd9-dc7x5"}],
+	  "actions": [{"at": "20s", "delete": "Pod/shop/web-7d876db474-qt7hn"}],
 	  "until": "30s"
 	}`
 	sc, err := cluster.ParseScenario([]byte(scenario))
@@ -46,15 +46,15 @@ func ExampleRun() {
 	}
 	// Output:
 	// t=-1s RegisteredNode    Node/node-1: Node node-1 event: Registered Node node-1 in Controller
-	// t=-1s ScalingReplicaSet Deployment/shop/web: Scaled up replica set web-645f455fd9 from 0 to 2
-	// t=-1s SuccessfulCreate  ReplicaSet/shop/web-645f455fd9: Created pod: web-645f455fd9-dc7x5
-	// t=-1s SuccessfulCreate  ReplicaSet/shop/web-645f455fd9: Created pod: web-645f455fd9-rpcdr
-	// t=-1s Scheduled         Pod/shop/web-645f455fd9-dc7x5: Successfully assigned shop/web-645f455fd9-dc7x5 to node-1
-	// t=-1s Scheduled         Pod/shop/web-645f455fd9-rpcdr: Successfully assigned shop/web-645f455fd9-rpcdr to node-1
-	// t=0s Started           Pod/shop/web-645f455fd9-dc7x5: Container started
-	// t=0s Started           Pod/shop/web-645f455fd9-rpcdr: Container started
-	// t=20s SuccessfulCreate  ReplicaSet/shop/web-645f455fd9: Created pod: web-645f455fd9-m5l4w
-	// t=20s Killing           Pod/shop/web-645f455fd9-dc7x5: Stopping container nginx
-	// t=20s Scheduled         Pod/shop/web-645f455fd9-m5l4w: Successfully assigned shop/web-645f455fd9-m5l4w to node-1
-	// t=21s Started           Pod/shop/web-645f455fd9-m5l4w: Container started
+	// t=-1s ScalingReplicaSet Deployment/shop/web: Scaled up replica set web-7d876db474 from 0 to 2
+	// t=-1s SuccessfulCreate  ReplicaSet/shop/web-7d876db474: Created pod: web-7d876db474-qt7hn
+	// t=-1s SuccessfulCreate  ReplicaSet/shop/web-7d876db474: Created pod: web-7d876db474-5xs52
+	// t=-1s Scheduled         Pod/shop/web-7d876db474-qt7hn: Successfully assigned shop/web-7d876db474-qt7hn to node-1
+	// t=-1s Scheduled         Pod/shop/web-7d876db474-5xs52: Successfully assigned shop/web-7d876db474-5xs52 to node-1
+	// t=0s Started           Pod/shop/web-7d876db474-5xs52: Container started
+	// t=0s Started           Pod/shop/web-7d876db474-qt7hn: Container started
+	// t=20s SuccessfulCreate  ReplicaSet/shop/web-7d876db474: Created pod: web-7d876db474-8rc9c
+	// t=20s Killing           Pod/shop/web-7d876db474-qt7hn: Stopping container nginx
+	// t=20s Scheduled         Pod/shop/web-7d876db474-8rc9c: Successfully assigned shop/web-7d876db474-8rc9c to node-1
+	// t=21s Started           Pod/shop/web-7d876db474-8rc9c: Container started
 }

@@ -256,9 +256,10 @@ func daemonSetTemplateGeneration(ds *api.DaemonSet) (gen int64, ok bool) {
 // snapshot: controller.ComputeHash of spec.template and
 // status.collisionCount): the suffix of its name and its
 // controller-revision-hash label, which the pods made from it carry. It
-// is DefaultPodTemplateHash, the hash the Deployment controller uses too,
-// and changes exactly when the template or the collision count does. A
-// nil DaemonSet is an error wrapping api.ErrInvalidInput.
+// is DefaultPodTemplateHash, upstream's hash, so the value a real cluster
+// computes for the defaulted DaemonSet, and changes exactly when the
+// template or the collision count does. A nil DaemonSet is an error
+// wrapping api.ErrInvalidInput.
 func DaemonSetRevisionHash(ds *api.DaemonSet) (string, error) {
 	if ds == nil {
 		return "", fmt.Errorf("%w: daemonset: nil", errInvalidInput)

@@ -1,12 +1,8 @@
 package workloads
 
 import (
-	"encoding/binary"
-	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"math"
-	"strconv"
 	"time"
 
 	"github.com/podsem/podsem/api"
@@ -96,41 +92,13 @@ const maxRevisionHistoryChars = 2000
 type PodTemplateHashFunc func(template *api.PodTemplateSpec, collisionCount *int32) string
 
 // DeploymentOptions configures SyncDeployment. The zero value is the
-// Deployment controller as kube-controller-manager v1.36.3 ships it, with
-// DefaultPodTemplateHash in place of upstream's hash.
+// Deployment controller as kube-controller-manager v1.36.3 ships it,
+// naming ReplicaSets with upstream's own hash (DefaultPodTemplateHash).
 type DeploymentOptions struct {
 	// PodTemplateHash names new ReplicaSets; nil means
-	// DefaultPodTemplateHash. Upstream hashes a Go struct dump
-	// (controller.ComputeHash over hashutil.DeepHashObject) that another
-	// implementation cannot reproduce byte for byte, so a caller that must
-	// match a live cluster's names plugs its own function in here.
+	// DefaultPodTemplateHash, the value a real cluster computes. A caller
+	// may plug in another function (a cheaper stand-in in a test, say).
 	PodTemplateHash PodTemplateHashFunc
-}
-
-// DefaultPodTemplateHash is podsem's stable stand-in for upstream's
-// controller.ComputeHash, the template hash the Deployment controller
-// puts in the pod-template-hash label (and the DaemonSet controller in
-// controller-revision-hash): FNV-32a over the template's JSON encoding —
-// where upstream hashes a dump of the Go structs — followed, when
-// collisionCount is set, by eight bytes holding it little-endian as
-// upstream writes them, the sum written in decimal and re-encoded with
-// the alphabet of apimachinery's rand.SafeEncodeString (no vowels, no
-// 0/1/3). Equal templates hash equally across runs and processes; the
-// value differs from the one a real cluster computes for the same
-// template. A nil template hashes as an empty input.
-func DefaultPodTemplateHash(template *api.PodTemplateSpec, collisionCount *int32) string {
-	h := fnv.New32a()
-	if template != nil {
-		if b, err := json.Marshal(template); err == nil {
-			h.Write(b)
-		}
-	}
-	if collisionCount != nil {
-		var buf [8]byte
-		binary.LittleEndian.PutUint32(buf[:], uint32(*collisionCount))
-		h.Write(buf[:])
-	}
-	return safeEncodeString(strconv.FormatUint(uint64(h.Sum32()), 10))
 }
 
 // safeEncodeString maps each byte of s onto the alphabet apimachinery's
@@ -227,8 +195,8 @@ func DeploymentReadsPods(d *api.Deployment) bool {
 // the Recreate or RollingUpdate strategy takes one step. The new
 // ReplicaSet is the oldest whose template equals the Deployment's once
 // the pod-template-hash label is ignored; when there is none, the rollout
-// creates it, named with opts.PodTemplateHash (see DefaultPodTemplateHash:
-// podsem's hash is not upstream's). The status carries upstream's counts
+// creates it, named with opts.PodTemplateHash (DefaultPodTemplateHash by default,
+// the name a real cluster gives it). The status carries upstream's counts
 // and the Progressing/Available conditions with their reasons and
 // messages, Progressing timing out when its lastUpdateTime plus
 // progressDeadlineSeconds is before now. Old ReplicaSets beyond

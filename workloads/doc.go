@@ -34,10 +34,10 @@
 // the current template and moves pods between it and the old ones within
 // maxSurge and maxUnavailable, scales them proportionally when the
 // Deployment is scaled mid-rollout, and reports the Progressing and
-// Available conditions. The name it gives a new ReplicaSet carries a hash of
-// the template that only Kubernetes' own Go code computes exactly; podsem's
-// (DefaultPodTemplateHash) is stable but different, and replaceable
-// (DeploymentOptions.PodTemplateHash).
+// Available conditions. The name it gives a new ReplicaSet carries
+// upstream's hash of the template (DefaultPodTemplateHash: FNV-32a over the
+// Go dump of the core/v1 object), so the names are a real cluster's;
+// DeploymentOptions.PodTemplateHash replaces it.
 //
 // A StatefulSet's pod names are identities: its controller never creates
 // pod N while an object named N exists, so its replacement of a pod lost

@@ -235,8 +235,8 @@ var nilCases = map[string]func(t *testing.T){
 		niltest.Invalid(t, err, api.ErrInvalidInput, "spec.replicas")
 	},
 	"DefaultPodTemplateHash": func(t *testing.T) {
-		if h := workloads.DefaultPodTemplateHash(nil, nil); h == "" {
-			t.Error("nil template: empty hash")
+		if h, empty := workloads.DefaultPodTemplateHash(nil, nil), workloads.DefaultPodTemplateHash(&api.PodTemplateSpec{}, nil); h != empty {
+			t.Errorf("nil template hashes %q, the empty template %q", h, empty)
 		}
 	},
 	"(*DeploymentController).Step": func(t *testing.T) {

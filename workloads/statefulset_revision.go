@@ -236,6 +236,13 @@ func required(keys ...string) func(map[string]any) {
 
 func v1PodSpec(s map[string]any) {
 	ensure(s, "containers", nil)
+	// The API server's conversion writes the service account in both
+	// serviceAccountName and the deprecated serviceAccount, from either.
+	if name, _ := s["serviceAccountName"].(string); name != "" {
+		s["serviceAccount"] = name
+	} else if name, _ := s["serviceAccount"].(string); name != "" {
+		s["serviceAccountName"] = name
+	}
 	for _, k := range []string{"containers", "initContainers", "ephemeralContainers"} {
 		each(s, k, v1Container)
 	}
@@ -336,7 +343,10 @@ func v1Volume(v map[string]any) {
 		})
 	})
 	sub(v, "ephemeral", func(e map[string]any) {
-		sub(e, "volumeClaimTemplate", func(t map[string]any) { ensure(t, "spec", map[string]any{}) })
+		sub(e, "volumeClaimTemplate", func(t map[string]any) {
+			ensure(t, "metadata", map[string]any{})
+			ensure(t, "spec", map[string]any{})
+		})
 	})
 }
 
