@@ -100,3 +100,26 @@ func TestApplyTypedObject(t *testing.T) {
 		}
 	}
 }
+
+// A Deployment deleted while its rollout is in progress leaves no
+// deadline behind: its progress-deadline check (600 s on) is forgotten
+// with it, and the run goes on past it.
+func TestDeletedDeploymentForgotten(t *testing.T) {
+	d := rolloutDeployment("1")
+	three := int32(3)
+	d.Spec.Replicas = &three
+	node := &api.Node{}
+	node.Name = "node-1"
+	node.Status.Allocatable = api.ResourceList{api.ResourceCPU: api.MustParseQuantity("2"), api.ResourcePods: api.MustParseQuantity("110")}
+	node.Status.Capacity = node.Status.Allocatable
+	node.Status.Conditions = []api.NodeCondition{{Type: api.NodeReady, Status: api.ConditionTrue, Reason: "KubeletReady"}}
+	d2 := rolloutDeployment("2")
+	d2.Spec.Replicas = &three
+	sc := cluster.Scenario{Objects: []api.Object{node, d}, Until: 15 * time.Minute, Actions: []cluster.Action{
+		{At: 10 * time.Second, Kind: cluster.ActionApply, Object: d2},
+		{At: 10*time.Second + 500*time.Millisecond, Kind: cluster.ActionDelete, Ref: cluster.ObjectRef{Kind: "Deployment", Namespace: "bench-rollout", Name: "rollout"}},
+	}}
+	if _, err := cluster.Run(&sc, t0); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -167,17 +167,23 @@ func (m *Machine) replicaSetWrites(rs *api.ReplicaSet, sync workloads.ReplicaSet
 // runDeployments syncs the due Deployments with the Deployment
 // controller's machine and carries out each sync's writes.
 func (m *Machine) runDeployments(now time.Time) error {
-	for _, key := range m.dueKeys("Deployment", m.depDirty, m.dc.NextDeadline(), now) {
+	for _, key := range m.dueDeployments(now) {
 		d, _ := m.cache.get("Deployment", key).(*api.Deployment)
 		if d == nil {
+			delete(m.dcs, key) // gone: its work queue entry with it
 			continue
+		}
+		dc := m.dcs[key]
+		if dc == nil {
+			dc = workloads.NewDeploymentController(workloads.DeploymentOptions{})
+			m.dcs[key] = dc
 		}
 		sets := inNamespace[*api.ReplicaSet](m.cache, "ReplicaSet", d.Namespace)
 		var pods []*api.Pod
 		if workloads.DeploymentReadsPods(d) {
 			pods = deploymentPods(m.cache, d, sets)
 		}
-		sync, err := stepMachine(m, "deployment-controller", key, m.dc, workloads.DeploymentInput{
+		sync, err := stepMachine(m, "deployment-controller", key, dc, workloads.DeploymentInput{
 			Deployment: d, ReplicaSets: sets, Pods: pods,
 		}, now)
 		if err != nil && !hasWrites(sync) {
@@ -189,6 +195,35 @@ func (m *Machine) runDeployments(now time.Time) error {
 		}
 	}
 	return nil
+}
+
+// dueDeployments are the Deployments to sync at now, in key order: those
+// an informer event marked, and those whose controller's deadline (a
+// progress-deadline check, a retry) has come. Upstream's work queue keeps
+// a key's requeue and back-off per Deployment; so does dcs.
+func (m *Machine) dueDeployments(now time.Time) []string {
+	keys := make([]string, 0, len(m.depDirty))
+	for k := range m.depDirty {
+		keys = append(keys, k)
+	}
+	for k, dc := range m.dcs {
+		if d := dc.NextDeadline(); !d.IsZero() && !d.After(now) && !m.depDirty[k] {
+			keys = append(keys, k)
+		}
+	}
+	clear(m.depDirty)
+	slices.Sort(keys)
+	return keys
+}
+
+// deploymentsDeadline is the earliest deadline of the Deployments'
+// controllers.
+func (m *Machine) deploymentsDeadline() time.Time {
+	var d time.Time
+	for _, dc := range m.dcs {
+		d = earliest(d, dc.NextDeadline())
+	}
+	return d
 }
 
 func hasWrites(s workloads.DeploymentSync) bool {

@@ -157,8 +157,8 @@ type Machine struct {
 	sched          *scheduling.Loop
 	rsc            *workloads.ReplicaSetController
 	rsDirty        map[string]bool
-	rsEvents       rsEventLog // the pod changes the ReplicaSet controller's next step reads (rsevents.go)
-	dc             *workloads.DeploymentController
+	rsEvents       rsEventLog                                 // the pod changes the ReplicaSet controller's next step reads (rsevents.go)
+	dcs            map[string]*workloads.DeploymentController // the Deployment controller's memory per Deployment (its work queue key)
 	depDirty       map[string]bool
 	kubelets       map[string]*kubelet
 	kubeletsSorted []string // kubeletOrder's cache
@@ -239,7 +239,7 @@ func newMachine(start time.Time, cfg Config) (*Machine, Output, error) {
 		store: newStore(cfg.TolerationSeconds), cache: newStore(cfg.TolerationSeconds),
 		rec:   recorder{start: start, last: map[string]*watched{}},
 		sched: loop, rsc: workloads.NewIncrementalReplicaSetController(), rsDirty: map[string]bool{},
-		dc: workloads.NewDeploymentController(workloads.DeploymentOptions{}), depDirty: map[string]bool{},
+		dcs: map[string]*workloads.DeploymentController{}, depDirty: map[string]bool{},
 		kubelets: map[string]*kubelet{},
 		pdbDirty: map[string]bool{}, pdbRecheck: map[string]time.Time{},
 		nlc: nlc, te: nodelifecycle.NewTaintEviction(), gc: termination.NewCollector(podGCConfig(cfg.PodGC)),
@@ -448,7 +448,7 @@ func (m *Machine) NextDeadline() time.Time {
 	}
 	d := m.sched.NextDeadline()
 	d = earliest(d, m.rsc.NextDeadline())
-	d = earliest(d, m.dc.NextDeadline())
+	d = earliest(d, m.deploymentsDeadline())
 	d = earliest(d, m.appsNextDeadline())
 	d = earliest(d, m.nlc.NextDeadline())
 	d = earliest(d, m.te.NextDeadline())
@@ -620,7 +620,7 @@ func (m *Machine) settle(now time.Time) error {
 
 func (m *Machine) anyDue(now time.Time) bool {
 	due := func(d time.Time) bool { return !d.IsZero() && !d.After(now) }
-	if len(m.rsDirty) > 0 || len(m.depDirty) > 0 || due(m.rsc.NextDeadline()) || due(m.dc.NextDeadline()) || due(m.sched.NextDeadline()) ||
+	if len(m.rsDirty) > 0 || len(m.depDirty) > 0 || due(m.rsc.NextDeadline()) || due(m.deploymentsDeadline()) || due(m.sched.NextDeadline()) ||
 		due(m.nlc.NextDeadline()) || due(m.te.NextDeadline()) || m.gcDue(now) {
 		return true
 	}
