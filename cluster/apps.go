@@ -298,8 +298,14 @@ writes:
 			// retries the set with back-off, at its next deadline); the
 			// status it computed is written all the same, as upstream's
 			// UpdateStatefulSet writes it after a failed sync.
+			events = nil
 			break writes
 		}
+	}
+	// Once every write went through, what is left is the Event of the
+	// write the sync itself failed (a claim being deleted).
+	for i := range events {
+		m.rec.event(now, &events[i])
 	}
 	if sync.WriteStatus {
 		st := sync.Status

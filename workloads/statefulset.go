@@ -259,6 +259,10 @@ type ssSync struct {
 	exists, created, deleted, createdClaims map[string]bool
 
 	res StatefulSetSync
+	// failed are the Events of a write the sync itself found would fail
+	// (StatefulPodControl's recordPodEvent with the error): they follow the
+	// Events of the writes made before it.
+	failed []api.Event
 }
 
 func (s *ssSync) monotonic() bool { return s.set.Spec.PodManagementPolicy != api.ParallelPodManagement }
@@ -636,6 +640,7 @@ func (s *ssSync) revisionFor(ordinal int) string {
 func (s *ssSync) createPod(p *api.Pod) error {
 	if s.storage {
 		if err := s.createClaims(p); err != nil {
+			s.failed = append(s.failed, StatefulSetPodEvent(s.set, "create", p.Name, err))
 			return err
 		}
 	}
@@ -689,6 +694,7 @@ func (s *ssSync) updatePod(orig *api.Pod) error {
 			why = "storage"
 		}
 		if err := s.createClaims(p); err != nil {
+			s.failed = append(s.failed, StatefulSetPodEvent(s.set, "update", p.Name, err))
 			return err
 		}
 	}

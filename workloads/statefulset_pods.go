@@ -205,7 +205,23 @@ func (s *ssSync) createClaims(p *api.Pod) error {
 		s.createdClaims[c.Name] = true
 		s.act(StatefulSetAction{Kind: StatefulSetCreateClaim, Ordinal: ord, Pod: p.Name, Why: "missing", Claim: c})
 	}
-	return errors.Join(errs...)
+	return aggregate(errs)
+}
+
+// aggregate is apimachinery's NewAggregate as an error's text reads: nil
+// for none, the one error's text for one, "[a, b]" for several.
+func aggregate(errs []error) error {
+	switch len(errs) {
+	case 0:
+		return nil
+	case 1:
+		return errs[0]
+	}
+	msgs := make([]string, len(errs))
+	for i, e := range errs {
+		msgs[i] = e.Error()
+	}
+	return errors.New("[" + strings.Join(msgs, ", ") + "]")
 }
 
 // retentionPolicy is getPersistentVolumeClaimRetentionPolicy: Retain for

@@ -262,6 +262,7 @@ func ReconcileStatefulSet(in StatefulSetInput, cfg StatefulSetConfig, now time.T
 	// (upstream's ApplyRevision error); the history is still truncated.
 	currentSet, errCurrent := ApplyStatefulSetRevision(set, current)
 	updateSet, errUpdate := ApplyStatefulSetRevision(set, update)
+	var failed []api.Event
 	if err := errors.Join(errCurrent, errUpdate); err != nil {
 		res.Err = err
 	} else {
@@ -280,6 +281,7 @@ func ReconcileStatefulSet(in StatefulSetInput, cfg StatefulSetConfig, now time.T
 		s.run(claimed)
 		res.Actions = append(res.Actions, s.res.Actions...)
 		res.Wait, res.Status, res.Err = s.res.Wait, s.res.Status, s.res.Err
+		failed = s.failed
 		res.WriteStatus = completeAndCompare(set, &res.Status)
 	}
 
@@ -301,7 +303,7 @@ func ReconcileStatefulSet(in StatefulSetInput, cfg StatefulSetConfig, now time.T
 		}
 	}
 
-	res.Events = statefulSetEvents(set, res.Actions)
+	res.Events = append(statefulSetEvents(set, res.Actions), failed...)
 	if res.Err == nil && set.Spec.MinReadySeconds > 0 && res.Status.AvailableReplicas != *set.Spec.Replicas {
 		res.RequeueAfter = time.Duration(set.Spec.MinReadySeconds) * time.Second
 	}
