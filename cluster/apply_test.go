@@ -1,6 +1,8 @@
 package cluster_test
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -121,5 +123,49 @@ func TestDeletedDeploymentForgotten(t *testing.T) {
 	}}
 	if _, err := cluster.Run(&sc, t0); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// cascade-loop: edge's pods tolerate node.kubernetes.io/unreachable
+// (NoSchedule, and NoExecute for 0 s) and must sit on different nodes.
+// node-2 is lost at 5 s and restored at 90 s: its old pod is gone at
+// once, and until the node lifecycle controller's next pass lifts the
+// unreachable:NoExecute taint, every replacement is bound to node-2 and
+// evicted at once. The cascade does not come to rest at 90 s: it is
+// slowed (CascadeSlowed), runs one round per reaction latency until the
+// taint goes (CascadeSettled), and the last replacement runs on node-2.
+func TestCascadeLoop(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "cascade-loop.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := cluster.ParseScenario(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := cluster.Run(sc, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var slowed, settled float64
+	for _, r := range res.Records {
+		switch r.Reason {
+		case "CascadeSlowed":
+			slowed = r.Offset
+		case "CascadeSettled":
+			settled = r.Offset
+		}
+	}
+	if slowed != 90 || settled <= 90 || settled > 96 {
+		t.Errorf("slowed at %v, settled at %v: want 90 and before the next monitor passes lift the taint", slowed, settled)
+	}
+	running := map[string]int{}
+	for _, o := range res.Objects {
+		if p, ok := o.(*api.Pod); ok && p.DeletionTimestamp == nil && p.Status.Phase == api.PodRunning {
+			running[p.Spec.NodeName]++
+		}
+	}
+	if running["node-1"] != 1 || running["node-2"] != 1 {
+		t.Errorf("running pods by node %v, want one on each", running)
 	}
 }

@@ -155,7 +155,10 @@
 // NoExecute rate changed at a monitor pass: "zone zone-a:
 // PartialDisruption, 2 of 4 nodes not Ready, 0.01 NoExecute taints/s"),
 // FullDisruption (every zone became fully disrupted, or one stopped
-// being: the controller logs both). A finished drain is the harness's Drained.
+// being: the controller logs both), CascadeSlowed and CascadeSettled (a
+// cascade of reactions that did not come to rest at one instant was
+// slowed to one round per reaction latency, and when it came to rest:
+// see CascadeConfig). A finished drain is the harness's Drained.
 //
 // Every timing is upstream's default unless the scenario's config sets it
 // by upstream flag name (ConfigFromFlags; a key nothing takes is an
@@ -172,7 +175,8 @@
 // eviction-minimum-reclaim, eviction-pressure-transition-period (5m),
 // eviction-max-pod-grace-period, shutdown-grace-period and
 // shutdown-grace-period-critical-pods (0: no graceful shutdown); the
-// runtime model's pod-start-latency (1s) and sigterm-exit-code (143) and
+// runtime model's pod-start-latency (1s) and sigterm-exit-code (143), the
+// slowed cascade's cascade-rounds (25) and reaction-latency (50ms), and
 // the volume model's provision-delay, attach-delay and
 // report-volumes-in-use. Fixed as upstream fixes them: the Lease renewed
 // every 10 s, the node status checked every 10 s and posted every 5 m

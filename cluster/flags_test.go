@@ -82,3 +82,17 @@ func TestNodeMonitorGracePeriodFlag(t *testing.T) {
 		t.Errorf("NotReady at %vs by default, %vs with a 20-s grace period: want about 30 s earlier", def, short)
 	}
 }
+
+// The slowed cascade's settings read by name; nonsense is refused naming
+// the key.
+func TestConfigFromCascadeFlags(t *testing.T) {
+	cfg, unused, err := cluster.ConfigFromFlags(map[string]string{"cascade-rounds": "40", "reaction-latency": "120ms"})
+	if err != nil || len(unused) != 0 || cfg.Cascade.Rounds != 40 || cfg.Cascade.Latency != 120*time.Millisecond {
+		t.Fatalf("got %+v, unused %v, %v", cfg.Cascade, unused, err)
+	}
+	for _, bad := range []map[string]string{{"cascade-rounds": "0"}, {"cascade-rounds": "many"}, {"reaction-latency": "-1s"}, {"reaction-latency": "soon"}} {
+		if _, _, err := cluster.ConfigFromFlags(bad); err == nil || !strings.Contains(err.Error(), "config ") {
+			t.Errorf("%v: %v, want an error naming the key", bad, err)
+		}
+	}
+}

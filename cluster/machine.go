@@ -44,6 +44,9 @@ type Config struct {
 	// Storage is the PersistentVolume and attach-detach controllers' flags
 	// and the volume model (storage.go).
 	Storage StorageConfig
+	// Cascade is how a cascade of reactions that does not come to rest at
+	// one instant is run (cascade.go; zero: the defaults).
+	Cascade CascadeConfig
 }
 
 // ConfigFromFlags reads a scenario's config entries, by upstream flag
@@ -61,6 +64,18 @@ func ConfigFromFlags(flags map[string]string) (Config, []string, error) {
 				return Config{}, nil, fmt.Errorf("cluster: %w: config %s: %v", api.ErrInvalidInput, k, err)
 			}
 			cfg.Runtime.PodStartLatency = d
+		case "reaction-latency":
+			d, err := parseDuration([]byte(strconv.Quote(v)))
+			if err != nil || d <= 0 {
+				return Config{}, nil, fmt.Errorf("cluster: %w: config %s: %q (a positive duration)", api.ErrInvalidInput, k, v)
+			}
+			cfg.Cascade.Latency = d
+		case "cascade-rounds":
+			n, err := strconv.Atoi(v)
+			if err != nil || n <= 0 {
+				return Config{}, nil, fmt.Errorf("cluster: %w: config %s: %q (a positive integer)", api.ErrInvalidInput, k, v)
+			}
+			cfg.Cascade.Rounds = n
 		case "sigterm-exit-code":
 			n, err := strconv.ParseInt(v, 10, 32)
 			if err != nil {
@@ -117,9 +132,8 @@ type Output struct {
 	Records []Record
 }
 
-// maxRounds bounds the settle loop of one Step: the components reacting
-// to each other's writes at one instant. Reaching it is a livelock, which
-// is a bug of the composition, reported as an error.
+// maxRounds bounds the settle loop of the objects' creation (New), whose
+// cascade is not slowed: reaching it is a livelock, reported as an error.
 const maxRounds = 10000
 
 // Machine is a whole Kubernetes cluster as one pure, deterministic state
@@ -151,6 +165,7 @@ type Machine struct {
 	cache *store // the informer cache: the store as delivered
 	rec   recorder
 
+	slow     cascade                                // a slowed cascade (cascade.go)
 	owners   map[string]managedfields.ManagedFields // field ownership of applied objects (apply.go)
 	applying bool                                   // the store's write is an apply's
 
@@ -447,6 +462,7 @@ func (m *Machine) NextDeadline() time.Time {
 		return time.Time{}
 	}
 	d := m.sched.NextDeadline()
+	d = earliest(d, m.slow.next)
 	d = earliest(d, m.rsc.NextDeadline())
 	d = earliest(d, m.deploymentsDeadline())
 	d = earliest(d, m.appsNextDeadline())
@@ -598,11 +614,14 @@ func (m *Machine) cordon(node string, on bool) error {
 }
 
 // settle runs the rounds of delivery and reaction at now until nothing is
-// left to deliver and no component is due.
+// left to deliver and no component is due; a cascade that goes on past
+// the round limit is slowed (cascade.go).
 func (m *Machine) settle(now time.Time) error {
+	limit := m.roundLimit()
 	for round := 0; ; round++ {
-		if round == maxRounds {
-			return fmt.Errorf("cluster: no quiet state after %d rounds at %s (a livelock between components)", maxRounds, now.Format(time.RFC3339))
+		if round == limit {
+			m.slowDown(now)
+			return nil
 		}
 		for _, w := range m.store.drainWatch() {
 			if err := m.deliver(w, now); err != nil {
@@ -613,6 +632,7 @@ func (m *Machine) settle(now time.Time) error {
 			return err
 		}
 		if len(m.store.watch) == 0 && !m.anyDue(now) {
+			m.atRest(now)
 			return nil
 		}
 	}

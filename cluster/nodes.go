@@ -24,7 +24,8 @@ const (
 // Event for, under podsem's own documented reasons (issue 22): a pod
 // force-deleted by pod GC (PodGCForceDeleted), an eviction refused with
 // 429 and the budget that refused it (EvictionRefused), a taint the node
-// lifecycle controller added (TaintAdded).
+// lifecycle controller added (TaintAdded), a cascade of reactions slowed
+// and come to rest (CascadeSlowed, CascadeSettled).
 const SourcePodsem = "podsem"
 
 // monitorPassDuration is how long the node lifecycle controller's monitor

@@ -13,6 +13,7 @@ const DefaultSettleTimeout = 4 * time.Minute
 
 // Unsettled says why the cluster is not in the steady state the e2e
 // harness waits for before t=0 (its runner's settle step), "" when it is:
+// no slowed cascade of reactions is running (cascade.go),
 // no node carries the not-ready taint, every pod is Ready and none is
 // terminating, every Deployment has observed its generation with every
 // replica updated and available, every ReplicaSet and StatefulSet has
@@ -24,6 +25,9 @@ const DefaultSettleTimeout = 4 * time.Minute
 func (m *Machine) Unsettled() string {
 	if m == nil {
 		return ""
+	}
+	if !m.slow.next.IsZero() {
+		return "a cascade of reactions is still running"
 	}
 	for _, o := range m.store.list("Node") {
 		n := o.(*api.Node)
