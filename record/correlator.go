@@ -79,15 +79,18 @@ type Output struct {
 // a controller, a kubelet). Its zero value is not ready: use
 // NewCorrelator.
 type Correlator struct {
-	groups *lru[groupKey, group]
-	logs   *lru[logKey, int32]
-	spam   *lru[objectKey, bucket]
+	// objects interns each involved object (source, host and type
+	// included) to a small id the three caches key by.
+	objects map[objectKey]int32
+	groups  *lru[groupKey, group]
+	logs    *lru[logKey, int32]
+	spam    *lru[int32, bucket]
 }
 
 // NewCorrelator returns a Correlator with client-go's defaults.
 func NewCorrelator() *Correlator {
-	return &Correlator{groups: newLRU[groupKey, group](CacheSize), logs: newLRU[logKey, int32](CacheSize),
-		spam: newLRU[objectKey, bucket](CacheSize)}
+	return &Correlator{objects: map[objectKey]int32{}, groups: newLRU[groupKey, group](CacheSize),
+		logs: newLRU[logKey, int32](CacheSize), spam: newLRU[int32, bucket](CacheSize)}
 }
 
 // objectKey is the spam filter's key: the source, the involved object and
@@ -96,9 +99,9 @@ type objectKey struct {
 	source, host, kind, namespace, name, uid, apiVersion, typ string
 }
 
-// groupKey is the aggregation key: the object key and the reason.
+// groupKey is the aggregation key: the object and the reason.
 type groupKey struct {
-	object objectKey
+	object int32
 	reason string
 }
 
@@ -112,8 +115,7 @@ type logKey struct {
 }
 
 type group struct {
-	messages [AggregateMaxEvents]string // distinct messages, oldest first
-	n        int
+	messages []string // distinct messages, oldest first
 	last     time.Time
 }
 
@@ -138,25 +140,28 @@ func (c *Correlator) Step(in Input, now time.Time) (Output, error) {
 	}
 	e := in.Event
 	ref := e.Regarding
-	obj := objectKey{source: e.Source, host: in.Host, kind: ref.Kind, namespace: ref.Namespace, name: ref.Name,
+	ok := objectKey{source: e.Source, host: in.Host, kind: ref.Kind, namespace: ref.Namespace, name: ref.Name,
 		uid: ref.UID, apiVersion: ref.APIVersion, typ: e.Type}
+	obj, seen := c.objects[ok]
+	if !seen {
+		obj = int32(len(c.objects))
+		c.objects[ok] = obj
+	}
 	gk := groupKey{object: obj, reason: e.Reason}
 
 	// Aggregation.
 	g, found := c.groups.touch(gk)
 	if !found || now.Sub(g.last) > AggregateInterval {
-		*g = group{}
+		g.messages = g.messages[:0]
 	}
 	if !g.has(e.Note) {
-		g.messages[g.n] = e.Note
-		g.n++
+		g.messages = append(g.messages, e.Note)
 	}
 	g.last = now
 	out := Output{Event: e}
 	lk := logKey{group: gk, fieldPath: ref.FieldPath, note: e.Note}
-	if g.n >= AggregateMaxEvents {
-		copy(g.messages[:], g.messages[1:])
-		g.n--
+	if len(g.messages) >= AggregateMaxEvents {
+		g.messages = append(g.messages[:0], g.messages[1:]...)
 		out.Combined = true
 		out.Event.Note = CombinedPrefix + e.Note
 		lk = logKey{group: gk, combined: true}
@@ -189,7 +194,7 @@ func (c *Correlator) Step(in Input, now time.Time) (Output, error) {
 }
 
 func (g *group) has(m string) bool {
-	for _, x := range g.messages[:g.n] {
+	for _, x := range g.messages {
 		if x == m {
 			return true
 		}
