@@ -62,7 +62,7 @@ func (m *Machine) applyObject(o api.Object, now time.Time) error {
 	manager.Time = now
 	old := m.store.get(kind, key)
 	if old == nil {
-		_, owners, err := managedfields.Apply(kind, nil, cfg, nil, manager, true)
+		_, owners, err := callPure6x3(m, "managedfields.Apply", managedfields.Apply, kind, nil, cfg, nil, manager, true)
 		if err != nil {
 			return fmt.Errorf("apply %s: %w", ref, err)
 		}
@@ -80,11 +80,11 @@ func (m *Machine) applyObject(o api.Object, now time.Time) error {
 	if !tracked {
 		before := managerBefore
 		before.APIVersion = manager.APIVersion
-		if owners, err = managedfields.Update(kind, nil, live, nil, before); err != nil {
+		if owners, err = callPure5x2(m, "managedfields.Update", managedfields.Update, kind, nil, live, nil, before); err != nil {
 			return fmt.Errorf("apply %s: %w", ref, err)
 		}
 	}
-	merged, owners, err := managedfields.Apply(kind, live, cfg, owners, manager, true)
+	merged, owners, err := callPure6x3(m, "managedfields.Apply", managedfields.Apply, kind, live, cfg, owners, manager, true)
 	if err != nil {
 		return fmt.Errorf("apply %s: %w", ref, err)
 	}
@@ -134,7 +134,7 @@ func (m *Machine) ownedWritten(kind, key string, old, n api.Object) {
 	if errA == nil && errB == nil {
 		others := managerOthers
 		others.APIVersion, _ = b["apiVersion"].(string)
-		if owners, err := managedfields.Update(kind, a, b, owners, others); err == nil {
+		if owners, err := callPure5x2(m, "managedfields.Update", managedfields.Update, kind, a, b, owners, others); err == nil {
 			m.owners[ref] = owners
 			return
 		}

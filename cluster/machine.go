@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/podsem/podsem/managedfields"
+	"github.com/podsem/podsem/record"
 	"slices"
 	"strconv"
 	"time"
@@ -262,6 +263,9 @@ func newMachine(start time.Time, cfg Config) (*Machine, Output, error) {
 	m.store.nodeWritten = m.nodeStored
 	m.store.written = m.ownedWritten
 	m.rec.host = m.eventHost
+	m.rec.correlate = func(key string, c *record.Correlator, in record.Input, now time.Time) (record.Output, error) {
+		return stepMachine(m, "event-correlator", key, c, in, now)
+	}
 	return m, Output{}, nil
 }
 

@@ -112,6 +112,9 @@ type recorder struct {
 	// a kubelet's event).
 	correlators map[string]*record.Correlator
 	host        func(e *api.Event) string
+	// correlate steps a correlator (the Machine's stepMachine, so that
+	// the shadow check twins it).
+	correlate func(key string, c *record.Correlator, in record.Input, now time.Time) (record.Output, error)
 }
 
 func (r *recorder) add(now time.Time, rec Record) {
@@ -171,7 +174,14 @@ func (r *recorder) event(now time.Time, e *api.Event) {
 			c = record.NewCorrelator()
 			r.correlators[key] = c
 		}
-		out, err := c.Step(record.Input{Event: *e, Host: host}, now)
+		in := record.Input{Event: *e, Host: host}
+		var out record.Output
+		var err error
+		if r.correlate != nil {
+			out, err = r.correlate(key, c, in, now)
+		} else {
+			out, err = c.Step(in, now)
+		}
 		if err == nil {
 			if out.Skip {
 				return

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"github.com/podsem/podsem/record"
 	"maps"
 	"os"
 	"path/filepath"
@@ -303,6 +304,8 @@ func (s *shadow) newTwin(name, key string, machine any) any {
 		twin = volume.NewPersistentVolumeController(cfg.Storage.Binder)
 	case "attachdetach-controller":
 		twin = volume.NewAttachDetachController(cfg.Storage.AttachDetach)
+	case "event-correlator":
+		twin = record.NewCorrelator()
 	case "kubelet":
 		// The kubelet makes a pod's machine from the pod it admits and
 		// steps it at once: the machine's pod before that step is the

@@ -82,3 +82,27 @@ func callPure1x2[A, R, S any](m *Machine, name string, f func(A) (R, S), a A) (R
 	after(r, s)
 	return r, s
 }
+
+// callPure6x3 is callPure5 for a function of six arguments and three
+// results (managedfields.Apply).
+func callPure6x3[A, B, C, D, E, F, R, S, T any](m *Machine, name string, f func(A, B, C, D, E, F) (R, S, T), a A, b B, c C, d D, e E, g F) (R, S, T) {
+	if m.shadow == nil {
+		return f(a, b, c, d, e, g)
+	}
+	after := m.shadow.call(name, f, []any{a, b, c, d, e, g})
+	r, s, t := f(a, b, c, d, e, g)
+	after(r, s, t)
+	return r, s, t
+}
+
+// callPure5x2 is callPure5 for a function of five arguments and two
+// results (managedfields.Update).
+func callPure5x2[A, B, C, D, E, R, S any](m *Machine, name string, f func(A, B, C, D, E) (R, S), a A, b B, c C, d D, e E) (R, S) {
+	if m.shadow == nil {
+		return f(a, b, c, d, e)
+	}
+	after := m.shadow.call(name, f, []any{a, b, c, d, e})
+	r, s := f(a, b, c, d, e)
+	after(r, s)
+	return r, s
+}
