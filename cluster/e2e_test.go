@@ -147,6 +147,27 @@ func (l knownList) allows(d e2eDiff) bool {
 
 // knownDiffs are the differences each scenario keeps, with the reason.
 var knownDiffs = map[string]knownList{
+	// The PersistentVolume controller resyncs every 15 s from its own
+	// start, which comes 20-odd s before t=0 on the harness: its phase
+	// differs. The classless claim scratch gets the default class at the
+	// resync after the class appears (real 23.8 s, simulated 29 s), and
+	// is provisioned then; the simulated resync at 14 s repeats
+	// FailedBinding, which the real one (at 8.8 s) did before.
+	// At 70 s the StatefulSet creates the claim, then the pod, a few
+	// milliseconds apart: the real PV controller saw the claim first
+	// (WaitForFirstConsumer, then one ExternalProvisioning), the simulated
+	// one sees both at once (WaitForPodScheduled, two ExternalProvisioning).
+	// The real scheduler nominates the pod while the volume binding waits
+	// in PreBind (not modelled: NEXT.md, PreBind).
+	"volume-protection": {
+		{Side: "timing", Contains: []string{"pv-of-default-scratch-1"}, Why: "PV controller resync phase"},
+		{Side: "timing", Contains: []string{"PersistentVolumeClaim/default/scratch"}, Why: "PV controller resync phase"},
+		{Side: "sim", Contains: []string{"FailedBinding", "default/scratch", "(count 2)"}, Why: "PV controller resync phase"},
+		{Side: "real", Contains: []string{"WaitForFirstConsumer", "data-db-0"}, Why: "claim seen before its pod"},
+		{Side: "sim", Contains: []string{"WaitForPodScheduled", "data-db-0"}, Why: "claim seen with its pod"},
+		{Side: "sim", Contains: []string{"ExternalProvisioning", "data-db-0", "(count 2)"}, Why: "claim seen with its pod"},
+		{Side: "real", Contains: []string{"db-p1", "nominated:"}, Why: "nomination during PreBind"},
+	},
 	// At 33 s both nodes hold one old and one new pod: the ReplicaSet
 	// controller's ranking (controller.ActivePodsWithRanks) ties on every
 	// rule up to the logarithmic ready-time buckets and then compares pod
@@ -552,6 +573,7 @@ func newNamer(recs []cluster.Record, fixed map[string]bool) *namer {
 	for name := range fixed {
 		rsNames[name] = true
 	}
+	volumes := map[string]int{} // claim -> volumes provisioned for it so far
 	for _, r := range recs {
 		if r.Source != cluster.SourceWatch || r.Type != "ADDED" {
 			continue
@@ -569,6 +591,36 @@ func newNamer(recs []cluster.Record, fixed map[string]bool) *namer {
 				// Kept as it is: the hash is upstream's on both sides.
 				n.names[name] = name
 			}
+		case "PersistentVolume":
+			// A provisioned volume is named after its claim's uid:
+			// renamed after the claim, in the order of its volumes.
+			if _, ok := n.names[name]; ok || fixed[name] || !strings.HasPrefix(name, "pvc-") {
+				continue
+			}
+			if i := strings.Index(r.Message, "claim="); i >= 0 {
+				claim := strings.Fields(r.Message[i+len("claim="):])[0]
+				volumes[claim]++
+				n.names[name] = fmt.Sprintf("pv-of-%s-%d", strings.ReplaceAll(claim, "/", "-"), volumes[claim])
+			}
+		case "VolumeAttachment":
+			// Named by a hash of the attacher, the volume and the node:
+			// renamed after the volume and the node.
+			if _, ok := n.names[name]; ok || fixed[name] {
+				continue
+			}
+			var pv, node string
+			for _, f := range strings.Fields(r.Message) {
+				if v, ok := strings.CutPrefix(f, "pv="); ok {
+					pv = v
+				}
+				if v, ok := strings.CutPrefix(f, "node="); ok {
+					node = v
+				}
+			}
+			if norm, ok := n.names[pv]; ok {
+				pv = norm
+			}
+			n.names[name] = "va-" + pv + "-" + node
 		case "Pod":
 			if fixed[name] {
 				continue
