@@ -69,14 +69,14 @@ func (m *Machine) applyObject(o api.Object, now time.Time) error {
 		if _, err := m.store.create(o, now); err != nil {
 			return err
 		}
-		m.fieldOwners()[ref] = owners
+		m.fieldOwners(kind)[key] = owners
 		return nil
 	}
 	live, err := toJSON(old)
 	if err != nil {
 		return err
 	}
-	owners, tracked := m.owners[ref]
+	owners, tracked := m.owners[kind][key]
 	if !tracked {
 		before := managerBefore
 		before.APIVersion = manager.APIVersion
@@ -98,16 +98,19 @@ func (m *Machine) applyObject(o api.Object, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	m.fieldOwners()[ref] = owners
+	m.fieldOwners(kind)[key] = owners
 	return nil
 }
 
-// fieldOwners is the ownership map, made on first use.
-func (m *Machine) fieldOwners() map[string]managedfields.ManagedFields {
+// fieldOwners is the ownership map of kind, made on first use.
+func (m *Machine) fieldOwners(kind string) map[string]managedfields.ManagedFields {
 	if m.owners == nil {
-		m.owners = map[string]managedfields.ManagedFields{}
+		m.owners = map[string]map[string]managedfields.ManagedFields{}
 	}
-	return m.owners
+	if m.owners[kind] == nil {
+		m.owners[kind] = map[string]managedfields.ManagedFields{}
+	}
+	return m.owners[kind]
 }
 
 // ownedWritten learns of a store write of an applied object (the store's
@@ -117,13 +120,13 @@ func (m *Machine) ownedWritten(kind, key string, old, n api.Object) {
 	if len(m.owners) == 0 || m.applying {
 		return
 	}
-	ref := kind + "/" + key
-	owners, ok := m.owners[ref]
+	byKey := m.owners[kind]
+	owners, ok := byKey[key]
 	if !ok {
 		return
 	}
 	if n == nil || old == nil {
-		delete(m.owners, ref)
+		delete(byKey, key)
 		return
 	}
 	if sameButStatus(old, n) {
@@ -135,13 +138,13 @@ func (m *Machine) ownedWritten(kind, key string, old, n api.Object) {
 		others := managerOthers
 		others.APIVersion, _ = b["apiVersion"].(string)
 		if owners, err := callPure5x2(m, "managedfields.Update", managedfields.Update, kind, a, b, owners, others); err == nil {
-			m.owners[ref] = owners
+			byKey[key] = owners
 			return
 		}
 	}
 	// An object field management cannot read: its next apply treats it as
 	// never applied (nothing of it is removed).
-	delete(m.owners, ref)
+	delete(byKey, key)
 }
 
 // sameButStatus reports whether a and b (objects of one type) differ at

@@ -166,9 +166,9 @@ type Machine struct {
 	cache *store // the informer cache: the store as delivered
 	rec   recorder
 
-	slow     cascade                                // a slowed cascade (cascade.go)
-	owners   map[string]managedfields.ManagedFields // field ownership of applied objects (apply.go)
-	applying bool                                   // the store's write is an apply's
+	slow     cascade                                           // a slowed cascade (cascade.go)
+	owners   map[string]map[string]managedfields.ManagedFields // field ownership of applied objects, by kind and key (apply.go)
+	applying bool                                              // the store's write is an apply's
 
 	sched          *scheduling.Loop
 	rsc            *workloads.ReplicaSetController
