@@ -115,8 +115,12 @@ type logKey struct {
 }
 
 type group struct {
-	messages []string // distinct messages, oldest first
-	last     time.Time
+	// first and more are the group's distinct messages, oldest first:
+	// most groups hold one, kept without a slice.
+	first string
+	n     int
+	more  []string
+	last  time.Time
 }
 
 type bucket struct {
@@ -152,16 +156,16 @@ func (c *Correlator) Step(in Input, now time.Time) (Output, error) {
 	// Aggregation.
 	g, found := c.groups.touch(gk)
 	if !found || now.Sub(g.last) > AggregateInterval {
-		g.messages = g.messages[:0]
+		g.first, g.n, g.more = "", 0, g.more[:0]
 	}
 	if !g.has(e.Note) {
-		g.messages = append(g.messages, e.Note)
+		g.add(e.Note)
 	}
 	g.last = now
 	out := Output{Event: e}
 	lk := logKey{group: gk, fieldPath: ref.FieldPath, note: e.Note}
-	if len(g.messages) >= AggregateMaxEvents {
-		g.messages = append(g.messages[:0], g.messages[1:]...)
+	if g.n >= AggregateMaxEvents {
+		g.dropOldest()
 		out.Combined = true
 		out.Event.Note = CombinedPrefix + e.Note
 		lk = logKey{group: gk, combined: true}
@@ -194,12 +198,34 @@ func (c *Correlator) Step(in Input, now time.Time) (Output, error) {
 }
 
 func (g *group) has(m string) bool {
-	for _, x := range g.messages {
+	if g.n > 0 && g.first == m {
+		return true
+	}
+	for _, x := range g.more {
 		if x == m {
 			return true
 		}
 	}
 	return false
+}
+
+func (g *group) add(m string) {
+	if g.n == 0 {
+		g.first = m
+	} else {
+		g.more = append(g.more, m)
+	}
+	g.n++
+}
+
+func (g *group) dropOldest() {
+	if len(g.more) > 0 {
+		g.first = g.more[0]
+		g.more = append(g.more[:0], g.more[1:]...)
+	} else {
+		g.first = ""
+	}
+	g.n--
 }
 
 // NextDeadline is the zero time: a Correlator only acts when an Event is
