@@ -88,6 +88,37 @@ var nilCases = map[string]func(t *testing.T){
 		requiredAtMetadata(t, validation.ValidatePriorityClassUpdate(nil, &api.PriorityClass{}))
 		requiredAtMetadata(t, validation.ValidatePriorityClassUpdate(&api.PriorityClass{}, nil))
 	},
+	"InvalidObjectMessage": func(t *testing.T) {
+		if got, want := validation.InvalidObjectMessage("Deployment", "apps", "web", nil), `Deployment.apps "web" is invalid`; got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	},
+	"ValidateDeployment": func(t *testing.T) {
+		requiredAt(t, validation.ValidateDeployment(nil), "spec")
+	},
+	"Options.ValidateDeployment": func(t *testing.T) {
+		requiredAt(t, validation.Options{}.ValidateDeployment(nil), "spec")
+	},
+	"ValidateDeploymentUpdate": func(t *testing.T) {
+		requiredAtMetadata(t, validation.ValidateDeploymentUpdate(nil, &api.Deployment{}))
+		requiredAtMetadata(t, validation.ValidateDeploymentUpdate(&api.Deployment{}, nil))
+	},
+	"Options.ValidateDeploymentUpdate": func(t *testing.T) {
+		requiredAtMetadata(t, validation.Options{}.ValidateDeploymentUpdate(nil, nil))
+	},
+	"ValidateReplicaSet": func(t *testing.T) {
+		requiredAt(t, validation.ValidateReplicaSet(nil), "spec")
+	},
+	"Options.ValidateReplicaSet": func(t *testing.T) {
+		requiredAt(t, validation.Options{}.ValidateReplicaSet(nil), "spec")
+	},
+	"ValidateReplicaSetUpdate": func(t *testing.T) {
+		requiredAtMetadata(t, validation.ValidateReplicaSetUpdate(nil, &api.ReplicaSet{}))
+		requiredAtMetadata(t, validation.ValidateReplicaSetUpdate(&api.ReplicaSet{}, nil))
+	},
+	"Options.ValidateReplicaSetUpdate": func(t *testing.T) {
+		requiredAtMetadata(t, validation.Options{}.ValidateReplicaSetUpdate(nil, nil))
+	},
 }
 
 func TestNil(t *testing.T) { niltest.Run(t, nilCases) }

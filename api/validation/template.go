@@ -81,14 +81,14 @@ func (o Options) ValidateWorkloadTemplate(obj api.Object) api.FieldErrors {
 		if x == nil {
 			return required
 		}
-		return o.replicatedTemplate(x.Spec.Selector, &x.Spec.Template, "deployment", "ReplicaSet")
+		return o.replicatedTemplate(x.Spec.Selector, &x.Spec.Template, "deployment")
 	case *api.ReplicaSet:
 		if x == nil {
 			return required
 		}
 		// Upstream's ReplicaSet validation names the Deployment in its
 		// empty-selector message.
-		return o.replicatedTemplate(x.Spec.Selector, &x.Spec.Template, "deployment", "ReplicaSet")
+		return o.replicatedTemplate(x.Spec.Selector, &x.Spec.Template, "deployment")
 	case *api.StatefulSet:
 		if x == nil {
 			return required
@@ -104,7 +104,7 @@ func (o Options) ValidateWorkloadTemplate(obj api.Object) api.FieldErrors {
 			errs = append(errs, selectorMismatch(tmpl, x.Spec.Template.Labels))
 		}
 		if s := x.Spec.Selector; s != nil && len(s.MatchLabels)+len(s.MatchExpressions) == 0 {
-			errs = append(errs, api.Invalid(spec.Child("selector"), s, "empty selector is invalid for daemonset"))
+			errs = append(errs, api.Invalid(spec.Child("selector"), jsonValue{s}, "empty selector is invalid for daemonset"))
 		}
 		errs = append(errs, o.ValidatePodTemplateSpec(&x.Spec.Template, tmpl)...)
 		return append(errs, alwaysRestart(&x.Spec.Template, tmpl, "DaemonSet")...)
@@ -120,20 +120,16 @@ func (o Options) ValidateWorkloadTemplate(obj api.Object) api.FieldErrors {
 }
 
 // replicatedTemplate is the selector and template part of a Deployment's
-// or ReplicaSet's validation (ValidatePodTemplateSpecForReplicaSet).
-func (o Options) replicatedTemplate(s *api.LabelSelector, t *api.PodTemplateSpec, emptyName, kind string) api.FieldErrors {
-	spec := api.NewPath("spec")
-	errs := selectorPresent(s, spec.Child("selector"), emptyName)
+// or ReplicaSet's validation (ValidatePodTemplateSpecForReplicaSet), with
+// the selector only checked for presence.
+func (o Options) replicatedTemplate(s *api.LabelSelector, t *api.PodTemplateSpec, emptyName string) api.FieldErrors {
+	p := api.NewPath("spec").Child("selector")
+	errs := selectorPresent(s, p, emptyName)
 	sel, err := api.LabelSelectorAsSelector(s)
 	if err != nil {
-		return append(errs, api.Invalid(spec.Child("selector"), s, "invalid label selector"))
+		return append(errs, api.Invalid(p, jsonValue{s}, "invalid label selector"))
 	}
-	tmpl := spec.Child("template")
-	if !sel.Empty() && !sel.Matches(api.Set(t.Labels)) {
-		errs = append(errs, selectorMismatch(tmpl, t.Labels))
-	}
-	errs = append(errs, o.ValidatePodTemplateSpec(t, tmpl)...)
-	return append(errs, alwaysRestart(t, tmpl, kind)...)
+	return append(errs, o.replicaSetTemplate(sel, t)...)
 }
 
 // statefulSetTemplate is the selector and template part of a
@@ -146,7 +142,7 @@ func (o Options) statefulSetTemplate(set *api.StatefulSet) api.FieldErrors {
 	tmpl := spec.Child("template")
 	errs := selectorPresent(set.Spec.Selector, spec.Child("selector"), "statefulset")
 	if sel, err := api.LabelSelectorAsSelector(set.Spec.Selector); err != nil {
-		errs = append(errs, api.Invalid(spec.Child("selector"), set.Spec.Selector, ""))
+		errs = append(errs, api.Invalid(spec.Child("selector"), jsonValue{set.Spec.Selector}, ""))
 	} else {
 		t := set.Spec.Template
 		if t.Spec.Subdomain != "" || t.Spec.Hostname != "" || len(set.Spec.VolumeClaimTemplates) > 0 {
@@ -212,7 +208,7 @@ func selectorPresent(s *api.LabelSelector, p api.Path, emptyName string) api.Fie
 		return api.FieldErrors{api.Required(p, "")}
 	}
 	if len(s.MatchLabels)+len(s.MatchExpressions) == 0 {
-		return api.FieldErrors{api.Invalid(p, s, "empty selector is invalid for "+emptyName)}
+		return api.FieldErrors{api.Invalid(p, jsonValue{s}, "empty selector is invalid for "+emptyName)}
 	}
 	return nil
 }
@@ -220,7 +216,7 @@ func selectorPresent(s *api.LabelSelector, p api.Path, emptyName string) api.Fie
 // selectorMismatch is the error for a selector that does not select the
 // pods the template makes.
 func selectorMismatch(tmpl api.Path, labels map[string]string) *api.FieldError {
-	return api.Invalid(tmpl.Child("metadata").Child("labels"), labels, "`selector` does not match template `labels`")
+	return api.Invalid(tmpl.Child("metadata").Child("labels"), jsonValue{labels}, "`selector` does not match template `labels`")
 }
 
 // alwaysRestart is the apps kinds' rule that their pods run forever:

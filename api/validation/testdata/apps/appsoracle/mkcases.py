@@ -1,0 +1,84 @@
+import json, copy
+def tmpl(labels={"app":"web"}, **spec):
+    s = {"containers":[{"name":"c","image":"nginx"}]}
+    s.update(spec)
+    return {"metadata":{"labels":labels},"spec":s}
+def dep(name="web", ns="default", spec=None, meta=None):
+    sp = {"selector":{"matchLabels":{"app":"web"}},"template":tmpl()}
+    if spec: sp.update(spec)
+    m = {"name":name,"namespace":ns}
+    if meta: m.update(meta)
+    return {"apiVersion":"apps/v1","kind":"Deployment","metadata":m,"spec":sp}
+def rs(name="web-abc", ns="default", spec=None, meta=None):
+    d = dep(name, ns, spec, meta); d["kind"]="ReplicaSet"
+    return d
+def ru(mu=None, ms=None):
+    r = {}
+    if mu is not None: r["maxUnavailable"]=mu
+    if ms is not None: r["maxSurge"]=ms
+    return {"type":"RollingUpdate","rollingUpdate":r}
+C=[]
+def add(n,o,old=None):
+    c={"name":n,"object":o}
+    if old is not None:
+        old=copy.deepcopy(old); 
+        old["metadata"]["resourceVersion"]="5"
+        o["metadata"]["resourceVersion"]="5"
+        c["old"]=old
+    C.append(c)
+add("deployment valid", dep())
+add("deployment no selector", dep(spec={"selector":None}))
+add("deployment empty selector", dep(spec={"selector":{}}))
+add("deployment selector mismatch", dep(spec={"selector":{"matchLabels":{"app":"db"}}}))
+add("deployment bad selector operator", dep(spec={"selector":{"matchExpressions":[{"key":"app","operator":"Is","values":["web"]}]}}))
+add("deployment selector In without values", dep(spec={"selector":{"matchExpressions":[{"key":"app","operator":"In"}]}}))
+add("deployment selector bad label value", dep(spec={"selector":{"matchLabels":{"app":"-web-"}}}))
+add("deployment negative replicas", dep(spec={"replicas":-1}))
+add("deployment zero replicas", dep(spec={"replicas":0}))
+add("deployment maxSurge and maxUnavailable both 0", dep(spec={"strategy":ru(0,0)}))
+add("deployment maxSurge 0 maxUnavailable 0%", dep(spec={"strategy":ru("0%",0)}))
+add("deployment maxUnavailable 0 surge 1", dep(spec={"strategy":ru(0,1)}))
+add("deployment maxUnavailable 110%", dep(spec={"strategy":ru("110%",1)}))
+add("deployment maxSurge 200%", dep(spec={"strategy":ru(1,"200%")}))
+add("deployment maxUnavailable bad percent", dep(spec={"strategy":ru("abc",1)}))
+add("deployment maxUnavailable string number", dep(spec={"strategy":ru("5",0)}))
+add("deployment bad percent and surge 0", dep(spec={"strategy":ru("x%","0%")}))
+add("deployment negative maxSurge", dep(spec={"strategy":ru(1,-2)}))
+add("deployment negative maxUnavailable and surge 0", dep(spec={"strategy":ru(-1,0)}))
+add("deployment recreate with rollingUpdate", dep(spec={"strategy":{"type":"Recreate","rollingUpdate":{"maxSurge":1}}}))
+add("deployment recreate", dep(spec={"strategy":{"type":"Recreate"}}))
+add("deployment unknown strategy", dep(spec={"strategy":{"type":"BlueGreen"}}))
+add("deployment unknown strategy with rollingUpdate", dep(spec={"strategy":{"type":"Canary","rollingUpdate":{"maxSurge":"10%"}}}))
+add("deployment negative minReadySeconds", dep(spec={"minReadySeconds":-5}))
+add("deployment negative revisionHistoryLimit", dep(spec={"revisionHistoryLimit":-1}))
+add("deployment zero revisionHistoryLimit", dep(spec={"revisionHistoryLimit":0}))
+add("deployment progressDeadline equals minReady", dep(spec={"minReadySeconds":30,"progressDeadlineSeconds":30}))
+add("deployment negative progressDeadline", dep(spec={"progressDeadlineSeconds":-1}))
+add("deployment paused valid", dep(spec={"paused":True}))
+add("deployment bad name", dep(name="Web_1"))
+add("deployment no name", dep(name=""))
+add("deployment generateName only", dep(name="", meta={"generateName":"web-"}))
+add("deployment bad namespace", dep(ns="Bad.NS"))
+add("deployment restartPolicy Never", dep(spec={"template":tmpl(restartPolicy="Never")}))
+add("deployment activeDeadlineSeconds", dep(spec={"template":tmpl(activeDeadlineSeconds=30)}))
+add("deployment many errors", dep(name="x_y", spec={"replicas":-3,"selector":{"matchLabels":{"app":"db"}},"minReadySeconds":-1,"strategy":ru(0,0),"revisionHistoryLimit":-2,"progressDeadlineSeconds":-4}))
+add("deployment bad label on metadata", dep(meta={"labels":{"a/b/c":"x"}}))
+add("deployment container missing image", dep(spec={"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"c"}]}}}))
+add("deployment update selector changed", dep(spec={"selector":{"matchLabels":{"app":"web","tier":"fe"}},"template":tmpl({"app":"web","tier":"fe"})}), dep())
+add("deployment update valid scale", dep(spec={"replicas":5}), dep())
+add("deployment update to maxSurge 0 maxUnavailable 0", dep(spec={"strategy":ru(0,0)}), dep())
+add("deployment update selector removed", dep(spec={"selector":None}), dep())
+add("deployment update name changed", dep(name="web2"), dep())
+add("replicaset valid", rs())
+add("replicaset no selector", rs(spec={"selector":None}))
+add("replicaset empty selector", rs(spec={"selector":{}}))
+add("replicaset selector mismatch", rs(spec={"selector":{"matchExpressions":[{"key":"app","operator":"NotIn","values":["web"]}]}}))
+add("replicaset negative replicas and minReady", rs(spec={"replicas":-2,"minReadySeconds":-1}))
+add("replicaset bad name", rs(name="RS"))
+add("replicaset selector Exists with values", rs(spec={"selector":{"matchExpressions":[{"key":"app","operator":"Exists","values":["x"]}]}}))
+add("replicaset restartPolicy OnFailure", rs(spec={"template":tmpl(restartPolicy="OnFailure")}))
+add("replicaset update selector changed", rs(spec={"selector":{"matchLabels":{"app":"web","v":"2"}},"template":tmpl({"app":"web","v":"2"})}), rs())
+add("replicaset update replicas negative", rs(spec={"replicas":-1}), rs())
+add("replicaset update valid", rs(spec={"replicas":3}), rs())
+json.dump(C, open("cases.json","w"), indent=1)
+print(len(C))
