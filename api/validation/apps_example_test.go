@@ -1,0 +1,62 @@
+package validation_test
+
+import (
+	"fmt"
+
+	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/api/validation"
+)
+
+// A Deployment whose rolling update may neither add a pod nor take one
+// away could never roll out: the API server refuses it, as
+// `kubectl apply` shows.
+func ExampleValidateDeployment() {
+	zero := api.FromInt32(0)
+	d := &api.Deployment{
+		ObjectMeta: api.ObjectMeta{Name: "web", Namespace: "default"},
+		Spec: api.DeploymentSpec{
+			Selector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+			Template: api.PodTemplateSpec{
+				ObjectMeta: api.ObjectMeta{Labels: map[string]string{"app": "web"}},
+				Spec:       api.PodSpec{Containers: []api.Container{{Name: "nginx", Image: "nginx:1.27"}}},
+			},
+			Strategy: api.DeploymentStrategy{
+				Type:          api.RollingUpdateDeploymentStrategyType,
+				RollingUpdate: &api.RollingUpdateDeployment{MaxUnavailable: &zero, MaxSurge: &zero},
+			},
+		},
+	}
+	api.DefaultDeployment(d) // as the API server holds it
+	errs := validation.ValidateDeployment(d)
+	fmt.Println(validation.InvalidObjectMessage("Deployment", "apps", d.Name, errs))
+
+	// Allowing one extra pod during the rollout makes it valid.
+	one := api.FromInt32(1)
+	d.Spec.Strategy.RollingUpdate.MaxSurge = &one
+	fmt.Println(len(validation.ValidateDeployment(d)), "errors")
+	// Output:
+	// Deployment.apps "web" is invalid: spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0
+	// 0 errors
+}
+
+// The selector of a ReplicaSet is immutable in apps/v1: an update that
+// changes it is refused.
+func ExampleValidateReplicaSetUpdate() {
+	old := &api.ReplicaSet{
+		ObjectMeta: api.ObjectMeta{Name: "web-5d4f8", Namespace: "default", ResourceVersion: "12"},
+		Spec: api.ReplicaSetSpec{
+			Selector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+			Template: api.PodTemplateSpec{
+				ObjectMeta: api.ObjectMeta{Labels: map[string]string{"app": "web", "tier": "frontend"}},
+				Spec:       api.PodSpec{Containers: []api.Container{{Name: "nginx", Image: "nginx:1.27"}}},
+			},
+		},
+	}
+	api.DefaultReplicaSet(old)
+	rs := old.DeepCopy()
+	rs.Spec.Selector.MatchLabels["tier"] = "frontend"
+	errs := validation.ValidateReplicaSetUpdate(rs, old)
+	fmt.Println(validation.InvalidObjectMessage("ReplicaSet", "apps", rs.Name, errs))
+	// Output:
+	// ReplicaSet.apps "web-5d4f8" is invalid: spec.selector: Invalid value: {"matchLabels":{"app":"web","tier":"frontend"}}: field is immutable
+}
