@@ -43,10 +43,10 @@ func genDeployment(t *rapid.T) *api.Deployment {
 	d := &api.Deployment{
 		ObjectMeta: api.ObjectMeta{Name: rapid.SampledFrom([]string{"web", "web-1", "Web", ""}).Draw(t, "name"), Namespace: "default"},
 		Spec: api.DeploymentSpec{
-			Replicas: genInt32Ptr(t, "replicas", -2, 5),
-			Selector: &api.LabelSelector{MatchLabels: map[string]string{"app": rapid.SampledFrom([]string{"web", "db"}).Draw(t, "sel")}},
-			Template: tTemplate(),
-			Strategy: api.DeploymentStrategy{Type: api.DeploymentStrategyType(rapid.SampledFrom([]string{"", "Recreate", "RollingUpdate", "Other"}).Draw(t, "type"))},
+			Replicas:                genInt32Ptr(t, "replicas", -2, 5),
+			Selector:                &api.LabelSelector{MatchLabels: map[string]string{"app": rapid.SampledFrom([]string{"web", "db"}).Draw(t, "sel")}},
+			Template:                tTemplate(),
+			Strategy:                api.DeploymentStrategy{Type: api.DeploymentStrategyType(rapid.SampledFrom([]string{"", "Recreate", "RollingUpdate", "Other"}).Draw(t, "type"))},
 			MinReadySeconds:         int32(rapid.IntRange(-1, 40).Draw(t, "minReady")),
 			RevisionHistoryLimit:    genInt32Ptr(t, "history", -1, 10),
 			Paused:                  rapid.Bool().Draw(t, "paused"),
