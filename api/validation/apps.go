@@ -220,8 +220,16 @@ func validateDeploymentStrategy(s *api.DeploymentStrategy, p api.Path) api.Field
 		}
 		return validateRollingUpdateDeployment(s.RollingUpdate, p.Child("rollingUpdate"))
 	}
-	return api.FieldErrors{api.NotSupported(p, jsonValue{internalStrategy(s)},
+	return api.FieldErrors{api.NotSupported(p, jsonValue{deploymentStrategyValue(s)},
 		[]string{string(api.RecreateDeploymentStrategyType), string(api.RollingUpdateDeploymentStrategyType)})}
+}
+
+func deploymentStrategyValue(s *api.DeploymentStrategy) strategyValue {
+	var mu, ms *api.IntOrString
+	if ru := s.RollingUpdate; ru != nil {
+		mu, ms = ru.MaxUnavailable, ru.MaxSurge
+	}
+	return internalStrategy(string(s.Type), mu, ms, s.RollingUpdate != nil)
 }
 
 // validateRollingUpdateDeployment is upstream's
@@ -235,10 +243,7 @@ func validateRollingUpdateDeployment(ru *api.RollingUpdateDeployment, p api.Path
 	if intOrPercentValue(mu) == 0 && intOrPercentValue(ms) == 0 {
 		errs = append(errs, api.Invalid(up, jsonValue{mu}, "may not be 0 when `maxSurge` is 0"))
 	}
-	if v, ok := percentValue(mu); ok && v > 100 {
-		errs = append(errs, api.Invalid(up, jsonValue{mu}, "must not be greater than 100%"))
-	}
-	return errs
+	return append(errs, notOver100Percent(mu, up)...)
 }
 
 // validatePositiveIntOrPercent is upstream's ValidatePositiveIntOrPercent:
@@ -328,10 +333,143 @@ type rollingUpdateValue struct {
 	MaxSurge       api.IntOrString
 }
 
-func internalStrategy(s *api.DeploymentStrategy) strategyValue {
-	out := strategyValue{Type: string(s.Type)}
-	if ru := s.RollingUpdate; ru != nil {
-		out.RollingUpdate = &rollingUpdateValue{MaxUnavailable: derefIntOrString(ru.MaxUnavailable), MaxSurge: derefIntOrString(ru.MaxSurge)}
+// internalStrategy is the value of a Deployment's or DaemonSet's update
+// strategy in an Unsupported value error (both internal types have the
+// same shape).
+func internalStrategy(typ string, maxUnavailable, maxSurge *api.IntOrString, rolling bool) strategyValue {
+	out := strategyValue{Type: typ}
+	if rolling {
+		out.RollingUpdate = &rollingUpdateValue{MaxUnavailable: derefIntOrString(maxUnavailable), MaxSurge: derefIntOrString(maxSurge)}
 	}
 	return out
+}
+
+// ValidateDaemonSet returns the field errors kube-apiserver v1.36.3
+// gives when asked to create the DaemonSet ds (apps validation's
+// ValidateDaemonSet): the object metadata as for a Deployment, then the
+// spec in upstream's order: the selector's syntax, the selector matching
+// the template's labels (a nil selector matches nothing) and not empty,
+// the template (restartPolicy Always, no activeDeadlineSeconds),
+// minReadySeconds not negative, spec.updateStrategy (OnDelete, or
+// RollingUpdate whose maxUnavailable and maxSurge are non-negative
+// integers or percentages of at most 100%, exactly one of them not 0),
+// and revisionHistoryLimit not negative. The deprecated
+// templateGeneration the DaemonSet strategy keeps (1 on create, moved
+// with each template change) always passes and is not checked. ds is
+// expected defaulted (api.DefaultDaemonSet). A nil ds gives a Required
+// error at spec. ds is not modified.
+func ValidateDaemonSet(ds *api.DaemonSet) api.FieldErrors {
+	return Options{}.ValidateDaemonSet(ds)
+}
+
+// ValidateDaemonSet is the package's ValidateDaemonSet under these
+// kube-apiserver options.
+func (o Options) ValidateDaemonSet(ds *api.DaemonSet) api.FieldErrors {
+	if ds == nil {
+		return api.FieldErrors{api.Required(api.NewPath("spec"), "a DaemonSet is required")}
+	}
+	errs := validateObjectMeta(&ds.ObjectMeta, api.NewPath("metadata"))
+	return append(errs, o.validateDaemonSetSpec(&ds.Spec)...)
+}
+
+// ValidateDaemonSetUpdate returns the field errors kube-apiserver
+// v1.36.3 gives when asked to update the DaemonSet old to ds (apps
+// validation's ValidateDaemonSetUpdate): the metadata update rules, an
+// immutable spec.selector (reported before the spec's own errors, as
+// upstream orders them), then the spec as ValidateDaemonSet checks it.
+// A nil ds or old gives a Required error at metadata. Neither is
+// modified.
+func ValidateDaemonSetUpdate(ds, old *api.DaemonSet) api.FieldErrors {
+	return Options{}.ValidateDaemonSetUpdate(ds, old)
+}
+
+// ValidateDaemonSetUpdate is the package's ValidateDaemonSetUpdate under
+// these kube-apiserver options.
+func (o Options) ValidateDaemonSetUpdate(ds, old *api.DaemonSet) api.FieldErrors {
+	if ds == nil || old == nil {
+		return api.FieldErrors{api.Required(api.NewPath("metadata"), "both the new and the old DaemonSet are required")}
+	}
+	errs := validateObjectMetaUpdate(&ds.ObjectMeta, &old.ObjectMeta, api.NewPath("metadata"))
+	errs = append(errs, immutableSelector(ds.Spec.Selector, old.Spec.Selector)...)
+	return append(errs, o.validateDaemonSetSpec(&ds.Spec)...)
+}
+
+// validateDaemonSetSpec is upstream's ValidateDaemonSetSpec at spec.
+func (o Options) validateDaemonSetSpec(s *api.DaemonSetSpec) api.FieldErrors {
+	spec := api.NewPath("spec")
+	errs := validateLabelSelector(s.Selector, spec.Child("selector"))
+	errs = append(errs, o.daemonSetTemplate(s)...)
+	errs = append(errs, nonNegative(int64(s.MinReadySeconds), spec.Child("minReadySeconds"))...)
+	errs = append(errs, validateDaemonSetUpdateStrategy(&s.UpdateStrategy, spec.Child("updateStrategy"))...)
+	if s.RevisionHistoryLimit != nil {
+		errs = append(errs, nonNegative(int64(*s.RevisionHistoryLimit), spec.Child("revisionHistoryLimit"))...)
+	}
+	return errs
+}
+
+// daemonSetTemplate is the selector and template part of a DaemonSet's
+// spec: the selector (when it converts) matching the template's labels,
+// a set selector not empty, the template and the always-restart rule.
+func (o Options) daemonSetTemplate(s *api.DaemonSetSpec) api.FieldErrors {
+	spec := api.NewPath("spec")
+	tmpl := spec.Child("template")
+	var errs api.FieldErrors
+	if sel, err := api.LabelSelectorAsSelector(s.Selector); err == nil && !sel.Matches(api.Set(s.Template.Labels)) {
+		errs = append(errs, selectorMismatch(tmpl, s.Template.Labels))
+	}
+	if sl := s.Selector; sl != nil && len(sl.MatchLabels)+len(sl.MatchExpressions) == 0 {
+		errs = append(errs, api.Invalid(spec.Child("selector"), jsonValue{sl}, "empty selector is invalid for daemonset"))
+	}
+	errs = append(errs, o.ValidatePodTemplateSpec(&s.Template, tmpl)...)
+	return append(errs, alwaysRestart(&s.Template, tmpl, "DaemonSet")...)
+}
+
+// validateDaemonSetUpdateStrategy is upstream's
+// ValidateDaemonSetUpdateStrategy.
+func validateDaemonSetUpdateStrategy(s *api.DaemonSetUpdateStrategy, p api.Path) api.FieldErrors {
+	switch s.Type {
+	case api.OnDeleteDaemonSetStrategyType:
+		return nil
+	case api.RollingUpdateDaemonSetStrategyType:
+		if s.RollingUpdate == nil {
+			return api.FieldErrors{api.Required(p.Child("rollingUpdate"), "")}
+		}
+		return validateRollingUpdateDaemonSet(s.RollingUpdate, p.Child("rollingUpdate"))
+	}
+	var mu, ms *api.IntOrString
+	if ru := s.RollingUpdate; ru != nil {
+		mu, ms = ru.MaxUnavailable, ru.MaxSurge
+	}
+	return api.FieldErrors{api.NotSupported(p, jsonValue{internalStrategy(string(s.Type), mu, ms, s.RollingUpdate != nil)},
+		[]string{string(api.RollingUpdateDaemonSetStrategyType), string(api.OnDeleteDaemonSetStrategyType)})}
+}
+
+// validateRollingUpdateDaemonSet is upstream's
+// ValidateRollingUpdateDaemonSet: both values non-negative integers or
+// percentages of at most 100%, and exactly one of them not 0 (a DaemonSet
+// either surges or goes unavailable, never both).
+func validateRollingUpdateDaemonSet(ru *api.RollingUpdateDaemonSet, p api.Path) api.FieldErrors {
+	mu, ms := derefIntOrString(ru.MaxUnavailable), derefIntOrString(ru.MaxSurge)
+	up, sp := p.Child("maxUnavailable"), p.Child("maxSurge")
+	errs := validatePositiveIntOrPercent(mu, up)
+	errs = append(errs, validatePositiveIntOrPercent(ms, sp)...)
+	errs = append(errs, notOver100Percent(mu, up)...)
+	errs = append(errs, notOver100Percent(ms, sp)...)
+	unavailable, surge := intOrPercentValue(mu) != 0, intOrPercentValue(ms) != 0
+	switch {
+	case unavailable && surge:
+		errs = append(errs, api.Invalid(sp, jsonValue{ms}, "may not be set when maxUnavailable is non-zero"))
+	case !unavailable && !surge:
+		errs = append(errs, api.Required(up, "cannot be 0 when maxSurge is 0"))
+	}
+	return errs
+}
+
+// notOver100Percent is upstream's IsNotMoreThan100Percent: a valid
+// percentage may not exceed 100%.
+func notOver100Percent(v api.IntOrString, p api.Path) api.FieldErrors {
+	if n, ok := percentValue(v); ok && n > 100 {
+		return api.FieldErrors{api.Invalid(p, jsonValue{v}, "must not be greater than 100%")}
+	}
+	return nil
 }

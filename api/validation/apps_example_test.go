@@ -60,3 +60,28 @@ func ExampleValidateReplicaSetUpdate() {
 	// Output:
 	// ReplicaSet.apps "web-5d4f8" is invalid: spec.selector: Invalid value: {"matchLabels":{"app":"web","tier":"frontend"}}: field is immutable
 }
+
+// A DaemonSet's rolling update either surges a new pod onto a node
+// before the old one goes (maxSurge) or takes the old one away first
+// (maxUnavailable), never both.
+func ExampleValidateDaemonSet() {
+	one := api.FromInt32(1)
+	ds := &api.DaemonSet{
+		ObjectMeta: api.ObjectMeta{Name: "fluentd", Namespace: "kube-system"},
+		Spec: api.DaemonSetSpec{
+			Selector: &api.LabelSelector{MatchLabels: map[string]string{"name": "fluentd"}},
+			Template: api.PodTemplateSpec{
+				ObjectMeta: api.ObjectMeta{Labels: map[string]string{"name": "fluentd"}},
+				Spec:       api.PodSpec{Containers: []api.Container{{Name: "fluentd", Image: "fluentd:v1.16"}}},
+			},
+			UpdateStrategy: api.DaemonSetUpdateStrategy{
+				Type:          api.RollingUpdateDaemonSetStrategyType,
+				RollingUpdate: &api.RollingUpdateDaemonSet{MaxUnavailable: &one, MaxSurge: &one},
+			},
+		},
+	}
+	api.DefaultDaemonSet(ds)
+	fmt.Println(validation.InvalidObjectMessage("DaemonSet", "apps", ds.Name, validation.ValidateDaemonSet(ds)))
+	// Output:
+	// DaemonSet.apps "fluentd" is invalid: spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: 1: may not be set when maxUnavailable is non-zero
+}

@@ -138,8 +138,8 @@ func TestPropertyBothZero(t *testing.T) {
 	})
 }
 
-// FuzzValidateApps decodes arbitrary JSON as an old and a new Deployment
-// and as an old and a new ReplicaSet and runs the validators, defaulted
+// FuzzValidateApps decodes arbitrary JSON as an old and a new Deployment,
+// ReplicaSet and DaemonSet and runs the validators, defaulted
 // and not: none may panic.
 func FuzzValidateApps(f *testing.F) {
 	if b, err := os.ReadFile("testdata/apps/vectors.json"); err == nil {
@@ -171,6 +171,13 @@ func FuzzValidateApps(f *testing.F) {
 			validation.ValidateReplicaSetUpdate(&rs, &ors)
 			api.DefaultReplicaSet(&rs)
 			validation.ValidateReplicaSet(&rs)
+		}
+		var ds, ods api.DaemonSet
+		if json.Unmarshal(newJSON, &ds) == nil && json.Unmarshal(oldJSON, &ods) == nil {
+			validation.ValidateDaemonSet(&ds)
+			validation.ValidateDaemonSetUpdate(&ds, &ods)
+			api.DefaultDaemonSet(&ds)
+			validation.ValidateDaemonSet(&ds)
 		}
 	})
 }

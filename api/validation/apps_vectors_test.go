@@ -46,6 +46,13 @@ func decodeApps(t *testing.T, raw json.RawMessage) api.Object {
 		}
 		api.DefaultReplicaSet(rs)
 		return rs
+	case "DaemonSet":
+		ds := &api.DaemonSet{}
+		if err := json.Unmarshal(raw, ds); err != nil {
+			t.Fatal(err)
+		}
+		api.DefaultDaemonSet(ds)
+		return ds
 	}
 	t.Fatalf("kind %q", tm.Kind)
 	return nil
@@ -70,6 +77,13 @@ func validateApps(obj, old api.Object) (api.FieldErrors, string) {
 			errs = validation.ValidateReplicaSet(x)
 		} else {
 			errs = validation.ValidateReplicaSetUpdate(x, old.(*api.ReplicaSet))
+		}
+	case *api.DaemonSet:
+		kind, name = "DaemonSet", x.Name
+		if old == nil {
+			errs = validation.ValidateDaemonSet(x)
+		} else {
+			errs = validation.ValidateDaemonSetUpdate(x, old.(*api.DaemonSet))
 		}
 	}
 	if len(errs) == 0 {

@@ -93,6 +93,19 @@ var nilCases = map[string]func(t *testing.T){
 			t.Errorf("got %q, want %q", got, want)
 		}
 	},
+	"ValidateDaemonSet": func(t *testing.T) {
+		requiredAt(t, validation.ValidateDaemonSet(nil), "spec")
+	},
+	"Options.ValidateDaemonSet": func(t *testing.T) {
+		requiredAt(t, validation.Options{}.ValidateDaemonSet(nil), "spec")
+	},
+	"ValidateDaemonSetUpdate": func(t *testing.T) {
+		requiredAtMetadata(t, validation.ValidateDaemonSetUpdate(nil, &api.DaemonSet{}))
+		requiredAtMetadata(t, validation.ValidateDaemonSetUpdate(&api.DaemonSet{}, nil))
+	},
+	"Options.ValidateDaemonSetUpdate": func(t *testing.T) {
+		requiredAtMetadata(t, validation.Options{}.ValidateDaemonSetUpdate(nil, nil))
+	},
 	"ValidateDeployment": func(t *testing.T) {
 		requiredAt(t, validation.ValidateDeployment(nil), "spec")
 	},

@@ -63,7 +63,8 @@ func (o Options) ValidatePodTemplateSpec(t *api.PodTemplateSpec, fldPath api.Pat
 // (workloads.GenerateJobSelector), as the Job strategy generates it
 // before validating. The rest of the workload (replicas, strategies,
 // label selector syntax beyond "invalid label selector", object
-// metadata) is not checked here. The object is not modified. A nil
+// metadata) is not checked here: ValidateDeployment, ValidateReplicaSet
+// and ValidateDaemonSet (and their Update forms) check the whole object. The object is not modified. A nil
 // workload gives a Required error at spec; another type an Invalid
 // error at kind.
 func ValidateWorkloadTemplate(obj api.Object) api.FieldErrors {
@@ -74,7 +75,6 @@ func ValidateWorkloadTemplate(obj api.Object) api.FieldErrors {
 // under these kube-apiserver options.
 func (o Options) ValidateWorkloadTemplate(obj api.Object) api.FieldErrors {
 	spec := api.NewPath("spec")
-	tmpl := spec.Child("template")
 	required := api.FieldErrors{api.Required(spec, "a workload is required")}
 	switch x := obj.(type) {
 	case *api.Deployment:
@@ -98,16 +98,7 @@ func (o Options) ValidateWorkloadTemplate(obj api.Object) api.FieldErrors {
 		if x == nil {
 			return required
 		}
-		errs := api.FieldErrors{}
-		sel, err := api.LabelSelectorAsSelector(x.Spec.Selector)
-		if err == nil && !sel.Matches(api.Set(x.Spec.Template.Labels)) {
-			errs = append(errs, selectorMismatch(tmpl, x.Spec.Template.Labels))
-		}
-		if s := x.Spec.Selector; s != nil && len(s.MatchLabels)+len(s.MatchExpressions) == 0 {
-			errs = append(errs, api.Invalid(spec.Child("selector"), jsonValue{s}, "empty selector is invalid for daemonset"))
-		}
-		errs = append(errs, o.ValidatePodTemplateSpec(&x.Spec.Template, tmpl)...)
-		return append(errs, alwaysRestart(&x.Spec.Template, tmpl, "DaemonSet")...)
+		return append(api.FieldErrors{}, o.daemonSetTemplate(&x.Spec)...)
 	case *api.Job:
 		if x == nil {
 			return required

@@ -1,10 +1,10 @@
 // Command appsoracle prints kube-apiserver v1.36.3's validation errors for
-// apps/v1 Deployments and ReplicaSets given as JSON: each object is decoded
+// apps/v1 Deployments, ReplicaSets and DaemonSets given as JSON: each object is decoded
 // and defaulted as the API server does (legacyscheme, apps/v1 defaults,
 // conversion to the internal apps types), then checked by upstream's
-// ValidateDeployment / ValidateReplicaSet (create) or ValidateDeploymentUpdate
-// / ValidateReplicaSetUpdate (update, against an old object decoded the same
-// way). It reads a JSON array of {name, object, old} on stdin and writes the
+// ValidateDeployment / ValidateReplicaSet / ValidateDaemonSet (create) or
+// ValidateDeploymentUpdate / ValidateReplicaSetUpdate / ValidateDaemonSetUpdate
+// (update, against an old object decoded the same way). It reads a JSON array of {name, object, old} on stdin and writes the
 // same array with "errors" (each field error's text) and "message" (the 422
 // Invalid status message) added.
 package main
@@ -15,6 +15,7 @@ import (
 	"os"
 
 	appsv1 "k8s.io/api/apps/v1"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -48,6 +49,8 @@ func decode(raw json.RawMessage) (runtime.Object, error) {
 		ext, internal = &appsv1.Deployment{}, &apps.Deployment{}
 	case "ReplicaSet":
 		ext, internal = &appsv1.ReplicaSet{}, &apps.ReplicaSet{}
+	case "DaemonSet":
+		ext, internal = &appsv1.DaemonSet{}, &apps.DaemonSet{}
 	default:
 		return nil, fmt.Errorf("kind %q", tm.Kind)
 	}
@@ -90,6 +93,23 @@ func run(c *vcase) error {
 		} else {
 			o := old.(*apps.ReplicaSet)
 			errs = appsvalidation.ValidateReplicaSetUpdate(x, o, podutil.GetValidationOptionsFromPodTemplate(&x.Spec.Template, &o.Spec.Template))
+		}
+	case *apps.DaemonSet:
+		// The DaemonSet strategy keeps templateGeneration: 1 on create,
+		// the old one moved by a template change on update.
+		kind, name = "DaemonSet", x.Name
+		if old == nil {
+			x.Spec.TemplateGeneration = 1
+			errs = appsvalidation.ValidateDaemonSet(x, podutil.GetValidationOptionsFromPodTemplate(&x.Spec.Template, nil))
+		} else {
+			o := old.(*apps.DaemonSet)
+			o.Spec.TemplateGeneration = 1
+			x.Spec.TemplateGeneration = 1
+			if !apiequality.Semantic.DeepEqual(x.Spec.Template, o.Spec.Template) {
+				x.Spec.TemplateGeneration = 2
+			}
+			opts := podutil.GetValidationOptionsFromPodTemplate(&x.Spec.Template, &o.Spec.Template)
+			errs = appsvalidation.ValidateDaemonSetUpdate(x, o, opts)
 		}
 	}
 	c.Errors = []string{}

@@ -80,5 +80,32 @@ add("replicaset restartPolicy OnFailure", rs(spec={"template":tmpl(restartPolicy
 add("replicaset update selector changed", rs(spec={"selector":{"matchLabels":{"app":"web","v":"2"}},"template":tmpl({"app":"web","v":"2"})}), rs())
 add("replicaset update replicas negative", rs(spec={"replicas":-1}), rs())
 add("replicaset update valid", rs(spec={"replicas":3}), rs())
+def ds(name="agent", ns="default", spec=None, meta=None):
+    d = dep(name, ns, spec, meta); d["kind"]="DaemonSet"
+    return d
+def dsru(mu=None, ms=None):
+    r = {}
+    if mu is not None: r["maxUnavailable"]=mu
+    if ms is not None: r["maxSurge"]=ms
+    return {"type":"RollingUpdate","rollingUpdate":r}
+add("daemonset valid", ds())
+add("daemonset no selector", ds(spec={"selector":None}))
+add("daemonset empty selector", ds(spec={"selector":{}}))
+add("daemonset selector mismatch", ds(spec={"selector":{"matchLabels":{"app":"db"}}}))
+add("daemonset bad selector operator", ds(spec={"selector":{"matchExpressions":[{"key":"app","operator":"Is","values":["web"]}]}}))
+add("daemonset surge and unavailable both set", ds(spec={"updateStrategy":dsru(1,1)}))
+add("daemonset surge and unavailable both 0", ds(spec={"updateStrategy":dsru(0,"0%")}))
+add("daemonset surge only", ds(spec={"updateStrategy":dsru(0,"10%")}))
+add("daemonset maxSurge 150%", ds(spec={"updateStrategy":dsru(0,"150%")}))
+add("daemonset bad percent", ds(spec={"updateStrategy":dsru("abc",0)}))
+add("daemonset negative maxUnavailable", ds(spec={"updateStrategy":dsru(-1,0)}))
+add("daemonset OnDelete", ds(spec={"updateStrategy":{"type":"OnDelete"}}))
+add("daemonset OnDelete with rollingUpdate", ds(spec={"updateStrategy":{"type":"OnDelete","rollingUpdate":{"maxSurge":1}}}))
+add("daemonset unknown strategy", ds(spec={"updateStrategy":{"type":"Canary"}}))
+add("daemonset negative minReady and history", ds(spec={"minReadySeconds":-1,"revisionHistoryLimit":-1}))
+add("daemonset bad name", ds(name="Agent"))
+add("daemonset restartPolicy Never", ds(spec={"template":tmpl(restartPolicy="Never")}))
+add("daemonset update selector changed and bad strategy", ds(spec={"selector":{"matchLabels":{"app":"web","x":"y"}},"template":tmpl({"app":"web","x":"y"}),"updateStrategy":dsru(1,1)}), ds())
+add("daemonset update template changed", ds(spec={"template":tmpl(restartPolicy="Always",terminationGracePeriodSeconds=5)}), ds())
 json.dump(C, open("cases.json","w"), indent=1)
 print(len(C))
