@@ -563,9 +563,9 @@ func (m *Machine) removePodFinalizer(key, uid, finalizer string, _ time.Time) er
 
 // prepareWorkload is what kube-apiserver does to a workload object on
 // create (old nil) or update before storing it: the apps/v1 or batch/v1
-// defaulting (api.DefaultDeployment, ...), its validation (the whole of a
-// Deployment's, ReplicaSet's or DaemonSet's, the selector and pod template of the other
-// kinds: validateWorkloadTemplate; a refusal is the 422
+// defaulting (api.DefaultDeployment, ...), its validation (the whole of
+// an apps kind's, a Job's selector and pod template:
+// validateWorkloadTemplate; a refusal is the 422
 // "Deployment.apps \"web\" is invalid: ..." text), and on update the
 // generation bump of a spec change; a DaemonSet's deprecated.daemonset.template.generation
 // annotation starts at 1 and moves with each template change (the
@@ -633,11 +633,11 @@ func prepareWorkload(o, old api.Object) error {
 
 // validateWorkloadTemplate refuses a workload the API server refuses,
 // with the API server's message (validation.InvalidObjectMessage). A
-// Deployment, ReplicaSet or DaemonSet gets the whole apps validation
-// (validation.ValidateDeployment, ValidateReplicaSet, ValidateDaemonSet
-// and their Update forms: metadata, replicas, strategy, selector and
-// template); a StatefulSet or Job its selector and pod template
-// (validation.ValidateWorkloadTemplate). An update without
+// Deployment, ReplicaSet, DaemonSet or StatefulSet gets the whole apps
+// validation (validation.ValidateDeployment, ValidateReplicaSet,
+// ValidateDaemonSet, ValidateStatefulSet and their Update forms:
+// metadata, replicas, strategy, selector, template, ...); a Job its
+// selector and pod template (validation.ValidateWorkloadTemplate). An update without
 // a resourceVersion is unconditional: it is checked with the stored
 // object's, as the registry fills it in. A new Job is checked as its
 // selector will be generated (with a stand-in uid: the uid's value does
@@ -662,6 +662,12 @@ func validateWorkloadTemplate(o, old api.Object) error {
 			errs = validation.ValidateReplicaSet(x)
 		} else {
 			errs = validation.ValidateReplicaSetUpdate(x, old.(*api.ReplicaSet))
+		}
+	case *api.StatefulSet:
+		if old == nil {
+			errs = validation.ValidateStatefulSet(x)
+		} else {
+			errs = validation.ValidateStatefulSetUpdate(x, old.(*api.StatefulSet))
 		}
 	case *api.DaemonSet:
 		if old == nil {

@@ -85,3 +85,32 @@ func ExampleValidateDaemonSet() {
 	// Output:
 	// DaemonSet.apps "fluentd" is invalid: spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: 1: may not be set when maxUnavailable is non-zero
 }
+
+// A StatefulSet's pods are named after it and get DNS names under its
+// headless Service, so its name must be a DNS label; and once created,
+// only replicas, ordinals, template, updateStrategy,
+// revisionHistoryLimit, the PVC retention policy and minReadySeconds may
+// change.
+func ExampleValidateStatefulSet() {
+	set := &api.StatefulSet{
+		ObjectMeta: api.ObjectMeta{Name: "web.v2", Namespace: "default"},
+		Spec: api.StatefulSetSpec{
+			ServiceName: "nginx",
+			Selector:    &api.LabelSelector{MatchLabels: map[string]string{"app": "nginx"}},
+			Template: api.PodTemplateSpec{
+				ObjectMeta: api.ObjectMeta{Labels: map[string]string{"app": "nginx"}},
+				Spec:       api.PodSpec{Containers: []api.Container{{Name: "nginx", Image: "registry.k8s.io/nginx-slim:0.24"}}},
+			},
+		},
+	}
+	api.DefaultStatefulSet(set)
+	fmt.Println(validation.InvalidObjectMessage("StatefulSet", "apps", set.Name, validation.ValidateStatefulSet(set)))
+
+	set.Name, set.ResourceVersion = "web", "7"
+	renamed := set.DeepCopy()
+	renamed.Spec.ServiceName = "nginx-headless"
+	fmt.Println(validation.InvalidObjectMessage("StatefulSet", "apps", set.Name, validation.ValidateStatefulSetUpdate(renamed, set)))
+	// Output:
+	// StatefulSet.apps "web.v2" is invalid: metadata.name: Invalid value: "web.v2": must not contain dots
+	// StatefulSet.apps "web" is invalid: spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden
+}

@@ -139,7 +139,7 @@ func TestPropertyBothZero(t *testing.T) {
 }
 
 // FuzzValidateApps decodes arbitrary JSON as an old and a new Deployment,
-// ReplicaSet and DaemonSet and runs the validators, defaulted
+// ReplicaSet, DaemonSet and StatefulSet and runs the validators, defaulted
 // and not: none may panic.
 func FuzzValidateApps(f *testing.F) {
 	if b, err := os.ReadFile("testdata/apps/vectors.json"); err == nil {
@@ -178,6 +178,13 @@ func FuzzValidateApps(f *testing.F) {
 			validation.ValidateDaemonSetUpdate(&ds, &ods)
 			api.DefaultDaemonSet(&ds)
 			validation.ValidateDaemonSet(&ds)
+		}
+		var set, oset api.StatefulSet
+		if json.Unmarshal(newJSON, &set) == nil && json.Unmarshal(oldJSON, &oset) == nil {
+			validation.ValidateStatefulSet(&set)
+			validation.ValidateStatefulSetUpdate(&set, &oset)
+			api.DefaultStatefulSet(&set)
+			validation.ValidateStatefulSet(&set)
 		}
 	})
 }

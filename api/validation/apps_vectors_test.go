@@ -53,6 +53,13 @@ func decodeApps(t *testing.T, raw json.RawMessage) api.Object {
 		}
 		api.DefaultDaemonSet(ds)
 		return ds
+	case "StatefulSet":
+		set := &api.StatefulSet{}
+		if err := json.Unmarshal(raw, set); err != nil {
+			t.Fatal(err)
+		}
+		api.DefaultStatefulSet(set)
+		return set
 	}
 	t.Fatalf("kind %q", tm.Kind)
 	return nil
@@ -84,6 +91,13 @@ func validateApps(obj, old api.Object) (api.FieldErrors, string) {
 			errs = validation.ValidateDaemonSet(x)
 		} else {
 			errs = validation.ValidateDaemonSetUpdate(x, old.(*api.DaemonSet))
+		}
+	case *api.StatefulSet:
+		kind, name = "StatefulSet", x.Name
+		if old == nil {
+			errs = validation.ValidateStatefulSet(x)
+		} else {
+			errs = validation.ValidateStatefulSetUpdate(x, old.(*api.StatefulSet))
 		}
 	}
 	if len(errs) == 0 {

@@ -106,6 +106,19 @@ var nilCases = map[string]func(t *testing.T){
 	"Options.ValidateDaemonSetUpdate": func(t *testing.T) {
 		requiredAtMetadata(t, validation.Options{}.ValidateDaemonSetUpdate(nil, nil))
 	},
+	"ValidateStatefulSet": func(t *testing.T) {
+		requiredAt(t, validation.ValidateStatefulSet(nil), "spec")
+	},
+	"Options.ValidateStatefulSet": func(t *testing.T) {
+		requiredAt(t, validation.Options{}.ValidateStatefulSet(nil), "spec")
+	},
+	"ValidateStatefulSetUpdate": func(t *testing.T) {
+		requiredAtMetadata(t, validation.ValidateStatefulSetUpdate(nil, &api.StatefulSet{}))
+		requiredAtMetadata(t, validation.ValidateStatefulSetUpdate(&api.StatefulSet{}, nil))
+	},
+	"Options.ValidateStatefulSetUpdate": func(t *testing.T) {
+		requiredAtMetadata(t, validation.Options{}.ValidateStatefulSetUpdate(nil, nil))
+	},
 	"ValidateDeployment": func(t *testing.T) {
 		requiredAt(t, validation.ValidateDeployment(nil), "spec")
 	},

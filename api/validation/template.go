@@ -63,8 +63,9 @@ func (o Options) ValidatePodTemplateSpec(t *api.PodTemplateSpec, fldPath api.Pat
 // (workloads.GenerateJobSelector), as the Job strategy generates it
 // before validating. The rest of the workload (replicas, strategies,
 // label selector syntax beyond "invalid label selector", object
-// metadata) is not checked here: ValidateDeployment, ValidateReplicaSet
-// and ValidateDaemonSet (and their Update forms) check the whole object. The object is not modified. A nil
+// metadata) is not checked here: ValidateDeployment, ValidateReplicaSet,
+// ValidateDaemonSet and ValidateStatefulSet (and their Update forms)
+// check the whole object. The object is not modified. A nil
 // workload gives a Required error at spec; another type an Invalid
 // error at kind.
 func ValidateWorkloadTemplate(obj api.Object) api.FieldErrors {
@@ -129,9 +130,19 @@ func (o Options) replicatedTemplate(s *api.LabelSelector, t *api.PodTemplateSpec
 // claim template), and its labels and annotations are checked a second
 // time, as upstream's ValidatePodTemplateSpecForStatefulSet does.
 func (o Options) statefulSetTemplate(set *api.StatefulSet) api.FieldErrors {
+	errs := selectorPresent(set.Spec.Selector, api.NewPath("spec").Child("selector"), "statefulset")
+	return append(errs, o.statefulSetPodTemplate(set, false)...)
+}
+
+// statefulSetPodTemplate is the part of statefulSetTemplate after the
+// selector's presence: the selector converted, the template checked
+// against it (its pod template rules left out with skipSpec, as an
+// update of a StatefulSet whose stored spec is already invalid does),
+// and the always-restart rule.
+func (o Options) statefulSetPodTemplate(set *api.StatefulSet, skipSpec bool) api.FieldErrors {
 	spec := api.NewPath("spec")
 	tmpl := spec.Child("template")
-	errs := selectorPresent(set.Spec.Selector, spec.Child("selector"), "statefulset")
+	var errs api.FieldErrors
 	if sel, err := api.LabelSelectorAsSelector(set.Spec.Selector); err != nil {
 		errs = append(errs, api.Invalid(spec.Child("selector"), jsonValue{set.Spec.Selector}, ""))
 	} else {
@@ -160,7 +171,9 @@ func (o Options) statefulSetTemplate(set *api.StatefulSet) api.FieldErrors {
 		if !sel.Empty() && !sel.Matches(api.Set(t.Labels)) {
 			errs = append(errs, selectorMismatch(tmpl, t.Labels))
 		}
-		errs = append(errs, o.ValidatePodTemplateSpec(&t, tmpl)...)
+		if !skipSpec {
+			errs = append(errs, o.ValidatePodTemplateSpec(&t, tmpl)...)
+		}
 		errs = append(errs, validateLabels(t.Labels, tmpl.Child("labels"))...)
 		errs = append(errs, validateAnnotations(t.Annotations, tmpl.Child("annotations"))...)
 		errs = append(errs, validatePodAnnotations(t.Annotations, &t.Spec, tmpl.Child("annotations"), false)...)

@@ -1,10 +1,9 @@
 // Command appsoracle prints kube-apiserver v1.36.3's validation errors for
-// apps/v1 Deployments, ReplicaSets and DaemonSets given as JSON: each object is decoded
+// apps/v1 Deployments, ReplicaSets, DaemonSets and StatefulSets given as JSON: each object is decoded
 // and defaulted as the API server does (legacyscheme, apps/v1 defaults,
 // conversion to the internal apps types), then checked by upstream's
-// ValidateDeployment / ValidateReplicaSet / ValidateDaemonSet (create) or
-// ValidateDeploymentUpdate / ValidateReplicaSetUpdate / ValidateDaemonSetUpdate
-// (update, against an old object decoded the same way). It reads a JSON array of {name, object, old} on stdin and writes the
+// ValidateDeployment / ValidateReplicaSet / ValidateDaemonSet /
+// ValidateStatefulSet (create) or their Update forms (update, against an old object decoded the same way). It reads a JSON array of {name, object, old} on stdin and writes the
 // same array with "errors" (each field error's text) and "message" (the 422
 // Invalid status message) added.
 package main
@@ -51,6 +50,8 @@ func decode(raw json.RawMessage) (runtime.Object, error) {
 		ext, internal = &appsv1.ReplicaSet{}, &apps.ReplicaSet{}
 	case "DaemonSet":
 		ext, internal = &appsv1.DaemonSet{}, &apps.DaemonSet{}
+	case "StatefulSet":
+		ext, internal = &appsv1.StatefulSet{}, &apps.StatefulSet{}
 	default:
 		return nil, fmt.Errorf("kind %q", tm.Kind)
 	}
@@ -110,6 +111,14 @@ func run(c *vcase) error {
 			}
 			opts := podutil.GetValidationOptionsFromPodTemplate(&x.Spec.Template, &o.Spec.Template)
 			errs = appsvalidation.ValidateDaemonSetUpdate(x, o, opts)
+		}
+	case *apps.StatefulSet:
+		kind, name = "StatefulSet", x.Name
+		if old == nil {
+			errs = appsvalidation.ValidateStatefulSet(x, podutil.GetValidationOptionsFromPodTemplate(&x.Spec.Template, nil))
+		} else {
+			o := old.(*apps.StatefulSet)
+			errs = appsvalidation.ValidateStatefulSetUpdate(x, o, podutil.GetValidationOptionsFromPodTemplate(&x.Spec.Template, &o.Spec.Template))
 		}
 	}
 	c.Errors = []string{}
