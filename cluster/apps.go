@@ -2,7 +2,6 @@ package cluster
 
 import (
 	"errors"
-	"fmt"
 	"maps"
 	"slices"
 	"strconv"
@@ -564,9 +563,10 @@ func (m *Machine) removePodFinalizer(key, uid, finalizer string, _ time.Time) er
 
 // prepareWorkload is what kube-apiserver does to a workload object on
 // create (old nil) or update before storing it: the apps/v1 or batch/v1
-// defaulting (api.DefaultDeployment, ...), the validation of its selector
-// and pod template (validation.ValidateWorkloadTemplate; a refusal is the
-// 422 "Deployment.apps \"web\" is invalid: ..." text), and on update the
+// defaulting (api.DefaultDeployment, ...), its validation (the whole of
+// an apps kind's, a Job's selector and pod template:
+// validateWorkloadTemplate; a refusal is the 422
+// "Deployment.apps \"web\" is invalid: ..." text), and on update the
 // generation bump of a spec change; a DaemonSet's deprecated.daemonset.template.generation
 // annotation starts at 1 and moves with each template change (the
 // DaemonSet strategy's templateGeneration). Other kinds pass unchanged.
@@ -618,7 +618,7 @@ func prepareWorkload(o, old api.Object) error {
 	default:
 		return nil
 	}
-	if err := validateWorkloadTemplate(o, old == nil); err != nil {
+	if err := validateWorkloadTemplate(o, old); err != nil {
 		return err
 	}
 	if old != nil {
@@ -631,24 +631,63 @@ func prepareWorkload(o, old api.Object) error {
 	return nil
 }
 
-// validateWorkloadTemplate refuses a workload whose selector or pod
-// template the API server refuses, with the API server's message. A new
-// Job is checked as its selector will be generated (with a stand-in uid:
-// the uid's value does not change the answer).
-func validateWorkloadTemplate(o api.Object, create bool) error {
+// validateWorkloadTemplate refuses a workload the API server refuses,
+// with the API server's message (validation.InvalidObjectMessage). A
+// Deployment, ReplicaSet, DaemonSet or StatefulSet gets the whole apps
+// validation (validation.ValidateDeployment, ValidateReplicaSet,
+// ValidateDaemonSet, ValidateStatefulSet and their Update forms:
+// metadata, replicas, strategy, selector, template, ...); a Job its
+// selector and pod template (validation.ValidateWorkloadTemplate). An update without
+// a resourceVersion is unconditional: it is checked with the stored
+// object's, as the registry fills it in. A new Job is checked as its
+// selector will be generated (with a stand-in uid: the uid's value does
+// not change the answer).
+func validateWorkloadTemplate(o, old api.Object) error {
 	kind, m := objectMeta(o)
-	group := "apps"
-	if j, ok := o.(*api.Job); ok {
-		group = "batch"
-		if create {
-			j = j.DeepCopy()
-			j.UID = "00000000-0000-4000-8000-000000000000"
-			workloads.GenerateJobSelector(j)
-			o = j
-		}
+	if old != nil && m.ResourceVersion == "" {
+		_, om := objectMeta(old)
+		m.ResourceVersion = om.ResourceVersion
 	}
-	if errs := validation.ValidateWorkloadTemplate(o); len(errs) > 0 {
-		return fmt.Errorf("%s.%s %q is invalid: %v", kind, group, m.Name, errs)
+	group := "apps"
+	var errs api.FieldErrors
+	switch x := o.(type) {
+	case *api.Deployment:
+		if old == nil {
+			errs = validation.ValidateDeployment(x)
+		} else {
+			errs = validation.ValidateDeploymentUpdate(x, old.(*api.Deployment))
+		}
+	case *api.ReplicaSet:
+		if old == nil {
+			errs = validation.ValidateReplicaSet(x)
+		} else {
+			errs = validation.ValidateReplicaSetUpdate(x, old.(*api.ReplicaSet))
+		}
+	case *api.StatefulSet:
+		if old == nil {
+			errs = validation.ValidateStatefulSet(x)
+		} else {
+			errs = validation.ValidateStatefulSetUpdate(x, old.(*api.StatefulSet))
+		}
+	case *api.DaemonSet:
+		if old == nil {
+			errs = validation.ValidateDaemonSet(x)
+		} else {
+			errs = validation.ValidateDaemonSetUpdate(x, old.(*api.DaemonSet))
+		}
+	case *api.Job:
+		group = "batch"
+		if old == nil {
+			x = x.DeepCopy()
+			x.UID = "00000000-0000-4000-8000-000000000000"
+			workloads.GenerateJobSelector(x)
+		}
+		errs = validation.ValidateWorkloadTemplate(x)
+	default:
+		errs = validation.ValidateWorkloadTemplate(o)
+	}
+	if len(errs) > 0 {
+		return errors.New(validation.InvalidObjectMessage(kind, group, m.Name, errs))
 	}
 	return nil
 }

@@ -29,7 +29,7 @@ func TestWorkloadTemplateRefused(t *testing.T) {
 		object: `{"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "web", "namespace": "default"},
 		  "spec": {"selector": {"matchLabels": {"app": "web"}},
 		    "template": {"metadata": {"labels": {"app": "api"}}, "spec": {"containers": [{"name": "nginx", "image": "nginx:1.27"}]}}}}`,
-		want: `ReplicaSet.apps "web" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{"app":"api"}: ` + "`selector` does not match template `labels`",
+		want: `ReplicaSet.apps "web" is invalid: spec.template.metadata.labels: Invalid value: {"app":"api"}: ` + "`selector` does not match template `labels`",
 	}, {
 		name: "StatefulSet without a selector",
 		object: `{"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "db", "namespace": "default"},

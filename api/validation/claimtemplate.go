@@ -46,10 +46,21 @@ func validateClaimTemplate(t *api.PersistentVolumeClaimTemplate, p api.Path) api
 	errs = append(errs, validateLabels(t.Labels, mp.Child("labels"))...)
 	errs = append(errs, forbidTemplateMeta(&t.ObjectMeta, mp)...)
 
-	sp := p.Child("spec")
-	var spec pvcTemplateSpec
+	var spec any
 	if t.Spec != nil {
-		raw, err := json.Marshal(t.Spec)
+		spec = t.Spec
+	}
+	return append(errs, validateClaimSpec(spec, p.Child("spec"))...)
+}
+
+// validateClaimSpec is core validation's ValidatePersistentVolumeClaimSpec
+// for a new claim, at sp, of a claim spec given in any form that encodes
+// to a PersistentVolumeClaimSpec's JSON (nil: the empty spec).
+func validateClaimSpec(claimSpec any, sp api.Path) api.FieldErrors {
+	var errs api.FieldErrors
+	var spec pvcTemplateSpec
+	if claimSpec != nil {
+		raw, err := json.Marshal(claimSpec)
 		if err == nil {
 			err = json.Unmarshal(raw, &spec)
 		}

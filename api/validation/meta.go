@@ -24,16 +24,22 @@ const (
 // object whose names are DNS subdomains (pods), plus core's finalizer-name
 // rule.
 func validateObjectMeta(m *api.ObjectMeta, p api.Path) api.FieldErrors {
+	return validateObjectMetaNamed(m, p, api.NameIsDNSSubdomain)
+}
+
+// validateObjectMetaNamed is validateObjectMeta for a kind whose names
+// nameOK checks (prefix: a generateName).
+func validateObjectMetaNamed(m *api.ObjectMeta, p api.Path, nameOK func(name string, prefix bool) []string) api.FieldErrors {
 	var errs api.FieldErrors
 	if m.GenerateName != "" {
-		for _, msg := range api.NameIsDNSSubdomain(m.GenerateName, true) {
+		for _, msg := range nameOK(m.GenerateName, true) {
 			errs = append(errs, api.Invalid(p.Child("generateName"), m.GenerateName, msg))
 		}
 	}
 	if m.Name == "" {
 		errs = append(errs, api.Required(p.Child("name"), "name or generateName is required"))
 	} else {
-		for _, msg := range api.NameIsDNSSubdomain(m.Name, false) {
+		for _, msg := range nameOK(m.Name, false) {
 			errs = append(errs, api.Invalid(p.Child("name"), m.Name, msg))
 		}
 	}

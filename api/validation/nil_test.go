@@ -88,6 +88,63 @@ var nilCases = map[string]func(t *testing.T){
 		requiredAtMetadata(t, validation.ValidatePriorityClassUpdate(nil, &api.PriorityClass{}))
 		requiredAtMetadata(t, validation.ValidatePriorityClassUpdate(&api.PriorityClass{}, nil))
 	},
+	"InvalidObjectMessage": func(t *testing.T) {
+		if got, want := validation.InvalidObjectMessage("Deployment", "apps", "web", nil), `Deployment.apps "web" is invalid`; got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	},
+	"ValidateDaemonSet": func(t *testing.T) {
+		requiredAt(t, validation.ValidateDaemonSet(nil), "spec")
+	},
+	"Options.ValidateDaemonSet": func(t *testing.T) {
+		requiredAt(t, validation.Options{}.ValidateDaemonSet(nil), "spec")
+	},
+	"ValidateDaemonSetUpdate": func(t *testing.T) {
+		requiredAtMetadata(t, validation.ValidateDaemonSetUpdate(nil, &api.DaemonSet{}))
+		requiredAtMetadata(t, validation.ValidateDaemonSetUpdate(&api.DaemonSet{}, nil))
+	},
+	"Options.ValidateDaemonSetUpdate": func(t *testing.T) {
+		requiredAtMetadata(t, validation.Options{}.ValidateDaemonSetUpdate(nil, nil))
+	},
+	"ValidateStatefulSet": func(t *testing.T) {
+		requiredAt(t, validation.ValidateStatefulSet(nil), "spec")
+	},
+	"Options.ValidateStatefulSet": func(t *testing.T) {
+		requiredAt(t, validation.Options{}.ValidateStatefulSet(nil), "spec")
+	},
+	"ValidateStatefulSetUpdate": func(t *testing.T) {
+		requiredAtMetadata(t, validation.ValidateStatefulSetUpdate(nil, &api.StatefulSet{}))
+		requiredAtMetadata(t, validation.ValidateStatefulSetUpdate(&api.StatefulSet{}, nil))
+	},
+	"Options.ValidateStatefulSetUpdate": func(t *testing.T) {
+		requiredAtMetadata(t, validation.Options{}.ValidateStatefulSetUpdate(nil, nil))
+	},
+	"ValidateDeployment": func(t *testing.T) {
+		requiredAt(t, validation.ValidateDeployment(nil), "spec")
+	},
+	"Options.ValidateDeployment": func(t *testing.T) {
+		requiredAt(t, validation.Options{}.ValidateDeployment(nil), "spec")
+	},
+	"ValidateDeploymentUpdate": func(t *testing.T) {
+		requiredAtMetadata(t, validation.ValidateDeploymentUpdate(nil, &api.Deployment{}))
+		requiredAtMetadata(t, validation.ValidateDeploymentUpdate(&api.Deployment{}, nil))
+	},
+	"Options.ValidateDeploymentUpdate": func(t *testing.T) {
+		requiredAtMetadata(t, validation.Options{}.ValidateDeploymentUpdate(nil, nil))
+	},
+	"ValidateReplicaSet": func(t *testing.T) {
+		requiredAt(t, validation.ValidateReplicaSet(nil), "spec")
+	},
+	"Options.ValidateReplicaSet": func(t *testing.T) {
+		requiredAt(t, validation.Options{}.ValidateReplicaSet(nil), "spec")
+	},
+	"ValidateReplicaSetUpdate": func(t *testing.T) {
+		requiredAtMetadata(t, validation.ValidateReplicaSetUpdate(nil, &api.ReplicaSet{}))
+		requiredAtMetadata(t, validation.ValidateReplicaSetUpdate(&api.ReplicaSet{}, nil))
+	},
+	"Options.ValidateReplicaSetUpdate": func(t *testing.T) {
+		requiredAtMetadata(t, validation.Options{}.ValidateReplicaSetUpdate(nil, nil))
+	},
 }
 
 func TestNil(t *testing.T) { niltest.Run(t, nilCases) }

@@ -63,7 +63,9 @@ func (o Options) ValidatePodTemplateSpec(t *api.PodTemplateSpec, fldPath api.Pat
 // (workloads.GenerateJobSelector), as the Job strategy generates it
 // before validating. The rest of the workload (replicas, strategies,
 // label selector syntax beyond "invalid label selector", object
-// metadata) is not checked here. The object is not modified. A nil
+// metadata) is not checked here: ValidateDeployment, ValidateReplicaSet,
+// ValidateDaemonSet and ValidateStatefulSet (and their Update forms)
+// check the whole object. The object is not modified. A nil
 // workload gives a Required error at spec; another type an Invalid
 // error at kind.
 func ValidateWorkloadTemplate(obj api.Object) api.FieldErrors {
@@ -74,21 +76,20 @@ func ValidateWorkloadTemplate(obj api.Object) api.FieldErrors {
 // under these kube-apiserver options.
 func (o Options) ValidateWorkloadTemplate(obj api.Object) api.FieldErrors {
 	spec := api.NewPath("spec")
-	tmpl := spec.Child("template")
 	required := api.FieldErrors{api.Required(spec, "a workload is required")}
 	switch x := obj.(type) {
 	case *api.Deployment:
 		if x == nil {
 			return required
 		}
-		return o.replicatedTemplate(x.Spec.Selector, &x.Spec.Template, "deployment", "ReplicaSet")
+		return o.replicatedTemplate(x.Spec.Selector, &x.Spec.Template, "deployment")
 	case *api.ReplicaSet:
 		if x == nil {
 			return required
 		}
 		// Upstream's ReplicaSet validation names the Deployment in its
 		// empty-selector message.
-		return o.replicatedTemplate(x.Spec.Selector, &x.Spec.Template, "deployment", "ReplicaSet")
+		return o.replicatedTemplate(x.Spec.Selector, &x.Spec.Template, "deployment")
 	case *api.StatefulSet:
 		if x == nil {
 			return required
@@ -98,16 +99,7 @@ func (o Options) ValidateWorkloadTemplate(obj api.Object) api.FieldErrors {
 		if x == nil {
 			return required
 		}
-		errs := api.FieldErrors{}
-		sel, err := api.LabelSelectorAsSelector(x.Spec.Selector)
-		if err == nil && !sel.Matches(api.Set(x.Spec.Template.Labels)) {
-			errs = append(errs, selectorMismatch(tmpl, x.Spec.Template.Labels))
-		}
-		if s := x.Spec.Selector; s != nil && len(s.MatchLabels)+len(s.MatchExpressions) == 0 {
-			errs = append(errs, api.Invalid(spec.Child("selector"), s, "empty selector is invalid for daemonset"))
-		}
-		errs = append(errs, o.ValidatePodTemplateSpec(&x.Spec.Template, tmpl)...)
-		return append(errs, alwaysRestart(&x.Spec.Template, tmpl, "DaemonSet")...)
+		return append(api.FieldErrors{}, o.daemonSetTemplate(&x.Spec)...)
 	case *api.Job:
 		if x == nil {
 			return required
@@ -120,20 +112,16 @@ func (o Options) ValidateWorkloadTemplate(obj api.Object) api.FieldErrors {
 }
 
 // replicatedTemplate is the selector and template part of a Deployment's
-// or ReplicaSet's validation (ValidatePodTemplateSpecForReplicaSet).
-func (o Options) replicatedTemplate(s *api.LabelSelector, t *api.PodTemplateSpec, emptyName, kind string) api.FieldErrors {
-	spec := api.NewPath("spec")
-	errs := selectorPresent(s, spec.Child("selector"), emptyName)
+// or ReplicaSet's validation (ValidatePodTemplateSpecForReplicaSet), with
+// the selector only checked for presence.
+func (o Options) replicatedTemplate(s *api.LabelSelector, t *api.PodTemplateSpec, emptyName string) api.FieldErrors {
+	p := api.NewPath("spec").Child("selector")
+	errs := selectorPresent(s, p, emptyName)
 	sel, err := api.LabelSelectorAsSelector(s)
 	if err != nil {
-		return append(errs, api.Invalid(spec.Child("selector"), s, "invalid label selector"))
+		return append(errs, api.Invalid(p, jsonValue{s}, "invalid label selector"))
 	}
-	tmpl := spec.Child("template")
-	if !sel.Empty() && !sel.Matches(api.Set(t.Labels)) {
-		errs = append(errs, selectorMismatch(tmpl, t.Labels))
-	}
-	errs = append(errs, o.ValidatePodTemplateSpec(t, tmpl)...)
-	return append(errs, alwaysRestart(t, tmpl, kind)...)
+	return append(errs, o.replicaSetTemplate(sel, t)...)
 }
 
 // statefulSetTemplate is the selector and template part of a
@@ -142,11 +130,21 @@ func (o Options) replicatedTemplate(s *api.LabelSelector, t *api.PodTemplateSpec
 // claim template), and its labels and annotations are checked a second
 // time, as upstream's ValidatePodTemplateSpecForStatefulSet does.
 func (o Options) statefulSetTemplate(set *api.StatefulSet) api.FieldErrors {
+	errs := selectorPresent(set.Spec.Selector, api.NewPath("spec").Child("selector"), "statefulset")
+	return append(errs, o.statefulSetPodTemplate(set, false)...)
+}
+
+// statefulSetPodTemplate is the part of statefulSetTemplate after the
+// selector's presence: the selector converted, the template checked
+// against it (its pod template rules left out with skipSpec, as an
+// update of a StatefulSet whose stored spec is already invalid does),
+// and the always-restart rule.
+func (o Options) statefulSetPodTemplate(set *api.StatefulSet, skipSpec bool) api.FieldErrors {
 	spec := api.NewPath("spec")
 	tmpl := spec.Child("template")
-	errs := selectorPresent(set.Spec.Selector, spec.Child("selector"), "statefulset")
+	var errs api.FieldErrors
 	if sel, err := api.LabelSelectorAsSelector(set.Spec.Selector); err != nil {
-		errs = append(errs, api.Invalid(spec.Child("selector"), set.Spec.Selector, ""))
+		errs = append(errs, api.Invalid(spec.Child("selector"), jsonValue{set.Spec.Selector}, ""))
 	} else {
 		t := set.Spec.Template
 		if t.Spec.Subdomain != "" || t.Spec.Hostname != "" || len(set.Spec.VolumeClaimTemplates) > 0 {
@@ -173,7 +171,9 @@ func (o Options) statefulSetTemplate(set *api.StatefulSet) api.FieldErrors {
 		if !sel.Empty() && !sel.Matches(api.Set(t.Labels)) {
 			errs = append(errs, selectorMismatch(tmpl, t.Labels))
 		}
-		errs = append(errs, o.ValidatePodTemplateSpec(&t, tmpl)...)
+		if !skipSpec {
+			errs = append(errs, o.ValidatePodTemplateSpec(&t, tmpl)...)
+		}
 		errs = append(errs, validateLabels(t.Labels, tmpl.Child("labels"))...)
 		errs = append(errs, validateAnnotations(t.Annotations, tmpl.Child("annotations"))...)
 		errs = append(errs, validatePodAnnotations(t.Annotations, &t.Spec, tmpl.Child("annotations"), false)...)
@@ -212,7 +212,7 @@ func selectorPresent(s *api.LabelSelector, p api.Path, emptyName string) api.Fie
 		return api.FieldErrors{api.Required(p, "")}
 	}
 	if len(s.MatchLabels)+len(s.MatchExpressions) == 0 {
-		return api.FieldErrors{api.Invalid(p, s, "empty selector is invalid for "+emptyName)}
+		return api.FieldErrors{api.Invalid(p, jsonValue{s}, "empty selector is invalid for "+emptyName)}
 	}
 	return nil
 }
@@ -220,7 +220,7 @@ func selectorPresent(s *api.LabelSelector, p api.Path, emptyName string) api.Fie
 // selectorMismatch is the error for a selector that does not select the
 // pods the template makes.
 func selectorMismatch(tmpl api.Path, labels map[string]string) *api.FieldError {
-	return api.Invalid(tmpl.Child("metadata").Child("labels"), labels, "`selector` does not match template `labels`")
+	return api.Invalid(tmpl.Child("metadata").Child("labels"), jsonValue{labels}, "`selector` does not match template `labels`")
 }
 
 // alwaysRestart is the apps kinds' rule that their pods run forever:

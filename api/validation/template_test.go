@@ -123,7 +123,7 @@ func TestValidateWorkloadTemplate(t *testing.T) {
 			obj:  tDeployment(func(d *api.Deployment) { d.Spec.Selector = nil }),
 			want: []string{
 				"spec.selector: Required value",
-				`spec.template.metadata.labels: Invalid value: map[string]string{"app":"web"}: ` + mismatch,
+				`spec.template.metadata.labels: Invalid value: {"app":"web"}: ` + mismatch,
 			},
 		},
 		{
@@ -136,7 +136,7 @@ func TestValidateWorkloadTemplate(t *testing.T) {
 			obj: tDeployment(func(d *api.Deployment) {
 				d.Spec.Selector = &api.LabelSelector{MatchLabels: map[string]string{"app": "api"}}
 			}),
-			want: []string{`spec.template.metadata.labels: Invalid value: map[string]string{"app":"web"}: ` + mismatch},
+			want: []string{`spec.template.metadata.labels: Invalid value: {"app":"web"}: ` + mismatch},
 		},
 		{
 			name: "Deployment with restartPolicy OnFailure",
@@ -182,7 +182,7 @@ func TestValidateWorkloadTemplate(t *testing.T) {
 		{
 			name: "DaemonSet without a selector: only the mismatch",
 			obj:  &api.DaemonSet{Spec: api.DaemonSetSpec{Template: tTemplate()}},
-			want: []string{`spec.template.metadata.labels: Invalid value: map[string]string{"app":"web"}: ` + mismatch},
+			want: []string{`spec.template.metadata.labels: Invalid value: {"app":"web"}: ` + mismatch},
 		},
 		{
 			name: "DaemonSet with activeDeadlineSeconds",
@@ -214,7 +214,7 @@ func TestValidateWorkloadTemplate(t *testing.T) {
 				j.Spec.Template.Spec.RestartPolicy = api.RestartPolicyNever
 				return j
 			}(),
-			want: []string{"spec.selector: Required value", `spec.template.metadata.labels: Invalid value: map[string]string{"app":"web"}: ` + mismatch},
+			want: []string{"spec.selector: Required value", `spec.template.metadata.labels: Invalid value: {"app":"web"}: ` + mismatch},
 		},
 		{
 			name: "not a workload",
