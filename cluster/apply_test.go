@@ -1,7 +1,6 @@
 package cluster_test
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -135,18 +134,7 @@ func TestDeletedDeploymentForgotten(t *testing.T) {
 // slowed (CascadeSlowed), runs one round per reaction latency until the
 // taint goes (CascadeSettled), and the last replacement runs on node-2.
 func TestCascadeLoop(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("testdata", "cascade-loop.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := cluster.ParseScenario(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := cluster.Run(sc, t0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, res := runScenario(t, filepath.Join("testdata", "cascade-loop.json"))
 	var slowed, settled float64
 	for _, r := range res.Records {
 		switch r.Reason {

@@ -97,11 +97,7 @@ func TestPropertyBindFits(t *testing.T) {
 		steps := rapid.IntRange(0, 8).Draw(t, "actions")
 		for i := 0; i < steps; i++ {
 			now = now.Add(time.Duration(rapid.IntRange(0, 40).Draw(t, "gap seconds")) * time.Second)
-			for d := m.NextDeadline(); !d.IsZero() && d.Before(now); d = m.NextDeadline() {
-				if _, err := m.Step(Tick(), d); err != nil {
-					t.Fatal(err)
-				}
-			}
+			stepBefore(t, m, now)
 			var a Action
 			switch rapid.IntRange(0, 3).Draw(t, "kind") {
 			case 0:

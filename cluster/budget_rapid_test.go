@@ -90,11 +90,7 @@ func TestPropertyEvictionsKeepBudgets(t *testing.T) {
 		steps := rapid.IntRange(1, 5).Draw(t, "actions")
 		for i := 0; i < steps; i++ {
 			now = now.Add(time.Duration(rapid.IntRange(0, 60).Draw(t, "gap seconds")) * time.Second)
-			for d := m.NextDeadline(); !d.IsZero() && d.Before(now); d = m.NextDeadline() {
-				if _, err := m.Step(Tick(), d); err != nil {
-					t.Fatal(err)
-				}
-			}
+			stepBefore(t, m, now)
 			node := fmt.Sprintf("node-%d", rapid.IntRange(1, nodes).Draw(t, "node"))
 			a := Action{Kind: ActionDrain, Node: node}
 			if rapid.IntRange(0, 3).Draw(t, "uncordon") == 0 {

@@ -74,11 +74,7 @@ func TestPropertyNewNodeTaint(t *testing.T) {
 		now := start
 		for i, n := 0, rapid.IntRange(1, 6).Draw(t, "actions"); i < n; i++ {
 			now = now.Add(time.Duration(rapid.IntRange(0, 30).Draw(t, "gap seconds")) * time.Second)
-			for d := m.NextDeadline(); !d.IsZero() && d.Before(now); d = m.NextDeadline() {
-				if _, err := m.Step(Tick(), d); err != nil {
-					t.Fatal(err)
-				}
-			}
+			stepBefore(t, m, now)
 			var a Action
 			if rapid.Bool().Draw(t, "new node") {
 				nodes++

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"flag"
+	"time"
 
 	_ "pgregory.net/rapid" // registers the flag set below, before this init runs
 )
@@ -20,5 +21,15 @@ func init() {
 	// failing property reports quickly, with the seed that replays it.
 	if err := flag.Set("rapid.shrinktime", "5s"); err != nil {
 		panic(err)
+	}
+}
+
+// stepBefore steps m at each of its deadlines before now, as the run
+// loop does between two actions; a failed step fails the property.
+func stepBefore(t interface{ Fatal(...any) }, m *Machine, now time.Time) {
+	for d := m.NextDeadline(); !d.IsZero() && d.Before(now); d = m.NextDeadline() {
+		if _, err := m.Step(Tick(), d); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -122,11 +122,7 @@ func TestPropertyShadow(t *testing.T) {
 		deployments := []string{"web", "app0"}
 		for i, n := 0, rapid.IntRange(1, 8).Draw(t, "actions"); i < n; i++ {
 			now = now.Add(time.Duration(rapid.IntRange(0, 90).Draw(t, "gap seconds")) * time.Second)
-			for d := m.NextDeadline(); !d.IsZero() && d.Before(now); d = m.NextDeadline() {
-				if _, err := m.Step(Tick(), d); err != nil {
-					t.Fatal(err)
-				}
-			}
+			stepBefore(t, m, now)
 			node := fmt.Sprintf("node-%d", rapid.IntRange(1, nodes).Draw(t, "node"))
 			a := Action{Node: node}
 			switch rapid.IntRange(0, 9).Draw(t, "kind") {

@@ -112,11 +112,7 @@ func TestPropertyStatefulSetIdentity(t *testing.T) {
 		steps := rapid.IntRange(0, 10).Draw(t, "actions")
 		for i := 0; i < steps; i++ {
 			now = now.Add(time.Duration(rapid.IntRange(0, 90).Draw(t, "gap seconds")) * time.Second)
-			for d := m.NextDeadline(); !d.IsZero() && d.Before(now); d = m.NextDeadline() {
-				if _, err := m.Step(Tick(), d); err != nil {
-					t.Fatal(err)
-				}
-			}
+			stepBefore(t, m, now)
 			node := fmt.Sprintf("node-%d", rapid.IntRange(1, nodes).Draw(t, "node"))
 			var a Action
 			switch rapid.IntRange(0, 7).Draw(t, "kind") {

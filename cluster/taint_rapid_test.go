@@ -108,11 +108,7 @@ func TestPropertyNoEarlyTaintEviction(t *testing.T) {
 		lost := map[string]bool{}
 		for i, n := 0, rapid.IntRange(1, 4).Draw(t, "actions"); i < n; i++ {
 			now = now.Add(time.Duration(rapid.IntRange(0, 200).Draw(t, "gap seconds")) * time.Second)
-			for d := m.NextDeadline(); !d.IsZero() && d.Before(now); d = m.NextDeadline() {
-				if _, err := m.Step(Tick(), d); err != nil {
-					t.Fatal(err)
-				}
-			}
+			stepBefore(t, m, now)
 			node := fmt.Sprintf("node-%d", rapid.IntRange(1, nodes).Draw(t, "node"))
 			a := Action{Kind: ActionLose, Node: node}
 			if lost[node] {
