@@ -21,7 +21,9 @@
 //     later count jumps).
 //
 // Each of the three keeps its records in a least-recently-used cache of
-// 4096 entries, as client-go does. kube-scheduler records through the
+// 4096 entries, as client-go does. (A Correlator also keeps a small id
+// for every object it has seen an Event about, which its caches key by:
+// that table grows with the objects, not with the Events.) kube-scheduler records through the
 // events.k8s.io API (EventSeries), which this package does not model.
 package record
 
