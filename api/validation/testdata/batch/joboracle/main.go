@@ -6,7 +6,8 @@
 // the Job registry strategy itself (pkg/registry/batch/job): for a create
 // PrepareForCreate (which generates the selector and the template labels
 // unless manualSelector is set) and Validate; for an update (an "old"
-// object, taken as stored: prepared as a create) PrepareForUpdate and
+// object, taken as stored: prepared as a create, keeping the status its
+// JSON gives) PrepareForUpdate and
 // ValidateUpdate. Feature gates are v1.36.3's defaults. It reads a JSON
 // array of {name, object, old} on stdin and writes the same array with
 // "errors" (each field error's text) and "message" (the 422 Invalid status
@@ -73,7 +74,11 @@ func run(c *vcase) error {
 		if err != nil {
 			return err
 		}
+		// The old Job is as stored: created (its selector generated),
+		// then given the status the JSON shows by the Job controller.
+		status := old.Status
 		jobregistry.Strategy.PrepareForCreate(ctx, old)
+		old.Status = status
 		jobregistry.Strategy.PrepareForUpdate(ctx, job, old)
 		errs = jobregistry.Strategy.ValidateUpdate(ctx, job, old)
 	}

@@ -106,5 +106,11 @@ add("job update unsuspend", job(spec={"suspend":False}), job(spec={"suspend":Tru
 add("job update negative backoffLimit", job(spec={"backoffLimit":-1}), job())
 add("job managedBy bad host and path", job(spec={"managedBy":"Kueue_IO/a b"}))
 add("job podFailurePolicy FailIndex NonIndexed with backoffLimitPerIndex", job(spec=dict(backoffLimitPerIndex=1, **pfp({"action":"FailIndex","onPodConditions":[{"type":"DisruptionTarget"}]}))))
+def withstatus(j, st):
+    j = copy.deepcopy(j); j["status"] = st; return j
+started = {"startTime": "2026-01-01T00:00:00Z"}
+add("job update suspended after start nodeSelector", job(spec={"suspend":True}, template=tmpl(nodeSelector={"disk":"ssd"})), withstatus(job(spec={"suspend":True}), started))
+add("job update suspended condition nodeSelector", job(spec={"suspend":True}, template=tmpl(nodeSelector={"disk":"ssd"})), withstatus(job(spec={"suspend":True}), dict(started, conditions=[{"type":"Suspended","status":"True"}])))
+add("job update suspended with active pods resources", job(spec={"suspend":True}, template=tmpl(containers=[{"name":"c","image":"busybox","resources":{"limits":{"memory":"1Gi"}}}])), withstatus(job(spec={"suspend":True}), {"active":1}))
 json.dump(C, open("cases.json", "w"), indent=1)
 print(len(C))
