@@ -28,12 +28,12 @@ const (
 // The enumerations a Job's validation accepts, sorted as upstream lists
 // them in its messages.
 var (
-	podFailurePolicyActions   = []string{"Count", "FailIndex", "FailJob", "Ignore"}
-	exitCodesOperators        = []string{"In", "NotIn"}
-	podConditionStatuses      = []string{string(api.ConditionFalse), string(api.ConditionTrue), string(api.ConditionUnknown)}
-	podReplacementPolicies    = []string{api.FailedPodReplacement, api.TerminatingOrFailed}
-	jobCompletionModes        = []string{api.NonIndexedCompletion, api.IndexedCompletion}
-	jobTemplateRestartPolicys = []string{string(api.RestartPolicyOnFailure), string(api.RestartPolicyNever)}
+	podFailurePolicyActions = []string{"Count", "FailIndex", "FailJob", "Ignore"}
+	exitCodesOperators      = []string{"In", "NotIn"}
+	podConditionStatuses    = []string{string(api.ConditionFalse), string(api.ConditionTrue), string(api.ConditionUnknown)}
+	podReplacementPolicies  = []string{api.FailedPodReplacement, api.TerminatingOrFailed}
+	jobCompletionModes      = []string{api.NonIndexedCompletion, api.IndexedCompletion}
+	jobRestartPolicies      = []string{string(api.RestartPolicyOnFailure), string(api.RestartPolicyNever)}
 )
 
 // jobOptions are the batch validation options kube-apiserver's Job
@@ -356,7 +356,7 @@ func (o Options) jobPodTemplate(s *api.JobSpec) api.FieldErrors {
 	case rp == api.RestartPolicyAlways || rp == "":
 		errs = append(errs, api.Required(restart, fmt.Sprintf("valid values: %q, %q", api.RestartPolicyOnFailure, api.RestartPolicyNever)))
 	case rp != api.RestartPolicyOnFailure && rp != api.RestartPolicyNever:
-		errs = append(errs, api.NotSupported(restart, string(rp), jobTemplateRestartPolicys))
+		errs = append(errs, api.NotSupported(restart, string(rp), jobRestartPolicies))
 	case s.PodFailurePolicy != nil && rp != api.RestartPolicyNever:
 		errs = append(errs, api.Invalid(restart, string(rp), fmt.Sprintf("only %q is supported when podFailurePolicy is specified", api.RestartPolicyNever)))
 	}
