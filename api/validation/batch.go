@@ -50,6 +50,10 @@ type jobOptions struct {
 	// (MutableSchedulingDirectivesForSuspendedJobs and
 	// MutablePodResourcesForSuspendedJobs, beta and on in v1.36).
 	mutableTemplate bool
+	// allowInvalidSelectorValues: the stored selector has a
+	// matchExpressions value that is not a valid label value, so the
+	// updated one may too (AllowInvalidLabelValueInSelector).
+	allowInvalidSelectorValues bool
 }
 
 // ValidateJob returns the field errors kube-apiserver v1.36.3 gives when
@@ -114,7 +118,8 @@ func (o Options) ValidateJob(job *api.Job) api.FieldErrors {
 // when asked to update the stored Job old to job (the Job registry
 // strategy's ValidateUpdate): all of ValidateJob's errors for job (with
 // the prefixed template labels required only when old's template has
-// them), then batch validation's ValidateJobUpdate: the metadata update
+// them, and matchExpressions values that are not label values allowed
+// when old's selector has one), then batch validation's ValidateJobUpdate: the metadata update
 // rules, the spec rules a second time (upstream checks the spec in both),
 // and the immutable fields:
 //
@@ -145,10 +150,30 @@ func (o Options) ValidateJobUpdate(job, old *api.Job) api.FieldErrors {
 	}
 	_, hadName := old.Spec.Template.Labels[api.LabelJobName]
 	_, hadUID := old.Spec.Template.Labels[api.LabelJobControllerUID]
-	jo := jobOptions{requirePrefixedLabels: hadName && hadUID, mutableTemplate: jobTemplateMutable(old)}
+	jo := jobOptions{
+		requirePrefixedLabels:      hadName && hadUID,
+		mutableTemplate:            jobTemplateMutable(old),
+		allowInvalidSelectorValues: selectorHasInvalidValue(old.Spec.Selector),
+	}
 	errs := o.validateJob(job, jo)
 	errs = append(errs, validateObjectMetaUpdate(&job.ObjectMeta, &old.ObjectMeta, api.NewPath("metadata"))...)
 	return append(errs, o.validateJobSpecUpdate(&job.Spec, &old.Spec, jo)...)
+}
+
+// selectorHasInvalidValue reports a matchExpressions value that is not a
+// valid label value (apimachinery's LabelSelectorHasInvalidLabelValue).
+func selectorHasInvalidValue(s *api.LabelSelector) bool {
+	if s == nil {
+		return false
+	}
+	for _, e := range s.MatchExpressions {
+		for _, v := range e.Values {
+			if len(api.ValidateLabelValue(v)) > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // jobTemplateMutable is the Job strategy's test for a stored Job whose
@@ -173,7 +198,7 @@ func jobTemplateMutable(old *api.Job) bool {
 func (o Options) validateJob(job *api.Job, jo jobOptions) api.FieldErrors {
 	errs := validateObjectMeta(&job.ObjectMeta, api.NewPath("metadata"))
 	errs = append(errs, validateGeneratedJobSelector(job, jo.requirePrefixedLabels)...)
-	errs = append(errs, o.validateJobSpec(&job.Spec)...)
+	errs = append(errs, o.validateJobSpec(&job.Spec, jo)...)
 	if c := job.Spec.Completions; isIndexedJob(&job.Spec) && c != nil && *c > 0 {
 		last := job.Name + "-" + strconv.Itoa(int(*c-1))
 		if len(api.IsDNS1123Label(last)) > 0 {
@@ -222,7 +247,7 @@ func validateGeneratedJobSelector(job *api.Job, prefixed bool) api.FieldErrors {
 }
 
 // validateJobSpec is upstream's ValidateJobSpec at spec.
-func (o Options) validateJobSpec(s *api.JobSpec) api.FieldErrors {
+func (o Options) validateJobSpec(s *api.JobSpec, jo jobOptions) api.FieldErrors {
 	spec := api.NewPath("spec")
 	var errs api.FieldErrors
 	for _, f := range []struct {
@@ -283,7 +308,7 @@ func (o Options) validateJobSpec(s *api.JobSpec) api.FieldErrors {
 	if s.Selector == nil {
 		errs = append(errs, api.Required(spec.Child("selector"), ""))
 	} else {
-		errs = append(errs, validateLabelSelector(s.Selector, spec.Child("selector"))...)
+		errs = append(errs, validateLabelSelectorValues(s.Selector, spec.Child("selector"), jo.allowInvalidSelectorValues)...)
 	}
 	return append(errs, jobSelectorMatch(s)...)
 }
@@ -616,7 +641,7 @@ func parseIndexInterval(part string, completions int32) (int32, int32, error) {
 // validateJobSpecUpdate is upstream's ValidateJobSpecUpdate at spec.
 func (o Options) validateJobSpecUpdate(s, old *api.JobSpec, jo jobOptions) api.FieldErrors {
 	spec := api.NewPath("spec")
-	errs := o.validateJobSpec(s)
+	errs := o.validateJobSpec(s, jo)
 	errs = append(errs, validateJobCompletionsUpdate(s, old)...)
 	if !semanticEqual(s.Selector, old.Selector) {
 		errs = append(errs, api.Invalid(spec.Child("selector"), jsonValue{s.Selector}, immutableMessage))

@@ -112,5 +112,9 @@ started = {"startTime": "2026-01-01T00:00:00Z"}
 add("job update suspended after start nodeSelector", job(spec={"suspend":True}, template=tmpl(nodeSelector={"disk":"ssd"})), withstatus(job(spec={"suspend":True}), started))
 add("job update suspended condition nodeSelector", job(spec={"suspend":True}, template=tmpl(nodeSelector={"disk":"ssd"})), withstatus(job(spec={"suspend":True}), dict(started, conditions=[{"type":"Suspended","status":"True"}])))
 add("job update suspended with active pods resources", job(spec={"suspend":True}, template=tmpl(containers=[{"name":"c","image":"busybox","resources":{"limits":{"memory":"1Gi"}}}])), withstatus(job(spec={"suspend":True}), {"active":1}))
+badsel = {"manualSelector":True,"selector":{"matchExpressions":[{"key":"app","operator":"NotIn","values":["-bad-"]}]}}
+add("job selector invalid value", job(spec=badsel, template=tmpl({"app":"pi"})))
+add("job update stored selector with invalid value", job(spec=dict(badsel, parallelism=2), template=tmpl({"app":"pi"})), job(spec=badsel, template=tmpl({"app":"pi"})))
+add("job update selector gains invalid value", job(spec=badsel, template=tmpl({"app":"pi"})), job(spec={"manualSelector":True,"selector":{"matchExpressions":[{"key":"app","operator":"NotIn","values":["bad"]}]}}, template=tmpl({"app":"pi"})))
 json.dump(C, open("cases.json", "w"), indent=1)
 print(len(C))
