@@ -564,7 +564,7 @@ func (m *Machine) removePodFinalizer(key, uid, finalizer string, _ time.Time) er
 // prepareWorkload is what kube-apiserver does to a workload object on
 // create (old nil) or update before storing it: the apps/v1 or batch/v1
 // defaulting (api.DefaultDeployment, ...), its validation (the whole of
-// an apps kind's, a Job's selector and pod template:
+// an apps kind's or a Job's:
 // validateWorkloadTemplate; a refusal is the 422
 // "Deployment.apps \"web\" is invalid: ..." text), and on update the
 // generation bump of a spec change; a DaemonSet's deprecated.daemonset.template.generation
@@ -636,8 +636,8 @@ func prepareWorkload(o, old api.Object) error {
 // Deployment, ReplicaSet, DaemonSet or StatefulSet gets the whole apps
 // validation (validation.ValidateDeployment, ValidateReplicaSet,
 // ValidateDaemonSet, ValidateStatefulSet and their Update forms:
-// metadata, replicas, strategy, selector, template, ...); a Job its
-// selector and pod template (validation.ValidateWorkloadTemplate). An update without
+// metadata, replicas, strategy, selector, template, ...); a Job the whole
+// batch validation (validation.ValidateJob, ValidateJobUpdate). An update without
 // a resourceVersion is unconditional: it is checked with the stored
 // object's, as the registry fills it in. A new Job is checked as its
 // selector will be generated (with a stand-in uid: the uid's value does
@@ -681,8 +681,10 @@ func validateWorkloadTemplate(o, old api.Object) error {
 			x = x.DeepCopy()
 			x.UID = "00000000-0000-4000-8000-000000000000"
 			workloads.GenerateJobSelector(x)
+			errs = validation.ValidateJob(x)
+		} else {
+			errs = validation.ValidateJobUpdate(x, old.(*api.Job))
 		}
-		errs = validation.ValidateWorkloadTemplate(x)
 	default:
 		errs = validation.ValidateWorkloadTemplate(o)
 	}

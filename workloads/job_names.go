@@ -12,9 +12,9 @@ import "github.com/podsem/podsem/api"
 const (
 	// JobControllerUIDLabel carries the Job's UID on its pods; the API
 	// server's generated selector matches on it.
-	JobControllerUIDLabel = "batch.kubernetes.io/controller-uid"
+	JobControllerUIDLabel = api.LabelJobControllerUID
 	// JobNameLabel carries the Job's name on its pods.
-	JobNameLabel = "batch.kubernetes.io/job-name"
+	JobNameLabel = api.LabelJobName
 	// JobCompletionIndexAnnotation is an Indexed Job pod's completion
 	// index, written both as an annotation and (PodIndexLabel, GA) as a
 	// label of the same key.
@@ -69,7 +69,7 @@ const (
 // The Job condition types (batch/v1 JobConditionType).
 const (
 	// JobConditionSuspended: spec.suspend holds the Job's pods back.
-	JobConditionSuspended = "Suspended"
+	JobConditionSuspended = api.JobConditionSuspended
 	// JobConditionFailureTarget: the Job will fail; its pods are being
 	// terminated. Failed follows once none is left.
 	JobConditionFailureTarget = "FailureTarget"

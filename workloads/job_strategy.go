@@ -7,8 +7,8 @@ import "github.com/podsem/podsem/api"
 // JobControllerUIDLabel (k8s.io/api batch/v1 LegacyJobNameLabel,
 // LegacyControllerUidLabel).
 const (
-	LegacyJobNameLabel       = "job-name"
-	LegacyJobControllerLabel = "controller-uid"
+	LegacyJobNameLabel       = api.LabelLegacyJobName
+	LegacyJobControllerLabel = api.LabelLegacyJobControllerUID
 )
 
 // GenerateJobSelector is what kube-apiserver's Job strategy does to a Job

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/podsem/podsem/api"
 )
@@ -119,17 +120,31 @@ func (o Options) ValidateReplicaSetUpdate(rs, old *api.ReplicaSet) api.FieldErro
 // `Deployment.apps "web" is invalid: spec.selector: Required value`,
 // the errors in brackets when there are several. The core group is
 // given as "" (`Pod "web" is invalid: ...`). With no errors it reads
-// `Deployment.apps "web" is invalid`.
+// `Deployment.apps "web" is invalid`. An error text given twice (a Job
+// update checks its spec twice) is listed once, as apimachinery's error
+// aggregate does.
 func InvalidObjectMessage(kind, group, name string, errs api.FieldErrors) string {
 	q := kind
 	if group != "" {
 		q += "." + group
 	}
 	msg := q + " " + strconv.Quote(name) + " is invalid"
-	if len(errs) > 0 {
-		msg += ": " + errs.Error()
+	var uniq []string
+	seen := map[string]bool{}
+	for _, e := range errs {
+		if e == nil || seen[e.Error()] {
+			continue
+		}
+		seen[e.Error()] = true
+		uniq = append(uniq, e.Error())
 	}
-	return msg
+	switch len(uniq) {
+	case 0:
+		return msg
+	case 1:
+		return msg + ": " + uniq[0]
+	}
+	return msg + ": [" + strings.Join(uniq, ", ") + "]"
 }
 
 // validateDeploymentSpec is upstream's ValidateDeploymentSpec at spec.

@@ -24,6 +24,10 @@
 //     Job: ValidateWorkloadTemplate, the selector and pod template rules
 //     of apps and batch validation; the template alone is
 //     ValidatePodTemplateSpec.
+//   - POST or PUT a Job: ValidateJob and ValidateJobUpdate, the whole of
+//     batch validation as the Job strategy runs it (counts, completion
+//     mode, pod failure and success policies, the generated selector,
+//     the immutable fields and the suspended-Job template rules).
 //   - POST a PriorityClass: ValidatePriorityClass (reserved system-*
 //     names, the user-definable maximum, preemptionPolicy).
 //   - DELETE of any object: ValidateDeleteOptions (propagationPolicy,

@@ -119,6 +119,19 @@ var nilCases = map[string]func(t *testing.T){
 	"Options.ValidateStatefulSetUpdate": func(t *testing.T) {
 		requiredAtMetadata(t, validation.Options{}.ValidateStatefulSetUpdate(nil, nil))
 	},
+	"ValidateJob": func(t *testing.T) {
+		requiredAt(t, validation.ValidateJob(nil), "spec")
+	},
+	"Options.ValidateJob": func(t *testing.T) {
+		requiredAt(t, validation.Options{}.ValidateJob(nil), "spec")
+	},
+	"ValidateJobUpdate": func(t *testing.T) {
+		requiredAtMetadata(t, validation.ValidateJobUpdate(nil, &api.Job{}))
+		requiredAtMetadata(t, validation.ValidateJobUpdate(&api.Job{}, nil))
+	},
+	"Options.ValidateJobUpdate": func(t *testing.T) {
+		requiredAtMetadata(t, validation.Options{}.ValidateJobUpdate(nil, nil))
+	},
 	"ValidateDeployment": func(t *testing.T) {
 		requiredAt(t, validation.ValidateDeployment(nil), "spec")
 	},

@@ -94,6 +94,14 @@ func validateSpreadMatchLabelKeys(c *api.TopologySpreadConstraint, p api.Path) a
 // validateLabelSelector is apimachinery's ValidateLabelSelector: valid
 // operators with the right number of values, valid keys and values.
 func validateLabelSelector(s *api.LabelSelector, p api.Path) api.FieldErrors {
+	return validateLabelSelectorValues(s, p, false)
+}
+
+// validateLabelSelectorValues is validateLabelSelector, with the
+// matchExpressions' values left unchecked when allowInvalidValues (an
+// update whose stored selector already has an invalid one: apimachinery's
+// AllowInvalidLabelValueInSelector).
+func validateLabelSelectorValues(s *api.LabelSelector, p api.Path, allowInvalidValues bool) api.FieldErrors {
 	if s == nil {
 		return nil
 	}
@@ -116,6 +124,9 @@ func validateLabelSelector(s *api.LabelSelector, p api.Path) api.FieldErrors {
 			errs = append(errs, api.Invalid(ip.Child("key"), e.Key, msg))
 		}
 		for j, v := range e.Values {
+			if allowInvalidValues {
+				break
+			}
 			for _, msg := range api.ValidateLabelValue(v) {
 				errs = append(errs, api.Invalid(ip.Child("values").Index(j), v, msg))
 			}

@@ -181,28 +181,15 @@ func (o Options) statefulSetPodTemplate(set *api.StatefulSet, skipSpec bool) api
 	return append(errs, alwaysRestart(&set.Spec.Template, tmpl, "StatefulSet")...)
 }
 
-// jobTemplate is the template and selector part of a Job's validation.
+// jobTemplate is the template and selector part of a Job's validation:
+// the pod template rules, the selector's presence and its match with the
+// template's labels.
 func (o Options) jobTemplate(job *api.Job) api.FieldErrors {
-	spec := api.NewPath("spec")
-	tmpl := spec.Child("template")
-	t := &job.Spec.Template
-	errs := o.ValidatePodTemplateSpec(t, tmpl)
-	restart := tmpl.Child("spec").Child("restartPolicy")
-	switch rp := t.Spec.RestartPolicy; {
-	case rp == api.RestartPolicyAlways || rp == "":
-		errs = append(errs, api.Required(restart, fmt.Sprintf("valid values: %q, %q", api.RestartPolicyOnFailure, api.RestartPolicyNever)))
-	case rp != api.RestartPolicyOnFailure && rp != api.RestartPolicyNever:
-		errs = append(errs, api.NotSupported(restart, string(rp), []string{string(api.RestartPolicyOnFailure), string(api.RestartPolicyNever)}))
-	case job.Spec.PodFailurePolicy != nil && rp != api.RestartPolicyNever:
-		errs = append(errs, api.Invalid(restart, string(rp), fmt.Sprintf("only %q is supported when podFailurePolicy is specified", api.RestartPolicyNever)))
-	}
+	errs := o.jobPodTemplate(&job.Spec)
 	if job.Spec.Selector == nil {
-		errs = append(errs, api.Required(spec.Child("selector"), ""))
+		errs = append(errs, api.Required(api.NewPath("spec").Child("selector"), ""))
 	}
-	if sel, err := api.LabelSelectorAsSelector(job.Spec.Selector); err == nil && !sel.Matches(api.Set(t.Labels)) {
-		errs = append(errs, selectorMismatch(tmpl, t.Labels))
-	}
-	return errs
+	return append(errs, jobSelectorMatch(&job.Spec)...)
 }
 
 // selectorPresent is the apps kinds' check that spec.selector is set and

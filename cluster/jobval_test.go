@@ -1,0 +1,69 @@
+package cluster_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/cluster"
+)
+
+// TestJobSpecRefused: a Job apply the API server's batch validation
+// refuses is not stored; the scenario records ActionFailed with the 422
+// text. The refusals: a Job created with a negative backoffLimit and a
+// successPolicy without Indexed completion, and an update changing a
+// NonIndexed Job's completions (immutable). An update of parallelism
+// alone is accepted.
+func TestJobSpecRefused(t *testing.T) {
+	const tmpl = `"template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "pi", "image": "perl:5.34"}]}}`
+	scenario := `{
+	  "objects": [
+	    {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "node-1", "labels": {"kubernetes.io/hostname": "node-1"}},
+	     "status": {"allocatable": {"cpu": "2", "memory": "4Gi", "pods": "110"}, "capacity": {"cpu": "2", "memory": "4Gi", "pods": "110"},
+	       "conditions": [{"type": "Ready", "status": "True", "reason": "KubeletReady"}]}},
+	    {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "pi", "namespace": "default"},
+	     "spec": {"completions": 3, "parallelism": 1, ` + tmpl + `}}
+	  ],
+	  "actions": [
+	    {"at": "5s", "apply": {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "x", "namespace": "default"},
+	      "spec": {"backoffLimit": -1, "completions": 2, "successPolicy": {"rules": [{"succeededCount": 1}]}, ` + tmpl + `}}},
+	    {"at": "6s", "apply": {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "pi", "namespace": "default"},
+	      "spec": {"completions": 5, "parallelism": 1, ` + tmpl + `}}},
+	    {"at": "7s", "apply": {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "pi", "namespace": "default"},
+	      "spec": {"completions": 3, "parallelism": 2, ` + tmpl + `}}}
+	  ],
+	  "until": "8s"
+	}`
+	sc, err := cluster.ParseScenario([]byte(scenario))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := cluster.Run(sc, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var failed []string
+	for _, r := range res.Records {
+		if r.Reason == "ActionFailed" {
+			failed = append(failed, r.Message)
+		}
+	}
+	want := []string{
+		`apply Job/default/x: Job.batch "x" is invalid: [spec.backoffLimit: Invalid value: -1: must be greater than or equal to 0, spec.successPolicy: Invalid value: {"Rules":[{"SucceededIndexes":null,"SucceededCount":1}]}: requires indexed completion mode]`,
+		`apply Job/default/pi: Job.batch "pi" is invalid: spec.completions: Invalid value: 5: field is immutable`,
+	}
+	if strings.Join(failed, "\n") != strings.Join(want, "\n") {
+		t.Errorf("ActionFailed messages:\n%s\nwant:\n%s", strings.Join(failed, "\n"), strings.Join(want, "\n"))
+	}
+	for _, o := range res.Objects {
+		if j, ok := o.(*api.Job); ok {
+			if j.Name != "pi" {
+				t.Errorf("Job %s stored", j.Name)
+				continue
+			}
+			if *j.Spec.Completions != 3 || *j.Spec.Parallelism != 2 {
+				t.Errorf("stored Job pi: completions %d parallelism %d, want 3 and 2", *j.Spec.Completions, *j.Spec.Parallelism)
+			}
+		}
+	}
+}
