@@ -51,20 +51,7 @@ func TestAppsSpecRefused(t *testing.T) {
 	  ],
 	  "until": "30s"
 	}`
-	sc, err := cluster.ParseScenario([]byte(scenario))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := cluster.Run(sc, t0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var failed []string
-	for _, r := range res.Records {
-		if r.Reason == "ActionFailed" {
-			failed = append(failed, r.Message)
-		}
-	}
+	res, failed := actionFailures(t, scenario)
 	want := []string{
 		`apply Deployment/default/web: Deployment.apps "web" is invalid: spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when ` + "`maxSurge`" + ` is 0`,
 		`apply Deployment/default/web: Deployment.apps "web" is invalid: spec.progressDeadlineSeconds: Invalid value: 30: must be greater than minReadySeconds`,
@@ -95,4 +82,25 @@ func TestAppsSpecRefused(t *testing.T) {
 			}
 		}
 	}
+}
+
+// actionFailures runs the scenario (JSON) and returns its result and the
+// messages of its ActionFailed records, in order.
+func actionFailures(t *testing.T, scenario string) (cluster.Result, []string) {
+	t.Helper()
+	sc, err := cluster.ParseScenario([]byte(scenario))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := cluster.Run(sc, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var failed []string
+	for _, r := range res.Records {
+		if r.Reason == "ActionFailed" {
+			failed = append(failed, r.Message)
+		}
+	}
+	return res, failed
 }

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/podsem/podsem/api"
-	"github.com/podsem/podsem/cluster"
 )
 
 // TestJobSpecRefused: a Job apply the API server's batch validation
@@ -34,20 +33,7 @@ func TestJobSpecRefused(t *testing.T) {
 	  ],
 	  "until": "8s"
 	}`
-	sc, err := cluster.ParseScenario([]byte(scenario))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := cluster.Run(sc, t0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var failed []string
-	for _, r := range res.Records {
-		if r.Reason == "ActionFailed" {
-			failed = append(failed, r.Message)
-		}
-	}
+	res, failed := actionFailures(t, scenario)
 	want := []string{
 		`apply Job/default/x: Job.batch "x" is invalid: [spec.backoffLimit: Invalid value: -1: must be greater than or equal to 0, spec.successPolicy: Invalid value: {"Rules":[{"SucceededIndexes":null,"SucceededCount":1}]}: requires indexed completion mode]`,
 		`apply Job/default/pi: Job.batch "pi" is invalid: spec.completions: Invalid value: 5: field is immutable`,
