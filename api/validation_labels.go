@@ -249,10 +249,30 @@ func IsDNS1123Label(value string) []string {
 // suffix follows (the API server's metadata validation, the EndpointSlice
 // controller's slice name prefix).
 func NameIsDNSSubdomain(name string, prefix bool) []string {
-	if prefix && len(name) > 0 && name[len(name)-1] == '-' {
-		name = name[:len(name)-1] + "a"
+	if prefix {
+		name = maskTrailingDash(name)
 	}
 	return IsDNS1123Subdomain(name)
+}
+
+// NameIsDNSLabel checks an object name as apimachinery's NameIsDNSLabel
+// does (a StatefulSet's name): an RFC 1123 label; with prefix, a
+// generateName prefix, which may end in a dash.
+func NameIsDNSLabel(name string, prefix bool) []string {
+	if prefix {
+		name = maskTrailingDash(name)
+	}
+	return IsDNS1123Label(name)
+}
+
+// maskTrailingDash is how apimachinery checks a generateName prefix that
+// ends in a dash: its last two characters become one "a" (a lone "-" is
+// checked as it is, and refused).
+func maskTrailingDash(name string) string {
+	if len(name) > 1 && name[len(name)-1] == '-' {
+		return name[:len(name)-2] + "a"
+	}
+	return name
 }
 
 // IsDNS1123Subdomain checks an RFC 1123 subdomain: at most 253 characters,

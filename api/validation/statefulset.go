@@ -28,7 +28,7 @@ func (o Options) ValidateStatefulSet(set *api.StatefulSet) api.FieldErrors {
 	if set == nil {
 		return api.FieldErrors{api.Required(api.NewPath("spec"), "a StatefulSet is required")}
 	}
-	errs := validateObjectMetaNamed(&set.ObjectMeta, api.NewPath("metadata"), nameIsDNSLabel)
+	errs := validateObjectMetaNamed(&set.ObjectMeta, api.NewPath("metadata"), api.NameIsDNSLabel)
 	return append(errs, o.validateStatefulSetSpec(set, statefulSetChecks{serviceName: true, claimTemplates: true, template: true})...)
 }
 
@@ -182,14 +182,4 @@ func retentionPolicyType(t api.PersistentVolumeClaimRetentionPolicyType, p api.P
 		return nil
 	}
 	return api.FieldErrors{api.NotSupported(p, string(t), []string{string(api.RetainPersistentVolumeClaimRetentionPolicyType), string(api.DeletePersistentVolumeClaimRetentionPolicyType)})}
-}
-
-// nameIsDNSLabel is apimachinery's NameIsDNSLabel: a DNS label, where a
-// generateName prefix may end in a dash (upstream masks the prefix's last
-// two characters with one "a" before checking).
-func nameIsDNSLabel(name string, prefix bool) []string {
-	if prefix && len(name) > 1 && name[len(name)-1] == '-' {
-		name = name[:len(name)-2] + "a"
-	}
-	return api.IsDNS1123Label(name)
 }
