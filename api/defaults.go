@@ -147,6 +147,11 @@ func copyLimitsToRequests(r *ResourceRequirements) {
 
 func roundUpToMilli(l ResourceList) {
 	for k, v := range l {
+		if v.scale >= -3 {
+			// No digit below the milli scale: RoundUp(-3) keeps the value
+			// (however large; MilliValue would saturate at the int64 limit).
+			continue
+		}
 		m := NewMilliQuantity(v.MilliValue(), v.Format())
 		if m.Cmp(v) != 0 {
 			l[k] = m
