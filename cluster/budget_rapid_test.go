@@ -100,11 +100,6 @@ func TestPropertyEvictionsKeepBudgets(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		end := now.Add(3 * time.Minute)
-		for d := m.NextDeadline(); !d.IsZero() && d.Before(end); d = m.NextDeadline() {
-			if _, err := m.Step(Tick(), d); err != nil {
-				t.Fatal(err)
-			}
-		}
+		stepBefore(t, m, now.Add(3*time.Minute))
 	})
 }

@@ -95,12 +95,7 @@ func TestPropertyNewNodeTaint(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		end := now.Add(time.Minute)
-		for d := m.NextDeadline(); !d.IsZero() && d.Before(end); d = m.NextDeadline() {
-			if _, err := m.Step(Tick(), d); err != nil {
-				t.Fatal(err)
-			}
-		}
+		stepBefore(t, m, now.Add(time.Minute))
 		noTaint("at the end")
 	})
 }

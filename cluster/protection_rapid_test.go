@@ -96,10 +96,6 @@ func TestPropertyStorageProtection(t *testing.T) {
 				}
 				a = Action{Kind: ActionDelete, Ref: ref}
 			case 3:
-				// Not a Deployment's deletion: a pod deleted shortly
-				// before its Deployment leaves the Deployment
-				// controller's progress deadline due forever (a livelock
-				// 600 s later, outside storage; see the storprot report).
 				a = Action{Kind: ActionDrain, Node: node}
 			case 4:
 				a = Action{Kind: ActionLose, Node: node}
@@ -110,12 +106,7 @@ func TestPropertyStorageProtection(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		end := now.Add(10 * time.Minute)
-		for d := m.NextDeadline(); !d.IsZero() && d.Before(end); d = m.NextDeadline() {
-			if _, err := m.Step(Tick(), d); err != nil {
-				t.Fatal(err)
-			}
-		}
+		stepBefore(t, m, now.Add(10*time.Minute))
 		for _, o := range m.store.list("PersistentVolumeClaim") {
 			c := o.(*api.PersistentVolumeClaim)
 			if c.DeletionTimestamp != nil && boundUser(m, c.Namespace, c.Name) == nil {

@@ -119,11 +119,6 @@ func TestPropertyNoEarlyTaintEviction(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		end := now.Add(10 * time.Minute)
-		for d := m.NextDeadline(); !d.IsZero() && d.Before(end); d = m.NextDeadline() {
-			if _, err := m.Step(Tick(), d); err != nil {
-				t.Fatal(err)
-			}
-		}
+		stepBefore(t, m, now.Add(10*time.Minute))
 	})
 }

@@ -107,17 +107,7 @@ func validateApps(obj, old api.Object) (api.FieldErrors, string) {
 }
 
 func TestAppsValidationVectors(t *testing.T) {
-	b, err := os.ReadFile("testdata/apps/vectors.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var vs []appsVector
-	if err := json.Unmarshal(b, &vs); err != nil {
-		t.Fatal(err)
-	}
-	if len(vs) < 40 {
-		t.Fatalf("%d vectors, want at least 40", len(vs))
-	}
+	vs := readVectors(t, "testdata/apps/vectors.json")
 	for _, v := range vs {
 		t.Run(v.Name, func(t *testing.T) {
 			obj := decodeApps(t, v.Object)
@@ -138,4 +128,22 @@ func TestAppsValidationVectors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// readVectors reads a file of upstream-written validation vectors (at
+// least 40 of them).
+func readVectors(t *testing.T, path string) []appsVector {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vs []appsVector
+	if err := json.Unmarshal(b, &vs); err != nil {
+		t.Fatal(err)
+	}
+	if len(vs) < 40 {
+		t.Fatalf("%s: %d vectors, want at least 40", path, len(vs))
+	}
+	return vs
 }

@@ -2,7 +2,6 @@ package validation_test
 
 import (
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
@@ -46,17 +45,7 @@ func internalDump(e string) (string, bool) {
 }
 
 func TestJobValidationVectors(t *testing.T) {
-	b, err := os.ReadFile("testdata/batch/vectors.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var vs []appsVector
-	if err := json.Unmarshal(b, &vs); err != nil {
-		t.Fatal(err)
-	}
-	if len(vs) < 40 {
-		t.Fatalf("%d vectors, want at least 40", len(vs))
-	}
+	vs := readVectors(t, "testdata/batch/vectors.json")
 	for _, v := range vs {
 		t.Run(v.Name, func(t *testing.T) {
 			job := decodeJob(t, v.Object)
