@@ -29,9 +29,9 @@ import (
 // What is compared: the records at or after t=0 whose source is an Event
 // ("event"), a watched object's summary change ("watch"), kubectl drain's
 // output ("kubectl", "kubectl-drain") or a scenario Action/ActionFailed.
-// An Event's `count` is compared for the components that record through
-// client-go's core/v1 recorder (its correlator is modelled: package
-// record), not for kube-scheduler's (events.k8s.io series are not). The
+// An Event's `count` is compared: the core/v1 recorders' (package
+// record's Correlator) and kube-scheduler's events.k8s.io series
+// (record.Series). The
 // harness's `reported` field and its wall-clock `time` are not compared
 // (times are compared through offsets), nor podsem's own records (source "podsem", which
 // upstream does not record), nor the setup's timing (the harness waits at
@@ -671,7 +671,7 @@ func (n *namer) key(r cluster.Record) string {
 		// namespace as "<nil>" ("apply Node/<nil>/node-2").
 		msg = strings.ReplaceAll(msg, "/<nil>/", "/")
 	}
-	if r.Source == cluster.SourceEvent && r.Component != "default-scheduler" {
+	if r.Source == cluster.SourceEvent {
 		msg += fmt.Sprintf(" (count %d)", r.Count)
 	}
 	return strings.Join([]string{r.Source, r.Component, r.Reason, n.normalize(r.Object, "", false), msg}, " | ")

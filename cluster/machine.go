@@ -266,6 +266,10 @@ func newMachine(start time.Time, cfg Config) (*Machine, Output, error) {
 	m.rec.correlate = func(key string, c *record.Correlator, in record.Input, now time.Time) (record.Output, error) {
 		return stepMachine(m, "event-correlator", key, c, in, now)
 	}
+	m.rec.seriesStart = start
+	m.rec.seriesStep = func(component string, s *record.Series, in record.SeriesInput, now time.Time) (record.SeriesOutput, error) {
+		return stepMachine(m, "event-series", component, s, in, now)
+	}
 	return m, Output{}, nil
 }
 
@@ -494,6 +498,7 @@ func (m *Machine) NextDeadline() time.Time {
 		d = earliest(d, dr.nextDeadline())
 	}
 	d = earliest(d, m.storageDeadline())
+	d = earliest(d, m.rec.seriesDeadline())
 	if !d.IsZero() && d.Before(m.now) {
 		d = m.now
 	}
@@ -652,6 +657,9 @@ func (m *Machine) anyDue(now time.Time) bool {
 		return true
 	}
 	if len(m.pdbDirty) > 0 || len(m.deletedUIDs) > 0 || m.gcWork || m.appsDue(now) || m.storageDue(now) || m.protectionDue() {
+		return true
+	}
+	if due(m.rec.seriesDeadline()) {
 		return true
 	}
 	for _, t := range m.pdbRecheck {
@@ -864,6 +872,7 @@ func (m *Machine) runComponents(now time.Time) error {
 	if err := m.runProtection(now); err != nil {
 		return err
 	}
+	m.rec.tickSeries(now)
 	for d := m.sched.NextDeadline(); !d.IsZero() && !d.After(now); d = m.sched.NextDeadline() {
 		res, err := stepMachine(m, "kube-scheduler", "", m.sched, scheduling.Tick(), now)
 		if err != nil {

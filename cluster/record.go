@@ -4,14 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/podsem/podsem/record"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/record"
 )
 
 // Record is one line of the event log, in the JSON form the e2e harness
@@ -41,7 +42,9 @@ type Record struct {
 	// Message is the event's message, or a watch record's summary (the
 	// object's summary fields, or "field: old -> new" for a change).
 	Message string `json:"message"`
-	// Count is an event's count (1: aggregation is not modelled yet).
+	// Count is an event's count: 1 for a new Event, more for a repeat
+	// (core/v1 recorders' count, package record's Correlator) or a
+	// series (events.k8s.io recorders' series count, record.Series).
 	Count int32 `json:"count,omitempty"`
 	// Source says what the record comes from: event, watch, kubectl,
 	// scenario.
@@ -115,6 +118,12 @@ type recorder struct {
 	// correlate steps a correlator (the Machine's stepMachine, so that
 	// the shadow check twins it).
 	correlate func(key string, c *record.Correlator, in record.Input, now time.Time) (record.Output, error)
+	// series are the events.k8s.io recorders (kube-scheduler's), by
+	// component, started at seriesStart (the cluster's start); seriesStep
+	// steps one (through stepMachine).
+	series      map[string]*record.Series
+	seriesStart time.Time
+	seriesStep  func(component string, s *record.Series, in record.SeriesInput, now time.Time) (record.SeriesOutput, error)
 }
 
 func (r *recorder) add(now time.Time, rec Record) {
@@ -150,47 +159,110 @@ const maxKeptRecords = 1 << 14
 
 // event records an api.Event a component returned. An Event of a
 // component that records through client-go's core/v1 recorder (every one
-// but kube-scheduler, which records through events.k8s.io and sets an
-// action) first goes through its recorder's correlator (record.Correlator:
-// one per component and host): it may be dropped by the spam filter, come
-// with a count above 1, or be combined with similar ones.
+// but kube-scheduler) first goes through its recorder's correlator
+// (record.Correlator: one per component and host): it may be dropped by
+// the spam filter, come with a count above 1, or be combined with similar
+// ones. kube-scheduler's Events (events.k8s.io: they set an action) go
+// through its recorder's series (record.Series), which writes a repeat
+// once with count 2 and later counts only at its periodic passes
+// (tickSeries).
 func (r *recorder) event(now time.Time, e *api.Event) {
 	if e == nil {
 		return
 	}
+	if e.Action != "" {
+		r.stepSeries(e.Source, record.SeriesInput{Event: e}, now)
+		return
+	}
 	rg := e.Regarding
 	msg, count := e.Note, int32(1)
-	if e.Action == "" {
-		host := ""
-		if r.host != nil {
-			host = r.host(e)
+	host := ""
+	if r.host != nil {
+		host = r.host(e)
+	}
+	key := e.Source + "\x00" + host
+	c := r.correlators[key]
+	if c == nil {
+		if r.correlators == nil {
+			r.correlators = map[string]*record.Correlator{}
 		}
-		key := e.Source + "\x00" + host
-		c := r.correlators[key]
-		if c == nil {
-			if r.correlators == nil {
-				r.correlators = map[string]*record.Correlator{}
-			}
-			c = record.NewCorrelator()
-			r.correlators[key] = c
+		c = record.NewCorrelator()
+		r.correlators[key] = c
+	}
+	in := record.Input{Event: *e, Host: host}
+	var out record.Output
+	var err error
+	if r.correlate != nil {
+		out, err = r.correlate(key, c, in, now)
+	} else {
+		out, err = c.Step(in, now)
+	}
+	if err == nil {
+		if out.Skip {
+			return
 		}
-		in := record.Input{Event: *e, Host: host}
-		var out record.Output
-		var err error
-		if r.correlate != nil {
-			out, err = r.correlate(key, c, in, now)
-		} else {
-			out, err = c.Step(in, now)
-		}
-		if err == nil {
-			if out.Skip {
-				return
-			}
-			msg, count = out.Event.Note, out.Count
-		}
+		msg, count = out.Event.Note, out.Count
 	}
 	r.add(now, Record{Component: e.Source, Type: e.Type, Reason: e.Reason,
 		Object: objRef(rg.Kind, rg.Namespace, rg.Name), Message: msg, Count: count, Source: SourceEvent})
+}
+
+// stepSeries steps component's events.k8s.io recorder and records its
+// writes that raise an Event's count, as the harness prints them (a
+// periodic pass's write of an unchanged count is not a new line).
+func (r *recorder) stepSeries(component string, in record.SeriesInput, now time.Time) {
+	s := r.series[component]
+	if s == nil {
+		if in.Event == nil {
+			return
+		}
+		if r.series == nil {
+			r.series = map[string]*record.Series{}
+		}
+		s = record.NewSeries(r.seriesStart)
+		r.series[component] = s
+	}
+	var out record.SeriesOutput
+	var err error
+	if r.seriesStep != nil {
+		out, err = r.seriesStep(component, s, in, now)
+	} else {
+		out, err = s.Step(in, now)
+	}
+	if err != nil {
+		return // (a step back in time: not the cluster's)
+	}
+	for _, w := range out.Writes {
+		if w.Count <= w.Previous {
+			continue
+		}
+		rg := w.Event.Regarding
+		r.add(w.Time, Record{Component: component, Type: w.Event.Type, Reason: w.Event.Reason,
+			Object: objRef(rg.Kind, rg.Namespace, rg.Name), Message: w.Event.Note, Count: w.Count, Source: SourceEvent})
+	}
+}
+
+// seriesDeadline is the earliest periodic pass of the events.k8s.io
+// recorders that writes something, zero when none does.
+func (r *recorder) seriesDeadline() time.Time {
+	var d time.Time
+	for _, s := range r.series {
+		d = earliest(d, s.NextDeadline())
+	}
+	return d
+}
+
+// tickSeries runs the events.k8s.io recorders' passes due at now, in
+// component order.
+func (r *recorder) tickSeries(now time.Time) {
+	if len(r.series) == 0 {
+		return
+	}
+	for _, c := range slices.Sorted(maps.Keys(r.series)) {
+		if d := r.series[c].NextDeadline(); !d.IsZero() && !d.After(now) {
+			r.stepSeries(c, record.SeriesInput{}, now)
+		}
+	}
 }
 
 // scenario records a scenario marker.

@@ -306,6 +306,8 @@ func (s *shadow) newTwin(name, key string, machine any) any {
 		twin = volume.NewAttachDetachController(cfg.Storage.AttachDetach)
 	case "event-correlator":
 		twin = record.NewCorrelator()
+	case "event-series":
+		twin = record.NewSeries(s.m.start)
 	case "kubelet":
 		// The kubelet makes a pod's machine from the pod it admits and
 		// steps it at once: the machine's pod before that step is the

@@ -63,6 +63,15 @@ func nodeConditionFor(t api.NodeConditionType, bad bool) nodeConditionText {
 	return nodeConditionText{api.ConditionTrue, "KubeletReady", "kubelet is posting ready status", "NodeReady"}
 }
 
+// kubeletNodeCondition reports the node conditions NodeConditions writes.
+func kubeletNodeCondition(t api.NodeConditionType) bool {
+	switch t {
+	case api.NodeMemoryPressure, api.NodeDiskPressure, api.NodePIDPressure, api.NodeReady:
+		return true
+	}
+	return false
+}
+
 // NodeConditions returns the node conditions a kubelet posts at now, from
 // the node's current ones (old, not modified), as its status setters
 // write them (pkg/kubelet/nodestatus MemoryPressureCondition,
@@ -87,11 +96,15 @@ func nodeConditionFor(t api.NodeConditionType, bad bool) nodeConditionText {
 // records none either).
 func NodeConditions(old []api.NodeCondition, in NodeStatusInput, now time.Time) ([]api.NodeCondition, []api.Event) {
 	types := [...]api.NodeConditionType{api.NodeMemoryPressure, api.NodeDiskPressure, api.NodePIDPressure, api.NodeReady}
-	out := make([]api.NodeCondition, 0, len(old)+len(types))
+	others := 0
 	for _, c := range old {
-		switch c.Type {
-		case api.NodeMemoryPressure, api.NodeDiskPressure, api.NodePIDPressure, api.NodeReady:
-		default:
+		if !kubeletNodeCondition(c.Type) {
+			others++
+		}
+	}
+	out := make([]api.NodeCondition, 0, others+len(types))
+	for _, c := range old {
+		if !kubeletNodeCondition(c.Type) {
 			out = append(out, c)
 		}
 	}

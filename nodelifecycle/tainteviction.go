@@ -748,6 +748,9 @@ func sameTaints(a, b []api.Taint) bool {
 // sameTolerations is the semantic equality of the API helpers: nil and
 // empty lists are equal, tolerationSeconds compared by value.
 func sameTolerations(a, b []api.Toleration) bool {
+	if len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0]) {
+		return true // one array: a status update shares the spec's
+	}
 	return slices.EqualFunc(a, b, func(x, y api.Toleration) bool {
 		if x.Key != y.Key || x.Operator != y.Operator || x.Value != y.Value || x.Effect != y.Effect {
 			return false

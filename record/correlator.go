@@ -1,10 +1,16 @@
-// Package record is the event correlation of client-go's core/v1 event
-// recorder (k8s.io/client-go/tools/record, EventCorrelator with its
-// default options), which every kube-controller-manager controller and the
-// kubelet record their Events through: which Events reach the API server,
-// with which count, and when a series of similar Events is combined.
+// Package record is what client-go's event recorders do between a
+// component's Event and the API server: which Events reach it, when, with
+// which count.
 //
-// For each Event a component records, in order:
+// Correlator is the core/v1 recorder's correlation
+// (k8s.io/client-go/tools/record, EventCorrelator with its default
+// options), which every kube-controller-manager controller and the kubelet
+// record their Events through; Series is the events.k8s.io recorder's
+// series cache (k8s.io/client-go/tools/events), which kube-scheduler
+// records through. Both are pure state machines: an Event and now in,
+// what is written out.
+//
+// The Correlator, for each Event a component records:
 //
 //  1. aggregation: Events alike but for their message — same source and
 //     host, involved object (kind, namespace, name, uid, API version),
@@ -23,8 +29,14 @@
 // Each of the three keeps its records in a least-recently-used cache of
 // 4096 entries, as client-go does. (A Correlator also keeps a small id
 // for every object it has seen an Event about, which its caches key by:
-// that table grows with the objects, not with the Events.) kube-scheduler records through the
-// events.k8s.io API (EventSeries), which this package does not model.
+// that table grows with the objects, not with the Events.)
+//
+// The Series: an Event isomorphic to one written within the last minutes
+// (same type, action, reason and regarding and related objects, the
+// objects' resourceVersion included, whatever the note) joins its series,
+// written once with count 2 and afterwards only by the periodic passes
+// (every 30 minutes, and when the series ends 6 minutes after its last
+// Event); see Series.
 package record
 
 import (

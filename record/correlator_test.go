@@ -125,7 +125,8 @@ func TestNilCorrelator(t *testing.T) {
 }
 
 func TestNilTableComplete(t *testing.T) {
-	niltest.Check(t, ".", map[string]func(*testing.T){"(*Correlator).Step": TestNilCorrelator, "(*Correlator).NextDeadline": TestNilCorrelator}, nil)
+	niltest.Check(t, ".", map[string]func(*testing.T){"(*Correlator).Step": TestNilCorrelator, "(*Correlator).NextDeadline": TestNilCorrelator,
+		"(*Series).Step": TestNilSeries, "(*Series).NextDeadline": TestNilSeries}, nil)
 }
 
 // A controller that scales a ReplicaSet eleven times within a minute: the
