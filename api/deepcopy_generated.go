@@ -669,6 +669,10 @@ func (in *NodeStatus) deepCopyInto(out *NodeStatus) {
 		out.VolumesInUse = make([]string, len(in.VolumesInUse))
 		copy(out.VolumesInUse, in.VolumesInUse)
 	}
+	if in.VolumesAttached != nil {
+		out.VolumesAttached = make([]AttachedVolume, len(in.VolumesAttached))
+		copy(out.VolumesAttached, in.VolumesAttached)
+	}
 	if in.Features != nil {
 		out.Features = new(NodeFeatures)
 		in.Features.deepCopyInto(out.Features)

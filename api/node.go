@@ -39,10 +39,22 @@ type NodeStatus struct {
 	// kubelet has mounted (or is mounting) on the node; the attach-detach
 	// controller does not detach them until it forces a detach.
 	VolumesInUse []string `json:"volumesInUse,omitempty"`
+	// VolumesAttached are the volumes the attach-detach controller has
+	// attached to the node and not started to detach (its node status
+	// updater writes them), by unique name.
+	VolumesAttached []AttachedVolume `json:"volumesAttached,omitempty"`
 	// Features are the node's NodeFeatures (supplementalGroupsPolicy: the
 	// runtime honours a pod's supplementalGroupsPolicy), which the
 	// kubelet's admission consults.
 	Features *NodeFeatures `json:"features,omitempty"`
+}
+
+// AttachedVolume is one entry of a node's status.volumesAttached: the
+// volume's unique name ("kubernetes.io/csi/<driver>^<volumeHandle>") and
+// the device path its attach returned ("" for CSI volumes).
+type AttachedVolume struct {
+	Name       string `json:"name"`
+	DevicePath string `json:"devicePath"`
 }
 
 // NodeFeatures is a node's status.features.

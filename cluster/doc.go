@@ -107,8 +107,11 @@
 // client-go's event correlation first, package record: an Event sent again
 // counts up, the 10th distinct message of a group within 10 minutes is
 // "(combined from similar events): ...", and past 25 Events about one
-// object a component's further ones are dropped, one more per 5 minutes),
-// every change of a watched object's summary (source "watch": a
+// object a component's further ones are dropped, one more per 5 minutes;
+// kube-scheduler's go through its events.k8s.io recorder's series,
+// record.Series: a repeat about the same pod version is written once with
+// count 2, then only by the recorder's 30-minute refresh and when the
+// series ends 6 minutes after its last Event), every change of a watched object's summary (source "watch": a
 // pod's node, phase, readiness, containers, deletion; a node's readiness,
 // taints, cordon; a workload's replica counts), and the scenario's markers
 // (Start, Action, ActionFailed, UnusedConfig, Until).

@@ -343,6 +343,16 @@ func (m *Machine) runAttachDetach(now time.Time) error {
 	for i := range out.Events {
 		m.rec.event(now, &out.Events[i])
 	}
+	for _, r := range out.Reported {
+		n, _ := m.store.get("Node", r.Node).(*api.Node)
+		if n == nil {
+			continue // a deleted node: the patch finds nothing
+		}
+		attached := r.Attached
+		if err := m.writeStatus("Node", r.Node, n.UID, func(o api.Object) { o.(*api.Node).Status.VolumesAttached = attached }); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

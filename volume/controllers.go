@@ -172,6 +172,18 @@ type AttachDetachOutput struct {
 	Attach []*api.VolumeAttachment
 	Detach []Detachment
 	Events []api.Event
+	// Reported are the writes of the controller's node status updater:
+	// each node whose volumes reported as attached changed at this step,
+	// with its status.volumesAttached now, by node name.
+	Reported []NodeVolumes
+}
+
+// NodeVolumes is a node's status.volumesAttached as the attach-detach
+// controller writes it: the volumes attached to the node whose detach has
+// not started, sorted by unique name (upstream lists them in map order).
+type NodeVolumes struct {
+	Node     string
+	Attached []api.AttachedVolume
 }
 
 // Detachment is one detach: the VolumeAttachment to delete and why.
@@ -228,8 +240,11 @@ type attachment struct {
 // status (a deleted Node's last report stands, as upstream's
 // processVolumesInUse keeps it).
 //
-// Not modelled: in-tree volume plugins and CSI migration, the node
-// status's volumesAttached (the controller's status updater), attach and
+// Its node status updater writes each node's status.volumesAttached: a
+// volume is reported once its attach completed, and no longer from the
+// moment its detach starts (Reported).
+//
+// Not modelled: in-tree volume plugins and CSI migration, attach and
 // detach errors with their exponential back-off, the 1-minute
 // VerifyVolumesAreAttached sync. Make it with NewAttachDetachController;
 // a nil one returns an error from Step and the zero time from
@@ -241,7 +256,9 @@ type AttachDetachController struct {
 	asw      map[string]*attachment // by volume + "\x00" + node
 	reported map[string]bool
 	inUse    map[string][]string // each node's volumesInUse, as last observed
-	next     time.Time
+	// attachedReport is each node's volumesAttached as last written.
+	attachedReport map[string][]string
+	next           time.Time
 }
 
 // NewAttachDetachController returns the controller with cfg.
@@ -250,7 +267,7 @@ func NewAttachDetachController(cfg AttachDetachConfig) *AttachDetachController {
 		cfg.MaxWaitForUnmount = DefaultMaxWaitForUnmount
 	}
 	return &AttachDetachController{cfg: cfg, managed: map[string]bool{}, asw: map[string]*attachment{}, reported: map[string]bool{},
-		inUse: map[string][]string{}}
+		inUse: map[string][]string{}, attachedReport: map[string][]string{}}
 }
 
 // NextDeadline is the earliest time a mounted volume's forced detach may
@@ -442,7 +459,46 @@ func (c *AttachDetachController) Step(w World, now time.Time) (AttachDetachOutpu
 			delete(c.reported, k)
 		}
 	}
+	out.Reported = c.reportAttached()
 	return out, nil
+}
+
+// reportAttached is the node status updater's pass: the nodes whose
+// attached volumes (attach completed, detach not started) differ from
+// their last report, with the volumes now.
+func (c *AttachDetachController) reportAttached() []NodeVolumes {
+	now := map[string][]string{}
+	for _, a := range c.asw {
+		if a.state == stateAttached {
+			now[a.node] = append(now[a.node], a.volume)
+		}
+	}
+	nodes := slices.Collect(maps.Keys(now))
+	for n := range c.attachedReport {
+		if _, ok := now[n]; !ok {
+			nodes = append(nodes, n)
+		}
+	}
+	slices.Sort(nodes)
+	var out []NodeVolumes
+	for _, n := range nodes {
+		vols := now[n]
+		slices.Sort(vols)
+		if slices.Equal(vols, c.attachedReport[n]) {
+			continue
+		}
+		nv := NodeVolumes{Node: n}
+		for _, v := range vols {
+			nv.Attached = append(nv.Attached, api.AttachedVolume{Name: v})
+		}
+		out = append(out, nv)
+		if len(vols) == 0 {
+			delete(c.attachedReport, n)
+		} else {
+			c.attachedReport[n] = vols
+		}
+	}
+	return out
 }
 
 func sortedAttachments(m map[string]*attachment) []string {

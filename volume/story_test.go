@@ -215,7 +215,16 @@ func (s *attachStory) Step(at time.Duration, input string) ([]string, error) {
 		for _, e := range out.Events {
 			ans = append(ans, renderEvent(e))
 		}
-		if len(out.Attach) == 0 && len(out.Detach) == 0 && len(out.Events) == 0 {
+		for _, r := range out.Reported {
+			var names []string
+			for _, v := range r.Attached {
+				names = append(names, strings.TrimPrefix(v.Name, "kubernetes.io/csi/csi.example.com^"))
+			}
+			ans = append(ans, fmt.Sprintf("VolumesAttached(%s: %s)", r.Node, strings.Join(names, ", ")))
+			// (A deleted node's write finds no node: the API server refuses it.)
+			_ = s.setNode(r.Node, func(n *api.Node) { n.Status.VolumesAttached = r.Attached })
+		}
+		if len(out.Attach) == 0 && len(out.Detach) == 0 && len(out.Events) == 0 && len(out.Reported) == 0 {
 			break
 		}
 	}
