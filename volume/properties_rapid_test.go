@@ -116,7 +116,10 @@ func TestPropertyBinding(t *testing.T) {
 // tainted out-of-service), with ReadWriteOnce and ReadWriteMany volumes,
 // the attach-detach controller never has a ReadWriteOnce volume attached
 // (or attaching) on two nodes, and once every pod is gone and no volume is
-// mounted, it detaches everything.
+// mounted, it detaches everything. Its node status updater's reports, kept
+// per node, always list exactly the volumes whose VolumeAttachment exists
+// and says attached (a detach deletes it at once here), so a ReadWriteOnce
+// volume is never reported on two nodes either.
 func TestPropertySingleAttach(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		now := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
@@ -139,11 +142,31 @@ func TestPropertySingleAttach(t *testing.T) {
 			w.Claims = append(w.Claims, &api.PersistentVolumeClaim{ObjectMeta: api.ObjectMeta{Name: fmt.Sprintf("c%d", i), Namespace: "default"},
 				Spec: api.PersistentVolumeClaimSpec{VolumeName: name}, Status: api.PersistentVolumeClaimStatus{Phase: api.ClaimBound}})
 		}
+		reported := map[string][]string{} // node → the volumes its status lists
 		step := func() {
 			for round := 0; round < 10; round++ {
 				out, err := c.Step(w, now)
 				if err != nil {
 					t.Fatal(err)
+				}
+				for _, r := range out.Reported {
+					reported[r.Node] = nil
+					for _, v := range r.Attached {
+						reported[r.Node] = append(reported[r.Node], v.Name)
+					}
+				}
+				want := map[string][]string{}
+				for _, va := range w.Attachments {
+					// attachments the controller saw attached before this step and still keeps
+					if va.Status.Attached && !slices.ContainsFunc(out.Detach, func(d volume.Detachment) bool { return d.Name == va.Name }) {
+						want[va.Spec.NodeName] = append(want[va.Spec.NodeName], "kubernetes.io/csi/d^"+va.PersistentVolumeName())
+					}
+				}
+				for _, n := range []string{"n0", "n1", "n2"} {
+					slices.Sort(want[n])
+					if !slices.Equal(reported[n], want[n]) {
+						t.Fatalf("%s reports %v attached, its attached VolumeAttachments are %v", n, reported[n], want[n])
+					}
 				}
 				for _, d := range out.Detach {
 					w.Attachments = slices.DeleteFunc(w.Attachments, func(va *api.VolumeAttachment) bool { return va.Name == d.Name })
