@@ -122,8 +122,11 @@ var initContainerAnnotations = [...]string{
 // the v1 object to its internal type (pkg/apis/core/v1 Convert_v1_Pod_To_core_Pod):
 // a negative terminationGracePeriodSeconds becomes 1 and the legacy init
 // container annotations are gone. pod itself is not modified; the result
-// shares everything else with it.
+// shares everything else with it (it is pod when nothing converts).
 func asConverted(pod *api.Pod) *api.Pod {
+	if !needsConversion(pod) {
+		return pod
+	}
 	p := *pod
 	if g := p.Spec.TerminationGracePeriodSeconds; g != nil && *g < 0 {
 		one := int64(1)
@@ -143,6 +146,19 @@ func asConverted(pod *api.Pod) *api.Pod {
 		}
 	}
 	return &p
+}
+
+// needsConversion reports whether asConverted changes pod.
+func needsConversion(pod *api.Pod) bool {
+	if g := pod.Spec.TerminationGracePeriodSeconds; g != nil && *g < 0 {
+		return true
+	}
+	for _, k := range initContainerAnnotations {
+		if _, ok := pod.Annotations[k]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // dropStopSignals removes container stop signals from a new pod's spec, as
