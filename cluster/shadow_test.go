@@ -19,7 +19,6 @@ import (
 	"github.com/podsem/podsem/lifecycle"
 	"github.com/podsem/podsem/nodelifecycle"
 	"github.com/podsem/podsem/nodepressure"
-	"github.com/podsem/podsem/preemption"
 	"github.com/podsem/podsem/probe"
 	"github.com/podsem/podsem/scheduling"
 	"github.com/podsem/podsem/termination"
@@ -280,7 +279,7 @@ func (s *shadow) newTwin(name, key string, machine any) any {
 	case "kube-scheduler":
 		var sc *scheduling.Cluster
 		if sc, err = scheduling.NewCluster(nil, nil, scheduling.Config{}); err == nil {
-			twin, err = preemption.NewLoop(sc, s.m.start)
+			twin, err = newSchedulerLoop(sc, s.m.start)
 		}
 	case "replicaset-controller":
 		twin = workloads.NewIncrementalReplicaSetController()
