@@ -34,8 +34,11 @@
 //     termination.APIServerGrace (graceful deletion, grace 0 removal); the
 //     binding subresource; the Eviction subresource (disruption.Evict with
 //     every PodDisruptionBudget); status writes; a watch event per write;
-//   - kube-scheduler: preemption.NewLoop, the default profile with
-//     DefaultPreemption, fed by the watch events;
+//   - kube-scheduler: scheduling.NewLoop with the default profile and
+//     DefaultPreemption (preemption.New), fed by the watch events; its
+//     queue's leftover flush takes a pod 5 minutes after it failed even
+//     on the flush's grid, as a real scheduler's late timer does (1 ms
+//     under upstream's exact rule);
 //   - kube-controller-manager: the Deployment and ReplicaSet controllers
 //     (workloads), with the Events they record (ScalingReplicaSet,
 //     SuccessfulCreate, SuccessfulDelete, FailedCreate); the disruption
