@@ -157,8 +157,6 @@ var knownDiffs = map[string]knownList{
 	// milliseconds apart: the real PV controller saw the claim first
 	// (WaitForFirstConsumer, then one ExternalProvisioning), the simulated
 	// one sees both at once (WaitForPodScheduled, two ExternalProvisioning).
-	// The real scheduler nominates the pod while the volume binding waits
-	// in PreBind (not modelled: NEXT.md, PreBind).
 	"volume-protection": {
 		{Side: "timing", Contains: []string{"pv-of-default-scratch-1"}, Why: "PV controller resync phase"},
 		{Side: "timing", Contains: []string{"PersistentVolumeClaim/default/scratch"}, Why: "PV controller resync phase"},
@@ -166,7 +164,6 @@ var knownDiffs = map[string]knownList{
 		{Side: "real", Contains: []string{"WaitForFirstConsumer", "data-db-0"}, Why: "claim seen before its pod"},
 		{Side: "sim", Contains: []string{"WaitForPodScheduled", "data-db-0"}, Why: "claim seen with its pod"},
 		{Side: "sim", Contains: []string{"ExternalProvisioning", "data-db-0", "(count 2)"}, Why: "claim seen with its pod"},
-		{Side: "real", Contains: []string{"db-p1", "nominated:"}, Why: "nomination during PreBind"},
 	},
 	// At 33 s both nodes hold one old and one new pod: the ReplicaSet
 	// controller's ranking (controller.ActivePodsWithRanks) ties on every

@@ -161,10 +161,13 @@ const maxRounds = 10000
 type Machine struct {
 	cfg   Config
 	start time.Time
-	now   time.Time
-	store *store
-	cache *store // the informer cache: the store as delivered
-	rec   recorder
+	// drivers are the CSI drivers the volume model stands in for
+	// (csiDrivers), fixed by the objects the cluster started with.
+	drivers []string
+	now     time.Time
+	store   *store
+	cache   *store // the informer cache: the store as delivered
+	rec     recorder
 
 	slow     cascade                                           // a slowed cascade (cascade.go)
 	owners   map[string]map[string]managedfields.ManagedFields // field ownership of applied objects, by kind and key (apply.go)
@@ -229,6 +232,7 @@ func New(objects []api.Object, cfg Config, start time.Time) (*Machine, Output, e
 	if err := m.createSystemPriorityClasses(start); err != nil {
 		return nil, Output{}, err
 	}
+	m.drivers = modelDrivers(objects)
 	out, err := m.load(objects, start)
 	if err != nil {
 		return nil, Output{}, err
@@ -934,7 +938,8 @@ func (m *Machine) runComponents(now time.Time) error {
 
 // schedulerActions carries out kube-scheduler's API calls.
 func (m *Machine) schedulerActions(actions []scheduling.Action, now time.Time) error {
-	for _, a := range actions {
+	merged := -1 // the FailedScheduling whose condition went with the nomination's patch
+	for i, a := range actions {
 		key := a.Pod.Key()
 		switch a.Kind {
 		case scheduling.ActionBind:
@@ -950,7 +955,19 @@ func (m *Machine) schedulerActions(actions []scheduling.Action, now time.Time) e
 			if a.Kind == scheduling.ActionClearNomination {
 				node = ""
 			}
-			if err := m.patchPodStatus(key, a.Pod.UID, now, func(s *api.PodStatus) { s.NominatedNodeName = node }); err != nil {
+			// The failure handler writes the nomination and the
+			// PodScheduled condition in one status patch (updatePod).
+			var cond *api.PodCondition
+			if i+1 < len(actions) && actions[i+1].Kind == scheduling.ActionFailedScheduling && actions[i+1].Pod == a.Pod {
+				cond = actions[i+1].Condition
+				merged = i + 1
+			}
+			if err := m.patchPodStatus(key, a.Pod.UID, now, func(s *api.PodStatus) {
+				s.NominatedNodeName = node
+				if cond != nil {
+					api.UpdatePodCondition(s, *cond, now)
+				}
+			}); err != nil {
 				return err
 			}
 		case scheduling.ActionPreempt:
@@ -962,7 +979,7 @@ func (m *Machine) schedulerActions(actions []scheduling.Action, now time.Time) e
 				return err
 			}
 		case scheduling.ActionFailedScheduling:
-			if a.Condition != nil {
+			if a.Condition != nil && merged != i {
 				cond := *a.Condition
 				if err := m.patchPodStatus(key, a.Pod.UID, now, func(s *api.PodStatus) { api.UpdatePodCondition(s, cond, now) }); err != nil {
 					return err
@@ -994,6 +1011,8 @@ func (m *Machine) bind(key, uid, node string, now time.Time) error {
 	p.Spec.NodeName = node
 	p.Status.Conditions = slices.Clone(old.Status.Conditions)
 	api.UpdatePodCondition(&p.Status, api.PodCondition{Type: api.PodScheduled, Status: api.ConditionTrue}, now)
+	// ClearingNominatedNodeNameAfterBinding (on by default since v1.35).
+	p.Status.NominatedNodeName = ""
 	m.store.nextRV(&p.ObjectMeta)
 	m.store.put("Pod", key, &p, watchModified, old)
 	return nil

@@ -16,8 +16,10 @@ import (
 // StorageConfig is the storage side of the cluster: the
 // PersistentVolume and attach-detach controllers' settings and the
 // documented model of a CSI driver's external-provisioner and
-// external-attacher (the e2e harness's volume model, for every
-// StorageClass provisioner outside kubernetes.io/). The zero value is
+// external-attacher (the e2e harness's volume model, for the provisioner
+// outside kubernetes.io/ of every StorageClass the cluster starts with: a
+// class applied later with another provisioner names a driver that is not
+// installed, whose claims are never provisioned). The zero value is
 // v1.36.3's controllers with the harness's model. As in the harness, the
 // kubelets neither wait for a volume's attachment before starting a pod's
 // containers nor report volumes in use (node.status.volumesInUse), so a
@@ -293,12 +295,23 @@ func (m *Machine) registerNodeVolumes() error {
 }
 
 // csiDrivers are the drivers the volume model stands in for: the
-// provisioners of the StorageClasses outside kubernetes.io/, sorted.
-func (m *Machine) csiDrivers() []string {
+// provisioners outside kubernetes.io/ of the StorageClasses among the
+// objects the cluster started with, sorted — as the harness's model
+// takes them from the scenario's objects. A StorageClass applied later
+// whose provisioner is none of them names a driver that is not
+// installed: its claims are never provisioned (a PreBind waiting for
+// them times out).
+func (m *Machine) csiDrivers() []string { return m.drivers }
+
+// modelDrivers returns the csiDrivers of objects.
+func modelDrivers(objects []api.Object) []string {
 	var out []string
-	for _, o := range m.cache.list("StorageClass") {
-		p := o.(*api.StorageClass).Provisioner
-		if p != "" && !strings.HasPrefix(p, "kubernetes.io/") && !slices.Contains(out, p) {
+	for _, o := range objects {
+		sc, ok := o.(*api.StorageClass)
+		if !ok {
+			continue
+		}
+		if p := sc.Provisioner; p != "" && !strings.HasPrefix(p, "kubernetes.io/") && !slices.Contains(out, p) {
 			out = append(out, p)
 		}
 	}

@@ -6,7 +6,6 @@ import (
 	"maps"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/podsem/podsem/api"
@@ -363,6 +362,14 @@ func (m *Machine) runAttachDetach(now time.Time) error {
 // binding waits (false: nothing to wait for, bind now).
 func (m *Machine) preBind(a scheduling.Action, now time.Time) bool {
 	v := a.Volumes
+	if len(v.Claims) > 0 {
+		// NominatedNodeNameForExpectation (on by default since v1.35):
+		// VolumeBinding's PreBindPreFlight says PreBind has work, so the
+		// binding cycle first nominates the pod to its node.
+		if err := m.patchPodStatus(a.Pod.Key(), a.Pod.UID, now, func(s *api.PodStatus) { s.NominatedNodeName = a.Node }); err != nil {
+			return false
+		}
+	}
 	for _, b := range v.Bind {
 		cur, _ := m.store.get("PersistentVolume", b.Volume.Name).(*api.PersistentVolume)
 		if cur == nil || cur.IsBoundToClaim(b.Claim) {
@@ -407,11 +414,17 @@ func (m *Machine) preBind(a scheduling.Action, now time.Time) bool {
 	return true
 }
 
+// preBindTimeoutMessage is the error VolumeBinding's PreBind gives up with
+// after bindTimeout, as the binding cycle reports it.
+const preBindTimeoutMessage = `running PreBind plugin "VolumeBinding": binding volumes: context deadline exceeded`
+
 // runPendingBindings completes each binding whose claims are all bound
 // as kube-scheduler's informers see them (checkBindings: bind-completed
 // and a volume name): the pods/binding call and the Scheduled event. One
-// that waited bindTimeout fails: a BindFailed scenario record (the
-// scheduler's requeue of the pod is not modelled).
+// that waited bindTimeout fails: kube-scheduler's binding cycle fails
+// (scheduling.BindFailed), which forgets the assumed pod, records
+// FailedScheduling with the PreBind error and backs the pod off to be
+// tried again.
 func (m *Machine) runPendingBindings(now time.Time) error {
 	s := &m.storage
 	kept := s.bindings[:0]
@@ -432,8 +445,18 @@ func (m *Machine) runPendingBindings(now time.Time) error {
 			}
 			m.rec.event(now, a.Event)
 		case !b.deadline.After(now):
-			m.rec.scenario(now, "Warning", "BindFailed", objRef("Pod", a.Pod.Namespace, a.Pod.Name),
-				`running PreBind plugin "VolumeBinding": binding volumes: context deadline exceeded (claims `+strings.Join(b.claims, ", ")+")")
+			cur, _ := m.cache.get("Pod", a.Pod.Key()).(*api.Pod)
+			if cur == nil || cur.UID != a.Pod.UID {
+				continue // gone: the scheduler's informer no longer holds it
+			}
+			in := scheduling.BindFailed(cur, preBindTimeoutMessage)
+			res, err := stepMachine(m, "kube-scheduler", "", m.sched, in, now)
+			if err != nil {
+				return fmt.Errorf("cluster: kube-scheduler: %s: %w", in, err)
+			}
+			if err := m.schedulerActions(res.Actions, now); err != nil {
+				return err
+			}
 		default:
 			kept = append(kept, b)
 		}

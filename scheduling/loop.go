@@ -54,7 +54,16 @@ type LoopConfig struct {
 //     tree from a rotating start index, numFeasibleNodesToFind, every
 //     filter and score, selectHost);
 //  3. a pod that fits is bound: the loop assumes the binding in its
-//     snapshot at once (the cache's AssumePod) and asks for ActionBind;
+//     snapshot at once (the cache's AssumePod) and asks for ActionBind.
+//     The pod leaves the queue. When its binding waits in VolumeBinding's
+//     PreBind (the action's Volumes has Claims), the loop remembers it
+//     until the pod informer reports it bound (PodUpdated with
+//     spec.nodeName) or the caller reports the binding failed
+//     (BindFailed: the assumed pod is forgotten, which moves the pods an
+//     assigned pod's deletion moves; it comes back to the queue with its
+//     counts and backs off after the error; its nomination is cleared;
+//     and a SchedulerError ActionFailedScheduling carries the PreBind
+//     error);
 //  4. a pod that fits nowhere goes to the PostFilter plugin, if any, with
 //     the cycle and its decision; its victims become ActionPreempt (those
 //     already terminating are left alone), the nominations it clears
@@ -112,6 +121,11 @@ type Loop struct {
 	name string
 	d    Decision
 	now  time.Time
+	// binding holds the pods whose binding waits in PreBind, with the
+	// queue entry Done took out (its counts): until the binding is
+	// confirmed (the pod informer's update with spec.nodeName) or fails
+	// (BindFailed, which puts the entry back).
+	binding map[string]*queueEntry
 }
 
 // errNilLoop is what Step on a nil *Loop returns.
@@ -244,6 +258,8 @@ func (l *Loop) Step(in Input, now time.Time) (StepResult, error) {
 		if err = l.c.removeObject(in.Object); err == nil {
 			l.objectChanged(in.Object, now)
 		}
+	case InputBindFailed:
+		return l.bindFailed(in.Pod, in.Message, now)
 	default:
 		err = fmt.Errorf("%w: input: unknown kind %v", errInvalidInput, in.Kind)
 	}
@@ -331,13 +347,50 @@ func (l *Loop) bind(res StepResult, pod *api.Pod, node string, vols *PreBindVolu
 		res.Actions = append(res.Actions, l.failedScheduling(pod, api.PodReasonSchedulerError, res.Message))
 		return res
 	}
-	l.q.Done(pod.Key(), now)
+	e, _ := l.q.takeDone(pod.Key(), now)
+	if vols != nil && len(vols.Claims) > 0 && e != nil {
+		// The binding cycle waits in PreBind (after Done, as upstream's
+		// binding cycle calls it before PreBind).
+		if l.binding == nil {
+			l.binding = map[string]*queueEntry{}
+		}
+		l.binding[pod.Key()] = e
+	}
 	res.Node, res.Bound = node, &bound
 	res.Actions = append(res.Actions, Action{Kind: ActionBind, Pod: pod, Node: node, Volumes: vols, Event: l.event(pod, api.EventTypeNormal,
 		"Scheduled", "Binding", "Successfully assigned "+pod.Key()+" to "+node)})
 	// The binding's confirmation is an assigned-pod add for the queue.
 	l.requeue(eventAssignedPodAdd, now)
 	return res
+}
+
+// bindFailed is the binding cycle's failure for p, whose binding waited
+// in PreBind (handleBindingCycleError): the assumed binding is forgotten
+// in the snapshot, which is an assigned pod's deletion for the queue's
+// other pods; then the failure handler's work for an error: the pod backs
+// off, its nomination is cleared, and the FailedScheduling action carries
+// the message with reason SchedulerError. A pod whose binding is not
+// waiting (bound meanwhile, deleted, or never waiting) is left as it is,
+// as upstream's handler leaves a pod its informer shows bound or gone.
+func (l *Loop) bindFailed(p *api.Pod, msg string, now time.Time) (StepResult, error) {
+	if p == nil {
+		return StepResult{}, fmt.Errorf("%w: BindFailed: pod: nil", errInvalidInput)
+	}
+	key := p.Key()
+	e := l.binding[key]
+	if e == nil || p.Spec.NodeName != "" {
+		return StepResult{}, nil
+	}
+	delete(l.binding, key)
+	if err := l.c.updatePod(key, p); err != nil {
+		return StepResult{}, err
+	}
+	l.requeue(eventAssignedPodDelete, now)
+	res := StepResult{Pod: p, Message: msg}
+	l.q.readdAfterError(e, p, now)
+	res.Actions = l.renominate(res.Actions, p, true, "")
+	res.Actions = append(res.Actions, l.failedScheduling(p, api.PodReasonSchedulerError, msg))
+	return res, nil
 }
 
 // preempt turns a PostFilter result into actions: the lower-priority

@@ -125,8 +125,9 @@ func (l *Loop) podUpdatedKey(key string, p *api.Pod, now time.Time) error {
 	switch {
 	case p.Spec.NodeName != "":
 		if queued {
-			l.q.Delete(key, now) // bound by someone else
+			l.q.Delete(key, now) // bound by someone else, or its waiting binding confirmed
 		}
+		delete(l.binding, key)
 		switch {
 		case !counted(old):
 		case !counted(p):
@@ -160,6 +161,7 @@ func (l *Loop) podDeleted(namespace, name string, now time.Time) error {
 	if _, queued := l.q.entries[key]; queued {
 		l.q.Delete(key, now)
 	}
+	delete(l.binding, key)
 	if old.Spec.NodeName != "" && counted(old) {
 		l.requeue(eventAssignedPodDelete, now)
 	}

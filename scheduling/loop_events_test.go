@@ -152,7 +152,7 @@ func TestLoopObjects(t *testing.T) {
 		t.Errorf("input %q", s)
 	}
 	if !slices.Equal(inputNames[:], []string{"", "Tick", "PodAdded", "PodUpdated", "PodDeleted", "NodeAdded", "NodeUpdated",
-		"NodeDeleted", "ObjectSet", "ObjectDeleted"}) || InputKind(99).String() != "InputKind(99)" || ActionKind(99).String() != "ActionKind(99)" {
+		"NodeDeleted", "ObjectSet", "ObjectDeleted", "BindFailed"}) || InputKind(99).String() != "InputKind(99)" || ActionKind(99).String() != "ActionKind(99)" {
 		t.Error("kind names")
 	}
 }

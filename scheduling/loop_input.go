@@ -41,10 +41,15 @@ const (
 	// InputObjectDeleted: such an object is gone (Input.Object names it
 	// by its kind, namespace and name).
 	InputObjectDeleted
+	// InputBindFailed: the binding of a pod whose ActionBind waited in
+	// PreBind (its Volumes had Claims) failed with Input.Message, such as
+	// VolumeBinding's timeout (Input.Pod: the pod as the caller's informer
+	// holds it, unbound).
+	InputBindFailed
 )
 
 var inputNames = [...]string{"", "Tick", "PodAdded", "PodUpdated", "PodDeleted", "NodeAdded", "NodeUpdated",
-	"NodeDeleted", "ObjectSet", "ObjectDeleted"}
+	"NodeDeleted", "ObjectSet", "ObjectDeleted", "BindFailed"}
 
 // String names the kind: "Tick", "PodAdded", ...
 func (k InputKind) String() string {
@@ -68,13 +73,15 @@ type Input struct {
 	// Namespace and Name name the pod deleted (InputPodDeleted); Name
 	// names the node deleted (InputNodeDeleted).
 	Namespace, Name string
+	// Message is why a binding failed (InputBindFailed).
+	Message string
 }
 
 // String renders the input, e.g. "PodAdded(default/web-1)".
 func (in Input) String() string {
 	s := in.Kind.String()
 	switch in.Kind {
-	case InputPodAdded, InputPodUpdated:
+	case InputPodAdded, InputPodUpdated, InputBindFailed:
 		if in.Pod != nil {
 			return s + "(" + in.Pod.Key() + ")"
 		}
@@ -128,3 +135,12 @@ func ObjectSet(o api.Object) Input { return Input{Kind: InputObjectSet, Object: 
 // ObjectDeleted is the input of such an object being deleted; only its
 // kind, namespace and name are read.
 func ObjectDeleted(o api.Object) Input { return Input{Kind: InputObjectDeleted, Object: o} }
+
+// BindFailed is the input of the binding of pod p failing with message, as
+// kube-scheduler's binding cycle fails when a PreBind plugin gives up
+// (VolumeBinding after bindTimeoutSeconds: "running PreBind plugin
+// \"VolumeBinding\": binding volumes: context deadline exceeded"). p is
+// the pod as the informer holds it (unbound).
+func BindFailed(p *api.Pod, message string) Input {
+	return Input{Kind: InputBindFailed, Pod: p, Message: message}
+}

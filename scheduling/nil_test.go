@@ -513,6 +513,7 @@ var nilCases = map[string]func(t *testing.T){
 			{scheduling.NodeUpdated(nil), "input.Node"},
 			{scheduling.ObjectSet(nil), "object"},
 			{scheduling.ObjectDeleted(nil), "object"},
+			{scheduling.BindFailed(nil, "x"), "pod"},
 		} {
 			res, err := l.Step(c.in, nilT0)
 			niltest.Zero(t, res)
@@ -536,6 +537,9 @@ var nilCases = map[string]func(t *testing.T){
 	},
 	"ObjectDeleted": func(t *testing.T) {
 		niltest.Zero(t, scheduling.ObjectDeleted(nil).Object) // refused by Step
+	},
+	"BindFailed": func(t *testing.T) {
+		niltest.Zero(t, scheduling.BindFailed(nil, "").Pod) // refused by Step
 	},
 	"(*Queue).NextDeadline": func(t *testing.T) {
 		niltest.Zero(t, nilQueue.NextDeadline())

@@ -523,6 +523,12 @@ func (q *Queue) Fail(key string, plugins []string, now time.Time) error {
 	if err != nil {
 		return err
 	}
+	q.fail(e, plugins, now)
+	return nil
+}
+
+// fail hands e back after a failed attempt at now (see Fail).
+func (q *Queue) fail(e *queueEntry, plugins []string, now time.Time) {
 	now = q.advance(now)
 	e.place = 0
 	e.timestamp = now
@@ -542,7 +548,30 @@ func (q *Queue) Fail(key string, plugins []string, now time.Time) error {
 	} else {
 		q.place(e, QueueUnschedulable)
 	}
-	return nil
+}
+
+// takeDone is Done returning the entry it forgot (nil with the error).
+func (q *Queue) takeDone(key string, now time.Time) (*queueEntry, error) {
+	e, err := q.inFlightEntry(key)
+	if err != nil {
+		return nil, err
+	}
+	q.forget(e, now)
+	return e, nil
+}
+
+// readdAfterError puts back e, an entry Done took out, with pod its
+// object, after an error at now (a failed binding cycle): as
+// AddUnschedulableIfNotPresent with an error, it keeps the entry's counts
+// and backs off. A pod the queue holds again is left where it is.
+func (q *Queue) readdAfterError(e *queueEntry, pod *api.Pod, now time.Time) {
+	if _, ok := q.entries[e.key]; ok {
+		return
+	}
+	e.pod, e.index, e.activated = pod, -1, false
+	e.popEpoch = q.moveEpoch
+	q.entries[e.key] = e
+	q.fail(e, nil, now)
 }
 
 // FailWithError hands an in-flight pod back after an attempt that ended
