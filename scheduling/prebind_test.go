@@ -7,15 +7,12 @@ import (
 	"github.com/podsem/podsem/api"
 )
 
-// TestPreBindVolumes: a pod with two unbound WaitForFirstConsumer claims —
-// one an available static volume matches on the chosen node, one none
-// does — is bound with VolumeBinding's PreBind: the first claim's volume
-// to pre-bind, the second claim to annotate with the selected node, both
-// to wait for; a pod whose claims are bound has nothing to do.
-func TestPreBindVolumes(t *testing.T) {
-	now := time.Unix(1_000_000, 0)
-	node := &api.Node{ObjectMeta: api.ObjectMeta{Name: "node-1", Labels: map[string]string{api.LabelTopologyZone: "a"}},
-		Status: api.NodeStatus{Allocatable: api.ResourceList{"cpu": api.MustParseQuantity("2"), "memory": api.MustParseQuantity("2Gi"), "pods": api.MustParseQuantity("10")}}}
+// oneNodeLoop is a loop over one node, node-1, with cpu CPUs, 2Gi of
+// memory, room for 10 pods and labels, started at now.
+func oneNodeLoop(t *testing.T, cpu string, labels map[string]string, now time.Time) *Loop {
+	t.Helper()
+	node := &api.Node{ObjectMeta: api.ObjectMeta{Name: "node-1", Labels: labels},
+		Status: api.NodeStatus{Allocatable: api.ResourceList{"cpu": api.MustParseQuantity(cpu), "memory": api.MustParseQuantity("2Gi"), "pods": api.MustParseQuantity("10")}}}
 	c, err := NewCluster([]*api.Node{node}, nil, Config{})
 	if err != nil {
 		t.Fatal(err)
@@ -24,6 +21,17 @@ func TestPreBindVolumes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return l
+}
+
+// TestPreBindVolumes: a pod with two unbound WaitForFirstConsumer claims —
+// one an available static volume matches on the chosen node, one none
+// does — is bound with VolumeBinding's PreBind: the first claim's volume
+// to pre-bind, the second claim to annotate with the selected node, both
+// to wait for; a pod whose claims are bound has nothing to do.
+func TestPreBindVolumes(t *testing.T) {
+	now := time.Unix(1_000_000, 0)
+	l := oneNodeLoop(t, "2", map[string]string{api.LabelTopologyZone: "a"}, now)
 	mode := api.VolumeBindingWaitForFirstConsumer
 	class := "wffc"
 	claim := func(name, size string) *api.PersistentVolumeClaim {
@@ -89,16 +97,7 @@ func TestPreBindVolumes(t *testing.T) {
 // waited, changes nothing.
 func TestBindFailed(t *testing.T) {
 	now := time.Unix(1_000_000, 0)
-	node := &api.Node{ObjectMeta: api.ObjectMeta{Name: "node-1"},
-		Status: api.NodeStatus{Allocatable: api.ResourceList{"cpu": api.MustParseQuantity("1"), "memory": api.MustParseQuantity("2Gi"), "pods": api.MustParseQuantity("10")}}}
-	c, err := NewCluster([]*api.Node{node}, nil, Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := NewLoop(c, LoopConfig{}, now)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := oneNodeLoop(t, "1", nil, now)
 	mode := api.VolumeBindingWaitForFirstConsumer
 	class := "broken"
 	step := func(in Input, at time.Time) StepResult {
