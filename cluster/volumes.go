@@ -366,9 +366,8 @@ func (m *Machine) preBind(a scheduling.Action, now time.Time) bool {
 		// NominatedNodeNameForExpectation (on by default since v1.35):
 		// VolumeBinding's PreBindPreFlight says PreBind has work, so the
 		// binding cycle first nominates the pod to its node.
-		if err := m.patchPodStatus(a.Pod.Key(), a.Pod.UID, now, func(s *api.PodStatus) { s.NominatedNodeName = a.Node }); err != nil {
-			return false
-		}
+		// (A failed write, as upstream's, does not stop the binding.)
+		_ = m.patchPodStatus(a.Pod.Key(), a.Pod.UID, now, func(s *api.PodStatus) { s.NominatedNodeName = a.Node })
 	}
 	for _, b := range v.Bind {
 		cur, _ := m.store.get("PersistentVolume", b.Volume.Name).(*api.PersistentVolume)
