@@ -676,8 +676,13 @@ func (n *namer) normalize(s, self string, wild bool) string {
 	})
 }
 
+// uidRE matches an object uid in a message (kube-scheduler's Preempted
+// names the preemptor by uid): random upstream, counted in the
+// simulation, so both read "<uid>".
+var uidRE = regexp.MustCompile(`\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)
+
 func (n *namer) key(r cluster.Record) string {
-	msg := n.normalize(r.Message, "", false)
+	msg := uidRE.ReplaceAllString(n.normalize(r.Message, "", false), "<uid>")
 	if r.Reason == "DrainFailed" {
 		msg = sortedErrorList(msg)
 	}

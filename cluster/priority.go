@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -53,7 +54,7 @@ func builtinClass(o api.Object) bool {
 func admitPriorityClass(pc *api.PriorityClass) error {
 	api.DefaultPriorityClass(pc)
 	if errs := validation.ValidatePriorityClass(pc); len(errs) > 0 {
-		return fmt.Errorf("PriorityClass %q is invalid: %v", pc.Name, errs)
+		return errors.New(validation.InvalidObjectMessage("PriorityClass", "scheduling.k8s.io", pc.Name, errs))
 	}
 	return nil
 }

@@ -347,7 +347,7 @@ func (s *store) admitPod(p *api.Pod) (*api.Pod, error) {
 	prio.Apply(p)
 	p.Spec.Tolerations = admission.DefaultTolerations(p, s.tolSecs)
 	if errs := validation.ValidatePodCreate(p); len(errs) > 0 {
-		return nil, fmt.Errorf("Pod %q is invalid: %v", p.Name, errs)
+		return nil, errors.New(validation.InvalidObjectMessage("Pod", "", p.Name, errs))
 	}
 	return validation.PrepareForCreate(p), nil
 }
@@ -378,7 +378,7 @@ func (s *store) update(o api.Object) (api.Object, error) {
 		}
 	case *api.Pod:
 		if errs := validation.ValidatePodUpdate(x, old.(*api.Pod)); len(errs) > 0 {
-			return nil, fmt.Errorf("Pod %q is invalid: %v", x.Name, errs)
+			return nil, errors.New(validation.InvalidObjectMessage("Pod", "", x.Name, errs))
 		}
 	}
 	s.nextRV(m)
