@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -255,13 +254,15 @@ func (r *recorder) seriesDeadline() time.Time {
 // tickSeries runs the events.k8s.io recorders' passes due at now, in
 // component order.
 func (r *recorder) tickSeries(now time.Time) {
-	if len(r.series) == 0 {
-		return
-	}
-	for _, c := range slices.Sorted(maps.Keys(r.series)) {
-		if d := r.series[c].NextDeadline(); !d.IsZero() && !d.After(now) {
-			r.stepSeries(c, record.SeriesInput{}, now)
+	var due []string
+	for c, s := range r.series {
+		if d := s.NextDeadline(); !d.IsZero() && !d.After(now) {
+			due = append(due, c)
 		}
+	}
+	slices.Sort(due)
+	for _, c := range due {
+		r.stepSeries(c, record.SeriesInput{}, now)
 	}
 }
 
