@@ -114,10 +114,13 @@
 // kube-scheduler's go through its events.k8s.io recorder's series,
 // record.Series: a repeat about the same pod version is written once with
 // count 2, then only by the recorder's 30-minute refresh and when the
-// series ends 6 minutes after its last Event), every change of a watched object's summary (source "watch": a
-// pod's node, phase, readiness, containers, deletion; a node's readiness,
-// taints, cordon; a workload's replica counts), and the scenario's markers
-// (Start, Action, ActionFailed, UnusedConfig, Until).
+// series ends 6 minutes after its last Event), every change of a watched
+// object's summary (source "watch": a pod's node, phase, readiness,
+// containers, deletion; a node's readiness, taints, cordon; a workload's
+// replica counts), and the scenario's markers
+// (Start, Action, ActionFailed, UnusedConfig, Until; BindFailed when the
+// API server refused kube-scheduler's pods/binding call, the pod deleted
+// or bound meanwhile).
 //
 // # The scenario
 //
