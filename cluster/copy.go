@@ -59,7 +59,8 @@ func deepCopy(o api.Object) api.Object {
 }
 
 // jsonEqual reports whether a and b (values of one type) encode to the
-// same JSON, without encoding them.
+// same JSON, without encoding them. Pass structs by pointer: a struct
+// value boxed in an interface is a copy on the heap.
 func jsonEqual(a, b any) bool {
 	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
 	if va.Type() != vb.Type() {
@@ -80,16 +81,16 @@ var (
 func valuesJSONEqual(a, b reflect.Value, omitEmpty bool) bool {
 	switch a.Type() {
 	case typeQuantity:
-		qa, qb := a.Interface().(api.Quantity), b.Interface().(api.Quantity)
-		return qa.String() == qb.String()
+		qa, qb := fieldValue[api.Quantity](a), fieldValue[api.Quantity](b)
+		return qa == qb || qa.String() == qb.String()
 	case typeTime:
-		ta, tb := a.Interface().(api.Time), b.Interface().(api.Time)
+		ta, tb := fieldValue[api.Time](a), fieldValue[api.Time](b)
 		if ta.IsZero() || tb.IsZero() {
 			return ta.IsZero() == tb.IsZero()
 		}
 		return ta.Equal(tb.Time)
 	case typeIntOrString:
-		ia, ib := a.Interface().(api.IntOrString), b.Interface().(api.IntOrString)
+		ia, ib := fieldValue[api.IntOrString](a), fieldValue[api.IntOrString](b)
 		if ia.IsString != ib.IsString {
 			return false
 		}
@@ -179,6 +180,15 @@ func valuesJSONEqual(a, b reflect.Value, omitEmpty bool) bool {
 		return true
 	}
 	return reflect.DeepEqual(a.Interface(), b.Interface())
+}
+
+// fieldValue is v's value, read through its address when it has one:
+// boxing the value itself would copy it to the heap.
+func fieldValue[T any](v reflect.Value) T {
+	if v.CanAddr() {
+		return *v.Addr().Interface().(*T)
+	}
+	return v.Interface().(T)
 }
 
 // isZero is encoding/json's omitzero test: the value's IsZero method, or

@@ -1037,7 +1037,7 @@ func (m *Machine) patchPodStatus(key, uid string, now time.Time, f func(*api.Pod
 // putPodStatus stores old with status st unless it is old's own; it
 // returns the pod the store then holds.
 func (m *Machine) putPodStatus(key string, old *api.Pod, st api.PodStatus) *api.Pod {
-	if specEqual(st, old.Status) {
+	if specEqual(&st, &old.Status) {
 		return old
 	}
 	p := *old

@@ -250,10 +250,17 @@ func (m *Monitor) observeHealth(node *api.Node, leaseRenew, now time.Time, rep *
 		if !saved.LastTransitionTime.Equal(current.LastTransitionTime.Time) {
 			transition = now
 		}
-		h = &nodeHealth{probe: now, readyTransition: transition, tainted: h.tainted, lease: h.lease}
+		// A new heartbeat: the record is updated in place (no one else
+		// holds it), as upstream replaces it.
+		h.probe, h.readyTransition = now, transition
 	}
-	if h.ready == nil || current == nil || *h.ready != *current {
-		h.ready = copyCondition(current) // (the same condition is kept)
+	switch {
+	case current == nil:
+		h.ready = nil
+	case h.ready == nil:
+		h.ready = copyCondition(current)
+	case *h.ready != *current:
+		*h.ready = *current // the record's own copy, held by no one else
 	}
 	if !leaseRenew.IsZero() && (h.lease.IsZero() || h.lease.Before(leaseRenew)) {
 		h.lease, h.probe = leaseRenew, now

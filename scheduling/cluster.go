@@ -551,8 +551,16 @@ func sameIndexedInputs(a, b *api.Pod) bool {
 		!reflect.DeepEqual(x.Overhead, y.Overhead) {
 		return false
 	}
-	if !maps.Equal(a.Labels, b.Labels) || api.IsPodResizeInfeasible(a) != api.IsPodResizeInfeasible(b) ||
-		len(a.Status.ContainerStatuses) != len(b.Status.ContainerStatuses) ||
+	if !maps.Equal(a.Labels, b.Labels) || api.IsPodResizeInfeasible(a) != api.IsPodResizeInfeasible(b) {
+		return false
+	}
+	if noContainerStatusResources(a) && noContainerStatusResources(b) {
+		// The requests consult a container status only when it reports
+		// resources: none does on either side (the kubelet's first status
+		// adds statuses without any), so neither consults one.
+		return sameStatusResources(a, b)
+	}
+	if len(a.Status.ContainerStatuses) != len(b.Status.ContainerStatuses) ||
 		len(a.Status.InitContainerStatuses) != len(b.Status.InitContainerStatuses) {
 		return false
 	}
@@ -567,9 +575,29 @@ func sameIndexedInputs(a, b *api.Pod) bool {
 			}
 		}
 	}
+	return sameStatusResources(a, b)
+}
+
+// sameStatusResources compares the pod-level status fields the requests
+// read: the resources, the allocated resources and the node-allocatable
+// claim statuses.
+func sameStatusResources(a, b *api.Pod) bool {
 	return reflect.DeepEqual(a.Status.Resources, b.Status.Resources) &&
 		reflect.DeepEqual(a.Status.AllocatedResources, b.Status.AllocatedResources) &&
 		reflect.DeepEqual(a.Status.NodeAllocatableResourceClaimStatuses, b.Status.NodeAllocatableResourceClaimStatuses)
+}
+
+// noContainerStatusResources reports whether none of the pod's container
+// statuses (regular and init) reports resources.
+func noContainerStatusResources(p *api.Pod) bool {
+	for _, l := range [2][]api.ContainerStatus{p.Status.ContainerStatuses, p.Status.InitContainerStatuses} {
+		for i := range l {
+			if l[i].Resources != nil {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // sameSlice reports whether a and b hold equal elements: the same backing

@@ -296,6 +296,23 @@ func TestIncrementalEqualsScratch(t *testing.T) {
 				case 2:
 					p.Status.StartTime = api.NewTimePtr(time.Date(2025, 3, 1, 8, 0, rapid.IntRange(0, 59).Draw(t, "second"), 0, time.UTC))
 				}
+				// Container statuses appear (the kubelet's first status)
+				// or change, some reporting resources, which the requests
+				// then consult.
+				switch rapid.IntRange(0, 2).Draw(t, "statuses") {
+				case 1:
+					p.Status.ContainerStatuses = nil
+					for _, ctr := range p.Spec.Containers {
+						cs := api.ContainerStatus{Name: ctr.Name, Ready: rapid.Bool().Draw(t, "ready")}
+						if rapid.IntRange(0, 3).Draw(t, "statusres") == 0 {
+							cs.Resources = &api.ResourceRequirements{Requests: api.ResourceList{
+								api.ResourceCPU: api.NewMilliQuantity(int64(rapid.IntRange(0, 4000).Draw(t, "statuscpu")), api.DecimalSI)}}
+						}
+						p.Status.ContainerStatuses = append(p.Status.ContainerStatuses, cs)
+					}
+				case 2:
+					p.Status.ContainerStatuses = nil
+				}
 				if err := c.UpdatePod(p); err != nil {
 					t.Fatalf("UpdatePod %s (status): %v", p.Key(), err)
 				}
