@@ -69,8 +69,11 @@
 //     through lifecycle.KilledForCriticalPod); a
 //     lifecycle.Machine per admitted pod, answered by the RuntimeModel
 //     (the e2e harness's fake kubelet: containers start 1 s after the pod
-//     is seen, are ready at the first probe, exit 143 on SIGTERM), writing
-//     the pod's status and removing it with grace 0 once it has stopped;
+//     is seen, are ready at the first probe, exit 143 on SIGTERM; a Node
+//     without addresses registers with InternalIP 10.0.0.<n>), writing
+//     the pod's status (hostIP and hostIPs from the Node's addresses, as
+//     downward.HostIPs reads them) and removing it with grace 0 once it
+//     has stopped;
 //     the eviction manager (nodepressure.Manager, once a pressure action
 //     gave it readings: EvictionThresholdMet, Evicted, the victim killed
 //     through lifecycle.Killed); the node shutdown manager (graceful node

@@ -3,9 +3,11 @@ package cluster
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/downward"
 	"github.com/podsem/podsem/lifecycle"
 	"github.com/podsem/podsem/probe"
 )
@@ -18,7 +20,21 @@ import (
 //   - the sandbox is ready and every container starts PodStartLatency
 //     (1 s) after the kubelet first sees the pod bound to its node, with
 //     the Pulled, Created and Started events the kubelet's runtime manager
-//     records, and podIP 10.244.<node index>.<n> (n from 10);
+//     records, and podIP 10.244.<node index>.<n> (n from 10, counting
+//     every pod the kubelet starts; a hostNetwork pod's sandbox has no IP
+//     of its own, and the kubelet gives it the node's, as upstream's
+//     generateAPIPodStatus does);
+//   - at registration the kubelet's first status post fills in what a
+//     kubelet reports of its host: the addresses InternalIP
+//     10.0.0.<node index + 1> and Hostname <node name> when the Node has
+//     none, nodeInfo's kubeletVersion v1.36.3, operatingSystem linux,
+//     architecture amd64 and containerRuntimeVersion fake://1.0, the
+//     kubelet's daemon endpoint port 10250, and allocatable as capacity
+//     when the Node has none (the node index counts Nodes in the order
+//     they were created, from 0); every pod status the kubelet writes
+//     carries hostIP and hostIPs from the Node's addresses
+//     (downward.HostIPs), except the status of a pod rejected at
+//     admission;
 //   - every probe passes: a container without a readinessProbe is ready
 //     at once; one with a probe is ready at its first probe, at start +
 //     ceil(initialDelaySeconds / periodSeconds) × periodSeconds
@@ -79,6 +95,9 @@ type podRun struct {
 	// gets a worker.
 	probes    []*probeRun
 	probeless bool
+	// rejected: the kubelet refused the pod at admission; its status
+	// (rejectPod's) carries no host IPs.
+	rejected bool
 }
 
 // probeRun is one probe worker: the probe of kind on container.
@@ -139,6 +158,13 @@ type kubelet struct {
 	// for: a status check at a tick can only post when the stored node is
 	// neither, or when pressure or a shutdown is under way (ticking).
 	storedNode, checkedNode *api.Node
+	// registered is set once the kubelet's first status post (its
+	// registration) filled in the host's addresses and node info.
+	registered bool
+	// ipsNode is the Node object hostIPs and hostIPList were read from.
+	ipsNode    *api.Node
+	hostIPs    []string
+	hostIPList []api.HostIP
 	// queued is the kubelet's place in the machine's kubeletQueue.
 	queued
 }
@@ -285,7 +311,8 @@ func (k *kubelet) observe(c *Machine, key string, now time.Time) error {
 		if err := k.preempt(c, victims, now); err != nil {
 			return err
 		}
-		r = &podRun{key: key, uid: pod.UID, m: lifecycle.NewMachine(pod, lifecycle.MachineConfig{}), probeless: !hasProbes(pod)}
+		r = &podRun{key: key, uid: pod.UID, m: lifecycle.NewMachine(pod, lifecycle.MachineConfig{}), probeless: !hasProbes(pod),
+			rejected: verdict.Kind == lifecycle.EventRejected}
 		k.pods[key] = r
 		if err := k.step(c, r, verdict, now); err != nil {
 			return err
@@ -297,7 +324,7 @@ func (k *kubelet) observe(c *Machine, key string, now time.Time) error {
 	// is written again. (Upstream reconciles in its 10-s sync batch; here
 	// at once.)
 	if r.lastReported != nil && !r.deleting && c.store.get("Pod", key) != r.synced {
-		r.synced = c.writePodStatus(key, r.uid, *r.lastReported, now)
+		r.synced = c.writePodStatus(key, r.uid, k.withHostIPs(c, r, *r.lastReported), now)
 	}
 	if pod.DeletionTimestamp != nil && !r.deleting {
 		r.deleting = true
@@ -459,6 +486,9 @@ func (k *kubelet) feed(c *Machine, r *podRun, ev lifecycle.Event, now time.Time)
 			case lifecycle.ActionCreateSandbox:
 				ip := fmt.Sprintf("10.244.%d.%d", k.index, k.nextIP)
 				k.nextIP++
+				if r.m.Pod().Spec.HostNetwork {
+					ip = "" // the kubelet gives it the node's IPs (withHostIPs)
+				}
 				r.answer(now.Add(c.cfg.Runtime.startLatency()), lifecycle.SandboxReady(ip))
 			case lifecycle.ActionPullImage:
 				queue = append(queue, lifecycle.ImagePulled(a.Container))
@@ -476,7 +506,7 @@ func (k *kubelet) feed(c *Machine, r *podRun, ev lifecycle.Event, now time.Time)
 			case lifecycle.ActionReportStatus:
 				st := status
 				r.lastReported = &st
-				r.synced = c.writePodStatus(r.key, r.uid, status, now)
+				r.synced = c.writePodStatus(r.key, r.uid, k.withHostIPs(c, r, status), now)
 			case lifecycle.ActionRemovePod:
 				if !r.removeAsked {
 					r.removeAsked = true
@@ -610,4 +640,42 @@ func (k *kubelet) leaseAt(now, phase time.Time) time.Time {
 		return last.Add(-NodeLeaseRenewInterval) // now's renewal is not made yet
 	}
 	return last
+}
+
+// withHostIPs is st as the kubelet's generateAPIPodStatus completes it:
+// hostIP and hostIPs from the Node's addresses (downward.HostIPs; none
+// when the Node has no usable address), and, for a hostNetwork pod, the
+// node's IPs as its pod IPs, the primary one when none is set, the second
+// family's when only one is. A pod rejected at admission keeps
+// rejectPod's status, which has none.
+func (k *kubelet) withHostIPs(c *Machine, r *podRun, st api.PodStatus) api.PodStatus {
+	if r.rejected {
+		return st
+	}
+	if k.storedNode != k.ipsNode {
+		k.ipsNode, k.hostIPs, k.hostIPList = k.storedNode, nil, nil
+		if k.storedNode != nil {
+			if ips, err := downward.HostIPs(k.storedNode); err == nil {
+				k.hostIPs = ips
+				for _, ip := range ips {
+					k.hostIPList = append(k.hostIPList, api.HostIP{IP: ip})
+				}
+			}
+		}
+	}
+	ips := k.hostIPs
+	if len(ips) == 0 {
+		return st
+	}
+	st.HostIP, st.HostIPs = ips[0], k.hostIPList
+	if r.m.Pod().Spec.HostNetwork {
+		if st.PodIP == "" {
+			st.PodIP, st.PodIPs = ips[0], []api.PodIP{{IP: ips[0]}}
+		}
+		// (Addresses as net.IP prints them: an IPv6 one has a colon.)
+		if len(ips) == 2 && len(st.PodIPs) == 1 && strings.Contains(st.PodIPs[0].IP, ":") != strings.Contains(ips[1], ":") {
+			st.PodIPs = append(slices.Clip(st.PodIPs), api.PodIP{IP: ips[1]})
+		}
+	}
+	return st
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/cluster"
@@ -272,5 +273,62 @@ func TestNodeSideActionsRefused(t *testing.T) {
 	}
 	if fmt.Sprint(failed) != "[1 2 3 4 5 7]" {
 		t.Errorf("ActionFailed at %v, want [1 2 3 4 5 7]", failed)
+	}
+}
+
+// TestKubeletHostIPs checks what the runtime model's kubelet reports of
+// its host: a Node without addresses gets InternalIP 10.0.0.<index + 1>
+// and Hostname at registration, with the model's node info; each pod
+// status carries hostIP and hostIPs from the Node's addresses (InternalIP
+// first, then the first address of the other family); a hostNetwork pod
+// gets the node's IPs as its pod IPs; a pod rejected at admission keeps
+// rejectPod's status, without host IPs.
+func TestKubeletHostIPs(t *testing.T) {
+	node := func(name string, addrs ...api.NodeAddress) *api.Node {
+		rl := api.ResourceList{api.ResourceCPU: api.MustParseQuantity("2"), api.ResourceMemory: api.MustParseQuantity("4Gi"),
+			api.ResourcePods: api.MustParseQuantity("110")}
+		return &api.Node{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Node"},
+			ObjectMeta: api.ObjectMeta{Name: name, Labels: map[string]string{api.LabelHostname: name}},
+			Status: api.NodeStatus{Capacity: rl, Allocatable: rl, Addresses: addrs,
+				Conditions: []api.NodeCondition{{Type: api.NodeReady, Status: api.ConditionTrue, Reason: "KubeletReady"}}}}
+	}
+	pod := func(name, nodeName, cpu string, hostNetwork bool) *api.Pod {
+		return &api.Pod{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Pod"},
+			ObjectMeta: api.ObjectMeta{Name: name, Namespace: "default"},
+			Spec: api.PodSpec{NodeName: nodeName, HostNetwork: hostNetwork, Containers: []api.Container{{Name: "c", Image: "busybox:1.36",
+				Resources: api.ResourceRequirements{Requests: api.ResourceList{api.ResourceCPU: api.MustParseQuantity(cpu)}}}}}}
+	}
+	sc := &cluster.Scenario{Until: time.Minute, Objects: []api.Object{
+		node("node-a"),
+		node("node-b", api.NodeAddress{Type: api.NodeExternalIP, Address: "203.0.113.2"},
+			api.NodeAddress{Type: api.NodeInternalIP, Address: "fd00::0b02"},
+			api.NodeAddress{Type: api.NodeInternalIP, Address: "192.168.0.2"}),
+		pod("web", "node-a", "100m", false),
+		pod("big", "node-a", "3", false),
+		pod("agent", "node-b", "100m", true),
+	}}
+	res, err := cluster.Run(sc, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, o := range res.Objects {
+		switch x := o.(type) {
+		case *api.Node:
+			got[x.Name] = fmt.Sprintf("%v %s %s %d", x.Status.Addresses, x.Status.NodeInfo.KubeletVersion,
+				x.Status.NodeInfo.ContainerRuntimeVersion, x.Status.DaemonEndpoints.KubeletEndpoint.Port)
+		case *api.Pod:
+			got[x.Name] = fmt.Sprintf("%s %s %v %s %v", x.Status.Phase, x.Status.HostIP, x.Status.HostIPs, x.Status.PodIP, x.Status.PodIPs)
+		}
+	}
+	want := map[string]string{
+		"node-a": "[{InternalIP 10.0.0.1} {Hostname node-a}] v1.36.3 fake://1.0 10250",
+		"node-b": "[{ExternalIP 203.0.113.2} {InternalIP fd00::0b02} {InternalIP 192.168.0.2}] v1.36.3 fake://1.0 10250",
+		"web":    "Running 10.0.0.1 [{10.0.0.1}] 10.244.0.10 [{10.244.0.10}]",
+		"big":    "Failed  []  []",
+		"agent":  "Running fd00::b02 [{fd00::b02} {192.168.0.2}] fd00::b02 [{fd00::b02} {192.168.0.2}]",
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got\n%v\nwant\n%v", got, want)
 	}
 }

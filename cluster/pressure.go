@@ -367,10 +367,41 @@ func (c *Machine) postNodeStatus(k *kubelet, now time.Time) error {
 	cp := *old
 	n := &cp
 	n.Status.Conditions = c.nodeConditions(k, old.Status.Conditions, now)
+	if !k.registered {
+		k.registered = true
+		registrationStatus(k, &n.Status)
+	}
 	c.store.nextRV(&n.ObjectMeta)
 	c.store.put("Node", k.node, n, watchModified, old)
 	k.postedNode, k.postedState = n, k.nodeState()
 	return nil
+}
+
+// The runtime model's kubelet: its version and its port (the kubelet's
+// default --port).
+const (
+	kubeletVersion = "v1.36.3"
+	kubeletPort    = 10250
+)
+
+// registrationStatus fills in, on the kubelet's first status post, what
+// the runtime model's kubelet reports of its host (RuntimeModel): the
+// addresses InternalIP 10.0.0.<index + 1> and Hostname when the node has
+// none, its node info, its daemon endpoint, and allocatable as capacity
+// when the node has none.
+func registrationStatus(k *kubelet, st *api.NodeStatus) {
+	if len(st.Addresses) == 0 {
+		st.Addresses = []api.NodeAddress{{Type: api.NodeInternalIP, Address: fmt.Sprintf("10.0.0.%d", k.index+1)},
+			{Type: api.NodeHostName, Address: k.node}}
+	}
+	st.NodeInfo.KubeletVersion = kubeletVersion
+	st.NodeInfo.OperatingSystem = "linux"
+	st.NodeInfo.Architecture = "amd64"
+	st.NodeInfo.ContainerRuntimeVersion = "fake://1.0"
+	st.DaemonEndpoints.KubeletEndpoint.Port = kubeletPort
+	if st.Allocatable == nil {
+		st.Allocatable = st.Capacity
+	}
 }
 
 // nodeState is what the kubelet's node conditions are computed from.

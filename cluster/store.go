@@ -324,12 +324,22 @@ func (s *store) create(o api.Object, now time.Time) (api.Object, error) {
 	m.UID = fmt.Sprintf("%08x-0000-4000-8000-%012x", s.uids, s.uids)
 	prepareWorkloadUID(o)
 	m.CreationTimestamp = api.NewTime(now.Truncate(time.Second))
-	m.Generation = 1
+	m.Generation = 0
+	if generationKinds[kind] {
+		m.Generation = 1
+	}
 	m.DeletionTimestamp, m.DeletionGracePeriodSeconds = nil, nil
 	s.nextRV(m)
 	s.put(kind, key, o, watchAdded, nil)
 	return o, nil
 }
+
+// generationKinds are the kinds whose registry strategy starts
+// metadata.generation at 1 on create (PrepareForCreate); the others
+// (Node, Namespace, Service, the storage kinds, ControllerRevision) have
+// none.
+var generationKinds = map[string]bool{"Pod": true, "Deployment": true, "ReplicaSet": true, "StatefulSet": true,
+	"DaemonSet": true, "Job": true, "PodDisruptionBudget": true, "PriorityClass": true}
 
 // admitPod runs a pod create through defaulting, the Priority and
 // DefaultTolerationSeconds admission plugins, validation and the registry's
