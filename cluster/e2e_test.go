@@ -204,6 +204,27 @@ var knownDiffs = map[string]knownList{
 		{Side: "sim", Contains: []string{"PodDeleted", "Pod/default/agent-", "disruptionTarget=DeletionByTaintManager"}, Why: "taint eviction patch races the pod's removal"},
 		{Side: "real", Contains: []string{"Killing", "Pod/default/agent-", "(count 2)"}, Why: "the harness kubelet's status write conflicts with the patch"},
 	},
+	// The drain evicts web's pod on node-1; its replacement fits nowhere
+	// (node-3 is outside its node selector, node-2 holds its anti-affinity
+	// peer, node-1 is cordoned). The real scheduler tried it before the
+	// evicted pod was gone and once more after (the deletion requeues it:
+	// a second FailedScheduling, a new Event as the pod's status changed
+	// between); the simulation's components act at one instant, the
+	// deletion first, so it tries once. At the uncordon the real retry
+	// still found node-1 unschedulable (the same message, count 2), the
+	// simulated one found it uncordoned but still tainted, before the
+	// node lifecycle controller removed the taint (as in node-added).
+	"drain-daemonset": {
+		{Side: "real", Contains: []string{"FailedScheduling", "Pod/default/web-6d58544644-", "1 node(s) were unschedulable"}, Why: "retries at the deletion and the uncordon race them"},
+		{Side: "sim", Contains: []string{"FailedScheduling", "Pod/default/web-6d58544644-", "1 node(s) had untolerated taint(s)"}, Why: "the retry at the uncordon races the taint removal"},
+	},
+	// The drain evicts db-1 from node-2; when its replacement is
+	// scheduled node-1 and node-3 hold one db pod each and score the
+	// same: selectHost picks at random. The real run took node-3.
+	"statefulset-drain": {
+		{Contains: []string{"Scheduled", "db-p2"}, Why: "random pick among equally scored nodes"},
+		{Contains: []string{"PodModified", "db-p2", "node:  -> "}, Why: "random pick among equally scored nodes"},
+	},
 	// The rolling update replaces web-2, web-1, then web-0: when the new
 	// web-0 is scheduled, node-1 holds the new web-2 and node-2 the new
 	// web-1, so both nodes score the same and selectHost picks at random.
