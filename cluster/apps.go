@@ -587,6 +587,13 @@ func prepareWorkload(o, old api.Object) error {
 		}
 	case *api.StatefulSet:
 		api.DefaultStatefulSet(x)
+		// The apps/v1 conversion writes every claim template's apiVersion
+		// and kind (Convert_apps_StatefulSetSpec_To_v1_StatefulSetSpec),
+		// so the API serves them set.
+		for i := range x.Spec.VolumeClaimTemplates {
+			x.Spec.VolumeClaimTemplates[i].APIVersion = "v1"
+			x.Spec.VolumeClaimTemplates[i].Kind = "PersistentVolumeClaim"
+		}
 		spec = x.Spec
 		if old != nil {
 			oldSpec = old.(*api.StatefulSet).Spec

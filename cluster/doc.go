@@ -26,8 +26,10 @@
 //   - the API server (kube-apiserver): create with generateName (a
 //     deterministic 5-character suffix from the API server's alphabet), API
 //     defaulting (api.DefaultPod; apps/v1 defaults for Deployments and
-//     ReplicaSets), Priority and DefaultTolerationSeconds admission of
-//     pods, TaintNodesByCondition admission of Nodes, DefaultStorageClass
+//     ReplicaSets), Priority, DefaultTolerationSeconds and
+//     PodTopologyLabels admission of pods (the last also on the binding:
+//     a bound pod gets its node's zone and region labels),
+//     TaintNodesByCondition admission of Nodes, DefaultStorageClass
 //     and StorageObjectInUseProtection admission of claims and volumes
 //     (api/admission), validation (api/validation), the registry's
 //     PrepareForCreate; update with generation bumps; pod DELETE through

@@ -1009,6 +1009,10 @@ func (m *Machine) bind(key, uid, node string, now time.Time) error {
 	// store) but spec.nodeName and the conditions, copied to be changed.
 	p := *old
 	p.Spec.NodeName = node
+	// PodTopologyLabels admission: the binding carries the node's zone and
+	// region labels, which the binding registry writes onto the pod.
+	n, _ := m.store.get("Node", node).(*api.Node)
+	p.Labels = admission.WithPodTopologyLabels(old.Labels, n)
 	p.Status.Conditions = slices.Clone(old.Status.Conditions)
 	api.UpdatePodCondition(&p.Status, api.PodCondition{Type: api.PodScheduled, Status: api.ConditionTrue}, now)
 	// ClearingNominatedNodeNameAfterBinding (on by default since v1.35).

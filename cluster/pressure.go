@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -370,6 +371,16 @@ func (c *Machine) postNodeStatus(k *kubelet, now time.Time) error {
 	if !k.registered {
 		k.registered = true
 		registrationStatus(k, &n.Status)
+		if n.Annotations[api.AnnControllerManagedAttachDetach] != "true" {
+			// The kubelet registers with its default
+			// enableControllerAttachDetach: the attach-detach controller
+			// manages the node's volumes.
+			n.Annotations = maps.Clone(n.Annotations)
+			if n.Annotations == nil {
+				n.Annotations = map[string]string{}
+			}
+			n.Annotations[api.AnnControllerManagedAttachDetach] = "true"
+		}
 	}
 	c.store.nextRV(&n.ObjectMeta)
 	c.store.put("Node", k.node, n, watchModified, old)

@@ -341,8 +341,8 @@ func (s *store) create(o api.Object, now time.Time) (api.Object, error) {
 var generationKinds = map[string]bool{"Pod": true, "Deployment": true, "ReplicaSet": true, "StatefulSet": true,
 	"DaemonSet": true, "Job": true, "PodDisruptionBudget": true, "PriorityClass": true}
 
-// admitPod runs a pod create through defaulting, the Priority and
-// DefaultTolerationSeconds admission plugins, validation and the registry's
+// admitPod runs a pod create through defaulting, the Priority,
+// DefaultTolerationSeconds and PodTopologyLabels admission plugins, validation and the registry's
 // PrepareForCreate, returning the pod as it would be stored.
 func (s *store) admitPod(p *api.Pod) (*api.Pod, error) {
 	api.DefaultPod(p)
@@ -356,6 +356,10 @@ func (s *store) admitPod(p *api.Pod) (*api.Pod, error) {
 	}
 	prio.Apply(p)
 	p.Spec.Tolerations = admission.DefaultTolerations(p, s.tolSecs)
+	if p.Spec.NodeName != "" {
+		n, _ := s.get("Node", p.Spec.NodeName).(*api.Node)
+		p.Labels = admission.WithPodTopologyLabels(p.Labels, n)
+	}
 	if errs := validation.ValidatePodCreate(p); len(errs) > 0 {
 		return nil, errors.New(validation.InvalidObjectMessage("Pod", "", p.Name, errs))
 	}

@@ -51,6 +51,16 @@
 // nodelifecycle, NoScheduleTaintPass), so a new node takes no pods before
 // the controller has looked at it.
 //
+// # PodTopologyLabels
+//
+// The PodTopologyLabels plugin (plugin/pkg/admission/podtopologylabels; on
+// by default since v1.35), in topology.go: on a pods/binding request, and
+// on a pod create that already names its node, PodTopologyLabels gives the
+// node's topology.kubernetes.io/zone and region labels, which the pod gets
+// (WithPodTopologyLabels: overwriting its own values of those keys), so
+// that a workload can read its zone from its own labels (the downward
+// API).
+//
 // # Storage
 //
 // Two plugins on the create of storage objects, in storage.go:

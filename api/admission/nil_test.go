@@ -64,6 +64,20 @@ var nilCases = map[string]func(t *testing.T){
 			t.Errorf("got %v, want nil", got)
 		}
 	},
+	"PodTopologyLabels": func(t *testing.T) {
+		if got := admission.PodTopologyLabels(nil); got != nil {
+			t.Errorf("got %v, want nil", got)
+		}
+	},
+	"WithPodTopologyLabels": func(t *testing.T) {
+		if got := admission.WithPodTopologyLabels(nil, nil); got != nil {
+			t.Errorf("got %v, want nil", got)
+		}
+		own := map[string]string{"app": "web"}
+		if got := admission.WithPodTopologyLabels(own, nil); len(got) != 1 || got["app"] != "web" {
+			t.Errorf("nil node: got %v, want the pod's labels", got)
+		}
+	},
 	"NodeCreateTaints": func(t *testing.T) {
 		if got := admission.NodeCreateTaints(nil); got != nil {
 			t.Errorf("got %v, want nil", got)
