@@ -703,8 +703,13 @@ func validateWorkloadTemplate(o, old api.Object) error {
 
 // prepareWorkloadUID is the part of the API server's create that needs
 // the uid: a Job's generated selector (workloads.GenerateJobSelector).
+// The API server defaults what it decodes from storage too, so the Job is
+// served defaulted once more: a Job created without labels gets its
+// template's, the generated ones included (SetDefaults_Job copies the
+// template's labels to a Job that has none).
 func prepareWorkloadUID(o api.Object) {
 	if j, ok := o.(*api.Job); ok {
 		workloads.GenerateJobSelector(j)
+		api.DefaultJob(j)
 	}
 }

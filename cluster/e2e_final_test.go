@@ -173,8 +173,8 @@ func finalDiffs(realObjs, simObjs []map[string]any) []string {
 		}
 		return byKey, pods
 	}
-	rk, rp := index(renameVolumes(realObjs))
-	sk, sp := index(renameVolumes(simObjs))
+	rk, rp := index(renameUIDs(renameVolumes(realObjs)))
+	sk, sp := index(renameUIDs(renameVolumes(simObjs)))
 	var out []string
 	for _, key := range slices.Sorted(mapKeys(rk)) {
 		s, ok := sk[key]
@@ -372,6 +372,19 @@ func diffValues(key, path string, real, sim any, out *[]string) {
 	}
 }
 
+// renameUIDs writes every object's uid, wherever a string holds it (a
+// Job's controller-uid labels and selector), as uid-of-<kind>/<name>.
+func renameUIDs(objs []map[string]any) []map[string]any {
+	names := map[string]string{}
+	for _, o := range objs {
+		meta, _ := o["metadata"].(map[string]any)
+		if uid := str(meta["uid"]); uid != "" {
+			names[uid] = "uid-of-" + str(o["kind"]) + "/" + str(meta["name"])
+		}
+	}
+	return renameStrings(objs, names)
+}
+
 // renameVolumes names what a run names by random uid, as TestE2E does: a
 // provisioned PersistentVolume (pvc-<claim uid>) becomes
 // pv-of-<namespace>-<claim> (with #<n> for its claim's n-th volume), a
@@ -410,6 +423,12 @@ func renameVolumes(objs []map[string]any) []map[string]any {
 		}
 		names[str(meta["name"])] = "va-" + pv + "-" + str(spec["nodeName"])
 	}
+	return renameStrings(objs, names)
+}
+
+// renameStrings replaces each key of names by its value in every string
+// of objs (map keys included), longer names first.
+func renameStrings(objs []map[string]any, names map[string]string) []map[string]any {
 	if len(names) == 0 {
 		return objs
 	}
