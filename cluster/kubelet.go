@@ -43,6 +43,10 @@ import (
 //     run them, ticking every periodSeconds from the container's first
 //     start (upstream's tick from the pod's admission, up to a period
 //     apart, would move the harness's timing);
+//   - a regular init container exits 0 (Completed) as soon as it has
+//     started, so a pod's init containers are done, its sidecars
+//     running and its containers started at the same instant, as the
+//     harness's status shows them;
 //   - hooks return at once (the harness runs none);
 //   - a killed container exits at once with SigtermExitCode (143);
 //     otherwise containers never exit (until a scenario's exit action).
@@ -495,6 +499,10 @@ func (k *kubelet) feed(c *Machine, r *podRun, ev lifecycle.Event, now time.Time)
 			case lifecycle.ActionStartContainer:
 				k.started(c, r, r.m.Pod(), a.Container, now)
 				queue = append(queue, lifecycle.ContainerStarted(a.Container))
+				if ref, ok := r.m.Pod().Spec.FindContainer(a.Container); ok && ref.Kind == api.ContainerKindInit {
+					// A regular init container runs to completion at once.
+					queue = append(queue, lifecycle.ContainerExited(a.Container, 0, ""))
+				}
 			case lifecycle.ActionRunPostStart:
 				queue = append(queue, lifecycle.PostStartFinished(a.Container))
 			case lifecycle.ActionRunPreStop:

@@ -332,3 +332,49 @@ func TestKubeletHostIPs(t *testing.T) {
 		t.Errorf("got\n%v\nwant\n%v", got, want)
 	}
 }
+
+// TestInitContainersComplete checks the runtime model's init containers: a
+// regular one exits 0 (Completed) as soon as it has started, a sidecar
+// keeps running, and the pod's containers start at the same instant.
+func TestInitContainersComplete(t *testing.T) {
+	always := api.RestartPolicyAlways
+	rl := api.ResourceList{api.ResourceCPU: api.MustParseQuantity("2"), api.ResourceMemory: api.MustParseQuantity("4Gi"),
+		api.ResourcePods: api.MustParseQuantity("110")}
+	sc := &cluster.Scenario{Until: 10 * time.Second, Objects: []api.Object{
+		&api.Node{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Node"}, ObjectMeta: api.ObjectMeta{Name: "node-1"},
+			Status: api.NodeStatus{Capacity: rl, Allocatable: rl,
+				Conditions: []api.NodeCondition{{Type: api.NodeReady, Status: api.ConditionTrue, Reason: "KubeletReady"}}}},
+		&api.Pod{TypeMeta: api.TypeMeta{APIVersion: "v1", Kind: "Pod"}, ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "default"},
+			Spec: api.PodSpec{
+				InitContainers: []api.Container{{Name: "setup", Image: "busybox:1.36"}, {Name: "proxy", Image: "envoy:v1", RestartPolicy: &always}},
+				Containers:     []api.Container{{Name: "app", Image: "nginx:1.27"}}}},
+	}}
+	res, err := cluster.Run(sc, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range res.Objects {
+		p, ok := o.(*api.Pod)
+		if !ok {
+			continue
+		}
+		var got []string
+		for _, cs := range append(append([]api.ContainerStatus{}, p.Status.InitContainerStatuses...), p.Status.ContainerStatuses...) {
+			switch s := cs.State; {
+			case s.Terminated != nil:
+				got = append(got, fmt.Sprintf("%s:terminated(%d %s)", cs.Name, s.Terminated.ExitCode, s.Terminated.Reason))
+			case s.Running != nil:
+				got = append(got, fmt.Sprintf("%s:running", cs.Name))
+			default:
+				got = append(got, cs.Name+":waiting")
+			}
+		}
+		want := "Running [setup:terminated(0 Completed) proxy:running app:running]"
+		if g := fmt.Sprintf("%s %v", p.Status.Phase, got); g != want {
+			t.Errorf("got %s, want %s", g, want)
+		}
+	}
+	if res.T0.Sub(t0) > 5*time.Second {
+		t.Errorf("the pod took %v to settle", res.T0.Sub(t0))
+	}
+}
