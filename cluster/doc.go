@@ -136,7 +136,10 @@
 // new uids, statuses dropped but Nodes') and left to settle; t=0 is the
 // instant they have (Unsettled: the harness's checks of nodes, pods,
 // Deployments, ReplicaSets, StatefulSets, DaemonSets, claims and budgets),
-// the earlier records are Result.Setup with negative offsets. The API
+// the earlier records are Result.Setup with negative offsets. Actions of
+// one offset are applied together, in order, and the components react
+// once all of them are (DoAll): the harness sends them milliseconds
+// apart, faster than a real control plane reacts. The API
 // server's built-in PriorityClasses (system-node-critical,
 // system-cluster-critical) exist from the start, unrecorded; a scenario
 // listing one keeps the server's. Actions: apply (server-side apply as

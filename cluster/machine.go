@@ -116,17 +116,26 @@ func ConfigFromFlags(flags map[string]string) (Config, []string, error) {
 	return cfg, unused, nil
 }
 
-// Input is one input of Machine.Step: a scenario action, or a tick (time
-// passed). Build it with Tick or Do.
+// Input is one input of Machine.Step: scenario actions, or a tick (time
+// passed). Build it with Tick, Do or DoAll.
 type Input struct {
-	action *Action
+	actions []Action
 }
 
 // Tick is the input "time passed": the machine runs what is due.
 func Tick() Input { return Input{} }
 
 // Do is the input "apply this scenario action".
-func Do(a Action) Input { return Input{action: &a} }
+func Do(a Action) Input { return Input{actions: []Action{a}} }
+
+// DoAll is the input "apply these scenario actions, in order, at one
+// instant": the components react once all of them are applied. That is
+// how a real control plane sees actions a scenario gives the same offset
+// (the e2e harness sends them milliseconds apart, and the controllers and
+// kube-scheduler react tens of milliseconds later), so Run applies them
+// so. An action that fails ends the step there: the actions before it
+// stay applied, and nothing reacts until the next step.
+func DoAll(actions ...Action) Input { return Input{actions: slices.Clone(actions)} }
 
 // Output is what one Step produced: the event log's records, in order.
 type Output struct {
@@ -481,8 +490,8 @@ func (m *Machine) Step(in Input, now time.Time) (Output, error) {
 		return Output{}, fmt.Errorf("cluster: %w: now %s is before the last step %s", api.ErrInvalidInput, now.Format(time.RFC3339Nano), m.now.Format(time.RFC3339Nano))
 	}
 	m.now = now
-	if in.action != nil {
-		if err := m.apply(*in.action, now); err != nil {
+	for _, a := range in.actions {
+		if err := m.apply(a, now); err != nil {
 			return Output{Records: m.takeRecords()}, err
 		}
 	}

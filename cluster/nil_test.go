@@ -20,6 +20,16 @@ var nilCases = map[string]func(t *testing.T){
 		_, err := (*cluster.Machine)(nil).Step(cluster.Tick(), nilT0)
 		niltest.Invalid(t, err, api.ErrInvalidInput, "machine")
 	},
+	"DoAll": func(t *testing.T) {
+		// No actions: the step is a tick.
+		m, _, err := cluster.New(nil, cluster.Config{}, nilT0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := m.Step(cluster.DoAll(nil...), nilT0); err != nil {
+			t.Errorf("DoAll(nil...): %v", err)
+		}
+	},
 	"(*Machine).NextDeadline": func(t *testing.T) {
 		niltest.Zero(t, (*cluster.Machine)(nil).NextDeadline())
 	},

@@ -83,19 +83,25 @@ func Run(sc *Scenario, start time.Time) (Result, error) {
 		}
 		return nil
 	}
-	for _, a := range sc.Actions {
-		at := t0.Add(a.At)
+	for i := 0; i < len(sc.Actions); {
+		at := t0.Add(sc.Actions[i].At)
 		if at.After(until) {
 			break
+		}
+		// The actions of one offset are applied together (DoAll).
+		j := i + 1
+		for j < len(sc.Actions) && sc.Actions[j].At == sc.Actions[i].At {
+			j++
 		}
 		if err := advance(at); err != nil {
 			return Result{T0: t0, Setup: setup, Records: log}, err
 		}
-		out, err := m.Step(Do(a), at)
+		out, err := m.Step(DoAll(sc.Actions[i:j]...), at)
 		log = append(log, out.Records...)
 		if err != nil {
 			return Result{T0: t0, Setup: setup, Records: log}, err
 		}
+		i = j
 	}
 	if err := advance(until); err != nil {
 		return Result{T0: t0, Setup: setup, Records: log}, err

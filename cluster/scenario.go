@@ -24,7 +24,9 @@ type Scenario struct {
 	Include []string
 	// Objects are the cluster's objects at t=0.
 	Objects []api.Object
-	// Actions are applied at their offsets, in order (stable by At).
+	// Actions are applied at their offsets, in order (stable by At); the
+	// actions of one offset are applied together, before the components
+	// react (DoAll).
 	Actions []Action
 	// Until is when the run stops, after t=0.
 	Until time.Duration

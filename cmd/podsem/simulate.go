@@ -28,7 +28,7 @@ A scenario is a YAML or JSON file:
 
   include: [cluster.yaml]      # files of objects as kubectl get -A -o yaml|json prints them
   objects: []                  # and/or inline objects
-  actions:                     # at offsets from t=0, applied in order
+  actions:                     # at offsets from t=0, applied in order (one offset's together)
   - {at: 0s,  drain: node-2}
   - {at: 30s, lose: node-3}
   - {at: 2m,  scale: {ref: Deployment/default/web, replicas: 10}}
