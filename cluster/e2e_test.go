@@ -802,6 +802,13 @@ func pairNames(rn, sn *namer, realRecs []cluster.Record, realSetup int, simRecs 
 	for name := range rn.fixed {
 		groups[name] = [2]string{name, name}
 	}
+	// A ReplicaSet of a name both runs share (one a scenario action
+	// created, no Deployment's): its pods pair as a fixed one's do.
+	for name := range rn.pods {
+		if _, ok := groups[name]; !ok && sn.pods[name] != nil {
+			groups[name] = [2]string{name, name}
+		}
+	}
 	var norms []string
 	for k := range groups {
 		norms = append(norms, k)
