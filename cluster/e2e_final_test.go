@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"sort"
@@ -37,77 +36,39 @@ import (
 // volume, the TTL controller's node annotation, conditions'
 // observedGeneration (the real kubelet writes it, the harness's does not).
 func TestE2EFinal(t *testing.T) {
-	files, err := filepath.Glob("testdata/e2e/*.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, f := range files {
-		if strings.HasSuffix(f, ".setup.jsonl") {
-			continue
+	realRuns(t, func(t *testing.T, name, path string) {
+		realObjs := readFinal(t, path)
+		_, res := runScenario(t, scenarioPath(name))
+		var simObjs []map[string]any
+		for _, o := range res.Objects {
+			data, err := json.Marshal(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var m map[string]any
+			if err := json.Unmarshal(data, &m); err != nil {
+				t.Fatal(err)
+			}
+			if m["kind"] == nil { // objects the controllers made carry no TypeMeta
+				m["kind"] = reflect.TypeOf(o).Elem().Name()
+			}
+			simObjs = append(simObjs, m)
 		}
-		name := strings.TrimSuffix(filepath.Base(f), ".jsonl")
-		n++
-		t.Run(name, func(t *testing.T) {
-			realObjs := readFinal(t, f)
-			_, res := runScenario(t, scenarioPath(name))
-			var simObjs []map[string]any
-			for _, o := range res.Objects {
-				data, err := json.Marshal(o)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var m map[string]any
-				if err := json.Unmarshal(data, &m); err != nil {
-					t.Fatal(err)
-				}
-				if m["kind"] == nil { // objects the controllers made carry no TypeMeta
-					m["kind"] = reflect.TypeOf(o).Elem().Name()
-				}
-				simObjs = append(simObjs, m)
-			}
-			for _, d := range finalDiffs(realObjs, simObjs) {
-				if !knownFinal[strings.SplitN(name, "@", 2)[0]].allowsFinal(d) {
-					t.Errorf("%s: %s", name, d)
-				}
-			}
-		})
-	}
-	if n == 0 {
-		t.Fatal("no real records in testdata/e2e")
-	}
-}
-
-// knownFinalDiff lets a documented difference of the final objects
-// through: a diff line containing every one of Contains.
-type knownFinalDiff struct {
-	Contains []string
-	Why      string
-}
-
-type knownFinalList []knownFinalDiff
-
-func (l knownFinalList) allowsFinal(d string) bool {
-	for _, k := range l {
-		ok := true
-		for _, s := range k.Contains {
-			if !strings.Contains(d, s) {
-				ok = false
-				break
+		known := knownFinal[strings.SplitN(name, "@", 2)[0]]
+		for _, d := range finalDiffs(realObjs, simObjs) {
+			if !known.allows(e2eDiff{key: d}) {
+				t.Errorf("%s: %s", name, d)
 			}
 		}
-		if ok {
-			return true
-		}
-	}
-	return false
+	})
 }
 
 // knownFinal are the final-object differences each scenario keeps, with
-// the reason: none today (the timelines' known differences, random ties
-// and races, leave the same objects at until once pods are compared
-// without their names and nodes).
-var knownFinal = map[string]knownFinalList{}
+// the reason (entries without a Side, matching a diff line): none today
+// (the timelines' known differences, random ties and races, leave the
+// same objects at until once pods are compared without their names and
+// nodes).
+var knownFinal = map[string]knownList{}
 
 // readFinal reads the `{"final": ...}` line of a real record: a List's
 // items.
@@ -176,7 +137,7 @@ func finalDiffs(realObjs, simObjs []map[string]any) []string {
 	rk, rp := index(renameUIDs(renameVolumes(realObjs)))
 	sk, sp := index(renameUIDs(renameVolumes(simObjs)))
 	var out []string
-	for _, key := range slices.Sorted(mapKeys(rk)) {
+	for _, key := range slices.Sorted(maps.Keys(rk)) {
 		s, ok := sk[key]
 		if !ok {
 			out = append(out, key+": only real")
@@ -184,19 +145,12 @@ func finalDiffs(realObjs, simObjs []map[string]any) []string {
 		}
 		diffValues(key, "", rk[key], s, &out)
 	}
-	for _, key := range slices.Sorted(mapKeys(sk)) {
+	for _, key := range slices.Sorted(maps.Keys(sk)) {
 		if _, ok := rk[key]; !ok {
 			out = append(out, key+": only simulated")
 		}
 	}
-	owners := map[string]bool{}
-	for o := range rp {
-		owners[o] = true
-	}
-	for o := range sp {
-		owners[o] = true
-	}
-	for _, owner := range slices.Sorted(mapKeys(owners)) {
+	for _, owner := range unionKeys(rp, sp) {
 		r, s := slices.Clone(rp[owner]), slices.Clone(sp[owner])
 		sort.Strings(r)
 		sort.Strings(s)
@@ -218,14 +172,16 @@ func finalDiffs(realObjs, simObjs []map[string]any) []string {
 	return out
 }
 
-func mapKeys[V any](m map[string]V) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
+// unionKeys is the keys of a and b, sorted.
+func unionKeys[V any](a, b map[string]V) []string {
+	keys := slices.Collect(maps.Keys(a))
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
 		}
 	}
+	slices.Sort(keys)
+	return keys
 }
 
 func str(v any) string {
@@ -345,14 +301,7 @@ func diffValues(key, path string, real, sim any, out *[]string) {
 	rm, rok := real.(map[string]any)
 	sm, sok := sim.(map[string]any)
 	if rok && sok {
-		keys := map[string]bool{}
-		for k := range rm {
-			keys[k] = true
-		}
-		for k := range sm {
-			keys[k] = true
-		}
-		for _, k := range slices.Sorted(mapKeys(keys)) {
+		for _, k := range unionKeys(rm, sm) {
 			diffValues(key, path+"."+k, rm[k], sm[k], out)
 		}
 		return
@@ -432,7 +381,7 @@ func renameStrings(objs []map[string]any, names map[string]string) []map[string]
 	if len(names) == 0 {
 		return objs
 	}
-	olds := slices.Sorted(mapKeys(names))
+	olds := slices.Sorted(maps.Keys(names))
 	// Longer names first, so that no name is replaced inside another.
 	sort.SliceStable(olds, func(i, j int) bool { return len(olds[i]) > len(olds[j]) })
 	var rename func(v any) any
