@@ -21,12 +21,15 @@ import (
 //     (1 s) after the kubelet first sees the pod bound to its node, with
 //     the Pulled, Created and Started events the kubelet's runtime manager
 //     records, and podIP 10.244.<node index>.<n> (n from 10, counting
-//     every pod the kubelet starts; a hostNetwork pod's sandbox has no IP
-//     of its own, and the kubelet gives it the node's, as upstream's
-//     generateAPIPodStatus does);
+//     every pod the kubelet starts, from 10 again after 255; a node index
+//     past 255, where the harness's address would not parse, gets
+//     100.<64 + index/256>.<index%256>.<n>; a hostNetwork pod's sandbox
+//     has no IP of its own, and the kubelet gives it the node's, as
+//     upstream's generateAPIPodStatus does);
 //   - at registration the kubelet's first status post fills in what a
 //     kubelet reports of its host: the addresses InternalIP
-//     10.0.0.<node index + 1> and Hostname <node name> when the Node has
+//     10.0.0.<node index + 1> (10.0.<n/256>.<n%256> past 255) and
+//     Hostname <node name> when the Node has
 //     none, nodeInfo's kubeletVersion v1.36.3, operatingSystem linux,
 //     architecture amd64 and containerRuntimeVersion fake://1.0, the
 //     kubelet's daemon endpoint port 10250, and allocatable as capacity
@@ -328,7 +331,7 @@ func (k *kubelet) observe(c *Machine, key string, now time.Time) error {
 	// is written again. (Upstream reconciles in its 10-s sync batch; here
 	// at once.)
 	if r.lastReported != nil && !r.deleting && c.store.get("Pod", key) != r.synced {
-		r.synced = c.writePodStatus(key, r.uid, k.withHostIPs(c, r, *r.lastReported), now)
+		r.synced = c.writePodStatus(key, r.uid, k.withHostIPs(r, *r.lastReported), now)
 	}
 	if pod.DeletionTimestamp != nil && !r.deleting {
 		r.deleting = true
@@ -488,7 +491,7 @@ func (k *kubelet) feed(c *Machine, r *podRun, ev lifecycle.Event, now time.Time)
 		for _, a := range actions {
 			switch a.Kind {
 			case lifecycle.ActionCreateSandbox:
-				ip := fmt.Sprintf("10.244.%d.%d", k.index, k.nextIP)
+				ip := podIP(k.index, k.nextIP)
 				k.nextIP++
 				if r.m.Pod().Spec.HostNetwork {
 					ip = "" // the kubelet gives it the node's IPs (withHostIPs)
@@ -514,7 +517,7 @@ func (k *kubelet) feed(c *Machine, r *podRun, ev lifecycle.Event, now time.Time)
 			case lifecycle.ActionReportStatus:
 				st := status
 				r.lastReported = &st
-				r.synced = c.writePodStatus(r.key, r.uid, k.withHostIPs(c, r, status), now)
+				r.synced = c.writePodStatus(r.key, r.uid, k.withHostIPs(r, status), now)
 			case lifecycle.ActionRemovePod:
 				if !r.removeAsked {
 					r.removeAsked = true
@@ -656,7 +659,7 @@ func (k *kubelet) leaseAt(now, phase time.Time) time.Time {
 // node's IPs as its pod IPs, the primary one when none is set, the second
 // family's when only one is. A pod rejected at admission keeps
 // rejectPod's status, which has none.
-func (k *kubelet) withHostIPs(c *Machine, r *podRun, st api.PodStatus) api.PodStatus {
+func (k *kubelet) withHostIPs(r *podRun, st api.PodStatus) api.PodStatus {
 	if r.rejected {
 		return st
 	}
@@ -686,4 +689,24 @@ func (k *kubelet) withHostIPs(c *Machine, r *podRun, st api.PodStatus) api.PodSt
 		}
 	}
 	return st
+}
+
+// podIP is the runtime model's IP of the n-th pod sandbox (from 10) of the
+// kubelet of node index: 10.244.<index>.<n>, as the harness's kubelet
+// numbers them, kept a valid IPv4 address for any index and n (see
+// RuntimeModel).
+func podIP(index, n int) string {
+	n = 10 + (n-10)%246
+	if index < 256 {
+		return fmt.Sprintf("10.244.%d.%d", index, n)
+	}
+	return fmt.Sprintf("100.%d.%d.%d", 64+(index>>8)%64, index&255, n)
+}
+
+// nodeIP is the runtime model's InternalIP of node index:
+// 10.0.0.<index + 1> as the harness's kubelet gives it, kept a valid IPv4
+// address past 255 nodes.
+func nodeIP(index int) string {
+	n := index + 1
+	return fmt.Sprintf("10.%d.%d.%d", (n>>16)&255, (n>>8)&255, n&255)
 }

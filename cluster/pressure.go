@@ -402,7 +402,7 @@ const (
 // when the node has none.
 func registrationStatus(k *kubelet, st *api.NodeStatus) {
 	if len(st.Addresses) == 0 {
-		st.Addresses = []api.NodeAddress{{Type: api.NodeInternalIP, Address: fmt.Sprintf("10.0.0.%d", k.index+1)},
+		st.Addresses = []api.NodeAddress{{Type: api.NodeInternalIP, Address: nodeIP(k.index)},
 			{Type: api.NodeHostName, Address: k.node}}
 	}
 	st.NodeInfo.KubeletVersion = kubeletVersion
