@@ -737,6 +737,26 @@ func (in *ServiceSpec) deepCopyInto(out *ServiceSpec) {
 		out.IPFamilies = make([]IPFamily, len(in.IPFamilies))
 		copy(out.IPFamilies, in.IPFamilies)
 	}
+	if in.SessionAffinityConfig != nil {
+		out.SessionAffinityConfig = new(SessionAffinityConfig)
+		in.SessionAffinityConfig.deepCopyInto(out.SessionAffinityConfig)
+	}
+	if in.IPFamilyPolicy != nil {
+		out.IPFamilyPolicy = new(string)
+		*out.IPFamilyPolicy = *in.IPFamilyPolicy
+	}
+	if in.InternalTrafficPolicy != nil {
+		out.InternalTrafficPolicy = new(string)
+		*out.InternalTrafficPolicy = *in.InternalTrafficPolicy
+	}
+	if in.AllocateLoadBalancerNodePorts != nil {
+		out.AllocateLoadBalancerNodePorts = new(bool)
+		*out.AllocateLoadBalancerNodePorts = *in.AllocateLoadBalancerNodePorts
+	}
+	if in.ExternalIPs != nil {
+		out.ExternalIPs = make([]string, len(in.ExternalIPs))
+		copy(out.ExternalIPs, in.ExternalIPs)
+	}
 }
 
 func (in *DeploymentSpec) deepCopyInto(out *DeploymentSpec) {
@@ -1533,6 +1553,14 @@ func (in *ServicePort) deepCopyInto(out *ServicePort) {
 	}
 }
 
+func (in *SessionAffinityConfig) deepCopyInto(out *SessionAffinityConfig) {
+	*out = *in
+	if in.ClientIP != nil {
+		out.ClientIP = new(ClientIPConfig)
+		in.ClientIP.deepCopyInto(out.ClientIP)
+	}
+}
+
 func (in *PodTemplateSpec) deepCopyInto(out *PodTemplateSpec) {
 	*out = *in
 	in.ObjectMeta.deepCopyInto(&out.ObjectMeta)
@@ -2061,6 +2089,14 @@ func (in *LabelSelectorRequirement) deepCopyInto(out *LabelSelectorRequirement) 
 	if in.Values != nil {
 		out.Values = make([]string, len(in.Values))
 		copy(out.Values, in.Values)
+	}
+}
+
+func (in *ClientIPConfig) deepCopyInto(out *ClientIPConfig) {
+	*out = *in
+	if in.TimeoutSeconds != nil {
+		out.TimeoutSeconds = new(int32)
+		*out.TimeoutSeconds = *in.TimeoutSeconds
 	}
 }
 

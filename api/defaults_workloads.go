@@ -224,3 +224,61 @@ func DefaultJob(job *Job) {
 }
 
 func ptrInt32(v int32) *int32 { return &v }
+
+// DefaultService applies the core/v1 Service defaulting to svc in place
+// (SetDefaults_Service, kube-apiserver v1.36.3): sessionAffinity None
+// (ClientIP gets a 10800-s timeout unless one is set; None drops the
+// config), type ClusterIP, each port's protocol TCP and targetPort its
+// port when unset, externalTrafficPolicy Cluster for a Service reachable
+// from outside (NodePort, LoadBalancer, or one with external IPs),
+// internalTrafficPolicy Cluster for ClusterIP, NodePort and LoadBalancer
+// Services, allocateLoadBalancerNodePorts true for a LoadBalancer. What
+// the API server's registry adds on create (the IP family fields, the
+// cluster IP and node ports it allocates) is not defaulting. A nil
+// Service is left alone.
+func DefaultService(svc *Service) {
+	if svc == nil {
+		return
+	}
+	s := &svc.Spec
+	if s.SessionAffinity == "" {
+		s.SessionAffinity = ServiceAffinityNone
+	}
+	switch s.SessionAffinity {
+	case ServiceAffinityNone:
+		s.SessionAffinityConfig = nil
+	case ServiceAffinityClientIP:
+		if c := s.SessionAffinityConfig; c == nil || c.ClientIP == nil || c.ClientIP.TimeoutSeconds == nil {
+			secs := DefaultClientIPServiceAffinitySecs
+			s.SessionAffinityConfig = &SessionAffinityConfig{ClientIP: &ClientIPConfig{TimeoutSeconds: &secs}}
+		}
+	}
+	if s.Type == "" {
+		s.Type = ServiceTypeClusterIP
+	}
+	for i := range s.Ports {
+		p := &s.Ports[i]
+		if p.Protocol == "" {
+			p.Protocol = ProtocolTCP
+		}
+		if t := p.TargetPort; t.IsString && t.StrVal == "" || !t.IsString && t.IntVal == 0 {
+			p.TargetPort = FromInt32(p.Port)
+		}
+	}
+	external := s.Type == ServiceTypeNodePort || s.Type == ServiceTypeLoadBalancer ||
+		(s.Type == ServiceTypeClusterIP && len(s.ExternalIPs) > 0)
+	if external && s.ExternalTrafficPolicy == "" {
+		s.ExternalTrafficPolicy = ServiceTrafficPolicyCluster
+	}
+	if s.InternalTrafficPolicy == nil {
+		switch s.Type {
+		case ServiceTypeNodePort, ServiceTypeLoadBalancer, ServiceTypeClusterIP:
+			p := ServiceTrafficPolicyCluster
+			s.InternalTrafficPolicy = &p
+		}
+	}
+	if s.Type == ServiceTypeLoadBalancer && s.AllocateLoadBalancerNodePorts == nil {
+		t := true
+		s.AllocateLoadBalancerNodePorts = &t
+	}
+}

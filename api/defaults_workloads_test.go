@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -110,4 +111,49 @@ func TestDefaultWorkloads(t *testing.T) {
 			t.Errorf("got %+v", j2.Spec)
 		}
 	})
+}
+
+// TestDefaultService checks SetDefaults_Service's rules: session affinity,
+// type, port protocol and target port, the traffic policies by type, the
+// load balancer's node ports; values already set are kept.
+func TestDefaultService(t *testing.T) {
+	show := func(s *Service) string {
+		sp := s.Spec
+		out := fmt.Sprintf("%s %s", sp.Type, sp.SessionAffinity)
+		if c := sp.SessionAffinityConfig; c != nil && c.ClientIP != nil && c.ClientIP.TimeoutSeconds != nil {
+			out += fmt.Sprintf("(%d)", *c.ClientIP.TimeoutSeconds)
+		}
+		for _, p := range sp.Ports {
+			out += fmt.Sprintf(" %s/%d->%s", p.Protocol, p.Port, p.TargetPort.String())
+		}
+		out += " etp=" + sp.ExternalTrafficPolicy
+		if sp.InternalTrafficPolicy != nil {
+			out += " itp=" + *sp.InternalTrafficPolicy
+		}
+		if sp.AllocateLoadBalancerNodePorts != nil {
+			out += fmt.Sprintf(" lbNodePorts=%v", *sp.AllocateLoadBalancerNodePorts)
+		}
+		return out
+	}
+	udp := Protocol("UDP")
+	local := "Local"
+	for _, tc := range []struct {
+		spec ServiceSpec
+		want string
+	}{
+		{ServiceSpec{Ports: []ServicePort{{Port: 80}, {Port: 53, Protocol: udp, TargetPort: FromString("dns")}}},
+			"ClusterIP None TCP/80->80 UDP/53->dns etp= itp=Cluster"},
+		{ServiceSpec{Type: ServiceTypeNodePort, SessionAffinity: ServiceAffinityClientIP, Ports: []ServicePort{{Port: 80, TargetPort: FromInt32(8080)}}},
+			"NodePort ClientIP(10800) TCP/80->8080 etp=Cluster itp=Cluster"},
+		{ServiceSpec{Type: ServiceTypeLoadBalancer, ExternalTrafficPolicy: "Local", InternalTrafficPolicy: &local},
+			"LoadBalancer None etp=Local itp=Local lbNodePorts=true"},
+		{ServiceSpec{ExternalIPs: []string{"192.0.2.7"}}, "ClusterIP None etp=Cluster itp=Cluster"},
+		{ServiceSpec{Type: ServiceTypeExternalName, ExternalName: "db.example.com"}, "ExternalName None etp="},
+	} {
+		s := &Service{Spec: tc.spec}
+		DefaultService(s)
+		if got := show(s); got != tc.want {
+			t.Errorf("got  %s\nwant %s", got, tc.want)
+		}
+	}
 }

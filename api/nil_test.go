@@ -221,6 +221,7 @@ var nilCases = map[string]func(t *testing.T){
 	"DefaultDaemonSet":             func(t *testing.T) { api.DefaultDaemonSet(nil) },
 	"DefaultDeployment":            func(t *testing.T) { api.DefaultDeployment(nil) },
 	"DefaultJob":                   func(t *testing.T) { api.DefaultJob(nil) },
+	"DefaultService":               func(t *testing.T) { api.DefaultService(nil) },
 	"DefaultReplicaSet":            func(t *testing.T) { api.DefaultReplicaSet(nil) },
 	"DefaultStatefulSet":           func(t *testing.T) { api.DefaultStatefulSet(nil) },
 	"DefaultPersistentVolume":      func(t *testing.T) { api.DefaultPersistentVolume(nil) },

@@ -453,6 +453,34 @@ type ServiceSpec struct {
 	// PublishNotReadyAddresses publishes every endpoint as ready, whatever
 	// its pod's readiness (used by StatefulSets' peer discovery).
 	PublishNotReadyAddresses bool `json:"publishNotReadyAddresses,omitempty"`
+	// SessionAffinity is None (the default) or ClientIP, whose timeout
+	// SessionAffinityConfig holds (10800 s by default).
+	SessionAffinity       string                 `json:"sessionAffinity,omitempty"`
+	SessionAffinityConfig *SessionAffinityConfig `json:"sessionAffinityConfig,omitempty"`
+	// IPFamilyPolicy is SingleStack, PreferDualStack or RequireDualStack;
+	// the API server sets it on create.
+	IPFamilyPolicy *string `json:"ipFamilyPolicy,omitempty"`
+	// ExternalTrafficPolicy (an externally reachable Service's) and
+	// InternalTrafficPolicy are Cluster or Local.
+	ExternalTrafficPolicy string  `json:"externalTrafficPolicy,omitempty"`
+	InternalTrafficPolicy *string `json:"internalTrafficPolicy,omitempty"`
+	// AllocateLoadBalancerNodePorts says whether a LoadBalancer Service
+	// gets node ports (true by default).
+	AllocateLoadBalancerNodePorts *bool `json:"allocateLoadBalancerNodePorts,omitempty"`
+	// ExternalIPs and LoadBalancerIP are addresses the Service is reached
+	// at from outside the cluster.
+	ExternalIPs    []string `json:"externalIPs,omitempty"`
+	LoadBalancerIP string   `json:"loadBalancerIP,omitempty"`
+}
+
+// SessionAffinityConfig is a Service's session affinity settings.
+type SessionAffinityConfig struct {
+	ClientIP *ClientIPConfig `json:"clientIP,omitempty"`
+}
+
+// ClientIPConfig is the ClientIP session affinity's timeout.
+type ClientIPConfig struct {
+	TimeoutSeconds *int32 `json:"timeoutSeconds,omitempty"`
 }
 
 // The Service types (core/v1 ServiceType).
@@ -461,6 +489,16 @@ const (
 	ServiceTypeNodePort     = "NodePort"
 	ServiceTypeLoadBalancer = "LoadBalancer"
 	ServiceTypeExternalName = "ExternalName"
+)
+
+// The Service field values defaulting and the API server write.
+const (
+	ServiceAffinityNone                = "None"
+	ServiceAffinityClientIP            = "ClientIP"
+	DefaultClientIPServiceAffinitySecs = int32(10800)
+	ServiceTrafficPolicyCluster        = "Cluster"
+	IPFamilyPolicySingleStack          = "SingleStack"
+	IPFamilyPolicyRequireDualStack     = "RequireDualStack"
 )
 
 // ClusterIPNone is the clusterIP of a headless Service (core/v1

@@ -198,6 +198,9 @@ var droppedFinal = map[string]bool{
 	"completionTime": true, "lastPhaseTransitionTime": true, "disruptedPods": true,
 	// The scheduler's tie decides where a pod runs, and so its host IP.
 	"nodeName": true, "hostIP": true, "hostIPs": true,
+	// The Service registry allocates these at random upstream, in order
+	// here.
+	"clusterIP": true, "clusterIPs": true, "nodePort": true,
 	// The ServiceAccount admission plugin (not modelled).
 	"serviceAccountName": true, "serviceAccount": true,
 }

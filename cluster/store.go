@@ -71,6 +71,9 @@ type store struct {
 	// written, when set, learns of each write: the object before (nil
 	// when created) and after (nil when deleted).
 	written func(kind, key string, old, n api.Object)
+	// serviceIPs and nodePorts count the cluster IPs and node ports the
+	// Service registry allocated.
+	serviceIPs, nodePorts int
 }
 
 func newStore(tol admission.TolerationSeconds) *store {
@@ -315,6 +318,9 @@ func (s *store) create(o api.Object, now time.Time) (api.Object, error) {
 		if err := admitPriorityClass(x); err != nil {
 			return nil, err
 		}
+	case *api.Service:
+		api.DefaultService(x)
+		s.allocateService(x)
 	default:
 		if err := prepareWorkload(o, nil); err != nil {
 			return nil, err
@@ -474,3 +480,47 @@ func (s *store) drainWatch() []watchEvent {
 
 // maxKeptWatch bounds the array drainWatch keeps (1.2 MB).
 const maxKeptWatch = 1 << 14
+
+// allocateService is what the Service registry adds to a Service it
+// creates, in a single-stack IPv4 cluster such as the e2e harness's
+// (--service-cluster-ip-range 10.96.0.0/16): the IP family policy
+// (RequireDualStack for a headless Service without selector, else
+// SingleStack) and families (IPv4) unless set, a cluster IP unless the
+// Service is headless or names one (clusterIPs with it), and a node port
+// for each port of a NodePort Service, or of a LoadBalancer one that
+// allocates them, that names none. An ExternalName Service gets none of
+// these. Upstream picks the cluster IP and the node ports at random in
+// their ranges; here they are handed out in order from 10.96.0.10 and
+// 30000, so that a run is deterministic.
+func (s *store) allocateService(svc *api.Service) {
+	sp := &svc.Spec
+	if sp.Type == api.ServiceTypeExternalName {
+		return
+	}
+	if sp.IPFamilyPolicy == nil {
+		p := api.IPFamilyPolicySingleStack
+		if sp.ClusterIP == api.ClusterIPNone && len(sp.Selector) == 0 {
+			p = api.IPFamilyPolicyRequireDualStack
+		}
+		sp.IPFamilyPolicy = &p
+	}
+	if len(sp.IPFamilies) == 0 {
+		sp.IPFamilies = []api.IPFamily{api.IPv4Protocol}
+	}
+	if sp.ClusterIP == "" {
+		n := 10 + s.serviceIPs
+		s.serviceIPs++
+		sp.ClusterIP = fmt.Sprintf("10.96.%d.%d", (n>>8)&255, n&255)
+	}
+	if len(sp.ClusterIPs) == 0 {
+		sp.ClusterIPs = []string{sp.ClusterIP}
+	}
+	nodePorts := sp.Type == api.ServiceTypeNodePort ||
+		sp.Type == api.ServiceTypeLoadBalancer && (sp.AllocateLoadBalancerNodePorts == nil || *sp.AllocateLoadBalancerNodePorts)
+	for i := range sp.Ports {
+		if p := &sp.Ports[i]; nodePorts && p.NodePort == 0 {
+			p.NodePort = int32(30000 + s.nodePorts%2768)
+			s.nodePorts++
+		}
+	}
+}
