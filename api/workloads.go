@@ -217,17 +217,24 @@ const (
 
 // StatefulSetOrdinals holds the first ordinal of a StatefulSet's pods.
 type StatefulSetOrdinals struct {
-	Start int32 `json:"start,omitempty"`
+	Start int32 `json:"start"`
 }
 
 // StatefulSetStatus is what the StatefulSet controller reports: the
 // replica counts plus the revisions of a rolling update.
+//
+// Unlike the other workloads' counts, replicas and availableReplicas are
+// always printed, 0 included, as apps/v1 tags them.
 type StatefulSetStatus struct {
-	WorkloadStatus
-	CurrentReplicas int32  `json:"currentReplicas,omitempty"`
-	CurrentRevision string `json:"currentRevision,omitempty"`
-	UpdateRevision  string `json:"updateRevision,omitempty"`
-	CollisionCount  *int32 `json:"collisionCount,omitempty"`
+	ObservedGeneration int64  `json:"observedGeneration,omitempty"`
+	Replicas           int32  `json:"replicas"`
+	ReadyReplicas      int32  `json:"readyReplicas,omitempty"`
+	AvailableReplicas  int32  `json:"availableReplicas"`
+	UpdatedReplicas    int32  `json:"updatedReplicas,omitempty"`
+	CurrentReplicas    int32  `json:"currentReplicas,omitempty"`
+	CurrentRevision    string `json:"currentRevision,omitempty"`
+	UpdateRevision     string `json:"updateRevision,omitempty"`
+	CollisionCount     *int32 `json:"collisionCount,omitempty"`
 	// Conditions are the StatefulSet's status conditions.
 	Conditions []WorkloadCondition `json:"conditions,omitempty"`
 }
@@ -237,8 +244,18 @@ type StatefulSetStatus struct {
 type ReplicationController struct {
 	TypeMeta   `json:",inline"`
 	ObjectMeta `json:"metadata,omitzero"`
-	Spec       ReplicationControllerSpec `json:"spec,omitzero"`
-	Status     WorkloadStatus            `json:"status,omitzero"`
+	Spec       ReplicationControllerSpec   `json:"spec,omitzero"`
+	Status     ReplicationControllerStatus `json:"status,omitzero"`
+}
+
+// ReplicationControllerStatus is what the replication manager reports;
+// replicas is always printed, 0 included, as core/v1 tags it.
+type ReplicationControllerStatus struct {
+	Replicas             int32 `json:"replicas"`
+	FullyLabeledReplicas int32 `json:"fullyLabeledReplicas,omitempty"`
+	ReadyReplicas        int32 `json:"readyReplicas,omitempty"`
+	AvailableReplicas    int32 `json:"availableReplicas,omitempty"`
+	ObservedGeneration   int64 `json:"observedGeneration,omitempty"`
 }
 
 // ReplicationControllerSpec holds an RC's replicas, selector and template.

@@ -618,6 +618,12 @@ func (c *e2eComparison) diffs() []e2eDiff {
 	return out
 }
 
+// driftReported is the offset difference above which a matched pair is
+// listed in the report: a real control plane reacts within a few hundred
+// milliseconds, so a larger difference inside the tolerance points at a
+// timing rule worth a look.
+const driftReported = 0.6
+
 // report is the comparison as log lines.
 func (c *e2eComparison) report() []string {
 	out := []string{fmt.Sprintf("%d real records, %d simulated; %d matched, %d only real, %d only simulated",
@@ -627,6 +633,12 @@ func (c *e2eComparison) report() []string {
 		worst = math.Max(worst, math.Abs(c.real[p[0]].Offset-c.sim[p[1]].Offset))
 	}
 	out = append(out, fmt.Sprintf("largest offset difference of a matched pair: %.3fs", worst))
+	for _, p := range c.pairs {
+		r, s := c.real[p[0]], c.sim[p[1]]
+		if d := s.Offset - r.Offset; math.Abs(d) > driftReported {
+			out = append(out, fmt.Sprintf("drift %+.3fs (real %.3fs, simulated %.3fs): %s", d, r.Offset, s.Offset, r.key))
+		}
+	}
 	for _, d := range c.diffs() {
 		out = append(out, d.text)
 	}

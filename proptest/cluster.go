@@ -311,7 +311,7 @@ func (c *ClusterState) addController(w workload, pods []*api.Pod) {
 				Template:    template,
 				ServiceName: id.app,
 			},
-			Status: api.StatefulSetStatus{WorkloadStatus: api.WorkloadStatus{ObservedGeneration: 1, Replicas: replicas}},
+			Status: api.StatefulSetStatus{ObservedGeneration: 1, Replicas: replicas},
 		})
 	}
 }

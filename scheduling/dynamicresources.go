@@ -64,6 +64,32 @@ func (pl *nodeDeclaredFeaturesPlugin) preFilter() Status       { return Status{C
 // resource claims: Unschedulable, nothing to deallocate.
 const draNoClaims = "no new claims to deallocate"
 
+// draStateNotFound is DynamicResources' PostFilter answer when its
+// PreFilter never ran in the cycle: the cycle state has no entry under the
+// plugin's key, and reading it fails with the framework's ErrNotFound text.
+const draStateNotFound = "not found"
+
+// draStateMissing reports whether DynamicResources is in the cycle's
+// profile but its PreFilter did not run: an earlier plugin's PreFilter
+// rejected the pod as UnschedulableAndUnresolvable (or left no candidate
+// node), which ends RunPreFilterPlugins before it. Its PostFilter then
+// fails (draStateNotFound, an Error status), and RunPostFilterPlugins
+// stops at that error: DefaultPreemption, which comes after it, does not
+// run, and the scheduling cycle ends without nominating information, so
+// the pod's nominatedNodeName is left as it is (schedulingCycle,
+// handleSchedulingFailure's AddNominatedPod with ModeNoop).
+func (cy *Cycle) draStateMissing() bool {
+	if cy.rejectAll == nil {
+		return false
+	}
+	for j, p := range cy.plugins {
+		if p.name() == PluginDynamicResources {
+			return j >= cy.preFilterN
+		}
+	}
+	return false
+}
+
 // postFilterMessage is the message kube-scheduler appends to a pod's
 // FitError from its PostFilter plugins (RunPostFilterPlugins): the
 // default profile runs DynamicResources' PostFilter first, which for a pod

@@ -24,7 +24,10 @@ type LoopConfig struct {
 	PercentageOfNodesToScore int32
 	// PostFilter is the profile's PostFilter plugin, called when a pod
 	// fits nowhere; nil means none (no preemption). DynamicResources'
-	// PostFilter, part of every profile here, runs before it.
+	// PostFilter, part of every profile here, runs before it, and when
+	// it fails (an earlier PreFilter rejected the pod as
+	// UnschedulableAndUnresolvable, so DynamicResources' PreFilter never
+	// ran: the message ends in "not found") this one is not called.
 	PostFilter PostFilter
 	// SchedulerName is the profile's schedulerName: the loop schedules
 	// the pods whose spec.schedulerName is this or unset. "" means
@@ -314,15 +317,22 @@ func (l *Loop) scheduleOne(now time.Time) StepResult {
 	// Without a PostFilter plugin the nomination is cleared.
 	nominate, nominee := true, ""
 	var r *PostFilterResult
-	if l.post != nil {
-		pr := l.post.PostFilter(cy, d, now)
-		r = &pr
-		res.PostFilter = r
-		nominate, nominee = r.Nominate, r.NominatedNodeName
-		res.Actions = l.preempt(res.Actions, pod, r)
-	}
-	if msg := postFilterMessage(pod, r); msg != "" {
-		res.Message += " " + msg
+	if cy.draStateMissing() {
+		// DynamicResources' PostFilter fails first (draStateMissing): no
+		// preemption, the nomination kept.
+		nominate = false
+		res.Message += " " + draStateNotFound
+	} else {
+		if l.post != nil {
+			pr := l.post.PostFilter(cy, d, now)
+			r = &pr
+			res.PostFilter = r
+			nominate, nominee = r.Nominate, r.NominatedNodeName
+			res.Actions = l.preempt(res.Actions, pod, r)
+		}
+		if msg := postFilterMessage(pod, r); msg != "" {
+			res.Message += " " + msg
+		}
 	}
 	if len(res.UnschedulablePlugins) == 0 {
 		l.q.FailWithError(key, now)
