@@ -134,7 +134,7 @@ func finalDiffs(realObjs, simObjs []map[string]any) []string {
 		}
 		return byKey, pods
 	}
-	rk, rp := index(renameUIDs(renameVolumes(realObjs)))
+	rk, rp := index(renameUIDs(renameVolumes(realTerminalReasons(realObjs))))
 	sk, sp := index(renameUIDs(renameVolumes(simObjs)))
 	var out []string
 	for _, key := range slices.Sorted(maps.Keys(rk)) {
@@ -168,6 +168,39 @@ func finalDiffs(realObjs, simObjs []map[string]any) []string {
 				j++
 			}
 		}
+	}
+	return out
+}
+
+// realTerminalReasons gives a Failed pod of the real run the Ready and
+// ContainersReady reason a real kubelet writes, PodFailed
+// (GenerateContainersReadyCondition and GeneratePodReadyCondition for a
+// terminal phase): the harness's kubelet writes PodCompleted for every
+// terminal pod, Failed ones included (seen on a pod a finalizer keeps,
+// the run pod-finalizer).
+func realTerminalReasons(objs []map[string]any) []map[string]any {
+	out := make([]map[string]any, len(objs))
+	for i, o := range objs {
+		out[i] = o
+		st, _ := o["status"].(map[string]any)
+		if str(o["kind"]) != "Pod" || st == nil || str(st["phase"]) != "Failed" {
+			continue
+		}
+		conds, _ := st["conditions"].([]any)
+		fixed := make([]any, len(conds))
+		for j, c := range conds {
+			m, _ := c.(map[string]any)
+			if t := str(m["type"]); (t == "Ready" || t == "ContainersReady") && str(m["reason"]) == "PodCompleted" {
+				m = maps.Clone(m)
+				m["reason"] = "PodFailed"
+			}
+			fixed[j] = m
+		}
+		st = maps.Clone(st)
+		st["conditions"] = fixed
+		o = maps.Clone(o)
+		o["status"] = st
+		out[i] = o
 	}
 	return out
 }

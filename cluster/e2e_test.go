@@ -153,6 +153,25 @@ func (l knownList) allows(d e2eDiff) bool {
 
 // knownDiffs are the differences each scenario keeps, with the reason.
 var knownDiffs = map[string]knownList{
+	// The PersistentVolume controller's write of the storage-provisioner
+	// annotations comes back through its informer while the provisioning
+	// operation that made it may still be running (a goroutinemap
+	// operation of the same name is not started twice) and before or
+	// after the operation stored its result in the controller's cache
+	// (an update not newer than the cache is not synced): a race, which
+	// four of the six provisionings recorded went the way the simulation
+	// goes (a second sync, ExternalProvisioning count 2) and this one not.
+	"volume-provisioned": {
+		{Side: "sim", Contains: []string{"ExternalProvisioning", "default/data", "(count 2)"}, Why: "the annotation write's sync races the operation"},
+	},
+	// The Job's deletion deletes its pods (the garbage collector) while
+	// the Job controller removes their tracking finalizers: the harness's
+	// kubelet, seeing the second update before its own kill is written,
+	// stops the container again (Killing count 2) for two of the three
+	// pods. A real kubelet's pod worker kills a terminating pod once.
+	"job-delete-early": {
+		{Side: "real", Contains: []string{"Killing", "Stopping container app (count 2)"}, Why: "the harness kubelet's second kill"},
+	},
 	// The PersistentVolume controller resyncs every 15 s from its own
 	// start, which comes 20-odd s before t=0 on the harness: its phase
 	// differs. The classless claim scratch gets the default class at the
@@ -670,6 +689,13 @@ func newNamer(recs []cluster.Record, fixed map[string]bool) *namer {
 	}
 	volumes := map[string]int{} // claim -> volumes provisioned for it so far
 	for _, r := range recs {
+		if obj, ok := strings.CutPrefix(r.Message, "apply "); ok && r.Source == cluster.SourceScenario && r.Reason == "Action" {
+			// An owner applied by an action (a Job has no watch record):
+			// its pods are named after it.
+			_, name := splitObject(obj)
+			rsNames[name] = true
+			continue
+		}
 		if r.Source != cluster.SourceWatch || r.Type != "ADDED" {
 			continue
 		}

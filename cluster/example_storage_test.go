@@ -13,8 +13,9 @@ import (
 // VolumeBinding's PreBind; the PersistentVolume controller hands the
 // claim to the external provisioner (ExternalProvisioning, recorded again
 // when its own annotation write comes back through the informer); 5 s
-// later the volume exists and is bound, then the pod is bound and its
-// volume attached; t=0 is when the pod has started.
+// later the volume exists and is bound, and PreBind's next poll (each
+// second from its start) finds it: the pod is bound and its volume
+// attached; t=0 is when the pod has started.
 func ExampleStorageConfig() {
 	scenario := `{
 	  "objects": [
@@ -48,9 +49,9 @@ func ExampleStorageConfig() {
 		}
 	}
 	// Output:
-	// t=-6s ExternalProvisioning   PersistentVolumeClaim/shop/data
-	// t=-6s ExternalProvisioning   PersistentVolumeClaim/shop/data
-	// t=-1s ProvisioningSucceeded  PersistentVolumeClaim/shop/data
+	// t=-7s ExternalProvisioning   PersistentVolumeClaim/shop/data
+	// t=-7s ExternalProvisioning   PersistentVolumeClaim/shop/data
+	// t=-2s ProvisioningSucceeded  PersistentVolumeClaim/shop/data
 	// t=-1s Scheduled              Pod/shop/db
 	// t=-1s SuccessfulAttachVolume Pod/shop/db
 	// t=0s Started                Pod/shop/db

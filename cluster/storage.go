@@ -119,7 +119,16 @@ type pendingBinding struct {
 	action   scheduling.Action
 	claims   []string
 	deadline time.Time
+	// nextPoll is PreBind's next look at the claims: VolumeBinding's
+	// BindPodVolumes polls checkBindings every bindPollInterval from the
+	// PreBind's start, the first one an interval after it
+	// (wait.PollUntilContextTimeout, not immediate), so a binding goes
+	// out at the first poll that finds its claims bound.
+	nextPoll time.Time
 }
+
+// bindPollInterval is the period of VolumeBinding's PreBind poll.
+const bindPollInterval = time.Second
 
 // storageDeliver marks what a watch event concerns on the storage side.
 func (m *Machine) storageDeliver(w watchEvent) {
@@ -194,6 +203,9 @@ func (m *Machine) storageDeadline() time.Time {
 	}
 	for _, b := range s.bindings {
 		d = earliest(d, b.deadline)
+		if m.claimsBound(b) {
+			d = earliest(d, b.nextPoll)
+		}
 	}
 	return d
 }

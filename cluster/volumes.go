@@ -404,7 +404,7 @@ func (m *Machine) preBind(a scheduling.Action, now time.Time) bool {
 	if len(v.Claims) == 0 {
 		return false
 	}
-	pb := &pendingBinding{action: a, deadline: now.Add(bindTimeout)}
+	pb := &pendingBinding{action: a, deadline: now.Add(bindTimeout), nextPoll: now.Add(bindPollInterval)}
 	for _, c := range v.Claims {
 		pb.claims = append(pb.claims, c.Namespace+"/"+c.Name)
 	}
@@ -417,24 +417,38 @@ func (m *Machine) preBind(a scheduling.Action, now time.Time) bool {
 // after bindTimeout, as the binding cycle reports it.
 const preBindTimeoutMessage = `running PreBind plugin "VolumeBinding": binding volumes: context deadline exceeded`
 
-// runPendingBindings completes each binding whose claims are all bound
-// as kube-scheduler's informers see them (checkBindings: bind-completed
-// and a volume name): the pods/binding call and the Scheduled event. One
-// that waited bindTimeout fails: kube-scheduler's binding cycle fails
-// (scheduling.BindFailed), which forgets the assumed pod, records
-// FailedScheduling with the PreBind error and backs the pod off to be
-// tried again.
+// claimsBound reports whether every claim b waits for is bound as
+// kube-scheduler's informers see it (checkBindings: bind-completed and a
+// volume name).
+func (m *Machine) claimsBound(b *pendingBinding) bool {
+	for _, k := range b.claims {
+		c, _ := m.cache.get("PersistentVolumeClaim", k).(*api.PersistentVolumeClaim)
+		if c == nil || c.Spec.VolumeName == "" || c.Annotations[api.AnnBindCompleted] == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// runPendingBindings completes each binding whose claims a PreBind poll
+// (pendingBinding.nextPoll) finds all bound (claimsBound): the
+// pods/binding call and the Scheduled event. One that waited bindTimeout
+// fails: kube-scheduler's binding cycle fails (scheduling.BindFailed),
+// which forgets the assumed pod, records FailedScheduling with the
+// PreBind error and backs the pod off to be tried again.
 func (m *Machine) runPendingBindings(now time.Time) error {
 	s := &m.storage
 	kept := s.bindings[:0]
 	for _, b := range s.bindings {
-		bound := true
-		for _, k := range b.claims {
-			c, _ := m.cache.get("PersistentVolumeClaim", k).(*api.PersistentVolumeClaim)
-			if c == nil || c.Spec.VolumeName == "" || c.Annotations[api.AnnBindCompleted] == "" {
-				bound = false
+		polled := !b.nextPoll.After(now)
+		if polled {
+			// The polls fall on a grid from the PreBind's start; the
+			// next one is the first grid instant after now.
+			for !b.nextPoll.After(now) {
+				b.nextPoll = b.nextPoll.Add(bindPollInterval)
 			}
 		}
+		bound := polled && m.claimsBound(b)
 		a := b.action
 		switch {
 		case bound:
