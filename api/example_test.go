@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/podsem/podsem/api"
 )
@@ -159,4 +160,17 @@ func ExampleContainerReference() {
 	ref := api.ContainerReference(pod, "proxy")
 	fmt.Println(ref.Kind, ref.Namespace+"/"+ref.Name, ref.FieldPath)
 	// Output: Pod shop/web-0 spec.initContainers{proxy}
+}
+
+// Two machines' next deadlines merged: the zero time is "none".
+func ExampleEarliestDeadline() {
+	backoff := time.Date(2026, 1, 1, 10, 0, 10, 0, time.UTC)
+	probe := time.Date(2026, 1, 1, 10, 0, 5, 0, time.UTC)
+	fmt.Println(api.EarliestDeadline(backoff, probe).Format(time.TimeOnly))
+	fmt.Println(api.EarliestDeadline(time.Time{}, backoff).Format(time.TimeOnly))
+	fmt.Println(api.EarliestDeadline(time.Time{}, time.Time{}).IsZero())
+	// Output:
+	// 10:00:05
+	// 10:00:10
+	// true
 }

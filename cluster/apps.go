@@ -105,13 +105,13 @@ func (m *Machine) appsDue(now time.Time) bool {
 func (m *Machine) appsNextDeadline() time.Time {
 	var d time.Time
 	for _, c := range m.apps.ss {
-		d = earliest(d, c.NextDeadline())
+		d = api.EarliestDeadline(d, c.NextDeadline())
 	}
 	for _, c := range m.apps.ds {
-		d = earliest(d, c.NextDeadline())
+		d = api.EarliestDeadline(d, c.NextDeadline())
 	}
 	for _, c := range m.apps.jobs {
-		d = earliest(d, c.NextDeadline())
+		d = api.EarliestDeadline(d, c.NextDeadline())
 	}
 	return d
 }

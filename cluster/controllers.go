@@ -221,7 +221,7 @@ func (m *Machine) dueDeployments(now time.Time) []string {
 func (m *Machine) deploymentsDeadline() time.Time {
 	var d time.Time
 	for _, dc := range m.dcs {
-		d = earliest(d, dc.NextDeadline())
+		d = api.EarliestDeadline(d, dc.NextDeadline())
 	}
 	return d
 }

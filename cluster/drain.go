@@ -113,7 +113,7 @@ func (d *drainRun) nextDeadline() time.Time {
 	}
 	for _, p := range d.pods {
 		if p.state != drainDone {
-			t = earliest(t, p.next)
+			t = api.EarliestDeadline(t, p.next)
 		}
 	}
 	return t

@@ -153,6 +153,15 @@ func (l knownList) allows(d e2eDiff) bool {
 
 // knownDiffs are the differences each scenario keeps, with the reason.
 var knownDiffs = map[string]knownList{
+	// The four nodes of zone-a go NotReady in one monitor pass, which
+	// upstream runs over the nodes in 8 parallel workers: the order in
+	// which they reach the zone's tainting queue (and so which node takes
+	// the bucket's token at once and which wait 10, 20, 30 s at the
+	// eviction rate of 0.1 per second) is the workers' race. The real run
+	// queued a-3 first, then a-1, a-2, a-4; the simulation goes by name.
+	"zone-outage-1": {
+		{Side: "timing", Contains: []string{"a-3"}, Why: "the tainting queue's order: the monitor pass's parallel workers"},
+	},
 	// The PersistentVolume controller's write of the storage-provisioner
 	// annotations comes back through its informer while the provisioning
 	// operation that made it may still be running (a goroutinemap
@@ -298,6 +307,9 @@ var knownDiffs = map[string]knownList{
 	},
 	"pending-series": {
 		{Side: "timing", Contains: []string{"RegisteredNode", "Node/node-big"}, Why: "monitor pass phase"},
+	},
+	"anti-affinity-pending": {
+		{Side: "timing", Contains: []string{"RegisteredNode", "Node/node-3"}, Why: "monitor pass phase"},
 	},
 }
 

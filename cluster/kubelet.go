@@ -188,11 +188,11 @@ func (k *kubelet) nextDeadline() time.Time {
 	}
 	d := k.nextStatus
 	if k.ticking() {
-		d = earliest(d, k.nextLease)
+		d = api.EarliestDeadline(d, k.nextLease)
 	}
-	d = earliest(d, k.pressure.nextDeadline())
-	d = earliest(d, k.shutdown.nextDeadline())
-	return earliest(d, k.podsDue())
+	d = api.EarliestDeadline(d, k.pressure.nextDeadline())
+	d = api.EarliestDeadline(d, k.shutdown.nextDeadline())
+	return api.EarliestDeadline(d, k.podsDue())
 }
 
 // podsDue is the earliest pod machine deadline or runtime answer
@@ -208,12 +208,12 @@ func (k *kubelet) podsDue() time.Time {
 func (k *kubelet) podsDeadline() time.Time {
 	var d time.Time
 	for _, r := range k.pods {
-		d = earliest(d, r.m.NextDeadline())
+		d = api.EarliestDeadline(d, r.m.NextDeadline())
 		for _, p := range r.pending {
-			d = earliest(d, p.at)
+			d = api.EarliestDeadline(d, p.at)
 		}
 		for _, p := range r.probes {
-			d = earliest(d, p.w.NextDeadline())
+			d = api.EarliestDeadline(d, p.w.NextDeadline())
 		}
 	}
 	return d
@@ -558,13 +558,6 @@ func (k *kubelet) forgetDeadline() {
 	if k.q != nil {
 		k.q.mark(k)
 	}
-}
-
-func earliest(a, b time.Time) time.Time {
-	if a.IsZero() || (!b.IsZero() && b.Before(a)) {
-		return b
-	}
-	return a
 }
 
 // exit makes a running container of the pod exit with code, as the

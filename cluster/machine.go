@@ -506,19 +506,19 @@ func (m *Machine) NextDeadline() time.Time {
 		return time.Time{}
 	}
 	d := m.sched.NextDeadline()
-	d = earliest(d, m.slow.next)
-	d = earliest(d, m.rsc.NextDeadline())
-	d = earliest(d, m.deploymentsDeadline())
-	d = earliest(d, m.appsNextDeadline())
-	d = earliest(d, m.nlc.NextDeadline())
-	d = earliest(d, m.te.NextDeadline())
-	d = earliest(d, m.gcNext(m.now))
-	d = earliest(d, m.kq.next())
+	d = api.EarliestDeadline(d, m.slow.next)
+	d = api.EarliestDeadline(d, m.rsc.NextDeadline())
+	d = api.EarliestDeadline(d, m.deploymentsDeadline())
+	d = api.EarliestDeadline(d, m.appsNextDeadline())
+	d = api.EarliestDeadline(d, m.nlc.NextDeadline())
+	d = api.EarliestDeadline(d, m.te.NextDeadline())
+	d = api.EarliestDeadline(d, m.gcNext(m.now))
+	d = api.EarliestDeadline(d, m.kq.next())
 	if m.kubeletCheck != nil {
 		var scan time.Time
 		for _, k := range m.kubelets {
 			k.deadlineKnown = false
-			scan = earliest(scan, k.nextDeadline())
+			scan = api.EarliestDeadline(scan, k.nextDeadline())
 		}
 		if q := m.kq.next(); !q.Equal(scan) {
 			m.kubeletCheck("kubeletQueue: next deadline %v, a scan of every kubelet %v", q, scan)
@@ -528,13 +528,13 @@ func (m *Machine) NextDeadline() time.Time {
 		}
 	}
 	for _, t := range m.pdbRecheck {
-		d = earliest(d, t)
+		d = api.EarliestDeadline(d, t)
 	}
 	for _, dr := range m.drains {
-		d = earliest(d, dr.nextDeadline())
+		d = api.EarliestDeadline(d, dr.nextDeadline())
 	}
-	d = earliest(d, m.storageDeadline())
-	d = earliest(d, m.rec.seriesDeadline())
+	d = api.EarliestDeadline(d, m.storageDeadline())
+	d = api.EarliestDeadline(d, m.rec.seriesDeadline())
 	if !d.IsZero() && d.Before(m.now) {
 		d = m.now
 	}

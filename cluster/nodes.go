@@ -382,7 +382,7 @@ func (m *Machine) gcDue(now time.Time) bool {
 func (m *Machine) gcNext(now time.Time) time.Time {
 	d := m.gc.NextDeadline()
 	if !m.gcSeen {
-		d = earliest(d, m.gc.NextPass(now))
+		d = api.EarliestDeadline(d, m.gc.NextPass(now))
 	}
 	return d
 }

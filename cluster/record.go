@@ -246,7 +246,7 @@ func (r *recorder) stepSeries(component string, in record.SeriesInput, now time.
 func (r *recorder) seriesDeadline() time.Time {
 	var d time.Time
 	for _, s := range r.series {
-		d = earliest(d, s.NextDeadline())
+		d = api.EarliestDeadline(d, s.NextDeadline())
 	}
 	return d
 }

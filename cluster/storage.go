@@ -193,18 +193,18 @@ func (m *Machine) storageDeadline() time.Time {
 		return time.Time{}
 	}
 	var d time.Time
-	d = earliest(d, s.pvc.NextDeadline())
-	d = earliest(d, s.adc.NextDeadline())
+	d = api.EarliestDeadline(d, s.pvc.NextDeadline())
+	d = api.EarliestDeadline(d, s.adc.NextDeadline())
 	for _, t := range s.provisions {
-		d = earliest(d, t)
+		d = api.EarliestDeadline(d, t)
 	}
 	for _, t := range s.attaches {
-		d = earliest(d, t)
+		d = api.EarliestDeadline(d, t)
 	}
 	for _, b := range s.bindings {
-		d = earliest(d, b.deadline)
+		d = api.EarliestDeadline(d, b.deadline)
 		if m.claimsBound(b) {
-			d = earliest(d, b.nextPoll)
+			d = api.EarliestDeadline(d, b.nextPoll)
 		}
 	}
 	return d

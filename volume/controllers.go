@@ -402,7 +402,7 @@ func (c *AttachDetachController) Step(w World, now time.Time) (AttachDetachOutpu
 			// Only a node that is not healthy can time out; a change of
 			// its health is an input.
 			if !c.cfg.DisableForceDetachOnTimeout && !nodeReady(n) {
-				c.next = earliest(c.next, a.requested.Add(c.cfg.MaxWaitForUnmount+DefaultReconcilerLoopPeriod))
+				c.next = api.EarliestDeadline(c.next, a.requested.Add(c.cfg.MaxWaitForUnmount+DefaultReconcilerLoopPeriod))
 			}
 			continue
 		}
@@ -508,11 +508,4 @@ func sortedAttachments(m map[string]*attachment) []string {
 	}
 	slices.SortFunc(out, strings.Compare)
 	return out
-}
-
-func earliest(a, b time.Time) time.Time {
-	if a.IsZero() || (!b.IsZero() && b.Before(a)) {
-		return b
-	}
-	return a
 }

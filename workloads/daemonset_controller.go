@@ -56,7 +56,7 @@ func (e *daemonExpectations) satisfied(now time.Time) bool {
 
 // seenPod is what the controller last saw of a pod.
 type seenPod struct {
-	owned, deleting bool
+	owned, deleting, ready bool
 }
 
 // Step syncs the DaemonSet once at now with what the controller observes
@@ -75,7 +75,18 @@ func (c *DaemonSetController) Step(in DaemonSetInput, now time.Time) (DaemonSetS
 		*c = DaemonSetController{}
 	}
 	c.started, c.uid = true, ds.UID
-	c.observe(ds, in.Pods)
+	// A requeue still waiting (the controller's delaying queue keeps a
+	// key's earliest time until it fires, whatever syncs come between)
+	// stays; one whose time has come is this sync or was passed by one.
+	pending := c.next
+	if !pending.After(now) {
+		pending = time.Time{}
+	}
+	if c.observe(ds, in.Pods) && ds.Spec.MinReadySeconds > 0 {
+		// updatePod: a pod of the DaemonSet turned ready; look again
+		// once it can be available, a second later for clock skew.
+		pending = api.EarliestDeadline(pending, now.Add(time.Duration(ds.Spec.MinReadySeconds)*time.Second+time.Second))
+	}
 	c.gcBackoff(now)
 
 	c.mem.unsatisfied = !c.exp.satisfied(now)
@@ -87,10 +98,10 @@ func (c *DaemonSetController) Step(in DaemonSetInput, now time.Time) (DaemonSetS
 	if c.mem.ranManage {
 		c.exp = daemonExpectations{set: true, add: c.mem.creates, del: c.mem.deletes, at: now}
 	}
-	c.next = time.Time{}
 	if out.RequeueAfter > 0 {
-		c.next = now.Add(out.RequeueAfter)
+		pending = api.EarliestDeadline(pending, now.Add(out.RequeueAfter))
 	}
+	c.next = pending
 	return out, nil
 }
 
@@ -106,18 +117,22 @@ func (c *DaemonSetController) NextDeadline() time.Time {
 }
 
 // observe turns the difference between the previous and the current pods
-// into the creation and deletion observations the informer handlers make.
-func (c *DaemonSetController) observe(ds *api.DaemonSet, pods []*api.Pod) {
+// into the creation and deletion observations the informer handlers make;
+// it reports whether a pod the DaemonSet owns turned ready.
+func (c *DaemonSetController) observe(ds *api.DaemonSet, pods []*api.Pod) (turnedReady bool) {
 	cur := make(map[string]seenPod, len(pods))
 	for _, p := range pods {
 		if p == nil || p.Namespace != ds.Namespace {
 			continue
 		}
 		ref := p.ControllerRef()
-		now := seenPod{owned: ref != nil && ref.UID == ds.UID, deleting: p.DeletionTimestamp != nil}
+		now := seenPod{owned: ref != nil && ref.UID == ds.UID, deleting: p.DeletionTimestamp != nil, ready: api.IsPodReady(p)}
 		key := podKey(p)
 		cur[key] = now
 		was, known := c.seen[key]
+		if known && now.owned && now.ready && !was.ready {
+			turnedReady = true
+		}
 		switch {
 		case !known && now.owned && !now.deleting:
 			c.exp.add--
@@ -131,6 +146,7 @@ func (c *DaemonSetController) observe(ds *api.DaemonSet, pods []*api.Pod) {
 		}
 	}
 	c.seen = cur
+	return turnedReady
 }
 
 func podKey(p *api.Pod) string {

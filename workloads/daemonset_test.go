@@ -334,3 +334,46 @@ func TestDaemonSetRevisionHash(t *testing.T) {
 		t.Errorf("hashes %q %q %q %q: want stable, changing with the template and the collision count, safe-encoded", a, b, c, d)
 	}
 }
+
+// TestDaemonSetControllerMinReadyRequeues: with minReadySeconds 5, a
+// pod turning ready at 1 s makes the controller ask to look again at
+// 1+5+1 s (updatePod's requeue, a second later for clock skew) and at
+// 1+5 s (the status: ready but not available); the delaying queue keeps
+// one time per key, the earliest, and keeps it across the syncs in
+// between (a sync at 2 s asks again for 7 s, and 6 s is kept). The 6-s
+// look finds the pod available (ready for 5 s, the bound included) and
+// needs no other: the 7-s time was merged into it.
+func TestDaemonSetControllerMinReadyRequeues(t *testing.T) {
+	ds := fluentd()
+	ds.Spec.MinReadySeconds = 5
+	nodes := dsNodes("n1")
+	var c workloads.DaemonSetController
+	step := func(at time.Duration, pod *api.Pod) time.Duration {
+		t.Helper()
+		if _, err := c.Step(workloads.DaemonSetInput{DaemonSet: ds, Nodes: nodes, Pods: []*api.Pod{pod}}, dsT0.Add(at)); err != nil {
+			t.Fatal(err)
+		}
+		if d := c.NextDeadline(); !d.IsZero() {
+			return d.Sub(dsT0)
+		}
+		return 0
+	}
+	pending := dsPod(t, ds, "p1", "n1", 0)
+	pending.Status.Conditions = nil
+	ready := dsPod(t, ds, "p1", "n1", 0)
+	ready.Status.Conditions[0].LastTransitionTime = api.NewTime(dsT0.Add(time.Second))
+	for _, s := range []struct {
+		at   time.Duration
+		pod  *api.Pod
+		want time.Duration
+	}{
+		{0, pending, 0},
+		{time.Second, ready, 6 * time.Second},
+		{2 * time.Second, ready, 6 * time.Second},
+		{6 * time.Second, ready, 0},
+	} {
+		if got := step(s.at, s.pod); got != s.want {
+			t.Errorf("after the sync at %v: next look at %v, want %v", s.at, got, s.want)
+		}
+	}
+}
