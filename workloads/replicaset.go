@@ -112,9 +112,11 @@ type ReplicaSetSync struct {
 	// sync: the successful creations or the requested deletions, or the
 	// pending ones when it did not manage replicas.
 	Expectations ReplicaSetExpectations
-	// RequeueAfter is minReadySeconds when the sync succeeded and every
-	// desired replica is ready but not all are available yet: upstream
-	// syncs the set again then, in case no pod event comes. 0 otherwise.
+	// RequeueAfter is, when the sync succeeded, minReadySeconds is set
+	// and some replica is ready but not yet available, the time until
+	// the first such replica becomes available: upstream syncs the set
+	// again then (FindMinNextPodAvailabilityCheck), in case no pod event
+	// comes. 0 otherwise.
 	RequeueAfter time.Duration
 	// Events are the Events the controller records on the ReplicaSet
 	// (RealPodControl, source ReplicaSetControllerName): FailedCreate
@@ -165,8 +167,11 @@ func SyncReplicaSet(in ReplicaSetInput, pending ReplicaSetExpectations, now time
 	var res ReplicaSetSync
 	claimed := make([]*api.Pod, 0, len(in.Pods))
 	// The status counts the replicas as they were before this sync acted
-	// (calculateStatus over the claimed pods), in the same pass.
+	// (calculateStatus over the claimed pods), in the same pass, and
+	// next is when the first of them waiting out minReadySeconds becomes
+	// available.
 	var t rsTally
+	var next time.Time
 	for _, p := range in.Pods {
 		if p == nil {
 			continue
@@ -181,10 +186,29 @@ func SyncReplicaSet(in ReplicaSetInput, pending ReplicaSetExpectations, now time
 		}
 		if c.claimed() {
 			claimed = append(claimed, p)
+			if c.ready && !c.available {
+				next = nextAvailability(next, p, in.ReplicaSet.Spec.MinReadySeconds, now)
+			}
 		}
 	}
-	v.finish(&res, in, pending, t, func() ([]*api.Pod, []*api.Pod) { return claimed, in.Pods }, now)
+	v.finish(&res, in, pending, t, next, func() ([]*api.Pod, []*api.Pod) { return claimed, in.Pods }, now)
 	return res, nil
+}
+
+// nextAvailability is next or, when sooner, the time pod — ready, not
+// yet available at now — becomes available: minReadySeconds after its
+// Ready condition's lastTransitionTime (the controllers'
+// FindMinNextPodAvailabilityCheck takes the earliest over the pods).
+func nextAvailability(next time.Time, pod *api.Pod, minReadySeconds int32, now time.Time) time.Time {
+	c := api.FindCondition(pod.Status.Conditions, api.PodReady)
+	if c == nil || c.Status != api.ConditionTrue || c.LastTransitionTime.IsZero() {
+		return next
+	}
+	at := c.LastTransitionTime.Add(time.Duration(minReadySeconds) * time.Second)
+	if !at.After(now) {
+		return next
+	}
+	return api.EarliestDeadline(next, at)
 }
 
 // rsView is a ReplicaSet read once for the classification of many pods:
@@ -321,7 +345,7 @@ func (t *rsTally) add(c rsPodClass, sign int32) {
 // and the pods to rank them among, in the cache's order; called only to
 // scale down), the events, the ReplicaFailure condition and the
 // minReadySeconds requeue.
-func (v *rsView) finish(res *ReplicaSetSync, in ReplicaSetInput, pending ReplicaSetExpectations, t rsTally, pool func() (claimed, pods []*api.Pod), now time.Time) {
+func (v *rsView) finish(res *ReplicaSetSync, in ReplicaSetInput, pending ReplicaSetExpectations, t rsTally, next time.Time, pool func() (claimed, pods []*api.Pod), now time.Time) {
 	rs := v.rs
 	res.Expectations = pending
 	status := rs.Status
@@ -374,10 +398,26 @@ func (v *rsView) finish(res *ReplicaSetSync, in ReplicaSetInput, pending Replica
 		res.StatusUpdated = true
 	}
 
-	r := *rs.Spec.Replicas
-	if manageErr == nil && rs.Spec.MinReadySeconds > 0 && res.Status.ReadyReplicas == r && res.Status.AvailableReplicas != r {
-		res.RequeueAfter = time.Duration(rs.Spec.MinReadySeconds) * time.Second
+	if manageErr == nil {
+		res.RequeueAfter = availabilityRequeue(rs.Spec.MinReadySeconds, res.Status.ReadyReplicas, res.Status.AvailableReplicas, next, now)
 	}
+}
+
+// availabilityRequeue is when a ReplicaSet or StatefulSet controller
+// plans its next look after a sync that wrote (or kept) status counts
+// ready and available: with minReadySeconds and a replica ready but not
+// yet available, when the first such one (next) becomes available, else
+// minReadySeconds on as the fallback; 0 for no requeue (v1.36.3's
+// syncReplicaSet and syncStatefulSet: the "last line of defense" of the
+// availability check).
+func availabilityRequeue(minReadySeconds, ready, available int32, next, now time.Time) time.Duration {
+	if minReadySeconds <= 0 || ready == available {
+		return 0
+	}
+	if next.After(now) {
+		return next.Sub(now)
+	}
+	return time.Duration(minReadySeconds) * time.Second
 }
 
 // manageReplicas creates or deletes pods so the set, which has replicas

@@ -120,7 +120,11 @@ func (c *ReplicaSetController) stepIncremental(in ReplicaSetInput, now time.Time
 	counts := cache.countsOf(v, now)
 	pending := cache.pending(mem, rs, now)
 	res := ReplicaSetSync{Adopted: cache.podsOf(counts.adopt), Released: cache.podsOf(counts.release)}
-	v.finish(&res, in, pending, counts.t, func() ([]*api.Pod, []*api.Pod) { return cache.pool(counts, in.OtherReplicaSets) }, now)
+	var next time.Time
+	for k := range counts.waiting {
+		next = nextAvailability(next, cache.pods[k], rs.Spec.MinReadySeconds, now)
+	}
+	v.finish(&res, in, pending, counts.t, next, func() ([]*api.Pod, []*api.Pod) { return cache.pool(counts, in.OtherReplicaSets) }, now)
 	c.remember(key, mem, res, now)
 	cache.await(key, rs.Namespace, mem)
 	return res, nil

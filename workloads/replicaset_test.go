@@ -119,7 +119,8 @@ func TestSyncReplicaSetStatusAndExpectations(t *testing.T) {
 	if d := cmp.Diff(want, res.Status, cmpopts.EquateEmpty()); d != "" {
 		t.Errorf("status -want +got:\n%s", d)
 	}
-	if res.Managed || res.Expectations != (ReplicaSetExpectations{Add: 1}) || res.RequeueAfter != 30*time.Second {
+	// b, ready for 10 s, is available 20 s on: the next look.
+	if res.Managed || res.Expectations != (ReplicaSetExpectations{Add: 1}) || res.RequeueAfter != 20*time.Second {
 		t.Errorf("managed %v expectations %+v requeue %v", res.Managed, res.Expectations, res.RequeueAfter)
 	}
 	// The same status again, observedGeneration current: not written.

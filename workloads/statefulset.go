@@ -147,8 +147,10 @@ type StatefulSetSync struct {
 	// when the sync succeeded.
 	Err error
 	// RequeueAfter is when the controller looks at the set again without
-	// any event: minReadySeconds after a successful sync that left fewer
-	// available replicas than desired, 0 otherwise.
+	// any event, after a successful sync whose status has a replica ready
+	// but not yet available (minReadySeconds): when the first of its pods
+	// waiting so becomes available (FindMinNextPodAvailabilityCheck), else
+	// minReadySeconds on; 0 otherwise.
 	RequeueAfter time.Duration
 	// Events are the Events the controller records on the set for
 	// Actions, in order, each as if its write succeeded

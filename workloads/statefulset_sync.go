@@ -304,8 +304,12 @@ func ReconcileStatefulSet(in StatefulSetInput, cfg StatefulSetConfig, now time.T
 	}
 
 	res.Events = append(statefulSetEvents(set, res.Actions), failed...)
-	if res.Err == nil && set.Spec.MinReadySeconds > 0 && res.Status.AvailableReplicas != *set.Spec.Replicas {
-		res.RequeueAfter = time.Duration(set.Spec.MinReadySeconds) * time.Second
+	if res.Err == nil && set.Spec.MinReadySeconds > 0 {
+		var next time.Time
+		for _, p := range claimed {
+			next = nextAvailability(next, p, set.Spec.MinReadySeconds, now)
+		}
+		res.RequeueAfter = availabilityRequeue(set.Spec.MinReadySeconds, res.Status.ReadyReplicas, res.Status.AvailableReplicas, next, now)
 	}
 	return res, nil
 }
