@@ -34,6 +34,10 @@ type appsState struct {
 	ssDirty  map[string]bool
 	dsDirty  map[string]bool
 	jobDirty map[string]bool
+	// ttl and ttlDirty are the ttl-after-finished controller's machine
+	// per Job and the Jobs it is to look at (every add or update).
+	ttl      map[string]*workloads.TTLAfterFinishedController
+	ttlDirty map[string]bool
 	// orphans are pods carrying the Job tracking finalizer whose Job is
 	// gone: the Job controller's orphan pod handling removes it.
 	orphans map[string]bool
@@ -57,6 +61,7 @@ func (a *appsState) init() {
 	if a.ss == nil {
 		a.ss, a.ds, a.jobs = map[string]*workloads.StatefulSetController{}, map[string]*workloads.DaemonSetController{}, map[string]*workloads.JobController{}
 		a.ssDirty, a.dsDirty, a.jobDirty, a.orphans = map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
+		a.ttl, a.ttlDirty = map[string]*workloads.TTLAfterFinishedController{}, map[string]bool{}
 		a.uids = map[string]string{}
 	}
 }
@@ -72,6 +77,9 @@ func (m *Machine) appsDeliver(w watchEvent) {
 		a.dsDirty[w.Key] = true
 	case *api.Job:
 		a.jobDirty[w.Key] = true
+		if w.Type != watchDeleted {
+			a.ttlDirty[w.Key] = true
+		}
 	case *api.ControllerRevision:
 		m.ownerDirty(o.Namespace, &o.ObjectMeta, w.Old, "StatefulSet", a.ssDirty)
 		m.ownerDirty(o.Namespace, &o.ObjectMeta, w.Old, "DaemonSet", a.dsDirty)
@@ -93,7 +101,7 @@ func (m *Machine) appsDeliver(w watchEvent) {
 // appsDue reports whether one of the three controllers has work at now.
 func (m *Machine) appsDue(now time.Time) bool {
 	a := &m.apps
-	if len(a.ssDirty)+len(a.dsDirty)+len(a.jobDirty) > 0 {
+	if len(a.ssDirty)+len(a.dsDirty)+len(a.jobDirty)+len(a.ttlDirty) > 0 {
 		return true
 	}
 	d := m.appsNextDeadline()
@@ -111,6 +119,9 @@ func (m *Machine) appsNextDeadline() time.Time {
 		d = api.EarliestDeadline(d, c.NextDeadline())
 	}
 	for _, c := range m.apps.jobs {
+		d = api.EarliestDeadline(d, c.NextDeadline())
+	}
+	for _, c := range m.apps.ttl {
 		d = api.EarliestDeadline(d, c.NextDeadline())
 	}
 	return d
@@ -143,7 +154,10 @@ func (m *Machine) runApps(now time.Time) error {
 	if err := m.runDaemonSets(now); err != nil {
 		return err
 	}
-	return m.runJobs(now)
+	if err := m.runJobs(now); err != nil {
+		return err
+	}
+	return m.runTTLAfterFinished(now)
 }
 
 // runStatefulSets syncs the due StatefulSets (workloads.StatefulSetController)
@@ -475,6 +489,41 @@ func (m *Machine) runJobs(now time.Time) error {
 		}
 	}
 	return m.releaseOrphanJobPods()
+}
+
+// runTTLAfterFinished runs the ttl-after-finished controller over the
+// Jobs it is to look at (workloads.TTLAfterFinishedController): a
+// finished Job whose ttlSecondsAfterFinished has run out is deleted with
+// propagationPolicy Foreground and a precondition on its uid.
+func (m *Machine) runTTLAfterFinished(now time.Time) error {
+	for _, key := range dueObjects(m.apps.ttlDirty, m.apps.ttl, now) {
+		job, _ := m.cache.get("Job", key).(*api.Job)
+		c := m.apps.ttl[key]
+		if job == nil {
+			delete(m.apps.ttl, key)
+			continue
+		}
+		if m.apps.fresh("TTL/Job", key, job.UID) || c == nil {
+			c = new(workloads.TTLAfterFinishedController)
+			m.apps.ttl[key] = c
+		}
+		sync, err := stepMachine(m, workloads.TTLAfterFinishedControllerName, key, c, job, now)
+		if err != nil {
+			m.rec.scenario(now, "Warning", "SyncFailed", objRef("Job", job.Namespace, job.Name), err.Error())
+			continue
+		}
+		if !sync.Delete {
+			continue
+		}
+		if cur, _ := m.store.get("Job", key).(*api.Job); cur == nil || cur.UID != job.UID {
+			continue // the uid precondition fails: gone, or another Job now
+		}
+		fg := api.DeletePropagationForeground
+		if err := m.deleteWithOptions("Job", key, &api.DeleteOptions{PropagationPolicy: &fg, Preconditions: &api.Preconditions{UID: &job.UID}}, now); err != nil && !errors.Is(err, errNotFound) {
+			return err
+		}
+	}
+	return nil
 }
 
 func (m *Machine) jobWrites(job *api.Job, sync workloads.JobSync, now time.Time) error {

@@ -99,27 +99,33 @@ func readFinal(t *testing.T, path string) []map[string]any {
 	return nil
 }
 
+// finalKinds are the kinds the harness lists in its final objects, all
+// namespaces but systemNamespaces: the simulation's objects of these kinds
+// are compared, whether or not the real run has any (a Job the simulation
+// keeps and the real run deleted is a difference).
+var finalKinds = map[string]bool{"Node": true, "Pod": true, "Deployment": true, "ReplicaSet": true, "StatefulSet": true, "DaemonSet": true,
+	"Job": true, "PodDisruptionBudget": true, "PersistentVolumeClaim": true, "PersistentVolume": true, "StorageClass": true,
+	"VolumeAttachment": true, "Service": true}
+
+var systemNamespaces = map[string]bool{"kube-system": true, "kube-public": true, "kube-node-lease": true}
+
 // finalDiffs lists the differences between the real and the simulated
 // final objects, as lines "<kind>/<namespace>/<name> <path>: real <v>, sim
 // <v>" (pods: "Pod <owner>: only real|only simulated: <object>").
 func finalDiffs(realObjs, simObjs []map[string]any) []string {
-	kinds := map[string]bool{}
-	for _, o := range realObjs {
-		kinds[str(o["kind"])] = true
-	}
 	index := func(objs []map[string]any) (map[string]any, map[string][]string) {
 		byKey := map[string]any{}
 		pods := map[string][]string{}
 		for _, o := range objs {
 			kind := str(o["kind"])
-			if !kinds[kind] {
+			meta, _ := o["metadata"].(map[string]any)
+			if !finalKinds[kind] || systemNamespaces[str(meta["namespace"])] {
 				continue
 			}
 			// The kind is the key; objects the controllers made carry no
 			// TypeMeta here.
 			o = maps.Clone(o)
 			delete(o, "apiVersion")
-			meta, _ := o["metadata"].(map[string]any)
 			if kind == "Pod" {
 				owner := "-"
 				if refs, _ := meta["ownerReferences"].([]any); len(refs) > 0 {

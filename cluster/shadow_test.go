@@ -291,6 +291,8 @@ func (s *shadow) newTwin(name, key string, machine any) any {
 		twin = &workloads.DaemonSetController{}
 	case "job-controller":
 		twin = workloads.NewJobController(workloads.JobConfig{})
+	case workloads.TTLAfterFinishedControllerName:
+		twin = new(workloads.TTLAfterFinishedController)
 	case "node-lifecycle-controller":
 		twin, err = nodelifecycle.NewController(slidingMonitor(cfg.NodeLifecycle))
 	case "taint-eviction-controller":
@@ -542,7 +544,7 @@ func TestShadowGolden(t *testing.T) {
 // shadowed are the machines and pure functions the check covers.
 var shadowed = []string{
 	"kube-scheduler", "replicaset-controller", "deployment-controller", "statefulset-controller",
-	"daemonset-controller", "job-controller", "node-lifecycle-controller", "taint-eviction-controller",
+	"daemonset-controller", "job-controller", workloads.TTLAfterFinishedControllerName, "node-lifecycle-controller", "taint-eviction-controller",
 	"pod-garbage-collector", "eviction-manager", "persistentvolume-controller", "attachdetach-controller",
 	"kubelet", "prober",
 	"disruption.Evict", "disruption.Evaluate", "disruption.PlanDrain", "lifecycle.Admit",

@@ -210,6 +210,27 @@ var nilCases = map[string]func(t *testing.T){
 		var m *workloads.JobController
 		niltest.Zero(t, m.Backoff())
 	},
+	// The ttl-after-finished controller.
+	"JobExpiry": func(t *testing.T) {
+		f, e, ok, err := workloads.JobExpiry(nil)
+		niltest.Zero(t, f)
+		niltest.Zero(t, e)
+		niltest.Zero(t, ok)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "job")
+	},
+	"(*TTLAfterFinishedController).Step": func(t *testing.T) {
+		var m *workloads.TTLAfterFinishedController
+		r, err := m.Step(nil, nilT0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "ttl-after-finished controller")
+		r, err = new(workloads.TTLAfterFinishedController).Step(nil, nilT0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "job")
+	},
+	"(*TTLAfterFinishedController).NextDeadline": func(t *testing.T) {
+		var m *workloads.TTLAfterFinishedController
+		niltest.Zero(t, m.NextDeadline())
+	},
 	// The Deployment controller.
 	"DeploymentReadsPods": func(t *testing.T) {
 		if workloads.DeploymentReadsPods(nil) {
