@@ -51,7 +51,10 @@
 //     StatefulSet, DaemonSet and Job controllers (workloads'
 //     StatefulSetController with its ControllerRevisions and claims,
 //     DaemonSetController over every node with its ControllerRevisions,
-//     JobController with its tracking finalizer); the garbage collector
+//     JobController with its tracking finalizer); the ttl-after-finished
+//     controller (workloads.TTLAfterFinishedController: a finished Job
+//     deleted, foreground, once its ttlSecondsAfterFinished has run out);
+//     the garbage collector
 //     (background, foreground and orphan
 //     propagation with their finalizers); the PersistentVolume controller
 //     and the attach-detach controller (volume: binding, ExternalProvisioning,
@@ -92,7 +95,8 @@
 // event concerns or whose deadline has come runs once, in a fixed order:
 // node lifecycle controller, taint eviction, pod GC, garbage collector,
 // disruption controller, Deployment controller, ReplicaSet controller,
-// StatefulSet, DaemonSet and Job controllers, the storage side (volume
+// StatefulSet, DaemonSet and Job controllers, the ttl-after-finished
+// controller, the storage side (volume
 // model, PersistentVolume controller, attach-detach controller, bindings
 // waiting in PreBind), the pvc-protection and pv-protection controllers,
 // kube-scheduler (one ScheduleOne per tick while pods are waiting), the

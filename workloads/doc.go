@@ -70,7 +70,10 @@
 // steps: FailureTarget (or SuccessCriteriaMet) when the outcome is decided
 // and the remaining pods are deleted, Failed (or Complete) once none is left
 // terminating. MatchPodFailurePolicy is the pod failure policy's verdict on
-// one failed pod.
+// one failed pod. TTLAfterFinishedController is the ttl-after-finished
+// controller: a finished Job with spec.ttlSecondsAfterFinished is deleted
+// (propagationPolicy Foreground) once the TTL has run out from its finish
+// time (JobExpiry).
 //
 // Nothing is written anywhere and inputs are never modified. What a
 // controller does not model is listed on its functions. Bad input — a nil
