@@ -68,9 +68,13 @@ type Result struct {
 	// types print it); Warning NotDeleted "Pod was expected by PDB
 	// <namespace>/<namespace> to be deleted but it wasn't" on each selected
 	// pod, not terminating, whose disruptedPods entry expired (the
-	// controller names the budget by its namespace twice). The events of
-	// a failed sync ("Failed to get pods: ...",
-	// CalculateExpectedPodCountFailed) are not given: their text is
+	// controller names the budget by its namespace twice). A sync that
+	// failed because a selected pod's controller is gone (ErrNoController)
+	// records Warning CalculateExpectedPodCountFailed "Failed to calculate
+	// the number of expected pods: found no controllers for pod <name>" —
+	// the first such pod in the order given; upstream's order is its pod
+	// lister's. The events of other failed syncs ("Failed to get pods:
+	// ...", a controller without a scale) are not given: their text is
 	// client-go's error, which Err only paraphrases.
 	Events []api.Event
 }
@@ -176,6 +180,9 @@ func Evaluate(pdb *api.PodDisruptionBudget, pods []*api.Pod, controllers Control
 
 func fail(pdb *api.PodDisruptionBudget, res *Result, err error, now time.Time) (api.PodDisruptionBudgetStatus, Result) {
 	res.SyncFailed, res.Err, res.Reason = true, err, ReasonSyncFailed
+	if errors.Is(err, ErrNoController) {
+		res.Events = append(res.Events, expectedCountFailedEvent(pdb, err))
+	}
 	return failSafe(pdb, err, now), *res
 }
 

@@ -18,6 +18,9 @@ const (
 	EventNoPods = "NoPods"
 	// EventUnmanagedPods: some selected pods have no controller.
 	EventUnmanagedPods = "UnmanagedPods"
+	// EventCalculateExpectedPodCountFailed: a selected pod's controller
+	// could not be found, so the sync failed.
+	EventCalculateExpectedPodCountFailed = "CalculateExpectedPodCountFailed"
 	// EventNotDeleted: a pod the Eviction API granted an eviction was not
 	// deleted within DeletionTimeout.
 	EventNotDeleted = "NotDeleted"
@@ -31,6 +34,14 @@ func pdbReference(pdb *api.PodDisruptionBudget) api.ObjectReference {
 
 func noPodsEvent(pdb *api.PodDisruptionBudget) api.Event {
 	return api.Event{Type: api.EventTypeNormal, Reason: EventNoPods, Note: "No matching pods found",
+		Regarding: pdbReference(pdb), Source: EventSourceDisruption}
+}
+
+// expectedCountFailedEvent is the Warning a sync records when it could
+// not count the budget's expected pods.
+func expectedCountFailedEvent(pdb *api.PodDisruptionBudget, err error) api.Event {
+	return api.Event{Type: api.EventTypeWarning, Reason: EventCalculateExpectedPodCountFailed,
+		Note:      "Failed to calculate the number of expected pods: " + err.Error(),
 		Regarding: pdbReference(pdb), Source: EventSourceDisruption}
 }
 

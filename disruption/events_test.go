@@ -42,12 +42,18 @@ func TestEvaluateEvents(t *testing.T) {
 	}
 
 	// An integer minAvailable counts pods, so an unmanaged pod records
-	// nothing; neither does a failed sync.
+	// nothing. A sync that fails on a pod whose controller is gone
+	// records CalculateExpectedPodCountFailed, and nothing else.
 	if _, res = Evaluate(budget(pdbMin(api.FromInt32(1))), pods[2:], zk, t0); res.Events != nil {
 		t.Errorf("integer minAvailable: %+v", res.Events)
 	}
-	if _, res = Evaluate(budget(pdbMax(api.FromInt32(1))), ssPods("other", 1), zk, t0); !res.SyncFailed || res.Events != nil {
+	want = []api.Event{{Type: api.EventTypeWarning, Reason: "CalculateExpectedPodCountFailed",
+		Note:      `Failed to calculate the number of expected pods: found no controllers for pod "other-0"`,
+		Regarding: pdbRef, Source: "controllermanager"}}
+	if _, res = Evaluate(budget(pdbMax(api.FromInt32(1))), ssPods("other", 1), zk, t0); !res.SyncFailed {
 		t.Errorf("failed sync: %+v", res)
+	} else if d := cmp.Diff(want, res.Events); d != "" {
+		t.Errorf("failed sync (-want +got):\n%s", d)
 	}
 	if got := selectorString(nil); got != "nil" {
 		t.Errorf("nil selector %q", got)
