@@ -144,6 +144,30 @@ func dueObjects[C interface{ NextDeadline() time.Time }](dirty map[string]bool, 
 	return keys
 }
 
+// machineFor returns the machine of key in machines for obj, the object
+// of that key the cache holds: made with mk when there is none, or, when
+// kind is not "", when obj is another object of the same name than the one
+// the machine was made for (a new uid). A nil obj (gone) drops the key's
+// machine, and ok is false.
+func machineFor[C any](m *Machine, kind, key string, obj api.Object, machines map[string]C, mk func() C) (c C, ok bool) {
+	if obj == nil {
+		delete(machines, key)
+		return c, false
+	}
+	c, ok = machines[key]
+	if kind != "" {
+		_, meta := objectMeta(obj)
+		if m.apps.fresh(kind, key, meta.UID) {
+			ok = false
+		}
+	}
+	if !ok {
+		c = mk()
+		machines[key] = c
+	}
+	return c, true
+}
+
 // runApps runs the StatefulSet, DaemonSet and Job controllers, in that
 // order.
 func (m *Machine) runApps(now time.Time) error {
@@ -165,16 +189,14 @@ func (m *Machine) runApps(now time.Time) error {
 // status, each through the API server.
 func (m *Machine) runStatefulSets(now time.Time) error {
 	for _, key := range dueObjects(m.apps.ssDirty, m.apps.ss, now) {
-		set, _ := m.cache.get("StatefulSet", key).(*api.StatefulSet)
-		c := m.apps.ss[key]
-		if set == nil {
-			delete(m.apps.ss, key)
+		obj := m.cache.get("StatefulSet", key)
+		c, ok := machineFor(m, "StatefulSet", key, obj, m.apps.ss, func() *workloads.StatefulSetController {
+			return workloads.NewStatefulSetController(workloads.StatefulSetConfig{})
+		})
+		if !ok {
 			continue
 		}
-		if m.apps.fresh("StatefulSet", key, set.UID) || c == nil {
-			c = workloads.NewStatefulSetController(workloads.StatefulSetConfig{})
-			m.apps.ss[key] = c
-		}
+		set := obj.(*api.StatefulSet)
 		sync, err := stepMachine(m, "statefulset-controller", key, c, workloads.StatefulSetInput{
 			Set: set, Pods: inNamespace[*api.Pod](m.cache, "Pod", set.Namespace),
 			Claims:    inNamespace[*api.PersistentVolumeClaim](m.cache, "PersistentVolumeClaim", set.Namespace),
@@ -335,16 +357,13 @@ func (m *Machine) runDaemonSets(now time.Time) error {
 		if nodes == nil {
 			nodes = listed[*api.Node](m.cache, "Node")
 		}
-		ds, _ := m.cache.get("DaemonSet", key).(*api.DaemonSet)
-		c := m.apps.ds[key]
-		if ds == nil {
-			delete(m.apps.ds, key)
+		obj := m.cache.get("DaemonSet", key)
+		// The DaemonSet controller starts afresh for a new uid itself.
+		c, ok := machineFor(m, "", key, obj, m.apps.ds, func() *workloads.DaemonSetController { return &workloads.DaemonSetController{} })
+		if !ok {
 			continue
 		}
-		if c == nil {
-			c = &workloads.DaemonSetController{}
-			m.apps.ds[key] = c
-		}
+		ds := obj.(*api.DaemonSet)
 		sync, err := stepMachine(m, "daemonset-controller", key, c, workloads.DaemonSetInput{DaemonSet: ds, Nodes: nodes,
 			Pods:      inNamespace[*api.Pod](m.cache, "Pod", ds.Namespace),
 			Revisions: inNamespace[*api.ControllerRevision](m.cache, "ControllerRevision", ds.Namespace)}, now)
@@ -469,16 +488,14 @@ func (m *Machine) ownershipPatches(adopt, release []*api.Pod, ref api.OwnerRefer
 // orphan pods of Jobs that are gone.
 func (m *Machine) runJobs(now time.Time) error {
 	for _, key := range dueObjects(m.apps.jobDirty, m.apps.jobs, now) {
-		job, _ := m.cache.get("Job", key).(*api.Job)
-		c := m.apps.jobs[key]
-		if job == nil {
-			delete(m.apps.jobs, key)
+		obj := m.cache.get("Job", key)
+		c, ok := machineFor(m, "Job", key, obj, m.apps.jobs, func() *workloads.JobController {
+			return workloads.NewJobController(workloads.JobConfig{})
+		})
+		if !ok {
 			continue
 		}
-		if m.apps.fresh("Job", key, job.UID) || c == nil {
-			c = workloads.NewJobController(workloads.JobConfig{})
-			m.apps.jobs[key] = c
-		}
+		job := obj.(*api.Job)
 		sync, err := stepMachine(m, "job-controller", key, c, workloads.JobInput{Job: job, Pods: inNamespace[*api.Pod](m.cache, "Pod", job.Namespace)}, now)
 		if err != nil {
 			m.rec.scenario(now, "Warning", "SyncFailed", objRef("Job", job.Namespace, job.Name), err.Error())
@@ -497,16 +514,14 @@ func (m *Machine) runJobs(now time.Time) error {
 // propagationPolicy Foreground and a precondition on its uid.
 func (m *Machine) runTTLAfterFinished(now time.Time) error {
 	for _, key := range dueObjects(m.apps.ttlDirty, m.apps.ttl, now) {
-		job, _ := m.cache.get("Job", key).(*api.Job)
-		c := m.apps.ttl[key]
-		if job == nil {
-			delete(m.apps.ttl, key)
+		obj := m.cache.get("Job", key)
+		c, ok := machineFor(m, "TTL/Job", key, obj, m.apps.ttl, func() *workloads.TTLAfterFinishedController {
+			return new(workloads.TTLAfterFinishedController)
+		})
+		if !ok {
 			continue
 		}
-		if m.apps.fresh("TTL/Job", key, job.UID) || c == nil {
-			c = new(workloads.TTLAfterFinishedController)
-			m.apps.ttl[key] = c
-		}
+		job := obj.(*api.Job)
 		sync, err := stepMachine(m, workloads.TTLAfterFinishedControllerName, key, c, job, now)
 		if err != nil {
 			m.rec.scenario(now, "Warning", "SyncFailed", objRef("Job", job.Namespace, job.Name), err.Error())
