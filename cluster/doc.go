@@ -196,7 +196,9 @@
 // eviction-minimum-reclaim, eviction-pressure-transition-period (5m),
 // eviction-max-pod-grace-period, shutdown-grace-period and
 // shutdown-grace-period-critical-pods (0: no graceful shutdown); the
-// runtime model's pod-start-latency (1s) and sigterm-exit-code (143), the
+// runtime model's pod-start-latency (1s), sigterm-exit-code (143) and
+// bind-interval (0: a burst of bindings written at one instant; 20ms
+// paces them as a real control plane does), the
 // slowed cascade's cascade-rounds (25) and reaction-latency (50ms), and
 // the volume model's provision-delay, attach-delay and
 // report-volumes-in-use. Fixed as upstream fixes them: the Lease renewed

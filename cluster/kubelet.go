@@ -60,6 +60,20 @@ type RuntimeModel struct {
 	// SigtermExitCode is the exit code of a container killed with
 	// SIGTERM; nil means 143 (the harness's sigterm-exit-code).
 	SigtermExitCode *int32
+	// BindInterval, when positive, is how far apart kube-scheduler's
+	// bindings are written: the scheduler decides a burst of pods at
+	// once (each assumed in its cache), and their binding writes go out
+	// one interval apart, the first at once; the pods then start and
+	// turn ready that far apart, and the controllers watching them see
+	// them one by one, as on a real control plane, where the bindings of
+	// a burst come a median 21 ms apart (the harness's runs). 0 (the
+	// default) writes a burst's bindings at one instant. Flag:
+	// bind-interval.
+	BindInterval time.Duration
+}
+
+func (r RuntimeModel) bindInterval() time.Duration {
+	return max(r.BindInterval, 0)
 }
 
 func (r RuntimeModel) startLatency() time.Duration {

@@ -65,6 +65,12 @@ func ConfigFromFlags(flags map[string]string) (Config, []string, error) {
 				return Config{}, nil, fmt.Errorf("cluster: %w: config %s: %v", api.ErrInvalidInput, k, err)
 			}
 			cfg.Runtime.PodStartLatency = d
+		case "bind-interval":
+			d, err := parseDuration([]byte(strconv.Quote(v)))
+			if err != nil || d < 0 {
+				return Config{}, nil, fmt.Errorf("cluster: %w: config %s: %q (a duration, 0 or more)", api.ErrInvalidInput, k, v)
+			}
+			cfg.Runtime.BindInterval = d
 		case "reaction-latency":
 			d, err := parseDuration([]byte(strconv.Quote(v)))
 			if err != nil || d <= 0 {
@@ -205,7 +211,11 @@ type Machine struct {
 	// their Lease renewals at or before it are made. nodeKubelets are the
 	// kubelets of the cache's node list, by position, while the cache's
 	// node set is nodeKubeletsSet (leaseOf).
-	kubeletPhase    time.Time
+	kubeletPhase time.Time
+	// binds are kube-scheduler's bindings waiting for their slot, in
+	// slot order; bindFree is the next free slot (bindSlot).
+	binds           []delayedBind
+	bindFree        time.Time
 	nodeKubelets    []*kubelet
 	nodeKubeletsSet uint64
 	zones           map[string]nodelifecycle.ZoneReport // as the last monitor pass reported them
@@ -506,6 +516,7 @@ func (m *Machine) NextDeadline() time.Time {
 		return time.Time{}
 	}
 	d := m.sched.NextDeadline()
+	d = api.EarliestDeadline(d, m.bindsDeadline())
 	d = api.EarliestDeadline(d, m.slow.next)
 	d = api.EarliestDeadline(d, m.rsc.NextDeadline())
 	d = api.EarliestDeadline(d, m.deploymentsDeadline())
@@ -685,7 +696,7 @@ func (m *Machine) settle(now time.Time) error {
 
 func (m *Machine) anyDue(now time.Time) bool {
 	due := func(d time.Time) bool { return !d.IsZero() && !d.After(now) }
-	if len(m.rsDirty) > 0 || len(m.depDirty) > 0 || due(m.rsc.NextDeadline()) || due(m.deploymentsDeadline()) || due(m.sched.NextDeadline()) ||
+	if len(m.rsDirty) > 0 || len(m.depDirty) > 0 || due(m.rsc.NextDeadline()) || due(m.deploymentsDeadline()) || due(m.sched.NextDeadline()) || due(m.bindsDeadline()) ||
 		due(m.nlc.NextDeadline()) || due(m.te.NextDeadline()) || m.gcDue(now) {
 		return true
 	}
@@ -909,6 +920,7 @@ func (m *Machine) runComponents(now time.Time) error {
 		return err
 	}
 	m.rec.tickSeries(now)
+	m.runBinds(now)
 	for d := m.sched.NextDeadline(); !d.IsZero() && !d.After(now); d = m.sched.NextDeadline() {
 		res, err := stepMachine(m, "kube-scheduler", "", m.sched, scheduling.Tick(), now)
 		if err != nil {
@@ -955,6 +967,10 @@ func (m *Machine) schedulerActions(actions []scheduling.Action, now time.Time) e
 			if a.Volumes != nil && m.preBind(a, now) {
 				continue // the binding waits for the claims (storage.go)
 			}
+			if at := m.bindSlot(now); at.After(now) {
+				m.binds = append(m.binds, delayedBind{action: a, at: at})
+				continue // written at its slot (runBinds)
+			}
 			if err := m.bind(key, a.Pod.UID, a.Node, now); err != nil {
 				m.rec.scenario(now, "Warning", "BindFailed", objRef("Pod", a.Pod.Namespace, a.Pod.Name), err.Error())
 				continue
@@ -998,6 +1014,52 @@ func (m *Machine) schedulerActions(actions []scheduling.Action, now time.Time) e
 		m.rec.event(now, a.Event)
 	}
 	return nil
+}
+
+// delayedBind is a binding kube-scheduler decided whose write waits for
+// its slot (RuntimeModel.BindInterval).
+type delayedBind struct {
+	action scheduling.Action
+	at     time.Time
+}
+
+// bindSlot is when a binding decided at now is written: at once, unless
+// the last one was written less than a BindInterval ago, then that
+// interval after it. It takes the slot.
+func (m *Machine) bindSlot(now time.Time) time.Time {
+	if m.cfg.Runtime.bindInterval() == 0 {
+		return now
+	}
+	at := now
+	if m.bindFree.After(at) {
+		at = m.bindFree
+	}
+	m.bindFree = at.Add(m.cfg.Runtime.bindInterval())
+	return at
+}
+
+// runBinds writes the delayed bindings whose slot has come, in order,
+// with their Scheduled Events.
+func (m *Machine) runBinds(now time.Time) {
+	n := 0
+	for n < len(m.binds) && !m.binds[n].at.After(now) {
+		a := m.binds[n].action
+		if err := m.bind(a.Pod.Key(), a.Pod.UID, a.Node, now); err != nil {
+			m.rec.scenario(now, "Warning", "BindFailed", objRef("Pod", a.Pod.Namespace, a.Pod.Name), err.Error())
+		} else {
+			m.rec.event(now, a.Event)
+		}
+		n++
+	}
+	m.binds = m.binds[n:]
+}
+
+// bindsDeadline is the slot of the next delayed binding (zero: none).
+func (m *Machine) bindsDeadline() time.Time {
+	if len(m.binds) == 0 {
+		return time.Time{}
+	}
+	return m.binds[0].at
 }
 
 // bind is the pods/binding subresource: spec.nodeName set and the
