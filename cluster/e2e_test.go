@@ -780,15 +780,33 @@ func newNamer(recs []cluster.Record, fixed map[string]bool) *namer {
 			if fixed[name] {
 				continue
 			}
-			if i := strings.LastIndex(name, "-"); i > 0 && rsNames[name[:i]] {
+			if group := podGroup(name, rsNames); group != "" {
 				if _, ok := n.rsOf[name]; !ok {
-					n.rsOf[name] = name[:i]
-					n.pods[name[:i]] = append(n.pods[name[:i]], name)
+					n.rsOf[name] = group
+					n.pods[group] = append(n.pods[group], name)
 				}
 			}
 		}
 	}
 	return n
+}
+
+// podGroup is the name a generated pod name is grouped under: its owner
+// ("<owner>-<suffix>"), or for an Indexed Job's pod its owner and index
+// ("<job>-<index>-<suffix>"); "" when neither is an owner's.
+func podGroup(name string, owners map[string]bool) string {
+	i := strings.LastIndex(name, "-")
+	if i <= 0 {
+		return ""
+	}
+	group := name[:i]
+	if owners[group] {
+		return group
+	}
+	if j := strings.LastIndex(group, "-"); j > 0 && owners[group[:j]] && strings.Trim(group[j+1:], "0123456789") == "" {
+		return group
+	}
+	return ""
 }
 
 func splitObject(obj string) (kind, name string) {
