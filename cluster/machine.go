@@ -809,7 +809,18 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 	case *api.ReplicaSet:
 		m.rsDirty[w.Key] = true
 		m.ownerDirty(o.Namespace, &o.ObjectMeta, w.Old, "Deployment", m.depDirty)
-		return nil
+		if w.Type == watchModified {
+			// kube-scheduler reads a ReplicaSet for the default spread
+			// constraints' selector (helper.DefaultSelector) alone,
+			// which an update cannot change (spec.selector is
+			// immutable): only its addition and deletion concern it.
+			return nil
+		}
+		if w.Type == watchDeleted {
+			in = scheduling.ObjectDeleted(w.Object)
+		} else {
+			in = scheduling.ObjectSet(w.Object)
+		}
 	case *api.Deployment:
 		m.depDirty[w.Key] = true
 		return nil
