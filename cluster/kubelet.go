@@ -266,12 +266,15 @@ func (k *kubelet) run(c *Machine, now time.Time) error {
 		return nil // a heartbeat alone: no pod to observe or drive
 	}
 	defer k.forgetDeadline()
+	// The dirty pods and those with something due; a pod with nothing
+	// due would be driven to no effect (drive, runProbes: every step
+	// already made its new probe workers).
 	keys := k.keys[:0]
 	for key := range k.dirty {
 		keys = append(keys, key)
 	}
-	for key := range k.pods {
-		if !k.dirty[key] {
+	for key, r := range k.pods {
+		if (k.booting || r.dueBy(now)) && (len(k.dirty) == 0 || !k.dirty[key]) {
 			keys = append(keys, key)
 		}
 	}
@@ -375,6 +378,26 @@ func (k *kubelet) drive(c *Machine, r *podRun, now time.Time) error {
 		return k.step(c, r, lifecycle.Tick(), now)
 	}
 	return k.runProbes(c, r, now)
+}
+
+// dueBy reports whether driving the pod at now would step it: a runtime
+// answer or the machine's deadline is due, or a probe worker's tick
+// (runProbes ticks a worker without a deadline at once).
+func (r *podRun) dueBy(now time.Time) bool {
+	if len(r.pending) > 0 && !r.pending[0].at.After(now) {
+		return true
+	}
+	if d := r.m.NextDeadline(); !d.IsZero() && !d.After(now) {
+		return true
+	}
+	if !r.probeless {
+		for _, p := range r.probes {
+			if d := p.w.NextDeadline(); d.IsZero() || !d.After(now) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // answer queues the runtime model's answer ev at at, after the answers
@@ -610,8 +633,14 @@ func (k *kubelet) ticking() bool {
 // NodeLeaseRenewInterval from leaseAnchor, now at or after it): the last
 // tick at or before now, and whether now is that tick.
 func (k *kubelet) cadence(now time.Time) (last time.Time, onTick bool) {
-	since := now.Sub(k.leaseAnchor)
-	return k.leaseAnchor.Add(since / NodeLeaseRenewInterval * NodeLeaseRenewInterval), since%NodeLeaseRenewInterval == 0
+	return cadenceFrom(k.leaseAnchor, now)
+}
+
+// cadenceFrom is the cadence of a Lease renewed every
+// NodeLeaseRenewInterval from anchor (kubelet.cadence).
+func cadenceFrom(anchor, now time.Time) (last time.Time, onTick bool) {
+	since := now.Sub(anchor)
+	return anchor.Add(since / NodeLeaseRenewInterval * NodeLeaseRenewInterval), since%NodeLeaseRenewInterval == 0
 }
 
 // tick reports whether now is a tick of the kubelet's Lease cadence whose
@@ -647,13 +676,32 @@ func (k *kubelet) pendingTick(now, phase time.Time) time.Time {
 // registration itself, counts at once; a silent kubelet's Lease stays
 // where it was.
 func (k *kubelet) leaseAt(now, phase time.Time) time.Time {
-	if k.silent {
-		return k.silencedLease
+	c := k.clock()
+	return c.at(now, phase)
+}
+
+// leaseClock is what a kubelet's Lease reads depend on (kubelet.leaseAt),
+// copied out of the kubelet so that a monitor pass reads the Leases of
+// every node from one compact column (Machine.leaseOf).
+type leaseClock struct {
+	anchor, silenced time.Time
+	silent           bool
+}
+
+// clock is the kubelet's leaseClock as it stands.
+func (k *kubelet) clock() leaseClock {
+	return leaseClock{anchor: k.leaseAnchor, silenced: k.silencedLease, silent: k.silent}
+}
+
+// at is kubelet.leaseAt for the clock.
+func (c *leaseClock) at(now, phase time.Time) time.Time {
+	if c.silent {
+		return c.silenced
 	}
-	if !now.After(k.leaseAnchor) {
-		return k.leaseAnchor
+	if !now.After(c.anchor) {
+		return c.anchor
 	}
-	last, onTick := k.cadence(now)
+	last, onTick := cadenceFrom(c.anchor, now)
 	if onTick && phase.Before(now) {
 		return last.Add(-NodeLeaseRenewInterval) // now's renewal is not made yet
 	}

@@ -208,17 +208,20 @@ type Machine struct {
 	gc     *termination.Collector
 	gcSeen bool // the pod GC has seen the caches as they are: no pod or node event since its last step
 	// kubeletPhase is the last instant the kubelets ran (runComponents):
-	// their Lease renewals at or before it are made. nodeKubelets are the
-	// kubelets of the cache's node list, by position, while the cache's
-	// node set is nodeKubeletsSet (leaseOf).
+	// their Lease renewals at or before it are made. nodeClocks are the
+	// Lease clocks of the cache's node list's kubelets, by position, while
+	// the cache's node set is nodeClocksSet and no kubelet's clock changed
+	// (leaseGen, counted by registerNode, silence and restore: leaseOf).
 	kubeletPhase time.Time
 	// binds are kube-scheduler's bindings waiting for their slot, in
 	// slot order; bindFree is the next free slot (bindSlot).
-	binds           []delayedBind
-	bindFree        time.Time
-	nodeKubelets    []*kubelet
-	nodeKubeletsSet uint64
-	zones           map[string]nodelifecycle.ZoneReport // as the last monitor pass reported them
+	binds         []delayedBind
+	bindFree      time.Time
+	nodeClocks    []leaseClock
+	nodeClocksSet uint64
+	nodeClocksGen uint64
+	leaseGen      uint64
+	zones         map[string]nodelifecycle.ZoneReport // as the last monitor pass reported them
 
 	deletedUIDs map[string]bool // owners deleted, for the garbage collector
 	gcWork      bool            // an owner being deleted with a GC finalizer (garbage.go)

@@ -70,6 +70,7 @@ func podGCConfig(c termination.GCConfig) termination.GCConfig {
 // fresh conditions, as the harness's kubelet (and a real one) posts it.
 func (m *Machine) registerNode(k *kubelet, now time.Time) error {
 	k.leaseAnchor, k.nextLease, k.nextStatus = now, now, now
+	m.leaseGen++
 	k.tick(now) // the registration renews the Lease and posts the status itself
 	k.forgetDeadline()
 	return m.heartbeat(k, now)
@@ -82,6 +83,7 @@ func (m *Machine) silence(k *kubelet, now time.Time) {
 		k.silencedLease = k.leaseAt(now, m.kubeletPhase)
 	}
 	k.silent = true
+	m.leaseGen++
 	k.forgetDeadline()
 }
 
@@ -106,20 +108,21 @@ func (m *Machine) nodeStored(name string, n *api.Node) {
 // cache's node list at now: the Lease of nodes[i] as its kubelet's
 // cadence has renewed it (kubelet.leaseAt), computed when read.
 func (m *Machine) leaseOf(nodes []*api.Node, now time.Time) func(int) time.Time {
-	if m.nodeKubeletsSet != m.cache.nodeSet || len(m.nodeKubelets) != len(nodes) {
-		m.nodeKubelets = m.nodeKubelets[:0]
+	if m.nodeClocksSet != m.cache.nodeSet || m.nodeClocksGen != m.leaseGen || len(m.nodeClocks) != len(nodes) {
+		m.nodeClocks = m.nodeClocks[:0]
 		for _, n := range nodes {
-			m.nodeKubelets = append(m.nodeKubelets, m.kubelets[n.Name])
+			var c leaseClock
+			if k := m.kubelets[n.Name]; k != nil {
+				c = k.clock()
+			} else {
+				c.silent = true // no kubelet: no Lease
+			}
+			m.nodeClocks = append(m.nodeClocks, c)
 		}
-		m.nodeKubeletsSet = m.cache.nodeSet
+		m.nodeClocksSet, m.nodeClocksGen = m.cache.nodeSet, m.leaseGen
 	}
-	ks, phase := m.nodeKubelets, m.kubeletPhase
-	return func(i int) time.Time {
-		if k := ks[i]; k != nil {
-			return k.leaseAt(now, phase)
-		}
-		return time.Time{}
-	}
+	cs, phase := m.nodeClocks, m.kubeletPhase
+	return func(i int) time.Time { return cs[i].at(now, phase) }
 }
 
 // heartbeat renews the node's Lease and posts its status when they are
@@ -409,6 +412,7 @@ func (m *Machine) restore(node string, now time.Time) error {
 		return nil
 	}
 	k.silent = false
+	m.leaseGen++
 	k.boot()
 	for key := range k.pods {
 		k.dirty[key] = true

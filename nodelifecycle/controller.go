@@ -95,6 +95,10 @@ type Controller struct {
 	// node names, by position, when every one of them was known.
 	listed []*knownNode
 	names  []string
+	// prev is the input of the step that set names or found them
+	// unchanged, by position: a node listed as the same object needs no
+	// name read.
+	prev []*api.Node
 	// lookAll makes every monitor pass look at every node in full, the
 	// quiet ones too (tests compare both ways).
 	lookAll bool
@@ -303,12 +307,18 @@ func (c *Controller) list(nodes []*api.Node) error {
 	if len(nodes) == len(c.names) && len(c.names) > 0 {
 		same := true
 		for i, n := range nodes {
+			// The object the step before listed here is the same node
+			// without reading it (objects are not changed in place).
+			if n != nil && n == c.prev[i] {
+				continue
+			}
 			if n == nil || n.Name != c.names[i] {
 				same = false
 				break
 			}
 		}
 		if same {
+			c.prev = append(c.prev[:0], nodes...)
 			// Every record keeps its position and its stamp, which
 			// changes only with the positions.
 			return nil
@@ -341,10 +351,12 @@ func (c *Controller) list(nodes []*api.Node) error {
 		}
 		c.listed = append(c.listed, k)
 	}
+	c.prev = c.prev[:0]
 	if !slices.Contains(c.listed, nil) {
 		for _, n := range nodes {
 			c.names = append(c.names, n.Name)
 		}
+		c.prev = append(c.prev, nodes...)
 	}
 	return nil
 }
