@@ -316,9 +316,9 @@ func (c *Controller) list(nodes []*api.Node) error {
 				same = false
 				break
 			}
+			c.prev[i] = n
 		}
 		if same {
-			c.prev = append(c.prev[:0], nodes...)
 			// Every record keeps its position and its stamp, which
 			// changes only with the positions.
 			return nil
