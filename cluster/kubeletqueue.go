@@ -18,11 +18,19 @@ import (
 // the same kubelets run in the same order as a scan of every kubelet by
 // name would run them.
 type kubeletQueue struct {
-	heap []*kubelet
+	// heap holds each filed kubelet with its deadline, so that sifting
+	// compares deadlines without reading the kubelets.
+	heap []filed
 	// stale are the kubelets changed since the last refresh.
 	stale []*kubelet
 	// dirty are the kubelets, not silent, with pods to observe.
 	dirty map[*kubelet]bool
+}
+
+// filed is a kubelet in the heap, under its deadline (queued.at).
+type filed struct {
+	at time.Time
+	k  *kubelet
 }
 
 // queued is a kubelet's place in the queue.
@@ -76,10 +84,11 @@ func (q *kubeletQueue) refresh() {
 		case k.pos < 0:
 			k.at = at
 			k.pos = len(q.heap)
-			q.heap = append(q.heap, k)
+			q.heap = append(q.heap, filed{at: at, k: k})
 			q.up(k.pos)
 		case !at.Equal(k.at):
 			k.at = at
+			q.heap[k.pos].at = at
 			q.down(q.up(k.pos))
 		}
 	}
@@ -119,22 +128,20 @@ func (q *kubeletQueue) collect(out []*kubelet, i int, now time.Time) []*kubelet 
 	if i >= len(q.heap) || q.heap[i].at.After(now) {
 		return out
 	}
-	out = append(out, q.heap[i])
+	out = append(out, q.heap[i].k)
 	out = q.collect(out, 2*i+1, now)
 	return q.collect(out, 2*i+2, now)
 }
 
+// less orders the heap by deadline alone: kubelets of one deadline may
+// sit in any order, since due collects every kubelet due and sorts them.
 func (q *kubeletQueue) less(i, j int) bool {
-	a, b := q.heap[i], q.heap[j]
-	if !a.at.Equal(b.at) {
-		return a.at.Before(b.at)
-	}
-	return a.node < b.node
+	return q.heap[i].at.Before(q.heap[j].at)
 }
 
 func (q *kubeletQueue) swap(i, j int) {
 	q.heap[i], q.heap[j] = q.heap[j], q.heap[i]
-	q.heap[i].pos, q.heap[j].pos = i, j
+	q.heap[i].k.pos, q.heap[j].k.pos = i, j
 }
 
 func (q *kubeletQueue) up(i int) int {
@@ -169,7 +176,7 @@ func (q *kubeletQueue) down(i int) {
 
 func (q *kubeletQueue) remove(i int) {
 	last := len(q.heap) - 1
-	k := q.heap[i]
+	k := q.heap[i].k
 	if i != last {
 		q.swap(i, last)
 	}

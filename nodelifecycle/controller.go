@@ -156,11 +156,11 @@ type Input struct {
 }
 
 // lease is the renewTime of the Lease of in.Nodes[i].
-func (in *Input) lease(i int, name string) time.Time {
+func (in *Input) lease(i int, n *api.Node) time.Time {
 	if in.LeaseOf != nil {
-		return in.LeaseOf(i)
+		return in.LeaseOf(i) // the node itself is not read
 	}
-	return in.Leases[name]
+	return in.Leases[n.Name]
 }
 
 // ZoneReport is one zone after a monitor pass.
@@ -476,7 +476,7 @@ func (c *Controller) monitorPass(in *Input, now time.Time, pass *Report) {
 			z.pass, z.ready, z.notReady = c.passes, 0, 0
 			c.addZone(z.key)
 		}
-		if !first && (k.quiet || k.requeue) && !c.lookAll && c.stillQuiet(k, in.lease(i, n.Name), now) {
+		if !first && (k.quiet || k.requeue) && !c.lookAll && c.stillQuiet(k, in.lease(i, n), now) {
 			if k.requeue {
 				// markNodeForTainting: the taint is still missing, so the
 				// node leaves its queue and is added again.
@@ -494,7 +494,7 @@ func (c *Controller) monitorPass(in *Input, now time.Time, pass *Report) {
 			cur = reachable.Taints
 		}
 		var rep HealthReport
-		h := c.monitor.observeHealth(n, in.lease(i, n.Name), now, &rep)
+		h := c.monitor.observeHealth(n, in.lease(i, n), now, &rep)
 		// The NoSchedule pass judged the listed taints; its changes apply
 		// to the taints as this pass left them (it touches no NoExecute
 		// taint).
