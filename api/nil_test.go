@@ -257,6 +257,11 @@ var nilCases = map[string]func(t *testing.T){
 			t.Errorf("got %v, want nil", got)
 		}
 	},
+	"TaintsEqual": func(t *testing.T) {
+		if !api.TaintsEqual(nil, nil) || !api.TaintsEqual(nil, []api.Taint{}) || api.TaintsEqual(nil, []api.Taint{{Key: "k"}}) {
+			t.Error("nil taint lists: want equal to each other and to an empty list only")
+		}
+	},
 	"FindUntoleratedTaint": func(t *testing.T) {
 		if taint, ok := api.FindUntoleratedTaint(nil, nil); ok || taint.Key != "" {
 			t.Errorf("no taints: got %+v, %v; want none", taint, ok)

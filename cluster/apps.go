@@ -21,8 +21,9 @@ import (
 // by the informer events upstream's handlers enqueue for: the object
 // itself; a pod's or ControllerRevision's controller (before and after
 // the change), or every object of the kind in the namespace for an orphan
-// one may adopt; every DaemonSet on a Node event (upstream re-checks each
-// DaemonSet's placement on the node). A key is also synced when its
+// one may adopt; on a Node added, or updated in its labels or taints, the
+// DaemonSets workloads.DaemonSetSyncsForNode names (upstream's node-update
+// worker; a deleted node enqueues none). A key is also synced when its
 // machine's deadline is due.
 
 // appsState is the three controllers' memory: one machine and one dirty
@@ -84,9 +85,26 @@ func (m *Machine) appsDeliver(w watchEvent) {
 		m.ownerDirty(o.Namespace, &o.ObjectMeta, w.Old, "StatefulSet", a.ssDirty)
 		m.ownerDirty(o.Namespace, &o.ObjectMeta, w.Old, "DaemonSet", a.dsDirty)
 	case *api.Node:
-		for _, d := range m.cache.list("DaemonSet") {
-			_, meta := objectMeta(d)
-			a.dsDirty[objectKey(meta)] = true
+		// The node-update worker: a deleted node enqueues nothing, an
+		// update only when its labels or taints changed, and then only the
+		// DaemonSets whose pod there the node's change can concern.
+		if w.Type == watchDeleted {
+			break
+		}
+		if old, ok := w.Old.(*api.Node); ok && w.Type == watchModified {
+			if same, _ := workloads.DaemonSetIgnoresNodeUpdate(old, o); same {
+				break
+			}
+		}
+		var pods []*api.Pod
+		for i, d := range m.cache.list("DaemonSet") {
+			if i == 0 {
+				pods = m.cache.podsOnNode(o.Name)
+			}
+			ds := d.(*api.DaemonSet)
+			if sync, _ := workloads.DaemonSetSyncsForNode(o, ds, pods); sync {
+				a.dsDirty[objectKey(&ds.ObjectMeta)] = true
+			}
 		}
 	case *api.Pod:
 		m.ownerDirty(o.Namespace, &o.ObjectMeta, w.Old, "StatefulSet", a.ssDirty)

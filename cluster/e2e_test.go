@@ -320,6 +320,36 @@ var knownDiffs = map[string]knownList{
 	// ReplicaSet is gone (CalculateExpectedPodCountFailed), naming the
 	// first such pod in the pod lister's order (random upstream, key
 	// order here): twelve Events there, one here.
+	// A NoExecute taint the daemon pods do not tolerate: the taint
+	// eviction controller (status patch with DisruptionTarget, then a
+	// delete) and the DaemonSet controller (a delete) both act on the
+	// node update. The real DaemonSet controller's single delete, and the
+	// kubelet's kill and removal after it, beat the taint eviction
+	// controller's GET and patch, which then found no pod; the simulation
+	// runs the taint eviction controller first (its condition is written).
+	"daemonset-noexecute": {
+		{Side: "sim", Contains: []string{"disruptionTarget: ∅ -> DeletionByTaintManager", "agent-p2"}, Why: "the taint eviction and DaemonSet controllers race to delete"},
+		{Contains: []string{"PodDeleted", "agent-p2"}, Why: "the same race: the condition in the deleted pod's summary"},
+	},
+	// The replacement of the evicted web pod is created while the evicted
+	// pod is still being killed: the real scheduler's first attempt fails
+	// before the kubelet removes the pod (40 ms after its terminal
+	// status), whose removal then retries it (count 2 at 5.1 s). The
+	// simulation's kubelet writes the terminal status and removes the pod
+	// in one sync, before the scheduler's first attempt, so nothing
+	// retries the pod then; and its queue, without the plugins' queueing
+	// hints, retries it when tol20 (no label the anti-affinity selects)
+	// is removed at 25 s, which the real queue skips.
+	"taint-noexecute": {
+		{Side: "real", Contains: []string{"FailedScheduling", "web-6fc8cd4484-p3", "(count 2)"}, Why: "the kubelet's removal one sync after its status"},
+		{Side: "sim", Contains: []string{"FailedScheduling", "web-6fc8cd4484-p3"}, Why: "queueing hints are not modelled"},
+	},
+	// Scaling down to one of two running pods on two nodes, each alone on
+	// its node: their ranks tie, and which one upstream deletes is its
+	// unstable sort over the lister's (random) order.
+	"hostport-pending": {
+		{Contains: []string{"PodDeleted", "edge-f96d7bb64-p2"}, Why: "a tie in the ReplicaSet's deletion ranking"},
+	},
 	"pdb-status": {
 		{Side: "real", Contains: []string{"UnmanagedPods"}, Why: "one sync per write upstream"},
 		{Contains: []string{"CalculateExpectedPodCountFailed"}, Why: "one sync per write upstream; the pod named is the lister's first"},

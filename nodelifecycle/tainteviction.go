@@ -441,7 +441,7 @@ func (c *TaintEviction) Step(ev Event, now time.Time) ([]TaintEvictionAction, er
 
 func (c *TaintEviction) nodeUpdated(acts []TaintEvictionAction, node *api.Node, now time.Time) []TaintEvictionAction {
 	newTaints := NoExecuteTaints(node.Spec.Taints)
-	if old, ok := c.taints[node.Name]; ok && sameTaints(old, newTaints) || !ok && len(newTaints) == 0 {
+	if old, ok := c.taints[node.Name]; ok && api.TaintsEqual(old, newTaints) || !ok && len(newTaints) == 0 {
 		// Unchanged: an untainted node that stays untainted also means no
 		// pending eviction here, except after a missed cancel, which the
 		// upstream controller would not repair either.
@@ -738,12 +738,6 @@ func updatedCondition(pod *api.Pod, c api.PodCondition, now time.Time) *api.PodC
 	return &st.Conditions[0]
 }
 
-// sameTaints compares two taint lists field by field, timeAdded by instant.
-func sameTaints(a, b []api.Taint) bool {
-	return slices.EqualFunc(a, b, func(x, y api.Taint) bool {
-		return x.Key == y.Key && x.Value == y.Value && x.Effect == y.Effect && sameTimePtr(x.TimeAdded, y.TimeAdded)
-	})
-}
 
 // sameTolerations is the semantic equality of the API helpers: nil and
 // empty lists are equal, tolerationSeconds compared by value.

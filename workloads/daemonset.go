@@ -2,6 +2,7 @@ package workloads
 
 import (
 	"fmt"
+	"maps"
 	"strconv"
 
 	"github.com/podsem/podsem/api"
@@ -89,6 +90,58 @@ func NodeShouldRunDaemonPod(node *api.Node, ds *api.DaemonSet) (DaemonPlacement,
 		return DaemonPlacement{}, fmt.Errorf("%w: daemonset %s/%s: node: nil", errInvalidInput, ds.Namespace, ds.Name)
 	}
 	return newDaemonPlacer(ds).place(node), nil
+}
+
+// DaemonSetIgnoresNodeUpdate reports whether kube-controller-manager's
+// DaemonSet controller ignores an update of a Node from old to cur
+// (pkg/controller/daemon shouldIgnoreNodeUpdate): the labels and the
+// taints are semantically unchanged, nil and empty alike. Nothing else of
+// a node enters a daemon pod's placement, so a status update (a heartbeat,
+// a condition) enqueues no DaemonSet. A nil node is an error wrapping
+// api.ErrInvalidInput.
+func DaemonSetIgnoresNodeUpdate(old, cur *api.Node) (bool, error) {
+	if old == nil || cur == nil {
+		return false, fmt.Errorf("%w: node update: node: nil", errInvalidInput)
+	}
+	return maps.Equal(old.Labels, cur.Labels) && api.TaintsEqual(old.Spec.Taints, cur.Spec.Taints), nil
+}
+
+// DaemonSetSyncsForNode reports whether the DaemonSet controller's
+// node-update worker (pkg/controller/daemon syncNodeUpdate), run for node
+// after the node was added or its labels or taints changed (see
+// DaemonSetIgnoresNodeUpdate; a deleted node enqueues nothing), enqueues
+// ds:
+//
+//   - ds should run a pod on the node and has none there;
+//   - ds has a pod there that may not continue running (an untolerated
+//     NoExecute taint, a label change its node affinity no longer
+//     matches);
+//   - ds has a pod there and its status counts misscheduled pods, so that
+//     the count is recomputed.
+//
+// Otherwise, for example when only an untolerated NoSchedule taint was
+// added under a running daemon pod, ds is not synced and its status keeps
+// the node as desired until something else syncs it. podsOnNode are the
+// pods bound to the node, terminating ones included; a pod is ds's when
+// its controller reference is a DaemonSet of ds's name in ds's namespace
+// (upstream groups them by that name, not by uid). A nil node or
+// DaemonSet is an error wrapping api.ErrInvalidInput.
+func DaemonSetSyncsForNode(node *api.Node, ds *api.DaemonSet, podsOnNode []*api.Pod) (bool, error) {
+	pl, err := NodeShouldRunDaemonPod(node, ds)
+	if err != nil {
+		return false, err
+	}
+	scheduled := false
+	for _, p := range podsOnNode {
+		if p == nil || p.Namespace != ds.Namespace {
+			continue
+		}
+		if ref := p.ControllerRef(); ref != nil && ref.Kind == "DaemonSet" && ref.Name == ds.Name {
+			scheduled = true
+			break
+		}
+	}
+	return pl.ShouldRun && !scheduled || !pl.ShouldContinueRunning && scheduled || scheduled && ds.Status.NumberMisscheduled > 0, nil
 }
 
 // daemonPlacer is a DaemonSet's template compiled once for deciding many

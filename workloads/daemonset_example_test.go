@@ -184,3 +184,31 @@ func ExampleDaemonSetController() {
 	// at 2.5s: 0 created, 0 deleted, next sync at 4.5s
 	// at 4.5s: 0 created, 1 deleted
 }
+
+// Which node changes make the DaemonSet controller look at a DaemonSet
+// again? Only label and taint changes reach its node worker, and that
+// worker enqueues a DaemonSet only when its pod on the node has to be
+// created or removed, or its misscheduled count may be stale: an
+// untolerated NoSchedule taint under a running daemon pod leaves the
+// DaemonSet (and the desired count in its status) as it was.
+func ExampleDaemonSetSyncsForNode() {
+	ds := fluentd()
+	yes := true
+	pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "fluentd-x7k2p", Namespace: "kube-system",
+		OwnerReferences: []api.OwnerReference{{APIVersion: "apps/v1", Kind: "DaemonSet", Name: ds.Name, UID: ds.UID, Controller: &yes}}},
+		Spec: api.PodSpec{NodeName: "worker-1"}}
+	before := exampleNode("worker-1", false)
+	for _, after := range []*api.Node{
+		exampleNode("worker-1", false), // a status update: same labels and taints
+		exampleNode("worker-1", false, api.Taint{Key: "gpu", Effect: api.TaintEffectNoSchedule}),
+		exampleNode("worker-1", false, api.Taint{Key: "maintenance", Effect: api.TaintEffectNoExecute}),
+	} {
+		ignored, _ := workloads.DaemonSetIgnoresNodeUpdate(before, after)
+		sync, _ := workloads.DaemonSetSyncsForNode(after, ds, []*api.Pod{pod})
+		fmt.Printf("taints %v: ignored %v, DaemonSet synced %v\n", len(after.Spec.Taints), ignored, !ignored && sync)
+	}
+	// Output:
+	// taints 0: ignored true, DaemonSet synced false
+	// taints 1: ignored false, DaemonSet synced false
+	// taints 1: ignored false, DaemonSet synced true
+}

@@ -377,3 +377,72 @@ func TestDaemonSetControllerMinReadyRequeues(t *testing.T) {
 		}
 	}
 }
+
+func TestDaemonSetNodeEvents(t *testing.T) {
+	ds := &api.DaemonSet{ObjectMeta: api.ObjectMeta{Name: "agent", Namespace: "default"},
+		Spec: api.DaemonSetSpec{Template: api.PodTemplateSpec{Spec: api.PodSpec{
+			NodeSelector: map[string]string{"role": "worker"}}}}}
+	yes := true
+	own := func(kind, name string) *api.Pod {
+		return &api.Pod{ObjectMeta: api.ObjectMeta{Name: "p", Namespace: "default",
+			OwnerReferences: []api.OwnerReference{{Kind: kind, Name: name, Controller: &yes}}}}
+	}
+	worker := &api.Node{ObjectMeta: api.ObjectMeta{Name: "n", Labels: map[string]string{"role": "worker"}}}
+	other := &api.Node{ObjectMeta: api.ObjectMeta{Name: "n", Labels: map[string]string{"role": "db"}}}
+	noSched := &api.Node{ObjectMeta: worker.ObjectMeta, Spec: api.NodeSpec{Taints: []api.Taint{{Key: "k", Effect: api.TaintEffectNoSchedule}}}}
+	noExec := &api.Node{ObjectMeta: worker.ObjectMeta, Spec: api.NodeSpec{Taints: []api.Taint{{Key: "k", Effect: api.TaintEffectNoExecute}}}}
+	misscheduled := *ds
+	misscheduled.Status.NumberMisscheduled = 1
+	for _, tc := range []struct {
+		name string
+		node *api.Node
+		ds   *api.DaemonSet
+		pods []*api.Pod
+		want bool
+	}{
+		{"should run, none there", worker, ds, nil, true},
+		{"should run, one there", worker, ds, []*api.Pod{own("DaemonSet", "agent")}, false},
+		{"another DaemonSet's pod does not count", worker, ds, []*api.Pod{own("DaemonSet", "other")}, true},
+		{"a ReplicaSet of the same name does not count", worker, ds, []*api.Pod{own("ReplicaSet", "agent")}, true},
+		{"label lost under the pod", other, ds, []*api.Pod{own("DaemonSet", "agent")}, true},
+		{"label lost, no pod", other, ds, nil, false},
+		{"NoSchedule under the pod", noSched, ds, []*api.Pod{own("DaemonSet", "agent")}, false},
+		{"NoSchedule under the pod, misscheduled counted", noSched, &misscheduled, []*api.Pod{own("DaemonSet", "agent")}, true},
+		{"NoExecute under the pod", noExec, ds, []*api.Pod{own("DaemonSet", "agent")}, true},
+		{"NoExecute, no pod", noExec, ds, nil, false},
+	} {
+		got, err := workloads.DaemonSetSyncsForNode(tc.node, tc.ds, tc.pods)
+		if err != nil || got != tc.want {
+			t.Errorf("%s: DaemonSetSyncsForNode = %v, %v; want %v", tc.name, got, err, tc.want)
+		}
+	}
+	if _, err := workloads.DaemonSetSyncsForNode(nil, ds, nil); !errors.Is(err, api.ErrInvalidInput) {
+		t.Errorf("nil node: %v", err)
+	}
+	now := api.NewTime(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	later := api.NewTime(now.Add(time.Second))
+	withTime := func(at api.Time) *api.Node {
+		return &api.Node{ObjectMeta: worker.ObjectMeta, Spec: api.NodeSpec{Taints: []api.Taint{{Key: "k", Effect: api.TaintEffectNoExecute, TimeAdded: &at}}}}
+	}
+	empty := &api.Node{ObjectMeta: api.ObjectMeta{Name: "n", Labels: map[string]string{}}}
+	bare := &api.Node{ObjectMeta: api.ObjectMeta{Name: "n"}, Status: api.NodeStatus{Phase: "Running"}}
+	for _, tc := range []struct {
+		name     string
+		old, cur *api.Node
+		want     bool
+	}{
+		{"status only, nil and empty labels alike", empty, bare, true},
+		{"label changed", worker, other, false},
+		{"taint added", worker, noSched, false},
+		{"same taint, same instant", withTime(now), withTime(now), true},
+		{"taint re-added later", withTime(now), withTime(later), false},
+	} {
+		got, err := workloads.DaemonSetIgnoresNodeUpdate(tc.old, tc.cur)
+		if err != nil || got != tc.want {
+			t.Errorf("%s: DaemonSetIgnoresNodeUpdate = %v, %v; want %v", tc.name, got, err, tc.want)
+		}
+	}
+	if _, err := workloads.DaemonSetIgnoresNodeUpdate(worker, nil); !errors.Is(err, api.ErrInvalidInput) {
+		t.Errorf("nil node: %v", err)
+	}
+}

@@ -111,6 +111,21 @@ var nilCases = map[string]func(t *testing.T){
 		niltest.Zero(t, pl)
 		niltest.Invalid(t, err, api.ErrInvalidInput, "node")
 	},
+	"DaemonSetIgnoresNodeUpdate": func(t *testing.T) {
+		same, err := workloads.DaemonSetIgnoresNodeUpdate(nil, &api.Node{})
+		niltest.Zero(t, same)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "node")
+	},
+	"DaemonSetSyncsForNode": func(t *testing.T) {
+		sync, err := workloads.DaemonSetSyncsForNode(nil, nil, nil)
+		niltest.Zero(t, sync)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "daemonset")
+		sync, err = workloads.DaemonSetSyncsForNode(&api.Node{}, &api.DaemonSet{}, []*api.Pod{nil})
+		niltest.Zero(t, err)
+		if !sync {
+			t.Error("a nil pod counted as the DaemonSet's")
+		}
+	},
 	"GenerateJobSelector": func(t *testing.T) { workloads.GenerateJobSelector(nil) },
 	"PodCreateFailedEvent": func(t *testing.T) {
 		e := workloads.PodCreateFailedEvent(api.ObjectReference{}, workloads.ReplicaSetControllerName, nil)
