@@ -738,7 +738,6 @@ func updatedCondition(pod *api.Pod, c api.PodCondition, now time.Time) *api.PodC
 	return &st.Conditions[0]
 }
 
-
 // sameTolerations is the semantic equality of the API helpers: nil and
 // empty lists are equal, tolerationSeconds compared by value.
 func sameTolerations(a, b []api.Toleration) bool {
