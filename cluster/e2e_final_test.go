@@ -140,7 +140,7 @@ func finalDiffs(realObjs, simObjs []map[string]any) []string {
 		}
 		return byKey, pods
 	}
-	rk, rp := index(renameUIDs(renameVolumes(realTerminalReasons(realObjs))))
+	rk, rp := index(renameUIDs(renameVolumes(realInitReady(realTerminalReasons(realObjs)))))
 	sk, sp := index(renameUIDs(renameVolumes(simObjs)))
 	var out []string
 	for _, key := range slices.Sorted(maps.Keys(rk)) {
@@ -204,6 +204,37 @@ func realTerminalReasons(objs []map[string]any) []map[string]any {
 		}
 		st = maps.Clone(st)
 		st["conditions"] = fixed
+		o = maps.Clone(o)
+		o["status"] = st
+		out[i] = o
+	}
+	return out
+}
+
+// realInitReady marks the real run's regular init containers that
+// completed with exit code 0 ready, as a kubelet's prober manager does:
+// the harness's kubelet leaves them unready.
+func realInitReady(objs []map[string]any) []map[string]any {
+	out := make([]map[string]any, len(objs))
+	for i, o := range objs {
+		out[i] = o
+		st, _ := o["status"].(map[string]any)
+		inits, _ := st["initContainerStatuses"].([]any)
+		if str(o["kind"]) != "Pod" || len(inits) == 0 {
+			continue
+		}
+		fixed := make([]any, len(inits))
+		for j, c := range inits {
+			m, _ := c.(map[string]any)
+			state, _ := m["state"].(map[string]any)
+			if t, _ := state["terminated"].(map[string]any); t != nil && fmt.Sprint(t["exitCode"]) == "0" && m["ready"] == false {
+				m = maps.Clone(m)
+				m["ready"] = true
+			}
+			fixed[j] = m
+		}
+		st = maps.Clone(st)
+		st["initContainerStatuses"] = fixed
 		o = maps.Clone(o)
 		o["status"] = st
 		out[i] = o

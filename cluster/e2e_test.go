@@ -337,18 +337,36 @@ var knownDiffs = map[string]knownList{
 	// status), whose removal then retries it (count 2 at 5.1 s). The
 	// simulation's kubelet writes the terminal status and removes the pod
 	// in one sync, before the scheduler's first attempt, so nothing
-	// retries the pod then; and its queue, without the plugins' queueing
-	// hints, retries it when tol20 (no label the anti-affinity selects)
-	// is removed at 25 s, which the real queue skips.
+	// retries the pod then.
 	"taint-noexecute": {
 		{Side: "real", Contains: []string{"FailedScheduling", "web-6fc8cd4484-p3", "(count 2)"}, Why: "the kubelet's removal one sync after its status"},
-		{Side: "sim", Contains: []string{"FailedScheduling", "web-6fc8cd4484-p3"}, Why: "queueing hints are not modelled"},
 	},
 	// Scaling down to one of two running pods on two nodes, each alone on
 	// its node: their ranks tie, and which one upstream deletes is its
 	// unstable sort over the lister's (random) order.
 	"hostport-pending": {
 		{Contains: []string{"PodDeleted", "edge-f96d7bb64-p2"}, Why: "a tie in the ReplicaSet's deletion ranking"},
+	},
+	// The third new pod goes to one of two nodes that score the same (one
+	// new pod each, the old pod there gone): upstream's selectHost picks
+	// among equal scores at random, the simulation by node order.
+	"rollout-unavailable": {
+		{Contains: []string{"Scheduled", "web-65b5f6df57-p3"}, Why: "a random pick among equally scored nodes"},
+		{Contains: []string{"PodModified", "web-65b5f6df57-p3", "node:  -> "}, Why: "a random pick among equally scored nodes"},
+	},
+	// The harness's kubelet runs a pod's init containers as a stand-in:
+	// it records Pulled, Created, Started and Killing for the regular
+	// containers only and shows them waiting in ContainerCreating while
+	// the init containers have not run, where a kubelet (and the
+	// simulation's, lifecycle.Machine) records the events of the init and
+	// sidecar containers too and shows PodInitializing.
+	"sidecar-rollout": {
+		{Side: "sim", Contains: []string{"kubelet", "Pulled", "mesh-"}, Why: "the harness's kubelet records no init container events"},
+		{Side: "sim", Contains: []string{"kubelet", "Created", "mesh-"}, Why: "the harness's kubelet records no init container events"},
+		{Side: "sim", Contains: []string{"kubelet", "Started", "mesh-"}, Why: "the harness's kubelet records no init container events"},
+		{Side: "sim", Contains: []string{"Killing", "Stopping container proxy"}, Why: "the harness's kubelet kills no sidecar"},
+		{Side: "sim", Contains: []string{"PodModified", "mesh-", "waiting(PodInitializing)"}, Why: "the harness's kubelet shows ContainerCreating"},
+		{Side: "real", Contains: []string{"PodModified", "mesh-", "waiting(ContainerCreating)"}, Why: "the harness's kubelet shows ContainerCreating"},
 	},
 	"pdb-status": {
 		{Side: "real", Contains: []string{"UnmanagedPods"}, Why: "one sync per write upstream"},

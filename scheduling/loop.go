@@ -101,17 +101,24 @@ type LoopConfig struct {
 // spec.nodeName (the API server never allows it: a stale view of a pod the
 // loop bound) is ignored. Cluster events move pods
 // from the unschedulable pool to backoff or active when a plugin that
-// rejected them registered for the event (the plugins' EventsToRegister;
-// their queueing hints, which may still skip a pod, are not modelled): a
-// node added, or updated in its labels, taints, unschedulable flag or
+// rejected them registered for the event (the plugins' EventsToRegister):
+// a node added, or updated in its labels, taints, unschedulable flag or
 // allocatable, moves every pod; a node deleted moves the pods
-// PodTopologySpread rejected; a pod bound (by the loop itself or
-// reported) or relabelled moves those InterPodAffinity or
-// PodTopologySpread rejected; a bound pod deleted or finished moves those
-// NodeResourcesFit, NodePorts, InterPodAffinity, PodTopologySpread,
-// VolumeRestrictions or NodeVolumeLimits rejected; a storage object set or
-// deleted moves those the volume plugins rejected, a Namespace those
-// InterPodAffinity rejected.
+// PodTopologySpread rejected; a storage object set or deleted moves those
+// the volume plugins rejected, a Namespace those InterPodAffinity
+// rejected. An assigned pod's event also asks the rejecting plugins'
+// queueing hints (SchedulerQueueingHints), and moves the pod when one
+// says Queue or none rejected it: a pod added (reported bound, or the
+// loop's own binding once the pod informer shows it) or relabelled is
+// for InterPodAffinity (its required affinity terms now all match, or its
+// anti-affinity terms no longer do) and PodTopologySpread (a pod of the
+// namespace its hard constraints select, or whose selection changed); a
+// bound pod deleted or finished is for NodeResourcesFit (always),
+// NodePorts (it held a conflicting host port), InterPodAffinity (it
+// matched all the anti-affinity terms, or its own all match the pod),
+// PodTopologySpread (selected, same namespace), VolumeRestrictions and
+// NodeVolumeLimits (their hints are not modelled: always). The node
+// events' hints are not modelled either.
 //
 // NextDeadline says when the loop must next be ticked. A Loop is not safe
 // for concurrent use; a nil *Loop returns an error from Step.
@@ -129,6 +136,11 @@ type Loop struct {
 	// confirmed (the pod informer's update with spec.nodeName) or fails
 	// (BindFailed, which puts the entry back).
 	binding map[string]*queueEntry
+	// assumed holds the pods the loop bound whose binding the pod
+	// informer has not shown yet: for the informer that confirmation is
+	// the assigned pod's addition (the cluster event the queue then gets),
+	// whatever the snapshot already holds.
+	assumed map[string]bool
 }
 
 // errNilLoop is what Step on a nil *Loop returns.
@@ -369,8 +381,12 @@ func (l *Loop) bind(res StepResult, pod *api.Pod, node string, vols *PreBindVolu
 	res.Node, res.Bound = node, &bound
 	res.Actions = append(res.Actions, Action{Kind: ActionBind, Pod: pod, Node: node, Volumes: vols, Event: l.event(pod, api.EventTypeNormal,
 		"Scheduled", "Binding", "Successfully assigned "+pod.Key()+" to "+node)})
-	// The binding's confirmation is an assigned-pod add for the queue.
-	l.requeue(eventAssignedPodAdd, now)
+	// The binding's confirmation, the pod informer's update that shows
+	// it bound, is the assigned pod's addition for the queue.
+	if l.assumed == nil {
+		l.assumed = map[string]bool{}
+	}
+	l.assumed[pod.Key()] = true
 	return res
 }
 
@@ -392,10 +408,18 @@ func (l *Loop) bindFailed(p *api.Pod, msg string, now time.Time) (StepResult, er
 		return StepResult{}, nil
 	}
 	delete(l.binding, key)
+	delete(l.assumed, key)
+	var assumed *api.Pod
+	var assumedInfo *PodInfo
+	if pi := l.c.pods[key]; pi != nil {
+		assumed, assumedInfo = pi.pod, pi
+	}
 	if err := l.c.updatePod(key, p); err != nil {
 		return StepResult{}, err
 	}
-	l.requeue(eventAssignedPodDelete, now)
+	if assumed != nil {
+		l.requeueForPod(eventAssignedPodDelete, podChange{old: assumed, oldInfo: assumedInfo}, now)
+	}
 	res := StepResult{Pod: p, Message: msg}
 	l.q.readdAfterError(e, p, now)
 	res.Actions = l.renominate(res.Actions, p, true, "")

@@ -85,7 +85,7 @@ func (l *Loop) podAddedKey(key string, p *api.Pod, now time.Time) error {
 	}
 	switch {
 	case p.Spec.NodeName != "" && counted(p):
-		l.requeue(eventAssignedPodAdd, now)
+		l.requeueForPod(eventAssignedPodAdd, podChange{cur: p}, now)
 	case l.queues(p):
 		return l.q.Add(p, now)
 	}
@@ -128,12 +128,20 @@ func (l *Loop) podUpdatedKey(key string, p *api.Pod, now time.Time) error {
 			l.q.Delete(key, now) // bound by someone else, or its waiting binding confirmed
 		}
 		delete(l.binding, key)
+		confirmed := l.assumed[key]
+		delete(l.assumed, key)
 		switch {
+		case confirmed && counted(p):
+			l.requeueForPod(eventAssignedPodAdd, podChange{cur: p}, now) // the loop's binding, shown bound
 		case !counted(old):
 		case !counted(p):
-			l.requeue(eventAssignedPodDelete, now) // finished: gone from the informer
-		case old.Spec.NodeName == "" || !maps.Equal(old.Labels, p.Labels):
-			l.requeue(eventAssignedPodAdd, now)
+			// Finished: gone from the informer, which lists no
+			// Succeeded or Failed pod.
+			l.requeueForPod(eventAssignedPodDelete, podChange{old: old, oldInfo: l.c.pods[key]}, now)
+		case old.Spec.NodeName == "":
+			l.requeueForPod(eventAssignedPodAdd, podChange{cur: p}, now) // bound: added to the informer
+		case !maps.Equal(old.Labels, p.Labels):
+			l.requeueForPod(eventAssignedPodAdd, podChange{old: old, cur: p}, now) // UpdatePodLabel
 		}
 	case !l.queues(p):
 		if queued {
@@ -162,8 +170,9 @@ func (l *Loop) podDeleted(namespace, name string, now time.Time) error {
 		l.q.Delete(key, now)
 	}
 	delete(l.binding, key)
+	delete(l.assumed, key)
 	if old.Spec.NodeName != "" && counted(old) {
-		l.requeue(eventAssignedPodDelete, now)
+		l.requeueForPod(eventAssignedPodDelete, podChange{old: old, oldInfo: cur}, now)
 	}
 	return nil
 }

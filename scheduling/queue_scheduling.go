@@ -708,10 +708,16 @@ func (q *Queue) NextDeadline() time.Time {
 // (MoveAllToActiveOrBackoffQueue with the event's plugins). Unlike Move
 // it records nothing for pods in flight.
 func (q *Queue) moveIf(now time.Time, interested func(plugins []string) bool) {
+	q.moveEntriesIf(now, func(e *queueEntry) bool { return interested(e.plugins) })
+}
+
+// moveEntriesIf is moveIf with the whole entry to decide on (its pod, for
+// the queueing hints).
+func (q *Queue) moveEntriesIf(now time.Time, worth func(e *queueEntry) bool) {
 	now = q.advance(now)
 	var moved []*queueEntry
 	for _, e := range q.unschedulable.items {
-		if interested(e.plugins) {
+		if worth(e) {
 			moved = append(moved, e)
 		}
 	}
