@@ -85,7 +85,9 @@ type LoopConfig struct {
 // The loop applies its own writes to its snapshot and queue at once — the
 // binding (assumed as the cache assumes it), the nominations it sets and
 // clears (as the queue's nominator records them) — so that reporting them
-// back as PodUpdated changes nothing. It does not apply the preemptions:
+// back as PodUpdated changes nothing in them (the binding's report is, for
+// the queue, the assigned pod's addition, as the pod informer's is). It
+// does not apply the preemptions:
 // a victim keeps counting on its node until the caller reports it
 // terminating (PodUpdated, with its deletionTimestamp and the
 // DisruptionTarget condition) and then gone (PodDeleted), which is what
@@ -100,25 +102,35 @@ type LoopConfig struct {
 // or deleted leaves the queue; an update that would clear a bound pod's
 // spec.nodeName (the API server never allows it: a stale view of a pod the
 // loop bound) is ignored. Cluster events move pods
-// from the unschedulable pool to backoff or active when a plugin that
-// rejected them registered for the event (the plugins' EventsToRegister):
-// a node added, or updated in its labels, taints, unschedulable flag or
-// allocatable, moves every pod; a node deleted moves the pods
-// PodTopologySpread rejected; a storage object set or deleted moves those
-// the volume plugins rejected, a Namespace those InterPodAffinity
-// rejected. An assigned pod's event also asks the rejecting plugins'
-// queueing hints (SchedulerQueueingHints), and moves the pod when one
-// says Queue or none rejected it: a pod added (reported bound, or the
-// loop's own binding once the pod informer shows it) or relabelled is
-// for InterPodAffinity (its required affinity terms now all match, or its
-// anti-affinity terms no longer do) and PodTopologySpread (a pod of the
-// namespace its hard constraints select, or whose selection changed); a
-// bound pod deleted or finished is for NodeResourcesFit (always),
-// NodePorts (it held a conflicting host port), InterPodAffinity (it
-// matched all the anti-affinity terms, or its own all match the pod),
-// PodTopologySpread (selected, same namespace), VolumeRestrictions and
-// NodeVolumeLimits (their hints are not modelled: always). The node
-// events' hints are not modelled either.
+// from the unschedulable pool to backoff or active as v1.36.3's queue
+// moves them with SchedulerQueueingHints on: a pod moves when no plugin
+// rejected it, or when a plugin that rejected it registered for the event
+// (its EventsToRegister) and its queueing hint for the change says Queue.
+// A node update is one event per kind of change: labels, taints (or the
+// node becoming schedulable), allocatable; conditions, addresses and
+// heartbeats move nothing. The hints modelled are v1.36.3's:
+//   - node events: NodeResourcesFit (the pod fits the node's allocatable
+//     alone, and the node is new or an amount it requests grew),
+//     NodeAffinity (the node now matches, and did not), NodeUnschedulable
+//     (added schedulable, or no longer unschedulable), TaintToleration
+//     (its taints now tolerated, and were not), InterPodAffinity (a
+//     topology key of a term gained, lost or changed), PodTopologySpread
+//     (the node has every topology key of the hard constraints and is new,
+//     deleted, or changed in them or in its taints);
+//   - an assigned pod added (reported bound, or the loop's own binding
+//     once the pod informer shows it) or relabelled: InterPodAffinity (its
+//     required affinity terms now all match, or its anti-affinity terms no
+//     longer do) and PodTopologySpread (a pod of the namespace its hard
+//     constraints select, or whose selection changed);
+//   - a bound pod deleted or finished: NodeResourcesFit (always),
+//     NodePorts (it held a conflicting host port), InterPodAffinity (it
+//     matched all the anti-affinity terms, or its own all match the pod),
+//     PodTopologySpread (selected, same namespace).
+//
+// The other plugins' hints (DynamicResources, the volume plugins, NodePorts
+// and NodeName for a node added) are not modelled and say Queue; a storage
+// object set or deleted moves the pods the volume plugins rejected, a
+// Namespace those InterPodAffinity rejected.
 //
 // NextDeadline says when the loop must next be ticked. A Loop is not safe
 // for concurrent use; a nil *Loop returns an error from Step.

@@ -9,27 +9,23 @@ import (
 	"github.com/podsem/podsem/api"
 )
 
-// clusterEvent is a cluster event the scheduling queue moves pods from the
-// unschedulable pool for (framework.ClusterEvent, coarsened).
+// clusterEvent is an event of an assigned pod or of another object that
+// the scheduling queue moves pods from the unschedulable pool for
+// (framework.ClusterEvent, coarsened); node events are nodeChange.
 type clusterEvent uint8
 
 const (
-	// eventWildcard: every plugin is interested (a node added or changed
-	// in what the filters read).
-	eventWildcard clusterEvent = iota
-	eventNodeDelete
-	eventAssignedPodAdd // added, or relabelled
+	eventAssignedPodAdd clusterEvent = iota // added, bound, or relabelled
 	eventAssignedPodDelete
 	eventStorage
 	eventNamespace
 )
 
-// eventPlugins lists, per event, the default profile's filters that
-// register for it (their EventsToRegister); a pod comes back when one of
-// the plugins that rejected it is listed. The wildcard is not listed: it
-// moves every pod.
+// eventPlugins lists, per event, the default profile's plugins that
+// register for it (their EventsToRegister with queueing hints on); a pod
+// comes back when one of the plugins that rejected it is listed and its
+// hint, where the loop models one, says Queue.
 var eventPlugins = [...][]string{
-	eventNodeDelete:     {PluginPodTopologySpread},
 	eventAssignedPodAdd: {PluginInterPodAffinity, PluginPodTopologySpread},
 	eventAssignedPodDelete: {PluginNodeResourcesFit, PluginNodePorts, PluginInterPodAffinity,
 		PluginPodTopologySpread, PluginVolumeRestrictions, PluginNodeVolumeLimits},
@@ -38,18 +34,19 @@ var eventPlugins = [...][]string{
 	eventNamespace: {PluginInterPodAffinity},
 }
 
-// requeue delivers ev to the queue at now.
+// requeue delivers an event of another object (storage, a Namespace) to
+// the queue at now: a pod moves when no plugin rejected it or a plugin
+// that did registered for ev (their hints are not modelled: Queue).
 func (l *Loop) requeue(ev clusterEvent, now time.Time) {
 	if l.q.unschedulable.len() == 0 {
 		return // nothing to move; the queue's flushes run at its next call
 	}
-	if ev == eventWildcard {
-		l.q.Move(now)
-		return
-	}
 	interested := eventPlugins[ev]
-	l.q.moveIf(now, func(rejectors []string) bool {
-		for _, p := range rejectors {
+	l.q.moveEntriesIf(now, func(e *queueEntry) bool {
+		if len(e.plugins) == 0 {
+			return true
+		}
+		for _, p := range e.plugins {
 			if slices.Contains(interested, p) {
 				return true
 			}
@@ -184,12 +181,13 @@ func (l *Loop) nodeAdded(n *api.Node, now time.Time) error {
 	if err := l.c.AddNode(n); err != nil {
 		return err
 	}
-	l.requeue(eventWildcard, now)
+	l.requeueForNode(nodeAdd, nil, n, now)
 	return nil
 }
 
-// nodeUpdated moves every unschedulable pod when the node changed in what
-// the filters read: labels, taints, spec.unschedulable, allocatable.
+// nodeUpdated delivers a node's update to the queue as the scheduler's
+// node handler does: one event per kind of change the plugins register
+// for (labels, taints or becoming schedulable, allocatable).
 func (l *Loop) nodeUpdated(n *api.Node, now time.Time) error {
 	if n == nil {
 		return fmt.Errorf("%w: input.Node: nil", errInvalidInput)
@@ -201,23 +199,14 @@ func (l *Loop) nodeUpdated(n *api.Node, now time.Time) error {
 	if err := l.c.UpdateNode(n); err != nil {
 		return err
 	}
-	if nodeSchedulingChanged(old, n) {
-		l.requeue(eventWildcard, now)
+	if old == nil {
+		l.requeueForNode(nodeAdd, nil, n, now)
+		return nil
+	}
+	for _, ch := range nodeChanges(old, n) {
+		l.requeueForNode(ch, old, n, now)
 	}
 	return nil
-}
-
-// nodeSchedulingChanged reports whether a node update can make a pod
-// schedulable (the node events the filters register for: labels, taints,
-// the unschedulable flag, allocatable).
-func nodeSchedulingChanged(old, n *api.Node) bool {
-	if old == nil {
-		return true
-	}
-	return !maps.Equal(old.Labels, n.Labels) ||
-		!slices.Equal(old.Spec.Taints, n.Spec.Taints) ||
-		old.Spec.Unschedulable != n.Spec.Unschedulable ||
-		!sameResources(old.Status.Allocatable, n.Status.Allocatable)
 }
 
 // sameResources compares two resource lists by value.
@@ -235,10 +224,16 @@ func sameResources(a, b api.ResourceList) bool {
 }
 
 func (l *Loop) nodeDeleted(name string, now time.Time) error {
+	var old *api.Node
+	if ni := l.c.byName[name]; ni != nil {
+		old = ni.node
+	}
 	if err := l.c.RemoveNode(name); err != nil {
 		return err
 	}
-	l.requeue(eventNodeDelete, now)
+	if old != nil {
+		l.requeueForNode(nodeDelete, old, nil, now)
+	}
 	return nil
 }
 
@@ -250,4 +245,17 @@ func (l *Loop) objectChanged(o api.Object, now time.Time) {
 	case *api.PersistentVolumeClaim, *api.PersistentVolume, *api.StorageClass, *api.CSINode, *api.CSIDriver:
 		l.requeue(eventStorage, now)
 	}
+}
+
+// nodeSchedulingChanged reports whether a node update changes what the
+// snapshot reads for filtering: labels, taints, the unschedulable flag,
+// allocatable.
+func nodeSchedulingChanged(old, n *api.Node) bool {
+	if old == nil {
+		return true
+	}
+	return !maps.Equal(old.Labels, n.Labels) ||
+		!slices.Equal(old.Spec.Taints, n.Spec.Taints) ||
+		old.Spec.Unschedulable != n.Spec.Unschedulable ||
+		!sameResources(old.Status.Allocatable, n.Status.Allocatable)
 }

@@ -53,7 +53,8 @@ func TestLoopEventsMovePods(t *testing.T) {
 		moved bool
 	}{
 		{"node added", NodeAdded(ftNode("n2", 4000, 110, nil)), true},
-		{"node relabelled", NodeUpdated(relabelled), true},
+		{"node relabelled (NodeResourcesFit registers no label change)", NodeUpdated(relabelled), false},
+		{"node grown", NodeUpdated(ftNode("n1", 4000, 110, nil)), true},
 		{"node updated in nothing the filters read", NodeUpdated(sameNode), false},
 		{"node deleted (only PodTopologySpread cares)", NodeDeleted("n1"), false},
 		{"bound pod deleted", PodDeleted("d", "run"), true},

@@ -180,3 +180,217 @@ func nodePortsDeleteHint(pi *PodInfo, deleted *api.Pod) bool {
 	}
 	return false
 }
+
+// nodeChange is a kind of node event (the framework's Node ActionTypes
+// the default plugins register for with SchedulerQueueingHints on).
+type nodeChange uint8
+
+const (
+	nodeAdd nodeChange = iota
+	nodeDelete
+	nodeAllocatable // UpdateNodeAllocatable
+	nodeLabel       // UpdateNodeLabel
+	nodeTaint       // UpdateNodeTaint: the taints changed, or the node became schedulable
+)
+
+// nodePlugins lists, per node event, the default profile's plugins that
+// register for it (EventsToRegister with queueing hints on).
+var nodePlugins = [...][]string{
+	nodeAdd: {PluginNodeResourcesFit, PluginDynamicResources, PluginVolumeBinding, PluginVolumeZone, PluginVolumeRestrictions,
+		PluginNodePorts, PluginNodeAffinity, PluginNodeName, PluginNodeUnschedulable, PluginTaintToleration,
+		PluginInterPodAffinity, PluginPodTopologySpread, PluginNodeDeclaredFeatures},
+	nodeDelete:      {PluginPodTopologySpread},
+	nodeAllocatable: {PluginNodeResourcesFit, PluginDynamicResources},
+	nodeLabel: {PluginDynamicResources, PluginVolumeBinding, PluginVolumeZone, PluginNodeAffinity,
+		PluginInterPodAffinity, PluginPodTopologySpread},
+	nodeTaint: {PluginNodeUnschedulable, PluginTaintToleration, PluginPodTopologySpread},
+}
+
+// nodeChanges are the node events an update of old to cur makes
+// (framework.NodeSchedulingPropertiesChange, less the condition and
+// annotation changes no default plugin registers for), in its order.
+func nodeChanges(old, cur *api.Node) []nodeChange {
+	var out []nodeChange
+	if old.Spec.Unschedulable && !cur.Spec.Unschedulable {
+		out = append(out, nodeTaint)
+	}
+	if !sameResources(old.Status.Allocatable, cur.Status.Allocatable) {
+		out = append(out, nodeAllocatable)
+	}
+	if !maps.Equal(old.Labels, cur.Labels) {
+		out = append(out, nodeLabel)
+	}
+	if !api.TaintsEqual(old.Spec.Taints, cur.Spec.Taints) {
+		out = append(out, nodeTaint)
+	}
+	return out
+}
+
+// requeueForNode delivers a node event (old nil: added; cur nil: deleted)
+// to the queue at now: a pod of the unschedulable pool moves when no
+// plugin rejected it, or when a plugin that rejected it registered for
+// the event and its queueing hint says Queue.
+func (l *Loop) requeueForNode(ev nodeChange, old, cur *api.Node, now time.Time) {
+	if l.q.unschedulable.len() == 0 {
+		return
+	}
+	interested := nodePlugins[ev]
+	l.q.moveEntriesIf(now, func(e *queueEntry) bool {
+		if len(e.plugins) == 0 {
+			return true
+		}
+		for _, p := range e.plugins {
+			if slices.Contains(interested, p) && l.nodeHint(p, e, old, cur) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// nodeHint is plugin's queueing hint for the pending pod of e after a node
+// event: true is Queue. NodeResourcesFit, NodeAffinity, NodeUnschedulable,
+// TaintToleration, InterPodAffinity and PodTopologySpread have v1.36.3's
+// hints; the other plugins register without one (always Queue).
+func (l *Loop) nodeHint(plugin string, e *queueEntry, old, cur *api.Node) bool {
+	pi := l.c.pods[e.key]
+	if pi == nil || pi.pod.UID != e.pod.UID {
+		return true
+	}
+	switch plugin {
+	case PluginNodeResourcesFit:
+		return l.fitNodeHint(pi, old, cur)
+	case PluginNodeAffinity:
+		ra, err := newRequiredNodeAffinity(pi.pod)
+		if err != nil {
+			return true
+		}
+		return ra.match(cur) && (old == nil || !ra.match(old))
+	case PluginNodeUnschedulable:
+		return old == nil && !cur.Spec.Unschedulable || old != nil && old.Spec.Unschedulable && !cur.Spec.Unschedulable
+	case PluginTaintToleration:
+		wasUntolerated := true
+		if old != nil {
+			_, wasUntolerated = findUntoleratedTaint(old.Spec.Taints, pi.pod.Spec.Tolerations)
+		}
+		_, isUntolerated := findUntoleratedTaint(cur.Spec.Taints, pi.pod.Spec.Tolerations)
+		return wasUntolerated && !isUntolerated
+	case PluginInterPodAffinity:
+		return interPodAffinityNodeHint(pi, old, cur)
+	case PluginPodTopologySpread:
+		return l.spreadNodeHint(pi, old, cur)
+	}
+	return true
+}
+
+// fitNodeHint is NodeResourcesFit's isSchedulableAfterNodeChange: the pod
+// fits the node's allocatable alone, and the node is new or one of the
+// amounts the pod requests (or its pod slots) grew.
+func (l *Loop) fitNodeHint(pi *PodInfo, old, cur *api.Node) bool {
+	alloc := newResource(cur.Status.Allocatable)
+	r := &pi.requests
+	if !roomForPod(&alloc, 0) || r.MilliCPU > alloc.MilliCPU || r.Memory > alloc.Memory || r.EphemeralStorage > alloc.EphemeralStorage {
+		return false
+	}
+	for name, q := range r.Scalar {
+		if q > alloc.Scalar[name] {
+			return false
+		}
+	}
+	if old == nil {
+		return true
+	}
+	was := newResource(old.Status.Allocatable)
+	if alloc.AllowedPodNumber > was.AllowedPodNumber {
+		return true
+	}
+	if r.MilliCPU > 0 && alloc.MilliCPU > was.MilliCPU || r.Memory > 0 && alloc.Memory > was.Memory ||
+		r.EphemeralStorage > 0 && alloc.EphemeralStorage > was.EphemeralStorage {
+		return true
+	}
+	for name, q := range r.Scalar {
+		if q != 0 && alloc.Scalar[name] > was.Scalar[name] {
+			return true
+		}
+	}
+	return false
+}
+
+// interPodAffinityNodeHint is InterPodAffinity's isSchedulableAfterNodeChange:
+// for a required affinity term, a node added with its topology key, or
+// updated to have it or to another value of it; for an anti-affinity
+// term, any node added, or a node updated to lose its topology key or
+// change its value. A term that does not compile queues the pod.
+func interPodAffinityNodeHint(pi *PodInfo, old, cur *api.Node) bool {
+	if pi.termErr != nil {
+		return true
+	}
+	for i := range pi.requiredAffinity {
+		key := pi.requiredAffinity[i].topologyKey
+		nv, nok := cur.Labels[key]
+		if old == nil {
+			if nok {
+				return true
+			}
+			continue
+		}
+		ov, ook := old.Labels[key]
+		if !ook && nok || ook && nok && ov != nv {
+			return true
+		}
+	}
+	for i := range pi.requiredAntiAffinity {
+		if old == nil {
+			return true
+		}
+		key := pi.requiredAntiAffinity[i].topologyKey
+		ov, ook := old.Labels[key]
+		nv, nok := cur.Labels[key]
+		if ook && !nok || ook && nok && ov != nv {
+			return true
+		}
+	}
+	return false
+}
+
+// spreadNodeHint is PodTopologySpread's isSchedulableAfterNodeChange for
+// the pod's hard constraints: a node added, or deleted, that has every
+// topology key; a node updated to have them all or no longer, or, having
+// them, with another value of one or other taints.
+func (l *Loop) spreadNodeHint(pi *PodInfo, old, cur *api.Node) bool {
+	pl := newSpreadPlugin(l.c, pi)
+	cs, err := pl.constraints(nil, api.DoNotSchedule)
+	if err != nil {
+		return true
+	}
+	hasKeys := func(n *api.Node) bool {
+		if n == nil {
+			return false
+		}
+		for i := range cs {
+			if _, ok := n.Labels[cs[i].key]; !ok {
+				return false
+			}
+		}
+		return true
+	}
+	was, is := hasKeys(old), hasKeys(cur)
+	switch {
+	case old != nil && cur != nil:
+		if was != is {
+			return true
+		}
+		if !is {
+			return false
+		}
+		for i := range cs {
+			if old.Labels[cs[i].key] != cur.Labels[cs[i].key] {
+				return true
+			}
+		}
+		return !api.TaintsEqual(old.Spec.Taints, cur.Spec.Taints)
+	case cur != nil:
+		return is
+	}
+	return was
+}

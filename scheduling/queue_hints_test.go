@@ -98,3 +98,58 @@ func TestQueueingHintsBindingConfirmed(t *testing.T) {
 		t.Error("the binding's confirmation did not move a-spread")
 	}
 }
+
+// Node events ask the rejecting plugins' node hints: the event must be one
+// a rejecting plugin registers for (with queueing hints on) and its hint
+// must say Queue.
+func TestQueueingHintsNodeEvents(t *testing.T) {
+	node := func(mod func(n *api.Node)) *api.Node {
+		n := ftNode("n1", 4000, 110, map[string]string{api.LabelTopologyZone: "z1"})
+		if mod != nil {
+			mod(n)
+		}
+		return n
+	}
+	tainted := func(n *api.Node) { n.Spec.Taints = []api.Taint{{Key: "k", Effect: api.TaintEffectNoSchedule}} }
+	otherTaint := func(n *api.Node) { n.Spec.Taints = []api.Taint{{Key: "other", Effect: api.TaintEffectNoSchedule}} }
+	cordoned := func(n *api.Node) { n.Spec.Unschedulable = true }
+	gpu := func(n *api.Node) { n.Labels["gpu"] = "yes" }
+	big := ftPod("d", "big", "", 8000, nil)
+	gpuPod := ftPod("d", "gpu", "", 0, nil)
+	gpuPod.Spec.NodeSelector = map[string]string{"gpu": "yes"}
+	plain := ftPod("d", "plain", "", 0, nil)
+	for _, tc := range []struct {
+		name    string
+		start   *api.Node
+		pending *api.Pod
+		event   Input
+		moved   bool
+	}{
+		{"taint removed", node(tainted), plain, NodeUpdated(node(nil)), true},
+		{"taint swapped for another", node(tainted), plain, NodeUpdated(node(otherTaint)), false},
+		{"uncordoned", node(cordoned), plain, NodeUpdated(node(nil)), true},
+		{"a cordoned node relabelled", node(cordoned), plain, NodeUpdated(node(func(n *api.Node) { cordoned(n); gpu(n) })), false},
+		{"label the selector wants added", node(nil), gpuPod, NodeUpdated(node(gpu)), true},
+		{"an unrelated label added", node(nil), gpuPod, NodeUpdated(node(func(n *api.Node) { n.Labels["x"] = "y" })), false},
+		{"a node too small added", node(nil), big, NodeAdded(ftNode("n2", 2000, 110, nil)), false},
+		{"a node large enough added", node(nil), big, NodeAdded(ftNode("n2", 16000, 110, nil)), true},
+		{"the small node tainted", node(nil), big, NodeUpdated(node(tainted)), false},
+		{"the small node grown", node(nil), big, NodeUpdated(ftNode("n1", 16000, 110, map[string]string{api.LabelTopologyZone: "z1"})), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := ftCluster(t, []*api.Node{tc.start}, nil, Config{})
+			l, err := NewLoop(c, LoopConfig{}, queueStart)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mustStep(t, l, PodAdded(tc.pending), 0)
+			if res := mustStep(t, l, Tick(), 0); res.Node != "" {
+				t.Fatalf("bound to %s", res.Node)
+			}
+			mustStep(t, l, tc.event, 5000)
+			if got := place(l, tc.pending.Key()) != QueueUnschedulable; got != tc.moved {
+				t.Errorf("moved %v (now %v), want %v", got, place(l, tc.pending.Key()), tc.moved)
+			}
+		})
+	}
+}

@@ -702,17 +702,11 @@ func (q *Queue) NextDeadline() time.Time {
 	return at
 }
 
-// moveIf moves every pod of the unschedulable pool for which interested
-// says yes, given the plugins that rejected it, to backoff or active at
-// now: a cluster event some of its rejecting plugins registered for
-// (MoveAllToActiveOrBackoffQueue with the event's plugins). Unlike Move
-// it records nothing for pods in flight.
-func (q *Queue) moveIf(now time.Time, interested func(plugins []string) bool) {
-	q.moveEntriesIf(now, func(e *queueEntry) bool { return interested(e.plugins) })
-}
-
-// moveEntriesIf is moveIf with the whole entry to decide on (its pod, for
-// the queueing hints).
+// moveEntriesIf moves every pod of the unschedulable pool for which worth
+// says yes to backoff or active at now: a cluster event that the pod's
+// rejecting plugins registered for and whose hints say Queue
+// (MoveAllToActiveOrBackoffQueue). Unlike Move it records nothing for
+// pods in flight.
 func (q *Queue) moveEntriesIf(now time.Time, worth func(e *queueEntry) bool) {
 	now = q.advance(now)
 	var moved []*queueEntry
