@@ -108,7 +108,11 @@ type LoopConfig struct {
 // (its EventsToRegister) and its queueing hint for the change says Queue.
 // A node update is one event per kind of change: labels, taints (or the
 // node becoming schedulable), allocatable; conditions, addresses and
-// heartbeats move nothing. The hints modelled are v1.36.3's:
+// heartbeats move nothing. Every plugin that registers for a node's
+// addition but not for a taint change gets the taint change too, with no
+// hint (the scheduler's workaround for kubernetes#109437), so a taint
+// change brings back, for example, a pod NodeResourcesFit rejected. The
+// hints modelled are v1.36.3's:
 //   - node events: NodeResourcesFit (the pod fits the node's allocatable
 //     alone, and the node is new or an amount it requests grew),
 //     NodeAffinity (the node now matches, and did not), NodeUnschedulable

@@ -194,7 +194,12 @@ const (
 )
 
 // nodePlugins lists, per node event, the default profile's plugins that
-// register for it (EventsToRegister with queueing hints on).
+// register for it (EventsToRegister with queueing hints on). The
+// scheduler adds UpdateNodeTaint, with a hint that always says Queue, for
+// every plugin that registers Node/Add and not UpdateNodeTaint
+// (buildQueueingHintMap's workaround for kubernetes#109437): a taint
+// change, or a node becoming schedulable, brings back a pod any of them
+// rejected.
 var nodePlugins = [...][]string{
 	nodeAdd: {PluginNodeResourcesFit, PluginDynamicResources, PluginVolumeBinding, PluginVolumeZone, PluginVolumeRestrictions,
 		PluginNodePorts, PluginNodeAffinity, PluginNodeName, PluginNodeUnschedulable, PluginTaintToleration,
@@ -203,7 +208,10 @@ var nodePlugins = [...][]string{
 	nodeAllocatable: {PluginNodeResourcesFit, PluginDynamicResources},
 	nodeLabel: {PluginDynamicResources, PluginVolumeBinding, PluginVolumeZone, PluginNodeAffinity,
 		PluginInterPodAffinity, PluginPodTopologySpread},
-	nodeTaint: {PluginNodeUnschedulable, PluginTaintToleration, PluginPodTopologySpread},
+	nodeTaint: {PluginNodeUnschedulable, PluginTaintToleration, PluginPodTopologySpread,
+		// registered by the workaround, without a hint:
+		PluginNodeResourcesFit, PluginDynamicResources, PluginVolumeBinding, PluginVolumeZone, PluginVolumeRestrictions,
+		PluginNodePorts, PluginNodeAffinity, PluginNodeName, PluginInterPodAffinity, PluginNodeDeclaredFeatures},
 }
 
 // nodeChanges are the node events an update of old to cur makes
@@ -240,7 +248,7 @@ func (l *Loop) requeueForNode(ev nodeChange, old, cur *api.Node, now time.Time) 
 			return true
 		}
 		for _, p := range e.plugins {
-			if slices.Contains(interested, p) && l.nodeHint(p, e, old, cur) {
+			if slices.Contains(interested, p) && l.nodeHint(ev, p, e, old, cur) {
 				return true
 			}
 		}
@@ -248,13 +256,18 @@ func (l *Loop) requeueForNode(ev nodeChange, old, cur *api.Node, now time.Time) 
 	})
 }
 
-// nodeHint is plugin's queueing hint for the pending pod of e after a node
-// event: true is Queue. NodeResourcesFit, NodeAffinity, NodeUnschedulable,
-// TaintToleration, InterPodAffinity and PodTopologySpread have v1.36.3's
-// hints; the other plugins register without one (always Queue).
-func (l *Loop) nodeHint(plugin string, e *queueEntry, old, cur *api.Node) bool {
+// nodeHint is plugin's queueing hint for the pending pod of e after the
+// node event ev: true is Queue. NodeResourcesFit, NodeAffinity,
+// NodeUnschedulable, TaintToleration, InterPodAffinity and
+// PodTopologySpread have v1.36.3's hints for the events they register
+// for; the other plugins, and the registrations the taint workaround adds
+// (nodePlugins), have none (always Queue).
+func (l *Loop) nodeHint(ev nodeChange, plugin string, e *queueEntry, old, cur *api.Node) bool {
 	pi := l.c.pods[e.key]
 	if pi == nil || pi.pod.UID != e.pod.UID {
+		return true
+	}
+	if ev == nodeTaint && plugin != PluginNodeUnschedulable && plugin != PluginTaintToleration && plugin != PluginPodTopologySpread {
 		return true
 	}
 	switch plugin {

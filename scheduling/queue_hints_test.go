@@ -133,7 +133,8 @@ func TestQueueingHintsNodeEvents(t *testing.T) {
 		{"an unrelated label added", node(nil), gpuPod, NodeUpdated(node(func(n *api.Node) { n.Labels["x"] = "y" })), false},
 		{"a node too small added", node(nil), big, NodeAdded(ftNode("n2", 2000, 110, nil)), false},
 		{"a node large enough added", node(nil), big, NodeAdded(ftNode("n2", 16000, 110, nil)), true},
-		{"the small node tainted", node(nil), big, NodeUpdated(node(tainted)), false},
+		{"the small node tainted (every Node/Add plugin gets UpdateNodeTaint)", node(nil), big, NodeUpdated(node(tainted)), true},
+		{"the small node relabelled", node(nil), big, NodeUpdated(node(gpu)), false},
 		{"the small node grown", node(nil), big, NodeUpdated(ftNode("n1", 16000, 110, map[string]string{api.LabelTopologyZone: "z1"})), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
