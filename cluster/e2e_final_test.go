@@ -185,56 +185,54 @@ func finalDiffs(realObjs, simObjs []map[string]any) []string {
 // terminal pod, Failed ones included (seen on a pod a finalizer keeps,
 // the run pod-finalizer).
 func realTerminalReasons(objs []map[string]any) []map[string]any {
-	out := make([]map[string]any, len(objs))
-	for i, o := range objs {
-		out[i] = o
-		st, _ := o["status"].(map[string]any)
-		if str(o["kind"]) != "Pod" || st == nil || str(st["phase"]) != "Failed" {
-			continue
-		}
-		conds, _ := st["conditions"].([]any)
-		fixed := make([]any, len(conds))
-		for j, c := range conds {
-			m, _ := c.(map[string]any)
+	return fixPodStatusList(objs, "conditions", func(st map[string]any) bool { return str(st["phase"]) == "Failed" },
+		func(m map[string]any) bool {
 			if t := str(m["type"]); (t == "Ready" || t == "ContainersReady") && str(m["reason"]) == "PodCompleted" {
-				m = maps.Clone(m)
 				m["reason"] = "PodFailed"
+				return true
 			}
-			fixed[j] = m
-		}
-		st = maps.Clone(st)
-		st["conditions"] = fixed
-		o = maps.Clone(o)
-		o["status"] = st
-		out[i] = o
-	}
-	return out
+			return false
+		})
 }
 
 // realInitReady marks the real run's regular init containers that
 // completed with exit code 0 ready, as a kubelet's prober manager does:
 // the harness's kubelet leaves them unready.
 func realInitReady(objs []map[string]any) []map[string]any {
+	return fixPodStatusList(objs, "initContainerStatuses", func(map[string]any) bool { return true },
+		func(m map[string]any) bool {
+			state, _ := m["state"].(map[string]any)
+			if t, _ := state["terminated"].(map[string]any); t != nil && fmt.Sprint(t["exitCode"]) == "0" && m["ready"] == false {
+				m["ready"] = true
+				return true
+			}
+			return false
+		})
+}
+
+// fixPodStatusList returns objs with fix applied to every entry of the
+// list field of the status of each pod whose status when accepts; fix
+// edits a copy of the entry and says whether it changed it. The objects
+// given are not modified.
+func fixPodStatusList(objs []map[string]any, field string, when func(st map[string]any) bool, fix func(m map[string]any) bool) []map[string]any {
 	out := make([]map[string]any, len(objs))
 	for i, o := range objs {
 		out[i] = o
 		st, _ := o["status"].(map[string]any)
-		inits, _ := st["initContainerStatuses"].([]any)
-		if str(o["kind"]) != "Pod" || len(inits) == 0 {
+		list, _ := st[field].([]any)
+		if str(o["kind"]) != "Pod" || len(list) == 0 || !when(st) {
 			continue
 		}
-		fixed := make([]any, len(inits))
-		for j, c := range inits {
+		fixed := make([]any, len(list))
+		for j, c := range list {
 			m, _ := c.(map[string]any)
-			state, _ := m["state"].(map[string]any)
-			if t, _ := state["terminated"].(map[string]any); t != nil && fmt.Sprint(t["exitCode"]) == "0" && m["ready"] == false {
-				m = maps.Clone(m)
-				m["ready"] = true
+			if cp := maps.Clone(m); fix(cp) {
+				m = cp
 			}
 			fixed[j] = m
 		}
 		st = maps.Clone(st)
-		st["initContainerStatuses"] = fixed
+		st[field] = fixed
 		o = maps.Clone(o)
 		o["status"] = st
 		out[i] = o

@@ -38,21 +38,7 @@ var eventPlugins = [...][]string{
 // the queue at now: a pod moves when no plugin rejected it or a plugin
 // that did registered for ev (their hints are not modelled: Queue).
 func (l *Loop) requeue(ev clusterEvent, now time.Time) {
-	if l.q.unschedulable.len() == 0 {
-		return // nothing to move; the queue's flushes run at its next call
-	}
-	interested := eventPlugins[ev]
-	l.q.moveEntriesIf(now, func(e *queueEntry) bool {
-		if len(e.plugins) == 0 {
-			return true
-		}
-		for _, p := range e.plugins {
-			if slices.Contains(interested, p) {
-				return true
-			}
-		}
-		return false
-	})
+	l.moveWorth(eventPlugins[ev], func(string, *queueEntry) bool { return true }, now)
 }
 
 // podAdded is the pod informer's add: an assigned pod joins its node (an

@@ -25,16 +25,23 @@ type podChange struct {
 // rejected it, or when a plugin that rejected it registered for ev and its
 // queueing hint for the change says Queue (isPodWorthRequeuing).
 func (l *Loop) requeueForPod(ev clusterEvent, ch podChange, now time.Time) {
+	l.moveWorth(eventPlugins[ev], func(plugin string, e *queueEntry) bool { return l.podHint(plugin, e, ch) }, now)
+}
+
+// moveWorth moves the pods of the unschedulable pool worth requeuing
+// (isPodWorthRequeuing) to backoff or active at now: those no plugin
+// rejected, and those a plugin rejected that registered for the event
+// (interested) and whose hint says Queue.
+func (l *Loop) moveWorth(interested []string, hint func(plugin string, e *queueEntry) bool, now time.Time) {
 	if l.q.unschedulable.len() == 0 {
-		return
+		return // nothing to move; the queue's flushes run at its next call
 	}
-	interested := eventPlugins[ev]
 	l.q.moveEntriesIf(now, func(e *queueEntry) bool {
 		if len(e.plugins) == 0 {
 			return true
 		}
 		for _, p := range e.plugins {
-			if slices.Contains(interested, p) && l.podHint(p, e, ch) {
+			if slices.Contains(interested, p) && hint(p, e) {
 				return true
 			}
 		}
@@ -239,21 +246,7 @@ func nodeChanges(old, cur *api.Node) []nodeChange {
 // plugin rejected it, or when a plugin that rejected it registered for
 // the event and its queueing hint says Queue.
 func (l *Loop) requeueForNode(ev nodeChange, old, cur *api.Node, now time.Time) {
-	if l.q.unschedulable.len() == 0 {
-		return
-	}
-	interested := nodePlugins[ev]
-	l.q.moveEntriesIf(now, func(e *queueEntry) bool {
-		if len(e.plugins) == 0 {
-			return true
-		}
-		for _, p := range e.plugins {
-			if slices.Contains(interested, p) && l.nodeHint(ev, p, e, old, cur) {
-				return true
-			}
-		}
-		return false
-	})
+	l.moveWorth(nodePlugins[ev], func(plugin string, e *queueEntry) bool { return l.nodeHint(ev, plugin, e, old, cur) }, now)
 }
 
 // nodeHint is plugin's queueing hint for the pending pod of e after the
