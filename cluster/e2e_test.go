@@ -332,14 +332,15 @@ var knownDiffs = map[string]knownList{
 		{Contains: []string{"PodDeleted", "agent-p2"}, Why: "the same race: the condition in the deleted pod's summary"},
 	},
 	// The replacement of the evicted web pod is created while the evicted
-	// pod is still being killed: the real scheduler's first attempt fails
-	// before the kubelet removes the pod (40 ms after its terminal
-	// status), whose removal then retries it (count 2 at 5.1 s). The
-	// simulation's kubelet writes the terminal status and removes the pod
-	// in one sync, before the scheduler's first attempt, so nothing
-	// retries the pod then.
+	// pod is still being killed: its terminal status (a deletion for the
+	// scheduler's informer, which lists no Failed pod) reached the real
+	// scheduler during the replacement's first scheduling cycle, and the
+	// queue replayed that in-flight event when the cycle failed
+	// (InterPodAffinity's hint: Queue), so the pod was tried again at once
+	// (count 2 at 5.1 s). The simulation's cycle takes no time: the
+	// terminal status comes before it, and nothing retries the pod.
 	"taint-noexecute": {
-		{Side: "real", Contains: []string{"FailedScheduling", "web-6fc8cd4484-p3", "(count 2)"}, Why: "the kubelet's removal one sync after its status"},
+		{Side: "real", Contains: []string{"FailedScheduling", "web-6fc8cd4484-p3", "(count 2)"}, Why: "an event during the scheduling cycle, replayed"},
 	},
 	// Scaling down to one of two running pods on two nodes, each alone on
 	// its node: their ranks tie, and which one upstream deletes is its
