@@ -75,9 +75,11 @@
 // nomination, and hand the pod back to the queue — with everything the
 // scheduler would write returned as Actions (bind, nominate, preempt a
 // victim with its DisruptionTarget condition, PodScheduled=False with the
-// FailedScheduling message). NextDeadline says when it must be ticked
-// next, so a simulation jumps from deadline to deadline (the stories in
-// testdata/loop show it tick by tick):
+// FailedScheduling message). A cluster event brings a pod back from the
+// unschedulable pool as v1.36.3's queue does with its plugins' queueing
+// hints (Loop lists the hints modelled). NextDeadline says when it must be
+// ticked next, so a simulation jumps from deadline to deadline (the
+// stories in testdata/loop show it tick by tick):
 //
 //	l, err := preemption.NewLoop(c, start) // the default profile
 //	l.Step(scheduling.PodAdded(pod), now)
