@@ -129,12 +129,16 @@ type LoopConfig struct {
 //   - a bound pod deleted or finished: NodeResourcesFit (always),
 //     NodePorts (it held a conflicting host port), InterPodAffinity (it
 //     matched all the anti-affinity terms, or its own all match the pod),
-//     PodTopologySpread (selected, same namespace).
+//     PodTopologySpread (selected, same namespace), VolumeRestrictions (of
+//     the namespace, it held a conflicting disk or used one of the pod's
+//     claims), NodeVolumeLimits (it had a claim, an ephemeral volume or a
+//     migratable in-tree volume).
 //
-// The other plugins' hints (DynamicResources, the volume plugins, NodePorts
-// and NodeName for a node added) are not modelled and say Queue; a storage
-// object set or deleted moves the pods the volume plugins rejected, a
-// Namespace those InterPodAffinity rejected.
+// The other plugins' hints (DynamicResources, the volume plugins' storage
+// and node hints, NodePorts and NodeName for a node added) are not
+// modelled and say Queue; a storage object set or deleted moves the pods
+// the volume plugins rejected, a Namespace those InterPodAffinity
+// rejected.
 //
 // NextDeadline says when the loop must next be ticked. A Loop is not safe
 // for concurrent use; a nil *Loop returns an error from Step.

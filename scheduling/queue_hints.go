@@ -51,8 +51,8 @@ func (l *Loop) moveWorth(interested []string, hint func(plugin string, e *queueE
 
 // podHint is plugin's queueing hint for the pending pod of e after the
 // assigned pod change ch: true is Queue. The hints of InterPodAffinity,
-// PodTopologySpread, NodePorts and NodeResourcesFit are v1.36.3's; the
-// volume plugins' are not modelled and say Queue.
+// PodTopologySpread, NodePorts, NodeResourcesFit, VolumeRestrictions and
+// NodeVolumeLimits are v1.36.3's.
 func (l *Loop) podHint(plugin string, e *queueEntry, ch podChange) bool {
 	pi := l.c.pods[e.key]
 	if pi == nil || pi.pod.UID != e.pod.UID {
@@ -70,8 +70,55 @@ func (l *Loop) podHint(plugin string, e *queueEntry, ch podChange) bool {
 		// only updates the plugin registers for are in-place scale downs,
 		// which the loop does not see as events.
 		return ch.cur != nil || assignedOrNominated(ch.old)
+	case PluginVolumeRestrictions:
+		return ch.cur != nil || volumeRestrictionsDeleteHint(pi.pod, ch.old)
+	case PluginNodeVolumeLimits:
+		return ch.cur != nil || volumeLimitsDeleteHint(ch.old)
 	}
 	return true
+}
+
+// volumeRestrictionsDeleteHint is VolumeRestrictions'
+// isSchedulableAfterPodDeleted for the pending pod: the deleted pod, of
+// its namespace, held a disk one of its volumes conflicts with, or used
+// one of its claims (a ReadWriteOncePod claim may have kept it out).
+func volumeRestrictionsDeleteHint(pod, deleted *api.Pod) bool {
+	if deleted.Namespace != pod.Namespace {
+		return false
+	}
+	claims := map[string]bool{}
+	for i := range pod.Spec.Volumes {
+		v := &pod.Spec.Volumes[i]
+		if needsRestrictionsCheck(v) && volumeConflict(v, deleted) {
+			return true
+		}
+		if v.PersistentVolumeClaim != nil {
+			claims[v.PersistentVolumeClaim.ClaimName] = true
+		}
+	}
+	for i := range deleted.Spec.Volumes {
+		if src := deleted.Spec.Volumes[i].PersistentVolumeClaim; src != nil && claims[src.ClaimName] {
+			return true
+		}
+	}
+	return false
+}
+
+// volumeLimitsDeleteHint is NodeVolumeLimits' isSchedulableAfterPodDeleted:
+// the deleted pod was bound or nominated and had a volume the limits
+// count (a claim, a generic ephemeral volume, or an in-tree volume the
+// scheduler translates to CSI).
+func volumeLimitsDeleteHint(deleted *api.Pod) bool {
+	if len(deleted.Spec.Volumes) == 0 || !assignedOrNominated(deleted) {
+		return false
+	}
+	for i := range deleted.Spec.Volumes {
+		v := &deleted.Spec.Volumes[i]
+		if plugin, _ := inTreeVolume(&v.VolumeSource); v.PersistentVolumeClaim != nil || v.Ephemeral != nil || plugin != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // assignedOrNominated reports whether p is bound to a node or nominated

@@ -46,6 +46,10 @@ func TestQueueingHints(t *testing.T) {
 		p.Spec.Containers[0].Ports = []api.ContainerPort{{ContainerPort: 80, HostPort: port, Protocol: api.ProtocolTCP}}
 		return p
 	}
+	withDisk := func(p *api.Pod, pd string) *api.Pod {
+		p.Spec.Volumes = []api.Volume{{Name: "data", VolumeSource: api.VolumeSource{GCEPersistentDisk: &api.GCEPersistentDiskVolumeSource{PDName: pd}}}}
+		return p
+	}
 	other := ftPod("d", "other", "n1", 0, map[string]string{"app": "db"})
 	elsewhere := ftPod("e", "web-e", "n1", 0, map[string]string{"app": "web"})
 	for _, tc := range []struct {
@@ -63,6 +67,8 @@ func TestQueueingHints(t *testing.T) {
 		{"spread: a pod of another namespace is added", nil, spread("new"), PodAdded(elsewhere), false},
 		{"spread: an unselected pod is deleted", []*api.Pod{other}, spread("new"), PodDeleted("d", "other"), false},
 		{"ports: the pod holding the port is deleted", []*api.Pod{withPort(ftPod("d", "h", "n1", 0, nil), 8080), other}, withPort(ftPod("d", "new", "", 0, nil), 8080), PodDeleted("d", "h"), true},
+		{"volumes: the pod holding the disk is deleted", []*api.Pod{withDisk(ftPod("d", "h", "n1", 0, nil), "pd-1"), other}, withDisk(ftPod("d", "new", "", 0, nil), "pd-1"), PodDeleted("d", "h"), true},
+		{"volumes: a pod without the disk is deleted", []*api.Pod{withDisk(ftPod("d", "h", "n1", 0, nil), "pd-1"), other}, withDisk(ftPod("d", "new", "", 0, nil), "pd-1"), PodDeleted("d", "other"), false},
 		{"ports: a pod without ports is deleted", []*api.Pod{withPort(ftPod("d", "h", "n1", 0, nil), 8080), other}, withPort(ftPod("d", "new", "", 0, nil), 8080), PodDeleted("d", "other"), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
