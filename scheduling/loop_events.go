@@ -3,7 +3,6 @@ package scheduling
 import (
 	"fmt"
 	"maps"
-	"slices"
 	"time"
 
 	"github.com/podsem/podsem/api"
@@ -241,7 +240,7 @@ func nodeSchedulingChanged(old, n *api.Node) bool {
 		return true
 	}
 	return !maps.Equal(old.Labels, n.Labels) ||
-		!slices.Equal(old.Spec.Taints, n.Spec.Taints) ||
+		!api.TaintsEqual(old.Spec.Taints, n.Spec.Taints) ||
 		old.Spec.Unschedulable != n.Spec.Unschedulable ||
 		!sameResources(old.Status.Allocatable, n.Status.Allocatable)
 }
