@@ -523,10 +523,14 @@ func (c *Cluster) updatePod(key string, p *api.Pod) error {
 		// from the pod is unchanged, so the PodInfo is kept and only
 		// re-placed, which moves it in the lists it is in as a removal
 		// and an addition would.
-		c.unplace(pi)
+		// The spread counts stay as they are when the pod stays counted
+		// on its node: a removal and an addition would move them by -1
+		// and +1.
+		spread := pi.node == nil || !counted(p) || (pi.pod.DeletionTimestamp == nil) != (p.DeletionTimestamp == nil)
+		c.unplaceSpread(pi, spread)
 		pi.pod = p
 		pi.cacheFields()
-		c.place(pi)
+		c.placeSpread(pi, spread)
 		return nil
 	}
 	if err := c.removePod(key); err != nil {
@@ -622,14 +626,18 @@ func counted(p *api.Pod) bool {
 	return p.Status.Phase != api.PodSucceeded && p.Status.Phase != api.PodFailed
 }
 
-func (c *Cluster) place(pi *PodInfo) {
+func (c *Cluster) place(pi *PodInfo) { c.placeSpread(pi, true) }
+
+// placeSpread is place, counting the pod in the spread counts when spread
+// is set.
+func (c *Cluster) placeSpread(pi *PodInfo, spread bool) {
 	p := pi.pod
 	if !counted(p) {
 		return
 	}
 	if p.Spec.NodeName != "" {
 		if ni, ok := c.byName[p.Spec.NodeName]; ok {
-			c.attach(pi, ni)
+			c.attachSpread(pi, ni, spread)
 		} else {
 			c.addOrphan(pi, p.Spec.NodeName)
 		}
@@ -646,10 +654,14 @@ func (c *Cluster) place(pi *PodInfo) {
 	}
 }
 
-func (c *Cluster) unplace(pi *PodInfo) {
+func (c *Cluster) unplace(pi *PodInfo) { c.unplaceSpread(pi, true) }
+
+// unplaceSpread is unplace, uncounting the pod from the spread counts when
+// spread is set.
+func (c *Cluster) unplaceSpread(pi *PodInfo, spread bool) {
 	switch {
 	case pi.node != nil:
-		c.detach(pi)
+		c.detachSpread(pi, spread)
 	case pi.nominee:
 		nn := pi.pod.Status.NominatedNodeName
 		delete(c.nominated[nn], pi.key)
@@ -676,10 +688,16 @@ func (c *Cluster) addOrphan(pi *PodInfo, nodeName string) {
 }
 
 // attach counts a pod on a snapshot node and in the cluster-wide indexes.
-func (c *Cluster) attach(pi *PodInfo, ni *NodeInfo) {
+func (c *Cluster) attach(pi *PodInfo, ni *NodeInfo) { c.attachSpread(pi, ni, true) }
+
+// attachSpread is attach, counting the pod in the spread counts when spread
+// is set.
+func (c *Cluster) attachSpread(pi *PodInfo, ni *NodeInfo, spread bool) {
 	ni.addPod(pi)
 	c.room.set(ni)
-	c.spread.podAttached(pi)
+	if spread {
+		c.spread.podAttached(pi)
+	}
 	c.storage.claimsUsed(pi, 1)
 	ns := pi.pod.Namespace
 	nsPods := c.byNamespace[ns]
@@ -720,8 +738,14 @@ func (c *Cluster) attach(pi *PodInfo, ni *NodeInfo) {
 }
 
 // detach undoes attach.
-func (c *Cluster) detach(pi *PodInfo) {
-	c.spread.podDetached(pi)
+func (c *Cluster) detach(pi *PodInfo) { c.detachSpread(pi, true) }
+
+// detachSpread is detach, uncounting the pod from the spread counts when
+// spread is set.
+func (c *Cluster) detachSpread(pi *PodInfo, spread bool) {
+	if spread {
+		c.spread.podDetached(pi)
+	}
 	c.storage.claimsUsed(pi, -1)
 	node := pi.node
 	pi.node.removePod(pi)

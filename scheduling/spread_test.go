@@ -827,7 +827,8 @@ func TestSpreadWarmCacheAfterUpdatesEqualsFresh(t *testing.T) {
 }
 
 // snapshotUpdate applies one random update to c: a pod added (newPod),
-// removed, or replaced by newPod under the same name and namespace; a node
+// removed, replaced by newPod under the same name and namespace, or
+// written with its spec and labels kept (a status, a deletion); a node
 // added (newNode), relabeled (its zone set, changed or dropped) or
 // removed. next numbers the new objects' names.
 func snapshotUpdate(t *rapid.T, c *Cluster, newPod func(name string) *api.Pod, newNode func(name string) *api.Node, next *int) {
@@ -838,7 +839,7 @@ func snapshotUpdate(t *rapid.T, c *Cluster, newPod func(name string) *api.Pod, n
 	name := fmt.Sprintf("new%d", *next)
 	*next++
 	var err error
-	switch op := rapid.IntRange(0, 5).Draw(t, "update"); {
+	switch op := rapid.IntRange(0, 6).Draw(t, "update"); {
 	case c.NumNodes() == 0 || op == 3:
 		err = c.AddNode(newNode(name))
 	case op == 0 || len(all) == 0:
@@ -851,6 +852,16 @@ func snapshotUpdate(t *rapid.T, c *Cluster, newPod func(name string) *api.Pod, n
 		p := newPod(old.Name)
 		p.Namespace = old.Namespace
 		err = c.UpdatePod(p)
+	case op == 6:
+		// A status or deletion write: the same spec and labels, so the
+		// snapshot keeps the PodInfo; the pod may turn terminating or
+		// terminal.
+		p := *rapid.SampledFrom(all).Draw(t, "written").pod
+		p.Status.Phase = rapid.SampledFrom([]api.PodPhase{api.PodRunning, api.PodRunning, api.PodSucceeded}).Draw(t, "writtenPhase")
+		if rapid.IntRange(0, 2).Draw(t, "writtenDeleting") == 0 {
+			p.DeletionTimestamp = &api.Time{Time: time.Unix(200, 0)}
+		}
+		err = c.UpdatePod(&p)
 	case op == 4:
 		n := *c.NodeAt(rapid.IntRange(0, c.NumNodes()-1).Draw(t, "relabeled")).Node()
 		n.Labels = maps.Clone(n.Labels)

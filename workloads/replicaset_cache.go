@@ -108,7 +108,7 @@ func (c *ReplicaSetController) stepIncremental(in ReplicaSetInput, now time.Time
 			cache.apply(ch.Old.Key(), nil, now)
 		}
 	}
-	v, err := newRSView(in.ReplicaSet)
+	v, err := cache.view(in.ReplicaSet)
 	if err != nil {
 		return ReplicaSetSync{}, err
 	}
@@ -270,8 +270,25 @@ func (a *rsCounts) sameShape(v rsView) bool {
 	}
 	return p.UID == r.UID && p.Namespace == r.Namespace && p.Spec.MinReadySeconds == r.Spec.MinReadySeconds &&
 		(p.DeletionTimestamp == nil) == (r.DeletionTimestamp == nil) &&
-		(p.Spec.Selector == nil) == (r.Spec.Selector == nil) && a.v.sel.String() == v.sel.String() &&
+		(p.Spec.Selector == r.Spec.Selector || (p.Spec.Selector == nil) == (r.Spec.Selector == nil) && a.v.sel.String() == v.sel.String()) &&
 		maps.Equal(p.Spec.Template.Labels, r.Spec.Template.Labels)
+}
+
+// view is newRSView(rs), reading again only what changed since the set's
+// last count: a status write or a scale shares the stored set's selector
+// (the same object: objects are not edited in place) and template labels,
+// whose compiled forms the last view holds.
+func (c *rsCache) view(rs *api.ReplicaSet) (rsView, error) {
+	if rs == nil || rs.Spec.Replicas == nil || *rs.Spec.Replicas < 0 || rs.Spec.Selector == nil {
+		return newRSView(rs)
+	}
+	a := c.sets[rs.UID]
+	if a == nil || a.v.rs.Spec.Selector != rs.Spec.Selector || !maps.Equal(a.v.rs.Spec.Template.Labels, rs.Spec.Template.Labels) {
+		return newRSView(rs)
+	}
+	v := a.v
+	v.rs = rs
+	return v, nil
 }
 
 // recount counts v's set afresh at now from the pods it may concern: the
