@@ -102,6 +102,10 @@ type Controller struct {
 	// lookAll makes every monitor pass look at every node in full, the
 	// quiet ones too (tests compare both ways).
 	lookAll bool
+	// rows are the listed nodes' quiet checks, by position, for the
+	// listing stamped rowStamp (see quietRow).
+	rows     []quietRow
+	rowStamp uint64
 	// queued is how many nodes the last monitor pass queued.
 	queued  int
 	states  map[string]ZoneState
@@ -183,12 +187,11 @@ type TaintWrite struct {
 	Update TaintUpdate
 }
 
-// knownNode is the controller's knownNodeSet entry: the last monitor pass
-// that listed the node, and its UID when first listed (which the
-// RemovingNode event names).
+// knownNode is the controller's knownNodeSet entry: its UID when first
+// listed (which the RemovingNode event names). A node the step did not
+// list keeps the stamp of an earlier listing: a monitor pass forgets it.
 type knownNode struct {
-	pass uint64
-	uid  string
+	uid string
 	// node is the object last listed, with its zone's count and whether it
 	// is excluded from the zone's disruption count, read once per object.
 	node     *api.Node
@@ -209,6 +212,66 @@ type knownNode struct {
 	health         *nodeHealth
 	grace          time.Duration
 	ready, unknown bool
+}
+
+// quietRow is what a monitor pass reads of a listed node whose last look
+// was quiet, kept by position in one array so that a pass over thousands
+// of quiet nodes reads memory in order rather than each node's records
+// (knownNode, nodeHealth) wherever they lie. A valid row mirrors its
+// knownNode as the last look left it; while dirty, its lease and probe
+// time are newer than the node's nodeHealth, which flushRow brings up to
+// date before anything else reads it.
+type quietRow struct {
+	k     *knownNode
+	node  *api.Node
+	zone  *zoneCount
+	lease time.Time
+	probe time.Time
+	grace time.Duration
+	// valid: the fields mirror k; dirty: lease and probe are not yet in
+	// k.health.
+	valid, dirty                             bool
+	quiet, requeue, unknown, ready, excluded bool
+}
+
+// load makes r mirror k after a look at it.
+func (r *quietRow) load(k *knownNode) {
+	*r = quietRow{k: k, node: k.node, zone: k.zone, grace: k.grace, valid: k.health != nil,
+		quiet: k.quiet, requeue: k.requeue, unknown: k.unknown, ready: k.ready, excluded: k.excluded}
+	if k.health != nil {
+		r.lease, r.probe = k.health.lease, k.health.probe
+	}
+}
+
+// flush writes a dirty row's lease and probe time to its node's record.
+func (r *quietRow) flush() {
+	if r.dirty {
+		r.k.health.lease, r.k.health.probe = r.lease, r.probe
+		r.dirty = false
+	}
+}
+
+// count counts the row's node in its zone's health, as knownNode.count.
+func (r *quietRow) count() {
+	switch {
+	case r.excluded:
+	case r.ready:
+		r.zone.ready++
+	default:
+		r.zone.notReady++
+	}
+}
+
+// flushRows writes every dirty row to its node's record; with invalidate,
+// the rows are dropped, to be read again from the records at the next
+// pass.
+func (c *Controller) flushRows(invalidate bool) {
+	for i := range c.rows {
+		c.rows[i].flush()
+		if invalidate {
+			c.rows[i] = quietRow{}
+		}
+	}
 }
 
 // zoneCount is one zone's node count of a monitor pass: the nodes that
@@ -457,7 +520,76 @@ func (c *Controller) monitorPass(in *Input, now time.Time, pass *Report) {
 			pass.Queued = nil
 		}
 	}()
+	if len(c.rows) != len(nodes) || c.rowStamp != c.stamp {
+		// Another listing: the rows are read again from the records.
+		c.flushRows(true)
+		c.rows = slices.Grow(c.rows[:0], len(nodes))[:len(nodes)]
+		clear(c.rows)
+		c.rowStamp = c.stamp
+	}
 	for i, n := range nodes {
+		r := &c.rows[i]
+		if r.valid && r.node == n && (r.quiet || r.requeue) && !c.lookAll {
+			// stillQuiet on the row: the same object as last looked at,
+			// that look quiet; a renewed lease moves the probe time.
+			z := r.zone
+			if z.pass != c.passes {
+				z.pass, z.ready, z.notReady = c.passes, 0, 0
+				c.addZone(z.key)
+			}
+			if lease := in.lease(i, n); !lease.IsZero() && (r.lease.IsZero() || r.lease.Before(lease)) {
+				r.lease, r.probe, r.dirty = lease, now, true
+			}
+			if r.unknown || !now.After(r.probe.Add(r.grace)) {
+				if r.requeue {
+					c.seq++
+					c.tainter[z.key].requeue(n.Name, now, c.seq)
+					pass.Queued = append(pass.Queued, n.Name)
+				}
+				r.count()
+				continue
+			}
+			// The grace period ran out: the look in full below.
+		}
+		r.flush()
+		c.lookAt(in, i, n, now, pass)
+		r.load(c.listed[i])
+	}
+	if len(c.known) > len(nodes) {
+		var gone []string
+		for name, k := range c.known {
+			if k.stamp != c.stamp {
+				gone = append(gone, name)
+			}
+		}
+		slices.Sort(gone)
+		for _, name := range gone {
+			pass.Events = append(pass.Events, NodeEvent(name, c.known[name].uid, EventRemovingNode))
+			delete(c.known, name)
+		}
+	}
+	c.handleDisruption(nodes, now, pass)
+	for k, st := range c.states {
+		region, zone := api.SplitZoneKey(k)
+		zc := c.zones[k]
+		z := ZoneReport{Key: k, Region: region, Zone: zone, Nodes: zc.ready + zc.notReady, NotReady: zc.notReady, State: st, Rate: c.tainter[k].limiter.qps}
+		pass.Zones = append(pass.Zones, z)
+	}
+	slices.SortFunc(pass.Zones, func(a, b ZoneReport) int {
+		switch {
+		case a.Key < b.Key:
+			return -1
+		case a.Key > b.Key:
+			return 1
+		}
+		return 0
+	})
+}
+
+// lookAt is the monitor pass's look at the node n, at position i: its
+// quiet check against its record, else a look in full.
+func (c *Controller) lookAt(in *Input, i int, n *api.Node, now time.Time, pass *Report) {
+	{
 		k := c.listed[i]
 		first := k == nil
 		if first {
@@ -466,7 +598,6 @@ func (c *Controller) monitorPass(in *Input, now time.Time, pass *Report) {
 			c.listed[i] = k
 			pass.Events = append(pass.Events, NodeEvent(n.Name, n.UID, EventRegisteredNode))
 		}
-		k.pass = c.passes
 		if k.node != n {
 			_, x := n.Labels[LabelNodeExcludeDisruption]
 			k.node, k.zone, k.excluded, k.quiet, k.requeue = n, c.zoneCount(c.zoneKey(n)), x, false, false
@@ -485,7 +616,7 @@ func (c *Controller) monitorPass(in *Input, now time.Time, pass *Report) {
 				pass.Queued = append(pass.Queued, n.Name)
 			}
 			k.count()
-			continue
+			return
 		}
 		var reachable TaintUpdate
 		cur := n.Spec.Taints
@@ -525,35 +656,6 @@ func (c *Controller) monitorPass(in *Input, now time.Time, pass *Report) {
 			pass.at = append(pass.at, i)
 		}
 	}
-	if len(c.known) > len(nodes) {
-		var gone []string
-		for name, k := range c.known {
-			if k.pass != c.passes {
-				gone = append(gone, name)
-			}
-		}
-		slices.Sort(gone)
-		for _, name := range gone {
-			pass.Events = append(pass.Events, NodeEvent(name, c.known[name].uid, EventRemovingNode))
-			delete(c.known, name)
-		}
-	}
-	c.handleDisruption(nodes, now, pass)
-	for k, st := range c.states {
-		region, zone := api.SplitZoneKey(k)
-		zc := c.zones[k]
-		z := ZoneReport{Key: k, Region: region, Zone: zone, Nodes: zc.ready + zc.notReady, NotReady: zc.notReady, State: st, Rate: c.tainter[k].limiter.qps}
-		pass.Zones = append(pass.Zones, z)
-	}
-	slices.SortFunc(pass.Zones, func(a, b ZoneReport) int {
-		switch {
-		case a.Key < b.Key:
-			return -1
-		case a.Key > b.Key:
-			return 1
-		}
-		return 0
-	})
 }
 
 // stillQuiet reports whether a look now at a node whose last look was
@@ -704,9 +806,12 @@ func (c *Controller) handleDisruption(nodes []*api.Node, now time.Time, pass *Re
 	if allAre && allWere {
 		return
 	}
+	// Both transitions read or reset every node's record: the rows are
+	// written back and read again at the next pass.
 	switch {
 	case allAre:
 		pass.EnteredFullDisruption = true
+		c.flushRows(true)
 		c.untaintAll(nodes, now, pass)
 		for k := range c.states {
 			c.tainter[k].swapLimiter(0, now)
@@ -714,6 +819,7 @@ func (c *Controller) handleDisruption(nodes []*api.Node, now time.Time, pass *Re
 		}
 	case allWere:
 		pass.ExitedFullDisruption = true
+		c.flushRows(true)
 		for _, n := range nodes {
 			if h := c.monitor.nodes[n.Name]; h != nil {
 				h.probe, h.readyTransition = now, now

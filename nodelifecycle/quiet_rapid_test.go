@@ -64,11 +64,23 @@ func TestControllerQuietNodesMatchFullLooks(t *testing.T) {
 
 // memory renders what the controller keeps about each node and zone.
 func memory(c *Controller) []string {
+	// A quiet pass keeps a node's newest lease and probe time in its row
+	// until the node is looked at again (quietRow.dirty).
+	newer := map[*knownNode]*quietRow{}
+	for i := range c.rows {
+		if r := &c.rows[i]; r.dirty {
+			newer[r.k] = r
+		}
+	}
 	var out []string
 	for _, name := range slices.Sorted(maps.Keys(c.monitor.nodes)) {
 		h := c.monitor.nodes[name]
+		probe, lease := h.probe, h.lease
+		if r := newer[c.known[name]]; r != nil {
+			probe, lease = r.probe, r.lease
+		}
 		out = append(out, fmt.Sprintf("node %s probe=%v transition=%v lease=%v tainted=%v ready=%+v",
-			name, h.probe.Sub(t0), h.readyTransition.Sub(t0), h.lease, h.tainted, h.ready))
+			name, probe.Sub(t0), h.readyTransition.Sub(t0), lease, h.tainted, h.ready))
 	}
 	for _, k := range slices.Sorted(maps.Keys(c.tainter)) {
 		z := c.tainter[k]
