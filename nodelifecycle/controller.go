@@ -3,6 +3,7 @@ package nodelifecycle
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/podsem/podsem/api"
@@ -248,17 +249,6 @@ func (r *quietRow) flush() {
 	if r.dirty {
 		r.k.health.lease, r.k.health.probe = r.lease, r.probe
 		r.dirty = false
-	}
-}
-
-// count counts the row's node in its zone's health, as knownNode.count.
-func (r *quietRow) count() {
-	switch {
-	case r.excluded:
-	case r.ready:
-		r.zone.ready++
-	default:
-		r.zone.notReady++
 	}
 }
 
@@ -542,11 +532,9 @@ func (c *Controller) monitorPass(in *Input, now time.Time, pass *Report) {
 			}
 			if r.unknown || !now.After(r.probe.Add(r.grace)) {
 				if r.requeue {
-					c.seq++
-					c.tainter[z.key].requeue(n.Name, now, c.seq)
-					pass.Queued = append(pass.Queued, n.Name)
+					c.requeueQuiet(z.key, n.Name, now, pass)
 				}
-				r.count()
+				countIn(r.zone, r.excluded, r.ready)
 				continue
 			}
 			// The grace period ran out: the look in full below.
@@ -575,15 +563,16 @@ func (c *Controller) monitorPass(in *Input, now time.Time, pass *Report) {
 		z := ZoneReport{Key: k, Region: region, Zone: zone, Nodes: zc.ready + zc.notReady, NotReady: zc.notReady, State: st, Rate: c.tainter[k].limiter.qps}
 		pass.Zones = append(pass.Zones, z)
 	}
-	slices.SortFunc(pass.Zones, func(a, b ZoneReport) int {
-		switch {
-		case a.Key < b.Key:
-			return -1
-		case a.Key > b.Key:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(pass.Zones, func(a, b ZoneReport) int { return strings.Compare(a.Key, b.Key) })
+}
+
+// requeueQuiet is markNodeForTainting for a node whose last look only
+// queued it again: its taint is still missing, so it leaves its zone's
+// queue and is added again.
+func (c *Controller) requeueQuiet(zone, name string, now time.Time, pass *Report) {
+	c.seq++
+	c.tainter[zone].requeue(name, now, c.seq)
+	pass.Queued = append(pass.Queued, name)
 }
 
 // lookAt is the monitor pass's look at the node n, at position i: its
@@ -609,11 +598,7 @@ func (c *Controller) lookAt(in *Input, i int, n *api.Node, now time.Time, pass *
 		}
 		if !first && (k.quiet || k.requeue) && !c.lookAll && c.stillQuiet(k, in.lease(i, n), now) {
 			if k.requeue {
-				// markNodeForTainting: the taint is still missing, so the
-				// node leaves its queue and is added again.
-				c.seq++
-				c.tainter[z.key].requeue(n.Name, now, c.seq)
-				pass.Queued = append(pass.Queued, n.Name)
+				c.requeueQuiet(z.key, n.Name, now, pass)
 			}
 			k.count()
 			return
@@ -673,13 +658,17 @@ func (c *Controller) stillQuiet(k *knownNode, lease time.Time, now time.Time) bo
 }
 
 // count counts the node in its zone's health, unless it is excluded.
-func (k *knownNode) count() {
+func (k *knownNode) count() { countIn(k.zone, k.excluded, k.ready) }
+
+// countIn counts a node, Ready or not, in its zone z's health, unless it
+// is excluded from it.
+func countIn(z *zoneCount, excluded, ready bool) {
 	switch {
-	case k.excluded:
-	case k.ready:
-		k.zone.ready++
+	case excluded:
+	case ready:
+		z.ready++
 	default:
-		k.zone.notReady++
+		z.notReady++
 	}
 }
 
