@@ -697,7 +697,16 @@ func prepareWorkload(o, old api.Object) error {
 		}
 		x.Annotations[workloads.AnnotationDaemonSetTemplateGeneration] = strconv.FormatInt(max(gen, 1), 10)
 	case *api.Job:
+		// SetDefaults_Job gives a new Job without labels its template's
+		// labels map itself, not a copy, so the labels the Job strategy
+		// then adds to the template (the generated selector's) show in
+		// the Job's own labels too: left unset here, the Job gets the
+		// template's labels once they are added (prepareWorkloadUID).
+		shared := old == nil && len(x.Labels) == 0 && x.Spec.Template.Labels != nil
 		api.DefaultJob(x)
+		if shared {
+			x.Labels = nil
+		}
 		spec = x.Spec
 		if old != nil {
 			oldSpec = old.(*api.Job).Spec
@@ -785,10 +794,11 @@ func validateWorkloadTemplate(o, old api.Object) error {
 
 // prepareWorkloadUID is the part of the API server's create that needs
 // the uid: a Job's generated selector (workloads.GenerateJobSelector).
-// The API server defaults what it decodes from storage too, so the Job is
-// served defaulted once more: a Job created without labels gets its
-// template's, the generated ones included (SetDefaults_Job copies the
-// template's labels to a Job that has none).
+// A Job created without labels gets its template's, the generated ones
+// included: SetDefaults_Job gives it the template's labels map itself
+// when the template has labels, and when it has none the API server's
+// defaulting of what it decodes from storage copies them, so the Job is
+// served with them either way (real run pdb-job-percent).
 func prepareWorkloadUID(o api.Object) {
 	if j, ok := o.(*api.Job); ok {
 		workloads.GenerateJobSelector(j)
