@@ -651,7 +651,8 @@ func (m *Machine) removePodFinalizer(key, uid, finalizer string, _ time.Time) er
 // "Deployment.apps \"web\" is invalid: ..." text), and on update the
 // generation bump of a spec change; a DaemonSet's deprecated.daemonset.template.generation
 // annotation starts at 1 and moves with each template change (the
-// DaemonSet strategy's templateGeneration). Other kinds pass unchanged.
+// DaemonSet strategy's templateGeneration). A PodDisruptionBudget's
+// generation moves with a spec change; other kinds pass unchanged.
 func prepareWorkload(o, old api.Object) error {
 	var spec, oldSpec any
 	switch x := o.(type) {
@@ -713,6 +714,14 @@ func prepareWorkload(o, old api.Object) error {
 		} else {
 			x.Status = api.JobStatus{}
 		}
+	case *api.PodDisruptionBudget:
+		// The PodDisruptionBudget strategy's PrepareForUpdate: a spec
+		// change moves the generation (the disruption controller's
+		// status then observes it).
+		if prev, ok := old.(*api.PodDisruptionBudget); ok && !specEqual(x.Spec, prev.Spec) {
+			x.Generation = prev.Generation + 1
+		}
+		return nil
 	default:
 		return nil
 	}
