@@ -289,7 +289,7 @@ func normalizeFinal(kind, field string, v any) any {
 				// The name's random suffix, the deletion's time.
 				m, _ := e.(map[string]any)
 				e = map[string]any{"labels": m["labels"], "ownerReferences": m["ownerReferences"],
-					"annotations": m["annotations"], "finalizers": m["finalizers"],
+					"annotations": m["annotations"], "finalizers": m["finalizers"], "generation": m["generation"],
 					"deleting": m["deletionTimestamp"] != nil, "deletionGracePeriodSeconds": m["deletionGracePeriodSeconds"]}
 			case k == "metadata":
 				m, _ := e.(map[string]any)

@@ -373,8 +373,8 @@ func (s *store) admitPod(p *api.Pod) (*api.Pod, error) {
 }
 
 // update replaces a stored object with o (matched by kind and key), giving
-// it a new resourceVersion; a Deployment's or ReplicaSet's generation moves
-// when its spec changed. o must be a value no one else holds (the callers
+// it a new resourceVersion; a workload's, a PodDisruptionBudget's or a
+// Pod's generation moves when its spec changed. o must be a value no one else holds (the callers
 // build a fresh copy); it is stored as given.
 func (s *store) update(o api.Object) (api.Object, error) {
 	kind, m := objectMeta(o)
@@ -397,8 +397,14 @@ func (s *store) update(o api.Object) (api.Object, error) {
 			return nil, err
 		}
 	case *api.Pod:
-		if errs := validation.ValidatePodUpdate(x, old.(*api.Pod)); len(errs) > 0 {
+		prev := old.(*api.Pod)
+		if errs := validation.ValidatePodUpdate(x, prev); len(errs) > 0 {
 			return nil, errors.New(validation.InvalidObjectMessage("Pod", "", x.Name, errs))
+		}
+		// The pod strategy's PrepareForUpdate: a spec change moves the
+		// generation (PodObservedGenerationTracking).
+		if !specEqual(&x.Spec, &prev.Spec) {
+			x.Generation = prev.Generation + 1
 		}
 	}
 	s.nextRV(m)
