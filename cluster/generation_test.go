@@ -29,19 +29,28 @@ func TestBudgetGeneration(t *testing.T) {
 	  ],
 	  "until": "4s"
 	}`
+	b := finalObject[*api.PodDisruptionBudget](t, scenario)
+	if b.Generation != 3 || b.Status.ObservedGeneration != 3 {
+		t.Errorf("budget generation %d, observed %d; want 3 and 3 (created, then two spec changes)", b.Generation, b.Status.ObservedGeneration)
+	}
+}
+
+// finalObject runs scenario, which must apply every action, and returns
+// its one object of type T at the end.
+func finalObject[T api.Object](t *testing.T, scenario string) T {
+	t.Helper()
 	res, failed := actionFailures(t, scenario)
 	if len(failed) > 0 {
 		t.Fatalf("ActionFailed: %v", failed)
 	}
 	for _, o := range res.Objects {
-		if b, ok := o.(*api.PodDisruptionBudget); ok {
-			if b.Generation != 3 || b.Status.ObservedGeneration != 3 {
-				t.Errorf("budget generation %d, observed %d; want 3 and 3 (created, then two spec changes)", b.Generation, b.Status.ObservedGeneration)
-			}
-			return
+		if x, ok := o.(T); ok {
+			return x
 		}
 	}
-	t.Fatal("no budget at the end")
+	var zero T
+	t.Fatalf("no %T at the end", zero)
+	return zero
 }
 
 // TestPodGeneration: a pod's generation moves with each change of its
@@ -68,17 +77,7 @@ func TestPodGeneration(t *testing.T) {
 	  ],
 	  "until": "4s"
 	}`
-	res, failed := actionFailures(t, scenario)
-	if len(failed) > 0 {
-		t.Fatalf("ActionFailed: %v", failed)
+	if p := finalObject[*api.Pod](t, scenario); p.Generation != 2 {
+		t.Errorf("pod generation %d, want 2 (created, then one spec change)", p.Generation)
 	}
-	for _, o := range res.Objects {
-		if p, ok := o.(*api.Pod); ok {
-			if p.Generation != 2 {
-				t.Errorf("pod generation %d, want 2 (created, then one spec change)", p.Generation)
-			}
-			return
-		}
-	}
-	t.Fatal("no pod at the end")
 }
