@@ -578,68 +578,66 @@ func (c *Controller) requeueQuiet(zone, name string, now time.Time, pass *Report
 // lookAt is the monitor pass's look at the node n, at position i: its
 // quiet check against its record, else a look in full.
 func (c *Controller) lookAt(in *Input, i int, n *api.Node, now time.Time, pass *Report) {
-	{
-		k := c.listed[i]
-		first := k == nil
-		if first {
-			k = &knownNode{uid: n.UID, stamp: c.stamp, at: i}
-			c.known[n.Name] = k
-			c.listed[i] = k
-			pass.Events = append(pass.Events, NodeEvent(n.Name, n.UID, EventRegisteredNode))
+	k := c.listed[i]
+	first := k == nil
+	if first {
+		k = &knownNode{uid: n.UID, stamp: c.stamp, at: i}
+		c.known[n.Name] = k
+		c.listed[i] = k
+		pass.Events = append(pass.Events, NodeEvent(n.Name, n.UID, EventRegisteredNode))
+	}
+	if k.node != n {
+		_, x := n.Labels[LabelNodeExcludeDisruption]
+		k.node, k.zone, k.excluded, k.quiet, k.requeue = n, c.zoneCount(c.zoneKey(n)), x, false, false
+	}
+	z := k.zone
+	if z.pass != c.passes {
+		z.pass, z.ready, z.notReady = c.passes, 0, 0
+		c.addZone(z.key)
+	}
+	if !first && (k.quiet || k.requeue) && !c.lookAll && c.stillQuiet(k, in.lease(i, n), now) {
+		if k.requeue {
+			c.requeueQuiet(z.key, n.Name, now, pass)
 		}
-		if k.node != n {
-			_, x := n.Labels[LabelNodeExcludeDisruption]
-			k.node, k.zone, k.excluded, k.quiet, k.requeue = n, c.zoneCount(c.zoneKey(n)), x, false, false
-		}
-		z := k.zone
-		if z.pass != c.passes {
-			z.pass, z.ready, z.notReady = c.passes, 0, 0
-			c.addZone(z.key)
-		}
-		if !first && (k.quiet || k.requeue) && !c.lookAll && c.stillQuiet(k, in.lease(i, n), now) {
-			if k.requeue {
-				c.requeueQuiet(z.key, n.Name, now, pass)
-			}
-			k.count()
-			return
-		}
-		var reachable TaintUpdate
-		cur := n.Spec.Taints
-		if first {
-			reachable = c.markReachable(z.key, n.Name, cur, now)
-			cur = reachable.Taints
-		}
-		var rep HealthReport
-		h := c.monitor.observeHealth(n, in.lease(i, n), now, &rep)
-		// The NoSchedule pass judged the listed taints; its changes apply
-		// to the taints as this pass left them (it touches no NoExecute
-		// taint).
-		if rep.NoSchedule.Changed() {
-			cur = swapTaints(cur, rep.NoSchedule.Added, rep.NoSchedule.Removed, now).Taints
-		}
-		update := TaintUpdate{Taints: cur}
-		queued := len(pass.Queued)
-		if rep.CurrentReady != nil {
-			update = c.processTaintBaseEviction(n, z.key, cur, rep.CurrentReady.Status, now, pass)
-		}
-		if len(reachable.Removed) > 0 {
-			update.Removed = append(slices.Clone(reachable.Removed), update.Removed...)
-		}
-		rep.NoExecute = update
-		rep.Taints = update.Taints
-		cr := rep.CurrentReady
-		k.health, k.grace = h, rep.GracePeriod
-		k.ready = cr != nil && cr.Status == api.ConditionTrue
-		k.unknown = cr != nil && cr.Status == api.ConditionUnknown
-		requeued := len(pass.Queued) > queued
-		k.quiet = !rep.acted() && !requeued
-		k.requeue = !rep.acted() && requeued && (k.unknown && !hasTaint(n.Spec.Taints, unreachableNoExecute.Key, unreachableNoExecute.Effect) ||
-			cr != nil && cr.Status == api.ConditionFalse && !hasTaint(n.Spec.Taints, notReadyNoExecute.Key, notReadyNoExecute.Effect))
 		k.count()
-		if rep.acted() {
-			pass.Nodes = append(pass.Nodes, rep)
-			pass.at = append(pass.at, i)
-		}
+		return
+	}
+	var reachable TaintUpdate
+	cur := n.Spec.Taints
+	if first {
+		reachable = c.markReachable(z.key, n.Name, cur, now)
+		cur = reachable.Taints
+	}
+	var rep HealthReport
+	h := c.monitor.observeHealth(n, in.lease(i, n), now, &rep)
+	// The NoSchedule pass judged the listed taints; its changes apply
+	// to the taints as this pass left them (it touches no NoExecute
+	// taint).
+	if rep.NoSchedule.Changed() {
+		cur = swapTaints(cur, rep.NoSchedule.Added, rep.NoSchedule.Removed, now).Taints
+	}
+	update := TaintUpdate{Taints: cur}
+	queued := len(pass.Queued)
+	if rep.CurrentReady != nil {
+		update = c.processTaintBaseEviction(n, z.key, cur, rep.CurrentReady.Status, now, pass)
+	}
+	if len(reachable.Removed) > 0 {
+		update.Removed = append(slices.Clone(reachable.Removed), update.Removed...)
+	}
+	rep.NoExecute = update
+	rep.Taints = update.Taints
+	cr := rep.CurrentReady
+	k.health, k.grace = h, rep.GracePeriod
+	k.ready = cr != nil && cr.Status == api.ConditionTrue
+	k.unknown = cr != nil && cr.Status == api.ConditionUnknown
+	requeued := len(pass.Queued) > queued
+	k.quiet = !rep.acted() && !requeued
+	k.requeue = !rep.acted() && requeued && (k.unknown && !hasTaint(n.Spec.Taints, unreachableNoExecute.Key, unreachableNoExecute.Effect) ||
+		cr != nil && cr.Status == api.ConditionFalse && !hasTaint(n.Spec.Taints, notReadyNoExecute.Key, notReadyNoExecute.Effect))
+	k.count()
+	if rep.acted() {
+		pass.Nodes = append(pass.Nodes, rep)
+		pass.at = append(pass.at, i)
 	}
 }
 
