@@ -243,6 +243,8 @@ func (in *Node) deepCopyInto(out *Node) {
 func (in *Namespace) deepCopyInto(out *Namespace) {
 	*out = *in
 	in.ObjectMeta.deepCopyInto(&out.ObjectMeta)
+	in.Spec.deepCopyInto(&out.Spec)
+	in.Status.deepCopyInto(&out.Status)
 }
 
 func (in *PodDisruptionBudget) deepCopyInto(out *PodDisruptionBudget) {
@@ -676,6 +678,22 @@ func (in *NodeStatus) deepCopyInto(out *NodeStatus) {
 	if in.Features != nil {
 		out.Features = new(NodeFeatures)
 		in.Features.deepCopyInto(out.Features)
+	}
+}
+
+func (in *NamespaceSpec) deepCopyInto(out *NamespaceSpec) {
+	*out = *in
+	if in.Finalizers != nil {
+		out.Finalizers = make([]string, len(in.Finalizers))
+		copy(out.Finalizers, in.Finalizers)
+	}
+}
+
+func (in *NamespaceStatus) deepCopyInto(out *NamespaceStatus) {
+	*out = *in
+	if in.Conditions != nil {
+		out.Conditions = make([]NamespaceCondition, len(in.Conditions))
+		copy(out.Conditions, in.Conditions)
 	}
 }
 

@@ -319,6 +319,11 @@ var nilCases = map[string]func(t *testing.T){
 			t.Errorf("got %q, want %q", got, want)
 		}
 	},
+	"(*Namespace).Terminating": func(t *testing.T) {
+		if (*api.Namespace)(nil).Terminating() {
+			t.Error("a nil namespace is terminating")
+		}
+	},
 	"(*Node).GoString": func(t *testing.T) {
 		if got, want := (*api.Node)(nil).GoString(), "(*api.Node)(nil)"; got != want {
 			t.Errorf("got %q, want %q", got, want)

@@ -133,11 +133,62 @@ type NodeSystemInfo struct {
 	Architecture            string `json:"architecture,omitempty"`
 }
 
-// Namespace is a core/v1 Namespace; its labels feed namespaceSelector.
+// Namespace is a core/v1 Namespace; its labels feed namespaceSelector,
+// and its phase decides whether the API server's NamespaceLifecycle
+// admission plugin admits new objects in it.
 type Namespace struct {
 	TypeMeta   `json:",inline"`
 	ObjectMeta `json:"metadata,omitzero"`
+	Spec       NamespaceSpec   `json:"spec,omitzero"`
+	Status     NamespaceStatus `json:"status,omitzero"`
 }
+
+// NamespaceSpec is a Namespace's spec: the finalizers that must be
+// removed (through the finalize subresource) before a deleted namespace
+// leaves storage. The API server adds FinalizerKubernetes on create.
+type NamespaceSpec struct {
+	Finalizers []string `json:"finalizers,omitempty"`
+}
+
+// NamespaceStatus is a Namespace's phase and the namespace controller's
+// conditions about its deletion.
+type NamespaceStatus struct {
+	Phase      NamespacePhase       `json:"phase,omitempty"`
+	Conditions []NamespaceCondition `json:"conditions,omitempty"`
+}
+
+// NamespacePhase is a Namespace's lifecycle phase.
+type NamespacePhase string
+
+// The namespace phases: Active on create; Terminating from the DELETE
+// that sets deletionTimestamp until the namespace is gone.
+const (
+	NamespaceActive      NamespacePhase = "Active"
+	NamespaceTerminating NamespacePhase = "Terminating"
+)
+
+// FinalizerKubernetes is the spec finalizer the namespace registry puts on
+// every Namespace and the namespace controller removes once the
+// namespace's content is gone.
+const FinalizerKubernetes = "kubernetes"
+
+// LabelMetadataName is the label the namespace registry keeps on every
+// Namespace, with the namespace's name as its value.
+const LabelMetadataName = "kubernetes.io/metadata.name"
+
+// NamespaceCondition is one of the namespace controller's conditions on a
+// namespace being deleted (NamespaceContentRemaining, ...).
+type NamespaceCondition struct {
+	Type               string          `json:"type"`
+	Status             ConditionStatus `json:"status"`
+	LastTransitionTime Time            `json:"lastTransitionTime,omitzero"`
+	Reason             string          `json:"reason,omitempty"`
+	Message            string          `json:"message,omitempty"`
+}
+
+// Terminating reports whether ns is being deleted: its phase is
+// Terminating, as the NamespaceLifecycle admission plugin reads it.
+func (ns *Namespace) Terminating() bool { return ns != nil && ns.Status.Phase == NamespaceTerminating }
 
 // ZoneKey is the failure zone a node belongs to, as component-helpers'
 // node/topology GetZoneKey builds it for kube-scheduler's node tree and the

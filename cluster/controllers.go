@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/namespace"
 	"github.com/podsem/podsem/workloads"
 )
 
@@ -84,6 +85,9 @@ func (m *Machine) runReplicaSets(now time.Time) error {
 // PriorityClasses change: nothing else it reads does (the generated name's
 // suffix is always valid).
 func (m *Machine) admitsReplica(rs *api.ReplicaSet) error {
+	if ns, _ := m.store.get("Namespace", rs.Namespace).(*api.Namespace); ns.Terminating() {
+		return namespace.Admit(ns, resourceOf("Pod").String(), rs.Name+"-")
+	}
 	if v, ok := m.rsAdmit[rs.UID]; ok && v.generation == rs.Generation && v.classWrites == m.store.classWrites {
 		return v.err
 	}

@@ -90,6 +90,11 @@ func (m *Machine) deleteWithOptions(kind, key string, opts *api.DeleteOptions, n
 		_, err := m.store.deletePod(key, opts, now)
 		return err
 	}
+	if kind == "Namespace" {
+		if handled, err := m.deleteNamespace(key, opts, now); handled {
+			return err
+		}
+	}
 	old := m.store.get(kind, key)
 	if old == nil {
 		return fmt.Errorf("%s %q: %w", kind, key, errNotFound)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/api/admission"
+	"github.com/podsem/podsem/namespace"
 	"github.com/podsem/podsem/nodelifecycle"
 	"github.com/podsem/podsem/nodepressure"
 	"github.com/podsem/podsem/preemption"
@@ -205,6 +206,7 @@ type Machine struct {
 
 	nlc    *nodelifecycle.Controller
 	te     *nodelifecycle.TaintEviction
+	nsc    *namespace.Controller
 	gc     *termination.Collector
 	gcSeen bool // the pod GC has seen the caches as they are: no pod or node event since its last step
 	// kubeletPhase is the last instant the kubelets ran (runComponents):
@@ -307,11 +309,12 @@ func newMachine(start time.Time, cfg Config) (*Machine, Output, error) {
 		dcs: map[string]*workloads.DeploymentController{}, depDirty: map[string]bool{},
 		kubelets: map[string]*kubelet{},
 		pdbDirty: map[string]bool{}, pdbRecheck: map[string]time.Time{},
-		nlc: nlc, te: nodelifecycle.NewTaintEviction(), gc: termination.NewCollector(podGCConfig(cfg.PodGC)),
+		nlc: nlc, te: nodelifecycle.NewTaintEviction(), nsc: namespace.NewController(), gc: termination.NewCollector(podGCConfig(cfg.PodGC)),
 	}
 	m.store.nodeWritten = m.nodeStored
 	m.store.written = m.ownedWritten
 	m.rec.host = m.eventHost
+	m.rec.refused = m.namespaceTerminating
 	m.rec.correlate = func(key string, c *record.Correlator, in record.Input, now time.Time) (record.Output, error) {
 		return stepMachine(m, "event-correlator", key, c, in, now)
 	}
@@ -526,6 +529,7 @@ func (m *Machine) NextDeadline() time.Time {
 	d = api.EarliestDeadline(d, m.appsNextDeadline())
 	d = api.EarliestDeadline(d, m.nlc.NextDeadline())
 	d = api.EarliestDeadline(d, m.te.NextDeadline())
+	d = api.EarliestDeadline(d, m.nsc.NextDeadline())
 	d = api.EarliestDeadline(d, m.gcNext(m.now))
 	d = api.EarliestDeadline(d, m.kq.next())
 	if m.kubeletCheck != nil {
@@ -700,7 +704,7 @@ func (m *Machine) settle(now time.Time) error {
 func (m *Machine) anyDue(now time.Time) bool {
 	due := func(d time.Time) bool { return !d.IsZero() && !d.After(now) }
 	if len(m.rsDirty) > 0 || len(m.depDirty) > 0 || due(m.rsc.NextDeadline()) || due(m.deploymentsDeadline()) || due(m.sched.NextDeadline()) || due(m.bindsDeadline()) ||
-		due(m.nlc.NextDeadline()) || due(m.te.NextDeadline()) || m.gcDue(now) {
+		due(m.nlc.NextDeadline()) || due(m.te.NextDeadline()) || due(m.nsc.NextDeadline()) || m.gcDue(now) {
 		return true
 	}
 	if m.kq.anyDue(now) {
@@ -754,6 +758,9 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 	m.gcDeliver(w)
 	m.storageDeliver(w)
 	m.protectionDeliver(w)
+	if err := m.namespaceDeliver(w, now); err != nil {
+		return err
+	}
 	var in scheduling.Input
 	switch o := w.Object.(type) {
 	case *api.Pod:
@@ -910,6 +917,9 @@ func (m *Machine) runComponents(now time.Time) error {
 		}
 	}
 	if err := m.runPodGC(now); err != nil {
+		return err
+	}
+	if err := m.runNamespaces(now); err != nil {
 		return err
 	}
 	if err := m.runGarbageCollector(now); err != nil {

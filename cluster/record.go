@@ -114,6 +114,10 @@ type recorder struct {
 	// a kubelet's event).
 	correlators map[string]*record.Correlator
 	host        func(e *api.Event) string
+	// refused reports whether the API server refuses to create an Event
+	// in a namespace (NamespaceLifecycle: it is being deleted).
+	refused    func(namespace string) bool
+	refusedIDs map[refusedKey]bool
 	// correlate steps a correlator (the Machine's stepMachine, so that
 	// the shadow check twins it).
 	correlate func(key string, c *record.Correlator, in record.Input, now time.Time) (record.Output, error)
@@ -202,6 +206,9 @@ func (r *recorder) event(now time.Time, e *api.Event) {
 		}
 		msg, count = out.Event.Note, out.Count
 	}
+	if r.refusedEvent(key, e, count) {
+		return
+	}
 	r.add(now, Record{Component: e.Source, Type: e.Type, Reason: e.Reason,
 		Object: objRef(rg.Kind, rg.Namespace, rg.Name), Message: msg, Count: count, Source: SourceEvent})
 }
@@ -209,6 +216,44 @@ func (r *recorder) event(now time.Time, e *api.Event) {
 // stepSeries steps component's events.k8s.io recorder and records its
 // writes that raise an Event's count, as the harness prints them (a
 // periodic pass's write of an unchanged count is not a new line).
+// refusedEvent reports whether the API server refuses the write of e
+// (the count'th of its kind from the recorder key): a new Event in a
+// namespace being deleted is refused (NamespaceLifecycle), and so is each
+// later count of one whose create was refused (the patch finds no Event,
+// the create that follows is refused again). A count of an Event created
+// before goes through.
+func (r *recorder) refusedEvent(key string, e *api.Event, count int32) bool {
+	if r.refused == nil || !r.refused(eventNamespace(e.Regarding)) {
+		return false
+	}
+	id := refusedKey{key, e.Regarding, e.Reason}
+	if count > 1 && !r.refusedIDs[id] {
+		return false
+	}
+	if r.refusedIDs == nil {
+		r.refusedIDs = map[refusedKey]bool{}
+	}
+	r.refusedIDs[id] = true
+	return true
+}
+
+// refusedKey names an Event whose create the API server refused: the
+// recorder, the object and the reason.
+type refusedKey struct {
+	recorder string
+	object   api.ObjectReference
+	reason   string
+}
+
+// eventNamespace is the namespace an Event about rg is created in: the
+// object's own, "default" for a cluster-scoped object.
+func eventNamespace(rg api.ObjectReference) string {
+	if rg.Namespace == "" {
+		return "default"
+	}
+	return rg.Namespace
+}
+
 func (r *recorder) stepSeries(component string, in record.SeriesInput, now time.Time) {
 	s := r.series[component]
 	if s == nil {
@@ -236,6 +281,9 @@ func (r *recorder) stepSeries(component string, in record.SeriesInput, now time.
 			continue
 		}
 		rg := w.Event.Regarding
+		if w.Previous == 0 && r.refused != nil && r.refused(eventNamespace(rg)) {
+			continue // created in a namespace being deleted: refused
+		}
 		r.add(w.Time, Record{Component: component, Type: w.Event.Type, Reason: w.Event.Reason,
 			Object: objRef(rg.Kind, rg.Namespace, rg.Name), Message: w.Event.Note, Count: w.Count, Source: SourceEvent})
 	}

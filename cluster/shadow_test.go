@@ -17,6 +17,7 @@ import (
 
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/lifecycle"
+	"github.com/podsem/podsem/namespace"
 	"github.com/podsem/podsem/nodelifecycle"
 	"github.com/podsem/podsem/nodepressure"
 	"github.com/podsem/podsem/probe"
@@ -297,6 +298,8 @@ func (s *shadow) newTwin(name, key string, machine any) any {
 		twin, err = nodelifecycle.NewController(slidingMonitor(cfg.NodeLifecycle))
 	case "taint-eviction-controller":
 		twin = nodelifecycle.NewTaintEviction()
+	case "namespace-controller":
+		twin = namespace.NewController()
 	case "pod-garbage-collector":
 		twin = termination.NewCollector(podGCConfig(cfg.PodGC))
 	case "eviction-manager":
@@ -545,7 +548,7 @@ func TestShadowGolden(t *testing.T) {
 var shadowed = []string{
 	"kube-scheduler", "replicaset-controller", "deployment-controller", "statefulset-controller",
 	"daemonset-controller", "job-controller", workloads.TTLAfterFinishedControllerName, "node-lifecycle-controller", "taint-eviction-controller",
-	"pod-garbage-collector", "eviction-manager", "persistentvolume-controller", "attachdetach-controller",
+	"namespace-controller", "pod-garbage-collector", "eviction-manager", "persistentvolume-controller", "attachdetach-controller",
 	"kubelet", "prober",
 	"disruption.Evict", "disruption.Evaluate", "disruption.PlanDrain", "lifecycle.Admit",
 }

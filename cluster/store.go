@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -11,6 +12,7 @@ import (
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/api/admission"
 	"github.com/podsem/podsem/api/validation"
+	"github.com/podsem/podsem/namespace"
 	"github.com/podsem/podsem/termination"
 )
 
@@ -292,6 +294,14 @@ func (s *store) create(o api.Object, now time.Time) (api.Object, error) {
 		return nil, err
 	}
 	_, m = objectMeta(o)
+	if m.Namespace != "" && !clusterScoped[kind] {
+		// NamespaceLifecycle (a mutating plugin: before the name is
+		// generated, so a generateName create is named by its prefix).
+		ns, _ := s.objs["Namespace"][m.Namespace].(*api.Namespace)
+		if err := namespace.Admit(ns, resourceOf(kind).String(), cmp.Or(m.Name, m.GenerateName)); err != nil {
+			return nil, err
+		}
+	}
 	if m.Name == "" && m.GenerateName != "" {
 		m.Name = s.generatedName(kind, m.Namespace, m.GenerateName)
 	}
@@ -321,6 +331,8 @@ func (s *store) create(o api.Object, now time.Time) (api.Object, error) {
 	case *api.Service:
 		api.DefaultService(x)
 		s.allocateService(x)
+	case *api.Namespace:
+		namespace.PrepareForCreate(x)
 	default:
 		if err := prepareWorkload(o, nil); err != nil {
 			return nil, err
@@ -396,6 +408,8 @@ func (s *store) update(o api.Object) (api.Object, error) {
 		if err := prepareWorkload(o, old); err != nil {
 			return nil, err
 		}
+	case *api.Namespace:
+		namespace.PrepareForUpdate(x, old.(*api.Namespace))
 	case *api.Pod:
 		prev := old.(*api.Pod)
 		if errs := validation.ValidatePodUpdate(x, prev); len(errs) > 0 {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/namespace"
 )
 
 // BurstReplicas is the most pods one ReplicaSet sync creates or deletes
@@ -361,7 +362,7 @@ func (v *rsView) finish(res *ReplicaSetSync, in ReplicaSetInput, pending Replica
 	}
 	res.Err = manageErr
 	owner := WorkloadReference("ReplicaSet", "apps/v1", &rs.ObjectMeta)
-	for i := res.Created; i < res.CreateAttempts; i++ {
+	for i := res.Created; manageErr != nil && i < res.CreateAttempts; i++ {
 		res.Events = append(res.Events, PodCreateFailedEvent(owner, ReplicaSetControllerName, manageErr))
 	}
 	for _, p := range res.Delete {
@@ -446,6 +447,14 @@ func manageReplicas(res *ReplicaSetSync, in ReplicaSetInput, replicas int, pool 
 		createErr := in.CreateError
 		if createErr == nil {
 			createErr = ErrPodCreateRefused
+		}
+		if accept < n && errors.Is(createErr, namespace.ErrTerminating) {
+			// The namespace is being deleted: upstream's create callback
+			// takes the refusal for success, so the creates are expected
+			// (until the expectations expire) and nothing is recorded.
+			res.CreateAttempts, res.Created = n, accept
+			res.Expectations = ReplicaSetExpectations{Add: n}
+			return nil
 		}
 		var err2 error
 		remaining := n

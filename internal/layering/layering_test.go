@@ -64,6 +64,9 @@ var layers = []place{
 	{"api/admission", 30, core},
 	// Pod Security admission (k8s.io/pod-security-admission); answers with api/admission's Error.
 	{"api/admission/podsecurity", 35, core},
+	// The namespace registry, NamespaceLifecycle admission and the
+	// namespace controller's deletion of a namespace's content (api only).
+	{"namespace", 30, core},
 	// Grace periods, the delete timeline, force deletion, pod GC, node
 	// shutdown; validates DeleteOptions with api/validation.
 	{"termination", 40, core},
