@@ -36,6 +36,10 @@
 //     termination.APIServerGrace (graceful deletion, grace 0 removal); the
 //     binding subresource; the Eviction subresource (disruption.Evict with
 //     every PodDisruptionBudget); status writes; a watch event per write;
+//     a Namespace's DELETE marks it Terminating (default, kube-system and
+//     kube-public refuse it), and NamespaceLifecycle then refuses every
+//     create in it, Events included (namespace.Admit): the ReplicaSet
+//     controller takes the refusal for success and records nothing;
 //   - kube-scheduler: scheduling.NewLoop with the default profile and
 //     DefaultPreemption (preemption.New), fed by the watch events; its
 //     queue's leftover flush takes a pod 5 minutes after it failed even
@@ -48,6 +52,9 @@
 //     (nodelifecycle.Controller: NodeNotReady, Unknown, taints, pods marked
 //     not ready); taint eviction (nodelifecycle.TaintEviction:
 //     TaintManagerEviction); pod GC (termination.Collector); the
+//     namespace controller (namespace.Controller and namespace.Sync: a
+//     deleted namespace's pods 5 s after its deletion, the rest once
+//     they are gone, then its finalizer, and the namespace goes); the
 //     StatefulSet, DaemonSet and Job controllers (workloads'
 //     StatefulSetController with its ControllerRevisions and claims,
 //     DaemonSetController over every node with its ControllerRevisions,
@@ -93,7 +100,8 @@
 // are delivered to the shared informer cache in the order of the writes
 // (each becoming a watch record in the log), then every component that an
 // event concerns or whose deadline has come runs once, in a fixed order:
-// node lifecycle controller, taint eviction, pod GC, garbage collector,
+// node lifecycle controller, taint eviction, pod GC, namespace
+// controller, garbage collector,
 // disruption controller, Deployment controller, ReplicaSet controller,
 // StatefulSet, DaemonSet and Job controllers, the ttl-after-finished
 // controller, the storage side (volume
