@@ -28,7 +28,10 @@ type Object any
 // known kind is accepted (policy/v1beta1 PodDisruptionBudget decodes as the
 // v1 type; the fields podsem reads are the same). Unknown fields are
 // ignored; an unknown kind is an error naming it.
-func Decode(data []byte) ([]Object, error) {
+func Decode(data []byte) ([]Object, error) { return decode(data, false) }
+
+// decode is Decode; keep decodes an unknown kind as *Unstructured.
+func decode(data []byte, keep bool) ([]Object, error) {
 	var head listHead
 	if err := json.Unmarshal(data, &head); err != nil {
 		var se *json.SyntaxError
@@ -44,7 +47,7 @@ func Decode(data []byte) ([]Object, error) {
 			if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
 				continue
 			}
-			o, err := decodeOne(raw, elem)
+			o, err := decodeOne(raw, elem, keep)
 			if err != nil {
 				return nil, fmt.Errorf("decode: items[%d]: %w", i, err)
 			}
@@ -52,7 +55,7 @@ func Decode(data []byte) ([]Object, error) {
 		}
 		return out, nil
 	}
-	o, err := decodeOne(data, "")
+	o, err := decodeOne(data, "", keep)
 	if err != nil {
 		return nil, fmt.Errorf("decode: %w", err)
 	}
@@ -66,7 +69,7 @@ type listHead struct {
 	Items []json.RawMessage `json:"items"`
 }
 
-func decodeOne(raw []byte, defaultKind string) (Object, error) {
+func decodeOne(raw []byte, defaultKind string, keep bool) (Object, error) {
 	var tm TypeMeta
 	if err := json.Unmarshal(raw, &tm); err != nil {
 		return nil, withFieldPath(raw, func() any { return new(TypeMeta) }, err)
@@ -76,6 +79,9 @@ func decodeOne(raw []byte, defaultKind string) (Object, error) {
 		kind = defaultKind
 	}
 	fresh := newObject(kind)
+	if fresh == nil && keep && kind != "" {
+		fresh = func() any { return &Unstructured{} }
+	}
 	if fresh == nil {
 		if kind == "" {
 			return nil, fmt.Errorf("object has no kind and none can be inferred")

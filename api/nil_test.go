@@ -212,6 +212,28 @@ var nilCases = map[string]func(t *testing.T){
 			t.Error("an empty list contains a mode")
 		}
 	},
+	"(*Unstructured).UnmarshalJSON": func(t *testing.T) {
+		wantInvalid(t, (*api.Unstructured)(nil).UnmarshalJSON([]byte(`{}`)), "Unstructured")
+		var v api.Unstructured
+		if err := v.UnmarshalJSON(nil); err == nil {
+			t.Error("empty input decoded without an error")
+		}
+	},
+	"(*Unstructured).DeepCopy": func(t *testing.T) {
+		if (*api.Unstructured)(nil).DeepCopy() != nil {
+			t.Error("the copy of nil is not nil")
+		}
+	},
+	"(*Unstructured).MarshalJSON": func(t *testing.T) {
+		if b, err := (*api.Unstructured)(nil).MarshalJSON(); err != nil || string(b) != "null" {
+			t.Errorf("got %s, %v; want null", b, err)
+		}
+	},
+	"DecodeAll": func(t *testing.T) {
+		if objs, err := api.DecodeAll(nil); err == nil || objs != nil {
+			t.Errorf("got %v, %v; want nil and an error", objs, err)
+		}
+	},
 	"Decode": func(t *testing.T) {
 		if objs, err := api.Decode(nil); err == nil || objs != nil {
 			t.Errorf("got %v, %v; want nil and an error", objs, err)

@@ -35,6 +35,11 @@ type appsState struct {
 	ssDirty  map[string]bool
 	dsDirty  map[string]bool
 	jobDirty map[string]bool
+	// jobBatched are the Jobs queued with the Job controller's batching
+	// delay (syncJobBatchPeriod, 1 s): by a pod event or a write of a
+	// Job's status, each due at the earliest time it was queued for.
+	jobBatched map[string]time.Time
+	jobScratch map[string]bool
 	// ttl and ttlDirty are the ttl-after-finished controller's machine
 	// per Job and the Jobs it is to look at (every add or update).
 	ttl      map[string]*workloads.TTLAfterFinishedController
@@ -63,12 +68,22 @@ func (a *appsState) init() {
 		a.ss, a.ds, a.jobs = map[string]*workloads.StatefulSetController{}, map[string]*workloads.DaemonSetController{}, map[string]*workloads.JobController{}
 		a.ssDirty, a.dsDirty, a.jobDirty, a.orphans = map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
 		a.ttl, a.ttlDirty = map[string]*workloads.TTLAfterFinishedController{}, map[string]bool{}
+		a.jobBatched = map[string]time.Time{}
 		a.uids = map[string]string{}
 	}
 }
 
+// batchJob queues the Job key after the Job controller's batching delay
+// (enqueueSyncJobBatched: AddAfter keeps an earlier time it waits for).
+func (a *appsState) batchJob(key string, now time.Time) {
+	t := now.Add(workloads.JobSyncBatchPeriod)
+	if d, ok := a.jobBatched[key]; !ok || t.Before(d) {
+		a.jobBatched[key] = t
+	}
+}
+
 // appsDeliver is the three controllers' informer event handlers.
-func (m *Machine) appsDeliver(w watchEvent) {
+func (m *Machine) appsDeliver(w watchEvent, now time.Time) {
 	a := &m.apps
 	a.init()
 	switch o := w.Object.(type) {
@@ -77,7 +92,11 @@ func (m *Machine) appsDeliver(w watchEvent) {
 	case *api.DaemonSet:
 		a.dsDirty[w.Key] = true
 	case *api.Job:
-		a.jobDirty[w.Key] = true
+		if old, ok := w.Old.(*api.Job); ok && w.Type == watchModified && old.Generation == o.Generation {
+			a.batchJob(w.Key, now)
+		} else {
+			a.jobDirty[w.Key] = true
+		}
 		if w.Type != watchDeleted {
 			a.ttlDirty[w.Key] = true
 		}
@@ -109,7 +128,14 @@ func (m *Machine) appsDeliver(w watchEvent) {
 	case *api.Pod:
 		m.ownerDirty(o.Namespace, &o.ObjectMeta, w.Old, "StatefulSet", a.ssDirty)
 		m.ownerDirty(o.Namespace, &o.ObjectMeta, w.Old, "DaemonSet", a.dsDirty)
-		m.ownerDirty(o.Namespace, &o.ObjectMeta, w.Old, "Job", a.jobDirty)
+		clear(a.jobScratch)
+		if a.jobScratch == nil {
+			a.jobScratch = map[string]bool{}
+		}
+		m.ownerDirty(o.Namespace, &o.ObjectMeta, w.Old, "Job", a.jobScratch)
+		for k := range a.jobScratch {
+			a.batchJob(k, now)
+		}
 		if w.Type != watchDeleted && slices.Contains(o.Finalizers, workloads.JobTrackingFinalizer) {
 			a.orphans[w.Key] = true
 		}
@@ -120,6 +146,9 @@ func (m *Machine) appsDeliver(w watchEvent) {
 func (m *Machine) appsDue(now time.Time) bool {
 	a := &m.apps
 	if len(a.ssDirty)+len(a.dsDirty)+len(a.jobDirty)+len(a.ttlDirty) > 0 {
+		return true
+	}
+	if d := a.jobBatchDeadline(); !d.IsZero() && !d.After(now) {
 		return true
 	}
 	d := m.appsNextDeadline()
@@ -141,6 +170,15 @@ func (m *Machine) appsNextDeadline() time.Time {
 	}
 	for _, c := range m.apps.ttl {
 		d = api.EarliestDeadline(d, c.NextDeadline())
+	}
+	return api.EarliestDeadline(d, m.apps.jobBatchDeadline())
+}
+
+// jobBatchDeadline is the earliest time a batched Job is queued for.
+func (a *appsState) jobBatchDeadline() time.Time {
+	var d time.Time
+	for _, t := range a.jobBatched {
+		d = api.EarliestDeadline(d, t)
 	}
 	return d
 }
@@ -505,6 +543,12 @@ func (m *Machine) ownershipPatches(adopt, release []*api.Pod, ref api.OwnerRefer
 // their requests in order, then strips the tracking finalizer from the
 // orphan pods of Jobs that are gone.
 func (m *Machine) runJobs(now time.Time) error {
+	for k, t := range m.apps.jobBatched {
+		if !t.After(now) {
+			m.apps.jobDirty[k] = true
+			delete(m.apps.jobBatched, k)
+		}
+	}
 	for _, key := range dueObjects(m.apps.jobDirty, m.apps.jobs, now) {
 		obj := m.cache.get("Job", key)
 		c, ok := machineFor(m, "Job", key, obj, m.apps.jobs, func() *workloads.JobController {

@@ -478,9 +478,27 @@ func (m *Machine) createObject(o api.Object, now time.Time) (api.Object, error) 
 
 // supported refuses the objects whose controller this version does not
 // run yet: holding them without their controller would make a run look
-// right and be wrong.
+// right and be wrong. Of the kinds the cluster does not model
+// (api.Unstructured), it holds those that change nothing a pod lives
+// through (inertKinds) and refuses the rest, wrapping
+// errors.ErrUnsupported.
 func supported(o api.Object) error {
+	if u, ok := o.(*api.Unstructured); ok && !inertKinds[u.Kind] {
+		return fmt.Errorf("cluster: %s %s: %w: no controller or admission plugin of kind %s runs here, and holding the object without them would make the run look right and be wrong",
+			u.Kind, objectKey(&u.ObjectMeta), errors.ErrUnsupported, u.Kind)
+	}
 	return nil
+}
+
+// inertKinds are the kinds the cluster holds without modelling them: no
+// controller or admission plugin of theirs creates, deletes, admits,
+// schedules or stops a pod. They are stored as given, deleted with their
+// namespace, and listed by Objects after the modelled kinds. (A
+// ServiceAccount's existence is not checked on a pod's create: NEXT.md.)
+var inertKinds = map[string]bool{
+	"ConfigMap": true, "Secret": true, "ServiceAccount": true, "Endpoints": true, "EndpointSlice": true,
+	"Event": true, "Lease": true, "PodTemplate": true, "Role": true, "RoleBinding": true, "ClusterRole": true,
+	"ClusterRoleBinding": true, "Ingress": true, "IngressClass": true, "NetworkPolicy": true,
 }
 
 func (m *Machine) takeRecords() []Record { return m.rec.take() }
@@ -569,6 +587,16 @@ func (m *Machine) Objects() []api.Object {
 	var out []api.Object
 	for _, kind := range objectKinds {
 		out = append(out, slices.DeleteFunc(m.store.list(kind), builtinClass)...)
+	}
+	var others []string
+	for kind := range m.store.objs {
+		if inertKinds[kind] {
+			others = append(others, kind)
+		}
+	}
+	slices.Sort(others)
+	for _, kind := range others {
+		out = append(out, m.store.list(kind)...)
 	}
 	return out
 }
@@ -754,7 +782,7 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 		m.answers.observe(m, w, now)
 	}
 	m.rec.watch(now, w)
-	m.appsDeliver(w)
+	m.appsDeliver(w, now)
 	m.gcDeliver(w)
 	m.storageDeliver(w)
 	m.protectionDeliver(w)
@@ -838,6 +866,8 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 		return nil
 	case *api.VolumeAttachment:
 		return nil // the attach-detach controller's alone (storageDeliver)
+	case *api.Unstructured:
+		return nil // no component reads the kinds the cluster holds inert
 	case *api.PodDisruptionBudget:
 		m.pdbDirty[w.Key] = true
 		if w.Type == watchDeleted {

@@ -214,7 +214,8 @@ func (a Action) String() string {
 // are Go durations ("90s", "1m30s") or numbers of seconds, as the harness
 // reads them; actions are stable-sorted by `at`; a missing `until` is 10
 // minutes, or 5 minutes after the last action. Each action holds exactly
-// one of the action keys; objects decode as api.Decode decodes them.
+// one of the action keys; objects decode as api.DecodeAll decodes them
+// (a kind the cluster does not model as *api.Unstructured: see Machine).
 // Errors name the action's index and the field.
 func ParseScenario(data []byte) (*Scenario, error) {
 	var raw struct {
@@ -234,7 +235,7 @@ func ParseScenario(data []byte) (*Scenario, error) {
 	}
 	sc := &Scenario{Include: raw.Include}
 	for i, o := range raw.Objects {
-		objs, err := api.Decode(o)
+		objs, err := api.DecodeAll(o)
 		if err != nil {
 			return nil, fmt.Errorf("cluster: %w: objects[%d]: %v", api.ErrInvalidInput, i, err)
 		}
@@ -346,7 +347,7 @@ func parseAction(b json.RawMessage) (Action, error) {
 		err = parseDrain(v, &a)
 	case ActionApply:
 		var objs []api.Object
-		objs, err = api.Decode(v)
+		objs, err = api.DecodeAll(v)
 		if err == nil && len(objs) != 1 {
 			err = fmt.Errorf("want one object, got %d", len(objs))
 		}

@@ -2,6 +2,7 @@ package cluster_test
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -85,7 +86,7 @@ func TestParseScenarioErrors(t *testing.T) {
 		{`{"actions": [{"scale": {"ref": "Deployment/default/web", "replicas": -1}}]}`, "replicas"},
 		{`{"actions": [{"taint": {"node": "n"}}]}`, "want node, key and effect"},
 		{`{"until": "soon"}`, "until:"},
-		{`{"objects": [{"kind": "Gadget"}]}`, "objects[0]"},
+		{`{"objects": [{"metadata": {"name": "x"}}]}`, "objects[0]"},
 		{`[`, "scenario"},
 	} {
 		_, err := cluster.ParseScenario([]byte(tc.doc))
@@ -104,6 +105,52 @@ func TestRunUnsupported(t *testing.T) {
 	}
 	if _, err := cluster.Run(sc, t0); !errors.Is(err, errors.ErrUnsupported) {
 		t.Errorf("got %v, want errors.ErrUnsupported", err)
+	}
+}
+
+// TestUnmodelledKinds: an object of a kind the cluster does not model is
+// held when nothing a pod lives through depends on it (a ConfigMap, a
+// ServiceAccount: listed in the final objects, deleted with their
+// namespace) and refused, naming it, when a controller of its kind would
+// change the run (a CronJob); an apply of one is refused the same way.
+func TestUnmodelledKinds(t *testing.T) {
+	sc, err := cluster.ParseScenario([]byte(`{"objects": [
+	  {"kind": "Namespace", "apiVersion": "v1", "metadata": {"name": "team"}},
+	  {"kind": "ConfigMap", "apiVersion": "v1", "metadata": {"name": "cfg", "namespace": "team"}, "data": {"a": "b"}},
+	  {"kind": "ServiceAccount", "apiVersion": "v1", "metadata": {"name": "sa", "namespace": "default"}}],
+	 "actions": [{"at": "1s", "delete": "Namespace/team"},
+	  {"at": "2s", "apply": {"kind": "HorizontalPodAutoscaler", "apiVersion": "autoscaling/v2", "metadata": {"name": "h", "namespace": "default"}}}],
+	 "until": "20s"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := cluster.Run(sc, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, o := range res.Objects {
+		if u, ok := o.(*api.Unstructured); ok {
+			kinds = append(kinds, u.Kind+"/"+u.Namespace+"/"+u.Name)
+		}
+	}
+	if !slices.Equal(kinds, []string{"ServiceAccount/default/sa"}) {
+		t.Errorf("final unmodelled objects %v, want the ServiceAccount only (the ConfigMap went with its namespace)", kinds)
+	}
+	refused := false
+	for _, r := range res.Records {
+		refused = refused || r.Reason == "ActionFailed" && strings.Contains(r.Message, "HorizontalPodAutoscaler default/h") && strings.Contains(r.Message, "unsupported")
+	}
+	if !refused {
+		t.Errorf("the HorizontalPodAutoscaler's apply was not refused: %v", res.Records)
+	}
+
+	sc, err = cluster.ParseScenario([]byte(`{"objects": [{"kind": "CronJob", "apiVersion": "batch/v1", "metadata": {"name": "cj", "namespace": "default"}}], "until": "10s"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cluster.Run(sc, t0); !errors.Is(err, errors.ErrUnsupported) || !strings.Contains(err.Error(), "CronJob default/cj") {
+		t.Errorf("got %v, want errors.ErrUnsupported naming the CronJob", err)
 	}
 }
 

@@ -122,6 +122,11 @@ func objectMeta(o api.Object) (string, *api.ObjectMeta) {
 		return "CSIDriver", &o.ObjectMeta
 	case *api.VolumeAttachment:
 		return "VolumeAttachment", &o.ObjectMeta
+	case *api.Unstructured:
+		if o.Kind == "" {
+			return "", nil
+		}
+		return o.Kind, &o.ObjectMeta
 	}
 	return "", nil
 }

@@ -46,7 +46,7 @@ func (c *jobSyncCtx) manageJob() int32 {
 	}
 	if spec.perIndex == nil {
 		if wait := c.backoff.remaining(c.cfg, c.now); wait > 0 {
-			c.requeueIn(max(wait, jobSyncBatchPeriod))
+			c.requeueIn(max(wait, JobSyncBatchPeriod))
 			return active
 		}
 	}
@@ -56,7 +56,7 @@ func (c *jobSyncCtx) manageJob() int32 {
 		indexes = c.firstPendingIndexes(int(diff))
 		if spec.perIndex != nil {
 			if wait := c.indexesReadyNow(&indexes); wait > 0 {
-				c.requeueIn(max(wait, jobSyncBatchPeriod))
+				c.requeueIn(max(wait, JobSyncBatchPeriod))
 				return active
 			}
 		}
@@ -80,9 +80,11 @@ func (c *jobSyncCtx) manageJob() int32 {
 	return active + diff
 }
 
-// jobSyncBatchPeriod is the shortest delay the controller queues a Job
-// with (syncJobBatchPeriod).
-const jobSyncBatchPeriod = time.Second
+// JobSyncBatchPeriod is the Job controller's batching delay
+// (syncJobBatchPeriod): the shortest delay it queues a Job with, and the
+// delay after one of the Job's pods changed or its status was written; an
+// added or deleted Job, or a new generation of one, is synced at once.
+const JobSyncBatchPeriod = time.Second
 
 // deleteJobPods removes each pod's tracking finalizer, then deletes it;
 // it returns how many it deleted.
