@@ -143,7 +143,11 @@
 //
 // ParseScenario reads the scenario file of issue 22 in its JSON form
 // (cmd/podsem converts YAML): objects, actions at offsets, until, config by
-// upstream flag name. Run runs it as the e2e harness does: the objects are
+// upstream flag name. An object of a kind the cluster does not model
+// decodes as api.Unstructured: a kind nothing a pod lives through depends
+// on (ConfigMap, Secret, ServiceAccount, RBAC, Ingress, ...) is held as
+// given; any other stops the run, or refuses the apply, with an error
+// wrapping errors.ErrUnsupported. Run runs it as the e2e harness does: the objects are
 // created (kinds in order, owners first, ownerReferences re-pointed at the
 // new uids, statuses dropped but Nodes') and left to settle; t=0 is the
 // instant they have (Unsettled: the harness's checks of nodes, pods,
