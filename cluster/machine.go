@@ -490,6 +490,13 @@ func supported(o api.Object) error {
 	return nil
 }
 
+// HoldsKind reports whether the cluster holds objects of kind without
+// modelling it (api.Unstructured): a kind no controller or admission
+// plugin of which creates, deletes, admits, schedules or stops a pod
+// (ConfigMap, Secret, ServiceAccount, RBAC, Ingress, NetworkPolicy, ...).
+// Objects of other kinds it does not model stop a run.
+func HoldsKind(kind string) bool { return inertKinds[kind] }
+
 // inertKinds are the kinds the cluster holds without modelling them: no
 // controller or admission plugin of theirs creates, deletes, admits,
 // schedules or stops a pod. They are stored as given, deleted with their

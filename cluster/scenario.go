@@ -214,8 +214,9 @@ func (a Action) String() string {
 // are Go durations ("90s", "1m30s") or numbers of seconds, as the harness
 // reads them; actions are stable-sorted by `at`; a missing `until` is 10
 // minutes, or 5 minutes after the last action. Each action holds exactly
-// one of the action keys; objects decode as api.DecodeAll decodes them
-// (a kind the cluster does not model as *api.Unstructured: see Machine).
+// one of the action keys; objects decode as api.DecodeAll decodes them (a
+// kind the cluster does not model but holds, HoldsKind, as
+// *api.Unstructured; any other kind is an error naming it).
 // Errors name the action's index and the field.
 func ParseScenario(data []byte) (*Scenario, error) {
 	var raw struct {
@@ -235,7 +236,7 @@ func ParseScenario(data []byte) (*Scenario, error) {
 	}
 	sc := &Scenario{Include: raw.Include}
 	for i, o := range raw.Objects {
-		objs, err := api.DecodeAll(o)
+		objs, err := decodeHeld(o)
 		if err != nil {
 			return nil, fmt.Errorf("cluster: %w: objects[%d]: %v", api.ErrInvalidInput, i, err)
 		}
@@ -347,7 +348,7 @@ func parseAction(b json.RawMessage) (Action, error) {
 		err = parseDrain(v, &a)
 	case ActionApply:
 		var objs []api.Object
-		objs, err = api.DecodeAll(v)
+		objs, err = decodeHeld(v)
 		if err == nil && len(objs) != 1 {
 			err = fmt.Errorf("want one object, got %d", len(objs))
 		}
@@ -508,4 +509,20 @@ func parseDelete(v json.RawMessage, a *Action) error {
 	a.Ref = ref
 	a.DeleteOptions = &api.DeleteOptions{PropagationPolicy: d.PropagationPolicy, GracePeriodSeconds: d.GracePeriodSeconds}
 	return nil
+}
+
+// decodeHeld decodes objects as api.DecodeAll does, refusing an object of
+// a kind the cluster neither models nor holds (HoldsKind) as api.Decode
+// refuses an unknown kind.
+func decodeHeld(data []byte) ([]api.Object, error) {
+	objs, err := api.DecodeAll(data)
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range objs {
+		if u, ok := o.(*api.Unstructured); ok && !HoldsKind(u.Kind) {
+			return nil, fmt.Errorf("decode: %w %q (apiVersion %q): the cluster neither models nor holds it", api.ErrUnknownKind, u.Kind, u.APIVersion)
+		}
+	}
+	return objs, nil
 }

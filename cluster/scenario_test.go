@@ -112,18 +112,26 @@ func TestRunUnsupported(t *testing.T) {
 // held when nothing a pod lives through depends on it (a ConfigMap, a
 // ServiceAccount: listed in the final objects, deleted with their
 // namespace) and refused, naming it, when a controller of its kind would
-// change the run (a CronJob); an apply of one is refused the same way.
+// change the run: a HorizontalPodAutoscaler or CronJob in a scenario file
+// is a parse error, and one handed to Run or applied through the API is
+// refused with errors.ErrUnsupported.
 func TestUnmodelledKinds(t *testing.T) {
+	_, err := cluster.ParseScenario([]byte(`{"actions": [{"at": "2s", "apply": {"kind": "HorizontalPodAutoscaler", "apiVersion": "autoscaling/v2", "metadata": {"name": "h", "namespace": "default"}}}]}`))
+	if !errors.Is(err, api.ErrInvalidInput) || !strings.Contains(err.Error(), `actions[0]: apply: decode: unknown kind "HorizontalPodAutoscaler"`) {
+		t.Errorf("got %v, want the apply refused naming the kind", err)
+	}
 	sc, err := cluster.ParseScenario([]byte(`{"objects": [
 	  {"kind": "Namespace", "apiVersion": "v1", "metadata": {"name": "team"}},
 	  {"kind": "ConfigMap", "apiVersion": "v1", "metadata": {"name": "cfg", "namespace": "team"}, "data": {"a": "b"}},
 	  {"kind": "ServiceAccount", "apiVersion": "v1", "metadata": {"name": "sa", "namespace": "default"}}],
-	 "actions": [{"at": "1s", "delete": "Namespace/team"},
-	  {"at": "2s", "apply": {"kind": "HorizontalPodAutoscaler", "apiVersion": "autoscaling/v2", "metadata": {"name": "h", "namespace": "default"}}}],
+	 "actions": [{"at": "1s", "delete": "Namespace/team"}],
 	 "until": "20s"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
+	hpa := &api.Unstructured{TypeMeta: api.TypeMeta{Kind: "HorizontalPodAutoscaler", APIVersion: "autoscaling/v2"},
+		ObjectMeta: api.ObjectMeta{Name: "h", Namespace: "default"}}
+	sc.Actions = append(sc.Actions, cluster.Action{At: 2 * time.Second, Kind: cluster.ActionApply, Object: hpa})
 	res, err := cluster.Run(sc, t0)
 	if err != nil {
 		t.Fatal(err)
@@ -145,10 +153,8 @@ func TestUnmodelledKinds(t *testing.T) {
 		t.Errorf("the HorizontalPodAutoscaler's apply was not refused: %v", res.Records)
 	}
 
-	sc, err = cluster.ParseScenario([]byte(`{"objects": [{"kind": "CronJob", "apiVersion": "batch/v1", "metadata": {"name": "cj", "namespace": "default"}}], "until": "10s"}`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc = &cluster.Scenario{Objects: []api.Object{&api.Unstructured{TypeMeta: api.TypeMeta{Kind: "CronJob", APIVersion: "batch/v1"},
+		ObjectMeta: api.ObjectMeta{Name: "cj", Namespace: "default"}}}, Until: 10 * time.Second}
 	if _, err := cluster.Run(sc, t0); !errors.Is(err, errors.ErrUnsupported) || !strings.Contains(err.Error(), "CronJob default/cj") {
 		t.Errorf("got %v, want errors.ErrUnsupported naming the CronJob", err)
 	}

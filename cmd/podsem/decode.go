@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/cluster"
 )
 
 // where names one object of the input: the file, the document (counted
@@ -99,6 +100,10 @@ type input struct {
 	skipOrder []string
 	// empty names the files that hold no object at all.
 	empty []string
+	// held are the objects of kinds the cluster holds without modelling
+	// them (cluster.HoldsKind: ConfigMaps, Secrets, ServiceAccounts, ...),
+	// as api.Unstructured, for simulate; explain skips them.
+	held []decoded
 }
 
 func newInput() *input {
@@ -256,13 +261,18 @@ func (in *input) object(at where, obj any, wrap func(any) map[string]any) {
 		case "ConfigMap", "Secret":
 			if err := in.dataObject(at, m); err != nil {
 				in.errs = append(in.errs, *err)
+				return
 			}
+			in.hold(at, wrap(obj))
 			return
 		}
 	}
 	objs, err := decodeTree(wrap(obj))
 	if errors.Is(err, api.ErrUnknownKind) {
 		in.skip(at.kind)
+		if cluster.HoldsKind(at.kind) {
+			in.hold(at, wrap(obj))
+		}
 		return
 	}
 	if err != nil {
@@ -274,6 +284,21 @@ func (in *input) object(at where, obj any, wrap func(any) map[string]any) {
 			at.kind = kindOf(o)
 		}
 		in.objects = append(in.objects, decoded{at: at, obj: o})
+	}
+}
+
+// hold keeps an object of a kind the cluster holds without modelling it.
+func (in *input) hold(at where, tree map[string]any) {
+	raw, err := json.Marshal(tree)
+	if err != nil {
+		return
+	}
+	objs, err := api.DecodeAll(raw)
+	if err != nil {
+		return
+	}
+	for _, o := range objs {
+		in.held = append(in.held, decoded{at: at, obj: o})
 	}
 }
 
@@ -512,5 +537,8 @@ func shortValue(v any) string {
 
 // kindOf is an object's kind as its Go type names it.
 func kindOf(o api.Object) string {
+	if u, ok := o.(*api.Unstructured); ok {
+		return u.Kind
+	}
 	return strings.TrimPrefix(fmt.Sprintf("%T", o), "*api.")
 }

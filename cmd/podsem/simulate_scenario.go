@@ -149,8 +149,11 @@ func readScenario(name string, data []byte, readFile func(string) ([]byte, error
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s%s", name, lineOfError(root, top, err), parseProblem(err))
 	}
-	objs := make([]api.Object, 0, len(in.objects)+len(sc.Objects))
+	objs := make([]api.Object, 0, len(in.objects)+len(in.held)+len(sc.Objects))
 	for _, d := range in.objects {
+		objs = append(objs, d.obj)
+	}
+	for _, d := range in.held {
 		objs = append(objs, d.obj)
 	}
 	sc.Objects = append(objs, sc.Objects...)
@@ -193,24 +196,16 @@ func unwrapPath(err error) error {
 }
 
 // includeNotes says what the included files held that is not simulated:
-// the kinds the cluster package does not model (and ConfigMaps and
-// Secrets, which it does not either), and files with no object.
+// the kinds the cluster package does not model and does not hold either
+// (cluster.HoldsKind: a CronJob, a HorizontalPodAutoscaler, a custom
+// resource are left out with this note), and files with no object.
 func includeNotes(in *input) []string {
 	var notes []string
 	for _, f := range in.empty {
 		notes = append(notes, f+": empty: no Kubernetes object in it")
 	}
-	kinds := slices.Clone(in.skipOrder)
-	counts := map[string]int{}
-	for k, n := range in.skipped {
-		counts[k] = n
-	}
-	if n := len(in.configMaps); n > 0 {
-		kinds, counts["ConfigMap"] = append(kinds, "ConfigMap"), n
-	}
-	if n := len(in.secrets); n > 0 {
-		kinds, counts["Secret"] = append(kinds, "Secret"), n
-	}
+	kinds := slices.DeleteFunc(slices.Clone(in.skipOrder), cluster.HoldsKind)
+	counts := in.skipped
 	if len(kinds) > 0 {
 		parts := make([]string, len(kinds))
 		for i, k := range kinds {

@@ -136,7 +136,7 @@ func TestSimulateJSONLines(t *testing.T) {
 		if err := json.Unmarshal(it, &tm); err != nil || tm.APIVersion == "" || tm.Kind == "" {
 			t.Errorf("items[%d] lacks apiVersion or kind: %.120s", i, it)
 		}
-		objs, err := api.Decode(it)
+		objs, err := api.DecodeAll(it)
 		if err != nil || len(objs) != 1 {
 			t.Errorf("items[%d] does not decode: %v", i, err)
 		}
