@@ -16,8 +16,8 @@ var ErrUnknownKind = errors.New("unknown kind")
 // *Namespace, *PodDisruptionBudget, *PriorityClass, *Eviction, *Service,
 // *Deployment, *ReplicaSet, *StatefulSet, *ControllerRevision,
 // *ReplicationController, *DaemonSet, *Job, *PersistentVolumeClaim,
-// *PersistentVolume, *StorageClass, *CSINode, *CSIDriver or
-// *VolumeAttachment.
+// *PersistentVolume, *StorageClass, *CSINode, *CSIDriver,
+// *VolumeAttachment or *LimitRange.
 type Object any
 
 // Decode reads a JSON document holding one object or a list and returns the
@@ -111,6 +111,8 @@ func newObject(kind string) func() any {
 		o = func() any { return &Node{} }
 	case "Namespace":
 		o = func() any { return &Namespace{} }
+	case "LimitRange":
+		o = func() any { return &LimitRange{} }
 	case "PodDisruptionBudget":
 		o = func() any { return &PodDisruptionBudget{} }
 	case "PriorityClass":

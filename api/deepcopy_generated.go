@@ -204,6 +204,17 @@ func (in *VolumeAttachment) DeepCopy() *VolumeAttachment {
 	return out
 }
 
+// DeepCopy returns a copy of the LimitRange sharing no memory with it (every
+// pointer, slice and map copied; nil for a nil receiver).
+func (in *LimitRange) DeepCopy() *LimitRange {
+	if in == nil {
+		return nil
+	}
+	out := new(LimitRange)
+	in.deepCopyInto(out)
+	return out
+}
+
 // DeepCopy returns a copy of the PodStatus sharing no memory with it (every
 // pointer, slice and map copied; nil for a nil receiver).
 func (in *PodStatus) DeepCopy() *PodStatus {
@@ -378,6 +389,12 @@ func (in *VolumeAttachment) deepCopyInto(out *VolumeAttachment) {
 	in.ObjectMeta.deepCopyInto(&out.ObjectMeta)
 	in.Spec.deepCopyInto(&out.Spec)
 	in.Status.deepCopyInto(&out.Status)
+}
+
+func (in *LimitRange) deepCopyInto(out *LimitRange) {
+	*out = *in
+	in.ObjectMeta.deepCopyInto(&out.ObjectMeta)
+	in.Spec.deepCopyInto(&out.Spec)
 }
 
 func (in *PodStatus) deepCopyInto(out *PodStatus) {
@@ -1215,6 +1232,16 @@ func (in *VolumeAttachmentStatus) deepCopyInto(out *VolumeAttachmentStatus) {
 	}
 }
 
+func (in *LimitRangeSpec) deepCopyInto(out *LimitRangeSpec) {
+	*out = *in
+	if in.Limits != nil {
+		out.Limits = make([]LimitRangeItem, len(in.Limits))
+		for i68 := range in.Limits {
+			in.Limits[i68].deepCopyInto(&out.Limits[i68])
+		}
+	}
+}
+
 func (in *ContainerStatus) deepCopyInto(out *ContainerStatus) {
 	*out = *in
 	in.State.deepCopyInto(&out.State)
@@ -1224,11 +1251,11 @@ func (in *ContainerStatus) deepCopyInto(out *ContainerStatus) {
 		*out.Started = *in.Started
 	}
 	if in.AllocatedResources != nil {
-		m68 := make(ResourceList, len(in.AllocatedResources))
-		for k69, v70 := range in.AllocatedResources {
-			m68[k69] = v70
+		m69 := make(ResourceList, len(in.AllocatedResources))
+		for k70, v71 := range in.AllocatedResources {
+			m69[k70] = v71
 		}
-		out.AllocatedResources = m68
+		out.AllocatedResources = m69
 	}
 	if in.Resources != nil {
 		out.Resources = new(ResourceRequirements)
@@ -1255,29 +1282,29 @@ func (in *NodeAllocatableResourceClaimStatus) deepCopyInto(out *NodeAllocatableR
 		copy(out.Containers, in.Containers)
 	}
 	if in.Resources != nil {
-		m71 := make(ResourceList, len(in.Resources))
-		for k72, v73 := range in.Resources {
-			m71[k72] = v73
+		m72 := make(ResourceList, len(in.Resources))
+		for k73, v74 := range in.Resources {
+			m72[k73] = v74
 		}
-		out.Resources = m71
+		out.Resources = m72
 	}
 }
 
 func (in *ResourceRequirements) deepCopyInto(out *ResourceRequirements) {
 	*out = *in
 	if in.Limits != nil {
-		m74 := make(ResourceList, len(in.Limits))
-		for k75, v76 := range in.Limits {
-			m74[k75] = v76
+		m75 := make(ResourceList, len(in.Limits))
+		for k76, v77 := range in.Limits {
+			m75[k76] = v77
 		}
-		out.Limits = m74
+		out.Limits = m75
 	}
 	if in.Requests != nil {
-		m77 := make(ResourceList, len(in.Requests))
-		for k78, v79 := range in.Requests {
-			m77[k78] = v79
+		m78 := make(ResourceList, len(in.Requests))
+		for k79, v80 := range in.Requests {
+			m78[k79] = v80
 		}
-		out.Requests = m77
+		out.Requests = m78
 	}
 	if in.Claims != nil {
 		out.Claims = make([]ResourceClaim, len(in.Claims))
@@ -1306,14 +1333,14 @@ func (in *Container) deepCopyInto(out *Container) {
 	}
 	if in.EnvFrom != nil {
 		out.EnvFrom = make([]EnvFromSource, len(in.EnvFrom))
-		for i80 := range in.EnvFrom {
-			in.EnvFrom[i80].deepCopyInto(&out.EnvFrom[i80])
+		for i81 := range in.EnvFrom {
+			in.EnvFrom[i81].deepCopyInto(&out.EnvFrom[i81])
 		}
 	}
 	if in.Env != nil {
 		out.Env = make([]EnvVar, len(in.Env))
-		for i81 := range in.Env {
-			in.Env[i81].deepCopyInto(&out.Env[i81])
+		for i82 := range in.Env {
+			in.Env[i82].deepCopyInto(&out.Env[i82])
 		}
 	}
 	in.Resources.deepCopyInto(&out.Resources)
@@ -1327,14 +1354,14 @@ func (in *Container) deepCopyInto(out *Container) {
 	}
 	if in.RestartPolicyRules != nil {
 		out.RestartPolicyRules = make([]ContainerRestartRule, len(in.RestartPolicyRules))
-		for i82 := range in.RestartPolicyRules {
-			in.RestartPolicyRules[i82].deepCopyInto(&out.RestartPolicyRules[i82])
+		for i83 := range in.RestartPolicyRules {
+			in.RestartPolicyRules[i83].deepCopyInto(&out.RestartPolicyRules[i83])
 		}
 	}
 	if in.VolumeMounts != nil {
 		out.VolumeMounts = make([]VolumeMount, len(in.VolumeMounts))
-		for i83 := range in.VolumeMounts {
-			in.VolumeMounts[i83].deepCopyInto(&out.VolumeMounts[i83])
+		for i84 := range in.VolumeMounts {
+			in.VolumeMounts[i84].deepCopyInto(&out.VolumeMounts[i84])
 		}
 	}
 	if in.VolumeDevices != nil {
@@ -1484,8 +1511,8 @@ func (in *PodDNSConfig) deepCopyInto(out *PodDNSConfig) {
 	}
 	if in.Options != nil {
 		out.Options = make([]PodDNSConfigOption, len(in.Options))
-		for i84 := range in.Options {
-			in.Options[i84].deepCopyInto(&out.Options[i84])
+		for i85 := range in.Options {
+			in.Options[i85].deepCopyInto(&out.Options[i85])
 		}
 	}
 }
@@ -1549,16 +1576,16 @@ func (in *NodeFeatures) deepCopyInto(out *NodeFeatures) {
 func (in *LabelSelector) deepCopyInto(out *LabelSelector) {
 	*out = *in
 	if in.MatchLabels != nil {
-		m85 := make(map[string]string, len(in.MatchLabels))
-		for k86, v87 := range in.MatchLabels {
-			m85[k86] = v87
+		m86 := make(map[string]string, len(in.MatchLabels))
+		for k87, v88 := range in.MatchLabels {
+			m86[k87] = v88
 		}
-		out.MatchLabels = m85
+		out.MatchLabels = m86
 	}
 	if in.MatchExpressions != nil {
 		out.MatchExpressions = make([]LabelSelectorRequirement, len(in.MatchExpressions))
-		for i88 := range in.MatchExpressions {
-			in.MatchExpressions[i88].deepCopyInto(&out.MatchExpressions[i88])
+		for i89 := range in.MatchExpressions {
+			in.MatchExpressions[i89].deepCopyInto(&out.MatchExpressions[i89])
 		}
 	}
 }
@@ -1613,8 +1640,8 @@ func (in *PodFailurePolicy) deepCopyInto(out *PodFailurePolicy) {
 	*out = *in
 	if in.Rules != nil {
 		out.Rules = make([]PodFailurePolicyRule, len(in.Rules))
-		for i89 := range in.Rules {
-			in.Rules[i89].deepCopyInto(&out.Rules[i89])
+		for i90 := range in.Rules {
+			in.Rules[i90].deepCopyInto(&out.Rules[i90])
 		}
 	}
 }
@@ -1623,8 +1650,8 @@ func (in *SuccessPolicy) deepCopyInto(out *SuccessPolicy) {
 	*out = *in
 	if in.Rules != nil {
 		out.Rules = make([]SuccessPolicyRule, len(in.Rules))
-		for i90 := range in.Rules {
-			in.Rules[i90].deepCopyInto(&out.Rules[i90])
+		for i91 := range in.Rules {
+			in.Rules[i91].deepCopyInto(&out.Rules[i91])
 		}
 	}
 }
@@ -1644,18 +1671,18 @@ func (in *UncountedTerminatedPods) deepCopyInto(out *UncountedTerminatedPods) {
 func (in *VolumeResourceRequirements) deepCopyInto(out *VolumeResourceRequirements) {
 	*out = *in
 	if in.Limits != nil {
-		m91 := make(ResourceList, len(in.Limits))
-		for k92, v93 := range in.Limits {
-			m91[k92] = v93
+		m92 := make(ResourceList, len(in.Limits))
+		for k93, v94 := range in.Limits {
+			m92[k93] = v94
 		}
-		out.Limits = m91
+		out.Limits = m92
 	}
 	if in.Requests != nil {
-		m94 := make(ResourceList, len(in.Requests))
-		for k95, v96 := range in.Requests {
-			m94[k95] = v96
+		m95 := make(ResourceList, len(in.Requests))
+		for k96, v97 := range in.Requests {
+			m95[k96] = v97
 		}
-		out.Requests = m94
+		out.Requests = m95
 	}
 }
 
@@ -1788,6 +1815,45 @@ func (in *VolumeError) deepCopyInto(out *VolumeError) {
 	if in.ErrorCode != nil {
 		out.ErrorCode = new(int32)
 		*out.ErrorCode = *in.ErrorCode
+	}
+}
+
+func (in *LimitRangeItem) deepCopyInto(out *LimitRangeItem) {
+	*out = *in
+	if in.Max != nil {
+		m98 := make(ResourceList, len(in.Max))
+		for k99, v100 := range in.Max {
+			m98[k99] = v100
+		}
+		out.Max = m98
+	}
+	if in.Min != nil {
+		m101 := make(ResourceList, len(in.Min))
+		for k102, v103 := range in.Min {
+			m101[k102] = v103
+		}
+		out.Min = m101
+	}
+	if in.Default != nil {
+		m104 := make(ResourceList, len(in.Default))
+		for k105, v106 := range in.Default {
+			m104[k105] = v106
+		}
+		out.Default = m104
+	}
+	if in.DefaultRequest != nil {
+		m107 := make(ResourceList, len(in.DefaultRequest))
+		for k108, v109 := range in.DefaultRequest {
+			m107[k108] = v109
+		}
+		out.DefaultRequest = m107
+	}
+	if in.MaxLimitRequestRatio != nil {
+		m110 := make(ResourceList, len(in.MaxLimitRequestRatio))
+		for k111, v112 := range in.MaxLimitRequestRatio {
+			m110[k111] = v112
+		}
+		out.MaxLimitRequestRatio = m110
 	}
 }
 
@@ -2056,8 +2122,8 @@ func (in *NodeAffinity) deepCopyInto(out *NodeAffinity) {
 	}
 	if in.PreferredDuringSchedulingIgnoredDuringExecution != nil {
 		out.PreferredDuringSchedulingIgnoredDuringExecution = make([]PreferredSchedulingTerm, len(in.PreferredDuringSchedulingIgnoredDuringExecution))
-		for i97 := range in.PreferredDuringSchedulingIgnoredDuringExecution {
-			in.PreferredDuringSchedulingIgnoredDuringExecution[i97].deepCopyInto(&out.PreferredDuringSchedulingIgnoredDuringExecution[i97])
+		for i113 := range in.PreferredDuringSchedulingIgnoredDuringExecution {
+			in.PreferredDuringSchedulingIgnoredDuringExecution[i113].deepCopyInto(&out.PreferredDuringSchedulingIgnoredDuringExecution[i113])
 		}
 	}
 }
@@ -2066,14 +2132,14 @@ func (in *PodAffinity) deepCopyInto(out *PodAffinity) {
 	*out = *in
 	if in.RequiredDuringSchedulingIgnoredDuringExecution != nil {
 		out.RequiredDuringSchedulingIgnoredDuringExecution = make([]PodAffinityTerm, len(in.RequiredDuringSchedulingIgnoredDuringExecution))
-		for i98 := range in.RequiredDuringSchedulingIgnoredDuringExecution {
-			in.RequiredDuringSchedulingIgnoredDuringExecution[i98].deepCopyInto(&out.RequiredDuringSchedulingIgnoredDuringExecution[i98])
+		for i114 := range in.RequiredDuringSchedulingIgnoredDuringExecution {
+			in.RequiredDuringSchedulingIgnoredDuringExecution[i114].deepCopyInto(&out.RequiredDuringSchedulingIgnoredDuringExecution[i114])
 		}
 	}
 	if in.PreferredDuringSchedulingIgnoredDuringExecution != nil {
 		out.PreferredDuringSchedulingIgnoredDuringExecution = make([]WeightedPodAffinityTerm, len(in.PreferredDuringSchedulingIgnoredDuringExecution))
-		for i99 := range in.PreferredDuringSchedulingIgnoredDuringExecution {
-			in.PreferredDuringSchedulingIgnoredDuringExecution[i99].deepCopyInto(&out.PreferredDuringSchedulingIgnoredDuringExecution[i99])
+		for i115 := range in.PreferredDuringSchedulingIgnoredDuringExecution {
+			in.PreferredDuringSchedulingIgnoredDuringExecution[i115].deepCopyInto(&out.PreferredDuringSchedulingIgnoredDuringExecution[i115])
 		}
 	}
 }
@@ -2082,14 +2148,14 @@ func (in *PodAntiAffinity) deepCopyInto(out *PodAntiAffinity) {
 	*out = *in
 	if in.RequiredDuringSchedulingIgnoredDuringExecution != nil {
 		out.RequiredDuringSchedulingIgnoredDuringExecution = make([]PodAffinityTerm, len(in.RequiredDuringSchedulingIgnoredDuringExecution))
-		for i100 := range in.RequiredDuringSchedulingIgnoredDuringExecution {
-			in.RequiredDuringSchedulingIgnoredDuringExecution[i100].deepCopyInto(&out.RequiredDuringSchedulingIgnoredDuringExecution[i100])
+		for i116 := range in.RequiredDuringSchedulingIgnoredDuringExecution {
+			in.RequiredDuringSchedulingIgnoredDuringExecution[i116].deepCopyInto(&out.RequiredDuringSchedulingIgnoredDuringExecution[i116])
 		}
 	}
 	if in.PreferredDuringSchedulingIgnoredDuringExecution != nil {
 		out.PreferredDuringSchedulingIgnoredDuringExecution = make([]WeightedPodAffinityTerm, len(in.PreferredDuringSchedulingIgnoredDuringExecution))
-		for i101 := range in.PreferredDuringSchedulingIgnoredDuringExecution {
-			in.PreferredDuringSchedulingIgnoredDuringExecution[i101].deepCopyInto(&out.PreferredDuringSchedulingIgnoredDuringExecution[i101])
+		for i117 := range in.PreferredDuringSchedulingIgnoredDuringExecution {
+			in.PreferredDuringSchedulingIgnoredDuringExecution[i117].deepCopyInto(&out.PreferredDuringSchedulingIgnoredDuringExecution[i117])
 		}
 	}
 }
@@ -2261,11 +2327,11 @@ func (in *LocalVolumeSource) deepCopyInto(out *LocalVolumeSource) {
 func (in *CSIPersistentVolumeSource) deepCopyInto(out *CSIPersistentVolumeSource) {
 	*out = *in
 	if in.VolumeAttributes != nil {
-		m102 := make(map[string]string, len(in.VolumeAttributes))
-		for k103, v104 := range in.VolumeAttributes {
-			m102[k103] = v104
+		m118 := make(map[string]string, len(in.VolumeAttributes))
+		for k119, v120 := range in.VolumeAttributes {
+			m118[k119] = v120
 		}
-		out.VolumeAttributes = m102
+		out.VolumeAttributes = m118
 	}
 	if in.ControllerPublishSecretRef != nil {
 		out.ControllerPublishSecretRef = new(SecretReference)
@@ -2293,8 +2359,8 @@ func (in *NodeSelector) deepCopyInto(out *NodeSelector) {
 	*out = *in
 	if in.NodeSelectorTerms != nil {
 		out.NodeSelectorTerms = make([]NodeSelectorTerm, len(in.NodeSelectorTerms))
-		for i105 := range in.NodeSelectorTerms {
-			in.NodeSelectorTerms[i105].deepCopyInto(&out.NodeSelectorTerms[i105])
+		for i121 := range in.NodeSelectorTerms {
+			in.NodeSelectorTerms[i121].deepCopyInto(&out.NodeSelectorTerms[i121])
 		}
 	}
 }
@@ -2319,8 +2385,8 @@ func (in *SecretVolumeSource) deepCopyInto(out *SecretVolumeSource) {
 	*out = *in
 	if in.Items != nil {
 		out.Items = make([]KeyToPath, len(in.Items))
-		for i106 := range in.Items {
-			in.Items[i106].deepCopyInto(&out.Items[i106])
+		for i122 := range in.Items {
+			in.Items[i122].deepCopyInto(&out.Items[i122])
 		}
 	}
 	if in.DefaultMode != nil {
@@ -2337,8 +2403,8 @@ func (in *DownwardAPIVolumeSource) deepCopyInto(out *DownwardAPIVolumeSource) {
 	*out = *in
 	if in.Items != nil {
 		out.Items = make([]DownwardAPIVolumeFile, len(in.Items))
-		for i107 := range in.Items {
-			in.Items[i107].deepCopyInto(&out.Items[i107])
+		for i123 := range in.Items {
+			in.Items[i123].deepCopyInto(&out.Items[i123])
 		}
 	}
 	if in.DefaultMode != nil {
@@ -2351,8 +2417,8 @@ func (in *ConfigMapVolumeSource) deepCopyInto(out *ConfigMapVolumeSource) {
 	*out = *in
 	if in.Items != nil {
 		out.Items = make([]KeyToPath, len(in.Items))
-		for i108 := range in.Items {
-			in.Items[i108].deepCopyInto(&out.Items[i108])
+		for i124 := range in.Items {
+			in.Items[i124].deepCopyInto(&out.Items[i124])
 		}
 	}
 	if in.DefaultMode != nil {
@@ -2369,8 +2435,8 @@ func (in *ProjectedVolumeSource) deepCopyInto(out *ProjectedVolumeSource) {
 	*out = *in
 	if in.Sources != nil {
 		out.Sources = make([]VolumeProjection, len(in.Sources))
-		for i109 := range in.Sources {
-			in.Sources[i109].deepCopyInto(&out.Sources[i109])
+		for i125 := range in.Sources {
+			in.Sources[i125].deepCopyInto(&out.Sources[i125])
 		}
 	}
 	if in.DefaultMode != nil {
@@ -2398,11 +2464,11 @@ func (in *CSIVolumeSource) deepCopyInto(out *CSIVolumeSource) {
 		*out.FSType = *in.FSType
 	}
 	if in.VolumeAttributes != nil {
-		m110 := make(map[string]string, len(in.VolumeAttributes))
-		for k111, v112 := range in.VolumeAttributes {
-			m110[k111] = v112
+		m126 := make(map[string]string, len(in.VolumeAttributes))
+		for k127, v128 := range in.VolumeAttributes {
+			m126[k127] = v128
 		}
-		out.VolumeAttributes = m110
+		out.VolumeAttributes = m126
 	}
 	if in.NodePublishSecretRef != nil {
 		out.NodePublishSecretRef = new(LocalObjectReference)
@@ -2596,14 +2662,14 @@ func (in *NodeSelectorTerm) deepCopyInto(out *NodeSelectorTerm) {
 	*out = *in
 	if in.MatchExpressions != nil {
 		out.MatchExpressions = make([]NodeSelectorRequirement, len(in.MatchExpressions))
-		for i113 := range in.MatchExpressions {
-			in.MatchExpressions[i113].deepCopyInto(&out.MatchExpressions[i113])
+		for i129 := range in.MatchExpressions {
+			in.MatchExpressions[i129].deepCopyInto(&out.MatchExpressions[i129])
 		}
 	}
 	if in.MatchFields != nil {
 		out.MatchFields = make([]NodeSelectorRequirement, len(in.MatchFields))
-		for i114 := range in.MatchFields {
-			in.MatchFields[i114].deepCopyInto(&out.MatchFields[i114])
+		for i130 := range in.MatchFields {
+			in.MatchFields[i130].deepCopyInto(&out.MatchFields[i130])
 		}
 	}
 }
@@ -2656,13 +2722,13 @@ func (in *PersistentVolumeClaimTemplate) deepCopyInto(out *PersistentVolumeClaim
 	*out = *in
 	in.ObjectMeta.deepCopyInto(&out.ObjectMeta)
 	if in.Spec != nil {
-		m115 := make(map[string]any, len(in.Spec))
-		for k116, v117 := range in.Spec {
-			c118 := v117
-			c118 = deepCopyJSONValue(v117)
-			m115[k116] = c118
+		m131 := make(map[string]any, len(in.Spec))
+		for k132, v133 := range in.Spec {
+			c134 := v133
+			c134 = deepCopyJSONValue(v133)
+			m131[k132] = c134
 		}
-		out.Spec = m115
+		out.Spec = m131
 	}
 }
 
@@ -2734,8 +2800,8 @@ func (in *SecretProjection) deepCopyInto(out *SecretProjection) {
 	*out = *in
 	if in.Items != nil {
 		out.Items = make([]KeyToPath, len(in.Items))
-		for i119 := range in.Items {
-			in.Items[i119].deepCopyInto(&out.Items[i119])
+		for i135 := range in.Items {
+			in.Items[i135].deepCopyInto(&out.Items[i135])
 		}
 	}
 	if in.Optional != nil {
@@ -2748,8 +2814,8 @@ func (in *DownwardAPIProjection) deepCopyInto(out *DownwardAPIProjection) {
 	*out = *in
 	if in.Items != nil {
 		out.Items = make([]DownwardAPIVolumeFile, len(in.Items))
-		for i120 := range in.Items {
-			in.Items[i120].deepCopyInto(&out.Items[i120])
+		for i136 := range in.Items {
+			in.Items[i136].deepCopyInto(&out.Items[i136])
 		}
 	}
 }
@@ -2758,8 +2824,8 @@ func (in *ConfigMapProjection) deepCopyInto(out *ConfigMapProjection) {
 	*out = *in
 	if in.Items != nil {
 		out.Items = make([]KeyToPath, len(in.Items))
-		for i121 := range in.Items {
-			in.Items[i121].deepCopyInto(&out.Items[i121])
+		for i137 := range in.Items {
+			in.Items[i137].deepCopyInto(&out.Items[i137])
 		}
 	}
 	if in.Optional != nil {

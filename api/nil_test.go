@@ -240,6 +240,7 @@ var nilCases = map[string]func(t *testing.T){
 		}
 	},
 	"DefaultCSIDriver":             func(t *testing.T) { api.DefaultCSIDriver(nil) },
+	"DefaultLimitRange":            func(t *testing.T) { api.DefaultLimitRange(nil) },
 	"DefaultDaemonSet":             func(t *testing.T) { api.DefaultDaemonSet(nil) },
 	"DefaultDeployment":            func(t *testing.T) { api.DefaultDeployment(nil) },
 	"DefaultJob":                   func(t *testing.T) { api.DefaultJob(nil) },

@@ -59,16 +59,17 @@ func (m *Machine) runReplicaSets(now time.Time) error {
 		in := workloads.ReplicaSetInput{
 			ReplicaSet: rs, PodEvents: m.rsEvents.take(), OtherReplicaSets: others,
 		}
-		if err := m.admitsReplica(rs); err != nil {
+		refused := m.admitsReplica(rs)
+		if refused != nil {
 			zero := 0
-			in.AcceptCreates, in.CreateError = &zero, err
+			in.AcceptCreates, in.CreateError = &zero, m.refusedReplica(rs, refused)
 		}
 		sync, err := stepMachine(m, "replicaset-controller", key, m.rsc, in, now)
 		if err != nil {
 			m.rec.scenario(now, "Warning", "SyncFailed", objRef("ReplicaSet", rs.Namespace, rs.Name), err.Error())
 			continue
 		}
-		if err := m.replicaSetWrites(rs, sync, now); err != nil {
+		if err := m.replicaSetWrites(rs, sync, refused, now); err != nil {
 			return err
 		}
 	}
@@ -81,9 +82,9 @@ func (m *Machine) runReplicaSets(now time.Time) error {
 // succeed, as it does from the API's answers: every replica of a sync is
 // the same pod but for its generated name, so all pass or all fail.
 //
-// The verdict is kept per set until its generation (its template) or the
-// PriorityClasses change: nothing else it reads does (the generated name's
-// suffix is always valid).
+// The verdict is kept per set until its generation (its template), the
+// PriorityClasses or the LimitRanges change: nothing else it reads does
+// (the generated name's suffix is always valid).
 func (m *Machine) admitsReplica(rs *api.ReplicaSet) error {
 	if ns, _ := m.store.get("Namespace", rs.Namespace).(*api.Namespace); ns.Terminating() {
 		return namespace.Admit(ns, resourceOf("Pod").String(), rs.Name+"-")
@@ -107,7 +108,26 @@ type admitVerdict struct {
 	err         error
 }
 
-func (m *Machine) admitReplica(rs *api.ReplicaSet) error {
+// refusedReplica is the error of one refused create of a replica of rs
+// whose verdict is refused: a refusal after the API server generated the
+// pod's name (validation, LimitRanger) names a new pod each time, as each
+// request's random suffix does upstream; one before it (NamespaceLifecycle,
+// naming the generateName) is the verdict itself.
+func (m *Machine) refusedReplica(rs *api.ReplicaSet, refused error) error {
+	if errors.Is(refused, namespace.ErrTerminating) {
+		return refused
+	}
+	if err := m.admitReplicaAs(rs, m.store.refusedName("Pod", rs.Namespace, rs.Name+"-")); err != nil {
+		return err
+	}
+	return refused
+}
+
+func (m *Machine) admitReplica(rs *api.ReplicaSet) error { return m.admitReplicaAs(rs, "") }
+
+// admitReplicaAs is admitReplica for a replica named name ("": the name
+// the API server would generate now).
+func (m *Machine) admitReplicaAs(rs *api.ReplicaSet, name string) error {
 	ref := workloads.NewControllerRef(&rs.ObjectMeta, "apps/v1", "ReplicaSet")
 	p, err := workloads.CreatePodFromTemplate(&rs.Spec.Template, rs.Name, "", &ref)
 	if err != nil {
@@ -117,6 +137,9 @@ func (m *Machine) admitReplica(rs *api.ReplicaSet) error {
 		return err
 	}
 	p.Namespace = rs.Namespace
+	if name != "" {
+		p.Name = name
+	}
 	if p.Name == "" {
 		p.Name = m.store.generatedName("Pod", p.Namespace, p.GenerateName)
 	}
@@ -124,7 +147,10 @@ func (m *Machine) admitReplica(rs *api.ReplicaSet) error {
 	return err
 }
 
-func (m *Machine) replicaSetWrites(rs *api.ReplicaSet, sync workloads.ReplicaSetSync, now time.Time) error {
+// replicaSetWrites carries out a sync's writes and records its Events;
+// refused is the verdict on the sync's creates (admitsReplica): each
+// refused create after the first names a new pod (refusedReplica).
+func (m *Machine) replicaSetWrites(rs *api.ReplicaSet, sync workloads.ReplicaSetSync, refused error, now time.Time) error {
 	ref := workloads.NewControllerRef(&rs.ObjectMeta, "apps/v1", "ReplicaSet")
 	for _, p := range sync.Adopted {
 		if err := m.patchPodMeta(p.Key(), p.UID, func(meta *api.ObjectMeta) {
@@ -155,8 +181,16 @@ func (m *Machine) replicaSetWrites(rs *api.ReplicaSet, sync workloads.ReplicaSet
 			return err
 		}
 	}
+	failed := 0
 	for i := range sync.Events {
-		m.rec.event(now, &sync.Events[i])
+		e := &sync.Events[i]
+		if refused != nil && e.Reason == workloads.ReasonFailedCreate {
+			if failed++; failed > 1 {
+				fresh := workloads.PodCreateFailedEvent(e.Regarding, e.Source, m.refusedReplica(rs, refused))
+				e = &fresh
+			}
+		}
+		m.rec.event(now, e)
 	}
 	if sync.StatusUpdated {
 		if err := m.writeStatus("ReplicaSet", objectKey(&rs.ObjectMeta), rs.UID, func(o api.Object) {

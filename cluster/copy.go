@@ -55,6 +55,8 @@ func deepCopy(o api.Object) api.Object {
 		return x.DeepCopy()
 	case *api.VolumeAttachment:
 		return x.DeepCopy()
+	case *api.LimitRange:
+		return x.DeepCopy()
 	case *api.Unstructured:
 		return x.DeepCopy()
 	}

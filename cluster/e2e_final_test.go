@@ -334,6 +334,8 @@ func normalizeFinal(kind, field string, v any) any {
 			})
 		}
 		return out
+	case string:
+		return refusedPodName(x)
 	}
 	return v
 }

@@ -915,8 +915,17 @@ func (n *namer) normalize(s, self string, wild bool) string {
 // simulation, so both read "<uid>".
 var uidRE = regexp.MustCompile(`\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)
 
+// refusedRE matches a pod a create request named and the API server
+// refused after generating its name: the random suffix is a coin toss
+// upstream and a counter in the simulation, and no such pod exists to
+// pair by what happens to it.
+var refusedRE = regexp.MustCompile(`(pods "[a-z0-9.-]+-)[bcdfghjklmnpqrstvwxz2456789]{5}(" is (?:forbidden|invalid))`)
+
+// refusedPodName writes a refused pod's generated suffix as <refused>.
+func refusedPodName(s string) string { return refusedRE.ReplaceAllString(s, "${1}<refused>$2") }
+
 func (n *namer) key(r cluster.Record) string {
-	msg := uidRE.ReplaceAllString(n.normalize(r.Message, "", false), "<uid>")
+	msg := refusedPodName(uidRE.ReplaceAllString(n.normalize(r.Message, "", false), "<uid>"))
 	if r.Reason == "DrainFailed" {
 		msg = sortedErrorList(msg)
 	}

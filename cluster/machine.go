@@ -609,7 +609,7 @@ func (m *Machine) Objects() []api.Object {
 }
 
 // objectKinds is the order of kinds in Objects.
-var objectKinds = []string{"Namespace", "PriorityClass", "StorageClass", "CSIDriver", "Node", "CSINode",
+var objectKinds = []string{"Namespace", "PriorityClass", "StorageClass", "CSIDriver", "LimitRange", "Node", "CSINode",
 	"PersistentVolume", "PersistentVolumeClaim", "Deployment", "ReplicaSet", "StatefulSet", "ControllerRevision",
 	"DaemonSet", "Job", "PodDisruptionBudget", "Service", "Pod", "VolumeAttachment"}
 
@@ -875,6 +875,8 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 		return nil // the attach-detach controller's alone (storageDeliver)
 	case *api.Unstructured:
 		return nil // no component reads the kinds the cluster holds inert
+	case *api.LimitRange:
+		return nil // read by the API server's admission alone
 	case *api.PodDisruptionBudget:
 		m.pdbDirty[w.Key] = true
 		if w.Type == watchDeleted {

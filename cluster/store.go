@@ -57,9 +57,12 @@ type store struct {
 	lent    []watchEvent // the array drainWatch last returned
 	tolSecs admission.TolerationSeconds
 	index   storeIndex
-	// classWrites counts the writes of PriorityClasses, the one kind pod
-	// admission reads.
+	// classWrites counts the writes of PriorityClasses and LimitRanges,
+	// the kinds pod admission reads.
 	classWrites uint64
+	// refusedNames counts the names generated for refused creates
+	// (refusedName).
+	refusedNames uint64
 	// nodeList is every Node by name (nodes), nil when stale; nodePos
 	// each one's position. A write of a node already listed replaces it in
 	// place.
@@ -122,6 +125,8 @@ func objectMeta(o api.Object) (string, *api.ObjectMeta) {
 		return "CSIDriver", &o.ObjectMeta
 	case *api.VolumeAttachment:
 		return "VolumeAttachment", &o.ObjectMeta
+	case *api.LimitRange:
+		return "LimitRange", &o.ObjectMeta
 	case *api.Unstructured:
 		if o.Kind == "" {
 			return "", nil
@@ -206,7 +211,7 @@ func (s *store) put(kind, key string, o api.Object, typ watchType, old api.Objec
 		s.objs[kind] = map[string]api.Object{}
 	}
 	prev, existed := s.objs[kind][key]
-	if kind == "PriorityClass" {
+	if kind == "PriorityClass" || kind == "LimitRange" {
 		s.classWrites++
 	}
 	if typ == watchDeleted {
@@ -284,6 +289,22 @@ func (s *store) generatedName(kind, namespace, prefix string) string {
 	}
 }
 
+// refusedName is a name the API server generates from prefix for a create
+// it then refuses: a new one each time (the store's count of them salts
+// it), never the name an accepted create gets.
+func (s *store) refusedName(kind, namespace, prefix string) string {
+	s.refusedNames++
+	h := fnv.New64a()
+	fmt.Fprintf(h, "refused/%s/%s/%s/%d", kind, namespace, prefix, s.refusedNames)
+	v := h.Sum64()
+	b := make([]byte, 5)
+	for j := range b {
+		b[j] = nameSuffixAlphabet[v%uint64(len(nameSuffixAlphabet))]
+		v /= uint64(len(nameSuffixAlphabet))
+	}
+	return prefix + string(b)
+}
+
 // create stores a new object as kube-apiserver does: name from
 // generateName, API defaulting, admission (pods, Nodes: TaintNodesByCondition)
 // and validation (pods), a uid,
@@ -299,11 +320,12 @@ func (s *store) create(o api.Object, now time.Time) (api.Object, error) {
 		return nil, err
 	}
 	_, m = objectMeta(o)
+	admitName := cmp.Or(m.Name, m.GenerateName) // the name admission plugins see
 	if m.Namespace != "" && !clusterScoped[kind] {
 		// NamespaceLifecycle (a mutating plugin: before the name is
 		// generated, so a generateName create is named by its prefix).
 		ns, _ := s.objs["Namespace"][m.Namespace].(*api.Namespace)
-		if err := namespace.Admit(ns, resourceOf(kind).String(), cmp.Or(m.Name, m.GenerateName)); err != nil {
+		if err := namespace.Admit(ns, resourceOf(kind).String(), admitName); err != nil {
 			return nil, err
 		}
 	}
@@ -324,11 +346,18 @@ func (s *store) create(o api.Object, now time.Time) (api.Object, error) {
 			return nil, err
 		}
 		o, m = p, &p.ObjectMeta
+	case *api.LimitRange:
+		api.DefaultLimitRange(x)
 	case *api.Node:
 		x.Spec.Taints = admission.NodeCreateTaints(x) // TaintNodesByCondition
 	case *api.PersistentVolumeClaim, *api.PersistentVolume, *api.StorageClass, *api.CSIDriver:
 		defaultStorage(x)
 		s.admitStorage(x)
+		if pvc, ok := x.(*api.PersistentVolumeClaim); ok {
+			if err := admission.LimitRangerCheckClaim(pvc, s.limitRanges(pvc.Namespace)); err != nil {
+				return nil, err
+			}
+		}
 	case *api.PriorityClass:
 		if err := admitPriorityClass(x); err != nil {
 			return nil, err
@@ -364,11 +393,16 @@ func (s *store) create(o api.Object, now time.Time) (api.Object, error) {
 var generationKinds = map[string]bool{"Pod": true, "Deployment": true, "ReplicaSet": true, "StatefulSet": true,
 	"DaemonSet": true, "Job": true, "PodDisruptionBudget": true, "PriorityClass": true}
 
-// admitPod runs a pod create through defaulting, the Priority,
-// DefaultTolerationSeconds and PodTopologyLabels admission plugins, validation and the registry's
-// PrepareForCreate, returning the pod as it would be stored.
+// admitPod runs a pod create through defaulting, the LimitRanger,
+// Priority, DefaultTolerationSeconds and PodTopologyLabels admission
+// plugins, validation, LimitRanger's validation and the registry's
+// PrepareForCreate, returning the pod as it would be stored. LimitRanger
+// validates after the name is generated, so its refusal names the pod by
+// its name.
 func (s *store) admitPod(p *api.Pod) (*api.Pod, error) {
 	api.DefaultPod(p)
+	ranges := s.limitRanges(p.Namespace)
+	admission.LimitRangerDefaults(p, ranges)
 	var classes []api.PriorityClass
 	for _, o := range s.list("PriorityClass") {
 		classes = append(classes, *o.(*api.PriorityClass))
@@ -386,7 +420,18 @@ func (s *store) admitPod(p *api.Pod) (*api.Pod, error) {
 	if errs := validation.ValidatePodCreate(p); len(errs) > 0 {
 		return nil, errors.New(validation.InvalidObjectMessage("Pod", "", p.Name, errs))
 	}
+	if err := admission.LimitRangerCheck(p, p.Name, ranges); err != nil {
+		return nil, err
+	}
 	return validation.PrepareForCreate(p), nil
+}
+
+// limitRanges are the LimitRanges of namespace, by name.
+func (s *store) limitRanges(namespace string) []*api.LimitRange {
+	if namespace == "" {
+		return nil
+	}
+	return objectsOf[*api.LimitRange](s, "LimitRange", s.namespaceKeys("LimitRange", namespace))
 }
 
 // update replaces a stored object with o (matched by kind and key), giving
@@ -415,6 +460,8 @@ func (s *store) update(o api.Object) (api.Object, error) {
 		}
 	case *api.Namespace:
 		namespace.PrepareForUpdate(x, old.(*api.Namespace))
+	case *api.LimitRange:
+		api.DefaultLimitRange(x)
 	case *api.Pod:
 		prev := old.(*api.Pod)
 		if errs := validation.ValidatePodUpdate(x, prev); len(errs) > 0 {

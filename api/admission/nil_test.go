@@ -28,6 +28,20 @@ var nilCases = map[string]func(t *testing.T){
 			t.Errorf("got %v, want nil", got)
 		}
 	},
+	"LimitRangerDefaults": func(t *testing.T) {
+		admission.LimitRangerDefaults(nil, []*api.LimitRange{nil})
+		p := &api.Pod{}
+		admission.LimitRangerDefaults(p, []*api.LimitRange{nil})
+		niltest.Zero(t, p.Annotations)
+	},
+	"LimitRangerCheck": func(t *testing.T) {
+		niltest.Zero(t, admission.LimitRangerCheck(nil, "p", []*api.LimitRange{{}}))
+		niltest.Zero(t, admission.LimitRangerCheck(&api.Pod{}, "p", []*api.LimitRange{nil}))
+	},
+	"LimitRangerCheckClaim": func(t *testing.T) {
+		niltest.Zero(t, admission.LimitRangerCheckClaim(nil, []*api.LimitRange{{}}))
+		niltest.Zero(t, admission.LimitRangerCheckClaim(&api.PersistentVolumeClaim{}, []*api.LimitRange{nil}))
+	},
 	"AdmitPriorityClass": func(t *testing.T) {
 		niltest.Invalid(t, admission.AdmitPriorityClass(nil, nil), api.ErrInvalidInput, "PriorityClass")
 		pc := &api.PriorityClass{ObjectMeta: api.ObjectMeta{Name: "high"}, Value: 1000, GlobalDefault: true}

@@ -136,3 +136,37 @@ func TestBadInputLines(t *testing.T) {
 		}
 	}
 }
+
+// A manifest pod is admitted as the API server would admit it in its
+// namespace: the LimitRanges read give it their defaults, and one that
+// breaks a range is refused by LimitRanger.
+func TestExplainLimitRange(t *testing.T) {
+	in := `apiVersion: v1
+kind: LimitRange
+metadata: {name: limits, namespace: shop}
+spec:
+  limits:
+  - {type: Container, default: {cpu: 500m}, defaultRequest: {cpu: 250m}, max: {cpu: "1"}}
+---
+{apiVersion: v1, kind: Pod, metadata: {name: small, namespace: shop}, spec: {containers: [{name: c, image: nginx}]}}
+---
+{apiVersion: v1, kind: Pod, metadata: {name: big, namespace: shop}, spec: {containers: [{name: c, image: nginx, resources: {limits: {cpu: "2"}}}]}}
+---
+{apiVersion: v1, kind: Pod, metadata: {name: elsewhere, namespace: other}, spec: {containers: [{name: c, image: nginx}]}}
+`
+	out := runTranscript([]string{"-"}, in)
+	section := func(name string) string {
+		_, after, _ := strings.Cut(out, "== Pod "+name+" ")
+		before, _, _ := strings.Cut(after, "\n== Pod ")
+		return before
+	}
+	if s := section("shop/small"); !strings.Contains(s, "requests  cpu 250m") || !strings.Contains(s, "limits    cpu 500m") {
+		t.Errorf("shop/small was not given the range's defaults:\n%s", s)
+	}
+	if s := section("shop/big"); !strings.Contains(s, `LimitRanger admission: pods "big" is forbidden: maximum cpu usage per Container is 1, but limit is 2`) {
+		t.Errorf("shop/big was not refused by LimitRanger:\n%s", s)
+	}
+	if s := section("other/elsewhere"); !strings.Contains(s, "requests  none") {
+		t.Errorf("a range of another namespace applied to other/elsewhere:\n%s", s)
+	}
+}

@@ -28,7 +28,7 @@ func writeMermaid(b *strings.Builder, r *report) {
 	if len(r.findings) > 0 || r.admission != nil {
 		b.WriteString("The API server would refuse it:\n\n")
 		if r.admission != nil {
-			fmt.Fprintf(b, "- Priority admission: %s\n", mdEscape(r.admission.Error()))
+			fmt.Fprintf(b, "- %s admission: %s\n", r.admissionPlugin, mdEscape(r.admission.Error()))
 		}
 		for _, f := range r.findings {
 			fmt.Fprintf(b, "- %s\n", mdEscape(f.Error()))

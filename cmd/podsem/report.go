@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -28,7 +29,8 @@ type world struct {
 	workloads  scheduling.SpreadWorkloads
 	controls   disruption.Controllers
 	namespaces []*api.Namespace
-	storage    []api.Object // claims, volumes, classes, CSI nodes and drivers, for the scheduler
+	limits     map[string][]*api.LimitRange // by namespace, API-defaulted
+	storage    []api.Object                 // claims, volumes, classes, CSI nodes and drivers, for the scheduler
 	lookup     downward.Objects
 	// budgets are the PodDisruptionBudgets with the status they have now:
 	// as read when they carry one, else as the disruption controller
@@ -62,6 +64,13 @@ func newWorld(in *input, now time.Time) *world {
 			w.classes = append(w.classes, *o)
 		case *api.Namespace:
 			w.namespaces = append(w.namespaces, o)
+		case *api.LimitRange:
+			lr := o.DeepCopy()
+			api.DefaultLimitRange(lr)
+			if w.limits == nil {
+				w.limits = map[string][]*api.LimitRange{}
+			}
+			w.limits[lr.Namespace] = append(w.limits[lr.Namespace], lr)
 		case *api.Service:
 			w.workloads.Services = append(w.workloads.Services, o)
 		case *api.ReplicationController:
@@ -114,6 +123,8 @@ func defaultNamespace(in *input) {
 			m = &o.ObjectMeta
 		case *api.Eviction:
 			m = &o.ObjectMeta
+		case *api.LimitRange:
+			m = &o.ObjectMeta
 		}
 		if m != nil && m.Namespace == "" {
 			m.Namespace = "default"
@@ -163,12 +174,17 @@ type report struct {
 	origin string
 	// stored is the pod as the API server would store it: defaulted
 	// (api.DefaultPod), its priority resolved by the Priority admission
-	// plugin when spec.priority is unset, phase Pending when it has no
-	// status, and the affinity label keys merged.
-	stored    *api.Pod
-	priority  string // how the priority was set
-	admission error
-	findings  api.FieldErrors
+	// plugin when spec.priority is unset, and, when it has no status (it
+	// was never created), its resources defaulted by the LimitRanger
+	// admission plugin from the LimitRanges read for its namespace, phase
+	// Pending; the affinity label keys merged.
+	stored   *api.Pod
+	priority string // how the priority was set
+	// admission is an admission plugin's refusal, admissionPlugin the
+	// plugin's name (Priority, LimitRanger).
+	admission       error
+	admissionPlugin string
+	findings        api.FieldErrors
 	// privileged is true when the pod was read from a cluster and is
 	// accepted only because explain assumed that cluster's API server runs
 	// with --allow-privileged=true (kube-apiserver's default is false).
@@ -309,7 +325,7 @@ func (w *world) store(r *report, pod *api.Pod) *api.Pod {
 		classes := append(api.SystemPriorityClasses(), w.classes...)
 		pr, err := admission.ResolvePriority(p, classes)
 		if err != nil {
-			r.admission = err
+			r.admission, r.admissionPlugin = err, "Priority"
 		} else {
 			pr.Apply(p)
 			if pr.ClassName != "" {
@@ -323,8 +339,13 @@ func (w *world) store(r *report, pod *api.Pod) *api.Pod {
 	}
 	if p.Status.Phase == "" {
 		// A pod that was never created has no status: store it as the
-		// API server's create path does (Pending, its QoS class, label
-		// keys merged).
+		// API server's create path does (its namespace's LimitRanges,
+		// Pending, its QoS class, label keys merged).
+		ranges := w.limits[p.Namespace]
+		admission.LimitRangerDefaults(p, ranges)
+		if err := admission.LimitRangerCheck(p, cmp.Or(p.Name, p.GenerateName), ranges); err != nil && r.admission == nil {
+			r.admission, r.admissionPlugin = err, "LimitRanger"
+		}
 		return validation.PrepareForCreate(p)
 	}
 	return validation.MergeAffinityLabelKeys(p)

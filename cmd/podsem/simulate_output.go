@@ -213,7 +213,7 @@ var apiVersions = map[string]string{
 	"PodDisruptionBudget": "policy/v1", "Eviction": "policy/v1", "PriorityClass": "scheduling.k8s.io/v1",
 	"StorageClass": "storage.k8s.io/v1", "CSINode": "storage.k8s.io/v1", "CSIDriver": "storage.k8s.io/v1",
 	"VolumeAttachment": "storage.k8s.io/v1", "Lease": "coordination.k8s.io/v1",
-	"EndpointSlice": "discovery.k8s.io/v1", "ServiceAccount": "v1", "Endpoints": "v1", "PodTemplate": "v1",
+	"EndpointSlice": "discovery.k8s.io/v1", "ServiceAccount": "v1", "Endpoints": "v1", "PodTemplate": "v1", "LimitRange": "v1",
 	"Role": "rbac.authorization.k8s.io/v1", "RoleBinding": "rbac.authorization.k8s.io/v1",
 	"ClusterRole": "rbac.authorization.k8s.io/v1", "ClusterRoleBinding": "rbac.authorization.k8s.io/v1",
 	"Ingress": "networking.k8s.io/v1", "IngressClass": "networking.k8s.io/v1", "NetworkPolicy": "networking.k8s.io/v1",

@@ -19,7 +19,7 @@ func writeText(b *strings.Builder, r *report, now time.Time) {
 
 	b.WriteString("\nvalidation (the API server's checks on create, after v1 defaulting)\n")
 	if r.admission != nil {
-		fmt.Fprintf(b, "  Priority admission: %v\n", r.admission)
+		fmt.Fprintf(b, "  %s admission: %v\n", r.admissionPlugin, r.admission)
 	}
 	if len(r.findings) == 0 {
 		b.WriteString("  no findings: the API server accepts the pod\n")
