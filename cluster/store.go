@@ -272,13 +272,7 @@ func (s *store) generatedName(kind, namespace, prefix string) string {
 	for i := 0; ; i++ {
 		h := fnv.New64a()
 		fmt.Fprintf(h, "%s/%s/%s/%d/%d", kind, namespace, prefix, s.uids, i)
-		v := h.Sum64()
-		b := make([]byte, 5)
-		for j := range b {
-			b[j] = nameSuffixAlphabet[v%uint64(len(nameSuffixAlphabet))]
-			v /= uint64(len(nameSuffixAlphabet))
-		}
-		name := prefix + string(b)
+		name := prefix + nameSuffix(h.Sum64())
 		key := name
 		if namespace != "" {
 			key = namespace + "/" + name
@@ -296,13 +290,18 @@ func (s *store) refusedName(kind, namespace, prefix string) string {
 	s.refusedNames++
 	h := fnv.New64a()
 	fmt.Fprintf(h, "refused/%s/%s/%s/%d", kind, namespace, prefix, s.refusedNames)
-	v := h.Sum64()
+	return prefix + nameSuffix(h.Sum64())
+}
+
+// nameSuffix is a generated name's 5-character suffix, in the API
+// server's alphabet, from a hash.
+func nameSuffix(v uint64) string {
 	b := make([]byte, 5)
 	for j := range b {
 		b[j] = nameSuffixAlphabet[v%uint64(len(nameSuffixAlphabet))]
 		v /= uint64(len(nameSuffixAlphabet))
 	}
-	return prefix + string(b)
+	return string(b)
 }
 
 // create stores a new object as kube-apiserver does: name from

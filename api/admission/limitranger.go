@@ -169,11 +169,11 @@ func LimitRangerCheckClaim(pvc *api.PersistentVolumeClaim, ranges []*api.LimitRa
 				}
 			}
 			for _, k := range slices.Sorted(maps.Keys(it.Max)) {
+				// The max bounds the request: a claim's limits are not read.
 				r, ok := req[k]
-				switch {
-				case !ok:
+				if !ok {
 					errs = append(errs, fmt.Sprintf("maximum %s usage per %s is %s.  No request is specified", k, typ, it.Max[k].String()))
-				case milliCompare(r, api.Quantity{}, it.Max[k]).req > milliCompare(r, api.Quantity{}, it.Max[k]).enforced:
+				} else if c := milliCompare(r, api.Quantity{}, it.Max[k]); c.req > c.enforced {
 					errs = append(errs, fmt.Sprintf("maximum %s usage per %s is %s, but request is %s", k, typ, it.Max[k].String(), r.String()))
 				}
 			}
