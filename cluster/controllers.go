@@ -83,8 +83,8 @@ func (m *Machine) runReplicaSets(now time.Time) error {
 // the same pod but for its generated name, so all pass or all fail.
 //
 // The verdict is kept per set until its generation (its template), the
-// PriorityClasses or the LimitRanges change: nothing else it reads does
-// (the generated name's suffix is always valid).
+// PriorityClasses, the LimitRanges or the Namespaces change: nothing else
+// it reads does (the generated name's suffix is always valid).
 func (m *Machine) admitsReplica(rs *api.ReplicaSet) error {
 	if ns, _ := m.store.get("Namespace", rs.Namespace).(*api.Namespace); ns.Terminating() {
 		return namespace.Admit(ns, resourceOf("Pod").String(), rs.Name+"-")

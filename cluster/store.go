@@ -11,6 +11,7 @@ import (
 
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/api/admission"
+	"github.com/podsem/podsem/api/admission/podsecurity"
 	"github.com/podsem/podsem/api/validation"
 	"github.com/podsem/podsem/namespace"
 	"github.com/podsem/podsem/termination"
@@ -57,8 +58,8 @@ type store struct {
 	lent    []watchEvent // the array drainWatch last returned
 	tolSecs admission.TolerationSeconds
 	index   storeIndex
-	// classWrites counts the writes of PriorityClasses and LimitRanges,
-	// the kinds pod admission reads.
+	// classWrites counts the writes of PriorityClasses, LimitRanges and
+	// Namespaces (Pod Security's labels), the kinds pod admission reads.
 	classWrites uint64
 	// refusedNames counts the names generated for refused creates
 	// (refusedName).
@@ -211,7 +212,7 @@ func (s *store) put(kind, key string, o api.Object, typ watchType, old api.Objec
 		s.objs[kind] = map[string]api.Object{}
 	}
 	prev, existed := s.objs[kind][key]
-	if kind == "PriorityClass" || kind == "LimitRange" {
+	if kind == "PriorityClass" || kind == "LimitRange" || kind == "Namespace" {
 		s.classWrites++
 	}
 	if typ == watchDeleted {
@@ -394,8 +395,8 @@ var generationKinds = map[string]bool{"Pod": true, "Deployment": true, "ReplicaS
 
 // admitPod runs a pod create through defaulting, the LimitRanger,
 // Priority, DefaultTolerationSeconds and PodTopologyLabels admission
-// plugins, validation, LimitRanger's validation and the registry's
-// PrepareForCreate, returning the pod as it would be stored. LimitRanger
+// plugins, validation, LimitRanger's validation, Pod Security admission
+// (the namespace's enforce labels) and the registry's PrepareForCreate, returning the pod as it would be stored. LimitRanger
 // validates after the name is generated, so its refusal names the pod by
 // its name.
 func (s *store) admitPod(p *api.Pod) (*api.Pod, error) {
@@ -420,6 +421,14 @@ func (s *store) admitPod(p *api.Pod) (*api.Pod, error) {
 		return nil, errors.New(validation.InvalidObjectMessage("Pod", "", p.Name, errs))
 	}
 	if err := admission.LimitRangerCheck(p, p.Name, ranges); err != nil {
+		return nil, err
+	}
+	ns, _ := s.get("Namespace", p.Namespace).(*api.Namespace)
+	var labels map[string]string
+	if ns != nil {
+		labels = ns.Labels
+	}
+	if err := podsecurity.Admit(p, podsecurity.NamespacePolicy(labels)); err != nil {
 		return nil, err
 	}
 	return validation.PrepareForCreate(p), nil

@@ -170,3 +170,26 @@ spec:
 		t.Errorf("a range of another namespace applied to other/elsewhere:\n%s", s)
 	}
 }
+
+// A manifest's pod in a namespace read with Pod Security labels is judged
+// by its level, and a refused pod is not said to be accepted.
+func TestExplainPodSecurity(t *testing.T) {
+	in := `apiVersion: v1
+kind: Namespace
+metadata: {name: secure, labels: {pod-security.kubernetes.io/enforce: baseline}}
+---
+{apiVersion: v1, kind: Pod, metadata: {name: hostnet, namespace: secure}, spec: {hostNetwork: true, containers: [{name: c, image: nginx}]}}
+---
+{apiVersion: v1, kind: Pod, metadata: {name: hostnet, namespace: open}, spec: {hostNetwork: true, containers: [{name: c, image: nginx}]}}
+`
+	out := runTranscript([]string{"-"}, in)
+	_, secure, _ := strings.Cut(out, "== Pod secure/hostnet ")
+	secure, open, _ := strings.Cut(secure, "== Pod open/hostnet ")
+	if !strings.Contains(secure, `PodSecurity admission: pods "hostnet" is forbidden: violates PodSecurity "baseline:latest": host namespaces (hostNetwork=true)`) ||
+		strings.Contains(secure, "the API server accepts the pod") {
+		t.Errorf("secure/hostnet:\n%s", secure)
+	}
+	if strings.Contains(open, "PodSecurity") || !strings.Contains(open, "the API server accepts the pod") {
+		t.Errorf("open/hostnet (no labels: privileged):\n%s", open)
+	}
+}

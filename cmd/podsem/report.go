@@ -10,6 +10,7 @@ import (
 
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/api/admission"
+	"github.com/podsem/podsem/api/admission/podsecurity"
 	"github.com/podsem/podsem/api/validation"
 	"github.com/podsem/podsem/disruption"
 	"github.com/podsem/podsem/downward"
@@ -176,7 +177,8 @@ type report struct {
 	// (api.DefaultPod), its priority resolved by the Priority admission
 	// plugin when spec.priority is unset, and, when it has no status (it
 	// was never created), its resources defaulted by the LimitRanger
-	// admission plugin from the LimitRanges read for its namespace, phase
+	// admission plugin from the LimitRanges read for its namespace (Pod
+	// Security admission judging it by its namespace's labels), phase
 	// Pending; the affinity label keys merged.
 	stored   *api.Pod
 	priority string // how the priority was set
@@ -346,6 +348,9 @@ func (w *world) store(r *report, pod *api.Pod) *api.Pod {
 		if err := admission.LimitRangerCheck(p, cmp.Or(p.Name, p.GenerateName), ranges); err != nil && r.admission == nil {
 			r.admission, r.admissionPlugin = err, "LimitRanger"
 		}
+		if err := podsecurity.Admit(p, podsecurity.NamespacePolicy(w.namespaceLabels(p.Namespace))); err != nil && r.admission == nil {
+			r.admission, r.admissionPlugin = err, "PodSecurity"
+		}
 		return validation.PrepareForCreate(p)
 	}
 	return validation.MergeAffinityLabelKeys(p)
@@ -448,3 +453,14 @@ func sortedNames(l api.ResourceList) []api.ResourceName {
 // errNothingToExplain is what explain says when the files hold no pod and
 // no workload whose pods it could explain.
 var errNothingToExplain = errors.New("nothing to explain: no Pod, Deployment, ReplicaSet, StatefulSet, DaemonSet or Job was read from the files to explain")
+
+// namespaceLabels are the labels of the namespace read named name (nil
+// when it was not read).
+func (w *world) namespaceLabels(name string) map[string]string {
+	for _, ns := range w.namespaces {
+		if ns.Name == name {
+			return ns.Labels
+		}
+	}
+	return nil
+}

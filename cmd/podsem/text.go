@@ -21,7 +21,7 @@ func writeText(b *strings.Builder, r *report, now time.Time) {
 	if r.admission != nil {
 		fmt.Fprintf(b, "  %s admission: %v\n", r.admissionPlugin, r.admission)
 	}
-	if len(r.findings) == 0 {
+	if len(r.findings) == 0 && r.admission == nil {
 		b.WriteString("  no findings: the API server accepts the pod\n")
 	}
 	if r.privileged {

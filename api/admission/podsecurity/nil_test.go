@@ -16,6 +16,11 @@ var nilCases = map[string]func(t *testing.T){
 	"Admit": func(t *testing.T) {
 		niltest.Invalid(t, podsecurity.Admit(nil, podsecurity.Policy{Level: podsecurity.LevelPrivileged, Version: podsecurity.LatestVersion()}), api.ErrInvalidInput, "pod")
 	},
+	"NamespacePolicy": func(t *testing.T) {
+		if got := podsecurity.NamespacePolicy(nil).String(); got != "privileged:latest" {
+			t.Errorf("no labels: %s, want privileged:latest", got)
+		}
+	},
 	"Evaluate": func(t *testing.T) {
 		res, err := podsecurity.Evaluate(nil, podsecurity.Policy{Level: podsecurity.LevelRestricted, Version: podsecurity.LatestVersion()})
 		niltest.Invalid(t, err, api.ErrInvalidInput, "pod")

@@ -197,3 +197,35 @@ func (p Policy) validate() error {
 
 // errInvalidInput is api.ErrInvalidInput in this package's context.
 var errInvalidInput = fmt.Errorf("podsecurity: %w", api.ErrInvalidInput)
+
+// The namespace labels Pod Security admission reads its enforce policy
+// from.
+const (
+	LabelEnforce        = "pod-security.kubernetes.io/enforce"
+	LabelEnforceVersion = "pod-security.kubernetes.io/enforce-version"
+)
+
+// NamespacePolicy is the policy Pod Security admission enforces in a
+// namespace with labels, as kube-apiserver v1.36.3 runs the plugin with
+// its default configuration: privileged:latest where the namespace has
+// no LabelEnforce, "latest" where it has no LabelEnforceVersion, and, as
+// upstream's PolicyToEvaluate falls back, restricted for a level it
+// cannot parse and latest for a version it cannot parse.
+func NamespacePolicy(labels map[string]string) Policy {
+	p := Policy{Level: LevelPrivileged, Version: LatestVersion()}
+	if s, ok := labels[LabelEnforce]; ok {
+		l, err := ParseLevel(s)
+		if err != nil {
+			l = LevelRestricted
+		}
+		p.Level = l
+	}
+	if s, ok := labels[LabelEnforceVersion]; ok {
+		v, err := ParseVersion(s)
+		if err != nil {
+			v = LatestVersion()
+		}
+		p.Version = v
+	}
+	return p
+}
