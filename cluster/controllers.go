@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/api/admission"
 	"github.com/podsem/podsem/namespace"
 	"github.com/podsem/podsem/workloads"
 )
@@ -83,8 +84,9 @@ func (m *Machine) runReplicaSets(now time.Time) error {
 // the same pod but for its generated name, so all pass or all fail.
 //
 // The verdict is kept per set until its generation (its template), the
-// PriorityClasses, the LimitRanges or the Namespaces change: nothing else
-// it reads does (the generated name's suffix is always valid).
+// PriorityClasses, the LimitRanges, the Namespaces or the ServiceAccounts
+// change: nothing else it reads does (the generated name's suffix is
+// always valid).
 func (m *Machine) admitsReplica(rs *api.ReplicaSet) error {
 	if ns, _ := m.store.get("Namespace", rs.Namespace).(*api.Namespace); ns.Terminating() {
 		return namespace.Admit(ns, resourceOf("Pod").String(), rs.Name+"-")
@@ -114,8 +116,9 @@ type admitVerdict struct {
 // request's random suffix does upstream; one before it (NamespaceLifecycle,
 // naming the generateName) is the verdict itself.
 func (m *Machine) refusedReplica(rs *api.ReplicaSet, refused error) error {
-	if errors.Is(refused, namespace.ErrTerminating) {
-		return refused
+	var ae *admission.Error
+	if errors.Is(refused, namespace.ErrTerminating) || errors.As(refused, &ae) && ae.Name == rs.Name+"-" {
+		return refused // named by its generateName: refused before a name was generated
 	}
 	if err := m.admitReplicaAs(rs, m.store.refusedName("Pod", rs.Namespace, rs.Name+"-")); err != nil {
 		return err
@@ -143,7 +146,7 @@ func (m *Machine) admitReplicaAs(rs *api.ReplicaSet, name string) error {
 	if p.Name == "" {
 		p.Name = m.store.generatedName("Pod", p.Namespace, p.GenerateName)
 	}
-	_, err = m.store.admitPod(p)
+	_, err = m.store.admitPod(p, p.GenerateName)
 	return err
 }
 

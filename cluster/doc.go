@@ -27,8 +27,9 @@
 //     deterministic 5-character suffix from the API server's alphabet), API
 //     defaulting (api.DefaultPod; apps/v1 defaults for Deployments and
 //     ReplicaSets), LimitRanger (the namespace's LimitRanges' defaults
-//     and bounds, for pods and claims), Pod Security admission (the
-//     namespace's enforce labels), Priority, DefaultTolerationSeconds and
+//     and bounds, for pods and claims), ServiceAccount (a pod's account
+//     must exist), Pod Security admission (the namespace's enforce
+//     labels), Priority, DefaultTolerationSeconds and
 //     PodTopologyLabels admission of pods (the last also on the binding:
 //     a bound pod gets its node's zone and region labels),
 //     TaintNodesByCondition admission of Nodes, DefaultStorageClass

@@ -32,8 +32,8 @@ import (
 // api leaves it out; an empty message as ""); condition lists are sorted by
 // type (the harness's kubelet writes its own order, the simulation the
 // real kubelet's). It drops what the simulation does not model, as
-// ../NEXT.md lists: the ServiceAccount admission plugin's fields and
-// volume, the TTL controller's node annotation, conditions'
+// ../NEXT.md lists: the ServiceAccount admission plugin's token volume
+// and the deprecated serviceAccount alias, the TTL controller's node annotation, conditions'
 // observedGeneration (the real kubelet writes it, the harness's does not).
 func TestE2EFinal(t *testing.T) {
 	realRuns(t, func(t *testing.T, name, path string) {
@@ -269,8 +269,9 @@ var droppedFinal = map[string]bool{
 	// The Service registry allocates these at random upstream, in order
 	// here.
 	"clusterIP": true, "clusterIPs": true, "nodePort": true,
-	// The ServiceAccount admission plugin (not modelled).
-	"serviceAccountName": true, "serviceAccount": true,
+	// The deprecated alias of serviceAccountName that v1 writes (api
+	// does not model it).
+	"serviceAccount": true,
 }
 
 // normalizeFinal returns v without droppedFinal's fields, the fields named

@@ -58,8 +58,9 @@ type store struct {
 	lent    []watchEvent // the array drainWatch last returned
 	tolSecs admission.TolerationSeconds
 	index   storeIndex
-	// classWrites counts the writes of PriorityClasses, LimitRanges and
-	// Namespaces (Pod Security's labels), the kinds pod admission reads.
+	// classWrites counts the writes of PriorityClasses, LimitRanges,
+	// Namespaces (Pod Security's labels) and ServiceAccounts, the kinds pod
+	// admission reads.
 	classWrites uint64
 	// refusedNames counts the names generated for refused creates
 	// (refusedName).
@@ -212,7 +213,7 @@ func (s *store) put(kind, key string, o api.Object, typ watchType, old api.Objec
 		s.objs[kind] = map[string]api.Object{}
 	}
 	prev, existed := s.objs[kind][key]
-	if kind == "PriorityClass" || kind == "LimitRange" || kind == "Namespace" {
+	if kind == "PriorityClass" || kind == "LimitRange" || kind == "Namespace" || kind == "ServiceAccount" {
 		s.classWrites++
 	}
 	if typ == watchDeleted {
@@ -341,7 +342,7 @@ func (s *store) create(o api.Object, now time.Time) (api.Object, error) {
 	}
 	switch x := o.(type) {
 	case *api.Pod:
-		p, err := s.admitPod(x)
+		p, err := s.admitPod(x, admitName)
 		if err != nil {
 			return nil, err
 		}
@@ -394,15 +395,21 @@ var generationKinds = map[string]bool{"Pod": true, "Deployment": true, "ReplicaS
 	"DaemonSet": true, "Job": true, "PodDisruptionBudget": true, "PriorityClass": true}
 
 // admitPod runs a pod create through defaulting, the LimitRanger,
-// Priority, DefaultTolerationSeconds and PodTopologyLabels admission
-// plugins, validation, LimitRanger's validation, Pod Security admission
-// (the namespace's enforce labels) and the registry's PrepareForCreate, returning the pod as it would be stored. LimitRanger
-// validates after the name is generated, so its refusal names the pod by
-// its name.
-func (s *store) admitPod(p *api.Pod) (*api.Pod, error) {
+// ServiceAccount, Priority, DefaultTolerationSeconds and PodTopologyLabels
+// admission plugins, validation, LimitRanger's validation, Pod Security
+// admission (the namespace's enforce labels) and the registry's
+// PrepareForCreate, returning the pod as it would be stored. The
+// ServiceAccount plugin refuses before the name is generated, naming the
+// pod admitName (its generateName when the API server generates its
+// name); LimitRanger and Pod Security validate after, naming it by its
+// name.
+func (s *store) admitPod(p *api.Pod, admitName string) (*api.Pod, error) {
 	api.DefaultPod(p)
 	ranges := s.limitRanges(p.Namespace)
 	admission.LimitRangerDefaults(p, ranges)
+	if err := admission.ServiceAccount(p, admitName, s.serviceAccounts(p.Namespace)); err != nil {
+		return nil, err
+	}
 	var classes []api.PriorityClass
 	for _, o := range s.list("PriorityClass") {
 		classes = append(classes, *o.(*api.PriorityClass))
@@ -432,6 +439,19 @@ func (s *store) admitPod(p *api.Pod) (*api.Pod, error) {
 		return nil, err
 	}
 	return validation.PrepareForCreate(p), nil
+}
+
+// serviceAccounts are the names of the ServiceAccounts of namespace (held
+// as api.Unstructured).
+func (s *store) serviceAccounts(namespace string) []string {
+	var out []string
+	for _, k := range s.namespaceKeys("ServiceAccount", namespace) {
+		if o := s.get("ServiceAccount", k); o != nil {
+			_, m := objectMeta(o)
+			out = append(out, m.Name)
+		}
+	}
+	return out
 }
 
 // limitRanges are the LimitRanges of namespace, by name.

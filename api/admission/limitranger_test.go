@@ -108,3 +108,22 @@ func TestLimitRangerCheck(t *testing.T) {
 		t.Errorf("claim within bounds: %v", err)
 	}
 }
+
+// TestServiceAccount: a pod without a service account runs as default; one
+// naming an account the namespace lacks is refused, named as admission
+// sees it.
+func TestServiceAccount(t *testing.T) {
+	p := &api.Pod{ObjectMeta: api.ObjectMeta{GenerateName: "web-", Namespace: "shop"}}
+	if err := admission.ServiceAccount(p, "web-", nil); err != nil || p.Spec.ServiceAccountName != "default" {
+		t.Errorf("no account: %v, %q", err, p.Spec.ServiceAccountName)
+	}
+	p.Spec.ServiceAccountName = "builder"
+	err := admission.ServiceAccount(p, "web-", []string{"deployer"})
+	if err == nil || !errors.Is(err, admission.ErrForbidden) ||
+		err.Error() != `pods "web-" is forbidden: error looking up service account shop/builder: serviceaccount "builder" not found` {
+		t.Errorf("missing account: %v", err)
+	}
+	if err := admission.ServiceAccount(p, "web-", []string{"deployer", "builder"}); err != nil {
+		t.Errorf("existing account: %v", err)
+	}
+}

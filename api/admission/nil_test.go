@@ -28,6 +28,9 @@ var nilCases = map[string]func(t *testing.T){
 			t.Errorf("got %v, want nil", got)
 		}
 	},
+	"ServiceAccount": func(t *testing.T) {
+		niltest.Zero(t, admission.ServiceAccount(nil, "p", nil))
+	},
 	"LimitRangerDefaults": func(t *testing.T) {
 		admission.LimitRangerDefaults(nil, []*api.LimitRange{nil})
 		p := &api.Pod{}
