@@ -207,6 +207,9 @@ type Machine struct {
 	nlc    *nodelifecycle.Controller
 	te     *nodelifecycle.TaintEviction
 	nsc    *namespace.Controller
+	// implicitNamespaces counts the namespaces createImplicitNamespaces
+	// made (their uids).
+	implicitNamespaces int
 	gc     *termination.Collector
 	gcSeen bool // the pod GC has seen the caches as they are: no pod or node event since its last step
 	// kubeletPhase is the last instant the kubelets ran (runComponents):
@@ -362,6 +365,23 @@ func (m *Machine) load(objects []api.Object, start time.Time) (Output, error) {
 		inScenario[objRef(kind, meta.Namespace, meta.Name)] = true
 		items = append(items, &item{o: c, kind: kind, meta: meta})
 	}
+	// The namespaces the objects are in exist before them, as the harness
+	// creates them (and a cluster has default and its system ones): those
+	// the scenario does not list itself are created first.
+	var implicit []string
+	for _, ns := range systemNamespaces {
+		if !inScenario[objRef("Namespace", "", ns)] {
+			implicit = append(implicit, ns)
+		}
+	}
+	for _, it := range items {
+		if ns := it.meta.Namespace; ns != "" && !inScenario[objRef("Namespace", "", ns)] && !slices.Contains(implicit, ns) {
+			implicit = append(implicit, ns)
+		}
+	}
+	if err := m.createImplicitNamespaces(implicit, start); err != nil {
+		return Output{}, err
+	}
 	slices.SortStableFunc(items, func(a, b *item) int { return kindRank(a.kind) - kindRank(b.kind) })
 	uids := map[string]string{}
 	for pass := 0; pass < 10; pass++ {
@@ -424,7 +444,8 @@ func (m *Machine) load(objects []api.Object, start time.Time) (Output, error) {
 
 // clusterScoped are the kinds without a namespace.
 var clusterScoped = map[string]bool{"Node": true, "Namespace": true, "PriorityClass": true, "StorageClass": true,
-	"CSIDriver": true, "CSINode": true, "PersistentVolume": true, "VolumeAttachment": true}
+	"CSIDriver": true, "CSINode": true, "PersistentVolume": true, "VolumeAttachment": true,
+	"ClusterRole": true, "ClusterRoleBinding": true, "IngressClass": true}
 
 // kindRank is the harness's creation order of kinds (kindOrder in its
 // runner.go); every other kind comes last.
@@ -593,7 +614,7 @@ func (m *Machine) Objects() []api.Object {
 	}
 	var out []api.Object
 	for _, kind := range objectKinds {
-		out = append(out, slices.DeleteFunc(m.store.list(kind), builtinClass)...)
+		out = append(out, slices.DeleteFunc(m.store.list(kind), func(o api.Object) bool { return builtinClass(o) || implicitNamespace(o) })...)
 	}
 	var others []string
 	for kind := range m.store.objs {

@@ -39,6 +39,45 @@ func (m *Machine) createSystemPriorityClasses(now time.Time) error {
 // other object.
 const builtinUIDPrefix = "00000000-0000-4000-8000-"
 
+// implicitUIDPrefix starts the uids of the namespaces that exist without
+// the scenario listing them (createImplicitNamespaces).
+const implicitUIDPrefix = "00000000-0000-4000-8001-"
+
+// systemNamespaces are the namespaces kube-apiserver creates at start.
+var systemNamespaces = []string{"default", "kube-system", "kube-public", "kube-node-lease"}
+
+// createImplicitNamespaces creates the namespaces names (the system ones,
+// and those the scenario's objects are in that it does not list): the API
+// server's own, and the ones the harness creates before the objects. Like
+// the built-in classes they take uids of their own and leave the uid and
+// resourceVersion counters as they were, nothing records them, and
+// Machine.Objects leaves them out (the harness lists no Namespace); they
+// hold objects, refuse creates while Terminating and can be deleted as
+// any namespace.
+func (m *Machine) createImplicitNamespaces(names []string, now time.Time) error {
+	for _, name := range names {
+		if m.store.get("Namespace", name) != nil {
+			continue
+		}
+		o, err := m.store.create(&api.Namespace{ObjectMeta: api.ObjectMeta{Name: name}}, now)
+		if err != nil {
+			return fmt.Errorf("cluster: Namespace/%s: %w", name, err)
+		}
+		m.store.uids--
+		m.store.rv--
+		m.implicitNamespaces++
+		o.(*api.Namespace).UID = fmt.Sprintf("%s%012x", implicitUIDPrefix, m.implicitNamespaces)
+	}
+	return nil
+}
+
+// implicitNamespace reports whether o is a namespace
+// createImplicitNamespaces made.
+func implicitNamespace(o api.Object) bool {
+	ns, ok := o.(*api.Namespace)
+	return ok && strings.HasPrefix(ns.UID, implicitUIDPrefix)
+}
+
 // builtinClass reports whether o is one of the API server's built-in
 // PriorityClasses. Machine.Objects leaves them out: the harness's final
 // list holds no PriorityClass, and these are not the scenario's.

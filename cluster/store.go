@@ -326,6 +326,9 @@ func (s *store) create(o api.Object, now time.Time) (api.Object, error) {
 		// NamespaceLifecycle (a mutating plugin: before the name is
 		// generated, so a generateName create is named by its prefix).
 		ns, _ := s.objs["Namespace"][m.Namespace].(*api.Namespace)
+		if ns == nil {
+			return nil, fmt.Errorf("namespaces %q %w", m.Namespace, errNotFound)
+		}
 		if err := namespace.Admit(ns, resourceOf(kind).String(), admitName); err != nil {
 			return nil, err
 		}
