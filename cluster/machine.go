@@ -204,14 +204,14 @@ type Machine struct {
 	kubeletCheck func(format string, args ...any)
 	nodeCount    int
 
-	nlc    *nodelifecycle.Controller
-	te     *nodelifecycle.TaintEviction
-	nsc    *namespace.Controller
+	nlc *nodelifecycle.Controller
+	te  *nodelifecycle.TaintEviction
+	nsc *namespace.Controller
 	// implicitNamespaces counts the namespaces createImplicitNamespaces
 	// made (their uids).
 	implicitNamespaces int
-	gc     *termination.Collector
-	gcSeen bool // the pod GC has seen the caches as they are: no pod or node event since its last step
+	gc                 *termination.Collector
+	gcSeen             bool // the pod GC has seen the caches as they are: no pod or node event since its last step
 	// kubeletPhase is the last instant the kubelets ran (runComponents):
 	// their Lease renewals at or before it are made. nodeClocks are the
 	// Lease clocks of the cache's node list's kubelets, by position, while
