@@ -420,21 +420,36 @@ func (m *Machine) runDaemonSets(now time.Time) error {
 			continue
 		}
 		ds := obj.(*api.DaemonSet)
-		sync, err := stepMachine(m, "daemonset-controller", key, c, workloads.DaemonSetInput{DaemonSet: ds, Nodes: nodes,
+		in := workloads.DaemonSetInput{DaemonSet: ds, Nodes: nodes,
 			Pods:      inNamespace[*api.Pod](m.cache, "Pod", ds.Namespace),
-			Revisions: inNamespace[*api.ControllerRevision](m.cache, "ControllerRevision", ds.Namespace)}, now)
+			Revisions: inNamespace[*api.ControllerRevision](m.cache, "ControllerRevision", ds.Namespace)}
+		// The API server's verdict on the daemon pods (one pod for a node
+		// stands for all: admission reads nothing of the node).
+		var pods podOwner
+		var refused error
+		if len(nodes) > 0 {
+			pods = daemonSetPods(ds, nodes[0].Name)
+			if refused = m.admitsPods(pods); refused != nil {
+				zero := 0
+				in.AcceptCreates, in.CreateError = &zero, m.refusedPod(pods, refused)
+			}
+		}
+		sync, err := stepMachine(m, "daemonset-controller", key, c, in, now)
 		if err != nil {
 			m.rec.scenario(now, "Warning", "SyncFailed", objRef("DaemonSet", ds.Namespace, ds.Name), err.Error())
 			continue
 		}
-		if err := m.daemonSetWrites(ds, sync, now); err != nil {
+		if err := m.daemonSetWrites(ds, sync, pods, refused, now); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (m *Machine) daemonSetWrites(ds *api.DaemonSet, sync workloads.DaemonSetSync, now time.Time) error {
+// daemonSetWrites carries out a DaemonSet sync's writes and records its
+// Events; refused is the verdict on its pods' creates (admitsPods on
+// pods): each refused create after the first names a new pod (refusedPod).
+func (m *Machine) daemonSetWrites(ds *api.DaemonSet, sync workloads.DaemonSetSync, pods podOwner, refused error, now time.Time) error {
 	// The history first (upstream's constructHistory), with the pods
 	// moved onto a deduplicated revision's hash; its cleanup, listed
 	// last, goes with it.
@@ -461,10 +476,19 @@ func (m *Machine) daemonSetWrites(ds *api.DaemonSet, sync workloads.DaemonSetSyn
 	// As upstream's sync records them: what it found on the nodes
 	// (SelectingAll, FailedDaemonPod, SucceededDaemonPod), then the
 	// creates, then the deletes.
+	failed := 0
 	for i := range sync.Events {
-		if sync.Events[i].Reason != workloads.ReasonSuccessfulDelete {
-			m.rec.event(now, &sync.Events[i])
+		e := &sync.Events[i]
+		if e.Reason == workloads.ReasonSuccessfulDelete {
+			continue
 		}
+		if refused != nil && e.Reason == workloads.ReasonFailedCreate {
+			if failed++; failed > 1 {
+				fresh := workloads.PodCreateFailedEvent(e.Regarding, e.Source, m.refusedPod(pods, refused))
+				e = &fresh
+			}
+		}
+		m.rec.event(now, e)
 	}
 	for _, c := range sync.Create {
 		if err := m.createOwnedPod(c.Pod, ds.Namespace, owner, workloads.DaemonSetControllerName, now); err != nil {

@@ -60,10 +60,10 @@ func (m *Machine) runReplicaSets(now time.Time) error {
 		in := workloads.ReplicaSetInput{
 			ReplicaSet: rs, PodEvents: m.rsEvents.take(), OtherReplicaSets: others,
 		}
-		refused := m.admitsReplica(rs)
+		refused := m.admitsPods(replicaSetPods(rs))
 		if refused != nil {
 			zero := 0
-			in.AcceptCreates, in.CreateError = &zero, m.refusedReplica(rs, refused)
+			in.AcceptCreates, in.CreateError = &zero, m.refusedPod(replicaSetPods(rs), refused)
 		}
 		sync, err := stepMachine(m, "replicaset-controller", key, m.rsc, in, now)
 		if err != nil {
@@ -77,69 +77,93 @@ func (m *Machine) runReplicaSets(now time.Time) error {
 	return nil
 }
 
-// admitsReplica reports whether the API server would accept a new replica
-// of rs (defaulting, admission, validation of the pod the controller
-// sends), so that the controller's sync learns how many of its creates
-// succeed, as it does from the API's answers: every replica of a sync is
-// the same pod but for its generated name, so all pass or all fail.
+// podOwner is a workload whose controller creates its pods from one
+// template: the API server admits each of them the same way (but for its
+// generated name and, for a DaemonSet, its node), so one verdict serves a
+// whole sync. uid and generation key the verdict; prefix is the pods'
+// generateName; pod builds the pod the controller sends, unnamed.
+type podOwner struct {
+	uid        string
+	generation int64
+	namespace  string
+	prefix     string
+	pod        func() (*api.Pod, error)
+}
+
+func replicaSetPods(rs *api.ReplicaSet) podOwner {
+	return podOwner{uid: rs.UID, generation: rs.Generation, namespace: rs.Namespace, prefix: rs.Name + "-", pod: func() (*api.Pod, error) {
+		ref := workloads.NewControllerRef(&rs.ObjectMeta, "apps/v1", "ReplicaSet")
+		return workloads.CreatePodFromTemplate(&rs.Spec.Template, rs.Name, "", &ref)
+	}}
+}
+
+func daemonSetPods(ds *api.DaemonSet, node string) podOwner {
+	return podOwner{uid: ds.UID, generation: ds.Generation, namespace: ds.Namespace, prefix: ds.Name + "-", pod: func() (*api.Pod, error) {
+		return workloads.NewDaemonPod(ds, node, "")
+	}}
+}
+
+// admitsPods reports whether the API server would accept a new pod of o
+// (defaulting, admission, validation of the pod the controller sends), so
+// that the controller's sync learns how many of its creates succeed, as it
+// does from the API's answers: every pod of a sync is the same pod but for
+// its generated name, so all pass or all fail.
 //
-// The verdict is kept per set until its generation (its template), the
+// The verdict is kept per owner until its generation (its template), the
 // PriorityClasses, the LimitRanges, the Namespaces or the ServiceAccounts
 // change: nothing else it reads does (the generated name's suffix is
 // always valid).
-func (m *Machine) admitsReplica(rs *api.ReplicaSet) error {
-	if ns, _ := m.store.get("Namespace", rs.Namespace).(*api.Namespace); ns.Terminating() {
-		return namespace.Admit(ns, resourceOf("Pod").String(), rs.Name+"-")
+func (m *Machine) admitsPods(o podOwner) error {
+	if ns, _ := m.store.get("Namespace", o.namespace).(*api.Namespace); ns.Terminating() {
+		return namespace.Admit(ns, resourceOf("Pod").String(), o.prefix)
 	}
-	if v, ok := m.rsAdmit[rs.UID]; ok && v.generation == rs.Generation && v.classWrites == m.store.classWrites {
+	if v, ok := m.podAdmit[o.uid]; ok && v.generation == o.generation && v.classWrites == m.store.classWrites {
 		return v.err
 	}
-	err := m.admitReplica(rs)
-	if m.rsAdmit == nil {
-		m.rsAdmit = map[string]admitVerdict{}
+	err := m.admitPodAs(o, "")
+	if m.podAdmit == nil {
+		m.podAdmit = map[string]admitVerdict{}
 	}
-	m.rsAdmit[rs.UID] = admitVerdict{generation: rs.Generation, classWrites: m.store.classWrites, err: err}
+	m.podAdmit[o.uid] = admitVerdict{generation: o.generation, classWrites: m.store.classWrites, err: err}
 	return err
 }
 
-// admitVerdict is admitsReplica's answer for a set at a generation and a
-// count of PriorityClass writes.
+// admitVerdict is admitsPods's answer for an owner at a generation and a
+// count of the writes of what pod admission reads.
 type admitVerdict struct {
 	generation  int64
 	classWrites uint64
 	err         error
 }
 
-// refusedReplica is the error of one refused create of a replica of rs
-// whose verdict is refused: a refusal after the API server generated the
-// pod's name (validation, LimitRanger) names a new pod each time, as each
-// request's random suffix does upstream; one before it (NamespaceLifecycle,
-// naming the generateName) is the verdict itself.
-func (m *Machine) refusedReplica(rs *api.ReplicaSet, refused error) error {
+// refusedPod is the error of one refused create of a pod of o whose
+// verdict is refused: a refusal after the API server generated the pod's
+// name (validation, LimitRanger, Pod Security) names a new pod each time,
+// as each request's random suffix does upstream; one before it
+// (NamespaceLifecycle, ServiceAccount: naming the generateName) is the
+// verdict itself.
+func (m *Machine) refusedPod(o podOwner, refused error) error {
 	var ae *admission.Error
-	if errors.Is(refused, namespace.ErrTerminating) || errors.As(refused, &ae) && ae.Name == rs.Name+"-" {
-		return refused // named by its generateName: refused before a name was generated
+	if errors.Is(refused, namespace.ErrTerminating) || errors.As(refused, &ae) && ae.Name == o.prefix {
+		return refused
 	}
-	if err := m.admitReplicaAs(rs, m.store.refusedName("Pod", rs.Namespace, rs.Name+"-")); err != nil {
+	if err := m.admitPodAs(o, m.store.refusedName("Pod", o.namespace, o.prefix)); err != nil {
 		return err
 	}
 	return refused
 }
 
-func (m *Machine) admitReplica(rs *api.ReplicaSet) error { return m.admitReplicaAs(rs, "") }
-
-// admitReplicaAs is admitReplica for a replica named name ("": the name
-// the API server would generate now).
-func (m *Machine) admitReplicaAs(rs *api.ReplicaSet, name string) error {
-	ref := workloads.NewControllerRef(&rs.ObjectMeta, "apps/v1", "ReplicaSet")
-	p, err := workloads.CreatePodFromTemplate(&rs.Spec.Template, rs.Name, "", &ref)
+// admitPodAs runs a pod of o named name ("": the name the API server
+// would generate now) through the API server's create admission.
+func (m *Machine) admitPodAs(o podOwner, name string) error {
+	p, err := o.pod()
 	if err != nil {
 		return nil // the sync itself refuses it, with its own error
 	}
 	if p, err = clone(p); err != nil {
 		return err
 	}
-	p.Namespace = rs.Namespace
+	p.Namespace = o.namespace
 	if name != "" {
 		p.Name = name
 	}
@@ -151,8 +175,8 @@ func (m *Machine) admitReplicaAs(rs *api.ReplicaSet, name string) error {
 }
 
 // replicaSetWrites carries out a sync's writes and records its Events;
-// refused is the verdict on the sync's creates (admitsReplica): each
-// refused create after the first names a new pod (refusedReplica).
+// refused is the verdict on the sync's creates (admitsPods): each
+// refused create after the first names a new pod (refusedPod).
 func (m *Machine) replicaSetWrites(rs *api.ReplicaSet, sync workloads.ReplicaSetSync, refused error, now time.Time) error {
 	ref := workloads.NewControllerRef(&rs.ObjectMeta, "apps/v1", "ReplicaSet")
 	for _, p := range sync.Adopted {
@@ -189,7 +213,7 @@ func (m *Machine) replicaSetWrites(rs *api.ReplicaSet, sync workloads.ReplicaSet
 		e := &sync.Events[i]
 		if refused != nil && e.Reason == workloads.ReasonFailedCreate {
 			if failed++; failed > 1 {
-				fresh := workloads.PodCreateFailedEvent(e.Regarding, e.Source, m.refusedReplica(rs, refused))
+				fresh := workloads.PodCreateFailedEvent(e.Regarding, e.Source, m.refusedPod(replicaSetPods(rs), refused))
 				e = &fresh
 			}
 		}

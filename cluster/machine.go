@@ -198,7 +198,7 @@ type Machine struct {
 	kubelets       map[string]*kubelet
 	kubeletsSorted []string // kubeletOrder's cache
 	kq             kubeletQueue
-	rsAdmit        map[string]admitVerdict // admitsReplica's verdicts, by set uid
+	podAdmit       map[string]admitVerdict // admitsPods's verdicts, by owner uid
 	// kubeletCheck, when set (tests), is told of every step where the
 	// kubeletQueue answers otherwise than a scan of every kubelet.
 	kubeletCheck func(format string, args ...any)

@@ -24,12 +24,16 @@ const daemonExpectationsTimeout = 5 * time.Minute
 //     deletionTimestamp or disappears), or five minutes have passed;
 //   - the failed-pod back-off: a Failed daemon pod on a node is deleted at
 //     most once per back-off period, 1 s doubling to 15 min per node (and
-//     per observed generation), forgotten after 30 idle minutes.
+//     per observed generation), forgotten after 30 idle minutes;
+//   - the workqueue's back-off after a failed sync (DaemonSetSync.Err, a
+//     create the API server refused among them: DaemonSetInput.AcceptCreates):
+//     the sync is retried 5 ms later, doubling with each failure in a row
+//     up to 1000 s.
 //
 // Observations are made by comparing each input's pods with the previous
 // step's, the way the informer's add, update and delete events reach
 // upstream's handlers; a pod that changes several times between two steps
-// counts once. Creates are assumed to succeed: a create that never shows
+// counts once. Accepted creates are expected; a create that never shows
 // up is waited out by the five-minute expiry, as upstream waits.
 //
 // The zero value is a controller that has just started. A DaemonSet
@@ -41,7 +45,16 @@ type DaemonSetController struct {
 	seen    map[string]seenPod
 	next    time.Time
 	started bool
+	// failures counts the syncs in a row that failed (DaemonSetSync.Err).
+	failures int
 }
+
+// The DaemonSet controller's workqueue back-off for a failed sync
+// (workqueue.DefaultTypedControllerRateLimiter).
+const (
+	daemonRetryBase = 5 * time.Millisecond
+	daemonRetryMax  = 1000 * time.Second
+)
 
 // daemonExpectations is ControllerExpectations' record for the DaemonSet.
 type daemonExpectations struct {
@@ -101,13 +114,25 @@ func (c *DaemonSetController) Step(in DaemonSetInput, now time.Time) (DaemonSetS
 	if out.RequeueAfter > 0 {
 		pending = api.EarliestDeadline(pending, now.Add(out.RequeueAfter))
 	}
+	if out.Err != nil {
+		// The sync failed: the workqueue's rate limiter retries it, 5 ms
+		// doubled with each failure in a row, at most 1000 s.
+		d := daemonRetryMax
+		if c.failures < 30 {
+			d = min(daemonRetryBase<<c.failures, daemonRetryMax)
+		}
+		c.failures++
+		pending = api.EarliestDeadline(pending, now.Add(d))
+	} else {
+		c.failures = 0
+	}
 	c.next = pending
 	return out, nil
 }
 
 // NextDeadline is when the controller syncs the DaemonSet again with no
-// new input: a failed pod's back-off expiry or a minReadySeconds requeue,
-// as the last Step reported it. The zero time means not until an input
+// new input: a failed pod's back-off expiry, a minReadySeconds requeue or
+// the retry of a failed sync, as the last Step reported it. The zero time means not until an input
 // arrives; a nil controller has none.
 func (c *DaemonSetController) NextDeadline() time.Time {
 	if c == nil {

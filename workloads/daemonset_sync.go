@@ -2,12 +2,14 @@ package workloads
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"time"
 
 	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/namespace"
 )
 
 // DaemonSetInput is what the DaemonSet controller sees of one DaemonSet
@@ -32,6 +34,15 @@ type DaemonSetInput struct {
 	// controller-revision-hash label is the hash new pods carry and
 	// updated pods are counted by.
 	Revisions []*api.ControllerRevision
+	// AcceptCreates, when not nil, is how many pod creations the API
+	// server accepts during this sync (an admission plugin refusing the
+	// DaemonSet's pods: 0); the later ones fail with CreateError. Nil
+	// accepts all. The creates go in slow-start batches of 1, 2, 4, …,
+	// and the first batch with a refusal ends them.
+	AcceptCreates *int
+	// CreateError is the API error a refused creation returns; nil gives
+	// ErrPodCreateRefused.
+	CreateError error
 }
 
 // DaemonPodCreate is one daemon pod a sync creates: the node it is for and
@@ -132,9 +143,14 @@ type DaemonSetSync struct {
 	// status, with status.collisionCount one higher, is then the only
 	// other write besides the revisions' claims and labels), an invalid
 	// rolling-update maxSurge or maxUnavailable, a rolling update that
-	// looks up a node that is gone. The status may still have been
+	// looks up a node that is gone, a pod create the API server refused
+	// (DaemonSetInput.AcceptCreates). The status may still have been
 	// written.
 	Err error
+	// FailedCreates are the pods whose create the API server refused
+	// (each has a FailedCreate Event in Events); the creates skipped
+	// after a refused batch are not sent at all.
+	FailedCreates []DaemonPodCreate
 }
 
 // SyncDaemonSet is one sync of kube-controller-manager's DaemonSet
@@ -209,6 +225,12 @@ type daemonMemory struct {
 	backoff     map[string]backoffEntry
 	// creates and deletes are what this sync did (the new expectations).
 	creates, deletes int
+	// accept and createErr are the input's AcceptCreates (nil: all) and
+	// CreateError; terminatingCreates are the creates refused because the
+	// namespace is being deleted, which stay expected.
+	accept             *int
+	createErr          error
+	terminatingCreates int
 	// ranManage reports whether the sync went past the expectations gate.
 	ranManage bool
 }
@@ -277,6 +299,7 @@ func (s *daemonSync) requeueAfter(d time.Duration) {
 }
 
 func syncDaemonSet(in DaemonSetInput, now time.Time, mem *daemonMemory) (DaemonSetSync, error) {
+	mem.accept, mem.createErr, mem.terminatingCreates = in.AcceptCreates, in.CreateError, 0
 	ds := in.DaemonSet
 	if ds == nil {
 		return DaemonSetSync{}, fmt.Errorf("%w: daemonset: nil", errInvalidInput)
@@ -318,12 +341,13 @@ func syncDaemonSet(in DaemonSetInput, now time.Time, mem *daemonMemory) (DaemonS
 		updateObservedGen = true
 		mem.ranManage = true
 		s.manage()
-		mem.creates, mem.deletes = len(out.Create), len(out.Delete)
-		if len(out.Create) == 0 && len(out.Delete) == 0 && ds.Spec.UpdateStrategy.Type == api.RollingUpdateDaemonSetStrategyType {
+		mem.creates, mem.deletes = len(out.Create)+mem.terminatingCreates, len(out.Delete)
+		if len(out.Create) == 0 && len(out.FailedCreates) == 0 && len(out.Delete) == 0 && mem.terminatingCreates == 0 &&
+			ds.Spec.UpdateStrategy.Type == api.RollingUpdateDaemonSetStrategyType {
 			if err := s.rollingUpdate(); err != nil {
 				out.Err = err
 			}
-			mem.creates, mem.deletes = len(out.Create), len(out.Delete)
+			mem.creates, mem.deletes = len(out.Create)+mem.terminatingCreates, len(out.Delete)
 		}
 		if out.Err == nil {
 			s.cleanupHistory(old)
@@ -496,9 +520,12 @@ func (s *daemonSync) unscheduledPodsWithoutNode() []DaemonPodDelete {
 }
 
 // syncNodes creates the pods for the nodes and deletes the pods, each
-// capped at the burst size. Upstream creates in slow-start batches that
-// stop at the first failing batch; every create succeeds here, so all
-// batches run.
+// capped at the burst size. The creates go in slow-start batches (1, 2,
+// 4, …) that stop at the first batch with a refused create
+// (DaemonSetInput.AcceptCreates): its refused creates are FailedCreates,
+// the rest are not sent, and the sync fails with the refusal. A refusal
+// because the namespace is being deleted is taken for success, as
+// upstream's create goroutine returns on it: no error, no Event.
 func (s *daemonSync) syncNodes(nodes []string, del []DaemonPodDelete) {
 	if len(nodes) > DaemonSetBurstReplicas {
 		nodes = nodes[:DaemonSetBurstReplicas]
@@ -516,8 +543,44 @@ func (s *daemonSync) syncNodes(nodes []string, del []DaemonPodDelete) {
 			}
 			s.out.Create = append(s.out.Create, DaemonPodCreate{Node: n, Pod: pod})
 		}
+		s.refuseCreates()
 	}
 	s.out.Delete = append(s.out.Delete, del...)
+}
+
+// refuseCreates applies the API server's answers to the sync's creates:
+// the accepted ones stay in Create, the refused ones of the first failing
+// slow-start batch move to FailedCreates with an Event each, and the
+// creates after that batch are dropped.
+func (s *daemonSync) refuseCreates() {
+	if s.mem.accept == nil || *s.mem.accept >= len(s.out.Create) {
+		return
+	}
+	accept := max(*s.mem.accept, 0)
+	err := s.mem.createErr
+	if err == nil {
+		err = ErrPodCreateRefused
+	}
+	all := s.out.Create
+	if errors.Is(err, namespace.ErrTerminating) {
+		s.out.Create = all[:accept]
+		s.mem.terminatingCreates = len(all) - accept
+		return
+	}
+	sent := 0
+	for batch := min(len(all), 1); batch > 0; batch = min(2*batch, len(all)-sent) {
+		sent += batch
+		if sent > accept {
+			break
+		}
+	}
+	s.out.Create = all[:accept]
+	s.out.FailedCreates = all[accept:sent]
+	owner := WorkloadReference("DaemonSet", "apps/v1", &s.ds.ObjectMeta)
+	for range s.out.FailedCreates {
+		s.out.Events = append(s.out.Events, PodCreateFailedEvent(owner, DaemonSetControllerName, err))
+	}
+	s.out.Err = err
 }
 
 // isPodUpdated is daemon/util IsPodUpdated: the pod carries the current

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/namespace"
 	"github.com/podsem/podsem/workloads"
 )
 
@@ -444,5 +445,70 @@ func TestDaemonSetNodeEvents(t *testing.T) {
 	}
 	if _, err := workloads.DaemonSetIgnoresNodeUpdate(worker, nil); !errors.Is(err, api.ErrInvalidInput) {
 		t.Errorf("nil node: %v", err)
+	}
+}
+
+// TestDaemonSetRefusedCreates: creates the API server refuses end the
+// slow-start batches at the first failing one (its refusals are
+// FailedCreates with an Event each, the rest not sent), the sync fails
+// and the controller retries it with the workqueue's back-off (5 ms,
+// doubling); accepted creates are expected as usual. A refusal because the
+// namespace is being deleted is no failure: nothing is recorded and the
+// creates stay expected.
+func TestDaemonSetRefusedCreates(t *testing.T) {
+	ds := fluentd()
+	nodes := dsNodes("n1", "n2", "n3", "n4", "n5")
+	refusal := errors.New(`pods "fluentd-abcde" is forbidden: violates PodSecurity "baseline:latest": host namespaces (hostNetwork=true)`)
+	var c workloads.DaemonSetController
+	step := func(at time.Duration, accept int, err error) workloads.DaemonSetSync {
+		t.Helper()
+		r, serr := c.Step(workloads.DaemonSetInput{DaemonSet: ds, Nodes: nodes, AcceptCreates: &accept, CreateError: err}, dsT0.Add(at))
+		if serr != nil {
+			t.Fatal(serr)
+		}
+		return r
+	}
+	r := step(0, 0, refusal)
+	if len(r.Create) != 0 || len(r.FailedCreates) != 1 || !errors.Is(r.Err, refusal) {
+		t.Fatalf("all refused: created %v, failed %d, err %v", dsCreated(r), len(r.FailedCreates), r.Err)
+	}
+	var failed []string
+	for _, e := range r.Events {
+		if e.Reason == workloads.ReasonFailedCreate {
+			failed = append(failed, e.Note)
+		}
+	}
+	if !slices.Equal(failed, []string{"Error creating: " + refusal.Error()}) {
+		t.Errorf("events: %v", failed)
+	}
+	if got := c.NextDeadline(); !got.Equal(dsT0.Add(5 * time.Millisecond)) {
+		t.Errorf("first retry at %v, want 5 ms later", got.Sub(dsT0))
+	}
+	r = step(5*time.Millisecond, 0, refusal)
+	if got := c.NextDeadline(); !got.Equal(dsT0.Add(15 * time.Millisecond)) {
+		t.Errorf("second retry at %v, want 10 ms after the second failure", got.Sub(dsT0))
+	}
+	// One create accepted: the first batch (1) goes, the second (2) fails,
+	// the last two are not sent.
+	r = step(15*time.Millisecond, 1, refusal)
+	if !slices.Equal(dsCreated(r), []string{"n1"}) || len(r.FailedCreates) != 2 {
+		t.Errorf("one accepted: created %v, failed %d", dsCreated(r), len(r.FailedCreates))
+	}
+
+	var term workloads.DaemonSetController
+	zero := 0
+	tr, err := term.Step(workloads.DaemonSetInput{DaemonSet: ds, Nodes: nodes, AcceptCreates: &zero,
+		CreateError: fmt.Errorf("forbidden: %w", namespace.ErrTerminating)}, dsT0)
+	if err != nil || tr.Err != nil || len(tr.FailedCreates) != 0 || len(tr.Create) != 0 || !term.NextDeadline().IsZero() {
+		t.Errorf("namespace terminating: %+v, next %v", tr, term.NextDeadline())
+	}
+	for _, e := range tr.Events {
+		if e.Reason == workloads.ReasonFailedCreate {
+			t.Errorf("namespace terminating recorded %v", e)
+		}
+	}
+	// The creates stay expected: a later sync does not create again.
+	if tr, _ = term.Step(workloads.DaemonSetInput{DaemonSet: ds, Nodes: nodes}, dsT0.Add(time.Second)); len(tr.Create) != 0 {
+		t.Errorf("created again while the refused creates are expected: %v", dsCreated(tr))
 	}
 }
