@@ -582,12 +582,19 @@ func (m *Machine) runJobs(now time.Time) error {
 			continue
 		}
 		job := obj.(*api.Job)
-		sync, err := stepMachine(m, "job-controller", key, c, workloads.JobInput{Job: job, Pods: inNamespace[*api.Pod](m.cache, "Pod", job.Namespace)}, now)
+		in := workloads.JobInput{Job: job, Pods: inNamespace[*api.Pod](m.cache, "Pod", job.Namespace)}
+		pods := jobPods(job, nil)
+		refused := m.admitsPods(pods)
+		if refused != nil {
+			zero := 0
+			in.AcceptCreates, in.CreateError = &zero, m.refusedPod(pods, refused)
+		}
+		sync, err := stepMachine(m, "job-controller", key, c, in, now)
 		if err != nil {
 			m.rec.scenario(now, "Warning", "SyncFailed", objRef("Job", job.Namespace, job.Name), err.Error())
 			continue
 		}
-		if err := m.jobWrites(job, sync, now); err != nil {
+		if err := m.jobWrites(job, sync, refused, now); err != nil {
 			return err
 		}
 	}
@@ -627,7 +634,26 @@ func (m *Machine) runTTLAfterFinished(now time.Time) error {
 	return nil
 }
 
-func (m *Machine) jobWrites(job *api.Job, sync workloads.JobSync, now time.Time) error {
+// jobPods is the podOwner of a Job's pods: pod, or one from its template
+// (named by the Job's name) when nil.
+func jobPods(job *api.Job, pod *api.Pod) podOwner {
+	prefix := job.Name + "-"
+	if pod != nil {
+		prefix = pod.GenerateName
+	}
+	return podOwner{uid: job.UID, generation: job.Generation, namespace: job.Namespace, prefix: prefix, pod: func() (*api.Pod, error) {
+		if pod != nil {
+			return pod, nil
+		}
+		ref := workloads.NewControllerRef(&job.ObjectMeta, "batch/v1", "Job")
+		return workloads.CreatePodFromTemplate(&job.Spec.Template, job.Name, "", &ref)
+	}}
+}
+
+// jobWrites carries out a Job sync's requests and records its Events;
+// refused is the verdict on its pods' creates (admitsPods): each refused
+// create names a pod of its own (refusedPod on the pod sent).
+func (m *Machine) jobWrites(job *api.Job, sync workloads.JobSync, refused error, now time.Time) error {
 	ref := workloads.NewControllerRef(&job.ObjectMeta, "batch/v1", "Job")
 	owner := workloads.WorkloadReference("Job", "batch/v1", &job.ObjectMeta)
 	for _, a := range sync.Actions {
@@ -653,8 +679,15 @@ func (m *Machine) jobWrites(job *api.Job, sync workloads.JobSync, now time.Time)
 			return err
 		}
 	}
+	failed := 0
 	for i := range sync.Events {
-		m.rec.event(now, &sync.Events[i])
+		e := &sync.Events[i]
+		if refused != nil && e.Reason == workloads.ReasonFailedCreate && failed < len(sync.FailedCreates) {
+			fresh := workloads.PodCreateFailedEvent(e.Regarding, e.Source, m.refusedPod(jobPods(job, sync.FailedCreates[failed]), refused))
+			failed++
+			e = &fresh
+		}
+		m.rec.event(now, e)
 	}
 	return nil
 }

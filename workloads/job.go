@@ -137,9 +137,14 @@ type JobSync struct {
 	// Backoff is the controller's pod failure record after the sync.
 	Backoff JobBackoff
 	// Err is the error upstream's syncJob returns after its writes: the
-	// pods could not be created (a template the API server refuses). The
-	// controller retries with its rate limiter.
+	// pods could not be created (a template the API server refuses, a
+	// create it refused: JobInput.AcceptCreates). The controller retries
+	// with its rate limiter.
 	Err error
+	// FailedCreates are the pods whose create the API server refused, in
+	// the order sent (each has a FailedCreate Event in Events); the creates
+	// after a refused slow-start batch are not sent at all.
+	FailedCreates []*api.Pod
 	// Skipped says why the sync did nothing ("finished", "managed by
 	// <controller>", "unknown completion mode"); "" when it ran.
 	Skipped string // Events are the Events the controller records on the Job (source
@@ -226,6 +231,12 @@ type jobMemory struct {
 	// created, which the controller then expects to observe.
 	expectDeletes []*api.Pod
 	expectCreates int
+	// accept and createErr are the step's JobInput.AcceptCreates (nil:
+	// all) and CreateError; terminatingCreates the creates refused because
+	// the namespace is being deleted, which stay expected.
+	accept             *int
+	createErr          error
+	terminatingCreates int
 }
 
 // jobSpec is the Job's spec with the API server's defaults applied.
@@ -529,7 +540,23 @@ func syncJob(job *api.Job, pods []*api.Pod, cfg JobConfig, mem *jobMemory, now t
 			mem.expectCreates++
 		}
 	}
+	mem.expectCreates += mem.terminatingCreates
 	out.Events = jobEvents(job, &out, suspendChanged)
+	if len(out.FailedCreates) > 0 {
+		// The pod control's FailedCreate of each refused create, recorded
+		// as manageJob sends them: after a Suspended or Resumed Event,
+		// before the rest.
+		owner := WorkloadReference("Job", "batch/v1", &job.ObjectMeta)
+		at := 0
+		if len(out.Events) > 0 && (out.Events[0].Reason == "Suspended" || out.Events[0].Reason == "Resumed") {
+			at = 1
+		}
+		failed := make([]api.Event, len(out.FailedCreates))
+		for i := range failed {
+			failed[i] = PodCreateFailedEvent(owner, JobControllerName, out.Err)
+		}
+		out.Events = slices.Insert(out.Events, at, failed...)
+	}
 	return out, nil
 }
 

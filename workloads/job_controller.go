@@ -26,6 +26,14 @@ const (
 type JobInput struct {
 	Job  *api.Job
 	Pods []*api.Pod
+	// AcceptCreates, when not nil, is how many pod creations the API
+	// server accepts during this sync (an admission plugin refusing the
+	// Job's pods: 0); the later ones fail with CreateError. Nil accepts
+	// all.
+	AcceptCreates *int
+	// CreateError is the API error a refused creation returns; nil gives
+	// ErrPodCreateRefused.
+	CreateError error
 }
 
 // JobController is the Job controller of kube-controller-manager
@@ -79,6 +87,7 @@ func (m *JobController) Step(in JobInput, now time.Time) (JobSync, error) {
 	m.observe(in.Pods)
 	m.mem.unsatisfied = (m.creates > 0 || len(m.deletes) > 0) && now.Before(m.expectSince.Add(JobExpectationsTimeout))
 	m.mem.expectCreates, m.mem.expectDeletes = 0, nil
+	m.mem.accept, m.mem.createErr, m.mem.terminatingCreates = in.AcceptCreates, in.CreateError, 0
 	out, err := syncJob(in.Job, in.Pods, m.cfg, &m.mem, now)
 	if err != nil {
 		return JobSync{}, err

@@ -1,10 +1,12 @@
 package workloads
 
 import (
+	"errors"
 	"slices"
 	"time"
 
 	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/namespace"
 )
 
 // manageJob creates or deletes pods towards the wanted number of active
@@ -77,7 +79,44 @@ func (c *jobSyncCtx) manageJob() int32 {
 		}
 		c.add(JobCreatePod, pod)
 	}
-	return active + diff
+	return active + diff - c.refuseCreates(int(diff))
+}
+
+// refuseCreates applies the API server's answers to the last n create
+// actions: they go in slow-start batches (1, 2, 4, …) that stop at the
+// first batch with a refusal (JobInput.AcceptCreates); its refused creates
+// become FailedCreates, the rest are not sent, and the sync fails with the
+// refusal. A refusal because the namespace is being deleted is taken for
+// success, as upstream's create goroutine returns on it. It returns how
+// many of the n pods are not active after all.
+func (c *jobSyncCtx) refuseCreates(n int) int32 {
+	if c.mem.accept == nil || *c.mem.accept >= n {
+		return 0
+	}
+	accept := max(*c.mem.accept, 0)
+	err := c.mem.createErr
+	if err == nil {
+		err = ErrPodCreateRefused
+	}
+	first := len(c.out.Actions) - n
+	creates := slices.Clone(c.out.Actions[first:])
+	c.out.Actions = c.out.Actions[:first+accept]
+	if errors.Is(err, namespace.ErrTerminating) {
+		c.mem.terminatingCreates = n - accept
+		return 0
+	}
+	sent := 0
+	for batch := min(n, 1); batch > 0; batch = min(2*batch, n-sent) {
+		sent += batch
+		if sent > accept {
+			break
+		}
+	}
+	for _, a := range creates[accept:sent] {
+		c.out.FailedCreates = append(c.out.FailedCreates, a.Pod)
+	}
+	c.out.Err = err
+	return int32(n - accept)
 }
 
 // JobSyncBatchPeriod is the Job controller's batching delay

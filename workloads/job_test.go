@@ -1,11 +1,14 @@
 package workloads
 
 import (
+	"errors"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/podsem/podsem/api"
+	"github.com/podsem/podsem/namespace"
 )
 
 func TestIndexRanges(t *testing.T) {
@@ -235,5 +238,54 @@ func TestSyncJobIndexAnnotationOnNonIndexedJob(t *testing.T) {
 	res, err := SyncJob(j, pods, JobConfig{}, t0)
 	if err != nil || res.Status.Failed != 1 {
 		t.Fatalf("got %+v, %v", res.Status, err)
+	}
+}
+
+// TestJobControllerRefusedCreates: creates the API server refuses end the
+// slow-start batches at the first failing one (its refusals are
+// FailedCreates with an Event each, the rest not sent); the status counts
+// only the accepted pods active, the sync fails and is retried after the
+// back-off. A refusal because the namespace is being deleted is no
+// failure: nothing is recorded and the creates stay expected.
+func TestJobControllerRefusedCreates(t *testing.T) {
+	five := int32(5)
+	j := testJob(func(j *api.Job) { j.Spec.Parallelism, j.Spec.Completions = &five, &five })
+	refusal := errors.New(`pods "j-abcde" is forbidden: violates PodSecurity "baseline:latest": host namespaces (hostPID=true)`)
+	m := NewJobController(JobConfig{})
+	one := 1
+	res, err := m.Step(JobInput{Job: j, AcceptCreates: &one, CreateError: refusal}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	created := 0
+	for _, a := range res.Actions {
+		if a.Kind == JobCreatePod {
+			created++
+		}
+	}
+	var events int
+	for _, e := range res.Events {
+		if e.Reason == ReasonFailedCreate && e.Note == "Error creating: "+refusal.Error() {
+			events++
+		}
+	}
+	if created != 1 || len(res.FailedCreates) != 2 || events != 2 || !errors.Is(res.Err, refusal) || res.Status.Active != 1 {
+		t.Errorf("one accepted of five: created %d, failed %d, events %d, err %v, active %d", created, len(res.FailedCreates), events, res.Err, res.Status.Active)
+	}
+	if got := m.NextDeadline(); !got.Equal(t0.Add(time.Second)) {
+		t.Errorf("retry at %v, want 1 s later", got.Sub(t0))
+	}
+
+	m = NewJobController(JobConfig{})
+	zero := 0
+	res, err = m.Step(JobInput{Job: j, AcceptCreates: &zero, CreateError: fmt.Errorf("forbidden: %w", namespace.ErrTerminating)}, t0)
+	if err != nil || res.Err != nil || len(res.FailedCreates) != 0 || res.Status.Active != 5 {
+		t.Fatalf("namespace terminating: err %v/%v, failed %d, active %d", err, res.Err, len(res.FailedCreates), res.Status.Active)
+	}
+	res, _ = m.Step(JobInput{Job: j}, t0.Add(2*time.Second))
+	for _, a := range res.Actions {
+		if a.Kind == JobCreatePod {
+			t.Fatalf("created again while the refused creates are expected")
+		}
 	}
 }
