@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"errors"
+	"fmt"
 	"maps"
 	"slices"
 	"strconv"
@@ -253,11 +254,18 @@ func (m *Machine) runStatefulSets(now time.Time) error {
 			continue
 		}
 		set := obj.(*api.StatefulSet)
-		sync, err := stepMachine(m, "statefulset-controller", key, c, workloads.StatefulSetInput{
+		in := workloads.StatefulSetInput{
 			Set: set, Pods: inNamespace[*api.Pod](m.cache, "Pod", set.Namespace),
 			Claims:    inNamespace[*api.PersistentVolumeClaim](m.cache, "PersistentVolumeClaim", set.Namespace),
 			Revisions: inNamespace[*api.ControllerRevision](m.cache, "ControllerRevision", set.Namespace),
-		}, now)
+		}
+		// The API server's verdict on the set's pods, named after the
+		// first ordinal missing (the one a sync creates first).
+		pods := statefulSetPods(set, firstMissingOrdinal(set, in.Pods))
+		if m.admitsPods(pods) != nil {
+			in.CreateError = m.admitPodAs(pods, pods.prefix)
+		}
+		sync, err := stepMachine(m, "statefulset-controller", key, c, in, now)
 		if err != nil {
 			m.rec.scenario(now, "Warning", "SyncFailed", objRef("StatefulSet", set.Namespace, set.Name), err.Error())
 			continue
@@ -403,6 +411,35 @@ writes:
 		return m.writeStatus("StatefulSet", objectKey(&set.ObjectMeta), set.UID, func(o api.Object) { o.(*api.StatefulSet).Status = st })
 	}
 	return nil
+}
+
+// statefulSetPods is the podOwner of a StatefulSet's pod of ordinal:
+// prefix is the pod's name (StatefulSet pods are named, not generated).
+func statefulSetPods(set *api.StatefulSet, ordinal int) podOwner {
+	return podOwner{uid: set.UID, generation: set.Generation, namespace: set.Namespace,
+		prefix: fmt.Sprintf("%s-%d", set.Name, ordinal), pod: func() (*api.Pod, error) {
+			return workloads.StatefulSetPod(set, ordinal, "")
+		}}
+}
+
+// firstMissingOrdinal is the lowest ordinal of set's range without a pod
+// among pods.
+func firstMissingOrdinal(set *api.StatefulSet, pods []*api.Pod) int {
+	start := 0
+	if set.Spec.Ordinals != nil {
+		start = int(set.Spec.Ordinals.Start)
+	}
+	have := map[string]bool{}
+	for _, p := range pods {
+		if p != nil && p.Namespace == set.Namespace {
+			have[p.Name] = true
+		}
+	}
+	for ord := start; ; ord++ {
+		if !have[fmt.Sprintf("%s-%d", set.Name, ord)] {
+			return ord
+		}
+	}
 }
 
 // runDaemonSets syncs the due DaemonSets (workloads.DaemonSetController)

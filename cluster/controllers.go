@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -170,7 +171,9 @@ func (m *Machine) admitPodAs(o podOwner, name string) error {
 	if p.Name == "" {
 		p.Name = m.store.generatedName("Pod", p.Namespace, p.GenerateName)
 	}
-	_, err = m.store.admitPod(p, p.GenerateName)
+	// Mutating admission sees a generated pod by its generateName, a named
+	// one (a StatefulSet's) by its name.
+	_, err = m.store.admitPod(p, cmp.Or(p.GenerateName, p.Name))
 	return err
 }
 

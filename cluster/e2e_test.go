@@ -183,6 +183,14 @@ var knownDiffs = map[string]knownList{
 		{Side: "real", Contains: []string{"db-p2", "node-1"}, Why: "setup placement: the scheduler's tie"},
 		{Side: "sim", Contains: []string{"db-p2", "node-2"}, Why: "setup placement: the scheduler's tie"},
 	},
+	// db-0 goes to one of two empty nodes: the scheduler's tie (the real
+	// run picked node-2, the simulation node-1), and db-1 to the other.
+	"sts-psa": {
+		{Side: "real", Contains: []string{"db-p1", "node-2"}, Why: "the scheduler's tie between two empty nodes"},
+		{Side: "real", Contains: []string{"db-p2", "node-1"}, Why: "the scheduler's tie between two empty nodes"},
+		{Side: "sim", Contains: []string{"db-p1", "node-1"}, Why: "the scheduler's tie between two empty nodes"},
+		{Side: "sim", Contains: []string{"db-p2", "node-2"}, Why: "the scheduler's tie between two empty nodes"},
+	},
 	"drain-flags": {
 		{Side: "real", Contains: []string{"FailedScheduling", "cache-65f774d7b5-p"}, Why: "a cluster event during the scheduling cycle: the pod retried at once from the backoff queue"},
 	},

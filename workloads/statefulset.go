@@ -243,6 +243,8 @@ func checkStatefulSet(set *api.StatefulSet) error {
 // update revisions, what the controller's caches hold, and what the run
 // has written so far.
 type ssSync struct {
+	// createErr refuses every pod create (StatefulSetInput.CreateError).
+	createErr                  error
 	set, currentSet, updateSet *api.StatefulSet
 	currentRev, updateRev      string
 	collisionCount             *int32
@@ -648,6 +650,10 @@ func (s *ssSync) createPod(p *api.Pod) error {
 	}
 	if (s.exists[p.Name] || s.created[p.Name]) && !s.deleted[p.Name] {
 		return fmt.Errorf("pods %q already exists", p.Name)
+	}
+	if s.createErr != nil {
+		s.failed = append(s.failed, StatefulSetPodEvent(s.set, "create", p.Name, s.createErr))
+		return s.createErr
 	}
 	_, ord := statefulParentAndOrdinal(p.Name)
 	s.act(StatefulSetAction{Kind: StatefulSetCreate, Ordinal: ord, Pod: p.Name, Revision: podRevision(p), Why: "missing", Object: s.sent(p)})

@@ -20,6 +20,11 @@ type StatefulSetInput struct {
 	Pods      []*api.Pod
 	Claims    []*api.PersistentVolumeClaim
 	Revisions []*api.ControllerRevision
+	// CreateError, when not nil, is the API server's refusal of every pod
+	// create of the set (an admission plugin refusing its pods): the sync
+	// fails at its first pod create, with the FailedCreate Event of that
+	// pod, and the controller retries with its back-off. Nil accepts them.
+	CreateError error
 }
 
 // ControllerRevisionActionKind is what a sync does to one
@@ -276,7 +281,7 @@ func ReconcileStatefulSet(in StatefulSetInput, cfg StatefulSetConfig, now time.T
 			set: set, currentSet: currentSet, updateSet: updateSet,
 			currentRev: current.Name, updateRev: update.Name,
 			collisionCount: &cc, cfg: cfg, now: now,
-			storage: true, claims: claims, exists: exists,
+			storage: true, claims: claims, exists: exists, createErr: in.CreateError,
 		}
 		s.run(claimed)
 		res.Actions = append(res.Actions, s.res.Actions...)

@@ -1,10 +1,12 @@
 package workloads
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -206,4 +208,34 @@ func TestStatefulSetAtMostOnePerOrdinal(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestStatefulSetRefusedCreate: a set whose pod creates the API server
+// refuses fails its sync at the first create, with that pod's FailedCreate
+// Event, and the controller retries it with its back-off.
+func TestStatefulSetRefusedCreate(t *testing.T) {
+	set := nginxSet(3)
+	refusal := errors.New(`pods "web-0" is forbidden: violates PodSecurity "baseline:latest": host namespaces (hostIPC=true)`)
+	c := NewStatefulSetController(StatefulSetConfig{})
+	res, err := c.Step(StatefulSetInput{Set: set, CreateError: refusal}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range res.Actions {
+		if a.Kind == StatefulSetCreate {
+			t.Errorf("a refused create was sent: %+v", a)
+		}
+	}
+	var notes []string
+	for _, e := range res.Events {
+		if e.Reason == "FailedCreate" {
+			notes = append(notes, e.Note)
+		}
+	}
+	if !errors.Is(res.Err, refusal) || len(notes) != 1 || !strings.Contains(notes[0], "Create Pod web-0 in StatefulSet web failed error: "+refusal.Error()) {
+		t.Errorf("err %v, events %v", res.Err, notes)
+	}
+	if d := c.NextDeadline(); d.IsZero() || !d.After(t0) {
+		t.Errorf("no retry: %v", d)
+	}
 }
