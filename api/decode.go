@@ -135,6 +135,8 @@ func newObject(kind string) func() any {
 		o = func() any { return &DaemonSet{} }
 	case "Job":
 		o = func() any { return &Job{} }
+	case "CronJob":
+		o = func() any { return &CronJob{} }
 	case "PersistentVolumeClaim":
 		o = func() any { return &PersistentVolumeClaim{} }
 	case "PersistentVolume":

@@ -24,7 +24,7 @@ var updateDeepCopy = flag.Bool("update-deepcopy", false, "rewrite deepcopy_gener
 // template).
 var deepCopyRoots = []any{
 	api.Pod{}, api.Node{}, api.Namespace{}, api.PodDisruptionBudget{}, api.PriorityClass{}, api.Service{},
-	api.Deployment{}, api.ReplicaSet{}, api.StatefulSet{}, api.ControllerRevision{}, api.DaemonSet{}, api.Job{},
+	api.Deployment{}, api.ReplicaSet{}, api.StatefulSet{}, api.ControllerRevision{}, api.DaemonSet{}, api.Job{}, api.CronJob{},
 	api.PersistentVolumeClaim{}, api.PersistentVolume{}, api.StorageClass{}, api.CSINode{}, api.CSIDriver{}, api.VolumeAttachment{},
 	api.LimitRange{}, api.PodStatus{}, api.PodSpec{},
 }

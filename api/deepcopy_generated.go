@@ -138,6 +138,17 @@ func (in *Job) DeepCopy() *Job {
 	return out
 }
 
+// DeepCopy returns a copy of the CronJob sharing no memory with it (every
+// pointer, slice and map copied; nil for a nil receiver).
+func (in *CronJob) DeepCopy() *CronJob {
+	if in == nil {
+		return nil
+	}
+	out := new(CronJob)
+	in.deepCopyInto(out)
+	return out
+}
+
 // DeepCopy returns a copy of the PersistentVolumeClaim sharing no memory with it (every
 // pointer, slice and map copied; nil for a nil receiver).
 func (in *PersistentVolumeClaim) DeepCopy() *PersistentVolumeClaim {
@@ -318,6 +329,13 @@ func (in *DaemonSet) deepCopyInto(out *DaemonSet) {
 }
 
 func (in *Job) deepCopyInto(out *Job) {
+	*out = *in
+	in.ObjectMeta.deepCopyInto(&out.ObjectMeta)
+	in.Spec.deepCopyInto(&out.Spec)
+	in.Status.deepCopyInto(&out.Status)
+}
+
+func (in *CronJob) deepCopyInto(out *CronJob) {
 	*out = *in
 	in.ObjectMeta.deepCopyInto(&out.ObjectMeta)
 	in.Spec.deepCopyInto(&out.Spec)
@@ -1024,6 +1042,47 @@ func (in *JobStatus) deepCopyInto(out *JobStatus) {
 	}
 }
 
+func (in *CronJobSpec) deepCopyInto(out *CronJobSpec) {
+	*out = *in
+	if in.TimeZone != nil {
+		out.TimeZone = new(string)
+		*out.TimeZone = *in.TimeZone
+	}
+	if in.StartingDeadlineSeconds != nil {
+		out.StartingDeadlineSeconds = new(int64)
+		*out.StartingDeadlineSeconds = *in.StartingDeadlineSeconds
+	}
+	if in.Suspend != nil {
+		out.Suspend = new(bool)
+		*out.Suspend = *in.Suspend
+	}
+	in.JobTemplate.deepCopyInto(&out.JobTemplate)
+	if in.SuccessfulJobsHistoryLimit != nil {
+		out.SuccessfulJobsHistoryLimit = new(int32)
+		*out.SuccessfulJobsHistoryLimit = *in.SuccessfulJobsHistoryLimit
+	}
+	if in.FailedJobsHistoryLimit != nil {
+		out.FailedJobsHistoryLimit = new(int32)
+		*out.FailedJobsHistoryLimit = *in.FailedJobsHistoryLimit
+	}
+}
+
+func (in *CronJobStatus) deepCopyInto(out *CronJobStatus) {
+	*out = *in
+	if in.Active != nil {
+		out.Active = make([]ObjectReference, len(in.Active))
+		copy(out.Active, in.Active)
+	}
+	if in.LastScheduleTime != nil {
+		out.LastScheduleTime = new(Time)
+		*out.LastScheduleTime = *in.LastScheduleTime
+	}
+	if in.LastSuccessfulTime != nil {
+		out.LastSuccessfulTime = new(Time)
+		*out.LastSuccessfulTime = *in.LastSuccessfulTime
+	}
+}
+
 func (in *PersistentVolumeClaimSpec) deepCopyInto(out *PersistentVolumeClaimSpec) {
 	*out = *in
 	if in.AccessModes != nil {
@@ -1666,6 +1725,12 @@ func (in *UncountedTerminatedPods) deepCopyInto(out *UncountedTerminatedPods) {
 		out.Failed = make([]string, len(in.Failed))
 		copy(out.Failed, in.Failed)
 	}
+}
+
+func (in *JobTemplateSpec) deepCopyInto(out *JobTemplateSpec) {
+	*out = *in
+	in.ObjectMeta.deepCopyInto(&out.ObjectMeta)
+	in.Spec.deepCopyInto(&out.Spec)
 }
 
 func (in *VolumeResourceRequirements) deepCopyInto(out *VolumeResourceRequirements) {

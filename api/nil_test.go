@@ -35,6 +35,29 @@ var nilCases = map[string]func(t *testing.T){
 			t.Errorf("got %v, want nil", got)
 		}
 	},
+	"(*CronScheduleError).Error": func(t *testing.T) {
+		var e *api.CronScheduleError
+		niltest.Zero(t, e.Error())
+	},
+	"(*CronScheduleError).Unwrap": func(t *testing.T) {
+		var e *api.CronScheduleError
+		niltest.Zero(t, len(e.Unwrap()))
+	},
+	"(*CronSchedule).TimeZone": func(t *testing.T) {
+		var s *api.CronSchedule
+		niltest.Zero(t, s.TimeZone())
+	},
+	"(*CronSchedule).Next": func(t *testing.T) {
+		var s *api.CronSchedule
+		niltest.Zero(t, s.Next(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), nil))
+		niltest.Zero(t, s.Next(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), time.UTC))
+	},
+	"CronLocationError": func(t *testing.T) {
+		err := api.CronLocationError("Mars/Olympus", nil)
+		if !errors.Is(err, api.ErrInvalidCronSchedule) || err.Error() != "provided bad location Mars/Olympus: <nil>" {
+			t.Errorf("got %v", err)
+		}
+	},
 	"(*FieldError).Error": func(t *testing.T) {
 		if got := (*api.FieldError)(nil).Error(); got != "" {
 			t.Errorf("got %q, want empty", got)
@@ -244,6 +267,7 @@ var nilCases = map[string]func(t *testing.T){
 	"DefaultDaemonSet":             func(t *testing.T) { api.DefaultDaemonSet(nil) },
 	"DefaultDeployment":            func(t *testing.T) { api.DefaultDeployment(nil) },
 	"DefaultJob":                   func(t *testing.T) { api.DefaultJob(nil) },
+	"DefaultCronJob":               func(t *testing.T) { api.DefaultCronJob(nil) },
 	"DefaultService":               func(t *testing.T) { api.DefaultService(nil) },
 	"DefaultReplicaSet":            func(t *testing.T) { api.DefaultReplicaSet(nil) },
 	"DefaultStatefulSet":           func(t *testing.T) { api.DefaultStatefulSet(nil) },

@@ -48,6 +48,10 @@ type appsState struct {
 	// orphans are pods carrying the Job tracking finalizer whose Job is
 	// gone: the Job controller's orphan pod handling removes it.
 	orphans map[string]bool
+	// cron and cronDirty are the cronjob controller's machine per CronJob
+	// and what its informers saw since each one's last step (cronjobs.go).
+	cron      map[string]*workloads.CronJobController
+	cronDirty map[string]cronTrigger
 	// uids are the uids the machines were made for ("Kind/key"): an
 	// object replaced by another of the same name starts afresh.
 	uids map[string]string
@@ -71,6 +75,7 @@ func (a *appsState) init() {
 		a.ttl, a.ttlDirty = map[string]*workloads.TTLAfterFinishedController{}, map[string]bool{}
 		a.jobBatched = map[string]time.Time{}
 		a.uids = map[string]string{}
+		a.cron, a.cronDirty = map[string]*workloads.CronJobController{}, map[string]cronTrigger{}
 	}
 }
 
@@ -87,6 +92,7 @@ func (a *appsState) batchJob(key string, now time.Time) {
 func (m *Machine) appsDeliver(w watchEvent, now time.Time) {
 	a := &m.apps
 	a.init()
+	m.cronDeliver(w)
 	switch o := w.Object.(type) {
 	case *api.StatefulSet:
 		a.ssDirty[w.Key] = true
@@ -146,7 +152,7 @@ func (m *Machine) appsDeliver(w watchEvent, now time.Time) {
 // appsDue reports whether one of the three controllers has work at now.
 func (m *Machine) appsDue(now time.Time) bool {
 	a := &m.apps
-	if len(a.ssDirty)+len(a.dsDirty)+len(a.jobDirty)+len(a.ttlDirty) > 0 {
+	if len(a.ssDirty)+len(a.dsDirty)+len(a.jobDirty)+len(a.ttlDirty)+len(a.cronDirty) > 0 {
 		return true
 	}
 	if d := a.jobBatchDeadline(); !d.IsZero() && !d.After(now) {
@@ -172,6 +178,7 @@ func (m *Machine) appsNextDeadline() time.Time {
 	for _, c := range m.apps.ttl {
 		d = api.EarliestDeadline(d, c.NextDeadline())
 	}
+	d = api.EarliestDeadline(d, m.apps.cronNextDeadline())
 	return api.EarliestDeadline(d, m.apps.jobBatchDeadline())
 }
 
@@ -236,6 +243,9 @@ func (m *Machine) runApps(now time.Time) error {
 		return err
 	}
 	if err := m.runJobs(now); err != nil {
+		return err
+	}
+	if err := m.runCronJobs(now); err != nil {
 		return err
 	}
 	return m.runTTLAfterFinished(now)
@@ -791,7 +801,7 @@ func (m *Machine) removePodFinalizer(key, uid, finalizer string, _ time.Time) er
 // annotation starts at 1 and moves with each template change (the
 // DaemonSet strategy's templateGeneration). A PodDisruptionBudget's
 // generation moves with a spec change; other kinds pass unchanged.
-func prepareWorkload(o, old api.Object) error {
+func prepareWorkload(o, old api.Object, load func(string) (*time.Location, error)) error {
 	var spec, oldSpec any
 	switch x := o.(type) {
 	case *api.Deployment:
@@ -852,6 +862,14 @@ func prepareWorkload(o, old api.Object) error {
 		} else {
 			x.Status = api.JobStatus{}
 		}
+	case *api.CronJob:
+		api.DefaultCronJob(x)
+		spec = x.Spec
+		if old != nil {
+			oldSpec = old.(*api.CronJob).Spec
+		} else {
+			x.Status = api.CronJobStatus{}
+		}
 	case *api.PodDisruptionBudget:
 		// The PodDisruptionBudget strategy's PrepareForUpdate: a spec
 		// change moves the generation (the disruption controller's
@@ -863,7 +881,7 @@ func prepareWorkload(o, old api.Object) error {
 	default:
 		return nil
 	}
-	if err := validateWorkloadTemplate(o, old); err != nil {
+	if err := validateWorkloadTemplate(o, old, load); err != nil {
 		return err
 	}
 	if old != nil {
@@ -887,7 +905,7 @@ func prepareWorkload(o, old api.Object) error {
 // object's, as the registry fills it in. A new Job is checked as its
 // selector will be generated (with a stand-in uid: the uid's value does
 // not change the answer).
-func validateWorkloadTemplate(o, old api.Object) error {
+func validateWorkloadTemplate(o, old api.Object, load func(string) (*time.Location, error)) error {
 	kind, m := objectMeta(o)
 	if old != nil && m.ResourceVersion == "" {
 		_, om := objectMeta(old)
@@ -929,6 +947,14 @@ func validateWorkloadTemplate(o, old api.Object) error {
 			errs = validation.ValidateJob(x)
 		} else {
 			errs = validation.ValidateJobUpdate(x, old.(*api.Job))
+		}
+	case *api.CronJob:
+		group = "batch"
+		o := validation.Options{LoadLocation: load}
+		if old == nil {
+			errs = o.ValidateCronJob(x)
+		} else {
+			errs = o.ValidateCronJobUpdate(x, old.(*api.CronJob))
 		}
 	default:
 		errs = validation.ValidateWorkloadTemplate(o)

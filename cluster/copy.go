@@ -43,6 +43,8 @@ func deepCopy(o api.Object) api.Object {
 		return x.DeepCopy()
 	case *api.Job:
 		return x.DeepCopy()
+	case *api.CronJob:
+		return x.DeepCopy()
 	case *api.PersistentVolumeClaim:
 		return x.DeepCopy()
 	case *api.PersistentVolume:
@@ -263,7 +265,7 @@ var jsonFieldTable = func() map[reflect.Type][]jsonField {
 		}
 	}
 	for _, o := range []any{api.Pod{}, api.Node{}, api.Namespace{}, api.PodDisruptionBudget{}, api.PriorityClass{}, api.Service{},
-		api.Deployment{}, api.ReplicaSet{}, api.StatefulSet{}, api.ControllerRevision{}, api.DaemonSet{}, api.Job{},
+		api.Deployment{}, api.ReplicaSet{}, api.StatefulSet{}, api.ControllerRevision{}, api.DaemonSet{}, api.Job{}, api.CronJob{},
 		api.PersistentVolumeClaim{}, api.PersistentVolume{}, api.StorageClass{}, api.CSINode{}, api.CSIDriver{}} {
 		walk(reflect.TypeOf(o))
 	}

@@ -64,6 +64,11 @@
 //     JobController with its tracking finalizer); the ttl-after-finished
 //     controller (workloads.TTLAfterFinishedController: a finished Job
 //     deleted, foreground, once its ttlSecondsAfterFinished has run out);
+//     the cronjob controller (workloads.CronJobController: a CronJob's
+//     Jobs created at its schedule's times in kube-controller-manager's
+//     zone, Config.LoadLocation(""), UTC by default; Forbid, Replace,
+//     startingDeadlineSeconds, the history limits; its requeue 100 ms
+//     after each scheduled time);
 //     the garbage collector
 //     (background, foreground and orphan
 //     propagation with their finalizers); the PersistentVolume controller
@@ -106,7 +111,7 @@
 // node lifecycle controller, taint eviction, pod GC, namespace
 // controller, garbage collector,
 // disruption controller, Deployment controller, ReplicaSet controller,
-// StatefulSet, DaemonSet and Job controllers, the ttl-after-finished
+// StatefulSet, DaemonSet, Job and cronjob controllers, the ttl-after-finished
 // controller, the storage side (volume
 // model, PersistentVolume controller, attach-detach controller, bindings
 // waiting in PreBind), the pvc-protection and pv-protection controllers,

@@ -38,7 +38,7 @@ import (
 func TestE2EFinal(t *testing.T) {
 	realRuns(t, func(t *testing.T, name, path string) {
 		realObjs := readFinal(t, path)
-		_, res := runScenario(t, scenarioPath(name))
+		_, res := runRealScenario(t, name)
 		var simObjs []map[string]any
 		for _, o := range res.Objects {
 			data, err := json.Marshal(o)

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/podsem/podsem/cluster"
 )
@@ -539,7 +540,7 @@ func (d e2eDiff) String() string { return d.text }
 // compareE2E runs the scenario and compares the two timelines.
 func compareE2E(t *testing.T, name string) *e2eComparison {
 	t.Helper()
-	data, res := runScenario(t, scenarioPath(name))
+	data, res := runRealScenario(t, name)
 	fixed := scenarioNames(t, data)
 	realSetup := readRecords(t, filepath.Join("testdata", "e2e", name+".setup.jsonl"))
 	realMain := readRecords(t, filepath.Join("testdata", "e2e", name+".jsonl"))
@@ -1180,4 +1181,39 @@ func countTrue(b []bool) int {
 		}
 	}
 	return n
+}
+
+// runRealScenario runs the scenario of the real run name. A scenario with
+// a CronJob runs on the wall clock (its schedule names minutes), so its
+// simulation is started where its t=0 falls on the real run's t=0: a
+// first run measures the simulated settle, and the second starts that
+// long before the real t=0.
+func runRealScenario(t *testing.T, name string) ([]byte, cluster.Result) {
+	t.Helper()
+	path := scenarioPath(name)
+	data, res := runScenario(t, path)
+	if !bytes.Contains(data, []byte(`"CronJob"`)) || len(res.Records) == 0 {
+		return data, res
+	}
+	real := readRecords(t, filepath.Join("testdata", "e2e", name+".jsonl"))
+	if len(real) == 0 {
+		return data, res
+	}
+	zero := func(r cluster.Record) time.Time {
+		at, err := time.Parse(time.RFC3339Nano, r.Time)
+		if err != nil {
+			t.Fatalf("%s: record time %q: %v", name, r.Time, err)
+		}
+		return at.Add(-time.Duration(r.Offset * float64(time.Second)))
+	}
+	settle := zero(res.Records[0]).Sub(t0)
+	sc, err := cluster.ParseScenario(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := zero(real[0]).Add(-settle)
+	if res, err = cluster.Run(sc, start); err != nil {
+		t.Fatal(err)
+	}
+	return data, res
 }

@@ -49,6 +49,13 @@ type Config struct {
 	// Cascade is how a cascade of reactions that does not come to rest at
 	// one instant is run (cascade.go; zero: the defaults).
 	Cascade CascadeConfig
+	// LoadLocation is the time zone database of kube-apiserver and
+	// kube-controller-manager (time.LoadLocation), which a CronJob's
+	// spec.timeZone is checked against and read in; the name "" is
+	// kube-controller-manager's own zone, in which a schedule without a
+	// time zone runs. Nil is api.LoadLocationUTC: only UTC is known, and
+	// the controllers run in UTC (as on the e2e harness).
+	LoadLocation func(name string) (*time.Location, error)
 }
 
 // ConfigFromFlags reads a scenario's config entries, by upstream flag
@@ -314,6 +321,7 @@ func newMachine(start time.Time, cfg Config) (*Machine, Output, error) {
 		pdbDirty: map[string]bool{}, pdbRecheck: map[string]time.Time{},
 		nlc: nlc, te: nodelifecycle.NewTaintEviction(), nsc: namespace.NewController(), gc: termination.NewCollector(podGCConfig(cfg.PodGC)),
 	}
+	m.store.loadLocation = cfg.LoadLocation
 	m.store.nodeWritten = m.nodeStored
 	m.store.written = m.ownedWritten
 	m.rec.host = m.eventHost
@@ -632,7 +640,7 @@ func (m *Machine) Objects() []api.Object {
 // objectKinds is the order of kinds in Objects.
 var objectKinds = []string{"Namespace", "PriorityClass", "StorageClass", "CSIDriver", "LimitRange", "Node", "CSINode",
 	"PersistentVolume", "PersistentVolumeClaim", "Deployment", "ReplicaSet", "StatefulSet", "ControllerRevision",
-	"DaemonSet", "Job", "PodDisruptionBudget", "Service", "Pod", "VolumeAttachment"}
+	"DaemonSet", "CronJob", "Job", "PodDisruptionBudget", "Service", "Pod", "VolumeAttachment"}
 
 // apply carries out a scenario action through the API server.
 func (m *Machine) apply(a Action, now time.Time) error {
@@ -890,7 +898,7 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 	case *api.Deployment:
 		m.depDirty[w.Key] = true
 		return nil
-	case *api.DaemonSet, *api.Job, *api.ControllerRevision, *api.PriorityClass:
+	case *api.DaemonSet, *api.Job, *api.CronJob, *api.ControllerRevision, *api.PriorityClass:
 		return nil
 	case *api.VolumeAttachment:
 		return nil // the attach-detach controller's alone (storageDeliver)

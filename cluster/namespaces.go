@@ -37,6 +37,7 @@ var resources = map[string]resource{
 	"Deployment":       {"apps", "v1", "deployments"}, "ReplicaSet": {"apps", "v1", "replicasets"},
 	"StatefulSet": {"apps", "v1", "statefulsets"}, "DaemonSet": {"apps", "v1", "daemonsets"},
 	"ControllerRevision": {"apps", "v1", "controllerrevisions"}, "Job": {"batch", "v1", "jobs"},
+	"CronJob":             {"batch", "v1", "cronjobs"},
 	"PodDisruptionBudget": {"policy", "v1", "poddisruptionbudgets"}, "LimitRange": {"", "v1", "limitranges"},
 	"PriorityClass": {"scheduling.k8s.io", "v1", "priorityclasses"},
 	"StorageClass":  {"storage.k8s.io", "v1", "storageclasses"}, "CSIDriver": {"storage.k8s.io", "v1", "csidrivers"},

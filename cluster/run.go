@@ -46,6 +46,7 @@ func Run(sc *Scenario, start time.Time) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	cfg.LoadLocation = sc.LoadLocation
 	m, out, err := New(sc.Objects, cfg, start)
 	if err != nil {
 		return Result{}, err

@@ -32,6 +32,10 @@ type Scenario struct {
 	Until time.Duration
 	// Config holds the config entries by upstream flag name, as given.
 	Config map[string]string
+	// LoadLocation is the time zone database Run gives the cluster
+	// (Config.LoadLocation): not read from a scenario file, the caller's
+	// (cmd/podsem passes time.LoadLocation). Nil knows only UTC.
+	LoadLocation func(name string) (*time.Location, error) `json:"-"`
 }
 
 // ActionKind names a scenario action.

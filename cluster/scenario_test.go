@@ -112,7 +112,7 @@ func TestRunUnsupported(t *testing.T) {
 // held when nothing a pod lives through depends on it (a ConfigMap, a
 // ServiceAccount: listed in the final objects, deleted with their
 // namespace) and refused, naming it, when a controller of its kind would
-// change the run: a HorizontalPodAutoscaler or CronJob in a scenario file
+// change the run: a HorizontalPodAutoscaler in a scenario file
 // is a parse error, and one handed to Run or applied through the API is
 // refused with errors.ErrUnsupported.
 func TestUnmodelledKinds(t *testing.T) {
@@ -153,10 +153,10 @@ func TestUnmodelledKinds(t *testing.T) {
 		t.Errorf("the HorizontalPodAutoscaler's apply was not refused: %v", res.Records)
 	}
 
-	sc = &cluster.Scenario{Objects: []api.Object{&api.Unstructured{TypeMeta: api.TypeMeta{Kind: "CronJob", APIVersion: "batch/v1"},
-		ObjectMeta: api.ObjectMeta{Name: "cj", Namespace: "default"}}}, Until: 10 * time.Second}
-	if _, err := cluster.Run(sc, t0); !errors.Is(err, errors.ErrUnsupported) || !strings.Contains(err.Error(), "CronJob default/cj") {
-		t.Errorf("got %v, want errors.ErrUnsupported naming the CronJob", err)
+	sc = &cluster.Scenario{Objects: []api.Object{&api.Unstructured{TypeMeta: api.TypeMeta{Kind: "HorizontalPodAutoscaler", APIVersion: "autoscaling/v2"},
+		ObjectMeta: api.ObjectMeta{Name: "h", Namespace: "default"}}}, Until: 10 * time.Second}
+	if _, err := cluster.Run(sc, t0); !errors.Is(err, errors.ErrUnsupported) || !strings.Contains(err.Error(), "HorizontalPodAutoscaler default/h") {
+		t.Errorf("got %v, want errors.ErrUnsupported naming the HorizontalPodAutoscaler", err)
 	}
 }
 

@@ -57,7 +57,9 @@ type store struct {
 	watch   []watchEvent
 	lent    []watchEvent // the array drainWatch last returned
 	tolSecs admission.TolerationSeconds
-	index   storeIndex
+	// loadLocation is the time zone database (Config.LoadLocation).
+	loadLocation func(string) (*time.Location, error)
+	index        storeIndex
 	// classWrites counts the writes of PriorityClasses, LimitRanges,
 	// Namespaces (Pod Security's labels) and ServiceAccounts, the kinds pod
 	// admission reads.
@@ -115,6 +117,8 @@ func objectMeta(o api.Object) (string, *api.ObjectMeta) {
 		return "DaemonSet", &o.ObjectMeta
 	case *api.Job:
 		return "Job", &o.ObjectMeta
+	case *api.CronJob:
+		return "CronJob", &o.ObjectMeta
 	case *api.PersistentVolumeClaim:
 		return "PersistentVolumeClaim", &o.ObjectMeta
 	case *api.PersistentVolume:
@@ -372,7 +376,7 @@ func (s *store) create(o api.Object, now time.Time) (api.Object, error) {
 	case *api.Namespace:
 		namespace.PrepareForCreate(x)
 	default:
-		if err := prepareWorkload(o, nil); err != nil {
+		if err := prepareWorkload(o, nil, s.loadLocation); err != nil {
 			return nil, err
 		}
 	}
@@ -395,7 +399,7 @@ func (s *store) create(o api.Object, now time.Time) (api.Object, error) {
 // (Node, Namespace, Service, the storage kinds, ControllerRevision) have
 // none.
 var generationKinds = map[string]bool{"Pod": true, "Deployment": true, "ReplicaSet": true, "StatefulSet": true,
-	"DaemonSet": true, "Job": true, "PodDisruptionBudget": true, "PriorityClass": true}
+	"DaemonSet": true, "Job": true, "CronJob": true, "PodDisruptionBudget": true, "PriorityClass": true}
 
 // admitPod runs a pod create through defaulting, the LimitRanger,
 // ServiceAccount, Priority, DefaultTolerationSeconds and PodTopologyLabels
@@ -486,7 +490,7 @@ func (s *store) update(o api.Object) (api.Object, error) {
 	}
 	switch x := o.(type) {
 	default:
-		if err := prepareWorkload(o, old); err != nil {
+		if err := prepareWorkload(o, old, s.loadLocation); err != nil {
 			return nil, err
 		}
 	case *api.Namespace:

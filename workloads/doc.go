@@ -75,6 +75,14 @@
 // (propagationPolicy Foreground) once the TTL has run out from its finish
 // time (JobExpiry).
 //
+// CronJobController is the cronjob controller (pkg/controller/cronjob):
+// its work queue entry for one CronJob and its sync, which calls the API
+// server through a CronJobClient (live reads, Job creates and deletes) in
+// upstream's order and returns the status to write and the Events. A
+// CronJob's Job for the run scheduled at t is CronJobJob, named
+// CronJobJobName; the schedule is api.ParseCronSchedule's, read in the
+// CronJob's time zone.
+//
 // Nothing is written anywhere and inputs are never modified. What a
 // controller does not model is listed on its functions. Bad input — a nil
 // object, a missing spec.replicas — is an error wrapping api.ErrInvalidInput.

@@ -246,6 +246,29 @@ var nilCases = map[string]func(t *testing.T){
 		var m *workloads.TTLAfterFinishedController
 		niltest.Zero(t, m.NextDeadline())
 	},
+	// The cronjob controller.
+	"(*CronJobController).Step": func(t *testing.T) {
+		var m *workloads.CronJobController
+		r, err := m.Step(workloads.CronJobInput{}, nilT0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "cronjob controller")
+		r, err = new(workloads.CronJobController).Step(workloads.CronJobInput{}, nilT0)
+		niltest.Zero(t, r)
+		niltest.Zero(t, err)
+		cj := &api.CronJob{ObjectMeta: api.ObjectMeta{Name: "c", Namespace: "default"}, Spec: api.CronJobSpec{Schedule: "* * * * *"}}
+		r, err = new(workloads.CronJobController).Step(workloads.CronJobInput{Trigger: workloads.CronJobChanged, CronJob: cj}, nilT0)
+		niltest.Zero(t, r)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "client")
+	},
+	"(*CronJobController).NextDeadline": func(t *testing.T) {
+		var m *workloads.CronJobController
+		niltest.Zero(t, m.NextDeadline())
+	},
+	"CronJobJob": func(t *testing.T) {
+		j, err := workloads.CronJobJob(nil, nilT0, nil)
+		niltest.Zero(t, j)
+		niltest.Invalid(t, err, api.ErrInvalidInput, "cronjob")
+	},
 	// The Deployment controller.
 	"DeploymentReadsPods": func(t *testing.T) {
 		if workloads.DeploymentReadsPods(nil) {

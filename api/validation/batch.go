@@ -248,7 +248,13 @@ func validateGeneratedJobSelector(job *api.Job, prefixed bool) api.FieldErrors {
 
 // validateJobSpec is upstream's ValidateJobSpec at spec.
 func (o Options) validateJobSpec(s *api.JobSpec, jo jobOptions) api.FieldErrors {
-	spec := api.NewPath("spec")
+	return o.validateJobSpecAt(s, jo, api.NewPath("spec"), false)
+}
+
+// validateJobSpecAt is upstream's validateJobSpec at the path spec; a
+// CronJob's Job template (inTemplate) is checked without the selector
+// rules, its selector being generated for each Job.
+func (o Options) validateJobSpecAt(s *api.JobSpec, jo jobOptions, spec api.Path, inTemplate bool) api.FieldErrors {
 	var errs api.FieldErrors
 	for _, f := range []struct {
 		name string
@@ -304,7 +310,10 @@ func (o Options) validateJobSpec(s *api.JobSpec, jo jobOptions) api.FieldErrors 
 			errs = append(errs, api.NotSupported(p, *r, podReplacementPolicies))
 		}
 	}
-	errs = append(errs, o.jobPodTemplate(s)...)
+	errs = append(errs, o.jobPodTemplateAt(s, spec.Child("template"))...)
+	if inTemplate {
+		return errs
+	}
 	if s.Selector == nil {
 		errs = append(errs, api.Required(spec.Child("selector"), ""))
 	} else {
@@ -373,7 +382,11 @@ func validateIndexedJobLimits(s *api.JobSpec, spec api.Path) api.FieldErrors {
 // the template itself and its restartPolicy (OnFailure or Never; Never
 // with a podFailurePolicy).
 func (o Options) jobPodTemplate(s *api.JobSpec) api.FieldErrors {
-	tmpl := api.NewPath("spec").Child("template")
+	return o.jobPodTemplateAt(s, api.NewPath("spec").Child("template"))
+}
+
+// jobPodTemplateAt is jobPodTemplate for the template at tmpl.
+func (o Options) jobPodTemplateAt(s *api.JobSpec, tmpl api.Path) api.FieldErrors {
 	t := &s.Template
 	errs := o.ValidatePodTemplateSpec(t, tmpl)
 	restart := tmpl.Child("spec").Child("restartPolicy")

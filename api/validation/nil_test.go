@@ -132,6 +132,19 @@ var nilCases = map[string]func(t *testing.T){
 	"Options.ValidateJobUpdate": func(t *testing.T) {
 		requiredAtMetadata(t, validation.Options{}.ValidateJobUpdate(nil, nil))
 	},
+	"ValidateCronJob": func(t *testing.T) {
+		requiredAt(t, validation.ValidateCronJob(nil), "spec")
+	},
+	"Options.ValidateCronJob": func(t *testing.T) {
+		requiredAt(t, validation.Options{}.ValidateCronJob(nil), "spec")
+	},
+	"ValidateCronJobUpdate": func(t *testing.T) {
+		requiredAtMetadata(t, validation.ValidateCronJobUpdate(nil, &api.CronJob{}))
+		requiredAtMetadata(t, validation.ValidateCronJobUpdate(&api.CronJob{}, nil))
+	},
+	"Options.ValidateCronJobUpdate": func(t *testing.T) {
+		requiredAtMetadata(t, validation.Options{}.ValidateCronJobUpdate(nil, nil))
+	},
 	"ValidateDeployment": func(t *testing.T) {
 		requiredAt(t, validation.ValidateDeployment(nil), "spec")
 	},

@@ -1,6 +1,10 @@
 package validation
 
-import "github.com/podsem/podsem/api"
+import (
+	"time"
+
+	"github.com/podsem/podsem/api"
+)
 
 // Options are the kube-apiserver flags pod validation depends on. The zero
 // value is kube-apiserver v1.36.3 started with default flags.
@@ -14,6 +18,10 @@ type Options struct {
 	// Windows hostProcess containers are accepted. Off by default, when
 	// they are refused with "disallowed by cluster policy".
 	AllowPrivileged bool
+	// LoadLocation is the time zone database a CronJob's spec.timeZone is
+	// checked against (kube-apiserver's: time.LoadLocation). Nil knows
+	// only "UTC" (api.LoadLocationUTC), so that validation reads no files.
+	LoadLocation func(name string) (*time.Location, error)
 }
 
 // podValidationOptions are the relaxations the API server grants a pod

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/cluster"
@@ -157,6 +158,9 @@ func readScenario(name string, data []byte, readFile func(string) ([]byte, error
 		objs = append(objs, d.obj)
 	}
 	sc.Objects = append(objs, sc.Objects...)
+	// The system's time zone database (with Go's own embedded copy as the
+	// fallback, tzdata.go) for CronJobs' spec.timeZone.
+	sc.LoadLocation = time.LoadLocation
 	ls.sc = sc
 	return ls, nil
 }
@@ -197,7 +201,7 @@ func unwrapPath(err error) error {
 
 // includeNotes says what the included files held that is not simulated:
 // the kinds the cluster package does not model and does not hold either
-// (cluster.HoldsKind: a CronJob, a HorizontalPodAutoscaler, a custom
+// (cluster.HoldsKind: a HorizontalPodAutoscaler, a custom
 // resource are left out with this note), and files with no object.
 func includeNotes(in *input) []string {
 	var notes []string
