@@ -137,6 +137,8 @@ func newObject(kind string) func() any {
 		o = func() any { return &Job{} }
 	case "CronJob":
 		o = func() any { return &CronJob{} }
+	case "ResourceQuota":
+		o = func() any { return &ResourceQuota{} }
 	case "PersistentVolumeClaim":
 		o = func() any { return &PersistentVolumeClaim{} }
 	case "PersistentVolume":

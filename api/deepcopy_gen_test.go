@@ -26,7 +26,7 @@ var deepCopyRoots = []any{
 	api.Pod{}, api.Node{}, api.Namespace{}, api.PodDisruptionBudget{}, api.PriorityClass{}, api.Service{},
 	api.Deployment{}, api.ReplicaSet{}, api.StatefulSet{}, api.ControllerRevision{}, api.DaemonSet{}, api.Job{}, api.CronJob{},
 	api.PersistentVolumeClaim{}, api.PersistentVolume{}, api.StorageClass{}, api.CSINode{}, api.CSIDriver{}, api.VolumeAttachment{},
-	api.LimitRange{}, api.PodStatus{}, api.PodSpec{},
+	api.LimitRange{}, api.ResourceQuota{}, api.PodStatus{}, api.PodSpec{},
 }
 
 // deepCopyValues are the struct types outside the rule "copy every

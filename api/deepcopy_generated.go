@@ -226,6 +226,17 @@ func (in *LimitRange) DeepCopy() *LimitRange {
 	return out
 }
 
+// DeepCopy returns a copy of the ResourceQuota sharing no memory with it (every
+// pointer, slice and map copied; nil for a nil receiver).
+func (in *ResourceQuota) DeepCopy() *ResourceQuota {
+	if in == nil {
+		return nil
+	}
+	out := new(ResourceQuota)
+	in.deepCopyInto(out)
+	return out
+}
+
 // DeepCopy returns a copy of the PodStatus sharing no memory with it (every
 // pointer, slice and map copied; nil for a nil receiver).
 func (in *PodStatus) DeepCopy() *PodStatus {
@@ -413,6 +424,13 @@ func (in *LimitRange) deepCopyInto(out *LimitRange) {
 	*out = *in
 	in.ObjectMeta.deepCopyInto(&out.ObjectMeta)
 	in.Spec.deepCopyInto(&out.Spec)
+}
+
+func (in *ResourceQuota) deepCopyInto(out *ResourceQuota) {
+	*out = *in
+	in.ObjectMeta.deepCopyInto(&out.ObjectMeta)
+	in.Spec.deepCopyInto(&out.Spec)
+	in.Status.deepCopyInto(&out.Status)
 }
 
 func (in *PodStatus) deepCopyInto(out *PodStatus) {
@@ -1301,6 +1319,43 @@ func (in *LimitRangeSpec) deepCopyInto(out *LimitRangeSpec) {
 	}
 }
 
+func (in *ResourceQuotaSpec) deepCopyInto(out *ResourceQuotaSpec) {
+	*out = *in
+	if in.Hard != nil {
+		m69 := make(ResourceList, len(in.Hard))
+		for k70, v71 := range in.Hard {
+			m69[k70] = v71
+		}
+		out.Hard = m69
+	}
+	if in.Scopes != nil {
+		out.Scopes = make([]string, len(in.Scopes))
+		copy(out.Scopes, in.Scopes)
+	}
+	if in.ScopeSelector != nil {
+		out.ScopeSelector = new(ScopeSelector)
+		in.ScopeSelector.deepCopyInto(out.ScopeSelector)
+	}
+}
+
+func (in *ResourceQuotaStatus) deepCopyInto(out *ResourceQuotaStatus) {
+	*out = *in
+	if in.Hard != nil {
+		m72 := make(ResourceList, len(in.Hard))
+		for k73, v74 := range in.Hard {
+			m72[k73] = v74
+		}
+		out.Hard = m72
+	}
+	if in.Used != nil {
+		m75 := make(ResourceList, len(in.Used))
+		for k76, v77 := range in.Used {
+			m75[k76] = v77
+		}
+		out.Used = m75
+	}
+}
+
 func (in *ContainerStatus) deepCopyInto(out *ContainerStatus) {
 	*out = *in
 	in.State.deepCopyInto(&out.State)
@@ -1310,11 +1365,11 @@ func (in *ContainerStatus) deepCopyInto(out *ContainerStatus) {
 		*out.Started = *in.Started
 	}
 	if in.AllocatedResources != nil {
-		m69 := make(ResourceList, len(in.AllocatedResources))
-		for k70, v71 := range in.AllocatedResources {
-			m69[k70] = v71
+		m78 := make(ResourceList, len(in.AllocatedResources))
+		for k79, v80 := range in.AllocatedResources {
+			m78[k79] = v80
 		}
-		out.AllocatedResources = m69
+		out.AllocatedResources = m78
 	}
 	if in.Resources != nil {
 		out.Resources = new(ResourceRequirements)
@@ -1341,29 +1396,29 @@ func (in *NodeAllocatableResourceClaimStatus) deepCopyInto(out *NodeAllocatableR
 		copy(out.Containers, in.Containers)
 	}
 	if in.Resources != nil {
-		m72 := make(ResourceList, len(in.Resources))
-		for k73, v74 := range in.Resources {
-			m72[k73] = v74
+		m81 := make(ResourceList, len(in.Resources))
+		for k82, v83 := range in.Resources {
+			m81[k82] = v83
 		}
-		out.Resources = m72
+		out.Resources = m81
 	}
 }
 
 func (in *ResourceRequirements) deepCopyInto(out *ResourceRequirements) {
 	*out = *in
 	if in.Limits != nil {
-		m75 := make(ResourceList, len(in.Limits))
-		for k76, v77 := range in.Limits {
-			m75[k76] = v77
+		m84 := make(ResourceList, len(in.Limits))
+		for k85, v86 := range in.Limits {
+			m84[k85] = v86
 		}
-		out.Limits = m75
+		out.Limits = m84
 	}
 	if in.Requests != nil {
-		m78 := make(ResourceList, len(in.Requests))
-		for k79, v80 := range in.Requests {
-			m78[k79] = v80
+		m87 := make(ResourceList, len(in.Requests))
+		for k88, v89 := range in.Requests {
+			m87[k88] = v89
 		}
-		out.Requests = m78
+		out.Requests = m87
 	}
 	if in.Claims != nil {
 		out.Claims = make([]ResourceClaim, len(in.Claims))
@@ -1392,14 +1447,14 @@ func (in *Container) deepCopyInto(out *Container) {
 	}
 	if in.EnvFrom != nil {
 		out.EnvFrom = make([]EnvFromSource, len(in.EnvFrom))
-		for i81 := range in.EnvFrom {
-			in.EnvFrom[i81].deepCopyInto(&out.EnvFrom[i81])
+		for i90 := range in.EnvFrom {
+			in.EnvFrom[i90].deepCopyInto(&out.EnvFrom[i90])
 		}
 	}
 	if in.Env != nil {
 		out.Env = make([]EnvVar, len(in.Env))
-		for i82 := range in.Env {
-			in.Env[i82].deepCopyInto(&out.Env[i82])
+		for i91 := range in.Env {
+			in.Env[i91].deepCopyInto(&out.Env[i91])
 		}
 	}
 	in.Resources.deepCopyInto(&out.Resources)
@@ -1413,14 +1468,14 @@ func (in *Container) deepCopyInto(out *Container) {
 	}
 	if in.RestartPolicyRules != nil {
 		out.RestartPolicyRules = make([]ContainerRestartRule, len(in.RestartPolicyRules))
-		for i83 := range in.RestartPolicyRules {
-			in.RestartPolicyRules[i83].deepCopyInto(&out.RestartPolicyRules[i83])
+		for i92 := range in.RestartPolicyRules {
+			in.RestartPolicyRules[i92].deepCopyInto(&out.RestartPolicyRules[i92])
 		}
 	}
 	if in.VolumeMounts != nil {
 		out.VolumeMounts = make([]VolumeMount, len(in.VolumeMounts))
-		for i84 := range in.VolumeMounts {
-			in.VolumeMounts[i84].deepCopyInto(&out.VolumeMounts[i84])
+		for i93 := range in.VolumeMounts {
+			in.VolumeMounts[i93].deepCopyInto(&out.VolumeMounts[i93])
 		}
 	}
 	if in.VolumeDevices != nil {
@@ -1570,8 +1625,8 @@ func (in *PodDNSConfig) deepCopyInto(out *PodDNSConfig) {
 	}
 	if in.Options != nil {
 		out.Options = make([]PodDNSConfigOption, len(in.Options))
-		for i85 := range in.Options {
-			in.Options[i85].deepCopyInto(&out.Options[i85])
+		for i94 := range in.Options {
+			in.Options[i94].deepCopyInto(&out.Options[i94])
 		}
 	}
 }
@@ -1635,16 +1690,16 @@ func (in *NodeFeatures) deepCopyInto(out *NodeFeatures) {
 func (in *LabelSelector) deepCopyInto(out *LabelSelector) {
 	*out = *in
 	if in.MatchLabels != nil {
-		m86 := make(map[string]string, len(in.MatchLabels))
-		for k87, v88 := range in.MatchLabels {
-			m86[k87] = v88
+		m95 := make(map[string]string, len(in.MatchLabels))
+		for k96, v97 := range in.MatchLabels {
+			m95[k96] = v97
 		}
-		out.MatchLabels = m86
+		out.MatchLabels = m95
 	}
 	if in.MatchExpressions != nil {
 		out.MatchExpressions = make([]LabelSelectorRequirement, len(in.MatchExpressions))
-		for i89 := range in.MatchExpressions {
-			in.MatchExpressions[i89].deepCopyInto(&out.MatchExpressions[i89])
+		for i98 := range in.MatchExpressions {
+			in.MatchExpressions[i98].deepCopyInto(&out.MatchExpressions[i98])
 		}
 	}
 }
@@ -1699,8 +1754,8 @@ func (in *PodFailurePolicy) deepCopyInto(out *PodFailurePolicy) {
 	*out = *in
 	if in.Rules != nil {
 		out.Rules = make([]PodFailurePolicyRule, len(in.Rules))
-		for i90 := range in.Rules {
-			in.Rules[i90].deepCopyInto(&out.Rules[i90])
+		for i99 := range in.Rules {
+			in.Rules[i99].deepCopyInto(&out.Rules[i99])
 		}
 	}
 }
@@ -1709,8 +1764,8 @@ func (in *SuccessPolicy) deepCopyInto(out *SuccessPolicy) {
 	*out = *in
 	if in.Rules != nil {
 		out.Rules = make([]SuccessPolicyRule, len(in.Rules))
-		for i91 := range in.Rules {
-			in.Rules[i91].deepCopyInto(&out.Rules[i91])
+		for i100 := range in.Rules {
+			in.Rules[i100].deepCopyInto(&out.Rules[i100])
 		}
 	}
 }
@@ -1736,18 +1791,18 @@ func (in *JobTemplateSpec) deepCopyInto(out *JobTemplateSpec) {
 func (in *VolumeResourceRequirements) deepCopyInto(out *VolumeResourceRequirements) {
 	*out = *in
 	if in.Limits != nil {
-		m92 := make(ResourceList, len(in.Limits))
-		for k93, v94 := range in.Limits {
-			m92[k93] = v94
+		m101 := make(ResourceList, len(in.Limits))
+		for k102, v103 := range in.Limits {
+			m101[k102] = v103
 		}
-		out.Limits = m92
+		out.Limits = m101
 	}
 	if in.Requests != nil {
-		m95 := make(ResourceList, len(in.Requests))
-		for k96, v97 := range in.Requests {
-			m95[k96] = v97
+		m104 := make(ResourceList, len(in.Requests))
+		for k105, v106 := range in.Requests {
+			m104[k105] = v106
 		}
-		out.Requests = m95
+		out.Requests = m104
 	}
 }
 
@@ -1886,39 +1941,49 @@ func (in *VolumeError) deepCopyInto(out *VolumeError) {
 func (in *LimitRangeItem) deepCopyInto(out *LimitRangeItem) {
 	*out = *in
 	if in.Max != nil {
-		m98 := make(ResourceList, len(in.Max))
-		for k99, v100 := range in.Max {
-			m98[k99] = v100
-		}
-		out.Max = m98
-	}
-	if in.Min != nil {
-		m101 := make(ResourceList, len(in.Min))
-		for k102, v103 := range in.Min {
-			m101[k102] = v103
-		}
-		out.Min = m101
-	}
-	if in.Default != nil {
-		m104 := make(ResourceList, len(in.Default))
-		for k105, v106 := range in.Default {
-			m104[k105] = v106
-		}
-		out.Default = m104
-	}
-	if in.DefaultRequest != nil {
-		m107 := make(ResourceList, len(in.DefaultRequest))
-		for k108, v109 := range in.DefaultRequest {
+		m107 := make(ResourceList, len(in.Max))
+		for k108, v109 := range in.Max {
 			m107[k108] = v109
 		}
-		out.DefaultRequest = m107
+		out.Max = m107
 	}
-	if in.MaxLimitRequestRatio != nil {
-		m110 := make(ResourceList, len(in.MaxLimitRequestRatio))
-		for k111, v112 := range in.MaxLimitRequestRatio {
+	if in.Min != nil {
+		m110 := make(ResourceList, len(in.Min))
+		for k111, v112 := range in.Min {
 			m110[k111] = v112
 		}
-		out.MaxLimitRequestRatio = m110
+		out.Min = m110
+	}
+	if in.Default != nil {
+		m113 := make(ResourceList, len(in.Default))
+		for k114, v115 := range in.Default {
+			m113[k114] = v115
+		}
+		out.Default = m113
+	}
+	if in.DefaultRequest != nil {
+		m116 := make(ResourceList, len(in.DefaultRequest))
+		for k117, v118 := range in.DefaultRequest {
+			m116[k117] = v118
+		}
+		out.DefaultRequest = m116
+	}
+	if in.MaxLimitRequestRatio != nil {
+		m119 := make(ResourceList, len(in.MaxLimitRequestRatio))
+		for k120, v121 := range in.MaxLimitRequestRatio {
+			m119[k120] = v121
+		}
+		out.MaxLimitRequestRatio = m119
+	}
+}
+
+func (in *ScopeSelector) deepCopyInto(out *ScopeSelector) {
+	*out = *in
+	if in.MatchExpressions != nil {
+		out.MatchExpressions = make([]ScopedResourceSelectorRequirement, len(in.MatchExpressions))
+		for i122 := range in.MatchExpressions {
+			in.MatchExpressions[i122].deepCopyInto(&out.MatchExpressions[i122])
+		}
 	}
 }
 
@@ -2187,8 +2252,8 @@ func (in *NodeAffinity) deepCopyInto(out *NodeAffinity) {
 	}
 	if in.PreferredDuringSchedulingIgnoredDuringExecution != nil {
 		out.PreferredDuringSchedulingIgnoredDuringExecution = make([]PreferredSchedulingTerm, len(in.PreferredDuringSchedulingIgnoredDuringExecution))
-		for i113 := range in.PreferredDuringSchedulingIgnoredDuringExecution {
-			in.PreferredDuringSchedulingIgnoredDuringExecution[i113].deepCopyInto(&out.PreferredDuringSchedulingIgnoredDuringExecution[i113])
+		for i123 := range in.PreferredDuringSchedulingIgnoredDuringExecution {
+			in.PreferredDuringSchedulingIgnoredDuringExecution[i123].deepCopyInto(&out.PreferredDuringSchedulingIgnoredDuringExecution[i123])
 		}
 	}
 }
@@ -2197,14 +2262,14 @@ func (in *PodAffinity) deepCopyInto(out *PodAffinity) {
 	*out = *in
 	if in.RequiredDuringSchedulingIgnoredDuringExecution != nil {
 		out.RequiredDuringSchedulingIgnoredDuringExecution = make([]PodAffinityTerm, len(in.RequiredDuringSchedulingIgnoredDuringExecution))
-		for i114 := range in.RequiredDuringSchedulingIgnoredDuringExecution {
-			in.RequiredDuringSchedulingIgnoredDuringExecution[i114].deepCopyInto(&out.RequiredDuringSchedulingIgnoredDuringExecution[i114])
+		for i124 := range in.RequiredDuringSchedulingIgnoredDuringExecution {
+			in.RequiredDuringSchedulingIgnoredDuringExecution[i124].deepCopyInto(&out.RequiredDuringSchedulingIgnoredDuringExecution[i124])
 		}
 	}
 	if in.PreferredDuringSchedulingIgnoredDuringExecution != nil {
 		out.PreferredDuringSchedulingIgnoredDuringExecution = make([]WeightedPodAffinityTerm, len(in.PreferredDuringSchedulingIgnoredDuringExecution))
-		for i115 := range in.PreferredDuringSchedulingIgnoredDuringExecution {
-			in.PreferredDuringSchedulingIgnoredDuringExecution[i115].deepCopyInto(&out.PreferredDuringSchedulingIgnoredDuringExecution[i115])
+		for i125 := range in.PreferredDuringSchedulingIgnoredDuringExecution {
+			in.PreferredDuringSchedulingIgnoredDuringExecution[i125].deepCopyInto(&out.PreferredDuringSchedulingIgnoredDuringExecution[i125])
 		}
 	}
 }
@@ -2213,14 +2278,14 @@ func (in *PodAntiAffinity) deepCopyInto(out *PodAntiAffinity) {
 	*out = *in
 	if in.RequiredDuringSchedulingIgnoredDuringExecution != nil {
 		out.RequiredDuringSchedulingIgnoredDuringExecution = make([]PodAffinityTerm, len(in.RequiredDuringSchedulingIgnoredDuringExecution))
-		for i116 := range in.RequiredDuringSchedulingIgnoredDuringExecution {
-			in.RequiredDuringSchedulingIgnoredDuringExecution[i116].deepCopyInto(&out.RequiredDuringSchedulingIgnoredDuringExecution[i116])
+		for i126 := range in.RequiredDuringSchedulingIgnoredDuringExecution {
+			in.RequiredDuringSchedulingIgnoredDuringExecution[i126].deepCopyInto(&out.RequiredDuringSchedulingIgnoredDuringExecution[i126])
 		}
 	}
 	if in.PreferredDuringSchedulingIgnoredDuringExecution != nil {
 		out.PreferredDuringSchedulingIgnoredDuringExecution = make([]WeightedPodAffinityTerm, len(in.PreferredDuringSchedulingIgnoredDuringExecution))
-		for i117 := range in.PreferredDuringSchedulingIgnoredDuringExecution {
-			in.PreferredDuringSchedulingIgnoredDuringExecution[i117].deepCopyInto(&out.PreferredDuringSchedulingIgnoredDuringExecution[i117])
+		for i127 := range in.PreferredDuringSchedulingIgnoredDuringExecution {
+			in.PreferredDuringSchedulingIgnoredDuringExecution[i127].deepCopyInto(&out.PreferredDuringSchedulingIgnoredDuringExecution[i127])
 		}
 	}
 }
@@ -2392,11 +2457,11 @@ func (in *LocalVolumeSource) deepCopyInto(out *LocalVolumeSource) {
 func (in *CSIPersistentVolumeSource) deepCopyInto(out *CSIPersistentVolumeSource) {
 	*out = *in
 	if in.VolumeAttributes != nil {
-		m118 := make(map[string]string, len(in.VolumeAttributes))
-		for k119, v120 := range in.VolumeAttributes {
-			m118[k119] = v120
+		m128 := make(map[string]string, len(in.VolumeAttributes))
+		for k129, v130 := range in.VolumeAttributes {
+			m128[k129] = v130
 		}
-		out.VolumeAttributes = m118
+		out.VolumeAttributes = m128
 	}
 	if in.ControllerPublishSecretRef != nil {
 		out.ControllerPublishSecretRef = new(SecretReference)
@@ -2424,8 +2489,8 @@ func (in *NodeSelector) deepCopyInto(out *NodeSelector) {
 	*out = *in
 	if in.NodeSelectorTerms != nil {
 		out.NodeSelectorTerms = make([]NodeSelectorTerm, len(in.NodeSelectorTerms))
-		for i121 := range in.NodeSelectorTerms {
-			in.NodeSelectorTerms[i121].deepCopyInto(&out.NodeSelectorTerms[i121])
+		for i131 := range in.NodeSelectorTerms {
+			in.NodeSelectorTerms[i131].deepCopyInto(&out.NodeSelectorTerms[i131])
 		}
 	}
 }
@@ -2435,6 +2500,14 @@ func (in *VolumeNodeResources) deepCopyInto(out *VolumeNodeResources) {
 	if in.Count != nil {
 		out.Count = new(int32)
 		*out.Count = *in.Count
+	}
+}
+
+func (in *ScopedResourceSelectorRequirement) deepCopyInto(out *ScopedResourceSelectorRequirement) {
+	*out = *in
+	if in.Values != nil {
+		out.Values = make([]string, len(in.Values))
+		copy(out.Values, in.Values)
 	}
 }
 
@@ -2450,8 +2523,8 @@ func (in *SecretVolumeSource) deepCopyInto(out *SecretVolumeSource) {
 	*out = *in
 	if in.Items != nil {
 		out.Items = make([]KeyToPath, len(in.Items))
-		for i122 := range in.Items {
-			in.Items[i122].deepCopyInto(&out.Items[i122])
+		for i132 := range in.Items {
+			in.Items[i132].deepCopyInto(&out.Items[i132])
 		}
 	}
 	if in.DefaultMode != nil {
@@ -2468,8 +2541,8 @@ func (in *DownwardAPIVolumeSource) deepCopyInto(out *DownwardAPIVolumeSource) {
 	*out = *in
 	if in.Items != nil {
 		out.Items = make([]DownwardAPIVolumeFile, len(in.Items))
-		for i123 := range in.Items {
-			in.Items[i123].deepCopyInto(&out.Items[i123])
+		for i133 := range in.Items {
+			in.Items[i133].deepCopyInto(&out.Items[i133])
 		}
 	}
 	if in.DefaultMode != nil {
@@ -2482,8 +2555,8 @@ func (in *ConfigMapVolumeSource) deepCopyInto(out *ConfigMapVolumeSource) {
 	*out = *in
 	if in.Items != nil {
 		out.Items = make([]KeyToPath, len(in.Items))
-		for i124 := range in.Items {
-			in.Items[i124].deepCopyInto(&out.Items[i124])
+		for i134 := range in.Items {
+			in.Items[i134].deepCopyInto(&out.Items[i134])
 		}
 	}
 	if in.DefaultMode != nil {
@@ -2500,8 +2573,8 @@ func (in *ProjectedVolumeSource) deepCopyInto(out *ProjectedVolumeSource) {
 	*out = *in
 	if in.Sources != nil {
 		out.Sources = make([]VolumeProjection, len(in.Sources))
-		for i125 := range in.Sources {
-			in.Sources[i125].deepCopyInto(&out.Sources[i125])
+		for i135 := range in.Sources {
+			in.Sources[i135].deepCopyInto(&out.Sources[i135])
 		}
 	}
 	if in.DefaultMode != nil {
@@ -2529,11 +2602,11 @@ func (in *CSIVolumeSource) deepCopyInto(out *CSIVolumeSource) {
 		*out.FSType = *in.FSType
 	}
 	if in.VolumeAttributes != nil {
-		m126 := make(map[string]string, len(in.VolumeAttributes))
-		for k127, v128 := range in.VolumeAttributes {
-			m126[k127] = v128
+		m136 := make(map[string]string, len(in.VolumeAttributes))
+		for k137, v138 := range in.VolumeAttributes {
+			m136[k137] = v138
 		}
-		out.VolumeAttributes = m126
+		out.VolumeAttributes = m136
 	}
 	if in.NodePublishSecretRef != nil {
 		out.NodePublishSecretRef = new(LocalObjectReference)
@@ -2727,14 +2800,14 @@ func (in *NodeSelectorTerm) deepCopyInto(out *NodeSelectorTerm) {
 	*out = *in
 	if in.MatchExpressions != nil {
 		out.MatchExpressions = make([]NodeSelectorRequirement, len(in.MatchExpressions))
-		for i129 := range in.MatchExpressions {
-			in.MatchExpressions[i129].deepCopyInto(&out.MatchExpressions[i129])
+		for i139 := range in.MatchExpressions {
+			in.MatchExpressions[i139].deepCopyInto(&out.MatchExpressions[i139])
 		}
 	}
 	if in.MatchFields != nil {
 		out.MatchFields = make([]NodeSelectorRequirement, len(in.MatchFields))
-		for i130 := range in.MatchFields {
-			in.MatchFields[i130].deepCopyInto(&out.MatchFields[i130])
+		for i140 := range in.MatchFields {
+			in.MatchFields[i140].deepCopyInto(&out.MatchFields[i140])
 		}
 	}
 }
@@ -2787,13 +2860,13 @@ func (in *PersistentVolumeClaimTemplate) deepCopyInto(out *PersistentVolumeClaim
 	*out = *in
 	in.ObjectMeta.deepCopyInto(&out.ObjectMeta)
 	if in.Spec != nil {
-		m131 := make(map[string]any, len(in.Spec))
-		for k132, v133 := range in.Spec {
-			c134 := v133
-			c134 = deepCopyJSONValue(v133)
-			m131[k132] = c134
+		m141 := make(map[string]any, len(in.Spec))
+		for k142, v143 := range in.Spec {
+			c144 := v143
+			c144 = deepCopyJSONValue(v143)
+			m141[k142] = c144
 		}
-		out.Spec = m131
+		out.Spec = m141
 	}
 }
 
@@ -2865,8 +2938,8 @@ func (in *SecretProjection) deepCopyInto(out *SecretProjection) {
 	*out = *in
 	if in.Items != nil {
 		out.Items = make([]KeyToPath, len(in.Items))
-		for i135 := range in.Items {
-			in.Items[i135].deepCopyInto(&out.Items[i135])
+		for i145 := range in.Items {
+			in.Items[i145].deepCopyInto(&out.Items[i145])
 		}
 	}
 	if in.Optional != nil {
@@ -2879,8 +2952,8 @@ func (in *DownwardAPIProjection) deepCopyInto(out *DownwardAPIProjection) {
 	*out = *in
 	if in.Items != nil {
 		out.Items = make([]DownwardAPIVolumeFile, len(in.Items))
-		for i136 := range in.Items {
-			in.Items[i136].deepCopyInto(&out.Items[i136])
+		for i146 := range in.Items {
+			in.Items[i146].deepCopyInto(&out.Items[i146])
 		}
 	}
 }
@@ -2889,8 +2962,8 @@ func (in *ConfigMapProjection) deepCopyInto(out *ConfigMapProjection) {
 	*out = *in
 	if in.Items != nil {
 		out.Items = make([]KeyToPath, len(in.Items))
-		for i137 := range in.Items {
-			in.Items[i137].deepCopyInto(&out.Items[i137])
+		for i147 := range in.Items {
+			in.Items[i147].deepCopyInto(&out.Items[i147])
 		}
 	}
 	if in.Optional != nil {

@@ -575,6 +575,12 @@ func (q Quantity) Value() int64 { return q.ScaledValue(0) }
 // like resource.Quantity.MilliValue. It saturates like Value.
 func (q Quantity) MilliValue() int64 { return q.ScaledValue(-3) }
 
+// MaxMilliValue is the largest whole amount whose thousandths (MilliValue)
+// fit an int64. Upstream's LimitRange checks compare amounts in
+// thousandths up to it and in whole units beyond (the LimitRanger plugin's
+// maxLimitRequestRatio, the LimitRange validation's bound on that ratio).
+const MaxMilliValue = math.MaxInt64 / 1000
+
 // ScaledValue returns q / 10^scale rounded away from zero, like
 // resource.Quantity.ScaledValue: for "1" ScaledValue(-3) is 1000 and
 // ScaledValue(3) is 1. It saturates like Value.

@@ -52,6 +52,10 @@ type appsState struct {
 	// and what its informers saw since each one's last step (cronjobs.go).
 	cron      map[string]*workloads.CronJobController
 	cronDirty map[string]cronTrigger
+	// quotaDirty are the ResourceQuotas the resourcequota controller is to
+	// sync, and quotaResync its next full resync (quota.go).
+	quotaDirty  map[string]bool
+	quotaResync time.Time
 	// uids are the uids the machines were made for ("Kind/key"): an
 	// object replaced by another of the same name starts afresh.
 	uids map[string]string
@@ -76,6 +80,7 @@ func (a *appsState) init() {
 		a.jobBatched = map[string]time.Time{}
 		a.uids = map[string]string{}
 		a.cron, a.cronDirty = map[string]*workloads.CronJobController{}, map[string]cronTrigger{}
+		a.quotaDirty = map[string]bool{}
 	}
 }
 
@@ -93,6 +98,7 @@ func (m *Machine) appsDeliver(w watchEvent, now time.Time) {
 	a := &m.apps
 	a.init()
 	m.cronDeliver(w)
+	m.quotaDeliver(w, now)
 	switch o := w.Object.(type) {
 	case *api.StatefulSet:
 		a.ssDirty[w.Key] = true
@@ -152,7 +158,7 @@ func (m *Machine) appsDeliver(w watchEvent, now time.Time) {
 // appsDue reports whether one of the three controllers has work at now.
 func (m *Machine) appsDue(now time.Time) bool {
 	a := &m.apps
-	if len(a.ssDirty)+len(a.dsDirty)+len(a.jobDirty)+len(a.ttlDirty)+len(a.cronDirty) > 0 {
+	if len(a.ssDirty)+len(a.dsDirty)+len(a.jobDirty)+len(a.ttlDirty)+len(a.cronDirty)+len(a.quotaDirty) > 0 {
 		return true
 	}
 	if d := a.jobBatchDeadline(); !d.IsZero() && !d.After(now) {
@@ -179,6 +185,7 @@ func (m *Machine) appsNextDeadline() time.Time {
 		d = api.EarliestDeadline(d, c.NextDeadline())
 	}
 	d = api.EarliestDeadline(d, m.apps.cronNextDeadline())
+	d = api.EarliestDeadline(d, m.apps.quotaResync)
 	return api.EarliestDeadline(d, m.apps.jobBatchDeadline())
 }
 
@@ -236,6 +243,9 @@ func machineFor[C any](m *Machine, kind, key string, obj api.Object, machines ma
 // order.
 func (m *Machine) runApps(now time.Time) error {
 	m.apps.init()
+	if err := m.runQuotas(now); err != nil {
+		return err
+	}
 	if err := m.runStatefulSets(now); err != nil {
 		return err
 	}
@@ -272,7 +282,7 @@ func (m *Machine) runStatefulSets(now time.Time) error {
 		// The API server's verdict on the set's pods, named after the
 		// first ordinal missing (the one a sync creates first).
 		pods := statefulSetPods(set, firstMissingOrdinal(set, in.Pods))
-		if m.admitsPods(pods) != nil {
+		if _, refused := m.admitsPods(pods); refused != nil {
 			in.CreateError = m.admitPodAs(pods, pods.prefix)
 		}
 		sync, err := stepMachine(m, "statefulset-controller", key, c, in, now)
@@ -476,9 +486,9 @@ func (m *Machine) runDaemonSets(now time.Time) error {
 		var refused error
 		if len(nodes) > 0 {
 			pods = daemonSetPods(ds, nodes[0].Name)
-			if refused = m.admitsPods(pods); refused != nil {
-				zero := 0
-				in.AcceptCreates, in.CreateError = &zero, m.refusedPod(pods, refused)
+			var accept int
+			if accept, refused = m.admitsPods(pods); refused != nil {
+				in.AcceptCreates, in.CreateError = &accept, m.refusedPod(pods, refused)
 			}
 		}
 		sync, err := stepMachine(m, "daemonset-controller", key, c, in, now)
@@ -631,10 +641,9 @@ func (m *Machine) runJobs(now time.Time) error {
 		job := obj.(*api.Job)
 		in := workloads.JobInput{Job: job, Pods: inNamespace[*api.Pod](m.cache, "Pod", job.Namespace)}
 		pods := jobPods(job, nil)
-		refused := m.admitsPods(pods)
+		accept, refused := m.admitsPods(pods)
 		if refused != nil {
-			zero := 0
-			in.AcceptCreates, in.CreateError = &zero, m.refusedPod(pods, refused)
+			in.AcceptCreates, in.CreateError = &accept, m.refusedPod(pods, refused)
 		}
 		sync, err := stepMachine(m, "job-controller", key, c, in, now)
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/api/admission"
 	"github.com/podsem/podsem/namespace"
+	"github.com/podsem/podsem/resourcequota"
 	"github.com/podsem/podsem/workloads"
 )
 
@@ -49,6 +50,15 @@ func inNamespace[T api.Object](c *store, kind, namespace string) []T {
 func (m *Machine) runReplicaSets(now time.Time) error {
 	for _, key := range m.dueKeys("ReplicaSet", m.rsDirty, m.rsc.NextDeadline(), now) {
 		rs, _ := m.cache.get("ReplicaSet", key).(*api.ReplicaSet)
+		if gone := m.rsGone[key]; gone != nil && (rs == nil || rs.UID != gone.UID) {
+			// The controller forgets the deleted set before it syncs one
+			// of the same name.
+			delete(m.rsGone, key)
+			in := workloads.ReplicaSetInput{ReplicaSet: gone, PodEvents: m.rsEvents.take(), Deleted: true}
+			if _, err := stepMachine(m, "replicaset-controller", key, m.rsc, in, now); err != nil {
+				return err
+			}
+		}
 		if rs == nil {
 			continue
 		}
@@ -61,10 +71,9 @@ func (m *Machine) runReplicaSets(now time.Time) error {
 		in := workloads.ReplicaSetInput{
 			ReplicaSet: rs, PodEvents: m.rsEvents.take(), OtherReplicaSets: others,
 		}
-		refused := m.admitsPods(replicaSetPods(rs))
+		accept, refused := m.admitsPods(replicaSetPods(rs))
 		if refused != nil {
-			zero := 0
-			in.AcceptCreates, in.CreateError = &zero, m.refusedPod(replicaSetPods(rs), refused)
+			in.AcceptCreates, in.CreateError = &accept, m.refusedPod(replicaSetPods(rs), refused)
 		}
 		sync, err := stepMachine(m, "replicaset-controller", key, m.rsc, in, now)
 		if err != nil {
@@ -108,16 +117,63 @@ func daemonSetPods(ds *api.DaemonSet, node string) podOwner {
 // (defaulting, admission, validation of the pod the controller sends), so
 // that the controller's sync learns how many of its creates succeed, as it
 // does from the API's answers: every pod of a sync is the same pod but for
-// its generated name, so all pass or all fail.
+// its generated name, so all pass or all fail — but for the namespace's
+// ResourceQuotas, which admit pods until one has no room left: accept is
+// then how many pass before the refusal (0 for any other refusal).
 //
-// The verdict is kept per owner until its generation (its template), the
-// PriorityClasses, the LimitRanges, the Namespaces or the ServiceAccounts
-// change: nothing else it reads does (the generated name's suffix is
-// always valid).
-func (m *Machine) admitsPods(o podOwner) error {
+// Without quotas the verdict is kept per owner until its generation (its
+// template), the PriorityClasses, the LimitRanges, the Namespaces or the
+// ServiceAccounts change: nothing else it reads does (the generated
+// name's suffix is always valid).
+func (m *Machine) admitsPods(o podOwner) (accept int, refused error) {
 	if ns, _ := m.store.get("Namespace", o.namespace).(*api.Namespace); ns.Terminating() {
-		return namespace.Admit(ns, resourceOf("Pod").String(), o.prefix)
+		return 0, namespace.Admit(ns, resourceOf("Pod").String(), o.prefix)
 	}
+	if quotas := m.store.quotas(o.namespace); len(quotas) > 0 {
+		return m.admitsPodsUnderQuota(o, quotas)
+	}
+	return 0, m.admitsPodsCached(o)
+}
+
+// quotaCreatesMax bounds how many creates of one sync the quota verdict
+// counts (the ReplicaSet controller's burst is 500).
+const quotaCreatesMax = 500
+
+// admitsPodsUnderQuota is admitsPods in a namespace with quotas: the pod
+// passes admission but for quota, then the quotas are charged one pod at a
+// time, on copies, until one refuses.
+func (m *Machine) admitsPodsUnderQuota(o podOwner, quotas []*api.ResourceQuota) (int, error) {
+	p, err := m.admittedPod(o, "")
+	if err != nil || p == nil {
+		return 0, err
+	}
+	obj := quotaObject("Pod", p)
+	for k := 0; k < quotaCreatesMax; k++ {
+		charged, err := resourcequota.Admit(quotas, obj, p.Name, m.now)
+		if err != nil {
+			// The refused create is a request of its own, with a name of
+			// its own (refusedPod).
+			_, err = resourcequota.Admit(quotas, obj, m.store.refusedName("Pod", o.namespace, o.prefix), m.now)
+			return k, freshRefusal{err}
+		}
+		if len(charged) == 0 {
+			return 0, nil // no quota counts the pod
+		}
+		next := slices.Clone(quotas)
+		for _, c := range charged {
+			for i, q := range next {
+				if q.UID == c.UID && q.Name == c.Name {
+					next[i] = c
+				}
+			}
+		}
+		quotas = next
+	}
+	return 0, nil
+}
+
+// admitsPodsCached is admitsPods's verdict outside quota, kept per owner.
+func (m *Machine) admitsPodsCached(o podOwner) error {
 	if v, ok := m.podAdmit[o.uid]; ok && v.generation == o.generation && v.classWrites == m.store.classWrites {
 		return v.err
 	}
@@ -137,6 +193,12 @@ type admitVerdict struct {
 	err         error
 }
 
+// freshRefusal is a verdict that already names a new pod (refusedPod
+// passes it on as it is).
+type freshRefusal struct{ error }
+
+func (r freshRefusal) Unwrap() error { return r.error }
+
 // refusedPod is the error of one refused create of a pod of o whose
 // verdict is refused: a refusal after the API server generated the pod's
 // name (validation, LimitRanger, Pod Security) names a new pod each time,
@@ -145,7 +207,7 @@ type admitVerdict struct {
 // verdict itself.
 func (m *Machine) refusedPod(o podOwner, refused error) error {
 	var ae *admission.Error
-	if errors.Is(refused, namespace.ErrTerminating) || errors.As(refused, &ae) && ae.Name == o.prefix {
+	if errors.As(refused, new(freshRefusal)) || errors.Is(refused, namespace.ErrTerminating) || errors.As(refused, &ae) && ae.Name == o.prefix {
 		return refused
 	}
 	if err := m.admitPodAs(o, m.store.refusedName("Pod", o.namespace, o.prefix)); err != nil {
@@ -157,12 +219,25 @@ func (m *Machine) refusedPod(o podOwner, refused error) error {
 // admitPodAs runs a pod of o named name ("": the name the API server
 // would generate now) through the API server's create admission.
 func (m *Machine) admitPodAs(o podOwner, name string) error {
+	p, err := m.admittedPod(o, name)
+	if err != nil || p == nil {
+		return err
+	}
+	_, err = m.store.admitQuota(p, m.now)
+	return err
+}
+
+// admittedPod is a pod of o named name ("": the name the API server would
+// generate now) as the API server's create admission leaves it before
+// quota, or its refusal; nil when o has no pod to send (the sync refuses
+// it itself).
+func (m *Machine) admittedPod(o podOwner, name string) (*api.Pod, error) {
 	p, err := o.pod()
 	if err != nil {
-		return nil // the sync itself refuses it, with its own error
+		return nil, nil // the sync itself refuses it, with its own error
 	}
 	if p, err = clone(p); err != nil {
-		return err
+		return nil, err
 	}
 	p.Namespace = o.namespace
 	if name != "" {
@@ -173,8 +248,7 @@ func (m *Machine) admitPodAs(o podOwner, name string) error {
 	}
 	// Mutating admission sees a generated pod by its generateName, a named
 	// one (a StatefulSet's) by its name.
-	_, err = m.store.admitPod(p, cmp.Or(p.GenerateName, p.Name))
-	return err
+	return m.store.admitPod(p, cmp.Or(p.GenerateName, p.Name))
 }
 
 // replicaSetWrites carries out a sync's writes and records its Events;

@@ -45,6 +45,8 @@ func deepCopy(o api.Object) api.Object {
 		return x.DeepCopy()
 	case *api.CronJob:
 		return x.DeepCopy()
+	case *api.ResourceQuota:
+		return x.DeepCopy()
 	case *api.PersistentVolumeClaim:
 		return x.DeepCopy()
 	case *api.PersistentVolume:
@@ -265,7 +267,7 @@ var jsonFieldTable = func() map[reflect.Type][]jsonField {
 		}
 	}
 	for _, o := range []any{api.Pod{}, api.Node{}, api.Namespace{}, api.PodDisruptionBudget{}, api.PriorityClass{}, api.Service{},
-		api.Deployment{}, api.ReplicaSet{}, api.StatefulSet{}, api.ControllerRevision{}, api.DaemonSet{}, api.Job{}, api.CronJob{},
+		api.Deployment{}, api.ReplicaSet{}, api.StatefulSet{}, api.ControllerRevision{}, api.DaemonSet{}, api.Job{}, api.CronJob{}, api.ResourceQuota{},
 		api.PersistentVolumeClaim{}, api.PersistentVolume{}, api.StorageClass{}, api.CSINode{}, api.CSIDriver{}} {
 		walk(reflect.TypeOf(o))
 	}

@@ -30,7 +30,11 @@
 //     and bounds, for pods and claims), ServiceAccount (a pod's account
 //     must exist), Pod Security admission (the namespace's enforce
 //     labels), Priority, DefaultTolerationSeconds and
-//     PodTopologyLabels admission of pods (the last also on the binding:
+//     PodTopologyLabels admission of pods, ResourceQuota admission of
+//     every namespaced create (resourcequota.Admit: a create that would go
+//     over a quota refused with upstream's 403, the usage of an admitted
+//     one written to the quota's status; a controller's sync learns how
+//     many of its pod creates pass before the quota refuses), (the last also on the binding:
 //     a bound pod gets its node's zone and region labels),
 //     TaintNodesByCondition admission of Nodes, DefaultStorageClass
 //     and StorageObjectInUseProtection admission of claims and volumes
@@ -68,7 +72,11 @@
 //     Jobs created at its schedule's times in kube-controller-manager's
 //     zone, Config.LoadLocation(""), UTC by default; Forbid, Replace,
 //     startingDeadlineSeconds, the history limits; its requeue 100 ms
-//     after each scheduled time);
+//     after each scheduled time); the resourcequota controller
+//     (resourcequota.Status: a quota's status.hard and status.used written
+//     when it is added or its spec.hard changes, when an object it tracks
+//     is deleted or a pod it counts turns terminal, and at each 5-minute
+//     full resync, QuotaResyncPeriod);
 //     the garbage collector
 //     (background, foreground and orphan
 //     propagation with their finalizers); the PersistentVolume controller
@@ -111,7 +119,8 @@
 // node lifecycle controller, taint eviction, pod GC, namespace
 // controller, garbage collector,
 // disruption controller, Deployment controller, ReplicaSet controller,
-// StatefulSet, DaemonSet, Job and cronjob controllers, the ttl-after-finished
+// resourcequota controller, StatefulSet, DaemonSet, Job and cronjob
+// controllers, the ttl-after-finished
 // controller, the storage side (volume
 // model, PersistentVolume controller, attach-detach controller, bindings
 // waiting in PreBind), the pvc-protection and pv-protection controllers,
@@ -210,7 +219,7 @@
 // node-startup-grace-period (1m), node-eviction-rate (0.1),
 // secondary-node-eviction-rate (0.01), unhealthy-zone-threshold (0.55),
 // large-cluster-size-threshold (50), terminated-pod-gc-threshold (12500),
-// pvclaimbinder-sync-period (15s), disable-force-detach-on-timeout (false;
+// resource-quota-sync-period (5m), pvclaimbinder-sync-period (15s), disable-force-detach-on-timeout (false;
 // the forced detach after maxWaitForUnmountDuration, 6 m); the kubelet's
 // eviction-hard, eviction-soft, eviction-soft-grace-period,
 // eviction-minimum-reclaim, eviction-pressure-transition-period (5m),

@@ -18,7 +18,9 @@ import (
 //     --unhealthy-zone-threshold and --large-cluster-size-threshold
 //     (Config.NodeLifecycle);
 //   - pod GC's --terminated-pod-gc-threshold (Config.PodGC; 0 turns
-//     terminated-pod collection off, as upstream).
+//     terminated-pod collection off, as upstream);
+//   - the resourcequota controller's --resource-quota-sync-period
+//     (Config.QuotaResyncPeriod).
 //
 // Durations are Go durations ("40s", "5m"), as the flags take them.
 func (cfg *Config) controllerManagerFlag(key, value string) (ok bool, err error) {
@@ -79,6 +81,8 @@ func (cfg *Config) controllerManagerFlag(key, value string) (ok bool, err error)
 		}
 		cfg.PodGC.TerminatedPodThreshold = n
 		cfg.PodGC.DisableTerminatedPodGC = n == 0
+	case "resource-quota-sync-period":
+		return true, duration(&cfg.QuotaResyncPeriod)
 	default:
 		return false, nil
 	}

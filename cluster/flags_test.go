@@ -22,6 +22,7 @@ func TestConfigFromControllerManagerFlags(t *testing.T) {
 		"unhealthy-zone-threshold":     "0.6",
 		"large-cluster-size-threshold": "20",
 		"terminated-pod-gc-threshold":  "100",
+		"resource-quota-sync-period":   "1m",
 	})
 	if err != nil || len(unused) != 0 {
 		t.Fatalf("got %v, unused %v", err, unused)
@@ -34,6 +35,9 @@ func TestConfigFromControllerManagerFlags(t *testing.T) {
 	if cfg.PodGC.TerminatedPodThreshold != 100 || cfg.PodGC.DisableTerminatedPodGC {
 		t.Errorf("pod GC settings %+v", cfg.PodGC)
 	}
+	if cfg.QuotaResyncPeriod != time.Minute {
+		t.Errorf("quota resync period %v", cfg.QuotaResyncPeriod)
+	}
 	if cfg, _, _ := cluster.ConfigFromFlags(map[string]string{"terminated-pod-gc-threshold": "0"}); !cfg.PodGC.DisableTerminatedPodGC {
 		t.Errorf("terminated-pod-gc-threshold=0 does not turn terminated-pod collection off: %+v", cfg.PodGC)
 	}
@@ -44,6 +48,7 @@ func TestConfigFromControllerManagerFlags(t *testing.T) {
 		{"unhealthy-zone-threshold": "1.5"},
 		{"large-cluster-size-threshold": "many"},
 		{"terminated-pod-gc-threshold": "-3"},
+		{"resource-quota-sync-period": "0s"},
 	} {
 		if _, _, err := cluster.ConfigFromFlags(bad); err == nil || !strings.Contains(err.Error(), "config ") {
 			t.Errorf("%v: %v, want an error naming the key", bad, err)

@@ -49,6 +49,10 @@ type Config struct {
 	// Cascade is how a cascade of reactions that does not come to rest at
 	// one instant is run (cascade.go; zero: the defaults).
 	Cascade CascadeConfig
+	// QuotaResyncPeriod is the resourcequota controller's full resync
+	// period (--resource-quota-sync-period; zero: 5 minutes,
+	// QuotaResyncPeriod).
+	QuotaResyncPeriod time.Duration
 	// LoadLocation is the time zone database of kube-apiserver and
 	// kube-controller-manager (time.LoadLocation), which a CronJob's
 	// spec.timeZone is checked against and read in; the name "" is
@@ -199,6 +203,7 @@ type Machine struct {
 	sched          *scheduling.Loop
 	rsc            *workloads.ReplicaSetController
 	rsDirty        map[string]bool
+	rsGone         map[string]*api.ReplicaSet                 // the ReplicaSets deleted since the controller's last step, by key
 	rsEvents       rsEventLog                                 // the pod changes the ReplicaSet controller's next step reads (rsevents.go)
 	dcs            map[string]*workloads.DeploymentController // the Deployment controller's memory per Deployment (its work queue key)
 	depDirty       map[string]bool
@@ -530,7 +535,8 @@ func HoldsKind(kind string) bool { return inertKinds[kind] }
 // controller or admission plugin of theirs creates, deletes, admits,
 // schedules or stops a pod. They are stored as given, deleted with their
 // namespace, and listed by Objects after the modelled kinds. (A
-// ServiceAccount's existence is not checked on a pod's create: NEXT.md.)
+// ServiceAccount is read by the ServiceAccount admission plugin, which
+// refuses a pod whose account does not exist.)
 var inertKinds = map[string]bool{
 	"ConfigMap": true, "Secret": true, "ServiceAccount": true, "Endpoints": true, "EndpointSlice": true,
 	"Event": true, "Lease": true, "PodTemplate": true, "Role": true, "RoleBinding": true, "ClusterRole": true,
@@ -640,7 +646,7 @@ func (m *Machine) Objects() []api.Object {
 // objectKinds is the order of kinds in Objects.
 var objectKinds = []string{"Namespace", "PriorityClass", "StorageClass", "CSIDriver", "LimitRange", "Node", "CSINode",
 	"PersistentVolume", "PersistentVolumeClaim", "Deployment", "ReplicaSet", "StatefulSet", "ControllerRevision",
-	"DaemonSet", "CronJob", "Job", "PodDisruptionBudget", "Service", "Pod", "VolumeAttachment"}
+	"DaemonSet", "CronJob", "Job", "ResourceQuota", "PodDisruptionBudget", "Service", "Pod", "VolumeAttachment"}
 
 // apply carries out a scenario action through the API server.
 func (m *Machine) apply(a Action, now time.Time) error {
@@ -882,6 +888,12 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 		}
 	case *api.ReplicaSet:
 		m.rsDirty[w.Key] = true
+		if w.Type == watchDeleted {
+			if m.rsGone == nil {
+				m.rsGone = map[string]*api.ReplicaSet{}
+			}
+			m.rsGone[w.Key] = o
+		}
 		m.ownerDirty(o.Namespace, &o.ObjectMeta, w.Old, "Deployment", m.depDirty)
 		if w.Type == watchModified {
 			// kube-scheduler reads a ReplicaSet for the default spread
@@ -898,7 +910,7 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 	case *api.Deployment:
 		m.depDirty[w.Key] = true
 		return nil
-	case *api.DaemonSet, *api.Job, *api.CronJob, *api.ControllerRevision, *api.PriorityClass:
+	case *api.DaemonSet, *api.Job, *api.CronJob, *api.ControllerRevision, *api.PriorityClass, *api.ResourceQuota:
 		return nil
 	case *api.VolumeAttachment:
 		return nil // the attach-detach controller's alone (storageDeliver)

@@ -38,6 +38,7 @@ var resources = map[string]resource{
 	"StatefulSet": {"apps", "v1", "statefulsets"}, "DaemonSet": {"apps", "v1", "daemonsets"},
 	"ControllerRevision": {"apps", "v1", "controllerrevisions"}, "Job": {"batch", "v1", "jobs"},
 	"CronJob":             {"batch", "v1", "cronjobs"},
+	"ResourceQuota":       {"", "v1", "resourcequotas"},
 	"PodDisruptionBudget": {"policy", "v1", "poddisruptionbudgets"}, "LimitRange": {"", "v1", "limitranges"},
 	"PriorityClass": {"scheduling.k8s.io", "v1", "priorityclasses"},
 	"StorageClass":  {"storage.k8s.io", "v1", "storageclasses"}, "CSIDriver": {"storage.k8s.io", "v1", "csidrivers"},

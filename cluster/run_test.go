@@ -40,6 +40,7 @@ func runScenario(t *testing.T, path string) ([]byte, cluster.Result) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	sc.LoadLocation = time.LoadLocation // as podsem simulate gives it
 	res, err := cluster.Run(sc, t0)
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"github.com/podsem/podsem/api/admission/podsecurity"
 	"github.com/podsem/podsem/api/validation"
 	"github.com/podsem/podsem/namespace"
+	"github.com/podsem/podsem/resourcequota"
 	"github.com/podsem/podsem/termination"
 )
 
@@ -117,6 +118,8 @@ func objectMeta(o api.Object) (string, *api.ObjectMeta) {
 		return "DaemonSet", &o.ObjectMeta
 	case *api.Job:
 		return "Job", &o.ObjectMeta
+	case *api.ResourceQuota:
+		return "ResourceQuota", &o.ObjectMeta
 	case *api.CronJob:
 		return "CronJob", &o.ObjectMeta
 	case *api.PersistentVolumeClaim:
@@ -356,6 +359,16 @@ func (s *store) create(o api.Object, now time.Time) (api.Object, error) {
 		o, m = p, &p.ObjectMeta
 	case *api.LimitRange:
 		api.DefaultLimitRange(x)
+		if errs := validation.ValidateLimitRange(x); len(errs) > 0 {
+			return nil, errors.New(validation.InvalidObjectMessage("LimitRange", "", x.Name, errs))
+		}
+	case *api.ResourceQuota:
+		// The resourcequota strategy's PrepareForCreate: the status is
+		// the controller's to write.
+		x.Status = api.ResourceQuotaStatus{}
+		if errs := validation.ValidateResourceQuota(x); len(errs) > 0 {
+			return nil, errors.New(validation.InvalidObjectMessage("ResourceQuota", "", x.Name, errs))
+		}
 	case *api.Node:
 		x.Spec.Taints = admission.NodeCreateTaints(x) // TaintNodesByCondition
 	case *api.PersistentVolumeClaim, *api.PersistentVolume, *api.StorageClass, *api.CSIDriver:
@@ -379,6 +392,14 @@ func (s *store) create(o api.Object, now time.Time) (api.Object, error) {
 		if err := prepareWorkload(o, nil, s.loadLocation); err != nil {
 			return nil, err
 		}
+	}
+	charged, err := s.admitQuota(o, now)
+	if err != nil {
+		return nil, err
+	}
+	for _, q := range charged {
+		s.nextRV(&q.ObjectMeta)
+		s.put("ResourceQuota", objectKey(&q.ObjectMeta), q, watchModified, s.get("ResourceQuota", objectKey(&q.ObjectMeta)))
 	}
 	s.uids++
 	m.UID = fmt.Sprintf("%08x-0000-4000-8000-%012x", s.uids, s.uids)
@@ -461,6 +482,35 @@ func (s *store) serviceAccounts(namespace string) []string {
 	return out
 }
 
+// quotas are the ResourceQuotas of namespace, by name.
+func (s *store) quotas(namespace string) []*api.ResourceQuota {
+	if namespace == "" {
+		return nil
+	}
+	return objectsOf[*api.ResourceQuota](s, "ResourceQuota", s.namespaceKeys("ResourceQuota", namespace))
+}
+
+// admitQuota is the ResourceQuota admission plugin on a create of o (the
+// last validating plugin): the namespace's quotas that count o must have
+// room for it (resourcequota.Admit). It returns the quotas whose usage
+// the plugin writes when o is stored.
+func (s *store) admitQuota(o api.Object, now time.Time) ([]*api.ResourceQuota, error) {
+	kind, m := objectMeta(o)
+	if m == nil || m.Namespace == "" || clusterScoped[kind] {
+		return nil, nil
+	}
+	quotas := s.quotas(m.Namespace)
+	if len(quotas) == 0 {
+		return nil, nil
+	}
+	return resourcequota.Admit(quotas, quotaObject(kind, o), m.Name, now)
+}
+
+// quotaObject is o as quota sees it.
+func quotaObject(kind string, o api.Object) resourcequota.Object {
+	return resourcequota.Object{Kind: kind, Resource: resourceOf(kind).String(), Object: o}
+}
+
 // limitRanges are the LimitRanges of namespace, by name.
 func (s *store) limitRanges(namespace string) []*api.LimitRange {
 	if namespace == "" {
@@ -497,6 +547,15 @@ func (s *store) update(o api.Object) (api.Object, error) {
 		namespace.PrepareForUpdate(x, old.(*api.Namespace))
 	case *api.LimitRange:
 		api.DefaultLimitRange(x)
+		if errs := validation.ValidateLimitRangeUpdate(x, old.(*api.LimitRange)); len(errs) > 0 {
+			return nil, errors.New(validation.InvalidObjectMessage("LimitRange", "", x.Name, errs))
+		}
+	case *api.ResourceQuota:
+		// PrepareForUpdate: an update of the object keeps its status.
+		x.Status = old.(*api.ResourceQuota).Status
+		if errs := validation.ValidateResourceQuotaUpdate(x, old.(*api.ResourceQuota)); len(errs) > 0 {
+			return nil, errors.New(validation.InvalidObjectMessage("ResourceQuota", "", x.Name, errs))
+		}
 	case *api.Pod:
 		prev := old.(*api.Pod)
 		if errs := validation.ValidatePodUpdate(x, prev); len(errs) > 0 {

@@ -59,6 +59,13 @@ type ReplicaSetInput struct {
 	// CreateError is the API error a refused creation returns; nil gives
 	// ErrPodCreateRefused.
 	CreateError error
+	// Deleted says the set is gone from the informer cache, ReplicaSet
+	// being its last state: the controller forgets it — expectations,
+	// failure count, requeue — as upstream's sync of a key whose set is
+	// not found deletes its expectations and forgets its back-off, and
+	// the sync is empty (an incremental controller still applies
+	// PodEvents). A retry queued for a deleted set thus does nothing.
+	Deleted bool
 }
 
 // ErrPodCreateRefused is the error of a pod creation the API server

@@ -108,6 +108,13 @@ func (c *ReplicaSetController) stepIncremental(in ReplicaSetInput, now time.Time
 			cache.apply(ch.Old.Key(), nil, now)
 		}
 	}
+	if in.Deleted {
+		if in.ReplicaSet == nil {
+			return ReplicaSetSync{}, fmt.Errorf("%w: replicaset: nil", errInvalidInput)
+		}
+		c.forget(in.ReplicaSet)
+		return ReplicaSetSync{}, nil
+	}
 	v, err := cache.view(in.ReplicaSet)
 	if err != nil {
 		return ReplicaSetSync{}, err

@@ -99,6 +99,10 @@ func (c *ReplicaSetController) Step(in ReplicaSetInput, now time.Time) (ReplicaS
 	if rs == nil {
 		return ReplicaSetSync{}, fmt.Errorf("%w: replicaset: nil", errInvalidInput)
 	}
+	if in.Deleted {
+		c.forget(rs)
+		return ReplicaSetSync{}, nil
+	}
 	key, mem := c.memory(rs)
 	pending := mem.pending(rs, in.Pods, now)
 	res, err := SyncReplicaSet(in, pending, now)
@@ -155,6 +159,20 @@ func (c *ReplicaSetController) remember(key string, mem *rsMemory, res ReplicaSe
 		c.sets = map[string]*rsMemory{}
 	}
 	c.sets[key] = mem
+}
+
+// forget drops what the controller remembers of the deleted set rs: its
+// expectations, failure count and requeue.
+func (c *ReplicaSetController) forget(rs *api.ReplicaSet) {
+	key := rs.Namespace + "/" + rs.Name
+	mem := c.sets[key]
+	if mem == nil || mem.uid != rs.UID {
+		return
+	}
+	if c.cache != nil {
+		c.cache.forget(key, rs.Namespace, mem)
+	}
+	delete(c.sets, key)
 }
 
 // NextDeadline is the earliest time a ReplicaSet is queued for — its

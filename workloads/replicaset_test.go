@@ -229,3 +229,55 @@ func TestRankPodsForDeletion(t *testing.T) {
 		t.Errorf("co-location: %v", podNames(ps))
 	}
 }
+
+// TestReplicaSetControllerForgetsDeletedSet: a set whose creates fail is
+// requeued with back-off; once it is deleted (Deleted), the controller
+// forgets it and names no deadline, while another set of the same name
+// (a new uid) is untouched by the old one's deletion.
+func TestReplicaSetControllerForgetsDeletedSet(t *testing.T) {
+	for _, mk := range []struct {
+		name string
+		new  func() *ReplicaSetController
+	}{{"whole", NewReplicaSetController}, {"incremental", NewIncrementalReplicaSetController}} {
+		t.Run(mk.name, func(t *testing.T) {
+			c := mk.new()
+			rs := webRS(2)
+			res, err := c.Step(ReplicaSetInput{ReplicaSet: rs, AcceptCreates: ptr(0)}, t0)
+			if err != nil || res.Err == nil {
+				t.Fatalf("refused sync: %v, %v", err, res.Err)
+			}
+			if d := c.NextDeadline(); !d.Equal(t0.Add(5 * time.Millisecond)) {
+				t.Fatalf("back-off deadline %v, want t0+5ms", d)
+			}
+			// The deletion of another set of the same name forgets nothing.
+			other := webRS(2)
+			other.UID = "uid-other"
+			if res, err := c.Step(ReplicaSetInput{ReplicaSet: other, Deleted: true}, t0); err != nil || res.Create != 0 {
+				t.Fatalf("deleting another set: %+v, %v", res, err)
+			}
+			if c.NextDeadline().IsZero() {
+				t.Fatal("the deletion of another uid dropped the set's back-off")
+			}
+			res, err = c.Step(ReplicaSetInput{ReplicaSet: rs, Deleted: true}, t0.Add(time.Millisecond))
+			if err != nil || res.Create != 0 || res.StatusUpdated || res.Err != nil {
+				t.Fatalf("deleted set's sync: %+v, %v", res, err)
+			}
+			if d := c.NextDeadline(); !d.IsZero() {
+				t.Errorf("deadline %v after the set's deletion, want none", d)
+			}
+			// Recreated, the set starts afresh: its first failure waits 5 ms.
+			rs2 := webRS(2)
+			rs2.UID = "uid-web-2"
+			now := t0.Add(time.Second)
+			if _, err := c.Step(ReplicaSetInput{ReplicaSet: rs2, AcceptCreates: ptr(0)}, now); err != nil {
+				t.Fatal(err)
+			}
+			if d := c.NextDeadline(); !d.Equal(now.Add(5 * time.Millisecond)) {
+				t.Errorf("recreated set's deadline %v, want now+5ms", d)
+			}
+			if _, err := c.Step(ReplicaSetInput{Deleted: true}, now); err == nil {
+				t.Error("Deleted without a ReplicaSet: no error")
+			}
+		})
+	}
+}

@@ -3,7 +3,6 @@ package admission
 import (
 	"fmt"
 	"maps"
-	"math"
 	"slices"
 	"strings"
 
@@ -211,12 +210,9 @@ func bounds(typ string, it api.LimitRangeItem, req, lim api.ResourceList) []stri
 // when none of them overflows there, whole units otherwise.
 type compared struct{ req, lim, enforced int64 }
 
-// maxMilliValue is the largest value whose milli-value fits an int64.
-const maxMilliValue = math.MaxInt64 / 1000
-
 func milliCompare(req, lim, enforced api.Quantity) compared {
 	c := compared{req.Value(), lim.Value(), enforced.Value()}
-	if c.req <= maxMilliValue && c.lim <= maxMilliValue && c.enforced <= maxMilliValue {
+	if c.req <= api.MaxMilliValue && c.lim <= api.MaxMilliValue && c.enforced <= api.MaxMilliValue {
 		c = compared{req.MilliValue(), lim.MilliValue(), enforced.MilliValue()}
 	}
 	return c
@@ -264,7 +260,7 @@ func ratioBound(typ string, k api.ResourceName, enforced api.Quantity, req, lim 
 	}
 	ratio := float64(c.lim) / float64(c.req)
 	observed, bound := ratio, float64(enforced.Value())
-	if enforced.Value() <= maxMilliValue {
+	if enforced.Value() <= api.MaxMilliValue {
 		observed, bound = ratio*1000, float64(enforced.MilliValue())
 	}
 	if observed > bound {

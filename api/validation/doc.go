@@ -30,6 +30,13 @@
 //     the immutable fields and the suspended-Job template rules).
 //   - POST a PriorityClass: ValidatePriorityClass (reserved system-*
 //     names, the user-definable maximum, preemptionPolicy).
+//   - POST or PUT a ResourceQuota: ValidateResourceQuota and
+//     ValidateResourceQuotaUpdate (the names and amounts of spec.hard,
+//     scopes and the scope selector, scopes fixed once created); PUT
+//     resourcequotas/status: ValidateResourceQuotaStatusUpdate.
+//   - POST or PUT a LimitRange: ValidateLimitRange and
+//     ValidateLimitRangeUpdate (limit types, resource names, min <=
+//     defaultRequest <= default <= max, maxLimitRequestRatio).
 //   - DELETE of any object: ValidateDeleteOptions (propagationPolicy,
 //     orphanDependents, dryRun).
 //   - Object field selectors in a pod, the downward API's field paths:
@@ -57,7 +64,7 @@
 //
 // Objects are expected as the API server holds them after decoding and
 // v1 defaulting; defaulting is the caller's step (api.DefaultPod,
-// api.DefaultPriorityClass). Admission plugins, which mutate or refuse an
+// api.DefaultPriorityClass, api.DefaultLimitRange). Admission plugins, which mutate or refuse an
 // object by what else the cluster holds, are package api/admission, which
 // calls into this package. Nothing here modifies its input, reads a
 // clock or keeps state; a nil pod or PriorityClass is answered with a

@@ -171,6 +171,24 @@ var nilCases = map[string]func(t *testing.T){
 	"Options.ValidateReplicaSetUpdate": func(t *testing.T) {
 		requiredAtMetadata(t, validation.Options{}.ValidateReplicaSetUpdate(nil, nil))
 	},
+	"ValidateResourceQuota": func(t *testing.T) {
+		requiredAtMetadata(t, validation.ValidateResourceQuota(nil))
+	},
+	"ValidateResourceQuotaUpdate": func(t *testing.T) {
+		requiredAtMetadata(t, validation.ValidateResourceQuotaUpdate(nil, &api.ResourceQuota{}))
+		requiredAtMetadata(t, validation.ValidateResourceQuotaUpdate(&api.ResourceQuota{}, nil))
+	},
+	"ValidateResourceQuotaStatusUpdate": func(t *testing.T) {
+		requiredAtMetadata(t, validation.ValidateResourceQuotaStatusUpdate(nil, &api.ResourceQuota{}))
+		requiredAtMetadata(t, validation.ValidateResourceQuotaStatusUpdate(&api.ResourceQuota{}, nil))
+	},
+	"ValidateLimitRange": func(t *testing.T) {
+		requiredAtMetadata(t, validation.ValidateLimitRange(nil))
+	},
+	"ValidateLimitRangeUpdate": func(t *testing.T) {
+		requiredAtMetadata(t, validation.ValidateLimitRangeUpdate(nil, &api.LimitRange{}))
+		requiredAtMetadata(t, validation.ValidateLimitRangeUpdate(&api.LimitRange{}, nil))
+	},
 }
 
 func TestNil(t *testing.T) { niltest.Run(t, nilCases) }

@@ -171,6 +171,51 @@ spec:
 	}
 }
 
+// A manifest pod is checked against its namespace's ResourceQuotas: a
+// quota read from a cluster with its status, and one from a manifest with
+// the status its first sync would write from the pods read from a cluster.
+func TestExplainResourceQuota(t *testing.T) {
+	in := `apiVersion: v1
+kind: ResourceQuota
+metadata: {name: compute, namespace: shop}
+spec: {hard: {requests.cpu: "1", limits.memory: 1Gi}}
+---
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: pods, namespace: full, uid: u1, resourceVersion: "7"}
+spec: {hard: {pods: "2"}}
+status: {hard: {pods: "2"}, used: {pods: "2"}}
+---
+{apiVersion: v1, kind: Pod, metadata: {name: running, namespace: shop, uid: u2}, spec: {nodeName: n, containers: [{name: c, image: nginx, resources: {requests: {cpu: 800m}, limits: {memory: 100Mi}}}]}, status: {phase: Running}}
+---
+{apiVersion: v1, kind: Pod, metadata: {name: fits, namespace: shop}, spec: {containers: [{name: c, image: nginx, resources: {requests: {cpu: 200m}, limits: {memory: 100Mi}}}]}}
+---
+{apiVersion: v1, kind: Pod, metadata: {name: over, namespace: shop}, spec: {containers: [{name: c, image: nginx, resources: {requests: {cpu: 300m}, limits: {memory: 100Mi}}}]}}
+---
+{apiVersion: v1, kind: Pod, metadata: {name: bare, namespace: shop}, spec: {containers: [{name: c, image: nginx}]}}
+---
+{apiVersion: v1, kind: Pod, metadata: {name: third, namespace: full}, spec: {containers: [{name: c, image: nginx}]}}
+`
+	out := runTranscript([]string{"-"}, in)
+	section := func(name string) string {
+		_, after, _ := strings.Cut(out, "== Pod "+name+" ")
+		before, _, _ := strings.Cut(after, "\n== Pod ")
+		return before
+	}
+	if s := section("shop/fits"); strings.Contains(s, "ResourceQuota admission") {
+		t.Errorf("shop/fits was refused:\n%s", s)
+	}
+	for name, want := range map[string]string{
+		"shop/over":  `ResourceQuota admission: pods "over" is forbidden: exceeded quota: compute, requested: requests.cpu=300m, used: requests.cpu=800m, limited: requests.cpu=1`,
+		"shop/bare":  `ResourceQuota admission: pods "bare" is forbidden: failed quota: compute: must specify limits.memory for: c; requests.cpu for: c`,
+		"full/third": `ResourceQuota admission: pods "third" is forbidden: exceeded quota: pods, requested: pods=1, used: pods=2, limited: pods=2`,
+	} {
+		if s := section(name); !strings.Contains(s, want) {
+			t.Errorf("%s: want %q in:\n%s", name, want, s)
+		}
+	}
+}
+
 // A manifest's pod in a namespace read with Pod Security labels is judged
 // by its level, and a refused pod is not said to be accepted.
 func TestExplainPodSecurity(t *testing.T) {

@@ -15,6 +15,7 @@ import (
 	"github.com/podsem/podsem/disruption"
 	"github.com/podsem/podsem/downward"
 	"github.com/podsem/podsem/lifecycle"
+	"github.com/podsem/podsem/resourcequota"
 	"github.com/podsem/podsem/scheduling"
 	"github.com/podsem/podsem/termination"
 )
@@ -31,8 +32,11 @@ type world struct {
 	controls   disruption.Controllers
 	namespaces []*api.Namespace
 	limits     map[string][]*api.LimitRange // by namespace, API-defaulted
-	storage    []api.Object                 // claims, volumes, classes, CSI nodes and drivers, for the scheduler
-	lookup     downward.Objects
+	// quotas are the ResourceQuotas read, by namespace, each with the
+	// status the admission plugin reads (see quotaStatus).
+	quotas  map[string][]*api.ResourceQuota
+	storage []api.Object // claims, volumes, classes, CSI nodes and drivers, for the scheduler
+	lookup  downward.Objects
 	// budgets are the PodDisruptionBudgets with the status they have now:
 	// as read when they carry one, else as the disruption controller
 	// computes it from the pods read (see budgetStatus).
@@ -72,6 +76,11 @@ func newWorld(in *input, now time.Time) *world {
 				w.limits = map[string][]*api.LimitRange{}
 			}
 			w.limits[lr.Namespace] = append(w.limits[lr.Namespace], lr)
+		case *api.ResourceQuota:
+			if w.quotas == nil {
+				w.quotas = map[string][]*api.ResourceQuota{}
+			}
+			w.quotas[o.Namespace] = append(w.quotas[o.Namespace], o)
 		case *api.Service:
 			w.workloads.Services = append(w.workloads.Services, o)
 		case *api.ReplicationController:
@@ -92,7 +101,38 @@ func newWorld(in *input, now time.Time) *world {
 	for _, p := range w.pdbs {
 		w.budgets = append(w.budgets, w.budgetStatus(p))
 	}
+	for ns, qs := range w.quotas {
+		for i, q := range qs {
+			qs[i] = w.quotaStatus(q)
+		}
+		w.quotas[ns] = qs
+	}
 	return w
+}
+
+// quotaStatus is a quota with the status the ResourceQuota admission
+// plugin reads. A quota read with one (its status.hard, written by the
+// resourcequota controller) keeps it; one without (a manifest) gets the
+// status the controller's first sync writes, from the pods read from a
+// cluster in its namespace (a manifest's pods are not created yet). The
+// quota read is not modified.
+func (w *world) quotaStatus(q *api.ResourceQuota) *api.ResourceQuota {
+	if q.Status.Hard != nil {
+		return q
+	}
+	var objs []resourcequota.Object
+	for _, p := range w.pods {
+		if p.Namespace == q.Namespace && readFromCluster(p) {
+			objs = append(objs, resourcequota.PodObject(p))
+		}
+	}
+	st, _, err := resourcequota.Status(q, objs, w.now)
+	if err != nil {
+		return q // the admission plugin then counts nothing against it, as before its first sync
+	}
+	c := q.DeepCopy()
+	c.Status = st
+	return c
 }
 
 // defaultNamespace puts namespaced objects read without a namespace into
@@ -125,6 +165,8 @@ func defaultNamespace(in *input) {
 		case *api.Eviction:
 			m = &o.ObjectMeta
 		case *api.LimitRange:
+			m = &o.ObjectMeta
+		case *api.ResourceQuota:
 			m = &o.ObjectMeta
 		}
 		if m != nil && m.Namespace == "" {
@@ -350,6 +392,9 @@ func (w *world) store(r *report, pod *api.Pod) *api.Pod {
 		}
 		if err := podsecurity.Admit(p, podsecurity.NamespacePolicy(w.namespaceLabels(p.Namespace))); err != nil && r.admission == nil {
 			r.admission, r.admissionPlugin = err, "PodSecurity"
+		}
+		if _, err := resourcequota.Admit(w.quotas[p.Namespace], resourcequota.PodObject(p), cmp.Or(p.Name, p.GenerateName), w.now); err != nil && r.admission == nil {
+			r.admission, r.admissionPlugin = err, "ResourceQuota"
 		}
 		return validation.PrepareForCreate(p)
 	}

@@ -67,6 +67,10 @@ var layers = []place{
 	// The namespace registry, NamespaceLifecycle admission and the
 	// namespace controller's deletion of a namespace's content (api only).
 	{"namespace", 30, core},
+	// Resource quota: what objects cost a ResourceQuota, the ResourceQuota
+	// admission plugin's check and the resourcequota controller's tally
+	// (answers with api/admission's Error).
+	{"resourcequota", 40, core},
 	// Grace periods, the delete timeline, force deletion, pod GC, node
 	// shutdown; validates DeleteOptions with api/validation.
 	{"termination", 40, core},
