@@ -114,8 +114,8 @@ func (m *Machine) appsDeliver(w watchEvent, now time.Time) {
 			a.ttlDirty[w.Key] = true
 		}
 	case *api.ControllerRevision:
-		m.ownerDirty(o.Namespace, &o.ObjectMeta, w.Old, "StatefulSet", a.ssDirty)
-		m.ownerDirty(o.Namespace, &o.ObjectMeta, w.Old, "DaemonSet", a.dsDirty)
+		m.ownerDirty(w, &o.ObjectMeta, "StatefulSet", a.ssDirty)
+		m.ownerDirty(w, &o.ObjectMeta, "DaemonSet", a.dsDirty)
 	case *api.Node:
 		// The node-update worker: a deleted node enqueues nothing, an
 		// update only when its labels or taints changed, and then only the
@@ -139,13 +139,13 @@ func (m *Machine) appsDeliver(w watchEvent, now time.Time) {
 			}
 		}
 	case *api.Pod:
-		m.ownerDirty(o.Namespace, &o.ObjectMeta, w.Old, "StatefulSet", a.ssDirty)
-		m.ownerDirty(o.Namespace, &o.ObjectMeta, w.Old, "DaemonSet", a.dsDirty)
+		m.ownerDirty(w, &o.ObjectMeta, "StatefulSet", a.ssDirty)
+		m.ownerDirty(w, &o.ObjectMeta, "DaemonSet", a.dsDirty)
 		clear(a.jobScratch)
 		if a.jobScratch == nil {
 			a.jobScratch = map[string]bool{}
 		}
-		m.ownerDirty(o.Namespace, &o.ObjectMeta, w.Old, "Job", a.jobScratch)
+		m.ownerDirty(w, &o.ObjectMeta, "Job", a.jobScratch)
 		for k := range a.jobScratch {
 			a.batchJob(k, now)
 		}

@@ -16,24 +16,17 @@ import (
 	"github.com/podsem/podsem/workloads"
 )
 
-// dueKeys returns the keys a controller syncs now: the dirty ones, or
-// every key of kind when the controller's own deadline has come (its
-// machine keeps which set is due; stepping a set early is harmless).
-func (m *Machine) dueKeys(kind string, dirty map[string]bool, deadline, now time.Time) []string {
-	var keys []string
-	if !deadline.IsZero() && !deadline.After(now) {
-		for _, o := range m.cache.list(kind) {
-			_, meta := objectMeta(o)
-			keys = append(keys, objectKey(meta))
-		}
-	} else {
-		for k := range dirty {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
+// replicaSetsDue returns the keys of the ReplicaSets to sync at now, sorted:
+// those an event concerns and those whose requeue has come
+// (ReplicaSetController.Queued); rsDirty is emptied.
+func (m *Machine) replicaSetsDue(now time.Time) []string {
+	keys := m.rsc.Queued(now)
+	for k := range m.rsDirty {
+		keys = append(keys, k)
 	}
-	clear(dirty)
-	return keys
+	clear(m.rsDirty)
+	slices.Sort(keys)
+	return slices.Compact(keys)
 }
 
 // inNamespace returns the cached objects of kind in namespace.
@@ -48,7 +41,7 @@ func inNamespace[T api.Object](c *store, kind, namespace string) []T {
 // runReplicaSets syncs the due ReplicaSets with the ReplicaSet
 // controller's machine and carries out each sync's writes.
 func (m *Machine) runReplicaSets(now time.Time) error {
-	for _, key := range m.dueKeys("ReplicaSet", m.rsDirty, m.rsc.NextDeadline(), now) {
+	for _, key := range m.replicaSetsDue(now) {
 		rs, _ := m.cache.get("ReplicaSet", key).(*api.ReplicaSet)
 		if gone := m.rsGone[key]; gone != nil && (rs == nil || rs.UID != gone.UID) {
 			// The controller forgets the deleted set before it syncs one
@@ -151,10 +144,7 @@ func (m *Machine) admitsPodsUnderQuota(o podOwner, quotas []*api.ResourceQuota) 
 	for k := 0; k < quotaCreatesMax; k++ {
 		charged, err := resourcequota.Admit(quotas, obj, p.Name, m.now)
 		if err != nil {
-			// The refused create is a request of its own, with a name of
-			// its own (refusedPod).
-			_, err = resourcequota.Admit(quotas, obj, m.store.refusedName("Pod", o.namespace, o.prefix), m.now)
-			return k, freshRefusal{err}
+			return k, quotaRefusal{err}
 		}
 		if len(charged) == 0 {
 			return 0, nil // no quota counts the pod
@@ -193,21 +183,27 @@ type admitVerdict struct {
 	err         error
 }
 
-// freshRefusal is a verdict that already names a new pod (refusedPod
-// passes it on as it is).
-type freshRefusal struct{ error }
+// quotaRefusal is the ResourceQuota plugin's verdict on the next create
+// of a sync: its message holds for each later create of the sync (the
+// quota is as full), each naming a pod of its own (refusedPod).
+type quotaRefusal struct{ error }
 
-func (r freshRefusal) Unwrap() error { return r.error }
+func (r quotaRefusal) Unwrap() error { return r.error }
 
 // refusedPod is the error of one refused create of a pod of o whose
 // verdict is refused: a refusal after the API server generated the pod's
-// name (validation, LimitRanger, Pod Security) names a new pod each time,
-// as each request's random suffix does upstream; one before it
+// name (validation, LimitRanger, Pod Security, ResourceQuota) names a new
+// pod each time, as each request's random suffix does upstream; one before it
 // (NamespaceLifecycle, ServiceAccount: naming the generateName) is the
 // verdict itself.
 func (m *Machine) refusedPod(o podOwner, refused error) error {
 	var ae *admission.Error
-	if errors.As(refused, new(freshRefusal)) || errors.Is(refused, namespace.ErrTerminating) || errors.As(refused, &ae) && ae.Name == o.prefix {
+	if q, ok := refused.(quotaRefusal); ok && errors.As(q.error, &ae) {
+		renamed := *ae
+		renamed.Name = m.store.refusedName("Pod", o.namespace, o.prefix)
+		return quotaRefusal{&renamed}
+	}
+	if errors.Is(refused, namespace.ErrTerminating) || errors.As(refused, &ae) && ae.Name == o.prefix {
 		return refused
 	}
 	if err := m.admitPodAs(o, m.store.refusedName("Pod", o.namespace, o.prefix)); err != nil {

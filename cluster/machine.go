@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/podsem/podsem/managedfields"
 	"github.com/podsem/podsem/record"
+	"maps"
 	"slices"
 	"strconv"
 	"time"
@@ -894,7 +895,7 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 			}
 			m.rsGone[w.Key] = o
 		}
-		m.ownerDirty(o.Namespace, &o.ObjectMeta, w.Old, "Deployment", m.depDirty)
+		m.ownerDirty(w, &o.ObjectMeta, "Deployment", m.depDirty)
 		if w.Type == watchModified {
 			// kube-scheduler reads a ReplicaSet for the default spread
 			// constraints' selector (helper.DefaultSelector) alone,
@@ -939,12 +940,12 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 	return m.schedulerActions(res.Actions, now)
 }
 
-// podChanged marks what a pod's watch event concerns: its ReplicaSet (or
-// every ReplicaSet of its namespace, for an orphan that one may adopt) and
-// the kubelets of its node, before and after.
+// podChanged marks what a pod's watch event concerns: its ReplicaSet (or,
+// for an orphan, the ReplicaSets whose selector matches it: ownerDirty)
+// and the kubelets of its node, before and after.
 func (m *Machine) podChanged(w watchEvent) {
 	p := w.Object.(*api.Pod)
-	m.ownerDirty(p.Namespace, &p.ObjectMeta, w.Old, "ReplicaSet", m.rsDirty)
+	m.ownerDirty(w, &p.ObjectMeta, "ReplicaSet", m.rsDirty)
 	for _, node := range []string{p.Spec.NodeName, nodeOf(w.Old)} {
 		if k := m.kubelets[node]; k != nil {
 			k.dirty[w.Key] = true
@@ -960,29 +961,67 @@ func nodeOf(o api.Object) string {
 	return ""
 }
 
-// ownerDirty marks the controller of an object of kind ownerKind (before
-// and after the change) for a sync, or every object of ownerKind in the
-// namespace when the object has no controller (an orphan to adopt).
-func (m *Machine) ownerDirty(namespace string, meta *api.ObjectMeta, old api.Object, ownerKind string, dirty map[string]bool) {
-	refs := [2]*api.OwnerReference{meta.ControllerRef()}
-	if old != nil {
-		_, om := objectMeta(old)
-		refs[1] = om.ControllerRef()
+// ownerDirty marks for a sync what a controller of ownerKind learns from
+// the watch event w of one of its objects (a pod, or a Deployment's
+// ReplicaSet), as the controllers' event handlers in
+// kube-controller-manager do: the object's controller before and after the
+// change; and for an orphan (no controller now) that is added, or whose
+// labels or controller changed, every owner of its namespace whose
+// selector matches its labels (one that may adopt it; a nil or empty
+// selector matches nothing). The deletion of an orphan concerns no one.
+func (m *Machine) ownerDirty(w watchEvent, meta *api.ObjectMeta, ownerKind string, dirty map[string]bool) {
+	cur := meta.ControllerRef()
+	var old *api.OwnerReference
+	var oldMeta *api.ObjectMeta
+	if w.Old != nil {
+		_, oldMeta = objectMeta(w.Old)
+		old = oldMeta.ControllerRef()
 	}
-	orphan := true
-	for i, r := range refs {
-		if r != nil {
-			orphan = false
-			if r.Kind == ownerKind && (i == 0 || refs[0] == nil || refs[0].Kind != ownerKind || refs[0].Name != r.Name) {
-				dirty[namespace+"/"+r.Name] = true
-			}
+	for _, r := range [2]*api.OwnerReference{cur, old} {
+		if r != nil && r.Kind == ownerKind {
+			dirty[meta.Namespace+"/"+r.Name] = true
 		}
 	}
-	if orphan {
-		for _, k := range m.cache.namespaceKeys(ownerKind, namespace) {
+	if cur != nil || w.Type == watchDeleted {
+		return
+	}
+	if oldMeta != nil && old == nil && maps.Equal(meta.Labels, oldMeta.Labels) {
+		return // an orphan's update that changes neither labels nor controller
+	}
+	for _, k := range m.cache.namespaceKeys(ownerKind, meta.Namespace) {
+		if dirty[k] {
+			continue
+		}
+		if sel := ownerSelector(m.cache.get(ownerKind, k)); sel != nil && !sel.Empty() && sel.Matches(api.Set(meta.Labels)) {
 			dirty[k] = true
 		}
 	}
+}
+
+// ownerSelector is the compiled spec.selector of a workload that owns
+// pods or ReplicaSets; nil for none or one that does not compile.
+func ownerSelector(o api.Object) api.Selector {
+	var ls *api.LabelSelector
+	switch x := o.(type) {
+	case *api.ReplicaSet:
+		ls = x.Spec.Selector
+	case *api.Deployment:
+		ls = x.Spec.Selector
+	case *api.StatefulSet:
+		ls = x.Spec.Selector
+	case *api.DaemonSet:
+		ls = x.Spec.Selector
+	case *api.Job:
+		ls = x.Spec.Selector
+	}
+	if ls == nil {
+		return nil
+	}
+	sel, err := api.LabelSelectorAsSelector(ls)
+	if err != nil {
+		return nil
+	}
+	return sel
 }
 
 // runComponents runs every dirty or due component once, in the fixed

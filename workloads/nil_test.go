@@ -103,6 +103,10 @@ var nilCases = map[string]func(t *testing.T){
 		var c *workloads.ReplicaSetController
 		niltest.Zero(t, c.NextDeadline())
 	},
+	"(*ReplicaSetController).Queued": func(t *testing.T) {
+		var c *workloads.ReplicaSetController
+		niltest.Zero(t, c.Queued(time.Time{}))
+	},
 	"NodeShouldRunDaemonPod": func(t *testing.T) {
 		pl, err := workloads.NodeShouldRunDaemonPod(nil, nil)
 		niltest.Zero(t, pl)

@@ -2,6 +2,7 @@ package workloads
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/podsem/podsem/api"
@@ -159,6 +160,25 @@ func (c *ReplicaSetController) remember(key string, mem *rsMemory, res ReplicaSe
 		c.sets = map[string]*rsMemory{}
 	}
 	c.sets[key] = mem
+}
+
+// Queued returns the keys (namespace/name, sorted) of the ReplicaSets
+// whose requeue has come at now — a minReadySeconds requeue or a back-off
+// after a failed sync: upstream's workqueue hands out those keys alone,
+// not every set. NextDeadline is the earliest such time. A nil controller
+// has none.
+func (c *ReplicaSetController) Queued(now time.Time) []string {
+	if c == nil {
+		return nil
+	}
+	var keys []string
+	for key, m := range c.sets {
+		if !m.deadline.IsZero() && !m.deadline.After(now) {
+			keys = append(keys, key)
+		}
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 // forget drops what the controller remembers of the deleted set rs: its

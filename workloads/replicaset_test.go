@@ -2,6 +2,7 @@ package workloads
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -249,6 +250,12 @@ func TestReplicaSetControllerForgetsDeletedSet(t *testing.T) {
 			if d := c.NextDeadline(); !d.Equal(t0.Add(5 * time.Millisecond)) {
 				t.Fatalf("back-off deadline %v, want t0+5ms", d)
 			}
+			if q := c.Queued(t0); len(q) != 0 {
+				t.Errorf("queued before the back-off: %v", q)
+			}
+			if q := c.Queued(t0.Add(5 * time.Millisecond)); !slices.Equal(q, []string{"ns-1/web"}) {
+				t.Errorf("queued at the back-off: %v, want [ns-1/web]", q)
+			}
 			// The deletion of another set of the same name forgets nothing.
 			other := webRS(2)
 			other.UID = "uid-other"
@@ -264,6 +271,9 @@ func TestReplicaSetControllerForgetsDeletedSet(t *testing.T) {
 			}
 			if d := c.NextDeadline(); !d.IsZero() {
 				t.Errorf("deadline %v after the set's deletion, want none", d)
+			}
+			if q := c.Queued(t0.Add(time.Hour)); len(q) != 0 {
+				t.Errorf("queued after the set's deletion: %v", q)
 			}
 			// Recreated, the set starts afresh: its first failure waits 5 ms.
 			rs2 := webRS(2)
