@@ -243,9 +243,6 @@ func machineFor[C any](m *Machine, kind, key string, obj api.Object, machines ma
 // order.
 func (m *Machine) runApps(now time.Time) error {
 	m.apps.init()
-	if err := m.runQuotas(now); err != nil {
-		return err
-	}
 	if err := m.runStatefulSets(now); err != nil {
 		return err
 	}

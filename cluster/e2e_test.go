@@ -217,6 +217,26 @@ var knownDiffs = map[string]knownList{
 		{Side: "sim", Contains: []string{"agent-p1", "node-1"}, Why: "the DaemonSet controller's node list order (a map's)"},
 		{Side: "sim", Contains: []string{"agent-p2", "node-3"}, Why: "the DaemonSet controller's node list order (a map's)"},
 	},
+	// The rollout's surge pod is refused until the quota is raised; after
+	// that, each step scales the old ReplicaSet down, then the new one up,
+	// and the new pod's create needs the quota that the old pod frees.
+	// Upstream the old pod's kill and the quota controller's recalculation
+	// (two informer hops from the old set's scale-down) came before the
+	// new set's create (three, the second waiting for the Deployment
+	// controller's own status write); here the create falls in the round
+	// of the kill and is refused once, then retried 5 ms later.
+	"quota-rollout": {
+		{Side: "sim", Contains: []string{"FailedCreate", "used: pods=4, limited: pods=4"}, Why: "the create races the quota's replenishment after the old pod's kill"},
+	},
+	// A burst of creates: which pod's "Created pod" Event got which count
+	// in the combined series is the order the ReplicaSet controller's
+	// concurrent creates returned in (the pods themselves pair up). At
+	// 21 s the old set's two surviving originals to delete are a tie of
+	// one readiness bucket, broken by random UIDs.
+	"proportional-scale": {
+		{Contains: []string{"SuccessfulCreate", "combined from similar events"}, Why: "the order of a burst's concurrent creates"},
+		{Contains: []string{"SuccessfulDelete", "web-598b4b449c-p"}, Why: "scale-down tie broken by random UIDs"},
+	},
 	"drain-flags": {
 		{Side: "real", Contains: []string{"FailedScheduling", "cache-65f774d7b5-p"}, Why: "a cluster event during the scheduling cycle: the pod retried at once from the backoff queue"},
 	},

@@ -1044,6 +1044,13 @@ func (m *Machine) runComponents(now time.Time) error {
 	if err := m.runGarbageCollector(now); err != nil {
 		return err
 	}
+	// The resourcequota controller before the workload controllers: its
+	// recalculation after a pod event is one informer hop, where a
+	// workload's create that the freed quota lets through is at least
+	// two (the owner's write, then its sync).
+	if err := m.runQuotas(now); err != nil {
+		return err
+	}
 	if err := m.runDisruption(now); err != nil {
 		return err
 	}

@@ -77,6 +77,7 @@ func (m *Machine) quotaResyncDue(now time.Time) time.Time {
 // runQuotas syncs the quotas queued, and every quota at a full resync.
 func (m *Machine) runQuotas(now time.Time) error {
 	a := &m.apps
+	a.init()
 	if !a.quotaResync.IsZero() && !a.quotaResync.After(now) {
 		for _, o := range m.cache.list("ResourceQuota") {
 			a.quotaDirty[objectKey(&o.(*api.ResourceQuota).ObjectMeta)] = true

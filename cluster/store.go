@@ -535,8 +535,16 @@ func (s *store) update(o api.Object) (api.Object, error) {
 	}
 	_, om := objectMeta(old)
 	m.UID, m.CreationTimestamp = om.UID, om.CreationTimestamp
-	if m.Generation == 0 {
+	switch o.(type) {
+	case *api.Pod, *api.Deployment, *api.ReplicaSet, *api.StatefulSet, *api.DaemonSet, *api.Job, *api.CronJob, *api.PodDisruptionBudget:
+		// Their strategies' PrepareForUpdate: the generation is the
+		// stored one (moved on below when the spec changes), whatever
+		// the writer sent (a controller's copy may be a write behind).
 		m.Generation = om.Generation
+	default:
+		if m.Generation == 0 {
+			m.Generation = om.Generation
+		}
 	}
 	switch x := o.(type) {
 	default:
