@@ -66,11 +66,12 @@ func (m *Machine) applyObject(o api.Object, now time.Time) error {
 		if err != nil {
 			return fmt.Errorf("apply %s: %w", ref, err)
 		}
-		if _, err := m.store.create(o, now); err != nil {
+		created, err := m.store.create(o, now)
+		if err != nil {
 			return err
 		}
 		m.fieldOwners(kind)[key] = owners
-		return nil
+		return m.publishRootCA(created, now)
 	}
 	live, err := toJSON(old)
 	if err != nil {

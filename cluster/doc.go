@@ -175,7 +175,11 @@
 // apart, faster than a real control plane reacts. The API
 // server's built-in PriorityClasses (system-node-critical,
 // system-cluster-critical) exist from the start, unrecorded; a scenario
-// listing one keeps the server's. Actions: apply (server-side apply as
+// listing one keeps the server's. So do the API server's `kubernetes`
+// Service in default and, in every active namespace, the
+// root-ca-cert-publisher's `kube-root-ca.crt` ConfigMap (recreated when
+// deleted): they count against ResourceQuotas, and Objects leaves them
+// out (builtin.go). Actions: apply (server-side apply as
 // field manager kubectl with conflicts forced, as the harness applies,
 // through managedfields: a field kubectl applied before and leaves out now
 // is removed unless another writer owns it — a scale's spec.replicas, a

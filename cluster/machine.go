@@ -223,8 +223,13 @@ type Machine struct {
 	// implicitNamespaces counts the namespaces createImplicitNamespaces
 	// made (their uids).
 	implicitNamespaces int
-	gc                 *termination.Collector
-	gcSeen             bool // the pod GC has seen the caches as they are: no pod or node event since its last step
+	// builtins counts the cluster's own objects createBuiltin made, and
+	// rootCADirty are the namespaces the root-ca-cert-publisher is to
+	// sync (builtin.go).
+	builtins    int
+	rootCADirty map[string]bool
+	gc          *termination.Collector
+	gcSeen      bool // the pod GC has seen the caches as they are: no pod or node event since its last step
 	// kubeletPhase is the last instant the kubelets ran (runComponents):
 	// their Lease renewals at or before it are made. nodeClocks are the
 	// Lease clocks of the cache's node list's kubelets, by position, while
@@ -396,6 +401,9 @@ func (m *Machine) load(objects []api.Object, start time.Time) (Output, error) {
 	if err := m.createImplicitNamespaces(implicit, start); err != nil {
 		return Output{}, err
 	}
+	if err := m.createKubernetesService(start); err != nil {
+		return Output{}, err
+	}
 	slices.SortStableFunc(items, func(a, b *item) int { return kindRank(a.kind) - kindRank(b.kind) })
 	uids := map[string]string{}
 	for pass := 0; pass < 10; pass++ {
@@ -508,7 +516,11 @@ func (m *Machine) createObject(o api.Object, now time.Time) (api.Object, error) 
 	if err := supported(o); err != nil {
 		return nil, err
 	}
-	return m.store.create(o, now)
+	created, err := m.store.create(o, now)
+	if err != nil {
+		return nil, err
+	}
+	return created, m.publishRootCA(created, now)
 }
 
 // supported refuses the objects whose controller this version does not
@@ -629,7 +641,7 @@ func (m *Machine) Objects() []api.Object {
 	}
 	var out []api.Object
 	for _, kind := range objectKinds {
-		out = append(out, slices.DeleteFunc(m.store.list(kind), func(o api.Object) bool { return builtinClass(o) || implicitNamespace(o) })...)
+		out = append(out, slices.DeleteFunc(m.store.list(kind), func(o api.Object) bool { return builtinObject(o) || implicitNamespace(o) })...)
 	}
 	var others []string
 	for kind := range m.store.objs {
@@ -639,7 +651,7 @@ func (m *Machine) Objects() []api.Object {
 	}
 	slices.Sort(others)
 	for _, kind := range others {
-		out = append(out, m.store.list(kind)...)
+		out = append(out, slices.DeleteFunc(m.store.list(kind), builtinObject)...)
 	}
 	return out
 }
@@ -829,6 +841,7 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 	m.gcDeliver(w)
 	m.storageDeliver(w)
 	m.protectionDeliver(w)
+	m.rootCADeliver(w)
 	if err := m.namespaceDeliver(w, now); err != nil {
 		return err
 	}
@@ -1039,6 +1052,9 @@ func (m *Machine) runComponents(now time.Time) error {
 		return err
 	}
 	if err := m.runNamespaces(now); err != nil {
+		return err
+	}
+	if err := m.runRootCAPublisher(now); err != nil {
 		return err
 	}
 	if err := m.runGarbageCollector(now); err != nil {
