@@ -14,11 +14,12 @@ import (
 // the API server's `kubernetes` Service in namespace default (its
 // bootstrap controller creates it: cluster IP 10.96.0.1, the first of the
 // service range, port 443 to the API server's 6443), and in every active
-// namespace the `kube-root-ca.crt` ConfigMap that kube-controller-manager's
-// root-ca-cert-publisher creates when the namespace appears and again
-// whenever it is deleted. They count against a ResourceQuota as any
-// Service or ConfigMap does (a quota of 2 services in default leaves room
-// for one more). Like the built-in PriorityClasses they take uids of their
+// namespace the `default` ServiceAccount and the `kube-root-ca.crt`
+// ConfigMap that kube-controller-manager's serviceaccount controller and
+// root-ca-cert-publisher create when the namespace appears and again
+// whenever they are deleted. They count against a ResourceQuota as any
+// Service, ServiceAccount or ConfigMap does (a quota of 2 services in
+// default leaves room for one more). Like the built-in PriorityClasses they take uids of their
 // own, leave the uid and resourceVersion counters as they were (so that
 // generated names do not move), are not recorded, and Machine.Objects
 // leaves them out (the harness's final list holds neither). The
@@ -29,6 +30,9 @@ const kubernetesService = "kubernetes"
 
 // rootCAConfigMap is the root-ca-cert-publisher's ConfigMap.
 const rootCAConfigMap = "kube-root-ca.crt"
+
+// defaultServiceAccount is the serviceaccount controller's account.
+const defaultServiceAccount = "default"
 
 // builtinObjectUIDPrefix starts the uids of the built-in Service and
 // ConfigMaps, and of no other object.
@@ -81,23 +85,24 @@ func (m *Machine) createKubernetesService(now time.Time) error {
 	return nil
 }
 
-// publishRootCA is the root-ca-cert-publisher's reaction to a Namespace
-// just created (o; any other object is ignored): its ConfigMap. Upstream
-// it comes a few milliseconds after the namespace, before anything the
-// namespace holds could be counted without it; here it comes with the
-// namespace, so that a ResourceQuota's first sync counts it.
+// publishRootCA is the serviceaccount controller's and the
+// root-ca-cert-publisher's reaction to a Namespace just created (o; any
+// other object is ignored): its default ServiceAccount and its
+// ConfigMap. Upstream they come a few milliseconds after the namespace,
+// before anything the namespace holds could be counted without them; here
+// they come with it, so that a ResourceQuota's first sync counts them.
 func (m *Machine) publishRootCA(o api.Object, now time.Time) error {
 	if ns, ok := o.(*api.Namespace); ok {
-		return m.ensureRootCA(ns.Name, now)
+		return m.ensureNamespaceDefaults(ns.Name, now)
 	}
 	return nil
 }
 
-// rootCADeliver marks the namespaces whose ConfigMap was deleted: the
-// publisher creates it again.
+// rootCADeliver marks the namespaces whose default ServiceAccount or
+// ConfigMap was deleted: the controllers create them again.
 func (m *Machine) rootCADeliver(w watchEvent) {
 	o, ok := w.Object.(*api.Unstructured)
-	if !ok || w.Type != watchDeleted || o.Kind != "ConfigMap" || o.Name != rootCAConfigMap {
+	if !ok || w.Type != watchDeleted || !(o.Kind == "ConfigMap" && o.Name == rootCAConfigMap || o.Kind == "ServiceAccount" && o.Name == defaultServiceAccount) {
 		return
 	}
 	if m.rootCADirty == nil {
@@ -106,7 +111,7 @@ func (m *Machine) rootCADeliver(w watchEvent) {
 	m.rootCADirty[o.Namespace] = true
 }
 
-// runRootCAPublisher recreates the ConfigMap in each marked namespace.
+// runRootCAPublisher recreates what each marked namespace lacks.
 func (m *Machine) runRootCAPublisher(now time.Time) error {
 	if len(m.rootCADirty) == 0 {
 		return nil
@@ -118,25 +123,33 @@ func (m *Machine) runRootCAPublisher(now time.Time) error {
 	clear(m.rootCADirty)
 	slices.Sort(names)
 	for _, ns := range names {
-		if err := m.ensureRootCA(ns, now); err != nil {
+		if err := m.ensureNamespaceDefaults(ns, now); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// ensureRootCA creates the ConfigMap in namespace ns when it is active
-// and lacks it.
-func (m *Machine) ensureRootCA(ns string, now time.Time) error {
+// ensureNamespaceDefaults creates the default ServiceAccount and the
+// ConfigMap in namespace ns when it is active and lacks them.
+func (m *Machine) ensureNamespaceDefaults(ns string, now time.Time) error {
 	n, _ := m.store.get("Namespace", ns).(*api.Namespace)
-	if n == nil || n.Terminating() || m.store.get("ConfigMap", ns+"/"+rootCAConfigMap) != nil {
+	if n == nil || n.Terminating() {
 		return nil
 	}
-	cm := &api.Unstructured{TypeMeta: api.TypeMeta{Kind: "ConfigMap", APIVersion: "v1"},
-		ObjectMeta: api.ObjectMeta{Name: rootCAConfigMap, Namespace: ns},
-		Fields:     map[string]json.RawMessage{"data": json.RawMessage(`{"ca.crt":""}`)}}
-	if err := m.createBuiltin(cm, now); err != nil {
-		return fmt.Errorf("cluster: ConfigMap/%s/%s: %w", ns, rootCAConfigMap, err)
+	for _, o := range []*api.Unstructured{
+		{TypeMeta: api.TypeMeta{Kind: "ServiceAccount", APIVersion: "v1"},
+			ObjectMeta: api.ObjectMeta{Name: defaultServiceAccount, Namespace: ns}},
+		{TypeMeta: api.TypeMeta{Kind: "ConfigMap", APIVersion: "v1"},
+			ObjectMeta: api.ObjectMeta{Name: rootCAConfigMap, Namespace: ns},
+			Fields:     map[string]json.RawMessage{"data": json.RawMessage(`{"ca.crt":""}`)}},
+	} {
+		if m.store.get(o.Kind, ns+"/"+o.Name) != nil {
+			continue
+		}
+		if err := m.createBuiltin(o, now); err != nil {
+			return fmt.Errorf("cluster: %s/%s/%s: %w", o.Kind, ns, o.Name, err)
+		}
 	}
 	return nil
 }

@@ -176,8 +176,8 @@
 // server's built-in PriorityClasses (system-node-critical,
 // system-cluster-critical) exist from the start, unrecorded; a scenario
 // listing one keeps the server's. So do the API server's `kubernetes`
-// Service in default and, in every active namespace, the
-// root-ca-cert-publisher's `kube-root-ca.crt` ConfigMap (recreated when
+// Service in default and, in every active namespace, the `default`
+// ServiceAccount and the `kube-root-ca.crt` ConfigMap (recreated when
 // deleted): they count against ResourceQuotas, and Objects leaves them
 // out (builtin.go). Actions: apply (server-side apply as
 // field manager kubectl with conflicts forced, as the harness applies,

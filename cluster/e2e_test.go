@@ -246,6 +246,17 @@ var knownDiffs = map[string]knownList{
 	"rs-adopt-excess": {
 		{Contains: []string{"Pod/default/stray"}, Why: "the scheduler's bind races the ReplicaSet's adoption and delete"},
 	},
+	// The namespace, its quota and (once kube-controller-manager starts)
+	// its kube-root-ca.crt ConfigMap come within milliseconds of each
+	// other: in this real run the ConfigMap was admitted before the
+	// quota's first sync (an unsynced quota charges nothing) and created
+	// after the sync had listed the namespace's ConfigMaps, so it went
+	// uncounted until the 5-minute full resync (in quota-services it was
+	// counted). The simulation creates it with its namespace, as a
+	// namespace that exists before its quota always has it counted.
+	"quota-serviceaccounts": {
+		{Side: "sim", Contains: []string{"ActionFailed", "configmaps \"c2\""}, Why: "the quota's first sync races the root-ca-cert-publisher in a namespace created with it"},
+	},
 	"drain-flags": {
 		{Side: "real", Contains: []string{"FailedScheduling", "cache-65f774d7b5-p"}, Why: "a cluster event during the scheduling cycle: the pod retried at once from the backoff queue"},
 	},
