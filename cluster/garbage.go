@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/podsem/podsem/api"
@@ -28,6 +29,14 @@ import (
 //     collector has removed every dependent's reference to it; then the
 //     finalizer goes and with it the owner.
 //
+// An object written with a reference to an owner that does not exist (no
+// object of that kind and name, or one of another uid) is handled as the
+// collector handles a dependent whose owner it finds absent: deleted when
+// no owner is left (as its own GC finalizer says, else in the
+// background), or stripped of the absent references when another owner
+// lives. A reference to a kind the API server does not serve (no REST
+// mapping) leaves its object alone.
+//
 // A DELETE that names no policy takes the object's GC finalizer if it has
 // one, else its kind's default: orphan for a batch/v1 Job (the Job
 // strategy keeps it for compatibility), background for every other kind
@@ -50,6 +59,109 @@ func (m *Machine) gcDeliver(w watchEvent) {
 	if w.Type == watchDeleted || (meta.DeletionTimestamp != nil && slices.ContainsFunc(meta.Finalizers, isGCFinalizer)) {
 		m.gcWork = true
 	}
+	if w.Type == watchDeleted || len(meta.OwnerReferences) == 0 {
+		return
+	}
+	for _, r := range meta.OwnerReferences {
+		if servedAPIVersion(r.Kind) == r.APIVersion && !m.ownerExists(r, meta.Namespace) {
+			if m.gcDangling == nil {
+				m.gcDangling = map[string]bool{}
+			}
+			m.gcDangling[w.Kind+"/"+w.Key] = true
+			return
+		}
+	}
+}
+
+// servedAPIVersion is the group/version the API server serves kind at
+// ("" for a kind it does not serve): an owner reference naming another
+// has no REST mapping, and the collector leaves its dependent alone.
+func servedAPIVersion(kind string) string {
+	if r, ok := resources[kind]; ok {
+		if r.group == "" {
+			return r.version
+		}
+		return r.group + "/" + r.version
+	}
+	if g, ok := inertGroups[kind]; ok {
+		if g == "" {
+			return "v1"
+		}
+		return g + "/v1"
+	}
+	return ""
+}
+
+// inertGroups are the API groups of the kinds held inert (inertKinds).
+var inertGroups = map[string]string{
+	"ConfigMap": "", "Secret": "", "ServiceAccount": "", "Endpoints": "", "Event": "", "PodTemplate": "",
+	"EndpointSlice": "discovery.k8s.io", "Lease": "coordination.k8s.io",
+	"Role": "rbac.authorization.k8s.io", "RoleBinding": "rbac.authorization.k8s.io",
+	"ClusterRole": "rbac.authorization.k8s.io", "ClusterRoleBinding": "rbac.authorization.k8s.io",
+	"Ingress": "networking.k8s.io", "IngressClass": "networking.k8s.io", "NetworkPolicy": "networking.k8s.io",
+}
+
+// collectDangling handles the objects written with a reference to an owner
+// that does not exist (no object of that kind and name, or one of another
+// uid), as the collector does once it finds such an owner absent: an
+// object with no owner left is deleted (in the background, or as its GC
+// finalizer says), one that keeps a live owner loses its references to
+// the absent ones. A reference whose kind has no REST mapping keeps its
+// object as it is.
+func (m *Machine) collectDangling(now time.Time) error {
+	if len(m.gcDangling) == 0 {
+		return nil
+	}
+	refs := make([]string, 0, len(m.gcDangling))
+	for r := range m.gcDangling {
+		refs = append(refs, r)
+	}
+	clear(m.gcDangling)
+	slices.Sort(refs)
+	for _, ref := range refs {
+		kind, key, _ := strings.Cut(ref, "/")
+		o := m.store.get(kind, key)
+		if o == nil {
+			continue
+		}
+		_, meta := objectMeta(o)
+		if meta.DeletionTimestamp != nil && kind != "Pod" {
+			continue
+		}
+		var live []api.OwnerReference
+		absent := 0
+		unmapped := false
+		for _, r := range meta.OwnerReferences {
+			switch {
+			case servedAPIVersion(r.Kind) != r.APIVersion:
+				unmapped = true
+			case m.ownerExists(r, meta.Namespace):
+				live = append(live, r)
+			default:
+				absent++
+			}
+		}
+		if unmapped || absent == 0 {
+			continue
+		}
+		if len(live) > 0 {
+			if err := m.patchMeta(kind, key, func(mm *api.ObjectMeta) { mm.OwnerReferences = live }); err != nil {
+				return err
+			}
+			continue
+		}
+		policy := api.DeletePropagationBackground
+		switch {
+		case slices.Contains(meta.Finalizers, api.FinalizerOrphanDependents):
+			policy = api.DeletePropagationOrphan
+		case slices.Contains(meta.Finalizers, api.FinalizerDeleteDependents):
+			policy = api.DeletePropagationForeground
+		}
+		if err := m.deleteWithOptions(kind, key, &api.DeleteOptions{PropagationPolicy: &policy}, now); err != nil && !errors.Is(err, errNotFound) {
+			return err
+		}
+	}
+	return nil
 }
 
 // deletePropagation is the policy a DELETE of an object of kind with
@@ -163,6 +275,9 @@ func (m *Machine) removeFinalizer(kind, key, finalizer string, now time.Time) er
 // runGarbageCollector runs the collector when an owner went away or one
 // is being deleted with a GC finalizer.
 func (m *Machine) runGarbageCollector(now time.Time) error {
+	if err := m.collectDangling(now); err != nil {
+		return err
+	}
 	if len(m.deletedUIDs) == 0 && !m.gcWork {
 		return nil
 	}

@@ -135,3 +135,52 @@ func TestDeletePropagationDefaults(t *testing.T) {
 		}
 	}
 }
+
+// TestGarbageCollectorAbsentOwner: objects written with references to
+// owners that do not exist. A pod whose only owner is absent (no such
+// ConfigMap; a ReplicaSet of that name but another uid) is deleted; one
+// that keeps a live owner loses the absent reference; one whose owner's
+// kind the API server does not serve is left alone, as upstream's
+// collector cannot map it.
+func TestGarbageCollectorAbsentOwner(t *testing.T) {
+	start := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+	m := gcCluster(t, start)
+	rs := kinds(m, "ReplicaSet")[0].(*api.ReplicaSet)
+	live := api.OwnerReference{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: rs.Name, UID: rs.UID}
+	absentCM := api.OwnerReference{APIVersion: "v1", Kind: "ConfigMap", Name: "gone", UID: "uid-gone"}
+	wrongUID := api.OwnerReference{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: rs.Name, UID: "uid-other"}
+	unserved := api.OwnerReference{APIVersion: "example.com/v1", Kind: "Widget", Name: "w", UID: "uid-w"}
+	pod := func(name string, refs ...api.OwnerReference) *api.Pod {
+		return &api.Pod{TypeMeta: api.TypeMeta{Kind: "Pod", APIVersion: "v1"},
+			ObjectMeta: api.ObjectMeta{Name: name, Namespace: "default", OwnerReferences: refs},
+			Spec:       api.PodSpec{Containers: []api.Container{{Name: "c", Image: "busybox"}}}}
+	}
+	now := start.Add(10 * time.Second)
+	var actions []Action
+	for _, p := range []*api.Pod{pod("dangling", absentCM), pod("wrong-uid", wrongUID), pod("kept", live, absentCM), pod("unmapped", unserved)} {
+		actions = append(actions, Action{Kind: ActionApply, Object: p})
+	}
+	if _, err := m.Step(DoAll(actions...), now); err != nil {
+		t.Fatal(err)
+	}
+	for d := m.NextDeadline(); !d.IsZero() && d.Before(now.Add(time.Minute)); d = m.NextDeadline() {
+		if _, err := m.Step(Tick(), d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := map[string]*api.Pod{}
+	for _, o := range kinds(m, "Pod") {
+		got[o.(*api.Pod).Name] = o.(*api.Pod)
+	}
+	for _, name := range []string{"dangling", "wrong-uid"} {
+		if got[name] != nil {
+			t.Errorf("%s: not collected (owners %v)", name, got[name].OwnerReferences)
+		}
+	}
+	if p := got["kept"]; p == nil || len(p.OwnerReferences) != 1 || p.OwnerReferences[0].UID != rs.UID {
+		t.Errorf("kept: %v, want it kept with its live owner alone", p)
+	}
+	if p := got["unmapped"]; p == nil || len(p.OwnerReferences) != 1 {
+		t.Errorf("unmapped: %v, want it left as it is", p)
+	}
+}

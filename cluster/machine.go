@@ -248,6 +248,7 @@ type Machine struct {
 
 	deletedUIDs map[string]bool // owners deleted, for the garbage collector
 	gcWork      bool            // an owner being deleted with a GC finalizer (garbage.go)
+	gcDangling  map[string]bool // "Kind/key" of objects written with a reference to an absent owner (garbage.go)
 	apps        appsState       // StatefulSet, DaemonSet and Job controllers (apps.go)
 
 	pdbDirty   map[string]bool
@@ -793,7 +794,7 @@ func (m *Machine) anyDue(now time.Time) bool {
 	if m.kq.anyDue(now) {
 		return true
 	}
-	if len(m.pdbDirty) > 0 || len(m.deletedUIDs) > 0 || m.gcWork || m.appsDue(now) || m.storageDue(now) || m.protectionDue() {
+	if len(m.pdbDirty) > 0 || len(m.deletedUIDs) > 0 || m.gcWork || len(m.gcDangling) > 0 || m.appsDue(now) || m.storageDue(now) || m.protectionDue() {
 		return true
 	}
 	if due(m.rec.seriesDeadline()) {
