@@ -257,6 +257,12 @@ var knownDiffs = map[string]knownList{
 	"quota-serviceaccounts": {
 		{Side: "sim", Contains: []string{"ActionFailed", "configmaps \"c2\""}, Why: "the quota's first sync races the root-ca-cert-publisher in a namespace created with it"},
 	},
+	// Scaled from 0 to 3: which of the three pods created at once each
+	// "Created pod" Event names (and so which one the Event correlator
+	// combines) is the order the concurrent creates returned in.
+	"rollout-nosurge": {
+		{Contains: []string{"SuccessfulCreate", "ReplicaSet/default/web-6848cf66cb"}, Why: "the order of a burst's concurrent creates"},
+	},
 	"drain-flags": {
 		{Side: "real", Contains: []string{"FailedScheduling", "cache-65f774d7b5-p"}, Why: "a cluster event during the scheduling cycle: the pod retried at once from the backoff queue"},
 	},
