@@ -62,8 +62,15 @@ func (m *Machine) gcDeliver(w watchEvent) {
 	if w.Type == watchDeleted || len(meta.OwnerReferences) == 0 {
 		return
 	}
+	if w.Old != nil {
+		// The collector's graph looks up the owners a write adds: an
+		// update that keeps the references asks nothing new.
+		if _, om := objectMeta(w.Old); om != nil && slices.EqualFunc(om.OwnerReferences, meta.OwnerReferences, sameOwner) {
+			return
+		}
+	}
 	for _, r := range meta.OwnerReferences {
-		if servedAPIVersion(r.Kind) == r.APIVersion && !m.ownerExists(r, meta.Namespace) {
+		if served(r.Kind, r.APIVersion) && !m.ownerExists(r, meta.Namespace) {
 			if m.gcDangling == nil {
 				m.gcDangling = map[string]bool{}
 			}
@@ -73,23 +80,29 @@ func (m *Machine) gcDeliver(w watchEvent) {
 	}
 }
 
-// servedAPIVersion is the group/version the API server serves kind at
-// ("" for a kind it does not serve): an owner reference naming another
-// has no REST mapping, and the collector leaves its dependent alone.
-func servedAPIVersion(kind string) string {
+// sameOwner reports whether two owner references name the same owner.
+func sameOwner(a, b api.OwnerReference) bool {
+	return a.UID == b.UID && a.Kind == b.Kind && a.Name == b.Name && a.APIVersion == b.APIVersion
+}
+
+// served reports whether the API server serves kind at apiVersion: an
+// owner reference naming another has no REST mapping, and the collector
+// leaves its dependent alone. It allocates nothing (it runs on every
+// watch event of an owned object).
+func served(kind, apiVersion string) bool {
+	group, version := "", ""
 	if r, ok := resources[kind]; ok {
-		if r.group == "" {
-			return r.version
-		}
-		return r.group + "/" + r.version
+		group, version = r.group, r.version
+	} else if g, ok := inertGroups[kind]; ok {
+		group, version = g, "v1"
+	} else {
+		return false
 	}
-	if g, ok := inertGroups[kind]; ok {
-		if g == "" {
-			return "v1"
-		}
-		return g + "/v1"
+	if group == "" {
+		return apiVersion == version
 	}
-	return ""
+	return len(apiVersion) == len(group)+1+len(version) && apiVersion[:len(group)] == group &&
+		apiVersion[len(group)] == '/' && apiVersion[len(group)+1:] == version
 }
 
 // inertGroups are the API groups of the kinds held inert (inertKinds).
@@ -133,7 +146,7 @@ func (m *Machine) collectDangling(now time.Time) error {
 		unmapped := false
 		for _, r := range meta.OwnerReferences {
 			switch {
-			case servedAPIVersion(r.Kind) != r.APIVersion:
+			case !served(r.Kind, r.APIVersion):
 				unmapped = true
 			case m.ownerExists(r, meta.Namespace):
 				live = append(live, r)
