@@ -282,6 +282,7 @@ func (m *Machine) runStatefulSets(now time.Time) error {
 		if _, refused := m.admitsPods(pods); refused != nil {
 			in.CreateError = m.admitPodAs(pods, pods.prefix)
 		}
+		in.ClaimCreateErrors = m.claimCreateErrors(set, in.Claims, now)
 		sync, err := stepMachine(m, "statefulset-controller", key, c, in, now)
 		if err != nil {
 			m.rec.scenario(now, "Warning", "SyncFailed", objRef("StatefulSet", set.Namespace, set.Name), err.Error())
@@ -428,6 +429,68 @@ writes:
 		return m.writeStatus("StatefulSet", objectKey(&set.ObjectMeta), set.UID, func(o api.Object) { o.(*api.StatefulSet).Status = st })
 	}
 	return nil
+}
+
+// claimCreateErrors is the API server's verdict on the claims a sync of
+// set may create — those of its templates, for its ordinals, that the
+// cache lacks — in ordinal order, as the creates would come: LimitRanger
+// and the namespace's ResourceQuotas, charged claim by claim on copies.
+// It returns the refused ones, by name (nil when none is).
+func (m *Machine) claimCreateErrors(set *api.StatefulSet, have []*api.PersistentVolumeClaim, now time.Time) map[string]error {
+	if len(set.Spec.VolumeClaimTemplates) == 0 || set.Spec.Replicas == nil {
+		return nil
+	}
+	quotas, ranges := m.store.quotas(set.Namespace), m.store.limitRanges(set.Namespace)
+	if len(quotas) == 0 && len(ranges) == 0 {
+		return nil
+	}
+	exists := make(map[string]bool, len(have))
+	for _, c := range have {
+		exists[c.Name] = true
+	}
+	start := 0
+	if set.Spec.Ordinals != nil {
+		start = int(set.Spec.Ordinals.Start)
+	}
+	var out map[string]error
+	for ord := start; ord < start+int(*set.Spec.Replicas); ord++ {
+		claims, err := workloads.StatefulSetClaims(set, ord)
+		if err != nil {
+			return nil
+		}
+		for _, c := range claims {
+			if exists[c.Name] {
+				continue
+			}
+			charged, err := m.store.admitClaim(c, quotas, now)
+			if err != nil {
+				if out == nil {
+					out = map[string]error{}
+				}
+				out[c.Name] = err
+				continue
+			}
+			quotas = withCharged(quotas, charged)
+		}
+	}
+	return out
+}
+
+// withCharged is quotas with the ones charged replaced by their charged
+// copies.
+func withCharged(quotas, charged []*api.ResourceQuota) []*api.ResourceQuota {
+	if len(charged) == 0 {
+		return quotas
+	}
+	next := slices.Clone(quotas)
+	for _, c := range charged {
+		for i, q := range next {
+			if q.UID == c.UID && q.Name == c.Name {
+				next[i] = c
+			}
+		}
+	}
+	return next
 }
 
 // statefulSetPods is the podOwner of a StatefulSet's pod of ordinal:

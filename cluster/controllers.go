@@ -149,15 +149,7 @@ func (m *Machine) admitsPodsUnderQuota(o podOwner, quotas []*api.ResourceQuota) 
 		if len(charged) == 0 {
 			return 0, nil // no quota counts the pod
 		}
-		next := slices.Clone(quotas)
-		for _, c := range charged {
-			for i, q := range next {
-				if q.UID == c.UID && q.Name == c.Name {
-					next[i] = c
-				}
-			}
-		}
-		quotas = next
+		quotas = withCharged(quotas, charged)
 	}
 	return 0, nil
 }

@@ -506,6 +506,23 @@ func (s *store) admitQuota(o api.Object, now time.Time) ([]*api.ResourceQuota, e
 	return resourcequota.Admit(quotas, quotaObject(kind, o), m.Name, now)
 }
 
+// admitClaim is the API server's create admission of claim c (a copy:
+// defaulting, the storage plugins, LimitRanger, then ResourceQuota against
+// quotas), without storing it: the quotas it would charge, or its
+// refusal.
+func (s *store) admitClaim(c *api.PersistentVolumeClaim, quotas []*api.ResourceQuota, now time.Time) ([]*api.ResourceQuota, error) {
+	c = c.DeepCopy()
+	defaultStorage(c)
+	s.admitStorage(c)
+	if err := admission.LimitRangerCheckClaim(c, s.limitRanges(c.Namespace)); err != nil {
+		return nil, err
+	}
+	if len(quotas) == 0 {
+		return nil, nil
+	}
+	return resourcequota.Admit(quotas, quotaObject("PersistentVolumeClaim", c), c.Name, now)
+}
+
 // quotaObject is o as quota sees it.
 func quotaObject(kind string, o api.Object) resourcequota.Object {
 	return resourcequota.Object{Kind: kind, Resource: resourceOf(kind).String(), Object: o}

@@ -243,8 +243,11 @@ func checkStatefulSet(set *api.StatefulSet) error {
 // update revisions, what the controller's caches hold, and what the run
 // has written so far.
 type ssSync struct {
-	// createErr refuses every pod create (StatefulSetInput.CreateError).
+	// createErr refuses every pod create (StatefulSetInput.CreateError),
+	// claimErrs the creates of the claims they name
+	// (StatefulSetInput.ClaimCreateErrors).
 	createErr                  error
+	claimErrs                  map[string]error
 	set, currentSet, updateSet *api.StatefulSet
 	currentRev, updateRev      string
 	collisionCount             *int32

@@ -202,6 +202,11 @@ func (s *ssSync) createClaims(p *api.Pod) error {
 			errs = append(errs, fmt.Errorf("failed to create PVC %s: persistentvolumeclaims %q already exists", c.Name, c.Name))
 			continue
 		}
+		if err := s.claimErrs[c.Name]; err != nil {
+			s.failed = append(s.failed, StatefulSetClaimEvent(s.set, "create", c.Name, p.Name, err))
+			errs = append(errs, fmt.Errorf("failed to create PVC %s: %s", c.Name, err))
+			continue
+		}
 		s.createdClaims[c.Name] = true
 		s.act(StatefulSetAction{Kind: StatefulSetCreateClaim, Ordinal: ord, Pod: p.Name, Why: "missing", Claim: c})
 	}

@@ -25,6 +25,14 @@ type StatefulSetInput struct {
 	// fails at its first pod create, with the FailedCreate Event of that
 	// pod, and the controller retries with its back-off. Nil accepts them.
 	CreateError error
+	// ClaimCreateErrors are the API server's refusals of the creates of
+	// these PersistentVolumeClaims, by claim name (a ResourceQuota with no
+	// room left for them, say): the sync fails at the first pod one of
+	// whose claims is refused, with the FailedCreate Events of the claim
+	// and of the pod ("failed to create PVC <name>: <error>"), and the
+	// controller retries with its back-off. Claims not named are
+	// accepted.
+	ClaimCreateErrors map[string]error
 }
 
 // ControllerRevisionActionKind is what a sync does to one
@@ -281,7 +289,7 @@ func ReconcileStatefulSet(in StatefulSetInput, cfg StatefulSetConfig, now time.T
 			set: set, currentSet: currentSet, updateSet: updateSet,
 			currentRev: current.Name, updateRev: update.Name,
 			collisionCount: &cc, cfg: cfg, now: now,
-			storage: true, claims: claims, exists: exists, createErr: in.CreateError,
+			storage: true, claims: claims, exists: exists, createErr: in.CreateError, claimErrs: in.ClaimCreateErrors,
 		}
 		s.run(claimed)
 		res.Actions = append(res.Actions, s.res.Actions...)

@@ -239,3 +239,44 @@ func TestStatefulSetRefusedCreate(t *testing.T) {
 		t.Errorf("no retry: %v", d)
 	}
 }
+
+// TestStatefulSetRefusedClaim: a claim the API server refuses (a quota
+// with no room for it) is not sent; the sync fails at its pod with the
+// claim's FailedCreate Event, then the pod's ("failed to create PVC"), and
+// the controller retries it with its back-off. The pods whose claims pass
+// are created before it.
+func TestStatefulSetRefusedClaim(t *testing.T) {
+	set := nginxSet(3)
+	set.Spec.PodManagementPolicy = api.ParallelPodManagement
+	claims, err := StatefulSetClaims(set, 1)
+	if err != nil || len(claims) != 1 {
+		t.Fatalf("claims of web-1: %v, %v", claims, err)
+	}
+	refusal := errors.New(`persistentvolumeclaims "` + claims[0].Name + `" is forbidden: exceeded quota: storage, requested: requests.storage=1Gi, used: requests.storage=1Gi, limited: requests.storage=1Gi`)
+	c := NewStatefulSetController(StatefulSetConfig{})
+	res, err := c.Step(StatefulSetInput{Set: set, ClaimCreateErrors: map[string]error{claims[0].Name: refusal}}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range res.Actions {
+		if a.Kind == StatefulSetCreateClaim && a.Claim.Name == claims[0].Name || a.Kind == StatefulSetCreate && a.Pod == "web-1" {
+			t.Errorf("a refused create was sent: %v", a)
+		}
+	}
+	var notes []string
+	for _, e := range res.Events {
+		if e.Reason == "FailedCreate" {
+			notes = append(notes, e.Note)
+		}
+	}
+	want := []string{
+		"Create Claim " + claims[0].Name + " for Pod web-1 in StatefulSet web failed error: " + refusal.Error(),
+		"Create Pod web-1 in StatefulSet web failed error: failed to create PVC " + claims[0].Name + ": " + refusal.Error(),
+	}
+	if res.Err == nil || !slices.Equal(notes, want) {
+		t.Errorf("err %v, FailedCreate events:\n%q\nwant\n%q", res.Err, notes, want)
+	}
+	if d := c.NextDeadline(); d.IsZero() || !d.After(t0) {
+		t.Errorf("no retry: %v", d)
+	}
+}
