@@ -83,6 +83,8 @@
 //     and the attach-detach controller (volume: binding, ExternalProvisioning,
 //     Multi-Attach, SuccessfulAttachVolume, the forced detach), with the
 //     e2e harness's CSI provisioner and attacher model (StorageConfig);
+//     the ephemeral volume controller (a pod's generic ephemeral
+//     volumes get their claims, owned by the pod: ephemeral.go);
 //     the pvc-protection and pv-protection controllers
 //     (volume.SyncClaimProtection, SyncVolumeProtection: a claim or volume
 //     deleted while in use stays, terminating, until its finalizer goes);

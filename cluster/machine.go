@@ -228,8 +228,11 @@ type Machine struct {
 	// sync (builtin.go).
 	builtins    int
 	rootCADirty map[string]bool
-	gc          *termination.Collector
-	gcSeen      bool // the pod GC has seen the caches as they are: no pod or node event since its last step
+	// ephemeralDirty are the pods the ephemeral volume controller is to
+	// sync (ephemeral.go).
+	ephemeralDirty map[string]bool
+	gc             *termination.Collector
+	gcSeen         bool // the pod GC has seen the caches as they are: no pod or node event since its last step
 	// kubeletPhase is the last instant the kubelets ran (runComponents):
 	// their Lease renewals at or before it are made. nodeClocks are the
 	// Lease clocks of the cache's node list's kubelets, by position, while
@@ -794,7 +797,7 @@ func (m *Machine) anyDue(now time.Time) bool {
 	if m.kq.anyDue(now) {
 		return true
 	}
-	if len(m.pdbDirty) > 0 || len(m.deletedUIDs) > 0 || m.gcWork || len(m.gcDangling) > 0 || m.appsDue(now) || m.storageDue(now) || m.protectionDue() {
+	if len(m.pdbDirty) > 0 || len(m.deletedUIDs) > 0 || m.gcWork || len(m.gcDangling) > 0 || len(m.ephemeralDirty) > 0 || len(m.rootCADirty) > 0 || m.appsDue(now) || m.storageDue(now) || m.protectionDue() {
 		return true
 	}
 	if due(m.rec.seriesDeadline()) {
@@ -843,6 +846,7 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 	m.storageDeliver(w)
 	m.protectionDeliver(w)
 	m.rootCADeliver(w)
+	m.ephemeralDeliver(w)
 	if err := m.namespaceDeliver(w, now); err != nil {
 		return err
 	}
@@ -1056,6 +1060,9 @@ func (m *Machine) runComponents(now time.Time) error {
 		return err
 	}
 	if err := m.runRootCAPublisher(now); err != nil {
+		return err
+	}
+	if err := m.runEphemeral(now); err != nil {
 		return err
 	}
 	if err := m.runGarbageCollector(now); err != nil {
