@@ -71,7 +71,7 @@ func (m *Machine) applyObject(o api.Object, now time.Time) error {
 			return err
 		}
 		m.fieldOwners(kind)[key] = owners
-		return m.publishRootCA(created, now)
+		return m.namespaceCreated(created, now)
 	}
 	live, err := toJSON(old)
 	if err != nil {

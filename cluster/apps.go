@@ -171,20 +171,11 @@ func (m *Machine) appsDue(now time.Time) bool {
 // appsNextDeadline is the earliest deadline of the three controllers'
 // machines.
 func (m *Machine) appsNextDeadline() time.Time {
-	var d time.Time
-	for _, c := range m.apps.ss {
-		d = api.EarliestDeadline(d, c.NextDeadline())
-	}
-	for _, c := range m.apps.ds {
-		d = api.EarliestDeadline(d, c.NextDeadline())
-	}
-	for _, c := range m.apps.jobs {
-		d = api.EarliestDeadline(d, c.NextDeadline())
-	}
-	for _, c := range m.apps.ttl {
-		d = api.EarliestDeadline(d, c.NextDeadline())
-	}
-	d = api.EarliestDeadline(d, m.apps.cronNextDeadline())
+	d := earliestOf(time.Time{}, m.apps.ss)
+	d = earliestOf(d, m.apps.ds)
+	d = earliestOf(d, m.apps.jobs)
+	d = earliestOf(d, m.apps.ttl)
+	d = earliestOf(d, m.apps.cron)
 	d = api.EarliestDeadline(d, m.apps.quotaResync)
 	return api.EarliestDeadline(d, m.apps.jobBatchDeadline())
 }
@@ -194,6 +185,15 @@ func (a *appsState) jobBatchDeadline() time.Time {
 	var d time.Time
 	for _, t := range a.jobBatched {
 		d = api.EarliestDeadline(d, t)
+	}
+	return d
+}
+
+// earliestOf is the earliest of d and the deadlines of machines (the zero
+// time stands for none).
+func earliestOf[C interface{ NextDeadline() time.Time }](d time.Time, machines map[string]C) time.Time {
+	for _, c := range machines {
+		d = api.EarliestDeadline(d, c.NextDeadline())
 	}
 	return d
 }

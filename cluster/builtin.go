@@ -85,42 +85,43 @@ func (m *Machine) createKubernetesService(now time.Time) error {
 	return nil
 }
 
-// publishRootCA is the serviceaccount controller's and the
+// namespaceCreated is the serviceaccount controller's and the
 // root-ca-cert-publisher's reaction to a Namespace just created (o; any
 // other object is ignored): its default ServiceAccount and its
 // ConfigMap. Upstream they come a few milliseconds after the namespace,
 // before anything the namespace holds could be counted without them; here
 // they come with it, so that a ResourceQuota's first sync counts them.
-func (m *Machine) publishRootCA(o api.Object, now time.Time) error {
+func (m *Machine) namespaceCreated(o api.Object, now time.Time) error {
 	if ns, ok := o.(*api.Namespace); ok {
 		return m.ensureNamespaceDefaults(ns.Name, now)
 	}
 	return nil
 }
 
-// rootCADeliver marks the namespaces whose default ServiceAccount or
-// ConfigMap was deleted: the controllers create them again.
-func (m *Machine) rootCADeliver(w watchEvent) {
+// namespaceDefaultsDeliver marks the namespaces whose default
+// ServiceAccount or ConfigMap was deleted: the controllers create them
+// again.
+func (m *Machine) namespaceDefaultsDeliver(w watchEvent) {
 	o, ok := w.Object.(*api.Unstructured)
 	if !ok || w.Type != watchDeleted || !(o.Kind == "ConfigMap" && o.Name == rootCAConfigMap || o.Kind == "ServiceAccount" && o.Name == defaultServiceAccount) {
 		return
 	}
-	if m.rootCADirty == nil {
-		m.rootCADirty = map[string]bool{}
+	if m.defaultsDirty == nil {
+		m.defaultsDirty = map[string]bool{}
 	}
-	m.rootCADirty[o.Namespace] = true
+	m.defaultsDirty[o.Namespace] = true
 }
 
-// runRootCAPublisher recreates what each marked namespace lacks.
-func (m *Machine) runRootCAPublisher(now time.Time) error {
-	if len(m.rootCADirty) == 0 {
+// runNamespaceDefaults recreates what each marked namespace lacks.
+func (m *Machine) runNamespaceDefaults(now time.Time) error {
+	if len(m.defaultsDirty) == 0 {
 		return nil
 	}
-	names := make([]string, 0, len(m.rootCADirty))
-	for ns := range m.rootCADirty {
+	names := make([]string, 0, len(m.defaultsDirty))
+	for ns := range m.defaultsDirty {
 		names = append(names, ns)
 	}
-	clear(m.rootCADirty)
+	clear(m.defaultsDirty)
 	slices.Sort(names)
 	for _, ns := range names {
 		if err := m.ensureNamespaceDefaults(ns, now); err != nil {

@@ -348,13 +348,7 @@ func (m *Machine) dueDeployments(now time.Time) []string {
 
 // deploymentsDeadline is the earliest deadline of the Deployments'
 // controllers.
-func (m *Machine) deploymentsDeadline() time.Time {
-	var d time.Time
-	for _, dc := range m.dcs {
-		d = api.EarliestDeadline(d, dc.NextDeadline())
-	}
-	return d
-}
+func (m *Machine) deploymentsDeadline() time.Time { return earliestOf(time.Time{}, m.dcs) }
 
 func hasWrites(s workloads.DeploymentSync) bool {
 	return len(s.Adopted)+len(s.Released)+len(s.Updates)+len(s.Deleted) > 0 || s.NewReplicaSet != nil || s.StatusUpdated

@@ -112,15 +112,6 @@ func (m *Machine) runCronJobs(now time.Time) error {
 	return nil
 }
 
-// cronNextDeadline is the earliest queue time of the CronJobs.
-func (a *appsState) cronNextDeadline() time.Time {
-	var d time.Time
-	for _, c := range a.cron {
-		d = api.EarliestDeadline(d, c.NextDeadline())
-	}
-	return d
-}
-
 // cronClient is the API server as the cronjob controller's sync calls it:
 // live reads of the store, and Job creates and deletes (background
 // propagation) at now.

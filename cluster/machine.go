@@ -224,10 +224,10 @@ type Machine struct {
 	// made (their uids).
 	implicitNamespaces int
 	// builtins counts the cluster's own objects createBuiltin made, and
-	// rootCADirty are the namespaces the root-ca-cert-publisher is to
-	// sync (builtin.go).
-	builtins    int
-	rootCADirty map[string]bool
+	// defaultsDirty are the namespaces whose default ServiceAccount or
+	// kube-root-ca.crt ConfigMap is to be created again (builtin.go).
+	builtins      int
+	defaultsDirty map[string]bool
 	// ephemeralDirty are the pods the ephemeral volume controller is to
 	// sync (ephemeral.go).
 	ephemeralDirty map[string]bool
@@ -524,7 +524,7 @@ func (m *Machine) createObject(o api.Object, now time.Time) (api.Object, error) 
 	if err != nil {
 		return nil, err
 	}
-	return created, m.publishRootCA(created, now)
+	return created, m.namespaceCreated(created, now)
 }
 
 // supported refuses the objects whose controller this version does not
@@ -797,7 +797,7 @@ func (m *Machine) anyDue(now time.Time) bool {
 	if m.kq.anyDue(now) {
 		return true
 	}
-	if len(m.pdbDirty) > 0 || len(m.deletedUIDs) > 0 || m.gcWork || len(m.gcDangling) > 0 || len(m.ephemeralDirty) > 0 || len(m.rootCADirty) > 0 || m.appsDue(now) || m.storageDue(now) || m.protectionDue() {
+	if len(m.pdbDirty) > 0 || len(m.deletedUIDs) > 0 || m.gcWork || len(m.gcDangling) > 0 || len(m.ephemeralDirty) > 0 || len(m.defaultsDirty) > 0 || m.appsDue(now) || m.storageDue(now) || m.protectionDue() {
 		return true
 	}
 	if due(m.rec.seriesDeadline()) {
@@ -845,7 +845,7 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 	m.gcDeliver(w)
 	m.storageDeliver(w)
 	m.protectionDeliver(w)
-	m.rootCADeliver(w)
+	m.namespaceDefaultsDeliver(w)
 	m.ephemeralDeliver(w)
 	if err := m.namespaceDeliver(w, now); err != nil {
 		return err
@@ -1059,7 +1059,7 @@ func (m *Machine) runComponents(now time.Time) error {
 	if err := m.runNamespaces(now); err != nil {
 		return err
 	}
-	if err := m.runRootCAPublisher(now); err != nil {
+	if err := m.runNamespaceDefaults(now); err != nil {
 		return err
 	}
 	if err := m.runEphemeral(now); err != nil {

@@ -67,7 +67,7 @@ func (m *Machine) createImplicitNamespaces(names []string, now time.Time) error 
 		m.store.rv--
 		m.implicitNamespaces++
 		o.(*api.Namespace).UID = fmt.Sprintf("%s%012x", implicitUIDPrefix, m.implicitNamespaces)
-		if err := m.publishRootCA(o, now); err != nil {
+		if err := m.namespaceCreated(o, now); err != nil {
 			return err
 		}
 	}

@@ -371,14 +371,13 @@ func (s *store) create(o api.Object, now time.Time) (api.Object, error) {
 		}
 	case *api.Node:
 		x.Spec.Taints = admission.NodeCreateTaints(x) // TaintNodesByCondition
-	case *api.PersistentVolumeClaim, *api.PersistentVolume, *api.StorageClass, *api.CSIDriver:
+	case *api.PersistentVolumeClaim:
+		if err := s.admitClaimBeforeQuota(x); err != nil {
+			return nil, err
+		}
+	case *api.PersistentVolume, *api.StorageClass, *api.CSIDriver:
 		defaultStorage(x)
 		s.admitStorage(x)
-		if pvc, ok := x.(*api.PersistentVolumeClaim); ok {
-			if err := admission.LimitRangerCheckClaim(pvc, s.limitRanges(pvc.Namespace)); err != nil {
-				return nil, err
-			}
-		}
 	case *api.PriorityClass:
 		if err := admitPriorityClass(x); err != nil {
 			return nil, err
@@ -506,15 +505,22 @@ func (s *store) admitQuota(o api.Object, now time.Time) ([]*api.ResourceQuota, e
 	return resourcequota.Admit(quotas, quotaObject(kind, o), m.Name, now)
 }
 
+// admitClaimBeforeQuota is the API server's create path of claim c up to
+// ResourceQuota, which store.create runs for every kind last: defaulting,
+// the storage admission plugins (c is modified), LimitRanger.
+func (s *store) admitClaimBeforeQuota(c *api.PersistentVolumeClaim) error {
+	defaultStorage(c)
+	s.admitStorage(c)
+	return admission.LimitRangerCheckClaim(c, s.limitRanges(c.Namespace))
+}
+
 // admitClaim is the API server's create admission of claim c (a copy:
 // defaulting, the storage plugins, LimitRanger, then ResourceQuota against
 // quotas), without storing it: the quotas it would charge, or its
 // refusal.
 func (s *store) admitClaim(c *api.PersistentVolumeClaim, quotas []*api.ResourceQuota, now time.Time) ([]*api.ResourceQuota, error) {
 	c = c.DeepCopy()
-	defaultStorage(c)
-	s.admitStorage(c)
-	if err := admission.LimitRangerCheckClaim(c, s.limitRanges(c.Namespace)); err != nil {
+	if err := s.admitClaimBeforeQuota(c); err != nil {
 		return nil, err
 	}
 	if len(quotas) == 0 {
