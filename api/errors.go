@@ -149,59 +149,117 @@ func (l FieldErrors) Err() error {
 
 // Path is a field path under construction, such as
 // spec.containers[0].resources.limits[cpu]. The zero Path is the root.
+//
+// A Path keeps its last steps unrendered (up to pathSteps of them, beside
+// the rendered head), so that building one allocates nothing: validation
+// builds a path at every level of every object it checks, and renders one
+// only for an error.
 type Path struct {
-	s string
+	head  string
+	steps [pathSteps]pathStep
+	n     uint8
+}
+
+// pathSteps is how many steps a Path keeps unrendered; the step after them
+// renders them into the head.
+const pathSteps = 6
+
+// pathStep is one unrendered step of a Path: a field (Child), a list
+// element (Index) or a map key (Key).
+type pathStep struct {
+	name  string
+	index int32
+	kind  uint8
+}
+
+const (
+	stepChild uint8 = iota
+	stepIndex
+	stepKey
+)
+
+// push returns p with step s appended.
+func (p Path) push(s pathStep) Path {
+	if int(p.n) == pathSteps {
+		p = Path{head: p.String()}
+	}
+	p.steps[p.n] = s
+	p.n++
+	return p
 }
 
 // NewPath starts a path at the named field (and optional children).
 func NewPath(name string, more ...string) Path {
-	p := Path{s: name}
-	for _, m := range more {
-		p = p.Child(m)
-	}
-	return p
+	return Path{}.Child(name, more...)
 }
 
 // Child returns the path of a field under p.
 func (p Path) Child(name string, more ...string) Path {
-	s := name
-	if p.s != "" {
-		s = p.s + "." + name
-	}
-	out := Path{s: s}
+	p = p.push(pathStep{name: name, kind: stepChild})
 	for _, m := range more {
-		out = out.Child(m)
+		p = p.push(pathStep{name: m, kind: stepChild})
 	}
-	return out
+	return p
 }
 
 // Index returns the path of element i of the list at p.
-func (p Path) Index(i int) Path { return Path{s: p.s + "[" + strconv.Itoa(i) + "]"} }
+func (p Path) Index(i int) Path {
+	if int(int32(i)) != i {
+		// An index past int32 (no list is that long): rendered at once.
+		return Path{head: p.String() + "[" + strconv.Itoa(i) + "]"}
+	}
+	return p.push(pathStep{index: int32(i), kind: stepIndex})
+}
 
 // Key returns the path of key k of the map at p.
-func (p Path) Key(k string) Path { return Path{s: p.s + "[" + k + "]"} }
+func (p Path) Key(k string) Path { return p.push(pathStep{name: k, kind: stepKey}) }
 
-// String renders the path.
-func (p Path) String() string { return p.s }
+// String renders the path: a field is joined to a non-empty path with a
+// dot, a list element is [i] and a map key [k].
+func (p Path) String() string {
+	if p.n == 0 {
+		return p.head
+	}
+	var buf [128]byte
+	b := append(buf[:0], p.head...)
+	for _, s := range p.steps[:p.n] {
+		switch s.kind {
+		case stepChild:
+			if len(b) > 0 {
+				b = append(b, '.')
+			}
+			b = append(b, s.name...)
+		case stepIndex:
+			b = append(b, '[')
+			b = strconv.AppendInt(b, int64(s.index), 10)
+			b = append(b, ']')
+		default:
+			b = append(b, '[')
+			b = append(b, s.name...)
+			b = append(b, ']')
+		}
+	}
+	return string(b)
+}
 
 // Invalid reports a value that fails a rule.
 func Invalid(p Path, value any, detail string) *FieldError {
-	return &FieldError{Type: ErrorTypeInvalid, Field: p.s, BadValue: value, Detail: detail}
+	return &FieldError{Type: ErrorTypeInvalid, Field: p.String(), BadValue: value, Detail: detail}
 }
 
 // Required reports a missing value.
 func Required(p Path, detail string) *FieldError {
-	return &FieldError{Type: ErrorTypeRequired, Field: p.s, Detail: detail}
+	return &FieldError{Type: ErrorTypeRequired, Field: p.String(), Detail: detail}
 }
 
 // Forbidden reports a value that may not be set here.
 func Forbidden(p Path, detail string) *FieldError {
-	return &FieldError{Type: ErrorTypeForbidden, Field: p.s, Detail: detail}
+	return &FieldError{Type: ErrorTypeForbidden, Field: p.String(), Detail: detail}
 }
 
 // Duplicate reports a value that must be unique and is not.
 func Duplicate(p Path, value any) *FieldError {
-	return &FieldError{Type: ErrorTypeDuplicate, Field: p.s, BadValue: value}
+	return &FieldError{Type: ErrorTypeDuplicate, Field: p.String(), BadValue: value}
 }
 
 // NotSupported reports a value outside an enumeration; the detail lists the
@@ -215,30 +273,30 @@ func NotSupported(p Path, value any, supported []string) *FieldError {
 		}
 		d = "supported values: " + strings.Join(q, ", ")
 	}
-	return &FieldError{Type: ErrorTypeNotSupported, Field: p.s, BadValue: value, Detail: d}
+	return &FieldError{Type: ErrorTypeNotSupported, Field: p.String(), BadValue: value, Detail: d}
 }
 
 // TooLong reports a value longer than maxLen.
 func TooLong(p Path, value any, maxLen int) *FieldError {
-	return &FieldError{Type: ErrorTypeTooLong, Field: p.s, BadValue: value,
+	return &FieldError{Type: ErrorTypeTooLong, Field: p.String(), BadValue: value,
 		Detail: fmt.Sprintf("may not be more than %d bytes", maxLen)}
 }
 
 // TooMany reports a list longer than maxItems.
 func TooMany(p Path, actual, maxItems int) *FieldError {
-	return &FieldError{Type: ErrorTypeTooMany, Field: p.s, BadValue: actual,
+	return &FieldError{Type: ErrorTypeTooMany, Field: p.String(), BadValue: actual,
 		Detail: fmt.Sprintf("must have at most %d items", maxItems)}
 }
 
 // NotFound reports a reference to something that does not exist.
 func NotFound(p Path, value any) *FieldError {
-	return &FieldError{Type: ErrorTypeNotFound, Field: p.s, BadValue: value}
+	return &FieldError{Type: ErrorTypeNotFound, Field: p.String(), BadValue: value}
 }
 
 // InternalError reports a failure of the validator itself. A nil err leaves
 // the detail empty.
 func InternalError(p Path, err error) *FieldError {
-	fe := &FieldError{Type: ErrorTypeInternal, Field: p.s}
+	fe := &FieldError{Type: ErrorTypeInternal, Field: p.String()}
 	if err != nil {
 		fe.Detail = err.Error()
 	}

@@ -548,3 +548,34 @@ func heapObjects() uint64 {
 	metrics.Read(s)
 	return s[0].Value.Uint64()
 }
+
+// BenchmarkIdle runs the settled cluster for 10 simulated minutes with
+// nothing happening: the kubelets' Lease renewals and periodic node status
+// posts, the node lifecycle controller's monitor passes and the informers'
+// handling of them. It is the background that BenchmarkZoneOutage pays for
+// each of its 4.7 simulated hours, beside the evictions.
+func BenchmarkIdle(b *testing.B) {
+	w := loadBenchWorld(b)
+	b.ReportAllocs()
+	b.ResetTimer() // the file's reading is not timed
+	var simulated, wall time.Duration
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		m := settledMachine(b, w.objs)
+		t0 := m.Now()
+		runtime.GC() // the settle's garbage is not the timed part's to collect
+		b.StartTimer()
+		began := time.Now()
+		stop := timedProfile(b, i)
+		end := t0.Add(10 * time.Minute)
+		for d := m.NextDeadline(); !d.IsZero() && !d.After(end); d = m.NextDeadline() {
+			if _, err := m.Step(cluster.Tick(), d); err != nil {
+				b.Fatal(err)
+			}
+		}
+		wall += time.Since(began)
+		stop()
+		simulated += m.Now().Sub(t0)
+	}
+	b.ReportMetric(simulated.Seconds()/wall.Seconds(), "sim-s/s")
+}
