@@ -995,8 +995,11 @@ func (m *Machine) ownerDirty(w watchEvent, meta *api.ObjectMeta, ownerKind strin
 		_, oldMeta = objectMeta(w.Old)
 		old = oldMeta.ControllerRef()
 	}
-	for _, r := range [2]*api.OwnerReference{cur, old} {
-		if r != nil && r.Kind == ownerKind {
+	for i, r := range [2]*api.OwnerReference{cur, old} {
+		if r == nil || r.Kind != ownerKind || (i == 1 && cur != nil && cur.Kind == ownerKind && cur.Name == r.Name) {
+			continue // not the kind's, or the controller before is the one after
+		}
+		if !dirty[meta.Namespace+"/"+r.Name] { // a lookup's key is built on the stack
 			dirty[meta.Namespace+"/"+r.Name] = true
 		}
 	}

@@ -380,7 +380,7 @@ func Tick() Event { return Event{Kind: EventTick} }
 // is not safe for concurrent use.
 type TaintEviction struct {
 	taints map[string][]api.Taint // node → its NoExecute taints (tainted nodes only)
-	pods   map[string]*podState   // pod key → state
+	pods   map[podName]*podState  // pod → state
 	onNode map[string][]*podState // node → the pods bound to it, sorted by key
 	// queue is a min-heap of timers by (fireAt, key), stale ones included
 	// until they reach the top or the heap is compacted.
@@ -388,11 +388,15 @@ type TaintEviction struct {
 	pending int
 }
 
+// podName is a pod's namespace and name: the key of the controller's pod
+// states, looked up at every pod event without building a string.
+type podName struct{ namespace, name string }
+
 // NewTaintEviction returns a controller that has seen nothing yet.
 func NewTaintEviction() *TaintEviction {
 	return &TaintEviction{
 		taints: map[string][]api.Taint{},
-		pods:   map[string]*podState{},
+		pods:   map[podName]*podState{},
 		onNode: map[string][]*podState{},
 	}
 }
@@ -434,7 +438,7 @@ func (c *TaintEviction) Step(ev Event, now time.Time) ([]TaintEvictionAction, er
 	case EventPodUpdated:
 		acts = c.podUpdated(acts, ev.Pod, now)
 	case EventPodDeleted:
-		acts = c.podDeleted(acts, ev.Namespace+"/"+ev.Name)
+		acts = c.podDeleted(acts, podName{ev.Namespace, ev.Name})
 	}
 	return acts, nil
 }
@@ -464,12 +468,12 @@ func (c *TaintEviction) nodeUpdated(acts []TaintEvictionAction, node *api.Node, 
 }
 
 func (c *TaintEviction) podUpdated(acts []TaintEvictionAction, pod *api.Pod, now time.Time) []TaintEvictionAction {
-	key := pod.Key()
-	st := c.pods[key]
+	name := podName{pod.Namespace, pod.Name}
+	st := c.pods[name]
 	var old *api.Pod
 	if st == nil {
-		st = &podState{key: key}
-		c.pods[key] = st
+		st = &podState{key: pod.Key()}
+		c.pods[name] = st
 	} else {
 		old = st.pod
 	}
@@ -487,7 +491,7 @@ func (c *TaintEviction) podUpdated(acts []TaintEvictionAction, pod *api.Pod, now
 	return c.process(acts, st, taints, now)
 }
 
-func (c *TaintEviction) podDeleted(acts []TaintEvictionAction, key string) []TaintEvictionAction {
+func (c *TaintEviction) podDeleted(acts []TaintEvictionAction, key podName) []TaintEvictionAction {
 	st := c.pods[key]
 	if st == nil {
 		return acts
@@ -518,7 +522,7 @@ func (c *TaintEviction) Pending(namespace, name string) (time.Time, bool) {
 	if c == nil {
 		return time.Time{}, false
 	}
-	st := c.pods[namespace+"/"+name]
+	st := c.pods[podName{namespace, name}]
 	if st == nil || !st.pending {
 		return time.Time{}, false
 	}

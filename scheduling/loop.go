@@ -161,6 +161,19 @@ type Loop struct {
 	// the assigned pod's addition (the cluster event the queue then gets),
 	// whatever the snapshot already holds.
 	assumed map[string]bool
+	// keyBuf is the scratch space podKey builds a key to look up in.
+	keyBuf []byte
+}
+
+// podKey is p's key, namespace/name: the snapshot's own string for a pod
+// it holds (looked up without building one: a pod's events, bindings and
+// cycles each need its key), else a new one.
+func (l *Loop) podKey(p *api.Pod) string {
+	l.keyBuf = append(append(append(l.keyBuf[:0], p.Namespace...), '/'), p.Name...)
+	if pi := l.c.pods[string(l.keyBuf)]; pi != nil {
+		return pi.key
+	}
+	return string(l.keyBuf)
 }
 
 // errNilLoop is what Step on a nil *Loop returns.
@@ -309,7 +322,7 @@ func (l *Loop) scheduleOne(now time.Time) StepResult {
 		return StepResult{}
 	}
 	res := StepResult{Pod: pod, Attempts: attempts}
-	key := pod.Key()
+	key := l.podKey(pod)
 	if pod.DeletionTimestamp != nil {
 		// skipPodSchedule: a pod being deleted is dropped from the queue.
 		l.q.Done(key, now)
@@ -379,34 +392,35 @@ func (l *Loop) scheduleOne(now time.Time) StepResult {
 // bind assumes pod on node in the snapshot, takes it out of the queue and
 // asks for the binding.
 func (l *Loop) bind(res StepResult, pod *api.Pod, node string, vols *PreBindVolumes, now time.Time) StepResult {
+	key := l.podKey(pod)
 	bound := *pod
 	bound.Spec.NodeName = node
 	if err := l.c.UpdatePod(&bound); err != nil {
 		// Every queued pod is in the snapshot; a failed assume is the
 		// scheduler's own error, and the pod backs off.
 		res.Message = err.Error()
-		l.q.FailWithError(pod.Key(), now)
+		l.q.FailWithError(key, now)
 		res.Actions = append(res.Actions, l.failedScheduling(pod, api.PodReasonSchedulerError, res.Message))
 		return res
 	}
-	e, _ := l.q.takeDone(pod.Key(), now)
+	e, _ := l.q.takeDone(key, now)
 	if vols != nil && len(vols.Claims) > 0 && e != nil {
 		// The binding cycle waits in PreBind (after Done, as upstream's
 		// binding cycle calls it before PreBind).
 		if l.binding == nil {
 			l.binding = map[string]*queueEntry{}
 		}
-		l.binding[pod.Key()] = e
+		l.binding[key] = e
 	}
 	res.Node, res.Bound = node, &bound
 	res.Actions = append(res.Actions, Action{Kind: ActionBind, Pod: pod, Node: node, Volumes: vols, Event: l.event(pod, api.EventTypeNormal,
-		"Scheduled", "Binding", "Successfully assigned "+pod.Key()+" to "+node)})
+		"Scheduled", "Binding", "Successfully assigned "+key+" to "+node)})
 	// The binding's confirmation, the pod informer's update that shows
 	// it bound, is the assigned pod's addition for the queue.
 	if l.assumed == nil {
 		l.assumed = map[string]bool{}
 	}
-	l.assumed[pod.Key()] = true
+	l.assumed[key] = true
 	return res
 }
 
@@ -499,14 +513,14 @@ func (l *Loop) renominate(out []Action, pod *api.Pod, nominate bool, node string
 // status.nominatedNodeName is now node, as the scheduler's nominator does
 // before the patch comes back.
 func (l *Loop) setNomination(p *api.Pod, node string) {
-	cur := l.c.pods[p.Key()]
+	cur := l.c.pods[l.podKey(p)]
 	if cur == nil || cur.pod.Spec.NodeName != "" {
 		return
 	}
 	cp := *cur.pod
 	cp.Status.NominatedNodeName = node
 	if l.c.UpdatePod(&cp) == nil {
-		if _, queued := l.q.entries[cp.Key()]; queued {
+		if _, queued := l.q.entries[cur.key]; queued {
 			l.q.Update(&cp, l.now)
 		}
 	}

@@ -46,7 +46,7 @@ func (l *Loop) podAdded(p *api.Pod, now time.Time) error {
 	if p == nil {
 		return fmt.Errorf("%w: input.Pod: nil", errInvalidInput)
 	}
-	key := p.Key()
+	key := l.podKey(p)
 	if l.c.pods[key] != nil {
 		return l.podUpdatedKey(key, p, now)
 	}
@@ -81,7 +81,7 @@ func (l *Loop) podUpdated(p *api.Pod, now time.Time) error {
 	if p == nil {
 		return fmt.Errorf("%w: input.Pod: nil", errInvalidInput)
 	}
-	return l.podUpdatedKey(p.Key(), p, now)
+	return l.podUpdatedKey(l.podKey(p), p, now)
 }
 
 // podUpdatedKey is podUpdated with the pod's key (namespace/name).
