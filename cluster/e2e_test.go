@@ -417,13 +417,15 @@ var knownDiffs = map[string]knownList{
 	// and 0.172 s: the evicted pod's terminal status reached it during the
 	// first cycle, an in-flight event replayed, as in taint-noexecute)
 	// where the simulation's cycle sees that status first and tries once.
-	// At 2.041 s the real scheduler tried the pod again with node-2 not
-	// yet cordoned in its snapshot (the same message, count 2), 31 ms
-	// after the cordon's write; the simulation retries it on the cordon's
-	// event and counts node-2 unschedulable. What triggered that real
-	// retry before its cache had the cordon is not established (NEXT.md).
+	// At 2.041 s the real record shows that first message again, count 2,
+	// and no message counting node-2 unschedulable, though the taint the
+	// cordon brings queues the pod (PodTopologySpread's node hint); the
+	// simulation retries it then and counts node-2 unschedulable. Whether
+	// the real count 2 is the series update of the 0.172-s occurrence and
+	// the retry's Event was not recorded, or the retry read a snapshot
+	// without the cordon, is not established (NEXT.md).
 	"drain-two": {
-		{Side: "real", Contains: []string{"FailedScheduling", "web-7cc85b7d94-p5", "1 node(s) were unschedulable, 3 node(s)"}, Why: "an event during the scheduling cycle, replayed; a retry before the cordon reached the cache"},
+		{Side: "real", Contains: []string{"FailedScheduling", "web-7cc85b7d94-p5", "1 node(s) were unschedulable, 3 node(s)"}, Why: "an event during the scheduling cycle, replayed; the retry at the cordon (not established)"},
 		{Side: "sim", Contains: []string{"FailedScheduling", "web-7cc85b7d94-p5", "2 node(s) were unschedulable"}, Why: "the retry at the cordon"},
 	},
 	"drain-lost-pdb": {
