@@ -113,20 +113,22 @@ func (m *Machine) runDisruption(now time.Time) error {
 	return nil
 }
 
-// pdbDirtyForPod marks the budgets a pod event concerns, as the
-// disruption controller's pod handlers do (getPdbForPod): those of the
-// pod's namespace whose selector matches the pod's labels. Only pod and
-// budget events reach the controller upstream; workloads are read through
+// pdbDirtyForPod marks the budget a pod event concerns, as the disruption
+// controller's pod handlers do (getPdbForPod: disruption.BudgetForPod):
+// one of those of the pod's namespace that select it, recording the
+// controller's Warning on the pod when several do. Only pod and budget
+// events reach the controller upstream; workloads are read through
 // listers at each sync.
-func (m *Machine) pdbDirtyForPod(p *api.Pod) {
-	for _, o := range m.cache.list("PodDisruptionBudget") {
-		pdb := o.(*api.PodDisruptionBudget)
-		if pdb.Namespace != p.Namespace {
-			continue
-		}
-		sel, err := api.LabelSelectorAsSelector(pdb.Spec.Selector)
-		if err == nil && sel.Matches(api.Set(p.Labels)) {
-			m.pdbDirty[objectKey(&pdb.ObjectMeta)] = true
-		}
+func (m *Machine) pdbDirtyForPod(p *api.Pod, now time.Time) {
+	pdbs := inNamespace[*api.PodDisruptionBudget](m.cache, "PodDisruptionBudget", p.Namespace)
+	if len(pdbs) == 0 {
+		return
+	}
+	pdb, ev := disruption.BudgetForPod(p, pdbs)
+	if pdb != nil {
+		m.pdbDirty[objectKey(&pdb.ObjectMeta)] = true
+	}
+	if ev != nil {
+		m.rec.event(now, ev)
 	}
 }

@@ -863,7 +863,7 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 			in = scheduling.PodDeleted(o.Namespace, o.Name)
 		}
 		m.podChanged(w)
-		m.pdbDirtyForPod(o)
+		m.pdbDirtyForPod(o, now)
 		tev := nodelifecycle.PodUpdated(o)
 		if w.Type == watchDeleted {
 			tev = nodelifecycle.PodDeleted(o.Namespace, o.Name)

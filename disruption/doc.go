@@ -46,11 +46,11 @@
 // 201 with the pod's DisruptionTarget condition) and drain prints to its
 // own output. The disruption controller records a few about budgets and
 // pods, which Evaluate returns in Result.Events: NoPods, UnmanagedPods and
-// NotDeleted. Not returned: those of a failed sync, whose text is
-// client-go's error (Result.Err says why), and
-// MultiplePodDisruptionBudgets, which the controller records on a pod
-// matched by several budgets when it picks one to sync (the Eviction API
-// refuses to evict such a pod with a 500 answer that says so).
+// NotDeleted; and BudgetForPod returns MultiplePodDisruptionBudgets, which
+// the controller records on a pod several budgets select when it picks the
+// one a pod event syncs (the Eviction API refuses to evict such a pod with
+// a 500 answer that says so). Not returned: those of a failed sync, whose
+// text is client-go's error (Result.Err says why).
 //
 // Everything here is a pure function of its arguments: time comes in as
 // now, nothing is written anywhere, inputs are never modified. Each result

@@ -195,3 +195,21 @@ func ExampleStaleDisruption() {
 	// Output:
 	// true 1m15s
 }
+
+// Two budgets select the pod: a pod event reaches the disruption
+// controller's sync of the first by name only, and the controller records
+// a Warning on the pod. The second budget's status stays as its last sync
+// left it (the Eviction API refuses to evict such a pod).
+func ExampleBudgetForPod() {
+	pod := &api.Pod{ObjectMeta: api.ObjectMeta{Name: "web-1", Namespace: "shop", Labels: map[string]string{"app": "web", "tier": "front"}}}
+	byTier := &api.PodDisruptionBudget{ObjectMeta: api.ObjectMeta{Name: "by-tier", Namespace: "shop"},
+		Spec: api.PodDisruptionBudgetSpec{Selector: &api.LabelSelector{MatchLabels: map[string]string{"tier": "front"}}}}
+	byApp := &api.PodDisruptionBudget{ObjectMeta: api.ObjectMeta{Name: "by-app", Namespace: "shop"},
+		Spec: api.PodDisruptionBudgetSpec{Selector: &api.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}}
+	pdb, ev := disruption.BudgetForPod(pod, []*api.PodDisruptionBudget{byTier, byApp})
+	fmt.Println("synced:", pdb.Name)
+	fmt.Println(ev.Type, ev.Reason+":", ev.Note)
+	// Output:
+	// synced: by-app
+	// Warning MultiplePodDisruptionBudgets: Pod "shop"/"web-1" matches multiple PodDisruptionBudgets.  Chose "by-app" arbitrarily.
+}

@@ -27,6 +27,14 @@ func nilRunningPod() *api.Pod {
 // elements of lists are skipped. Keyed by the
 // names niltest.Nilable lists; TestNilTableComplete keeps it complete.
 var nilCases = map[string]func(t *testing.T){
+	"BudgetForPod": func(t *testing.T) {
+		if pdb, ev := disruption.BudgetForPod(nil, nil); pdb != nil || ev != nil {
+			t.Errorf("nil pod: got %v, %v; want none", pdb, ev)
+		}
+		if pdb, ev := disruption.BudgetForPod(nilRunningPod(), []*api.PodDisruptionBudget{nil}); pdb != nil || ev != nil {
+			t.Errorf("nil budgets: got %v, %v; want none", pdb, ev)
+		}
+	},
 	"DisruptionAllowed": func(t *testing.T) {
 		niltest.Zero(t, disruption.DisruptionAllowed(nil))
 	},
