@@ -151,7 +151,7 @@ func (l FieldErrors) Err() error {
 // spec.containers[0].resources.limits[cpu]. The zero Path is the root.
 //
 // A Path keeps its last steps unrendered (up to pathSteps of them, beside
-// the rendered head), so that building one allocates nothing: validation
+// the rendered head), so that building one rarely allocates: validation
 // builds a path at every level of every object it checks, and renders one
 // only for an error.
 type Path struct {
@@ -161,8 +161,10 @@ type Path struct {
 }
 
 // pathSteps is how many steps a Path keeps unrendered; the step after them
-// renders them into the head.
-const pathSteps = 6
+// renders them into the head. Five covers most of a pod's paths
+// (spec.containers[0].resources.limits is five); more would make every
+// copy of a Path cost more than the renders it saves.
+const pathSteps = 5
 
 // pathStep is one unrendered step of a Path: a field (Child), a list
 // element (Index) or a map key (Key).
