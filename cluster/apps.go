@@ -813,13 +813,7 @@ func (m *Machine) jobWrites(job *api.Job, sync workloads.JobSync, refused error,
 // pod never had one), as the Job controller's orphan pod sync does: the
 // Job that would count them is gone.
 func (m *Machine) releaseOrphanJobPods() error {
-	keys := make([]string, 0, len(m.apps.orphans))
-	for k := range m.apps.orphans {
-		keys = append(keys, k)
-	}
-	clear(m.apps.orphans)
-	slices.Sort(keys)
-	for _, key := range keys {
+	for _, key := range takeMarked(m.apps.orphans) {
 		p, _ := m.cache.get("Pod", key).(*api.Pod)
 		if p == nil || !slices.Contains(p.Finalizers, workloads.JobTrackingFinalizer) {
 			continue

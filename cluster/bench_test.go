@@ -393,31 +393,44 @@ func summariesOf(m *cluster.Machine) summaries {
 // replacements are created and scheduled meanwhile.
 func BenchmarkDrain(b *testing.B) {
 	w := loadBenchWorld(b)
+	timedRuns(b, w.objs, func(m *cluster.Machine) func() {
+		return func() {
+			if _, err := m.Step(cluster.Do(cluster.Action{Kind: cluster.ActionDrain, Node: w.drainNode}), m.Now()); err != nil {
+				b.Fatal(err)
+			}
+			runUntil(b, m, 10*time.Minute, func(rs []cluster.Record) bool {
+				for _, r := range rs {
+					if r.Reason == "DrainFailed" {
+						b.Fatalf("drain failed: %s", r.Message)
+					}
+					if r.Reason == "Drained" {
+						return true
+					}
+				}
+				return false
+			})
+		}
+	})
+}
+
+// timedRuns runs a benchmark's iterations: each settles a cluster of objs
+// and calls prepare on it, both outside the timer, then collects the
+// settle's garbage and times the function prepare returned. It reports
+// the simulated seconds per wall second of the timed parts.
+func timedRuns(b *testing.B, objs []api.Object, prepare func(m *cluster.Machine) func()) {
 	b.ReportAllocs()
 	b.ResetTimer() // the file's reading is not timed
 	var simulated, wall time.Duration
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		m := settledMachine(b, w.objs)
+		m := settledMachine(b, objs)
 		t0 := m.Now()
+		run := prepare(m)
 		runtime.GC() // the settle's garbage is not the timed part's to collect
 		b.StartTimer()
 		began := time.Now()
 		stop := timedProfile(b, i)
-		if _, err := m.Step(cluster.Do(cluster.Action{Kind: cluster.ActionDrain, Node: w.drainNode}), t0); err != nil {
-			b.Fatal(err)
-		}
-		runUntil(b, m, 10*time.Minute, func(rs []cluster.Record) bool {
-			for _, r := range rs {
-				if r.Reason == "DrainFailed" {
-					b.Fatalf("drain failed: %s", r.Message)
-				}
-				if r.Reason == "Drained" {
-					return true
-				}
-			}
-			return false
-		})
+		run()
 		wall += time.Since(began)
 		stop()
 		simulated += m.Now().Sub(t0)
@@ -506,13 +519,7 @@ func BenchmarkZoneOutage(b *testing.B) {
 func BenchmarkRollout(b *testing.B) {
 	w := loadBenchWorld(b)
 	objs := append(slices.Clip(w.objs), rolloutDeployment("1"))
-	b.ReportAllocs()
-	b.ResetTimer() // the file's reading is not timed
-	var simulated, wall time.Duration
-	for i := 0; i < b.N; i++ {
-		b.StopTimer()
-		m := settledMachine(b, objs)
-		t0 := m.Now()
+	timedRuns(b, objs, func(m *cluster.Machine) func() {
 		sums := summariesOf(m)
 		done := func(rs []cluster.Record) bool {
 			for _, r := range rs {
@@ -521,23 +528,17 @@ func BenchmarkRollout(b *testing.B) {
 			f := sums["Deployment/bench-rollout/rollout"]
 			return f["updated"] == "1000" && f["available"] == "1000" && f["replicas"] == "1000"
 		}
-		runtime.GC() // the settle's garbage is not the timed part's to collect
-		b.StartTimer()
-		began := time.Now()
-		stop := timedProfile(b, i)
-		out, err := m.Step(cluster.Do(cluster.Action{Kind: cluster.ActionApply, Object: rolloutDeployment("2")}), t0)
-		if err != nil {
-			b.Fatal(err)
+		return func() {
+			out, err := m.Step(cluster.Do(cluster.Action{Kind: cluster.ActionApply, Object: rolloutDeployment("2")}), m.Now())
+			if err != nil {
+				b.Fatal(err)
+			}
+			if done(out.Records) {
+				b.Fatal("the rollout did not start")
+			}
+			runUntil(b, m, time.Hour, done)
 		}
-		if done(out.Records) {
-			b.Fatal("the rollout did not start")
-		}
-		runUntil(b, m, time.Hour, done)
-		wall += time.Since(began)
-		stop()
-		simulated += m.Now().Sub(t0)
-	}
-	b.ReportMetric(simulated.Seconds()/wall.Seconds(), "sim-s/s")
+	})
 }
 
 // heapObjects is the bytes of the heap's objects, live and not yet
@@ -556,26 +557,14 @@ func heapObjects() uint64 {
 // each of its 4.7 simulated hours, beside the evictions.
 func BenchmarkIdle(b *testing.B) {
 	w := loadBenchWorld(b)
-	b.ReportAllocs()
-	b.ResetTimer() // the file's reading is not timed
-	var simulated, wall time.Duration
-	for i := 0; i < b.N; i++ {
-		b.StopTimer()
-		m := settledMachine(b, w.objs)
-		t0 := m.Now()
-		runtime.GC() // the settle's garbage is not the timed part's to collect
-		b.StartTimer()
-		began := time.Now()
-		stop := timedProfile(b, i)
-		end := t0.Add(10 * time.Minute)
-		for d := m.NextDeadline(); !d.IsZero() && !d.After(end); d = m.NextDeadline() {
-			if _, err := m.Step(cluster.Tick(), d); err != nil {
-				b.Fatal(err)
+	timedRuns(b, w.objs, func(m *cluster.Machine) func() {
+		return func() {
+			end := m.Now().Add(10 * time.Minute)
+			for d := m.NextDeadline(); !d.IsZero() && !d.After(end); d = m.NextDeadline() {
+				if _, err := m.Step(cluster.Tick(), d); err != nil {
+					b.Fatal(err)
+				}
 			}
 		}
-		wall += time.Since(began)
-		stop()
-		simulated += m.Now().Sub(t0)
-	}
-	b.ReportMetric(simulated.Seconds()/wall.Seconds(), "sim-s/s")
+	})
 }

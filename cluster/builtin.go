@@ -3,7 +3,6 @@ package cluster
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -117,13 +116,7 @@ func (m *Machine) runNamespaceDefaults(now time.Time) error {
 	if len(m.defaultsDirty) == 0 {
 		return nil
 	}
-	names := make([]string, 0, len(m.defaultsDirty))
-	for ns := range m.defaultsDirty {
-		names = append(names, ns)
-	}
-	clear(m.defaultsDirty)
-	slices.Sort(names)
-	for _, ns := range names {
+	for _, ns := range takeMarked(m.defaultsDirty) {
 		if err := m.ensureNamespaceDefaults(ns, now); err != nil {
 			return err
 		}

@@ -332,18 +332,7 @@ func (m *Machine) runDeployments(now time.Time) error {
 // progress-deadline check, a retry) has come. Upstream's work queue keeps
 // a key's requeue and back-off per Deployment; so does dcs.
 func (m *Machine) dueDeployments(now time.Time) []string {
-	keys := make([]string, 0, len(m.depDirty))
-	for k := range m.depDirty {
-		keys = append(keys, k)
-	}
-	for k, dc := range m.dcs {
-		if d := dc.NextDeadline(); !d.IsZero() && !d.After(now) && !m.depDirty[k] {
-			keys = append(keys, k)
-		}
-	}
-	clear(m.depDirty)
-	slices.Sort(keys)
-	return keys
+	return dueObjects(m.depDirty, m.dcs, now)
 }
 
 // deploymentsDeadline is the earliest deadline of the Deployments'

@@ -3,7 +3,6 @@ package cluster
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/podsem/podsem/api"
@@ -79,13 +78,7 @@ func (m *Machine) runDisruption(now time.Time) error {
 	if len(m.pdbDirty) == 0 {
 		return nil
 	}
-	keys := make([]string, 0, len(m.pdbDirty))
-	for k := range m.pdbDirty {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	clear(m.pdbDirty)
-	for _, key := range keys {
+	for _, key := range takeMarked(m.pdbDirty) {
 		pdb, _ := m.cache.get("PodDisruptionBudget", key).(*api.PodDisruptionBudget)
 		if pdb == nil {
 			delete(m.pdbRecheck, key)

@@ -3,7 +3,6 @@ package cluster
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/podsem/podsem/api"
@@ -49,13 +48,7 @@ func (m *Machine) runEphemeral(now time.Time) error {
 	if len(m.ephemeralDirty) == 0 {
 		return nil
 	}
-	keys := make([]string, 0, len(m.ephemeralDirty))
-	for k := range m.ephemeralDirty {
-		keys = append(keys, k)
-	}
-	clear(m.ephemeralDirty)
-	slices.Sort(keys)
-	for _, key := range keys {
+	for _, key := range takeMarked(m.ephemeralDirty) {
 		p, _ := m.cache.get("Pod", key).(*api.Pod)
 		if p == nil || p.DeletionTimestamp != nil {
 			continue

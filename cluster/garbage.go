@@ -125,13 +125,7 @@ func (m *Machine) collectDangling(now time.Time) error {
 	if len(m.gcDangling) == 0 {
 		return nil
 	}
-	refs := make([]string, 0, len(m.gcDangling))
-	for r := range m.gcDangling {
-		refs = append(refs, r)
-	}
-	clear(m.gcDangling)
-	slices.Sort(refs)
-	for _, ref := range refs {
+	for _, ref := range takeMarked(m.gcDangling) {
 		kind, key, _ := strings.Cut(ref, "/")
 		o := m.store.get(kind, key)
 		if o == nil {

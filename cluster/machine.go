@@ -788,6 +788,18 @@ func (m *Machine) settle(now time.Time) error {
 	}
 }
 
+// takeMarked returns the keys of a set of marks (the objects a component
+// must look at again), sorted, and empties the set.
+func takeMarked(set map[string]bool) []string {
+	keys := make([]string, 0, len(set))
+	for k := range set {
+		keys = append(keys, k)
+	}
+	clear(set)
+	slices.Sort(keys)
+	return keys
+}
+
 func (m *Machine) anyDue(now time.Time) bool {
 	due := func(d time.Time) bool { return !d.IsZero() && !d.After(now) }
 	if len(m.rsDirty) > 0 || len(m.depDirty) > 0 || due(m.rsc.NextDeadline()) || due(m.deploymentsDeadline()) || due(m.sched.NextDeadline()) || due(m.bindsDeadline()) ||

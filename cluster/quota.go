@@ -87,13 +87,7 @@ func (m *Machine) runQuotas(now time.Time) error {
 	if len(a.quotaDirty) == 0 {
 		return nil
 	}
-	keys := make([]string, 0, len(a.quotaDirty))
-	for k := range a.quotaDirty {
-		keys = append(keys, k)
-	}
-	clear(a.quotaDirty)
-	slices.Sort(keys)
-	for _, key := range keys {
+	for _, key := range takeMarked(a.quotaDirty) {
 		q, _ := m.cache.get("ResourceQuota", key).(*api.ResourceQuota)
 		if q == nil {
 			continue

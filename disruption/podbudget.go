@@ -30,14 +30,13 @@ func BudgetForPod(pod *api.Pod, pdbs []*api.PodDisruptionBudget) (chosen *api.Po
 	if pod == nil || len(pod.Labels) == 0 {
 		return nil, nil
 	}
-	n := 0
-	for _, pdb := range budgetsFor(pod, pdbs) {
-		n++
+	selecting := budgetsFor(pod, pdbs)
+	for _, pdb := range selecting {
 		if chosen == nil || pdb.Name < chosen.Name {
 			chosen = pdb
 		}
 	}
-	if n > 1 {
+	if len(selecting) > 1 {
 		event = &api.Event{Type: api.EventTypeWarning, Reason: EventMultiplePodDisruptionBudgets,
 			Note:      fmt.Sprintf("Pod %q/%q matches multiple PodDisruptionBudgets.  Chose %q arbitrarily.", pod.Namespace, pod.Name, chosen.Name),
 			Regarding: api.PodReference(pod), Source: EventSourceDisruption}
