@@ -35,8 +35,12 @@ type PodFate struct {
 	Owner string
 	// Node is the node it was bound to ("" if never bound).
 	Node string
-	// Created is when the API server created it (negative: before t=0).
+	// Created is when the API server created it: for a pod created after
+	// t=0 the instant of its creation, for one there at t=0 its
+	// creationTimestamp (whole seconds, as the API server stores it;
+	// negative: before t=0). AtStart reports that it existed at t=0.
 	Created time.Duration
+	AtStart bool
 	// Terminating is when it got its deletionTimestamp, Gone when the API
 	// server removed it; each is meaningful only when its flag is set.
 	Terminating   time.Duration
@@ -100,6 +104,10 @@ func newAnswers(m *Machine, t0 time.Time) *answers {
 	for _, o := range m.cache.list("Pod") {
 		a.pod(o.(*api.Pod), false, t0)
 	}
+	for _, t := range a.pods {
+		t.fate.AtStart = true
+		t.fate.Created = min(t.fate.Created, 0)
+	}
 	for _, o := range m.cache.list("Service") {
 		a.service(m, o.(*api.Service), t0)
 	}
@@ -114,7 +122,14 @@ func available(p *api.Pod) bool {
 func (a *answers) pod(p *api.Pod, gone bool, now time.Time) {
 	t := a.pods[string(p.UID)]
 	if t == nil {
-		t = &podTrack{fate: PodFate{Pod: p.Namespace + "/" + p.Name, Created: p.CreationTimestamp.Time.Sub(a.t0)}}
+		// A pod first seen after t=0 was created at that instant (its
+		// creationTimestamp is truncated to the second); those there at
+		// t=0 are marked by newAnswers.
+		created := now.Sub(a.t0)
+		if created <= 0 {
+			created = p.CreationTimestamp.Time.Sub(a.t0)
+		}
+		t = &podTrack{fate: PodFate{Pod: p.Namespace + "/" + p.Name, Created: created}}
 		if r := p.ControllerRef(); r != nil {
 			t.fate.Owner = r.Kind + "/" + r.Name
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podsem/podsem/api"
 	"github.com/podsem/podsem/cluster"
 )
 
@@ -64,5 +65,42 @@ func TestAnswersServiceEndpoints(t *testing.T) {
 	}
 	if want := "0s:2 10s:1 11s:2"; strings.Join(got, " ") != want {
 		t.Errorf("ready endpoints over time: %v, want %s", got, want)
+	}
+}
+
+// TestAnswersCreatedExact: a pod created 2.5 s after t=0 is unavailable
+// from that instant (its creationTimestamp, truncated to the second as the
+// API server stores it, would say 2 s), and only the pod that existed at
+// t=0 is marked AtStart.
+func TestAnswersCreatedExact(t *testing.T) {
+	node := &api.Node{}
+	node.APIVersion, node.Kind, node.Name = "v1", "Node", "node-1"
+	node.Status.Allocatable = api.ResourceList{api.ResourceCPU: api.MustParseQuantity("2"), api.ResourcePods: api.MustParseQuantity("110")}
+	node.Status.Capacity = node.Status.Allocatable
+	node.Status.Conditions = []api.NodeCondition{{Type: api.NodeReady, Status: api.ConditionTrue, Reason: "KubeletReady"}}
+	pod := func(name string) *api.Pod {
+		p := &api.Pod{}
+		p.APIVersion, p.Kind, p.Name, p.Namespace = "v1", "Pod", name, "default"
+		p.Spec.Containers = []api.Container{{Name: "c", Image: "nginx"}}
+		return p
+	}
+	sc := cluster.Scenario{Objects: []api.Object{node, pod("early")}, Until: 10 * time.Second,
+		Actions: []cluster.Action{{At: 2500 * time.Millisecond, Kind: cluster.ActionApply, Object: pod("late")}}}
+	res, err := cluster.Run(&sc, time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]cluster.PodFate{}
+	for _, f := range res.Answers.Pods {
+		got[f.Pod] = f
+	}
+	early, late := got["default/early"], got["default/late"]
+	if !early.AtStart || early.Created > 0 || early.Unavailable != 0 {
+		t.Errorf("early: %+v", early)
+	}
+	// Started 1 s after binding (the default model), ready at once: 1 s
+	// unavailable from 2.5 s.
+	if late.AtStart || late.Created != 2500*time.Millisecond || late.Unavailable != time.Second {
+		t.Errorf("late: %+v", late)
 	}
 }

@@ -173,7 +173,7 @@ func writeAnswers(b *bytes.Buffer, a cluster.Answers) {
 			node = "<none>"
 		}
 		fate := "created " + offsetDuration(p.Created.Seconds()).String()
-		if p.Created <= 0 {
+		if p.AtStart {
 			fate = "there at t=0"
 		}
 		if p.IsTerminating {
