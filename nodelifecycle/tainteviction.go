@@ -401,8 +401,14 @@ func NewTaintEviction() *TaintEviction {
 	}
 }
 
-// Step handles ev at now, after firing the evictions due by now (earliest
-// first, ties by pod key), and returns the actions in order:
+// Step fires the evictions due before now (earliest first, ties by pod
+// key), handles ev, then fires those due at now that ev left pending, and
+// returns the actions in order. An event at the very instant an eviction
+// falls due comes first: upstream's timer and the informer's handler race
+// there, and in a cluster the event is usually the earlier (an eviction's
+// deadline counts from an event that itself trailed its cause; a real run
+// removed a taint at the instant a replacement pod's toleration ran out,
+// and the removal cancelled the eviction). What ev does:
 //   - NodeUpdated: when the node's NoExecute taints changed, every pod
 //     bound to it is re-evaluated (or, with no NoExecute taint left, every
 //     pending eviction of those pods cancelled);
@@ -429,7 +435,7 @@ func (c *TaintEviction) Step(ev Event, now time.Time) ([]TaintEvictionAction, er
 		return nil, fmt.Errorf("%w: event kind %d", errInvalidInput, ev.Kind)
 	}
 	c.init()
-	acts := c.fire(nil, now)
+	acts := c.fire(nil, now.Add(-time.Nanosecond)) // due before now
 	switch ev.Kind {
 	case EventNodeUpdated:
 		acts = c.nodeUpdated(acts, ev.Node, now)
@@ -440,7 +446,7 @@ func (c *TaintEviction) Step(ev Event, now time.Time) ([]TaintEvictionAction, er
 	case EventPodDeleted:
 		acts = c.podDeleted(acts, podName{ev.Namespace, ev.Name})
 	}
-	return acts, nil
+	return c.fire(acts, now), nil
 }
 
 func (c *TaintEviction) nodeUpdated(acts []TaintEvictionAction, node *api.Node, now time.Time) []TaintEvictionAction {
