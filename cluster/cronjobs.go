@@ -134,14 +134,14 @@ func (c cronClient) GetCronJob(ns, name string) (*api.CronJob, error) {
 	if cj, _ := c.m.store.get("CronJob", ns+"/"+name).(*api.CronJob); cj != nil {
 		return cj, nil
 	}
-	return nil, notFound("cronjobs.batch", name)
+	return nil, notFound("CronJob", name)
 }
 
 func (c cronClient) GetJob(ns, name string) (*api.Job, error) {
 	if j, _ := c.m.store.get("Job", ns+"/"+name).(*api.Job); j != nil {
 		return j, nil
 	}
-	return nil, notFound("jobs.batch", name)
+	return nil, notFound("Job", name)
 }
 
 func (c cronClient) CreateJob(job *api.Job) (*api.Job, error) {
@@ -159,13 +159,7 @@ func (c cronClient) DeleteJob(ns, name string) error {
 	bg := api.DeletePropagationBackground
 	err := c.m.deleteWithOptions("Job", ns+"/"+name, &api.DeleteOptions{PropagationPolicy: &bg}, c.now)
 	if errors.Is(err, errNotFound) {
-		return notFound("jobs.batch", name)
+		return notFound("Job", name)
 	}
 	return err
-}
-
-// notFound is the API server's 404 for the object name of resource, as
-// client-go prints it.
-func notFound(resource, name string) error {
-	return apiError{fmt.Errorf("%s %q not found", resource, name), workloads.ErrNotFound}
 }

@@ -3,6 +3,7 @@ package cluster
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/podsem/podsem/api"
@@ -15,7 +16,16 @@ import (
 // status, and the pod is deleted with the decision's options (the
 // resourceVersion precondition being the pod's as just updated); a
 // refusal changes nothing. A pod that does not exist is a 404 decision.
-func (m *Machine) evict(namespace, name string, opts *api.DeleteOptions, now time.Time) (disruption.EvictionDecision, error) {
+//
+// Requests made at one instant are concurrent, as kubectl drain's
+// per-pod goroutines are: each read the budgets as they were before the
+// instant. A request whose read would have let it charge a budget that
+// an earlier request of the same instant has charged loses the write
+// race (a resourceVersion conflict): the API server tries it again
+// disruption.EvictionConflictRetry later, and conflict reports it, with
+// no decision yet. A retry (retry set) is decided on the budgets as they
+// then are: the retries' jitter keeps them apart upstream.
+func (m *Machine) evict(namespace, name string, opts *api.DeleteOptions, retry bool, now time.Time) (d disruption.EvictionDecision, conflict bool, err error) {
 	key := namespace + "/" + name
 	pod, _ := m.store.get("Pod", key).(*api.Pod)
 	var pdbs []*api.PodDisruptionBudget
@@ -23,28 +33,49 @@ func (m *Machine) evict(namespace, name string, opts *api.DeleteOptions, now tim
 		pdbs = append(pdbs, o.(*api.PodDisruptionBudget))
 	}
 	ev := &api.Eviction{ObjectMeta: api.ObjectMeta{Name: name, Namespace: namespace}, DeleteOptions: opts}
-	d := callPure5(m, "disruption.Evict", disruption.Evict, pod, ev, pdbs, disruption.EvictOptions{}, now)
+	d = callPure5(m, "disruption.Evict", disruption.Evict, pod, ev, pdbs, disruption.EvictOptions{}, now)
+	if !retry {
+		if before, charged := m.budgetChargedAt(namespace, d.Budget, now); charged {
+			// The request read the budget before this instant's charge.
+			stale := slices.Clone(pdbs)
+			for i, b := range stale {
+				if b != nil && b.Namespace == namespace && b.Name == d.Budget {
+					stale[i] = before
+				}
+			}
+			read := callPure5(m, "disruption.Evict", disruption.Evict, pod, ev, stale, disruption.EvictOptions{}, now)
+			switch {
+			case read.Allowed && read.BudgetUpdated:
+				return disruption.EvictionDecision{}, true, nil
+			case !read.Allowed:
+				return read, false, nil
+			}
+		}
+	}
 	if !d.Allowed || d.DryRun {
-		return d, nil
+		return d, false, nil
 	}
 	if d.BudgetUpdated && d.BudgetStatus != nil {
 		st := *d.BudgetStatus
 		pdbKey := namespace + "/" + d.Budget
 		if pdb, _ := m.store.get("PodDisruptionBudget", pdbKey).(*api.PodDisruptionBudget); pdb != nil {
+			if w := m.evictCharges[pdbKey]; !w.at.Equal(now) {
+				m.evictCharges[pdbKey] = budgetCharge{at: now, before: pdb}
+			}
 			if err := m.writeStatus("PodDisruptionBudget", pdbKey, pdb.UID, func(o api.Object) {
 				o.(*api.PodDisruptionBudget).Status = st
 			}); err != nil {
-				return d, err
+				return d, false, err
 			}
 		}
 	}
 	if !d.Deleted || pod == nil {
-		return d, nil
+		return d, false, nil
 	}
 	if d.DisruptionTarget != nil {
 		cond := *d.DisruptionTarget
 		if err := m.patchPodStatus(key, pod.UID, now, func(s *api.PodStatus) { api.UpdatePodCondition(s, cond, now) }); err != nil {
-			return d, err
+			return d, false, err
 		}
 	}
 	delOpts := d.DeleteOptions
@@ -59,9 +90,29 @@ func (m *Machine) evict(namespace, name string, opts *api.DeleteOptions, now tim
 		delOpts = &cp
 	}
 	if _, err := m.store.deletePod(key, delOpts, now); err != nil && !errors.Is(err, errNotFound) {
-		return d, err
+		return d, false, err
 	}
-	return d, nil
+	return d, false, nil
+}
+
+// budgetCharge is an eviction's charge of a budget: the instant, and the
+// budget as it was before the instant's first charge.
+type budgetCharge struct {
+	at     time.Time
+	before *api.PodDisruptionBudget
+}
+
+// budgetChargedAt returns the budget namespace/name as it was before now
+// when an eviction charged it at now.
+func (m *Machine) budgetChargedAt(namespace, name string, now time.Time) (*api.PodDisruptionBudget, bool) {
+	if name == "" {
+		return nil, false
+	}
+	w, ok := m.evictCharges[namespace+"/"+name]
+	if !ok || !w.at.Equal(now) {
+		return nil, false
+	}
+	return w.before, true
 }
 
 // runDisruption is the disruption controller: each budget marked dirty

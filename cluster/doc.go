@@ -110,7 +110,12 @@
 //     shutdown by priority group, termination.BuildShutdownTimeline);
 //   - kubectl drain: cordon, the pods to evict (disruption.PlanDrain),
 //     evictions with a 429 retried every 5 s, the wait for each pod's
-//     deletion, --timeout.
+//     deletion, --timeout. Its evictions are concurrent, as kubectl's
+//     goroutines are: of those made at one instant that a budget's status
+//     would allow, the first charges it and the others lose the write race
+//     and are tried again by the API server
+//     disruption.EvictionConflictRetry (500 ms) later (answered then: a 429
+//     when the budget is spent).
 //
 // # Order and determinism
 //
@@ -239,7 +244,8 @@
 // report-volumes-in-use. Fixed as upstream fixes them: the Lease renewed
 // every 10 s, the node status checked every 10 s and posted every 5 m
 // when unchanged, kubectl drain's 5-s retry of a 429 (DrainEvictRetryDelay)
-// and 1-s deletion polls, pod GC's 20-s period and 40-s quarantine, the
+// and 1-s deletion polls, the API server's 500-ms retry of an eviction
+// that lost the race for a budget (disruption.EvictionConflictRetry), pod GC's 20-s period and 40-s quarantine, the
 // crash-loop back-off (10 s doubling to 5 m).
 //
 // Besides the log, Run answers what operators ask (Result.Answers): per

@@ -38,7 +38,11 @@ type drainPod struct {
 	namespace, name, uid string
 	state                drainPodState
 	next                 time.Time // the next eviction attempt or poll
-	err                  error
+	// inFlight is set while the API server retries the eviction request
+	// after a conflict on the budget (disruption.EvictionConflictRetry):
+	// kubectl is still waiting for the answer.
+	inFlight bool
+	err      error
 }
 
 // drainRun is one `kubectl drain` in progress.
@@ -166,8 +170,12 @@ func (m *Machine) stepDrainPod(d *drainRun, p *drainPod, timedOut bool, now time
 	podRef := objRef("Pod", p.namespace, p.name)
 	switch p.state {
 	case drainEvicting:
-		m.rec.line(now, "Normal", "Evicting", podRef, fmt.Sprintf("evicting pod %s/%s", p.namespace, p.name))
-		if timedOut {
+		retry := p.inFlight
+		p.inFlight = false
+		if !retry {
+			m.rec.line(now, "Normal", "Evicting", podRef, fmt.Sprintf("evicting pod %s/%s", p.namespace, p.name))
+		}
+		if timedOut && !retry {
 			m.finishDrainPod(d, p, fmt.Sprintf("error when evicting pods/%q -n %q: global timeout reached: %v", p.name, p.namespace, d.opts.Timeout))
 			return nil
 		}
@@ -175,11 +183,14 @@ func (m *Machine) stepDrainPod(d *drainRun, p *drainPod, timedOut bool, now time
 		if g := d.opts.GracePeriodSeconds; g != nil && *g >= 0 {
 			opts = &api.DeleteOptions{GracePeriodSeconds: g}
 		}
-		dec, err := m.evict(p.namespace, p.name, opts, now)
+		dec, conflict, err := m.evict(p.namespace, p.name, opts, retry, now)
 		if err != nil {
 			return err
 		}
 		switch {
+		case conflict:
+			p.inFlight = true
+			p.next = now.Add(disruption.EvictionConflictRetry)
 		case dec.Allowed:
 			// The wait for deletion polls at once: the pod is still
 			// there at this instant (the kubelet has not yet reacted).

@@ -443,6 +443,30 @@ var knownDiffs = map[string]knownList{
 		{Side: "sim", Contains: []string{"DeploymentModified", "Deployment/default/web", "ready: "}, Why: "fall and rise 1.0 s apart here, 0.89 s upstream (one transition by the 0.9-s rule)"},
 		{Side: "sim", Contains: []string{"DeploymentModified", "Deployment/default/web", "available: "}, Why: "fall and rise 1.0 s apart here, 0.89 s upstream (one transition by the 0.9-s rule)"},
 	},
+	// scale-down-during-drain: the ReplicaSet's ready count fell at the
+	// eviction, rose when the replacement was ready and fell at the
+	// scale-down; upstream the last two moves were 0.89 s apart (one
+	// transition by the comparison's 0.9-s rule), here 1.0 s.
+	"scale-down-during-drain": {
+		{Side: "real", Contains: []string{"ready: 3 -> 2"}, Why: "rise and fall 0.89 s apart upstream (one transition)"},
+		{Side: "real", Contains: []string{"available: 3 -> 2"}, Why: "rise and fall 0.89 s apart upstream (one transition)"},
+		{Side: "real", Contains: []string{"currentHealthy: 3 -> 2"}, Why: "rise and fall 0.89 s apart upstream (one transition)"},
+		{Side: "sim", Contains: []string{"ready: 3 -> 4"}, Why: "rise and fall 1.0 s apart here"},
+		{Side: "sim", Contains: []string{"available: 3 -> 4"}, Why: "rise and fall 1.0 s apart here"},
+		{Side: "sim", Contains: []string{"currentHealthy: 3 -> 4"}, Why: "rise and fall 1.0 s apart here"},
+		{Side: "sim", Contains: []string{"ready: 4 -> 2"}, Why: "rise and fall 1.0 s apart here"},
+		{Side: "sim", Contains: []string{"available: 4 -> 2"}, Why: "rise and fall 1.0 s apart here"},
+		{Side: "sim", Contains: []string{"currentHealthy: 4 -> 2"}, Why: "rise and fall 1.0 s apart here"},
+	},
+	// scale-down-unready: three pods added to two equally loaded nodes go
+	// where kube-scheduler's ties fall (node-2, node-1, node-2 upstream;
+	// node-1, node-2, node-1 here), and the scale-down takes the two
+	// not-ready pods of the fuller node: the same pods, on the other node.
+	"scale-down-unready": {
+		{Contains: []string{"web-5cdd47d576-p3"}, Why: "placement: the scheduler's tie"},
+		{Contains: []string{"web-5cdd47d576-p4"}, Why: "placement: the scheduler's tie"},
+		{Contains: []string{"web-5cdd47d576-p5"}, Why: "placement: the scheduler's tie"},
+	},
 	// drain-cordoned: the scale to 8 creates two pods in one batch, whose
 	// second SuccessfulCreate is the tenth similar Event (combined). Which
 	// pod's create is reported first is the batch's goroutines' order

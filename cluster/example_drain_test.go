@@ -11,8 +11,10 @@ import (
 // each pod go, which PodDisruptionBudget holds the drain up, and for how
 // long? Four replicas of web run on two nodes behind a budget of
 // minAvailable 3; kubectl drain node-1 starts at 10 s. The first eviction
-// is granted and the second refused (429) until the first pod's
-// replacement is Ready; kubectl retries every 5 s.
+// is granted; the second, made at the same instant, lost the race for the
+// budget, is tried again by the API server half a second later and
+// refused (429) until the first pod's replacement is Ready; kubectl
+// retries every 5 s.
 func ExampleRun_drain() {
 	scenario := `{
 	  "objects": [
@@ -44,9 +46,9 @@ func ExampleRun_drain() {
 	for _, r := range res.Records {
 		switch r.Reason {
 		case "Cordoned", "Evicted", "Drained", "Scheduled":
-			fmt.Printf("t=%2.0fs %-15s %s\n", r.Offset, r.Reason, r.Message)
+			fmt.Printf("t=%4.1fs %-15s %s\n", r.Offset, r.Reason, r.Message)
 		case "EvictionRefused": // podsem's record of a 429, naming the budget
-			fmt.Printf("t=%2.0fs %-15s %s: %s\n", r.Offset, r.Reason, r.Object, r.Message)
+			fmt.Printf("t=%4.1fs %-15s %s: %s\n", r.Offset, r.Reason, r.Object, r.Message)
 		}
 	}
 	for _, b := range res.Answers.Budgets {
@@ -58,14 +60,14 @@ func ExampleRun_drain() {
 		}
 	}
 	// Output:
-	// t=10s Cordoned        node/node-1 cordoned
-	// t=10s EvictionRefused Pod/shop/web-6465c6d879-rhxqz: budget shop/web: Cannot evict pod as it would violate the pod's disruption budget.
-	// t=10s Scheduled       Successfully assigned shop/web-6465c6d879-wn5nz to node-2
-	// t=11s Evicted         pod/web-6465c6d879-2dj75 evicted (gone)
-	// t=15s EvictionRefused Pod/shop/web-6465c6d879-rhxqz: budget shop/web: Cannot evict pod as it would violate the pod's disruption budget.
-	// t=20s Scheduled       Successfully assigned shop/web-6465c6d879-mjbd6 to node-2
-	// t=21s Evicted         pod/web-6465c6d879-rhxqz evicted (gone)
-	// t=21s Drained         node/node-1 drained
+	// t=10.0s Cordoned        node/node-1 cordoned
+	// t=10.0s Scheduled       Successfully assigned shop/web-6465c6d879-wn5nz to node-2
+	// t=10.5s EvictionRefused Pod/shop/web-6465c6d879-rhxqz: budget shop/web: Cannot evict pod as it would violate the pod's disruption budget.
+	// t=11.0s Evicted         pod/web-6465c6d879-2dj75 evicted (gone)
+	// t=15.5s EvictionRefused Pod/shop/web-6465c6d879-rhxqz: budget shop/web: Cannot evict pod as it would violate the pod's disruption budget.
+	// t=20.5s Scheduled       Successfully assigned shop/web-6465c6d879-mjbd6 to node-2
+	// t=21.5s Evicted         pod/web-6465c6d879-rhxqz evicted (gone)
+	// t=21.5s Drained         node/node-1 drained
 	// budget shop/web held the drain up for 10s (2 refusals)
 	// replacement on node-2, unavailable for 6s
 	// replacement on node-2, unavailable for 6s

@@ -216,7 +216,7 @@ func (m *Machine) deleteWithOptions(kind, key string, opts *api.DeleteOptions, n
 	}
 	old := m.store.get(kind, key)
 	if old == nil {
-		return fmt.Errorf("%s %q: %w", kind, key, errNotFound)
+		return notFound(kind, key)
 	}
 	if p := opts; p != nil && p.PropagationPolicy != nil {
 		switch *p.PropagationPolicy {

@@ -256,7 +256,10 @@ type Machine struct {
 
 	pdbDirty   map[string]bool
 	pdbRecheck map[string]time.Time
-	drains     []*drainRun
+	// evictCharges is, by budget key, the last instant an eviction
+	// charged the budget and the budget before it (disruption.go).
+	evictCharges map[string]budgetCharge
+	drains       []*drainRun
 
 	storage    storageState    // the storage controllers and models (storage.go)
 	protection protectionState // the pvc-protection and pv-protection controllers (protection.go)
@@ -333,7 +336,7 @@ func newMachine(start time.Time, cfg Config) (*Machine, Output, error) {
 		sched: loop, rsc: workloads.NewIncrementalReplicaSetController(), rsDirty: map[string]bool{},
 		dcs: map[string]*workloads.DeploymentController{}, depDirty: map[string]bool{},
 		kubelets: map[string]*kubelet{},
-		pdbDirty: map[string]bool{}, pdbRecheck: map[string]time.Time{},
+		pdbDirty: map[string]bool{}, pdbRecheck: map[string]time.Time{}, evictCharges: map[string]budgetCharge{},
 		nlc: nlc, te: nodelifecycle.NewTaintEviction(), nsc: namespace.NewController(), gc: termination.NewCollector(podGCConfig(cfg.PodGC)),
 	}
 	m.store.loadLocation = cfg.LoadLocation
@@ -724,7 +727,7 @@ func (m *Machine) deleteObject(ref ObjectRef, now time.Time) error {
 func (m *Machine) scale(ref ObjectRef, replicas int32) error {
 	o := m.store.get(ref.Kind, ref.key())
 	if o == nil {
-		return fmt.Errorf("%s: %w", ref, errNotFound)
+		return notFound(ref.Kind, ref.key())
 	}
 	n, err := clone(o)
 	if err != nil {
@@ -1257,7 +1260,7 @@ func (m *Machine) bindsDeadline() time.Time {
 func (m *Machine) bind(key, uid, node string, now time.Time) error {
 	old, _ := m.store.get("Pod", key).(*api.Pod)
 	if old == nil || old.UID != uid {
-		return fmt.Errorf("Pod %q: %w", key, errNotFound)
+		return notFound("Pod", key)
 	}
 	if old.Spec.NodeName != "" {
 		return fmt.Errorf("pod %s is already assigned to node %q", old.Name, old.Spec.NodeName)

@@ -58,10 +58,13 @@ func slidingMonitor(c nodelifecycle.Config) nodelifecycle.Config {
 // slides by the passes' own durations) checks the queue either before or
 // just after the queue's timer goroutine has moved the entry in: a race.
 // The real runs show both: the pods went at the pass 60 s after the one
-// that saw the node missing in node-deleted and node-deleted@2 (67.6 s and
-// 68.8 s after the Node's deletion), at the pass 40 s after it in
-// node-deleted@3 and sts-node-deleted; the simulation takes the first, and
-// TestE2E's tolerance (one pod GC period) holds both.
+// that saw the node missing in node-deleted, node-deleted@2 (67.6 s and
+// 68.8 s after the Node's deletion) and healthy-node-deleted, at the pass
+// 40 s after it in node-deleted@3, sts-node-deleted, ds-node-deleted,
+// rs-node-deleted and pod-ghost-node; the simulation takes the first
+// (taking the second, tried, moves three goldens and the node-lost
+// example's story and no real run's verdict), and TestE2E's tolerance (one
+// pod GC period) holds both.
 func podGCConfig(c termination.GCConfig) termination.GCConfig {
 	if c.Quarantine == 0 {
 		c.Quarantine = termination.DefaultOrphanQuarantine + time.Millisecond

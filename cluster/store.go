@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/podsem/podsem/api"
@@ -16,6 +17,7 @@ import (
 	"github.com/podsem/podsem/namespace"
 	"github.com/podsem/podsem/resourcequota"
 	"github.com/podsem/podsem/termination"
+	"github.com/podsem/podsem/workloads"
 )
 
 // watchType is the type of a watch event: ADDED, MODIFIED or DELETED, as
@@ -41,6 +43,19 @@ type watchEvent struct {
 
 // errNotFound is the API server's 404: the object named does not exist.
 var errNotFound = errors.New("not found")
+
+// notFound is the API server's 404 for the object kind/key, worded as
+// client-go prints it: `pods "web-0" not found`, `deployments.apps "web"
+// not found` (the resource and its group, the name without its
+// namespace). It is errNotFound, and workloads.ErrNotFound for the
+// controllers' clients.
+func notFound(kind, key string) error {
+	name := key
+	if i := strings.LastIndexByte(key, '/'); i >= 0 {
+		name = key[i+1:]
+	}
+	return apiError{fmt.Errorf("%s %q %w", resourceOf(kind), name, errNotFound), workloads.ErrNotFound}
+}
 
 // errAlreadyExists is the API server's 409 AlreadyExists on create.
 var errAlreadyExists = errors.New("already exists")
@@ -554,7 +569,7 @@ func (s *store) update(o api.Object) (api.Object, error) {
 	key := objectKey(m)
 	old := s.objs[kind][key]
 	if old == nil {
-		return nil, fmt.Errorf("%s %q: %w", kind, key, errNotFound)
+		return nil, notFound(kind, key)
 	}
 	_, om := objectMeta(old)
 	m.UID, m.CreationTimestamp = om.UID, om.CreationTimestamp
@@ -613,7 +628,7 @@ func specEqual(a, b any) bool { return jsonEqual(a, b) }
 func (s *store) deletePod(key string, opts *api.DeleteOptions, now time.Time) (*api.Pod, error) {
 	old, _ := s.objs["Pod"][key].(*api.Pod)
 	if old == nil {
-		return nil, fmt.Errorf("Pod %q: %w", key, errNotFound)
+		return nil, notFound("Pod", key)
 	}
 	d, err := termination.APIServerGrace(old, opts, now)
 	if err != nil {
@@ -650,7 +665,7 @@ func (s *store) deletePod(key string, opts *api.DeleteOptions, now time.Time) (*
 func (s *store) remove(kind, key string) error {
 	old := s.objs[kind][key]
 	if old == nil {
-		return fmt.Errorf("%s %q: %w", kind, key, errNotFound)
+		return notFound(kind, key)
 	}
 	s.rv++
 	s.put(kind, key, old, watchDeleted, old)

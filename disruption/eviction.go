@@ -15,6 +15,16 @@ import (
 // catches up (pkg/registry/core/pod/storage MaxDisruptedPodSize).
 const MaxDisruptedPods = 2000
 
+// EvictionConflictRetry is how long the API server's eviction handler
+// waits before it tries a request again after its write of the budget's
+// status lost a race: the budget changed (another eviction charged it)
+// between the handler's read and its write, a resourceVersion conflict
+// (EvictionsRetry in pkg/registry/core/pod/storage: 500 ms, up to 20
+// tries; its 10 % jitter is not modelled). The retry reads the budget
+// again, so a request that found room in the status another request
+// took is refused about half a second after it was made.
+const EvictionConflictRetry = 500 * time.Millisecond
+
 // StatusCause is one entry of a refusal's details.causes (metav1.StatusCause).
 type StatusCause struct {
 	Type    string
