@@ -467,6 +467,13 @@ var knownDiffs = map[string]knownList{
 		{Contains: []string{"web-5cdd47d576-p4"}, Why: "placement: the scheduler's tie"},
 		{Contains: []string{"web-5cdd47d576-p5"}, Why: "placement: the scheduler's tie"},
 	},
+	// drain-sts-parallel-pdb: the StatefulSet's first evicted pod comes
+	// back on node-2 or node-3, equally scored (one pod each, the same
+	// room): kube-scheduler's tie.
+	"drain-sts-parallel-pdb": {
+		{Contains: []string{"Pod/default/kv-p1", "node-2"}, Why: "placement: the scheduler's tie"},
+		{Contains: []string{"Pod/default/kv-p1", "node-3"}, Why: "placement: the scheduler's tie"},
+	},
 	// drain-cordoned: the scale to 8 creates two pods in one batch, whose
 	// second SuccessfulCreate is the tenth similar Event (combined). Which
 	// pod's create is reported first is the batch's goroutines' order
