@@ -76,11 +76,7 @@ func TestAnswersServiceEndpoints(t *testing.T) {
 // API server stores it, would say 2 s), and only the pod that existed at
 // t=0 is marked AtStart.
 func TestAnswersCreatedExact(t *testing.T) {
-	node := &api.Node{}
-	node.APIVersion, node.Kind, node.Name = "v1", "Node", "node-1"
-	node.Status.Allocatable = api.ResourceList{api.ResourceCPU: api.MustParseQuantity("2"), api.ResourcePods: api.MustParseQuantity("110")}
-	node.Status.Capacity = node.Status.Allocatable
-	node.Status.Conditions = []api.NodeCondition{{Type: api.NodeReady, Status: api.ConditionTrue, Reason: "KubeletReady"}}
+	node := cluster.ReadyNode("node-1")
 	pod := func(name string) *api.Pod {
 		p := &api.Pod{}
 		p.APIVersion, p.Kind, p.Name, p.Namespace = "v1", "Pod", name, "default"

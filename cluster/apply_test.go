@@ -52,11 +52,7 @@ func TestApplyOwnership(t *testing.T) {
 // A Node applied again keeps the status its kubelet posts (status is not
 // applied through the main resource) and the taints the scenario applies.
 func TestApplyNodeKeepsStatus(t *testing.T) {
-	node := &api.Node{}
-	node.APIVersion, node.Kind, node.Name = "v1", "Node", "node-1"
-	node.Status.Allocatable = api.ResourceList{api.ResourceCPU: api.MustParseQuantity("2"), api.ResourcePods: api.MustParseQuantity("110")}
-	node.Status.Capacity = node.Status.Allocatable
-	node.Status.Conditions = []api.NodeCondition{{Type: api.NodeReady, Status: api.ConditionTrue, Reason: "KubeletReady"}}
+	node := cluster.ReadyNode("node-1")
 	again := node.DeepCopy()
 	again.Labels = map[string]string{"disk": "ssd"}
 	again.Status = api.NodeStatus{}

@@ -155,6 +155,16 @@ type kubelet struct {
 	// renewTime left when the kubelet went silent.
 	leaseAnchor, nextLease, nextStatus time.Time
 	silencedLease                      time.Time
+	// The node status, unchanged, is posted every
+	// NodeStatusReportFrequency from statusAnchor, the kubelet's last
+	// written post (its registration, or a post of changed conditions);
+	// those periodic posts change only the conditions' heartbeat times,
+	// which no component but the node lifecycle controller reads, so they
+	// are not written but computed when read (statusAt), as the Lease is.
+	// silencedStatus is the last post when the kubelet went silent.
+	// eagerStatus writes them instead (the tests' reference).
+	statusAnchor, silencedStatus time.Time
+	eagerStatus                  bool
 	// pressure is the eviction manager and the node's observed signals,
 	// nil until a pressure action; shutdown is the graceful node shutdown
 	// under way, nil when none is.
@@ -200,7 +210,10 @@ func (k *kubelet) nextDeadline() time.Time {
 	if k.silent {
 		return time.Time{}
 	}
-	d := k.nextStatus
+	var d time.Time
+	if k.eagerStatus {
+		d = k.nextStatus
+	}
 	if k.ticking() {
 		d = api.EarliestDeadline(d, k.nextLease)
 	}
@@ -686,11 +699,54 @@ func (k *kubelet) leaseAt(now, phase time.Time) time.Time {
 type leaseClock struct {
 	anchor, silenced time.Time
 	silent           bool
+	// statusAnchor and silencedStatus are the kubelet's (statusAt).
+	statusAnchor, silencedStatus time.Time
 }
 
 // clock is the kubelet's leaseClock as it stands.
 func (k *kubelet) clock() leaseClock {
-	return leaseClock{anchor: k.leaseAnchor, silenced: k.silencedLease, silent: k.silent}
+	return leaseClock{anchor: k.leaseAnchor, silenced: k.silencedLease, silent: k.silent,
+		statusAnchor: k.statusAnchor, silencedStatus: k.silencedStatus}
+}
+
+// statusAt is the time of the kubelet's last node status post at now,
+// written or periodic (every NodeStatusReportFrequency from its last
+// written one), as a kubelet posting at every period would have made it:
+// a post due at now is not made yet when the kubelets have not run at now
+// (phase, the instant they last ran); a silent kubelet's is its last
+// before it went silent. Zero before the first post.
+func (k *kubelet) statusAt(now, phase time.Time) time.Time {
+	c := k.clock()
+	return c.status(now, phase)
+}
+
+// status is kubelet.statusAt for the clock.
+func (c *leaseClock) status(now, phase time.Time) time.Time {
+	if c.silent {
+		return c.silencedStatus
+	}
+	if c.statusAnchor.IsZero() || !now.After(c.statusAnchor) {
+		return c.statusAnchor
+	}
+	since := now.Sub(c.statusAnchor)
+	last := c.statusAnchor.Add(since / NodeStatusReportFrequency * NodeStatusReportFrequency)
+	if since%NodeStatusReportFrequency == 0 && phase.Before(now) {
+		return last.Add(-NodeStatusReportFrequency) // now's post is not made yet
+	}
+	return last
+}
+
+// sign is the kubelet's last sign of life the node lifecycle controller
+// can see at now: the later of its Lease's renewTime and its last node
+// status post. The controller moves its probe time when either moves, so
+// giving it their maximum as the Lease moves it exactly when they would
+// (both only move forward, and a pass sees each at the pass after it).
+func (c *leaseClock) sign(now, phase time.Time) time.Time {
+	l, s := c.at(now, phase), c.status(now, phase)
+	if s.After(l) {
+		return s
+	}
+	return l
 }
 
 // at is kubelet.leaseAt for the clock.

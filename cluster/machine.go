@@ -61,6 +61,11 @@ type Config struct {
 	// time zone runs. Nil is api.LoadLocationUTC: only UTC is known, and
 	// the controllers run in UTC (as on the e2e harness).
 	LoadLocation func(name string) (*time.Location, error)
+
+	// eagerStatus makes the kubelets write their unchanged periodic node
+	// status posts rather than compute them when read: the tests'
+	// reference (TestLazyStatusPosts).
+	eagerStatus bool
 }
 
 // ConfigFromFlags reads a scenario's config entries, by upstream flag
@@ -260,6 +265,10 @@ type Machine struct {
 	// charged the budget and the budget before it (disruption.go).
 	evictCharges map[string]budgetCharge
 	drains       []*drainRun
+	// eagerStatus makes the kubelets write their periodic node status
+	// posts (kubelet.eagerStatus): the tests' reference for the posts
+	// computed when read.
+	eagerStatus bool
 
 	storage    storageState    // the storage controllers and models (storage.go)
 	protection protectionState // the pvc-protection and pv-protection controllers (protection.go)
@@ -330,7 +339,7 @@ func newMachine(start time.Time, cfg Config) (*Machine, Output, error) {
 		return nil, Output{}, err
 	}
 	m := &Machine{
-		cfg: cfg, start: start, now: start,
+		cfg: cfg, start: start, now: start, eagerStatus: cfg.eagerStatus,
 		store: newStore(cfg.TolerationSeconds), cache: newStore(cfg.TolerationSeconds),
 		rec:   recorder{start: start, last: map[string]*watched{}},
 		sched: loop, rsc: workloads.NewIncrementalReplicaSetController(), rsDirty: map[string]bool{},
@@ -648,7 +657,13 @@ func (m *Machine) Objects() []api.Object {
 	}
 	var out []api.Object
 	for _, kind := range objectKinds {
-		out = append(out, slices.DeleteFunc(m.store.list(kind), func(o api.Object) bool { return builtinObject(o) || implicitNamespace(o) })...)
+		objs := slices.DeleteFunc(m.store.list(kind), func(o api.Object) bool { return builtinObject(o) || implicitNamespace(o) })
+		if kind == "Node" {
+			for i, o := range objs {
+				objs[i] = m.withHeartbeats(o.(*api.Node))
+			}
+		}
+		out = append(out, objs...)
 	}
 	var others []string
 	for kind := range m.store.objs {
@@ -893,6 +908,7 @@ func (m *Machine) deliver(w watchEvent, now time.Time) error {
 			in = scheduling.NodeAdded(o)
 			if m.kubelets[o.Name] == nil {
 				k := newKubelet(o.Name, m.nodeCount)
+				k.eagerStatus = m.eagerStatus
 				m.kq.add(k)
 				m.kubelets[o.Name] = k
 				k.storedNode, _ = m.store.get("Node", o.Name).(*api.Node)

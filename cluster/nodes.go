@@ -14,7 +14,9 @@ import (
 // kubelet keeps them too): the node's Lease in kube-node-lease is renewed
 // every NodeLeaseRenewInterval (a quarter of its 40 s duration), and the
 // node status, unchanged, is posted every NodeStatusReportFrequency
-// (--node-status-report-frequency).
+// (--node-status-report-frequency). Both are computed when read rather than
+// written: an unchanged post changes only heartbeat times (see
+// kubelet.statusAt).
 const (
 	NodeLeaseRenewInterval    = 10 * time.Second
 	NodeStatusReportFrequency = 5 * time.Minute
@@ -79,7 +81,7 @@ func (m *Machine) registerNode(k *kubelet, now time.Time) error {
 	m.leaseGen++
 	k.tick(now) // the registration renews the Lease and posts the status itself
 	k.forgetDeadline()
-	return m.heartbeat(k, now)
+	return m.postNodeStatus(k, now)
 }
 
 // silence makes the kubelet go silent at now, its Lease left at its last
@@ -87,6 +89,7 @@ func (m *Machine) registerNode(k *kubelet, now time.Time) error {
 func (m *Machine) silence(k *kubelet, now time.Time) {
 	if !k.silent {
 		k.silencedLease = k.leaseAt(now, m.kubeletPhase)
+		k.silencedStatus = k.statusAt(now, m.kubeletPhase)
 	}
 	k.silent = true
 	m.leaseGen++
@@ -128,13 +131,14 @@ func (m *Machine) leaseOf(nodes []*api.Node, now time.Time) func(int) time.Time 
 		m.nodeClocksSet, m.nodeClocksGen = m.cache.nodeSet, m.leaseGen
 	}
 	cs, phase := m.nodeClocks, m.kubeletPhase
-	return func(i int) time.Time { return cs[i].at(now, phase) }
+	return func(i int) time.Time { return cs[i].sign(now, phase) }
 }
 
-// heartbeat renews the node's Lease and posts its status when they are
-// due; a silent kubelet (lost node) does neither.
+// heartbeat writes the node's periodic status post when it is due, for a
+// kubelet that writes them (eagerStatus; otherwise they are computed when
+// read: kubelet.statusAt); a silent kubelet (lost node) posts none.
 func (m *Machine) heartbeat(k *kubelet, now time.Time) error {
-	if k.silent {
+	if k.silent || !k.eagerStatus {
 		return nil
 	}
 	if !k.nextStatus.After(now) {

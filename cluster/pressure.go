@@ -358,7 +358,8 @@ func (c *Machine) updateNodeStatus(k *kubelet, now time.Time) error {
 // kubelet computes them), and restarts the periodic report's clock
 // (nodeStatusReportFrequency).
 func (c *Machine) postNodeStatus(k *kubelet, now time.Time) error {
-	k.nextStatus = now.Add(NodeStatusReportFrequency)
+	k.nextStatus, k.statusAnchor = now.Add(NodeStatusReportFrequency), now
+	c.leaseGen++ // the node lifecycle controller's clocks (leaseOf) read statusAnchor
 	old, _ := c.store.get("Node", k.node).(*api.Node)
 	if old == nil {
 		return nil
@@ -506,4 +507,41 @@ func (p *pressureState) podStats(active []*api.Pod, t api.Time) []nodepressure.P
 		out = append(out, st)
 	}
 	return out
+}
+
+// kubeletConditions are the node conditions a kubelet posts with a
+// heartbeat (lifecycle.NodeConditions).
+var kubeletConditions = map[api.NodeConditionType]bool{api.NodeReady: true, api.NodeMemoryPressure: true,
+	api.NodeDiskPressure: true, api.NodePIDPressure: true}
+
+// withHeartbeats is the Node n as the API server holds it when the
+// kubelet's periodic status posts, computed when read (kubelet.statusAt),
+// are counted in: the heartbeat of each condition the kubelet posts is its
+// last post's when that is later (the node lifecycle controller's Unknown
+// conditions keep the heartbeat they found, the last post's too). n
+// itself when nothing is later.
+func (m *Machine) withHeartbeats(n *api.Node) *api.Node {
+	k := m.kubelets[n.Name]
+	if k == nil || k.eagerStatus {
+		return n
+	}
+	last := k.statusAt(m.now, m.kubeletPhase)
+	if last.IsZero() {
+		return n
+	}
+	var conds []api.NodeCondition
+	for i, c := range n.Status.Conditions {
+		if kubeletConditions[c.Type] && c.LastHeartbeatTime.Time.Before(last) {
+			if conds == nil {
+				conds = slices.Clone(n.Status.Conditions)
+			}
+			conds[i].LastHeartbeatTime = api.NewTime(last)
+		}
+	}
+	if conds == nil {
+		return n
+	}
+	cp := *n
+	cp.Status.Conditions = conds
+	return &cp
 }

@@ -36,6 +36,11 @@ type Result struct {
 // takes recorded as an UnusedConfig warning). The same scenario and start
 // give the same Result, byte for byte.
 func Run(sc *Scenario, start time.Time) (Result, error) {
+	return run(sc, start, nil)
+}
+
+// run is Run with the configuration adjusted by adjust (tests).
+func run(sc *Scenario, start time.Time, adjust func(*Config)) (Result, error) {
 	if sc == nil {
 		return Result{}, fmt.Errorf("cluster: %w: scenario: nil", api.ErrInvalidInput)
 	}
@@ -47,6 +52,9 @@ func Run(sc *Scenario, start time.Time) (Result, error) {
 		return Result{}, err
 	}
 	cfg.LoadLocation = sc.LoadLocation
+	if adjust != nil {
+		adjust(&cfg)
+	}
 	m, out, err := New(sc.Objects, cfg, start)
 	if err != nil {
 		return Result{}, err
