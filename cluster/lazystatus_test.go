@@ -20,7 +20,7 @@ import (
 // nothing that happens: every scenario of testdata and testdata/e2e gives
 // the same records and, once the store's resourceVersions are set aside
 // (the posts not written do not bump them), the same objects at until as
-// with the posts written (Config.eagerStatus). Each scenario runs as it
+// with the posts written (Machine.writeStatusPosts). Each scenario runs as it
 // is and stretched to 16 minutes (three periodic posts) with its first
 // node lost at 10m7s, between two of them, and restored at 13m.
 func TestLazyStatusPosts(t *testing.T) {
@@ -40,7 +40,7 @@ func TestLazyStatusPosts(t *testing.T) {
 	compare := func(t *testing.T, sc *Scenario) {
 		t.Helper()
 		lazy, errLazy := run(sc, start, nil)
-		eager, errEager := run(sc, start, func(c *Config) { c.eagerStatus = true })
+		eager, errEager := run(sc, start, (*Machine).writeStatusPosts)
 		if (errLazy == nil) != (errEager == nil) {
 			t.Fatalf("errors differ: lazy %v, eager %v", errLazy, errEager)
 		}
@@ -171,9 +171,12 @@ func TestPropertyLazyStatusOffCadence(t *testing.T) {
 		lose := post + periods*NodeStatusReportFrequency + time.Duration(rapid.IntRange(0, 12_000).Draw(t, "loseAfterMs"))*time.Millisecond
 		until := lose + time.Duration(rapid.IntRange(30, 120).Draw(t, "untilAfterS"))*time.Second
 		runOne := func(eager bool) ([]Record, []api.Object) {
-			m, _, err := New([]api.Object{node.DeepCopy()}, Config{eagerStatus: eager}, t0)
+			m, _, err := New([]api.Object{node.DeepCopy()}, Config{}, t0)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if eager {
+				m.writeStatusPosts()
 			}
 			var log []Record
 			advance := func(to time.Time) {

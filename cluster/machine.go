@@ -61,11 +61,6 @@ type Config struct {
 	// time zone runs. Nil is api.LoadLocationUTC: only UTC is known, and
 	// the controllers run in UTC (as on the e2e harness).
 	LoadLocation func(name string) (*time.Location, error)
-
-	// eagerStatus makes the kubelets write their unchanged periodic node
-	// status posts rather than compute them when read: the tests'
-	// reference (TestLazyStatusPosts).
-	eagerStatus bool
 }
 
 // ConfigFromFlags reads a scenario's config entries, by upstream flag
@@ -339,7 +334,7 @@ func newMachine(start time.Time, cfg Config) (*Machine, Output, error) {
 		return nil, Output{}, err
 	}
 	m := &Machine{
-		cfg: cfg, start: start, now: start, eagerStatus: cfg.eagerStatus,
+		cfg: cfg, start: start, now: start,
 		store: newStore(cfg.TolerationSeconds), cache: newStore(cfg.TolerationSeconds),
 		rec:   recorder{start: start, last: map[string]*watched{}},
 		sched: loop, rsc: workloads.NewIncrementalReplicaSetController(), rsDirty: map[string]bool{},

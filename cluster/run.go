@@ -39,8 +39,8 @@ func Run(sc *Scenario, start time.Time) (Result, error) {
 	return run(sc, start, nil)
 }
 
-// run is Run with the configuration adjusted by adjust (tests).
-func run(sc *Scenario, start time.Time, adjust func(*Config)) (Result, error) {
+// run is Run with the machine adjusted by adjust once built (tests).
+func run(sc *Scenario, start time.Time, adjust func(*Machine)) (Result, error) {
 	if sc == nil {
 		return Result{}, fmt.Errorf("cluster: %w: scenario: nil", api.ErrInvalidInput)
 	}
@@ -52,12 +52,12 @@ func run(sc *Scenario, start time.Time, adjust func(*Config)) (Result, error) {
 		return Result{}, err
 	}
 	cfg.LoadLocation = sc.LoadLocation
-	if adjust != nil {
-		adjust(&cfg)
-	}
 	m, out, err := New(sc.Objects, cfg, start)
 	if err != nil {
 		return Result{}, err
+	}
+	if adjust != nil {
+		adjust(m)
 	}
 	setup := out.Records
 	t0, why, more, err := m.settleBefore(DefaultSettleTimeout)
