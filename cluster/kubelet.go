@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -652,8 +653,16 @@ func (k *kubelet) cadence(now time.Time) (last time.Time, onTick bool) {
 // cadenceFrom is the cadence of a Lease renewed every
 // NodeLeaseRenewInterval from anchor (kubelet.cadence).
 func cadenceFrom(anchor, now time.Time) (last time.Time, onTick bool) {
-	since := now.Sub(anchor)
-	return anchor.Add(since / NodeLeaseRenewInterval * NodeLeaseRenewInterval), since%NodeLeaseRenewInterval == 0
+	l, onTick := lastTick(0, now.Sub(anchor), NodeLeaseRenewInterval)
+	return anchor.Add(l), onTick
+}
+
+// lastTick is the last tick at or before now of a cadence of period from
+// anchor (offsets from one instant, now at or after anchor), and whether
+// now is one.
+func lastTick(anchor, now, period time.Duration) (last time.Duration, onTick bool) {
+	since := now - anchor
+	return anchor + since/period*period, since%period == 0
 }
 
 // tick reports whether now is a tick of the kubelet's Lease cadence whose
@@ -689,24 +698,45 @@ func (k *kubelet) pendingTick(now, phase time.Time) time.Time {
 // registration itself, counts at once; a silent kubelet's Lease stays
 // where it was.
 func (k *kubelet) leaseAt(now, phase time.Time) time.Time {
-	c := k.clock()
-	return c.at(now, phase)
+	c := k.clock(now)
+	return atOffset(now, c.lease(0, phase.Before(now)))
 }
 
-// leaseClock is what a kubelet's Lease reads depend on (kubelet.leaseAt),
-// copied out of the kubelet so that a monitor pass reads the Leases of
-// every node from one compact column (Machine.leaseOf).
+// leaseClock is what a kubelet's Lease and status post reads depend on
+// (kubelet.leaseAt, kubelet.statusAt), copied out of the kubelet so that a
+// monitor pass reads them for every node from one compact column
+// (Machine.leaseOf): instants as offsets from a base instant, so that a
+// read is integer arithmetic (noTime: none).
 type leaseClock struct {
-	anchor, silenced time.Time
+	anchor, silenced time.Duration
 	silent           bool
 	// statusAnchor and silencedStatus are the kubelet's (statusAt).
-	statusAnchor, silencedStatus time.Time
+	statusAnchor, silencedStatus time.Duration
 }
 
-// clock is the kubelet's leaseClock as it stands.
-func (k *kubelet) clock() leaseClock {
-	return leaseClock{anchor: k.leaseAnchor, silenced: k.silencedLease, silent: k.silent,
-		statusAnchor: k.statusAnchor, silencedStatus: k.silencedStatus}
+// noTime is a leaseClock offset for the zero time.
+const noTime = time.Duration(math.MinInt64)
+
+// sinceBase is t as an offset from base (noTime for the zero time).
+func sinceBase(base, t time.Time) time.Duration {
+	if t.IsZero() {
+		return noTime
+	}
+	return t.Sub(base)
+}
+
+// atOffset is the instant of offset d from base (the zero time for noTime).
+func atOffset(base time.Time, d time.Duration) time.Time {
+	if d == noTime {
+		return time.Time{}
+	}
+	return base.Add(d)
+}
+
+// clock is the kubelet's leaseClock as it stands, its offsets from base.
+func (k *kubelet) clock(base time.Time) leaseClock {
+	return leaseClock{anchor: sinceBase(base, k.leaseAnchor), silenced: sinceBase(base, k.silencedLease), silent: k.silent,
+		statusAnchor: sinceBase(base, k.statusAnchor), silencedStatus: sinceBase(base, k.silencedStatus)}
 }
 
 // statusAt is the time of the kubelet's last node status post at now,
@@ -716,50 +746,48 @@ func (k *kubelet) clock() leaseClock {
 // (phase, the instant they last ran); a silent kubelet's is its last
 // before it went silent. Zero before the first post.
 func (k *kubelet) statusAt(now, phase time.Time) time.Time {
-	c := k.clock()
-	return c.status(now, phase)
+	c := k.clock(now)
+	return atOffset(now, c.status(0, phase.Before(now)))
 }
 
-// status is kubelet.statusAt for the clock.
-func (c *leaseClock) status(now, phase time.Time) time.Time {
+// status is kubelet.statusAt for the clock at offset now; early says the
+// kubelets have not run at now.
+func (c *leaseClock) status(now time.Duration, early bool) time.Duration {
 	if c.silent {
 		return c.silencedStatus
 	}
-	if c.statusAnchor.IsZero() || !now.After(c.statusAnchor) {
+	if c.statusAnchor == noTime || now <= c.statusAnchor {
 		return c.statusAnchor
 	}
-	since := now.Sub(c.statusAnchor)
-	last := c.statusAnchor.Add(since / NodeStatusReportFrequency * NodeStatusReportFrequency)
-	if since%NodeStatusReportFrequency == 0 && phase.Before(now) {
-		return last.Add(-NodeStatusReportFrequency) // now's post is not made yet
+	last, onTick := lastTick(c.statusAnchor, now, NodeStatusReportFrequency)
+	if onTick && early {
+		return last - NodeStatusReportFrequency // now's post is not made yet
 	}
 	return last
 }
 
 // sign is the kubelet's last sign of life the node lifecycle controller
-// can see at now: the later of its Lease's renewTime and its last node
-// status post. The controller moves its probe time when either moves, so
-// giving it their maximum as the Lease moves it exactly when they would
-// (both only move forward, and a pass sees each at the pass after it).
-func (c *leaseClock) sign(now, phase time.Time) time.Time {
-	l, s := c.at(now, phase), c.status(now, phase)
-	if s.After(l) {
-		return s
-	}
-	return l
+// can see at offset now: the later of its Lease's renewTime and its last
+// node status post. The controller moves its probe time when either
+// moves, so giving it their maximum as the Lease moves it exactly when
+// they would (both only move forward, and a pass sees each at the pass
+// after it).
+func (c *leaseClock) sign(now time.Duration, early bool) time.Duration {
+	return max(c.lease(now, early), c.status(now, early)) // noTime is the least
 }
 
-// at is kubelet.leaseAt for the clock.
-func (c *leaseClock) at(now, phase time.Time) time.Time {
+// lease is kubelet.leaseAt for the clock at offset now; early says the
+// kubelets have not run at now.
+func (c *leaseClock) lease(now time.Duration, early bool) time.Duration {
 	if c.silent {
 		return c.silenced
 	}
-	if !now.After(c.anchor) {
+	if now <= c.anchor {
 		return c.anchor
 	}
-	last, onTick := cadenceFrom(c.anchor, now)
-	if onTick && phase.Before(now) {
-		return last.Add(-NodeLeaseRenewInterval) // now's renewal is not made yet
+	last, onTick := lastTick(c.anchor, now, NodeLeaseRenewInterval)
+	if onTick && early {
+		return last - NodeLeaseRenewInterval // now's renewal is not made yet
 	}
 	return last
 }

@@ -120,18 +120,17 @@ func (m *Machine) leaseOf(nodes []*api.Node, now time.Time) func(int) time.Time 
 	if m.nodeClocksSet != m.cache.nodeSet || m.nodeClocksGen != m.leaseGen || len(m.nodeClocks) != len(nodes) {
 		m.nodeClocks = m.nodeClocks[:0]
 		for _, n := range nodes {
-			var c leaseClock
+			c := leaseClock{silent: true, silenced: noTime, statusAnchor: noTime, silencedStatus: noTime} // no kubelet: no Lease
 			if k := m.kubelets[n.Name]; k != nil {
-				c = k.clock()
-			} else {
-				c.silent = true // no kubelet: no Lease
+				c = k.clock(m.start)
 			}
 			m.nodeClocks = append(m.nodeClocks, c)
 		}
 		m.nodeClocksSet, m.nodeClocksGen = m.cache.nodeSet, m.leaseGen
 	}
-	cs, phase := m.nodeClocks, m.kubeletPhase
-	return func(i int) time.Time { return cs[i].sign(now, phase) }
+	cs, base := m.nodeClocks, m.start
+	off, early := now.Sub(base), m.kubeletPhase.Before(now)
+	return func(i int) time.Time { return atOffset(base, cs[i].sign(off, early)) }
 }
 
 // heartbeat writes the node's periodic status post when it is due, for a
