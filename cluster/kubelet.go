@@ -712,6 +712,10 @@ type leaseClock struct {
 	silent           bool
 	// statusAnchor and silencedStatus are the kubelet's (statusAt).
 	statusAnchor, silencedStatus time.Duration
+	// read is the last sign Machine.leaseOf read, readAt its instant
+	// (noTime and the zero time before the first).
+	read   time.Duration
+	readAt time.Time
 }
 
 // noTime is a leaseClock offset for the zero time.
@@ -736,7 +740,7 @@ func atOffset(base time.Time, d time.Duration) time.Time {
 // clock is the kubelet's leaseClock as it stands, its offsets from base.
 func (k *kubelet) clock(base time.Time) leaseClock {
 	return leaseClock{anchor: sinceBase(base, k.leaseAnchor), silenced: sinceBase(base, k.silencedLease), silent: k.silent,
-		statusAnchor: sinceBase(base, k.statusAnchor), silencedStatus: sinceBase(base, k.silencedStatus)}
+		statusAnchor: sinceBase(base, k.statusAnchor), silencedStatus: sinceBase(base, k.silencedStatus), read: noTime}
 }
 
 // statusAt is the time of the kubelet's last node status post at now,
