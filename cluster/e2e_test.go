@@ -481,6 +481,15 @@ var knownDiffs = map[string]knownList{
 	"drain-pdb-two-allowed": {
 		{Side: "real", Contains: []string{"FailedScheduling", "Pod/default/web-7cc85b7d94-p7"}, Why: "an in-flight event replayed: a second attempt"},
 	},
+	// drain-two-same-instant: two drains started at one instant, a pod of
+	// one budget (maxUnavailable 1) on each node: which drain's eviction
+	// reaches the budget first is their race (node-2's upstream); the
+	// simulation takes the actions' order, node-1's. The loser is refused
+	// 0.5 s later either way.
+	"drain-two-same-instant": {
+		{Contains: []string{"PodDeleted", "Pod/default/web-7cc85b7d94-p4"}, Why: "two drains' evictions race for the budget"},
+		{Contains: []string{"kubectl-drain", "Drained", "Node/node-"}, Why: "two drains' evictions race for the budget"},
+	},
 	// drain-cordoned: the scale to 8 creates two pods in one batch, whose
 	// second SuccessfulCreate is the tenth similar Event (combined). Which
 	// pod's create is reported first is the batch's goroutines' order
