@@ -74,8 +74,9 @@ var knownFinal = map[string]knownList{
 	"sts-pvc-quota": {{Contains: []string{"Node//node-1 .status.volumesAttached["}, Why: "the order of a map upstream"}},
 	// Two syncs of the rollout where the simulation makes one (TestE2E's
 	// knownDiffs): each ReplicaSet's spec was written once more.
-	"rollout-tight":     {{Contains: []string{".metadata.generation"}, Why: "one scale step per pod readiness upstream, one for both here"}},
-	"rollout-surge-all": {{Contains: []string{".metadata.generation"}, Why: "two scale-down steps upstream, one here"}},
+	"rollout-tight":          {{Contains: []string{".metadata.generation"}, Why: "one scale step per pod readiness upstream, one for both here"}},
+	"rollout-surge-all":      {{Contains: []string{".metadata.generation"}, Why: "two scale-down steps upstream, one here"}},
+	"deploy-image-and-scale": {{Contains: []string{".metadata.generation"}, Why: "one-pod scale steps upstream, two-pod steps here"}},
 }
 
 // readFinal reads the `{"final": ...}` line of a real record: a List's

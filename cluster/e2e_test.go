@@ -490,6 +490,21 @@ var knownDiffs = map[string]knownList{
 		{Contains: []string{"PodDeleted", "Pod/default/web-7cc85b7d94-p4"}, Why: "two drains' evictions race for the budget"},
 		{Contains: []string{"kubectl-drain", "Drained", "Node/node-"}, Why: "two drains' evictions race for the budget"},
 	},
+	// deploy-image-and-scale: one apply changes the image and the replicas
+	// (3 -> 6). The Deployment controller's first sync is a scaling event
+	// and scales the old ReplicaSet up; the next creates the new one and
+	// the old one's extra pod goes: upstream 0.13 s later, scheduled and
+	// starting by then, here at the same instant, before it is scheduled.
+	// Then the new pods turned ready tens of milliseconds apart, and the
+	// controller scaled in one-pod steps where the simulation makes two
+	// (as rollout-tight), which moves which old pods go when.
+	"deploy-image-and-scale": {
+		{Contains: []string{"ScalingReplicaSet", "Deployment/default/web"}, Why: "pods ready tens of ms apart: one sync each upstream"},
+		{Contains: []string{"Pod/default/web-856cbb9fcb-p4"}, Why: "the scaling event's extra pod: deleted 0.13 s later upstream, at once here"},
+		{Contains: []string{"Pod/default/web-856cbb9fcb-p1"}, Why: "the scale-down steps' timing"},
+		{Contains: []string{"Pod/default/web-856cbb9fcb-p2"}, Why: "the scale-down steps' timing"},
+		{Contains: []string{"ReplicaSet/default/web-856cbb9fcb", "Deleted pod"}, Why: "the scale-down steps' timing"},
+	},
 	// drain-cordoned: the scale to 8 creates two pods in one batch, whose
 	// second SuccessfulCreate is the tenth similar Event (combined). Which
 	// pod's create is reported first is the batch's goroutines' order
