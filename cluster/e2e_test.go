@@ -505,6 +505,17 @@ var knownDiffs = map[string]knownList{
 		{Contains: []string{"Pod/default/web-856cbb9fcb-p2"}, Why: "the scale-down steps' timing"},
 		{Contains: []string{"ReplicaSet/default/web-856cbb9fcb", "Deleted pod"}, Why: "the scale-down steps' timing"},
 	},
+	// sts-scale-up-then-down: db-2's container start was due 1 s after its
+	// binding, at the instant of the scale-down to 2. Upstream the binding
+	// trailed the pod's creation by milliseconds, so the StatefulSet
+	// controller's deletion reached the kubelet first and the container
+	// never started (ContainerCreating -> terminated); here the start,
+	// due at that instant, comes before the controller's deletion.
+	// (Running the kubelets only once an instant's API cascade is done,
+	// tried, moves fifteen goldens and ten other real runs; not kept.)
+	"sts-scale-up-then-down": {
+		{Contains: []string{"Pod/default/db-p3"}, Why: "the container start and the deletion at one instant: the deletion first upstream"},
+	},
 	// drain-cordoned: the scale to 8 creates two pods in one batch, whose
 	// second SuccessfulCreate is the tenth similar Event (combined). Which
 	// pod's create is reported first is the batch's goroutines' order
