@@ -77,6 +77,7 @@ var knownFinal = map[string]knownList{
 	"rollout-tight":          {{Contains: []string{".metadata.generation"}, Why: "one scale step per pod readiness upstream, one for both here"}},
 	"rollout-surge-all":      {{Contains: []string{".metadata.generation"}, Why: "two scale-down steps upstream, one here"}},
 	"deploy-image-and-scale": {{Contains: []string{".metadata.generation"}, Why: "one-pod scale steps upstream, two-pod steps here"}},
+	"job-indexed-lost":       {{Contains: []string{"Pod Job/work"}, Why: "which index was on the lost node: the scheduler's tie at setup"}},
 }
 
 // readFinal reads the `{"final": ...}` line of a real record: a List's
