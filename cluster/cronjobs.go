@@ -157,9 +157,5 @@ func (c cronClient) CreateJob(job *api.Job) (*api.Job, error) {
 
 func (c cronClient) DeleteJob(ns, name string) error {
 	bg := api.DeletePropagationBackground
-	err := c.m.deleteWithOptions("Job", ns+"/"+name, &api.DeleteOptions{PropagationPolicy: &bg}, c.now)
-	if errors.Is(err, errNotFound) {
-		return notFound("Job", name)
-	}
-	return err
+	return c.m.deleteWithOptions("Job", ns+"/"+name, &api.DeleteOptions{PropagationPolicy: &bg}, c.now) // a 404 is notFound's
 }

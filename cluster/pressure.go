@@ -509,11 +509,6 @@ func (p *pressureState) podStats(active []*api.Pod, t api.Time) []nodepressure.P
 	return out
 }
 
-// kubeletConditions are the node conditions a kubelet posts with a
-// heartbeat (lifecycle.NodeConditions).
-var kubeletConditions = map[api.NodeConditionType]bool{api.NodeReady: true, api.NodeMemoryPressure: true,
-	api.NodeDiskPressure: true, api.NodePIDPressure: true}
-
 // withHeartbeats is the Node n as the API server holds it when the
 // kubelet's periodic status posts, computed when read (kubelet.statusAt),
 // are counted in: the heartbeat of each condition the kubelet posts is its
@@ -531,7 +526,7 @@ func (m *Machine) withHeartbeats(n *api.Node) *api.Node {
 	}
 	var conds []api.NodeCondition
 	for i, c := range n.Status.Conditions {
-		if kubeletConditions[c.Type] && c.LastHeartbeatTime.Time.Before(last) {
+		if lifecycle.KubeletNodeCondition(c.Type) && c.LastHeartbeatTime.Time.Before(last) {
 			if conds == nil {
 				conds = slices.Clone(n.Status.Conditions)
 			}

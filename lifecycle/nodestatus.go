@@ -63,8 +63,11 @@ func nodeConditionFor(t api.NodeConditionType, bad bool) nodeConditionText {
 	return nodeConditionText{api.ConditionTrue, "KubeletReady", "kubelet is posting ready status", "NodeReady"}
 }
 
-// kubeletNodeCondition reports the node conditions NodeConditions writes.
-func kubeletNodeCondition(t api.NodeConditionType) bool {
+// KubeletNodeCondition reports whether the kubelet owns the node condition
+// type t: MemoryPressure, DiskPressure, PIDPressure and Ready, the
+// conditions it posts, each with a new lastHeartbeatTime at every post
+// (pkg/kubelet/nodestatus; NodeConditions writes them).
+func KubeletNodeCondition(t api.NodeConditionType) bool {
 	switch t {
 	case api.NodeMemoryPressure, api.NodeDiskPressure, api.NodePIDPressure, api.NodeReady:
 		return true
@@ -98,13 +101,13 @@ func NodeConditions(old []api.NodeCondition, in NodeStatusInput, now time.Time) 
 	types := [...]api.NodeConditionType{api.NodeMemoryPressure, api.NodeDiskPressure, api.NodePIDPressure, api.NodeReady}
 	others := 0
 	for _, c := range old {
-		if !kubeletNodeCondition(c.Type) {
+		if !KubeletNodeCondition(c.Type) {
 			others++
 		}
 	}
 	out := make([]api.NodeCondition, 0, others+len(types))
 	for _, c := range old {
-		if !kubeletNodeCondition(c.Type) {
+		if !KubeletNodeCondition(c.Type) {
 			out = append(out, c)
 		}
 	}
